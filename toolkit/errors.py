@@ -1,0 +1,142 @@
+"""The toolkit's one exception tree.
+
+Every failure a user can cause has a class here; adapters (Telethon, openai,
+SQLite, JSON parsing) translate third-party errors into these at the edge, and
+the service maps them to RFC 9457 problems in one table (``service/problems.py``).
+
+```
+ToolkitError
+├── ConfigError              settings that cannot work (missing credentials, bad weights file)
+├── InvalidRequest           a request out of bounds or inconsistent (field-level details)
+│   ├── InvalidSourceRef     a source reference that is no valid public or private source
+│   ├── InvalidWeights       search weights that are negative, all zero or not finite
+│   └── UnsupportedLanguage  a language that the chosen engine cannot write
+├── NotFound                 something asked for by name does not exist
+│   ├── SourceNotFound       no such source in the store (and no live fetcher)
+│   └── ApiKeyNotFound       no such API key (revoke/list by id)
+├── ImportFormatError        an export file that is truncated or malformed (says where)
+├── RateLimited              a rate limit, ours or upstream's (carries retry_after seconds)
+├── UpstreamError            an upstream service (LLM, messenger) failed
+│   ├── UpstreamTimeout      the upstream did not answer in time
+│   └── UpstreamInvalidOutput  the upstream answered, but not in the required shape
+└── StoreError               the local store cannot be opened or written
+```
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ToolkitError(Exception):
+    """Base class of every error the toolkit raises on purpose."""
+
+    title: str = "Toolkit error"
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details: dict[str, Any] = details
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class ConfigError(ToolkitError):
+    """Settings that cannot work: missing credentials, an unreadable weights file."""
+
+    title = "Configuration error"
+
+
+class InvalidRequest(ToolkitError):
+    """A request that is out of bounds or inconsistent.
+
+    ``field`` names the offending input (``"limit"``, ``"period_from"``) when one does.
+    """
+
+    title = "Invalid request"
+
+    def __init__(self, message: str, *, field: str | None = None, **details: Any) -> None:
+        super().__init__(message, **details)
+        self.field = field
+
+
+class InvalidSourceRef(InvalidRequest):
+    """A source reference that names no valid public or private source."""
+
+    title = "Invalid source reference"
+
+    def __init__(self, ref: str, reason: str) -> None:
+        super().__init__(f"invalid source_ref {ref!r}: {reason}", field="source_ref")
+        self.ref = ref
+        self.reason = reason
+
+
+class InvalidWeights(InvalidRequest):
+    """Search weights that are negative, all zero or not finite."""
+
+    title = "Invalid search weights"
+
+
+class UnsupportedLanguage(InvalidRequest):
+    """A language the chosen summary engine cannot write."""
+
+    title = "Unsupported language"
+
+
+class NotFound(ToolkitError):
+    """Something asked for by name does not exist."""
+
+    title = "Not found"
+
+
+class SourceNotFound(NotFound):
+    """No such source in the store, and no live fetcher to get it."""
+
+    title = "Source not found"
+
+
+class ApiKeyNotFound(NotFound):
+    """No API key with that id or prefix."""
+
+    title = "API key not found"
+
+
+class ImportFormatError(ToolkitError):
+    """An export file that is truncated or malformed; the message says where it broke."""
+
+    title = "Malformed export"
+
+
+class RateLimited(ToolkitError):
+    """A rate limit was hit, ours or an upstream's; retry after ``retry_after`` seconds."""
+
+    title = "Rate limited"
+
+    def __init__(self, message: str, *, retry_after: float) -> None:
+        super().__init__(message, retry_after=retry_after)
+        self.retry_after = retry_after
+
+
+class UpstreamError(ToolkitError):
+    """An upstream service (LLM endpoint, messenger API) failed."""
+
+    title = "Upstream error"
+
+
+class UpstreamTimeout(UpstreamError):
+    """The upstream service did not answer in time."""
+
+    title = "Upstream timeout"
+
+
+class UpstreamInvalidOutput(UpstreamError):
+    """The upstream answered, but its output stayed invalid after a retry."""
+
+    title = "Invalid upstream output"
+
+
+class StoreError(ToolkitError):
+    """The local store cannot be opened, migrated or written."""
+
+    title = "Store error"

@@ -1,0 +1,193 @@
+"""Domain types shared by every part of the toolkit.
+
+Plain frozen dataclasses: cheap to build by the ten thousand in a search window,
+typed, and free of any HTTP or UI concern. Datetimes are always timezone-aware UTC.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+
+
+class SourceKind(StrEnum):
+    """What a source is: a conversation among participants, or a broadcast channel."""
+
+    CHAT = "chat"
+    CHANNEL = "channel"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRef:
+    """A parsed source reference: a public handle or a private internal id.
+
+    ``raw`` keeps the reference exactly as given (responses echo it);
+    ``message_id`` is set when the reference pointed at one message.
+    """
+
+    raw: str
+    handle: str | None = None
+    internal_id: int | None = None
+    message_id: int | None = None
+
+    @property
+    def is_public(self) -> bool:
+        """Whether the source is known by a public handle."""
+        return self.handle is not None
+
+    @property
+    def key(self) -> str:
+        """The canonical form: ``@handle`` (lower case) or ``c/<internal id>``."""
+        if self.handle is not None:
+            return f"@{self.handle}"
+        return f"c/{self.internal_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A chat or channel known to the store.
+
+    ``id`` is the store's own key; ``internal_id`` the messenger's numeric id (from an
+    export or a live fetch); ``handle`` the public handle in lower case, when public.
+    """
+
+    id: int
+    title: str
+    kind: SourceKind
+    handle: str | None = None
+    internal_id: int | None = None
+
+    @property
+    def key(self) -> str:
+        """The canonical reference: ``@handle`` when public, else ``c/<internal id>``."""
+        if self.handle is not None:
+            return f"@{self.handle}"
+        return f"c/{self.internal_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceStats:
+    """A source with its message counts, time span and last sync."""
+
+    source: Source
+    message_count: int
+    first_message_at: datetime | None
+    last_message_at: datetime | None
+    last_synced_at: datetime | None
+    last_synced_message_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One message of a source.
+
+    Service messages (joins, pins, title changes) are kept with ``is_service`` set and
+    stay out of search and summaries. ``media`` names the attachment kind of a media
+    message (``photo``, ``video_file`` …); its caption is the ``text``.
+    """
+
+    source_id: int
+    messenger_message_id: int
+    posted_at: datetime
+    text: str
+    sender_peer_id: str | None = None
+    sender_name: str | None = None
+    reply_to: int | None = None
+    edited_at: datetime | None = None
+    is_service: bool = False
+    media: str | None = None
+    forwarded_from: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UpsertResult:
+    """What an upsert changed: new rows, rows whose content changed, rows left as they were."""
+
+    inserted: int = 0
+    updated: int = 0
+    unchanged: int = 0
+
+    def __add__(self, other: UpsertResult) -> UpsertResult:
+        return UpsertResult(
+            self.inserted + other.inserted,
+            self.updated + other.updated,
+            self.unchanged + other.unchanged,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ApiKeyRecord:
+    """An API key as stored: its public id and prefix, scopes, and state; never the secret."""
+
+    id: int
+    name: str
+    prefix: str
+    scopes: frozenset[str]
+    created_at: datetime
+    revoked_at: datetime | None = None
+    last_used_at: datetime | None = None
+
+    @property
+    def active(self) -> bool:
+        """Whether the key may still be used."""
+        return self.revoked_at is None
+
+
+@dataclass(frozen=True, slots=True)
+class ContextMessage:
+    """A neighbour of a search hit, as the contract shows it."""
+
+    messenger_message_id: str
+    text: str
+    sender_peer_id: str
+    posted_at: datetime
+    message_link: str
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """A ranked message with its context; ``signals`` explain the score when asked."""
+
+    source_ref: str
+    messenger_message_id: str
+    source_title: str
+    text: str
+    message_link: str
+    posted_at: datetime
+    score: float
+    context_before: list[ContextMessage] = field(default_factory=list)
+    context_after: list[ContextMessage] = field(default_factory=list)
+    signals: dict[str, float] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One titled section of a summary."""
+
+    title: str
+    body: str
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """A summary in the contract's shape, plus the engine that wrote it."""
+
+    source_ref: str
+    summary: str
+    sections: list[Section]
+    important_messenger_message_ids: list[str]
+    engine: str = "extractive"
+    language: str = "en"
+
+
+def utc(value: datetime) -> datetime:
+    """Return ``value`` in UTC; a naive datetime is taken as UTC (DESIGN.md §3)."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+def iso_z(value: datetime) -> str:
+    """Format a datetime as ISO 8601 UTC with a ``Z`` suffix."""
+    return utc(value).isoformat().replace("+00:00", "Z")

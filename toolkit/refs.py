@@ -1,0 +1,176 @@
+"""Parse and normalise source references; build message links (DESIGN.md §3).
+
+Accepted forms (scheme optional, ``www.`` optional, query and fragment ignored)::
+
+    @handle            handle                      tg://resolve?domain=handle[&post=N]
+    t.me/handle        t.me/s/handle               t.me/handle/123
+    t.me/handle/<thread>/<id>                      handle.t.me[/123]
+    telegram.me/...    telegram.dog/...            (same paths as t.me)
+    t.me/c/<internal id>[/<id> | /<thread>/<id>]   private sources
+
+Handles are 5–32 characters of ``[A-Za-z0-9_]`` and case-insensitive (kept in lower
+case). Invite links (``t.me/+hash``, ``t.me/joinchat/hash``) name no source a reader
+can resolve without joining, so they are rejected with a clear ``InvalidSourceRef``.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+from toolkit.errors import InvalidSourceRef
+from toolkit.models import Source, SourceRef
+
+HANDLE_RE = re.compile(r"^[A-Za-z0-9_]{5,32}$")
+_HOSTS = {"t.me", "telegram.me", "telegram.dog"}
+# First path segments of t.me that are site features, not source handles.
+_RESERVED = {
+    "addemoji",
+    "addlist",
+    "addstickers",
+    "addtheme",
+    "bg",
+    "boost",
+    "confirmphone",
+    "contact",
+    "giftcode",
+    "invoice",
+    "iv",
+    "login",
+    "proxy",
+    "setlanguage",
+    "share",
+    "socks",
+}
+_MAX_LEN = 512
+
+
+def _handle(value: str, raw: str) -> str:
+    if not HANDLE_RE.match(value):
+        if len(value) < 5 or len(value) > 32:
+            reason = f"a handle has 5 to 32 characters, {value!r} has {len(value)}"
+        else:
+            reason = f"a handle uses only letters, digits and '_', not {value!r}"
+        raise InvalidSourceRef(raw, reason)
+    return value.lower()
+
+
+def _int(value: str, raw: str, what: str) -> int:
+    if not value.isdigit() or len(value) > 19:
+        raise InvalidSourceRef(raw, f"{what} must be a positive number, not {value!r}")
+    number = int(value)
+    if number <= 0:
+        raise InvalidSourceRef(raw, f"{what} must be a positive number, not {value!r}")
+    return number
+
+
+def _message_id(rest: list[str], raw: str) -> int | None:
+    """The message id from what follows the source in a path: ``[]``, ``[id]``, ``[thread, id]``."""
+    if not rest:
+        return None
+    if len(rest) > 2:
+        raise InvalidSourceRef(raw, "too many path segments after the source")
+    return _int(rest[-1], raw, "a message id")
+
+
+def _from_path(segments: list[str], raw: str) -> SourceRef:
+    if not segments:
+        raise InvalidSourceRef(raw, "the link names no source")
+    head = segments[0]
+    if head.startswith("+") or head.lower() == "joinchat":
+        raise InvalidSourceRef(
+            raw, "invite links cannot be resolved; use the source's public handle or t.me/c/<id>"
+        )
+    if head.lower() == "c":
+        if len(segments) < 2:
+            raise InvalidSourceRef(raw, "a private link needs an internal id: t.me/c/<id>/<message>")
+        internal = _int(segments[1], raw, "a private source id")
+        return SourceRef(raw=raw, internal_id=internal, message_id=_message_id(segments[2:], raw))
+    if head.lower() == "s":
+        segments = segments[1:]
+        if not segments:
+            raise InvalidSourceRef(raw, "t.me/s/ needs a handle after it")
+        head = segments[0]
+    if head.lower() in _RESERVED:
+        raise InvalidSourceRef(raw, f"t.me/{head} is a site feature, not a chat or channel")
+    return SourceRef(raw=raw, handle=_handle(head, raw), message_id=_message_id(segments[1:], raw))
+
+
+def parse_ref(raw: str) -> SourceRef:
+    """Parse a source reference in any accepted form.
+
+    Args:
+        raw: the reference as a user gave it.
+
+    Returns:
+        A ``SourceRef`` whose ``raw`` is the input and whose ``key`` is canonical.
+
+    Raises:
+        InvalidSourceRef: for invite links and anything that names no valid source.
+    """
+    if not isinstance(raw, str):
+        raise InvalidSourceRef(str(raw), "a source reference is text")
+    text = raw.strip()
+    if not text:
+        raise InvalidSourceRef(raw, "the reference is empty")
+    if len(text) > _MAX_LEN or any(ch.isspace() for ch in text):
+        raise InvalidSourceRef(raw, "a reference is a handle or a link, without spaces")
+    if text.startswith("+"):
+        raise InvalidSourceRef(raw, "invite links cannot be resolved; use the public handle")
+    if text.startswith("@"):
+        return SourceRef(raw=raw, handle=_handle(text[1:], raw))
+    if text.lower().startswith("tg://"):
+        return _from_tg_scheme(text, raw)
+    if "/" not in text and "." not in text:
+        return SourceRef(raw=raw, handle=_handle(text, raw))
+
+    url = urlsplit(text if "://" in text else f"https://{text}")
+    if url.scheme.lower() not in {"http", "https"}:
+        raise InvalidSourceRef(raw, f"unsupported scheme {url.scheme!r}")
+    host = (url.hostname or "").lower().removeprefix("www.")
+    segments = [part for part in url.path.split("/") if part]
+    if host in _HOSTS:
+        return _from_path(segments, raw)
+    for base in _HOSTS:
+        if host.endswith("." + base):
+            sub = host[: -len(base) - 1]
+            if "." in sub:
+                break
+            return SourceRef(raw=raw, handle=_handle(sub, raw), message_id=_message_id(segments, raw))
+    raise InvalidSourceRef(raw, f"{host or text!r} is not a t.me, telegram.me or telegram.dog link")
+
+
+def _from_tg_scheme(text: str, raw: str) -> SourceRef:
+    url = urlsplit(text)
+    params = parse_qs(url.query)
+    if url.netloc.lower() == "resolve" and "domain" in params:
+        post = params.get("post", [None])[0]
+        return SourceRef(
+            raw=raw,
+            handle=_handle(params["domain"][0], raw),
+            message_id=_int(post, raw, "a message id") if post else None,
+        )
+    if url.netloc.lower() == "privatepost" and "channel" in params:
+        post = params.get("post", [None])[0]
+        return SourceRef(
+            raw=raw,
+            internal_id=_int(params["channel"][0], raw, "a private source id"),
+            message_id=_int(post, raw, "a message id") if post else None,
+        )
+    raise InvalidSourceRef(raw, "only tg://resolve?domain=... and tg://privatepost links name a source")
+
+
+def message_link(source: Source | SourceRef, message_id: int | str) -> str:
+    """The public link of one message: ``t.me/<handle>/<id>`` or ``t.me/c/<internal>/<id>``."""
+    if source.handle is not None:
+        return f"https://t.me/{source.handle}/{message_id}"
+    if source.internal_id is None:
+        raise ValueError("a source needs a handle or an internal id to have links")
+    return f"https://t.me/c/{source.internal_id}/{message_id}"
+
+
+def source_link(source: Source | SourceRef) -> str:
+    """The public link of a source itself."""
+    if source.handle is not None:
+        return f"https://t.me/{source.handle}"
+    return f"https://t.me/c/{source.internal_id}"

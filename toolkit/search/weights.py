@@ -1,0 +1,82 @@
+"""``SearchWeights``: the tunable knobs of the hybrid ranking (DESIGN.md §4).
+
+``score = short_factor × (w_sem·semantic + w_lex·lexical + w_phrase·phrase) / (w_sem + w_lex + w_phrase)``
+
+The short-message factor is ``floor + (1 - floor) · (1 - exp(-n / scale))`` where ``n`` is
+the number of content tokens of the message: 0 tokens give ``floor``, and the factor
+approaches 1 smoothly as messages get longer. ``scale`` sets how fast.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+from toolkit.errors import ConfigError, InvalidWeights
+
+
+class SearchWeights(BaseModel):
+    """Weights of the three relevance signals and the shape of the short-message factor."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    semantic: float = 0.6
+    lexical: float = 0.3
+    phrase: float = 0.1
+    short_floor: float = 0.5
+    short_scale: float = 2.0
+
+    @model_validator(mode="after")
+    def _check(self) -> SearchWeights:
+        values = {
+            "semantic": self.semantic,
+            "lexical": self.lexical,
+            "phrase": self.phrase,
+            "short_floor": self.short_floor,
+            "short_scale": self.short_scale,
+        }
+        for name, value in values.items():
+            if not math.isfinite(value):
+                raise ValueError(f"weight {name} must be a finite number, got {value}")
+            if value < 0:
+                raise ValueError(f"weight {name} must not be negative, got {value}")
+        if self.semantic + self.lexical + self.phrase <= 0:
+            raise ValueError("at least one of semantic, lexical, phrase must be positive")
+        if self.short_floor > 1:
+            raise ValueError(f"short_floor must be in [0, 1], got {self.short_floor}")
+        if self.short_scale <= 0:
+            raise ValueError(f"short_scale must be positive, got {self.short_scale}")
+        return self
+
+    @classmethod
+    def build(cls, **values: Any) -> SearchWeights:
+        """Build weights from keyword values; invalid values raise ``InvalidWeights``."""
+        try:
+            return cls(**values)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            raise InvalidWeights(f"invalid search weights: {first['msg']}") from exc
+
+    def replace(self, **changes: Any) -> SearchWeights:
+        """Return a copy with some values changed, validated like ``build``."""
+        return self.build(**{**self.model_dump(), **changes})
+
+    @classmethod
+    def from_file(cls, path: Path) -> SearchWeights:
+        """Load weights from a JSON file such as the one the ranking notebook writes."""
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ConfigError(f"cannot read weights file {path}: {exc}") from exc
+        if not isinstance(data, dict):
+            raise ConfigError(f"weights file {path} must hold a JSON object")
+        return cls.build(**data)
+
+    def to_file(self, path: Path) -> None:
+        """Write the weights as JSON, readable by ``from_file`` and ``MLENS_WEIGHTS_FILE``."""
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_text(json.dumps(self.model_dump(), indent=2) + "\n", encoding="utf-8")

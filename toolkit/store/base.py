@@ -1,0 +1,166 @@
+"""The ``MessageStore`` protocol: everything the toolkit asks of a message store.
+
+SQLite (``sqlite.py``) is the embedded default; a PostgreSQL store for several service
+replicas would implement the same protocol. Methods that return messages return them
+in posting order (``posted_at``, then message id), oldest first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from toolkit.models import ApiKeyRecord, Message, Source, SourceKind, SourceRef, SourceStats, UpsertResult
+
+Vector = npt.NDArray[np.float32]
+
+
+class MessageStore(Protocol):
+    """Storage of sources, messages, vectors, API keys and cached results."""
+
+    def transaction(self) -> AbstractContextManager[None]:
+        """One write transaction: everything inside commits together or not at all."""
+        ...
+
+    def close(self) -> None:
+        """Release the underlying connection."""
+        ...
+
+    # Sources -----------------------------------------------------------------------------
+    def upsert_source(
+        self,
+        *,
+        title: str,
+        kind: SourceKind,
+        internal_id: int | None = None,
+        handle: str | None = None,
+    ) -> Source:
+        """Create or update a source found by internal id or handle; return it."""
+        ...
+
+    def get_source(self, ref: SourceRef) -> Source:
+        """The source a reference names; ``SourceNotFound`` when the store has none."""
+        ...
+
+    def find_source(self, ref: SourceRef) -> Source | None:
+        """The source a reference names, or ``None``."""
+        ...
+
+    def list_sources(self) -> list[SourceStats]:
+        """Every source with its counts, time span and last sync."""
+        ...
+
+    def source_stats(self, source_id: int) -> SourceStats:
+        """One source's counts (service messages excluded), time span and last sync."""
+        ...
+
+    # Messages ----------------------------------------------------------------------------
+    def upsert_messages(self, messages: Iterable[Message]) -> UpsertResult:
+        """Insert new messages; a newer edit replaces text; the same content changes nothing."""
+        ...
+
+    def count_messages(self, source_id: int, *, include_service: bool = False) -> int:
+        """How many messages a source has."""
+        ...
+
+    def messages_in_period(
+        self,
+        source_id: int,
+        start: datetime | None,
+        end: datetime | None,
+        *,
+        include_service: bool = False,
+        limit: int | None = None,
+    ) -> list[Message]:
+        """Messages with ``start <= posted_at < end`` (open bounds when ``None``)."""
+        ...
+
+    def recent_messages(
+        self,
+        source_id: int,
+        limit: int,
+        *,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        include_service: bool = False,
+        with_text_only: bool = False,
+    ) -> list[Message]:
+        """The most recent ``limit`` messages (within ``[since, until]``), oldest first."""
+        ...
+
+    def neighbours(
+        self, source_id: int, message_id: int, *, before: int = 2, after: int = 2
+    ) -> tuple[list[Message], list[Message]]:
+        """Up to ``before``/``after`` non-service messages around one, in posting order."""
+        ...
+
+    def get_messages(self, source_id: int, message_ids: Sequence[int]) -> list[Message]:
+        """The messages with these ids, in posting order; unknown ids are skipped."""
+        ...
+
+    def iter_messages(self, source_id: int, *, batch_size: int = 1000) -> Iterator[Message]:
+        """Every message of a source in posting order, fetched in batches."""
+        ...
+
+    # Sync watermark ----------------------------------------------------------------------
+    def get_watermark(self, source_id: int) -> int | None:
+        """The highest message id a live sync has committed for a source."""
+        ...
+
+    def set_watermark(self, source_id: int, message_id: int, synced_at: datetime) -> None:
+        """Record sync progress (never moves the watermark backwards)."""
+        ...
+
+    # Vectors -----------------------------------------------------------------------------
+    def get_vectors(
+        self, source_id: int, message_ids: Sequence[int], model: str
+    ) -> dict[int, Vector]:
+        """Stored vectors of ``model`` for these messages (missing ones are absent)."""
+        ...
+
+    def put_vectors(self, source_id: int, model: str, vectors: Iterable[tuple[int, Vector]]) -> int:
+        """Store vectors of ``model``; return how many were written."""
+        ...
+
+    def messages_without_vectors(
+        self, source_id: int, model: str, *, limit: int | None = None
+    ) -> list[Message]:
+        """Searchable messages (text, not service) that have no vector of ``model``."""
+        ...
+
+    # API keys ----------------------------------------------------------------------------
+    def add_api_key(
+        self, *, name: str, prefix: str, key_hash: str, scopes: Iterable[str]
+    ) -> ApiKeyRecord:
+        """Store a new key's hash and scopes."""
+        ...
+
+    def api_key_by_prefix(self, prefix: str) -> tuple[ApiKeyRecord, str] | None:
+        """The key record with this prefix and its stored hash, or ``None``."""
+        ...
+
+    def list_api_keys(self) -> list[ApiKeyRecord]:
+        """Every key, revoked ones included."""
+        ...
+
+    def revoke_api_key(self, id_or_prefix: str) -> ApiKeyRecord:
+        """Revoke a key by numeric id or prefix; ``ApiKeyNotFound`` when none matches."""
+        ...
+
+    def touch_api_key(self, key_id: int, when: datetime) -> None:
+        """Record a key's last use."""
+        ...
+
+    # Cache -------------------------------------------------------------------------------
+    def cache_get(self, key: str) -> str | None:
+        """A cached value, or ``None``."""
+        ...
+
+    def cache_put(self, key: str, value: str) -> None:
+        """Store a cached value (replacing any old one)."""
+        ...

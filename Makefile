@@ -8,6 +8,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: venv serve test lint format eval bench app lab screenshots clean
 
@@ -24,8 +25,10 @@ $(STAMP): pyproject.toml
 serve: $(STAMP)
 	$(BIN)/mlens serve --demo --dev-key --host $(HOST) --port $(PORT)
 
+# Notebooks run subsampled (MLENS_NB_FAST=1, the notebooks' default); MLENS_NB_FAST=0 runs them in full.
 test: $(STAMP)
 	$(BIN)/python -m pytest
+	MLENS_NB_FAST=$${MLENS_NB_FAST:-1} $(BIN)/python -m pytest --nbval-lax notebooks/
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -42,6 +45,20 @@ eval: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m toolkit.evaluate.bench
+
+# The Streamlit app on 127.0.0.1:8501, with the demo sources loaded into an empty store.
+app: $(STAMP)
+	$(BIN)/python -c "from toolkit.cli.serve_cmds import load_demo; load_demo(only_if_empty=True)"
+	$(BIN)/streamlit run app_streamlit.py --server.address 127.0.0.1 --server.port 8501 \
+		--server.headless true --browser.gatherUsageStats false
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks --ServerApp.ip=127.0.0.1
+
+# PNGs of every app page under docs/screenshots/, taken by headless Debian chromium.
+screenshots: $(STAMP)
+	@command -v chromium >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
+	$(BIN)/python scripts/screenshots.py --out docs/screenshots
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

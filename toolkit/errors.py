@@ -18,8 +18,11 @@ ToolkitError
 ├── RateLimited              a rate limit, ours or upstream's (carries retry_after seconds)
 ├── UpstreamError            an upstream service (LLM, messenger) failed
 │   ├── UpstreamTimeout      the upstream did not answer in time
-│   └── UpstreamInvalidOutput  the upstream answered, but not in the required shape
-└── StoreError               the local store cannot be opened or written
+│   ├── UpstreamInvalidOutput  the upstream answered, but not in the required shape
+│   └── UpstreamRateLimited  the upstream refused for now (carries retry_after seconds)
+├── StoreError               the local store cannot be opened or written
+├── AuthenticationError      a missing, malformed, unknown or revoked API key
+└── PermissionDenied         a valid API key without the scope a request needs
 ```
 """
 
@@ -140,3 +143,37 @@ class StoreError(ToolkitError):
     """The local store cannot be opened, migrated or written."""
 
     title = "Store error"
+
+
+class UpstreamRateLimited(UpstreamError):
+    """The upstream (an LLM endpoint) refused for now; retry after ``retry_after`` seconds."""
+
+    title = "Upstream rate limited"
+
+    def __init__(self, message: str, *, retry_after: float) -> None:
+        super().__init__(message, retry_after=retry_after)
+        self.retry_after = retry_after
+
+
+class AuthenticationError(ToolkitError):
+    """A missing, malformed, unknown or revoked API key.
+
+    ``error`` is the RFC 6750 code: ``None`` when no credential was sent at all,
+    ``"invalid_request"`` for a malformed header, ``"invalid_token"`` for a bad key.
+    """
+
+    title = "Authentication required"
+
+    def __init__(self, message: str, *, error: str | None = "invalid_token") -> None:
+        super().__init__(message)
+        self.error = error
+
+
+class PermissionDenied(ToolkitError):
+    """A valid API key that lacks the scope a request needs (``scope`` names it)."""
+
+    title = "Insufficient scope"
+
+    def __init__(self, message: str, *, scope: str) -> None:
+        super().__init__(message, scope=scope)
+        self.scope = scope

@@ -1,1 +1,13 @@
-"""service/routes."""
+"""The /v1 routers, in the order ``create_app`` includes them.
+
+A new route module adds its import and one entry to ``ROUTERS``.
+"""
+
+from fastapi import APIRouter
+
+from service.routes import health, sources
+
+ROUTERS: list[APIRouter] = [
+    health.router,
+    sources.router,
+]

@@ -14,7 +14,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from toolkit.errors import ConfigError, InvalidWeights
 
@@ -24,11 +24,11 @@ class SearchWeights(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    semantic: float = 0.6
-    lexical: float = 0.3
-    phrase: float = 0.1
-    short_floor: float = 0.5
-    short_scale: float = 2.0
+    semantic: float = Field(0.6, description="Weight of the semantic (embedding) signal.")
+    lexical: float = Field(0.3, description="Weight of lexical coverage of the query terms.")
+    phrase: float = Field(0.1, description="Weight of the phrase-match signal.")
+    short_floor: float = Field(0.5, description="Short-message factor of a message with no content tokens.")
+    short_scale: float = Field(2.0, description="Content tokens over which the short factor rises to ~63% of the way to 1.")
 
     @model_validator(mode="after")
     def _check(self) -> SearchWeights:

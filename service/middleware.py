@@ -1,0 +1,120 @@
+"""Pure ASGI middleware: the request-body limit (413) and the last-resort 500 problem.
+
+Pure ASGI rather than ``BaseHTTPMiddleware`` so that request bodies keep streaming and
+exceptions are not wrapped in task groups.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from service.problems import problem_response
+
+log = logging.getLogger("service")
+
+
+class BodyTooLarge(StarletteHTTPException):
+    """Raised from ``receive`` when a streamed body passes the limit.
+
+    An ``HTTPException`` on purpose: FastAPI re-raises those from body parsing (any other
+    error there becomes a 400), so the app's problem handler answers with the 413.
+    """
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"the request body is larger than {limit} bytes")
+
+
+class BodyLimitMiddleware:
+    """Refuse request bodies over ``max_body_bytes`` with a 413 problem.
+
+    A declared ``Content-Length`` over the limit is refused before the app runs; a body
+    without one (chunked) is counted as it streams and cut off when it passes the limit.
+    """
+
+    def __init__(self, app: ASGIApp, *, max_body_bytes: int) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run the app with a counting ``receive``."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = Headers(scope=scope).get("content-length")
+        if declared is not None:
+            if not declared.strip().isdigit():
+                response = problem_response(
+                    Request(scope), 400, detail="Content-Length is not a number"
+                )
+                await response(scope, receive, send)
+                return
+            if int(declared) > self.max_body_bytes:
+                error = BodyTooLarge(self.max_body_bytes)
+                response = problem_response(Request(scope), 413, detail=error.detail)
+                await response(scope, receive, send)
+                return
+
+        received = 0
+        started = False
+
+        async def counting_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_body_bytes:
+                    raise BodyTooLarge(self.max_body_bytes)
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, counting_receive, tracking_send)
+        except BodyTooLarge as exc:
+            # Reached only when the body was read outside FastAPI's request handling.
+            if started:
+                raise
+            response = problem_response(Request(scope), 413, detail=exc.detail)
+            await response(scope, receive, send)
+
+
+class UnhandledErrorMiddleware:
+    """Turn any exception that escaped the app into a logged 500 problem, with no trace."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run the app; answer 500 if it raises before it started its response."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception:
+            log.exception("unhandled error on %s %s", scope.get("method"), scope.get("path"))
+            if started:
+                raise
+            response = problem_response(
+                Request(scope),
+                500,
+                detail="An unexpected error occurred; it has been logged.",
+            )
+            await response(scope, send=send, receive=receive)

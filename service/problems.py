@@ -1,0 +1,222 @@
+"""Every non-2xx answer as RFC 9457 ``application/problem+json``, decided in one table.
+
+``STATUS_BY_ERROR`` maps the ToolkitError tree to HTTP statuses; the most specific class
+in an error's MRO wins. Decisions worth stating:
+
+- ``InvalidRequest`` and ``ImportFormatError`` → 422 (the request's content is wrong);
+  FastAPI's own validation errors take the same shape, one ``errors`` item per field.
+- ``RateLimited`` (our per-key limit, a long messenger FloodWait) → 429 + ``Retry-After``;
+  ``UpstreamRateLimited`` (an LLM endpoint said 429) → 503 + ``Retry-After``: the client
+  did nothing wrong, this server is out of upstream capacity for a while.
+- ``ConfigError`` → 503: the server is not configured for what was asked (live sync
+  without credentials); nothing the client can change, and no retry time to promise.
+- ``StoreError`` → 503 with a generic detail (its message names server paths); logged.
+- Any other exception becomes a 500 problem in ``service.middleware`` (logged, no trace).
+"""
+
+from __future__ import annotations
+
+import http
+import logging
+import math
+import re
+from typing import Any
+
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from toolkit.errors import (
+    AuthenticationError,
+    ConfigError,
+    ImportFormatError,
+    InvalidRequest,
+    NotFound,
+    PermissionDenied,
+    RateLimited,
+    StoreError,
+    ToolkitError,
+    UpstreamError,
+    UpstreamRateLimited,
+    UpstreamTimeout,
+)
+
+log = logging.getLogger("service.problems")
+
+PROBLEM_JSON = "application/problem+json"
+TYPE_BASE = "urn:message-lens:problem:"
+REALM = "message-lens"
+
+STATUS_BY_ERROR: dict[type[ToolkitError], int] = {
+    InvalidRequest: 422,
+    ImportFormatError: 422,
+    NotFound: 404,
+    AuthenticationError: 401,
+    PermissionDenied: 403,
+    RateLimited: 429,
+    UpstreamRateLimited: 503,
+    UpstreamTimeout: 504,
+    UpstreamError: 502,
+    ConfigError: 503,
+    StoreError: 503,
+    ToolkitError: 500,
+}
+
+
+class FieldProblem(BaseModel):
+    """One failing input: where it was, which field, and what is wrong with it."""
+
+    field: str | None = Field(description="Dotted path of the field, e.g. `limit`.")
+    location: str | None = Field(description="`body`, `query`, `header` …, when known.")
+    message: str
+    type: str = Field(description="Machine-readable kind of failure, e.g. `less_than_equal`.")
+
+
+class Problem(BaseModel):
+    """An RFC 9457 problem document."""
+
+    type: str = Field(description="URI naming the kind of problem (`about:blank`: see status).")
+    title: str
+    status: int
+    detail: str | None = None
+    instance: str | None = Field(None, description="The request path that failed.")
+    errors: list[FieldProblem] | None = Field(None, description="Failing fields (422 only).")
+
+
+def problem_response(
+    request: Request | None,
+    status: int,
+    *,
+    detail: str | None = None,
+    title: str | None = None,
+    type_: str = "about:blank",
+    errors: list[FieldProblem] | None = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
+    """Build an ``application/problem+json`` response."""
+    problem = Problem(
+        type=type_,
+        title=title or http.HTTPStatus(status).phrase,
+        status=status,
+        detail=detail,
+        instance=request.url.path if request is not None else None,
+        errors=errors,
+    )
+    return JSONResponse(
+        problem.model_dump(exclude_none=True),
+        status_code=status,
+        headers=headers,
+        media_type=PROBLEM_JSON,
+    )
+
+
+def status_for(exc: ToolkitError) -> int:
+    """The HTTP status of a toolkit error: the table entry of its nearest class."""
+    for cls in type(exc).__mro__:
+        if cls in STATUS_BY_ERROR:
+            return STATUS_BY_ERROR[cls]
+    return 500
+
+
+def retry_after_header(seconds: float) -> str:
+    """``Retry-After`` as whole seconds, rounded up and at least 1."""
+    return str(max(1, math.ceil(seconds)))
+
+
+def _slug(cls: type[ToolkitError]) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "-", cls.__name__).lower()
+
+
+def _headers(exc: ToolkitError) -> dict[str, str]:
+    if isinstance(exc, RateLimited | UpstreamRateLimited):
+        return {"Retry-After": retry_after_header(exc.retry_after)}
+    if isinstance(exc, AuthenticationError):
+        challenge = f'Bearer realm="{REALM}"'
+        if exc.error:
+            description = exc.message.replace('"', "'")
+            challenge += f', error="{exc.error}", error_description="{description}"'
+        return {"WWW-Authenticate": challenge}
+    if isinstance(exc, PermissionDenied):
+        return {
+            "WWW-Authenticate": (
+                f'Bearer realm="{REALM}", error="insufficient_scope", scope="{exc.scope}"'
+            )
+        }
+    return {}
+
+
+async def toolkit_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    """Map a ``ToolkitError`` through ``STATUS_BY_ERROR``."""
+    assert isinstance(exc, ToolkitError)
+    status = status_for(exc)
+    detail = exc.message
+    if isinstance(exc, StoreError):
+        log.error("store error on %s %s: %s", request.method, request.url.path, exc)
+        detail = "The message store is unavailable; try again later."
+    elif status >= 500:
+        log.warning("%s on %s %s: %s", type(exc).__name__, request.method, request.url.path, exc)
+    errors = None
+    if isinstance(exc, InvalidRequest):
+        errors = [
+            FieldProblem(field=exc.field, location=None, message=exc.message, type=_slug(type(exc)))
+        ]
+    return problem_response(
+        request,
+        status,
+        detail=detail,
+        title=exc.title,
+        type_=TYPE_BASE + _slug(type(exc)),
+        errors=errors,
+        headers=_headers(exc),
+    )
+
+
+def _field_problem(error: dict[str, Any]) -> FieldProblem:
+    loc = list(error.get("loc", ()))
+    location = str(loc.pop(0)) if loc and loc[0] in {"body", "query", "path", "header", "cookie"} else None
+    if error.get("type") == "json_invalid":
+        loc = []  # the "field" would be a character offset into the body
+    field = ""
+    for part in loc:
+        field += f"[{part}]" if isinstance(part, int) else (f".{part}" if field else str(part))
+    message = str(error.get("msg", "invalid value"))
+    if error.get("type") == "json_invalid" and isinstance(error.get("ctx"), dict):
+        message = f"{message}: {error['ctx'].get('error', '')}".rstrip(": ")
+    return FieldProblem(
+        field=field or None, location=location, message=message, type=str(error.get("type"))
+    )
+
+
+async def validation_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    """FastAPI's request validation errors as a 422 problem naming each failing field."""
+    assert isinstance(exc, RequestValidationError)
+    errors = [_field_problem(e) for e in exc.errors()]
+    names = ", ".join(e.field or e.location or "request" for e in errors)
+    return problem_response(
+        request,
+        422,
+        detail=f"invalid input: {names}",
+        title=InvalidRequest.title,
+        type_=TYPE_BASE + _slug(InvalidRequest),
+        errors=errors,
+    )
+
+
+async def http_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    """Starlette/FastAPI ``HTTPException`` (404 route, 405 method …), headers kept."""
+    assert isinstance(exc, StarletteHTTPException)
+    phrase = http.HTTPStatus(exc.status_code).phrase
+    detail = exc.detail if isinstance(exc.detail, str) and exc.detail != phrase else None
+    if detail is None and exc.status_code == 405:
+        detail = f"{request.method} is not allowed here"
+    elif detail is None and exc.status_code == 404:
+        detail = f"no route {request.url.path}"
+    return problem_response(request, exc.status_code, detail=detail, headers=exc.headers)
+
+
+def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses=`` entries declaring problem+json bodies for ``statuses``."""
+    content = {PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}}
+    return {s: {"description": http.HTTPStatus(s).phrase, "content": content} for s in statuses}

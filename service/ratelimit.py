@@ -1,0 +1,89 @@
+"""Per-key rate limits: a token bucket per API key, in process (DESIGN.md §3).
+
+Each key owns a bucket of ``burst`` tokens refilled at ``per_minute / 60`` tokens a
+second; a request takes one token or is refused with ``RateLimited(retry_after)``, the
+seconds until a token is back. Several service replicas would need a shared backend
+(Redis, the database) behind the same ``RateLimiter`` protocol.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+from toolkit.config import Settings
+from toolkit.errors import RateLimited
+
+# Idle buckets are full again and need no memory; drop them once this many accumulate.
+_PRUNE_ABOVE = 10_000
+
+
+class RateLimiter(Protocol):
+    """Admits or refuses one request of a client."""
+
+    def hit(self, key: str) -> None:
+        """Take one request's share for ``key``; raise ``RateLimited`` when none is left."""
+        ...
+
+
+class Unlimited:
+    """A limiter that admits everything (``rate_limit_per_minute = 0``)."""
+
+    def hit(self, key: str) -> None:
+        """Admit the request."""
+
+
+class TokenBucketLimiter:
+    """An in-process token bucket per key.
+
+    Args:
+        per_minute: sustained requests per minute (> 0).
+        burst: bucket size: requests a fresh or idle key may make at once (>= 1).
+        clock: monotonic seconds; tests pass a fake one.
+    """
+
+    def __init__(
+        self, *, per_minute: float, burst: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        if per_minute <= 0 or burst < 1:
+            raise ValueError("a token bucket needs per_minute > 0 and burst >= 1")
+        self.per_minute = per_minute
+        self.rate = per_minute / 60.0
+        self.burst = float(burst)
+        self._clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, updated at)
+        self._lock = threading.Lock()
+
+    def hit(self, key: str) -> None:
+        """Take one token for ``key``; raise ``RateLimited`` with the wait when empty."""
+        with self._lock:
+            now = self._clock()
+            tokens, updated = self._buckets.get(key, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - updated) * self.rate)
+            if tokens < 1.0:
+                self._buckets[key] = (tokens, now)
+                raise RateLimited(
+                    f"rate limit of {self.per_minute:g} requests per minute "
+                    f"(bursts of {self.burst:g}) exceeded for this API key",
+                    retry_after=(1.0 - tokens) / self.rate,
+                )
+            self._buckets[key] = (tokens - 1.0, now)
+            if len(self._buckets) > _PRUNE_ABOVE:
+                self._prune(now)
+
+    def _prune(self, now: float) -> None:
+        full_after = self.burst / self.rate
+        self._buckets = {
+            k: (t, u) for k, (t, u) in self._buckets.items() if now - u < full_after
+        }
+
+
+def limiter_from_settings(settings: Settings) -> RateLimiter:
+    """The limiter the settings ask for: a token bucket, or none when the rate is 0."""
+    if settings.rate_limit_per_minute <= 0:
+        return Unlimited()
+    return TokenBucketLimiter(
+        per_minute=settings.rate_limit_per_minute, burst=settings.rate_limit_burst
+    )

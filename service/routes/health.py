@@ -1,0 +1,43 @@
+"""``GET /healthz``: liveness, version and the store's size; no key needed."""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field
+
+from service.deps import StoreDep
+from service.problems import problem_responses
+
+router = APIRouter(tags=["health"])
+
+
+class Health(BaseModel):
+    """Liveness and the store's size."""
+
+    status: str = "ok"
+    version: str
+    messages: int = Field(description="Messages stored in every source.")
+    sources: int = Field(description="Sources stored.")
+
+
+def package_version() -> str:
+    """The installed distribution's version (``0+unknown`` when run from a bare tree)."""
+    try:
+        return version("message-lens")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+@router.get(
+    "/healthz", response_model=Health, summary="Liveness", responses=problem_responses(503)
+)
+def healthz(store: StoreDep) -> Health:
+    """``ok`` with the number of sources and messages; 503 when the store fails."""
+    sources = store.list_sources()
+    return Health(
+        version=package_version(),
+        messages=sum(s.message_count for s in sources),
+        sources=len(sources),
+    )

@@ -1,0 +1,125 @@
+"""``/v1/sources/by-ref``: a source's metadata, and a live sync of it; the ref is never in the path."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query
+from pydantic import BaseModel, Field
+
+from service.deps import MessengerClientDep, SettingsDep, StoreDep, require_scope
+from service.problems import problem_responses
+from service.schemas import SourceRefStr, UtcDatetime
+from toolkit.errors import RateLimited, UpstreamRateLimited
+from toolkit.ingest.sync import run_sync
+from toolkit.models import ApiKeyRecord, Source, SourceKind
+from toolkit.refs import parse_ref, source_link
+from toolkit.store.base import MessageStore
+
+router = APIRouter(prefix="/v1/sources", tags=["sources"])
+
+
+class SourceInfo(BaseModel):
+    """Metadata of one source."""
+
+    source_ref: str = Field(description="The reference exactly as the request gave it.")
+    title: str
+    kind: SourceKind
+    message_count: int = Field(description="Messages stored, service messages excluded.")
+    first_message_at: UtcDatetime | None
+    last_message_at: UtcDatetime | None
+    last_synced_at: UtcDatetime | None = Field(description="Last live sync; null if never.")
+    link: str = Field(description="Public link of the source.")
+
+
+class SyncRequest(BaseModel):
+    """A live sync of one source, from where the last one stopped."""
+
+    source_ref: SourceRefStr
+    limit: int = Field(
+        1000, ge=1, le=10000, description="Fetch at most this many messages in this call."
+    )
+
+
+class SyncResult(SourceInfo):
+    """What a sync fetched, and the source's metadata after it."""
+
+    fetched: int
+    inserted: int
+    updated: int
+    unchanged: int
+    watermark: int | None = Field(description="Highest message id synced so far.")
+    complete: bool = Field(description="False when `limit` stopped it: call again for more.")
+
+
+def _info(store: MessageStore, source: Source, source_ref: str) -> SourceInfo:
+    stats = store.source_stats(source.id)
+    return SourceInfo(
+        source_ref=source_ref,
+        title=source.title,
+        kind=source.kind,
+        message_count=stats.message_count,
+        first_message_at=stats.first_message_at,
+        last_message_at=stats.last_message_at,
+        last_synced_at=stats.last_synced_at,
+        link=source_link(source),
+    )
+
+
+@router.get(
+    "/by-ref",
+    response_model=SourceInfo,
+    summary="Metadata of a source",
+    responses=problem_responses(404),
+)
+def get_source_by_ref(
+    source_ref: Annotated[
+        SourceRefStr,
+        Query(description="`@handle`, `t.me/handle`, `t.me/c/<id>` …", examples=["@durov"]),
+    ],
+    store: StoreDep,
+    _: Annotated[ApiKeyRecord, Depends(require_scope("sources.read"))],
+) -> SourceInfo:
+    """Title, kind, message count, first and last message time and last sync of a source."""
+    return _info(store, store.get_source(parse_ref(source_ref)), source_ref)
+
+
+@router.post(
+    "/by-ref/sync",
+    response_model=SyncResult,
+    summary="Fetch a source's new messages live",
+    responses=problem_responses(404, 502, 503, 504),
+)
+def sync_source_by_ref(
+    body: SyncRequest,
+    _: Annotated[ApiKeyRecord, Depends(require_scope("sources.write"))],
+    store: StoreDep,
+    settings: SettingsDep,
+    client: MessengerClientDep,
+) -> SyncResult:
+    """Fetch new messages oldest first from the last sync's watermark (503 if not configured).
+
+    A long FloodWait answers 503 with ``Retry-After``; what arrived before it is kept.
+    """
+    try:
+        report = run_sync(
+            store,
+            client,
+            parse_ref(body.source_ref),
+            batch_size=settings.sync_batch_size,
+            flood_sleep_threshold=settings.flood_sleep_threshold,
+            limit=body.limit,
+        )
+    except RateLimited as exc:
+        # The messenger's limit, not this API's: the client did nothing wrong (503, not 429).
+        raise UpstreamRateLimited(str(exc), retry_after=exc.retry_after) from exc
+    info = _info(store, report.source, body.source_ref)
+    return SyncResult(
+        **info.model_dump(),
+        fetched=report.fetched,
+        inserted=report.result.inserted,
+        updated=report.result.updated,
+        unchanged=report.result.unchanged,
+        watermark=report.watermark_after,
+        complete=report.fetched < body.limit,
+    )

@@ -1,0 +1,158 @@
+"""A small OpenAI-compatible chat-completions server for tests, on 127.0.0.1.
+
+It answers ``POST /v1/chat/completions`` from a script of ``Reply`` objects (or from a
+handler that computes a reply from the request), records every request body, and can
+stall, fail with any status, or return text that is not JSON. Tests drive the real
+``openai`` client against it::
+
+    with FakeLLM([Reply(content='{"summary": ...}')]) as llm:
+        settings = Settings(llm_base_url=llm.url, ...)
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Reply:
+    """One scripted answer: an assistant message, or a raw status/body, after a delay."""
+
+    content: str | None = None
+    status: int = 200
+    body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+
+
+Handler = Callable[[dict[str, Any]], Reply]
+
+
+def completion(content: str, model: str = "fake-model") -> dict[str, Any]:
+    """A chat-completion body whose one choice says ``content``."""
+    return {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
+
+
+def summary_json(
+    summary: str = "A summary.",
+    sections: list[tuple[str, str, list[str]]] | None = None,
+    important: list[str] | None = None,
+) -> str:
+    """The JSON text of a well-formed summary answer."""
+    return json.dumps(
+        {
+            "summary": summary,
+            "sections": [
+                {"title": t, "body": b, "message_ids": ids} for t, b, ids in (sections or [])
+            ],
+            "important_message_ids": important or [],
+        },
+        ensure_ascii=False,
+    )
+
+
+class FakeLLM:
+    """The server: start it (or use it as a context manager), script it, read ``requests``."""
+
+    def __init__(self, script: list[Reply] | None = None, handler: Handler | None = None) -> None:
+        self.script: list[Reply] = list(script or [])
+        self.handler = handler
+        self.requests: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        """The base URL to give the openai client (``.../v1``)."""
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}/v1"
+
+    def push(self, *replies: Reply) -> None:
+        """Append replies to the script."""
+        with self._lock:
+            self.script.extend(replies)
+
+    def _next(self, request: dict[str, Any]) -> Reply:
+        with self._lock:
+            self.requests.append(request)
+            if self.script:
+                return self.script.pop(0)
+        if self.handler is not None:
+            return self.handler(request)
+        return Reply(status=500, body={"error": {"message": "no scripted reply left"}})
+
+    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+        fake = self
+
+        class _Handler(BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: Any) -> None:
+                return
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                request = json.loads(self.rfile.read(length) or b"{}")
+                if not self.path.endswith("/chat/completions"):
+                    self._send(404, {"error": {"message": f"no route {self.path}"}}, {})
+                    return
+                reply = fake._next(request)
+                if reply.delay and fake._stop.wait(reply.delay):
+                    return
+                body = reply.body
+                if body is None and reply.content is not None:
+                    body = completion(reply.content, request.get("model", "fake-model"))
+                self._send(reply.status, body, reply.headers)
+
+            def _send(self, status: int, body: Any, headers: dict[str, str]) -> None:
+                raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(raw)))
+                    for name, value in headers.items():
+                        self.send_header(name, value)
+                    self.end_headers()
+                    self.wfile.write(raw)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (a timeout test): nothing to tell it
+
+        return _Handler
+
+    def start(self) -> FakeLLM:
+        """Start serving in a daemon thread."""
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving; stalled handlers are woken and answer nothing."""
+        self._stop.set()
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+
+    def __enter__(self) -> FakeLLM:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

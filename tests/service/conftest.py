@@ -1,0 +1,216 @@
+"""Fixtures shared by the service tests.
+
+- ``settings``: isolated Settings (in-memory store, no ``MLENS_*`` from the environment,
+  rate limit off); ``app``: ``create_app(settings, **app_state)``; ``store``: its store;
+  ``client``: a ``TestClient`` with the lifespan running.
+- ``make_key(*scopes)``: a bearer token with those scopes (every scope when none given);
+  ``auth(*scopes)``: the ``Authorization`` header dict for such a key.
+- ``sources``: a public channel ``@lens_public`` and a private chat ``t.me/c/1987654321``
+  with a few messages each.
+- ``app_state``: resources preset on ``app.state``; override it in a test module
+  (``@pytest.fixture def app_state(embedder): return {"embedder": embedder}``).
+- The live messenger is an offline ``FakeMessenger`` (``fake_messenger`` fixture).
+
+``PROTECTED_ROUTES`` is the registry of every authenticated route, checked by the auth
+matrix in ``test_auth.py``: append ``(method, path, scope, example)`` for a new route,
+where ``example`` (query params for GET, JSON body otherwise) must succeed (2xx) with a
+key that has the scope, against the ``sources`` fixture.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from service.app import create_app
+from service.deps import get_messenger_client
+from toolkit.apikeys import SCOPES, create_api_key
+from toolkit.config import Settings
+from toolkit.errors import RateLimited, SourceNotFound
+from toolkit.ingest.live import ResolvedSource
+from toolkit.models import Message, Source, SourceKind, SourceRef
+from toolkit.store.base import MessageStore
+
+PUBLIC_HANDLE = "lens_public"
+PUBLIC_INTERNAL_ID = 1001234567
+PRIVATE_INTERNAL_ID = 1987654321
+BASE_TIME = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
+
+PROTECTED_ROUTES: list[tuple[str, str, str, dict[str, Any] | None]] = [
+    ("GET", "/v1/sources/by-ref", "sources.read", {"source_ref": "@lens_public"}),
+    ("POST", "/v1/sources/by-ref/sync", "sources.write", {"source_ref": "@lens_public"}),
+]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run every test that asks for ``protected_route`` once per registered route."""
+    if "protected_route" in metafunc.fixturenames:
+        metafunc.parametrize(
+            "protected_route", PROTECTED_ROUTES, ids=[f"{m} {p}" for m, p, _, _ in PROTECTED_ROUTES]
+        )
+
+
+def call(client: TestClient, method: str, path: str, example: Any, **kwargs: Any) -> Any:
+    """Send ``example`` as query params (GET) or as a JSON body (anything else)."""
+    if method == "GET":
+        return client.request(method, path, params=example, **kwargs)
+    return client.request(method, path, json=example, **kwargs)
+
+
+@dataclass
+class FakeMessenger:
+    """An offline ``MessengerClient``: one public channel whose history is ``ids``.
+
+    ``flood_after`` raises a FloodWait of ``flood_seconds`` after that many messages.
+    """
+
+    ids: list[int] = field(default_factory=lambda: list(range(1, 26)))
+    flood_after: int | None = None
+    flood_seconds: float = 3600.0
+    connected: bool = False
+
+    async def connect(self) -> None:
+        self.connected = True
+
+    async def disconnect(self) -> None:
+        self.connected = False
+
+    async def resolve(self, ref: SourceRef) -> ResolvedSource:
+        if ref.handle != PUBLIC_HANDLE:
+            raise SourceNotFound(f"the messenger knows no source {ref.key}")
+        return ResolvedSource(
+            internal_id=PUBLIC_INTERNAL_ID,
+            title="Lens Public",
+            kind=SourceKind.CHANNEL,
+            handle=PUBLIC_HANDLE,
+        )
+
+    async def iter_messages(
+        self, source: ResolvedSource, *, source_id: int, min_id: int = 0, limit: int | None = None
+    ) -> AsyncIterator[Message]:
+        sent = 0
+        for i in self.ids:
+            if i <= min_id or (limit is not None and sent >= limit):
+                continue
+            if self.flood_after is not None and sent >= self.flood_after:
+                raise RateLimited("FloodWait", retry_after=self.flood_seconds)
+            sent += 1
+            yield Message(
+                source_id=source_id,
+                messenger_message_id=i,
+                posted_at=BASE_TIME + timedelta(hours=i),
+                text=f"live message {i}",
+                sender_peer_id="user101",
+            )
+
+
+@dataclass(frozen=True)
+class SeededSources:
+    """The sources the ``sources`` fixture put in the store."""
+
+    public: Source
+    private: Source
+
+
+@pytest.fixture
+def settings(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Settings:
+    """Settings isolated from the environment: in-memory store, no rate limit."""
+    import os
+
+    for name in list(os.environ):
+        if name.startswith("MLENS_"):
+            monkeypatch.delenv(name)
+    return Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        database=":memory:",
+        data_dir=tmp_path / "data",
+        rate_limit_per_minute=0,
+    )
+
+
+@pytest.fixture
+def app_state() -> dict[str, Any]:
+    """Resources preset on ``app.state``; override in a module to share costly ones."""
+    return {}
+
+
+@pytest.fixture
+def fake_messenger() -> FakeMessenger:
+    """The live client the app uses (no network)."""
+    return FakeMessenger()
+
+
+@pytest.fixture
+def app(settings: Settings, app_state: dict[str, Any], fake_messenger: FakeMessenger) -> FastAPI:
+    """The service on an in-memory store, with the offline messenger."""
+    application = create_app(settings, **app_state)
+    application.dependency_overrides[get_messenger_client] = lambda: fake_messenger
+    return application
+
+
+@pytest.fixture
+def store(app: FastAPI) -> MessageStore:
+    """The app's store."""
+    return app.state.store  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def client(app: FastAPI) -> Iterator[TestClient]:
+    """A client of the app, its lifespan running."""
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def make_key(store: MessageStore) -> Callable[..., str]:
+    """``make_key(*scopes)``: a new bearer token (every scope when none are given)."""
+
+    def make(*scopes: str) -> str:
+        token, _ = create_api_key(store, name="test", scopes=scopes or SCOPES)
+        return token
+
+    return make
+
+
+@pytest.fixture
+def auth(make_key: Callable[..., str]) -> Callable[..., dict[str, str]]:
+    """``auth(*scopes)``: an ``Authorization`` header for a new key with those scopes."""
+
+    def headers(*scopes: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {make_key(*scopes)}"}
+
+    return headers
+
+
+@pytest.fixture
+def sources(store: MessageStore) -> SeededSources:
+    """A public channel (5 messages + 1 service) and a private chat (3 messages)."""
+    public = store.upsert_source(
+        title="Lens Public",
+        kind=SourceKind.CHANNEL,
+        internal_id=PUBLIC_INTERNAL_ID,
+        handle=PUBLIC_HANDLE,
+    )
+    private = store.upsert_source(
+        title="Team Room", kind=SourceKind.CHAT, internal_id=PRIVATE_INTERNAL_ID
+    )
+    messages = [
+        Message(public.id, i, BASE_TIME + timedelta(days=i), f"post {i}") for i in range(1, 6)
+    ]
+    messages.append(
+        Message(public.id, 6, BASE_TIME + timedelta(days=9), "pinned a message", is_service=True)
+    )
+    messages += [
+        Message(
+            private.id, i, BASE_TIME + timedelta(hours=i), f"hello {i}", sender_peer_id="user7"
+        )
+        for i in range(1, 4)
+    ]
+    store.upsert_messages(messages)
+    return SeededSources(public=public, private=private)

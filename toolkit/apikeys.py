@@ -1,0 +1,182 @@
+"""API keys: creation, verification and scopes (DESIGN.md §3, "Credentials").
+
+A key reads ``mlk_<id>_<secret>``: ``mlk_<id>`` is the public *prefix* (8 random hex
+characters after ``mlk_``) by which the store finds the key, and ``<secret>`` carries
+256 random bits. The full key is shown once, when it is created; the store keeps only
+the prefix and the SHA-256 of the whole key, so a leaked database reveals no key.
+Verification hashes the presented key and compares digests in constant time.
+
+The CLI (``mlens keys``) and the service both use this module; it knows nothing of HTTP.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import re
+import secrets
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from toolkit.errors import (
+    AuthenticationError,
+    InvalidRequest,
+    PermissionDenied,
+    StoreError,
+)
+from toolkit.models import ApiKeyRecord
+from toolkit.store.base import MessageStore
+
+SCOPES: frozenset[str] = frozenset({"summary.run", "search.read", "sources.read", "sources.write"})
+"""Every scope a key may carry (DESIGN.md §3, "Scopes")."""
+
+KEY_PREFIX = "mlk"
+_KEY_RE = re.compile(r"^(mlk_[0-9a-f]{8})_([A-Za-z0-9_-]{32,128})$")
+_PREFIX_RE = re.compile(r"^mlk_[0-9a-f]{8}$")
+_MAX_NAME = 100
+# last_used_at is bookkeeping, not an audit log: write it at most once a minute per key
+# so that a busy key does not turn every request into a write transaction.
+_TOUCH_INTERVAL = timedelta(minutes=1)
+# A digest of nothing any key can hash to, compared when the prefix is unknown so that
+# "no such prefix" and "wrong secret" take the same path.
+_NO_KEY_DIGEST = hashlib.sha256(b"no key has this digest").hexdigest()
+
+
+def hash_key(token: str) -> str:
+    """The SHA-256 hex digest stored for a key."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def key_prefix(token: str) -> str | None:
+    """The public prefix (``mlk_xxxxxxxx``) of a well-formed key, or ``None``."""
+    match = _KEY_RE.match(token)
+    return match.group(1) if match else None
+
+
+def validate_scopes(scopes: Iterable[str]) -> frozenset[str]:
+    """Check scope names against ``SCOPES``.
+
+    Raises:
+        InvalidRequest: (field ``scopes``) for an unknown scope or an empty set.
+    """
+    wanted = frozenset(s.strip() for s in scopes)
+    unknown = sorted(wanted - SCOPES)
+    if unknown:
+        raise InvalidRequest(
+            f"unknown scope {', '.join(map(repr, unknown))}; known scopes: "
+            f"{', '.join(sorted(SCOPES))}",
+            field="scopes",
+        )
+    if not wanted:
+        raise InvalidRequest("a key needs at least one scope", field="scopes")
+    return wanted
+
+
+def create_api_key(
+    store: MessageStore, *, name: str, scopes: Iterable[str]
+) -> tuple[str, ApiKeyRecord]:
+    """Create a key with ``scopes``; return the key (shown once) and its stored record.
+
+    Raises:
+        InvalidRequest: for an unknown scope, no scope, or a blank or overlong name.
+    """
+    checked = validate_scopes(scopes)
+    name = name.strip()
+    if not name or len(name) > _MAX_NAME:
+        raise InvalidRequest(f"a key name has 1 to {_MAX_NAME} characters", field="name")
+    # The prefix space is 2**32: a collision is rare but possible, so draw again on one.
+    for _ in range(5):
+        prefix = f"{KEY_PREFIX}_{secrets.token_hex(4)}"
+        if store.api_key_by_prefix(prefix) is None:
+            break
+    else:
+        raise StoreError("could not find a free key prefix after 5 draws")
+    token = f"{prefix}_{secrets.token_urlsafe(32)}"
+    record = store.add_api_key(name=name, prefix=prefix, key_hash=hash_key(token), scopes=checked)
+    return token, record
+
+
+def verify_api_key(
+    store: MessageStore, token: str, *, now: datetime | None = None
+) -> ApiKeyRecord:
+    """The record of the active key ``token``; records its use (at most once a minute).
+
+    Raises:
+        AuthenticationError: for a malformed, unknown or revoked key.
+    """
+    prefix = key_prefix(token)
+    found = store.api_key_by_prefix(prefix) if prefix else None
+    digest = hash_key(token)
+    stored = found[1] if found else _NO_KEY_DIGEST
+    # Constant-time compare so that response timing says nothing about the digest.
+    if not hmac.compare_digest(digest, stored) or found is None:
+        raise AuthenticationError("the API key is not valid")
+    record = found[0]
+    if not record.active:
+        raise AuthenticationError("the API key has been revoked")
+    now = now or datetime.now(UTC)
+    if record.last_used_at is None or now - record.last_used_at >= _TOUCH_INTERVAL:
+        store.touch_api_key(record.id, now)
+    return record
+
+
+def check_scope(record: ApiKeyRecord, scope: str) -> None:
+    """Raise ``PermissionDenied`` unless the key carries ``scope``."""
+    if scope not in record.scopes:
+        raise PermissionDenied(f"this API key lacks the scope {scope!r}", scope=scope)
+
+
+def list_api_keys(store: MessageStore) -> list[ApiKeyRecord]:
+    """Every key, revoked ones included, oldest first."""
+    return store.list_api_keys()
+
+
+def revoke_api_key(store: MessageStore, id_or_prefix: str) -> ApiKeyRecord:
+    """Revoke a key named by its numeric id, its prefix, or the full key itself.
+
+    Raises:
+        ApiKeyNotFound: when no key matches.
+        InvalidRequest: for text that is none of those forms.
+    """
+    value = id_or_prefix.strip()
+    value = key_prefix(value) or value
+    if not (value.isdigit() or _PREFIX_RE.match(value)):
+        raise InvalidRequest(
+            f"{id_or_prefix!r} is neither a key id nor a key prefix (mlk_xxxxxxxx)", field="key"
+        )
+    return store.revoke_api_key(value)
+
+
+def ensure_dev_key(store: MessageStore, path: Path) -> str:
+    """A development key with every scope, created once and kept in ``path`` (mode 0600).
+
+    Later calls return the kept key while it is still valid in ``store``; a revoked,
+    unknown (the store was replaced) or narrowed key is replaced by a new one.
+    """
+    if path.is_file():
+        token = path.read_text(encoding="utf-8").strip()
+        try:
+            record = verify_api_key(store, token)
+        except AuthenticationError:
+            pass
+        else:
+            if record.scopes >= SCOPES:
+                return token
+    token, _ = create_api_key(store, name="development", scopes=SCOPES)
+    _write_private(path, token + "\n")
+    return token
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` readable by its owner only, replacing it atomically."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, text.encode("utf-8"))
+    finally:
+        os.close(fd)
+    os.chmod(tmp, 0o600)  # an existing file keeps its old mode through os.open; set it
+    os.replace(tmp, path)

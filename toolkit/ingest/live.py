@@ -1,0 +1,216 @@
+"""Live fetching from the messenger: the ``MessengerClient`` protocol and its Telethon adapter.
+
+``sync.py`` needs very little of a messenger: resolve a ``SourceRef`` to the source's
+identity, and stream its messages oldest first from an id on. ``TelethonMessengerClient``
+provides that over Telethon's ``TelegramClient`` and is the one place where Telethon's
+errors become the toolkit's (``FloodWaitError`` → ``RateLimited(retry_after)``, a
+missing source → ``SourceNotFound``, a dead session → ``ConfigError``, anything else →
+``UpstreamError``): they are translated here, never swallowed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from telethon import TelegramClient, errors
+from telethon.sessions import StringSession
+from telethon.tl import types as tl
+
+from toolkit.config import Settings
+from toolkit.errors import (
+    ConfigError,
+    RateLimited,
+    SourceNotFound,
+    ToolkitError,
+    UpstreamError,
+    UpstreamTimeout,
+)
+from toolkit.ingest.live_convert import convert_message, display_name, entity_handle, entity_kind
+from toolkit.models import Message, SourceKind, SourceRef
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedSource:
+    """A source as the messenger knows it; ``entity`` is the client's own handle on it."""
+
+    internal_id: int
+    title: str
+    kind: SourceKind
+    handle: str | None
+    entity: Any = None
+
+
+class MessengerClient(Protocol):
+    """What a live sync asks of a messenger client."""
+
+    async def connect(self) -> None:
+        """Open the connection (and check the session is authorised)."""
+        ...
+
+    async def disconnect(self) -> None:
+        """Close the connection."""
+        ...
+
+    async def resolve(self, ref: SourceRef) -> ResolvedSource:
+        """The source a reference names; ``SourceNotFound`` when the messenger has none."""
+        ...
+
+    def iter_messages(
+        self, source: ResolvedSource, *, source_id: int, min_id: int = 0, limit: int | None = None
+    ) -> AsyncIterator[Message]:
+        """Messages with id > ``min_id``, oldest first, at most ``limit`` (all when ``None``).
+
+        Raises ``RateLimited`` for a FloodWait, ``UpstreamError`` for other failures.
+        """
+        ...
+
+
+_CREDENTIALS_HELP = (
+    "live sync needs MLENS_MESSENGER_API_ID, MLENS_MESSENGER_API_HASH (from my.telegram.org) "
+    "and MLENS_MESSENGER_SESSION (a Telethon StringSession)"
+)
+# RPC errors that mean "this source does not exist or is not readable by this account".
+_NOT_FOUND = (
+    errors.UsernameNotOccupiedError,
+    errors.UsernameInvalidError,
+    errors.ChannelPrivateError,
+    errors.ChannelInvalidError,
+    errors.ChannelBannedError,
+    errors.ChatForbiddenError,
+    errors.ChatIdInvalidError,
+    errors.PeerIdInvalidError,
+)
+
+
+def translate_error(exc: BaseException, *, what: str) -> ToolkitError | None:
+    """The toolkit error for a Telethon or network failure, or ``None`` if it is not one.
+
+    Args:
+        exc: the exception Telethon (or the network under it) raised.
+        what: what was being done, for the message (``"reading @handle"``).
+    """
+    if isinstance(exc, errors.FloodError):
+        seconds = float(getattr(exc, "seconds", 0) or 0)
+        return RateLimited(
+            f"the messenger asks to wait {seconds:g} s before {what}", retry_after=seconds
+        )
+    if isinstance(exc, _NOT_FOUND):
+        return SourceNotFound(f"the messenger has no readable source for {what}: {exc}")
+    if isinstance(exc, errors.UnauthorizedError | errors.AuthKeyError):
+        return ConfigError(f"the messenger session is not authorised ({exc}); {_CREDENTIALS_HELP}")
+    if isinstance(exc, errors.TimedOutError | asyncio.TimeoutError | TimeoutError):
+        return UpstreamTimeout(f"the messenger did not answer in time while {what}")
+    if isinstance(exc, errors.RPCError | ConnectionError | OSError):
+        return UpstreamError(f"the messenger failed while {what}: {exc}")
+    return None
+
+
+@contextmanager
+def _translated(what: str) -> Iterator[None]:
+    try:
+        yield
+    except ToolkitError:
+        raise
+    except Exception as exc:
+        mapped = translate_error(exc, what=what)
+        if mapped is None:
+            raise
+        raise mapped from exc
+
+
+def build_telegram_client(settings: Settings) -> TelegramClient:
+    """A Telethon client from the settings' credentials (not connected yet).
+
+    Raises:
+        ConfigError: a credential is missing, or the session string is not a StringSession.
+    """
+    if not settings.live_configured:
+        raise ConfigError(_CREDENTIALS_HELP)
+    assert settings.messenger_api_hash is not None
+    assert settings.messenger_session is not None
+    try:
+        session = StringSession(settings.messenger_session.get_secret_value().strip())
+    except Exception as exc:  # Telethon raises ValueError or binascii.Error on garbage.
+        raise ConfigError(
+            f"MLENS_MESSENGER_SESSION is not a valid Telethon StringSession ({exc})"
+        ) from exc
+    return TelegramClient(
+        session,
+        settings.messenger_api_id,
+        settings.messenger_api_hash.get_secret_value(),
+        # Every FloodWait reaches sync.py, which decides between sleeping and raising.
+        flood_sleep_threshold=0,
+        receive_updates=False,
+    )
+
+
+class TelethonMessengerClient:
+    """``MessengerClient`` over a Telethon ``TelegramClient`` (or anything shaped like one).
+
+    Args:
+        telegram: a ``TelegramClient``; tests pass an offline fake with the same methods.
+    """
+
+    def __init__(self, telegram: Any) -> None:
+        self.telegram = telegram
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> TelethonMessengerClient:
+        """Build the adapter from ``MLENS_MESSENGER_*`` settings; ``ConfigError`` if missing."""
+        return cls(build_telegram_client(settings))
+
+    async def connect(self) -> None:
+        """Connect and make sure the session belongs to a logged-in account."""
+        with _translated("connecting"):
+            await self.telegram.connect()
+            authorised = await self.telegram.is_user_authorized()
+        if not authorised:
+            raise ConfigError(f"the messenger session is not logged in; {_CREDENTIALS_HELP}")
+
+    async def disconnect(self) -> None:
+        """Close the connection."""
+        with _translated("disconnecting"):
+            await self.telegram.disconnect()
+
+    async def resolve(self, ref: SourceRef) -> ResolvedSource:
+        """Resolve a public handle or a private ``c/<id>`` to the source's identity."""
+        target: Any = ref.handle if ref.handle is not None else tl.PeerChannel(ref.internal_id or 0)
+        with _translated(f"resolving {ref.key}"):
+            try:
+                entity = await self.telegram.get_entity(target)
+            except ValueError as exc:
+                # Telethon's way of saying "no such username / not in this session's cache".
+                raise SourceNotFound(f"the messenger knows no source {ref.key}: {exc}") from exc
+        if isinstance(entity, tl.ChannelForbidden | tl.ChatForbidden):
+            raise SourceNotFound(f"source {ref.key} is not readable by this account")
+        return ResolvedSource(
+            internal_id=int(entity.id),
+            title=display_name(entity) or ref.key,
+            kind=entity_kind(entity),
+            handle=entity_handle(entity) or ref.handle,
+            entity=entity,
+        )
+
+    async def iter_messages(
+        self, source: ResolvedSource, *, source_id: int, min_id: int = 0, limit: int | None = None
+    ) -> AsyncIterator[Message]:
+        """Messages with id > ``min_id``, oldest first, converted to toolkit messages."""
+        what = f"reading messages of {source.title!r} after id {min_id}"
+        stream = self.telegram.iter_messages(
+            source.entity, min_id=min_id, reverse=True, limit=limit
+        )
+        try:
+            with _translated(what):
+                async for raw in stream:
+                    message = convert_message(raw, source_id)
+                    if message is not None:
+                        yield message
+        finally:
+            # Telethon's RequestIter has nothing to close; an async generator (a fake) has.
+            close = getattr(stream, "aclose", None)
+            if close is not None:
+                await close()

@@ -1,0 +1,117 @@
+"""Topic clusters of message vectors, and each message's centrality and importance.
+
+e5 vectors share a large common direction, so they are centred on their mean and
+normalised again before clustering: what is left is what tells messages apart.
+The number of clusters is chosen by silhouette (cosine) among 2..6 where there are
+enough messages; a handful of messages is one topic.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+from sklearn.cluster import KMeans
+from sklearn.metrics import silhouette_score
+
+from toolkit.models import Message
+
+Matrix = npt.NDArray[np.float32]
+Floats = npt.NDArray[np.float64]
+Labels = npt.NDArray[np.int_]
+
+MAX_CLUSTERS = 6
+MIN_MESSAGES_PER_CLUSTER = 6
+SILHOUETTE_SAMPLE = 1000
+# Below this silhouette the "clusters" are noise; one topic reads better.
+MIN_SILHOUETTE = 0.02
+
+
+def centred(vectors: Matrix) -> Matrix:
+    """Vectors minus their mean, normalised again (rows of zeros stay zero)."""
+    if len(vectors) == 0:
+        return vectors
+    out = vectors - vectors.mean(axis=0, keepdims=True)
+    norms = np.linalg.norm(out, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return (out / norms).astype(np.float32)
+
+
+def cluster(vectors: Matrix, *, max_clusters: int = MAX_CLUSTERS) -> Labels:
+    """Cluster labels ``0..k-1`` of (centred) vectors; label 0 is the largest cluster.
+
+    Args:
+        vectors: one normalised row per message.
+        max_clusters: the most topics to find.
+    """
+    n = len(vectors)
+    upper = min(max_clusters, n // MIN_MESSAGES_PER_CLUSTER)
+    if upper < 2:
+        return np.zeros(n, dtype=np.int_)
+    best: tuple[float, Labels] | None = None
+    for k in range(2, upper + 1):
+        labels = KMeans(n_clusters=k, n_init=3, random_state=0).fit_predict(vectors)
+        if len(set(labels.tolist())) < 2:
+            continue
+        score = float(
+            silhouette_score(
+                vectors,
+                labels,
+                metric="cosine",
+                sample_size=min(n, SILHOUETTE_SAMPLE),
+                random_state=0,
+            )
+        )
+        if best is None or score > best[0]:
+            best = (score, labels)
+    if best is None or best[0] < MIN_SILHOUETTE:
+        return np.zeros(n, dtype=np.int_)
+    return _by_size(best[1])
+
+
+def _by_size(labels: Labels) -> Labels:
+    order = [label for label, _ in Counter(labels.tolist()).most_common()]
+    remap = {old: new for new, old in enumerate(order)}
+    return np.array([remap[label] for label in labels.tolist()], dtype=np.int_)
+
+
+def centrality(vectors: Matrix, labels: Labels) -> Floats:
+    """Cosine of each vector to its cluster's mean direction."""
+    out = np.zeros(len(vectors), dtype=np.float64)
+    for label in set(labels.tolist()):
+        members = labels == label
+        centre = vectors[members].mean(axis=0)
+        norm = float(np.linalg.norm(centre))
+        if norm > 0:
+            out[members] = vectors[members] @ (centre / norm)
+    return out
+
+
+def _scaled(values: Floats) -> Floats:
+    low, high = float(values.min()), float(values.max())
+    if high - low < 1e-9:
+        return np.ones_like(values)
+    return (values - low) / (high - low)
+
+
+def importance(
+    messages: Sequence[Message], central: Floats, content_tokens: Sequence[int]
+) -> Floats:
+    """Importance in [0, 1]: centrality (0.5), replies received (0.3) and length (0.2).
+
+    Args:
+        messages: the messages, aligned with ``central`` and ``content_tokens``.
+        central: each message's centrality in its cluster.
+        content_tokens: each message's number of content words.
+    """
+    if not messages:
+        return np.zeros(0, dtype=np.float64)
+    replies = Counter(m.reply_to for m in messages if m.reply_to is not None)
+    got = np.array([replies.get(m.messenger_message_id, 0) for m in messages], dtype=np.float64)
+    length = np.array(
+        [min(1.0, math.log1p(t) / math.log1p(40)) for t in content_tokens], dtype=np.float64
+    )
+    return 0.5 * _scaled(central) + 0.3 * np.minimum(1.0, got / 3.0) + 0.2 * length

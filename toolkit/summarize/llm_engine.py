@@ -1,0 +1,211 @@
+"""The LLM engine: map-reduce over token-budgeted chunks, validated and cleaned.
+
+One chunk is one request. Several chunks get a partial summary each (at most
+``max_concurrency`` requests in flight), then merge steps until one summary is left.
+Each answer is parsed and validated; an invalid one is asked again once with the
+reason, and one still invalid is ``UpstreamInvalidOutput``. A source summary that uses
+period wording is asked again once with the reason, then repaired by removing the
+sentences that still carry it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+from toolkit.errors import UpstreamInvalidOutput
+from toolkit.models import Message
+from toolkit.summarize.chunking import chunk_messages, estimate_tokens, message_text, render_chunk
+from toolkit.summarize.llm import ChatMessage, LLMClient
+from toolkit.summarize.output import (
+    InvalidOutput,
+    LLMSummary,
+    clean_summary,
+    parse_summary,
+    urls_in,
+)
+from toolkit.summarize.prompts import (
+    RETRY_INVALID,
+    RETRY_PERIOD_WORDING,
+    SUMMARY_SCHEMA,
+    PromptContext,
+    merge_prompt,
+    system_prompt,
+    user_prompt,
+)
+from toolkit.summarize.wording import (
+    find_period_wording,
+    remove_period_phrases,
+    remove_period_sentences,
+)
+
+# Tokens kept free in each request for the answer and the chat framing.
+ANSWER_RESERVE_TOKENS = 1200
+MIN_CHUNK_TOKENS = 256
+
+
+def ask(client: LLMClient, chat: list[ChatMessage]) -> tuple[LLMSummary, list[ChatMessage]]:
+    """One validated answer to ``chat``, retried once with the reason when invalid.
+
+    Returns:
+        The answer, and the chat that produced it (with the answer appended), so that a
+        follow-up question can continue it.
+
+    Raises:
+        UpstreamInvalidOutput: when the retry is invalid too.
+    """
+    text = client.complete_json(chat, schema=SUMMARY_SCHEMA)
+    try:
+        answer = parse_summary(text)
+    except InvalidOutput as first:
+        chat = [
+            *chat,
+            {"role": "assistant", "content": text},
+            {"role": "user", "content": RETRY_INVALID.format(reason=first)},
+        ]
+        text = client.complete_json(chat, schema=SUMMARY_SCHEMA)
+        try:
+            answer = parse_summary(text)
+        except InvalidOutput as second:
+            raise UpstreamInvalidOutput(
+                f"the LLM's answer stayed invalid after a retry: {second}"
+            ) from second
+    return answer, [*chat, {"role": "assistant", "content": text}]
+
+
+def _wording_in(answer: LLMSummary) -> list[str]:
+    texts = [answer.summary] + [f"{s.title}\n{s.body}" for s in answer.sections]
+    return [w for t in texts for w in find_period_wording(t)]
+
+
+def repair_period_wording(answer: LLMSummary) -> LLMSummary:
+    """Remove the sentences (and title phrases) that carry period wording."""
+    sections = []
+    for section in answer.sections:
+        title = remove_period_phrases(section.title)
+        body = remove_period_sentences(section.body)
+        if title or body:
+            sections.append(section.model_copy(update={"title": title or "—", "body": body}))
+    summary = remove_period_sentences(answer.summary)
+    if not summary:
+        summary = "; ".join(s.title for s in sections if s.title != "—") or "—"
+    return answer.model_copy(update={"summary": summary, "sections": sections})
+
+
+def _partials_text(parts: Sequence[LLMSummary]) -> str:
+    return "\n".join(
+        json.dumps({"part": i, **p.model_dump()}, ensure_ascii=False)
+        for i, p in enumerate(parts, 1)
+    )
+
+
+class LLMEngine:
+    """Summaries of message lists by one LLM endpoint."""
+
+    def __init__(self, client: LLMClient, *, chunk_tokens: int, max_concurrency: int) -> None:
+        """Args: the client, the token budget of one request, and requests in flight."""
+        self.client = client
+        self.chunk_tokens = chunk_tokens
+        self.max_concurrency = max_concurrency
+
+    def _budget(self, system: str) -> int:
+        return max(
+            MIN_CHUNK_TOKENS, self.chunk_tokens - estimate_tokens(system) - ANSWER_RESERVE_TOKENS
+        )
+
+    def chunks(self, messages: Sequence[Message], ctx: PromptContext) -> list[list[Message]]:
+        """The chunks this engine splits ``messages`` into for ``ctx``."""
+        budget = self._budget(system_prompt(ctx))
+        return chunk_messages(messages, budget, with_time=ctx.family == "period")
+
+    def _map(self, chats: list[list[ChatMessage]]) -> list[tuple[LLMSummary, list[ChatMessage]]]:
+        if len(chats) == 1:
+            return [ask(self.client, chats[0])]
+        with ThreadPoolExecutor(max_workers=min(self.max_concurrency, len(chats))) as pool:
+            return list(pool.map(lambda chat: ask(self.client, chat), chats))
+
+    def _merge(
+        self, parts: list[LLMSummary], ctx: PromptContext
+    ) -> tuple[LLMSummary, list[ChatMessage]]:
+        system = system_prompt(ctx, merge=True)
+        budget = self._budget(system)
+        while True:
+            groups: list[list[LLMSummary]] = [[]]
+            for part in parts:
+                size = estimate_tokens(_partials_text([*groups[-1], part]))
+                # At least two partials per group, so every round shrinks the list.
+                if len(groups[-1]) >= 2 and size > budget:
+                    groups.append([])
+                groups[-1].append(part)
+            if len(groups) > 1 and len(groups[-1]) == 1:
+                groups[-2].extend(groups.pop())
+            chats = [
+                [
+                    {"role": "system", "content": system},
+                    {"role": "user", "content": merge_prompt(_partials_text(group))},
+                ]
+                for group in groups
+            ]
+            results = self._map(chats)
+            if len(results) == 1:
+                return results[0]
+            parts = [answer for answer, _ in results]
+
+    def summarize(self, messages: Sequence[Message], ctx: PromptContext) -> LLMSummary:
+        """Summarise ``messages`` (posting order, at least one) as ``ctx`` asks.
+
+        Returns:
+            The cleaned answer: input ids only, no foreign URLs, and for the source
+            family no period wording.
+        """
+        allowed_ids = {str(m.messenger_message_id) for m in messages}
+        allowed_urls = urls_in(message_text(m) for m in messages)
+        with_time = ctx.family == "period"
+        system = system_prompt(ctx)
+        chunks = self.chunks(messages, ctx)
+        chats = [
+            [
+                {"role": "system", "content": system},
+                {
+                    "role": "user",
+                    "content": user_prompt(
+                        render_chunk(chunk, with_time=with_time), part=i, parts=len(chunks)
+                    ),
+                },
+            ]
+            for i, chunk in enumerate(chunks, 1)
+        ]
+        results = self._map(chats)
+        if len(results) == 1:
+            answer, chat = results[0]
+        else:
+            partials = [
+                clean_summary(
+                    a,
+                    allowed_ids={str(m.messenger_message_id) for m in chunk},
+                    allowed_urls=allowed_urls,
+                )
+                for (a, _), chunk in zip(results, chunks, strict=True)
+            ]
+            answer, chat = self._merge(partials, ctx)
+        answer = clean_summary(answer, allowed_ids=allowed_ids, allowed_urls=allowed_urls)
+        if ctx.family == "source":
+            answer = self._without_period_wording(answer, chat, allowed_ids, allowed_urls)
+        return answer
+
+    def _without_period_wording(
+        self,
+        answer: LLMSummary,
+        chat: list[ChatMessage],
+        allowed_ids: set[str],
+        allowed_urls: set[str],
+    ) -> LLMSummary:
+        found = _wording_in(answer)
+        if not found:
+            return answer
+        reason = ", ".join(f'"{w}"' for w in dict.fromkeys(found))
+        retry_chat = [*chat, {"role": "user", "content": RETRY_PERIOD_WORDING.format(reason=reason)}]
+        retried, _ = ask(self.client, retry_chat)
+        retried = clean_summary(retried, allowed_ids=allowed_ids, allowed_urls=allowed_urls)
+        return repair_period_wording(retried) if _wording_in(retried) else retried

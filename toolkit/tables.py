@@ -1,0 +1,61 @@
+"""Build ``Table`` results from the toolkit's models: sources, messages, per-day counts."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from datetime import date, timedelta
+
+from toolkit.frames import Table
+from toolkit.models import Message, Source, SourceStats
+from toolkit.refs import message_link
+
+SOURCE_COLUMNS = ["ref", "title", "kind", "messages", "first_message_at", "last_message_at", "last_synced_at"]
+MESSAGE_COLUMNS = ["messenger_message_id", "posted_at", "sender", "text", "media", "reply_to", "message_link"]
+
+
+def sources_table(stats: Iterable[SourceStats]) -> Table:
+    """One row per source: canonical ref, title, kind, message count and time span."""
+    rows = [
+        {
+            "ref": s.source.key,
+            "title": s.source.title,
+            "kind": s.source.kind.value,
+            "messages": s.message_count,
+            "first_message_at": s.first_message_at,
+            "last_message_at": s.last_message_at,
+            "last_synced_at": s.last_synced_at,
+        }
+        for s in stats
+    ]
+    return Table(rows, columns=SOURCE_COLUMNS, title="Sources")
+
+
+def messages_table(source: Source, messages: Sequence[Message]) -> Table:
+    """One row per message, oldest first, with the sender's name and the message link."""
+    rows = [
+        {
+            "messenger_message_id": m.messenger_message_id,
+            "posted_at": m.posted_at,
+            "sender": m.sender_name or m.sender_peer_id,
+            "text": m.text,
+            "media": m.media,
+            "reply_to": m.reply_to,
+            "message_link": message_link(source, m.messenger_message_id),
+        }
+        for m in messages
+    ]
+    return Table(rows, columns=MESSAGE_COLUMNS, title=f"{source.title} ({source.key})")
+
+
+def per_day_table(source: Source, days: Iterable[date]) -> Table:
+    """Messages per UTC day, with zero rows for quiet days between the first and the last."""
+    counts = Counter(days)
+    rows: list[dict[str, object]] = []
+    if counts:
+        day, last = min(counts), max(counts)
+        while day <= last:
+            rows.append({"day": day, "messages": counts.get(day, 0)})
+            day += timedelta(days=1)
+    return Table(rows, columns=["day", "messages"], title=f"{source.title}: messages per day")
+

@@ -26,10 +26,14 @@ MSK = timezone(timedelta(hours=3))
 WEEKS = 7
 _HOURS = {7: 1, 8: 3, 9: 6, 10: 7, 11: 6, 12: 5, 13: 6, 14: 5, 15: 4, 16: 4, 17: 5, 18: 6,
           19: 7, 20: 7, 21: 6, 22: 4, 23: 2}  # fmt: skip
-_DESCRIBES = set(
-    "Женщина Человек Мужчина Две Два Двое Три Группа Девушка Собака Мальчик Черная Маленькая "
-    "Маленький Люди Дама Черно-белая Ребенок Кошка Белая Несколько".split()
-)
+# First words of scene descriptions (MSR Video, image captions): photo/video captions.
+# fmt: off
+_DESCRIBES = {
+    "Женщина", "Человек", "Мужчина", "Две", "Два", "Двое", "Три", "Группа", "Девушка",
+    "Собака", "Мальчик", "Черная", "Маленькая", "Маленький", "Люди", "Дама", "Черно-белая",
+    "Ребенок", "Кошка", "Белая", "Несколько"
+}
+# fmt: on
 _WORD = re.compile(r"[A-Za-zА-Яа-яЁё-]+")
 
 
@@ -69,7 +73,9 @@ def _topic(sentence: str) -> str | None:
     return next((w for w in words if w[0].isupper() and len(w) >= 4 and not w.isupper()), None)
 
 
-def _posts(rng: random.Random, paragraphs: list[str], sentences: list[str], paraphrases: list[set[str]]) -> list[Post]:
+def _posts(
+    rng: random.Random, paragraphs: list[str], sentences: list[str], paraphrases: list[set[str]]
+) -> list[Post]:
     posts = [Post(p) for p in paragraphs]
     shuffled = sentences[:]
     rng.shuffle(shuffled)
@@ -131,7 +137,7 @@ def build(rng: random.Random, window_end: datetime, data_dir: Path, chat_id: int
     rng.shuffle(posts)
     events: list[Event] = []
     roots: dict[int, Event] = {}
-    for post, at in zip(posts, _times(rng, len(posts), window_end)):
+    for post, at in zip(posts, _times(rng, len(posts), window_end), strict=True):
         event = Event(at, channel, post.text, media=_media(rng, post) if post.media else {})
         if post.thread is not None:
             event.reply_to = roots.setdefault(post.thread, event)
@@ -139,15 +145,43 @@ def build(rng: random.Random, window_end: datetime, data_dir: Path, chat_id: int
                 event.reply_to = None
         events.append(event)
     first, last = events[0].at, events[-1].at
-    events.append(Event(first - timedelta(hours=20), channel, service={"action": "create_channel", "title": TITLE_BEFORE}))
-    events.append(Event(first - timedelta(hours=19, minutes=50), channel, service={"action": "edit_group_photo", "photo": NOT_INCLUDED, "width": 640, "height": 640}))
+    events.append(
+        Event(
+            first - timedelta(hours=20),
+            channel,
+            service={"action": "create_channel", "title": TITLE_BEFORE},
+        )
+    )
+    events.append(
+        Event(
+            first - timedelta(hours=19, minutes=50),
+            channel,
+            service={
+                "action": "edit_group_photo",
+                "photo": NOT_INCLUDED,
+                "width": 640,
+                "height": 640,
+            },
+        )
+    )
     middle = first + (last - first) / 2
     events.append(Event(middle, channel, service={"action": "edit_group_title", "title": TITLE}))
     for photo in [e for e in events if "photo" in e.media][:12]:
-        events.append(Event(photo.at + timedelta(seconds=1), channel, "", media={"photo": NOT_INCLUDED, "width": 1280, "height": 960}))
+        events.append(
+            Event(
+                photo.at + timedelta(seconds=1),
+                channel,
+                "",
+                media={"photo": NOT_INCLUDED, "width": 1280, "height": 960},
+            )
+        )
     long_posts = [e for e in events if len(e.text) > 400]
     for target in rng.sample(long_posts, 6):
-        pin = Event(target.at + timedelta(minutes=rng.uniform(1, 60)), channel, service={"action": "pin_message"})
+        pin = Event(
+            target.at + timedelta(minutes=rng.uniform(1, 60)),
+            channel,
+            service={"action": "pin_message"},
+        )
         pin.pinned = target
         events.append(pin)
     plain = [e for e in events if e.text and not e.service]

@@ -11,10 +11,12 @@ The dataset has anonymous sender ids only, so the people get invented first name
 from __future__ import annotations
 
 import hashlib
+import itertools
 import random
 import re
 from collections import defaultdict
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import chitchat_dataset
 from demo_export import NOT_INCLUDED, Event, utc, week_shift
@@ -25,11 +27,15 @@ FIRST_DAY = datetime(2018, 4, 10, tzinfo=UTC)
 LAST_DAY = datetime(2018, 5, 16, tzinfo=UTC)
 PER_DAY = 2
 _PIC = re.compile(r"\b(pic|pics|picture|pictures|photo|photos|selfie)\b", re.IGNORECASE)
-_NAMES = (
-    "Ava Ben Cara Dev Eli Faye Gus Hana Ivan Jade Kai Lena Milo Nora Omar Pia Quinn Rosa "
-    "Sam Tara Uma Vic Wes Xena Yuri Zoe Abby Boris Cole Dina Emil Fern Gil Hugo Iris Joel "
-    "Kira Liam Maya Nico Olga Paul Rita Sean Tess Ugo Vera Will Yara Zack Amir Bea Carl Dora"
-).split()
+# fmt: off
+_NAMES = [
+    "Ava", "Ben", "Cara", "Dev", "Eli", "Faye", "Gus", "Hana", "Ivan", "Jade", "Kai",
+    "Lena", "Milo", "Nora", "Omar", "Pia", "Quinn", "Rosa", "Sam", "Tara", "Uma", "Vic",
+    "Wes", "Xena", "Yuri", "Zoe", "Abby", "Boris", "Cole", "Dina", "Emil", "Fern", "Gil",
+    "Hugo", "Iris", "Joel", "Kira", "Liam", "Maya", "Nico", "Olga", "Paul", "Rita", "Sean",
+    "Tess", "Ugo", "Vera", "Will", "Yara", "Zack", "Amir", "Bea", "Carl", "Dora"
+]
+# fmt: on
 _INITIALS = "ABCDEFGHJKLMNPRSTVW"
 _STICKERS = ["👍", "😂", "🙌", "😅", "🔥", "❤️", "😮", "🎉"]
 
@@ -49,7 +55,7 @@ def _conversations(rng: random.Random) -> list[list[tuple[datetime, str, str, in
             for u in messages
         ]
         utts = [u for u in utts if u[2]]
-        if not 8 <= len(utts) <= 80 or any(a[0] > b[0] for a, b in zip(utts, utts[1:])):
+        if not 8 <= len(utts) <= 80 or any(a[0] > b[0] for a, b in itertools.pairwise(utts)):
             continue
         if FIRST_DAY <= utts[0][0] < LAST_DAY:
             by_day[utts[0][0].replace(hour=0, minute=0, second=0)].append(utts)
@@ -65,12 +71,16 @@ def _people(convs: list[list[tuple[datetime, str, str, int]]]) -> dict[str, tupl
         for _, sender, _, _ in conv:
             if sender not in people:
                 n = len(people)
-                name = f"{_NAMES[n % len(_NAMES)]} {_INITIALS[n % len(_INITIALS)]}."  # 54 x 19: unique
+                name = (
+                    f"{_NAMES[n % len(_NAMES)]} {_INITIALS[n % len(_INITIALS)]}."  # 54 x 19: unique
+                )
                 people[sender] = (name, _peer(sender))
     return people
 
 
-def _extra(rng: random.Random, after: Event, before: datetime | None, media: dict[str, object]) -> Event:
+def _extra(
+    rng: random.Random, after: Event, before: datetime | None, media: dict[str, object]
+) -> Event:
     """A media-only message by ``after``'s sender a few seconds later (before the next reply)."""
     gap = rng.uniform(3, 25)
     if before is not None:
@@ -86,8 +96,21 @@ def build(rng: random.Random, window_end: datetime) -> list[Event]:
     host = ("Lounge Host", _peer("lounge-host"))
     start = min(c[0][0] for c in convs) + shift
     events = [
-        Event(start - timedelta(days=2), host, service={"action": "create_group", "title": TITLE_BEFORE, "members": []}),
-        Event(start - timedelta(days=2, minutes=-5), host, service={"action": "edit_group_photo", "photo": NOT_INCLUDED, "width": 640, "height": 640}),
+        Event(
+            start - timedelta(days=2),
+            host,
+            service={"action": "create_group", "title": TITLE_BEFORE, "members": []},
+        ),
+        Event(
+            start - timedelta(days=2, minutes=-5),
+            host,
+            service={
+                "action": "edit_group_photo",
+                "photo": NOT_INCLUDED,
+                "width": 640,
+                "height": 640,
+            },
+        ),
     ]
     texts: list[tuple[Event, datetime | None]] = []
     candidates: dict[Event, Event] = {}
@@ -135,32 +158,53 @@ def _service(
         first_at[event.sender] = min(first_at[event.sender], event.at)
         last_at[event.sender] = max(last_at.get(event.sender, event.at), event.at)
     for person, at in first_at.items():
-        join = rng.choice(
-            [{"action": "join_group_by_link", "inviter": host[0]}, {"action": "invite_members", "members": [person[0]]}]
+        join: dict[str, Any] = rng.choice(
+            [
+                {"action": "join_group_by_link", "inviter": host[0]},
+                {"action": "invite_members", "members": [person[0]]},
+            ]
         )
         events.append(Event(at - timedelta(minutes=rng.uniform(2, 40)), person, service=join))
     quiet = [p for p, at in last_at.items() if at < window_end - timedelta(days=10)]
     for person in rng.sample(quiet, min(3, len(quiet))):
         leave = {"action": "remove_members", "members": [person[0]]}
-        events.append(Event(last_at[person] + timedelta(hours=rng.uniform(1, 30)), person, service=leave))
+        events.append(
+            Event(last_at[person] + timedelta(hours=rng.uniform(1, 30)), person, service=leave)
+        )
     ordered = sorted((e for e, _ in texts), key=lambda e: e.at)
     middle = ordered[len(ordered) // 2].at + timedelta(minutes=7)
     events.append(Event(middle, host, service={"action": "edit_group_title", "title": TITLE}))
     long_ones = [e for e in ordered if len(e.text) >= 120]
     for target in long_ones[:: max(1, len(long_ones) // 5)][:5]:
-        pin = Event(target.at + timedelta(minutes=rng.uniform(3, 30)), host, service={"action": "pin_message"})
+        pin = Event(
+            target.at + timedelta(minutes=rng.uniform(3, 30)),
+            host,
+            service={"action": "pin_message"},
+        )
         pin.pinned = target
         events.append(pin)
 
 
-def _media(rng: random.Random, events: list[Event], texts: list[tuple[Event, datetime | None]]) -> None:
+def _media(
+    rng: random.Random, events: list[Event], texts: list[tuple[Event, datetime | None]]
+) -> None:
     captioned = [e for e, _ in texts if _PIC.search(e.text) and not e.text.endswith("?")]
     for event in rng.sample(captioned, min(12, len(captioned))):
-        event.media = {"photo": NOT_INCLUDED, "width": rng.choice([1280, 960]), "height": rng.choice([960, 1280])}
+        event.media = {
+            "photo": NOT_INCLUDED,
+            "width": rng.choice([1280, 960]),
+            "height": rng.choice([960, 1280]),
+        }
     plain = [(e, nxt) for e, nxt in texts if not e.media]
     for event, nxt in rng.sample(plain, 20)[:12]:
         photo = {"photo": NOT_INCLUDED, "width": 1280, "height": 960}
         events.append(_extra(rng, event, nxt, photo))
     for event, nxt in rng.sample(plain, 8):
-        sticker = {"file": NOT_INCLUDED, "media_type": "sticker", "sticker_emoji": rng.choice(_STICKERS), "width": 512, "height": 512}
+        sticker = {
+            "file": NOT_INCLUDED,
+            "media_type": "sticker",
+            "sticker_emoji": rng.choice(_STICKERS),
+            "width": 512,
+            "height": 512,
+        }
         events.append(_extra(rng, event, nxt, sticker))

@@ -39,6 +39,7 @@ T = TypeVar("T")
 
 _resource_lock = threading.Lock()
 
+
 def get_settings(request: Request) -> Settings:
     """The app's Settings (given to ``create_app``)."""
     return cast(Settings, request.app.state.settings)
@@ -59,8 +60,16 @@ def get_principal(
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)],
 ) -> ApiKeyRecord:
     """The API key the request authenticates with (401/429 problems otherwise)."""
+    # FastAPI caches a dependency per set of security scopes, so a route asking for both
+    # PrincipalDep and require_scope(...) would run this twice: authenticate (and spend a
+    # rate-limit token) once per request.
+    known = getattr(request.state, "principal", None)
+    if isinstance(known, ApiKeyRecord):
+        return known
     limiter = cast(RateLimiter, request.app.state.rate_limiter)
-    return authenticate(request, store, credentials, limiter)
+    principal = authenticate(request, store, credentials, limiter)
+    request.state.principal = principal
+    return principal
 
 
 PrincipalDep = Annotated[ApiKeyRecord, Depends(get_principal)]

@@ -173,9 +173,12 @@ async def toolkit_error_handler(request: Request, exc: Exception) -> JSONRespons
     )
 
 
+_LOCATIONS = {"body", "query", "path", "header", "cookie"}
+
+
 def _field_problem(error: dict[str, Any]) -> FieldProblem:
     loc = list(error.get("loc", ()))
-    location = str(loc.pop(0)) if loc and loc[0] in {"body", "query", "path", "header", "cookie"} else None
+    location = str(loc.pop(0)) if loc and loc[0] in _LOCATIONS else None
     if error.get("type") == "json_invalid":
         loc = []  # the "field" would be a character offset into the body
     field = ""
@@ -213,7 +216,8 @@ async def http_error_handler(request: Request, exc: Exception) -> JSONResponse:
         detail = f"{request.method} is not allowed here"
     elif detail is None and exc.status_code == 404:
         detail = f"no route {request.url.path}"
-    return problem_response(request, exc.status_code, detail=detail, headers=exc.headers)
+    headers = dict(exc.headers) if exc.headers else None
+    return problem_response(request, exc.status_code, detail=detail, headers=headers)
 
 
 def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:

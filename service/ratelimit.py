@@ -16,6 +16,9 @@ from typing import Protocol
 from toolkit.config import Settings
 from toolkit.errors import RateLimited
 
+# Refills are sums of small floats; without a little slack, rounding would make a
+# client that waits exactly as long as it was told fail by a hair and wait again.
+_EPSILON = 1e-9
 # Idle buckets are full again and need no memory; drop them once this many accumulate.
 _PRUNE_ABOVE = 10_000
 
@@ -62,22 +65,20 @@ class TokenBucketLimiter:
             now = self._clock()
             tokens, updated = self._buckets.get(key, (self.burst, now))
             tokens = min(self.burst, tokens + (now - updated) * self.rate)
-            if tokens < 1.0:
+            if tokens < 1.0 - _EPSILON:
                 self._buckets[key] = (tokens, now)
                 raise RateLimited(
                     f"rate limit of {self.per_minute:g} requests per minute "
                     f"(bursts of {self.burst:g}) exceeded for this API key",
                     retry_after=(1.0 - tokens) / self.rate,
                 )
-            self._buckets[key] = (tokens - 1.0, now)
+            self._buckets[key] = (max(0.0, tokens - 1.0), now)
             if len(self._buckets) > _PRUNE_ABOVE:
                 self._prune(now)
 
     def _prune(self, now: float) -> None:
         full_after = self.burst / self.rate
-        self._buckets = {
-            k: (t, u) for k, (t, u) in self._buckets.items() if now - u < full_after
-        }
+        self._buckets = {k: (t, u) for k, (t, u) in self._buckets.items() if now - u < full_after}
 
 
 def limiter_from_settings(settings: Settings) -> RateLimiter:

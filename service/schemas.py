@@ -20,7 +20,6 @@ from typing import Annotated, Any
 
 from pydantic import (
     AfterValidator,
-    BaseModel,
     BeforeValidator,
     Field,
     PlainSerializer,
@@ -42,7 +41,7 @@ ISO_639_1: frozenset[str] = frozenset(
     ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl
     nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg sh si sk
     sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz
-    ve vi vo wa wo xh yi yo za zh zu""".split()
+    ve vi vo wa wo xh yi yo za zh zu""".split()  # noqa: SIM905 (a table reads better)
 )
 
 _ISO_DATE_START = re.compile(r"^\s*\d{4}-\d{2}-\d{2}")

@@ -98,9 +98,7 @@ def create_api_key(
     return token, record
 
 
-def verify_api_key(
-    store: MessageStore, token: str, *, now: datetime | None = None
-) -> ApiKeyRecord:
+def verify_api_key(store: MessageStore, token: str, *, now: datetime | None = None) -> ApiKeyRecord:
     """The record of the active key ``token``; records its use (at most once a minute).
 
     Raises:

@@ -71,7 +71,9 @@ def simplex_heatmap(
         raise ValueError("need at least three weight triples, each with a value")
     figure, axes = _axes(ax, (5.5, 4.8))
     xs, ys = zip(*(simplex_xy(*w) for w in weights), strict=True)
-    mesh = axes.tripcolor(mtri.Triangulation(xs, ys), list(values), shading="gouraud", cmap="viridis")
+    mesh = axes.tripcolor(
+        mtri.Triangulation(xs, ys), list(values), shading="gouraud", cmap="viridis"
+    )
     axes.scatter(xs, ys, s=6, c="white", alpha=0.6)
     best = max(range(len(values)), key=values.__getitem__)
     axes.scatter([xs[best]], [ys[best]], s=120, facecolors="none", edgecolors="red", linewidths=2)
@@ -84,8 +86,14 @@ def simplex_heatmap(
         color="red",
     )
     for (x, y), name in zip(_CORNERS, ("semantic", "lexical", "phrase"), strict=True):
-        axes.annotate(name, (x, y), textcoords="offset points", xytext=(0, -12 if y == 0 else 6),
-                      ha="center", fontsize=9)
+        axes.annotate(
+            name,
+            (x, y),
+            textcoords="offset points",
+            xytext=(0, -12 if y == 0 else 6),
+            ha="center",
+            fontsize=9,
+        )
     axes.set_aspect("equal")
     axes.axis("off")
     axes.set_title(title or f"{label} over the weight simplex")

@@ -10,8 +10,24 @@ from toolkit.frames import Table
 from toolkit.models import Message, Source, SourceStats
 from toolkit.refs import message_link
 
-SOURCE_COLUMNS = ["ref", "title", "kind", "messages", "first_message_at", "last_message_at", "last_synced_at"]
-MESSAGE_COLUMNS = ["messenger_message_id", "posted_at", "sender", "text", "media", "reply_to", "message_link"]
+SOURCE_COLUMNS = [
+    "ref",
+    "title",
+    "kind",
+    "messages",
+    "first_message_at",
+    "last_message_at",
+    "last_synced_at",
+]
+MESSAGE_COLUMNS = [
+    "messenger_message_id",
+    "posted_at",
+    "sender",
+    "text",
+    "media",
+    "reply_to",
+    "message_link",
+]
 
 
 def sources_table(stats: Iterable[SourceStats]) -> Table:
@@ -58,4 +74,3 @@ def per_day_table(source: Source, days: Iterable[date]) -> Table:
             rows.append({"day": day, "messages": counts.get(day, 0)})
             day += timedelta(days=1)
     return Table(rows, columns=["day", "messages"], title=f"{source.title}: messages per day")
-

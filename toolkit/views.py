@@ -32,7 +32,8 @@ _COLORS = {"semantic": "#4c78a8", "lexical": "#f58518", "phrase": "#54a24b"}
 def _context_html(items: Sequence[ContextMessage]) -> str:
     return "".join(
         f'<div style="color:#777;font-size:12px;margin-left:12px">'
-        f'<a href="{html.escape(c.message_link)}" target="_blank">#{html.escape(c.messenger_message_id)}</a> '
+        f'<a href="{html.escape(c.message_link)}" target="_blank">'
+        f"#{html.escape(c.messenger_message_id)}</a> "
         f"{html.escape(c.text[:280])}</div>"
         for c in items
     )
@@ -53,7 +54,8 @@ def hit_html(hit: SearchHit, rank: int | None = None) -> str:
     return (
         '<div style="border:1px solid #ddd;border-radius:6px;padding:8px;margin:6px 0">'
         f'<div style="font-size:13px"><b>{number}score {hit.score:.3f}</b> · '
-        f'<a href="{html.escape(hit.message_link)}" target="_blank">{html.escape(hit.message_link)}</a>'
+        f'<a href="{html.escape(hit.message_link)}" target="_blank">'
+        f"{html.escape(hit.message_link)}</a>"
         f" · {html.escape(iso_z(hit.posted_at))}</div>"
         f"{_context_html(hit.context_before)}"
         f'<div style="margin:4px 0 4px 12px;font-weight:500">{html.escape(hit.text)}</div>'

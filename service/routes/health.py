@@ -30,9 +30,7 @@ def package_version() -> str:
         return "0+unknown"
 
 
-@router.get(
-    "/healthz", response_model=Health, summary="Liveness", responses=problem_responses(503)
-)
+@router.get("/healthz", response_model=Health, summary="Liveness", responses=problem_responses(503))
 def healthz(store: StoreDep) -> Health:
     """``ok`` with the number of sources and messages; 503 when the store fails."""
     sources = store.list_sources()

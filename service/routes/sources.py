@@ -1,4 +1,4 @@
-"""``/v1/sources/by-ref``: a source's metadata, and a live sync of it; the ref is never in the path."""
+"""``/v1/sources/by-ref``: a source's metadata, and a live sync of it (ref never in the path)."""
 
 from __future__ import annotations
 

@@ -135,6 +135,18 @@ def settings(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Settings:
 
 
 @pytest.fixture
+def protected_routes() -> list[tuple[str, str, str, dict[str, Any] | None]]:
+    """The registry (test modules take it from here, not by importing conftest)."""
+    return PROTECTED_ROUTES
+
+
+@pytest.fixture
+def send() -> Callable[..., Any]:
+    """``send(client, method, path, example, **kwargs)``: see ``call``."""
+    return call
+
+
+@pytest.fixture
 def app_state() -> dict[str, Any]:
     """Resources preset on ``app.state``; override in a module to share costly ones."""
     return {}
@@ -207,9 +219,7 @@ def sources(store: MessageStore) -> SeededSources:
         Message(public.id, 6, BASE_TIME + timedelta(days=9), "pinned a message", is_service=True)
     )
     messages += [
-        Message(
-            private.id, i, BASE_TIME + timedelta(hours=i), f"hello {i}", sender_peer_id="user7"
-        )
+        Message(private.id, i, BASE_TIME + timedelta(hours=i), f"hello {i}", sender_peer_id="user7")
         for i in range(1, 4)
     ]
     store.upsert_messages(messages)

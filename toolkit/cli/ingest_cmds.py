@@ -37,10 +37,14 @@ def report_table(report: ImportReport) -> Table:
 
 @app.command("import")
 def import_file(
-    file: Annotated[Path, typer.Argument(help="The export's result.json (single chat or account).")],
+    file: Annotated[
+        Path, typer.Argument(help="The export's result.json (single chat or account).")
+    ],
     ref: Annotated[
         str | None,
-        typer.Option(help="Public handle of the exported chat (@handle); single-chat exports only."),
+        typer.Option(
+            help="Public handle of the exported chat (@handle); single-chat exports only."
+        ),
     ] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
 ) -> None:

@@ -60,7 +60,9 @@ def list_() -> None:
     """List every key (revoked ones too); secrets are never stored, so never shown."""
     records = list_api_keys(store())
     if not records:
-        console.print("No API keys yet: create one with `mlens keys create --scope ... --name ...`.")
+        console.print(
+            "No API keys yet: create one with `mlens keys create --scope ... --name ...`."
+        )
         return
     table = Table(title="API keys")
     for column in ("id", "name", "prefix", "scopes", "created", "last used", "revoked"):

@@ -133,7 +133,8 @@ class _Importer:
         self._skipped.setdefault(self._source.id, 0)
 
     def _message(self, item: ExportedMessage) -> None:
-        assert self._source is not None and item.chat.id is not None
+        assert self._source is not None
+        assert item.chat.id is not None
         try:
             message = to_message(item.data, source_id=self._source.id, chat=item.chat.id)
         except ValueError as exc:
@@ -250,6 +251,8 @@ def import_export(
             message = _json_error(path.name, cursor, reader.position, size, exc)
             raise ImportFormatError(message, file=path.name, position=reader.position) from None
         except ValueError as exc:
-            where = "" if cursor.chat is None and not cursor.chats_seen else f" {cursor.describe()}:"
+            where = (
+                "" if cursor.chat is None and not cursor.chats_seen else f" {cursor.describe()}:"
+            )
             raise ImportFormatError(f"{path.name}:{where} {exc}", file=path.name) from None
     return importer.report(path)

@@ -93,8 +93,10 @@ class Cursor:
         """``chat 'X' (id 1), after message #5 (id 42)`` or ``before the first chat``."""
         if self.chat is None:
             return "before the first chat" if not self.chats_seen else "after the last chat"
-        name = f"chat {self.chat.name!r} (id {self.chat.id})" if self.chat.name else (
-            f"chat id {self.chat.id}"
+        name = (
+            f"chat {self.chat.name!r} (id {self.chat.id})"
+            if self.chat.name
+            else (f"chat id {self.chat.id}")
         )
         if self.index < 0:
             return f"{name}, before its first message"

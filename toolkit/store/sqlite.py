@@ -7,6 +7,7 @@ One connection guarded by a re-entrant lock serves every thread of a process.
 
 from __future__ import annotations
 
+import math
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
@@ -187,6 +188,9 @@ class SQLiteStore:
                     )
                 if internal_id and old_internal and internal_id != old_internal:
                     raise StoreError(f"@{handle} already belongs to another source id")
+                taken = "SELECT 1 FROM sources WHERE handle = ? AND id != ?"
+                if handle and not old_handle and self._query(taken, (handle, source_id)):
+                    raise StoreError(f"@{handle} already belongs to another source")
                 self._db.execute(
                     "UPDATE sources SET title = ?, kind = ?, "
                     "internal_id = COALESCE(internal_id, ?), handle = COALESCE(handle, ?) "
@@ -328,10 +332,13 @@ class SQLiteStore:
         params: list[Any] = []
         if since is not None:
             clauses.append("posted_at >= ?")
-            params.append(_ts(since))
+            # Stored times are whole seconds: round a bound with a fraction so that
+            # "posted_at >= 12:03:00.5" does not take a message of 12:03:00.
+            params.append(math.ceil(since.timestamp()))
         if until is not None:
             clauses.append("posted_at <= ?" if until_inclusive else "posted_at < ?")
-            params.append(_ts(until))
+            bound = until.timestamp()
+            params.append(math.floor(bound) if until_inclusive else math.ceil(bound))
         if not include_service:
             clauses.append("is_service = 0")
         if with_text_only:

@@ -24,10 +24,10 @@ Floats = npt.NDArray[np.float64]
 Labels = npt.NDArray[np.int_]
 
 MAX_CLUSTERS = 6
-MIN_MESSAGES_PER_CLUSTER = 6
+MIN_MESSAGES_PER_CLUSTER = 8
 SILHOUETTE_SAMPLE = 1000
 # Below this silhouette the "clusters" are noise; one topic reads better.
-MIN_SILHOUETTE = 0.02
+MIN_SILHOUETTE = 0.05
 
 
 def centred(vectors: Matrix) -> Matrix:

@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from toolkit.errors import UpstreamInvalidOutput
 from toolkit.models import Message
+from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.chunking import chunk_messages, estimate_tokens, message_text, render_chunk
 from toolkit.summarize.llm import ChatMessage, LLMClient
 from toolkit.summarize.output import (
@@ -29,7 +30,6 @@ from toolkit.summarize.prompts import (
     RETRY_INVALID,
     RETRY_PERIOD_WORDING,
     SUMMARY_SCHEMA,
-    PromptContext,
     merge_prompt,
     system_prompt,
     user_prompt,
@@ -114,7 +114,7 @@ class LLMEngine:
             MIN_CHUNK_TOKENS, self.chunk_tokens - estimate_tokens(system) - ANSWER_RESERVE_TOKENS
         )
 
-    def chunks(self, messages: Sequence[Message], ctx: PromptContext) -> list[list[Message]]:
+    def chunks(self, messages: Sequence[Message], ctx: SummaryContext) -> list[list[Message]]:
         """The chunks this engine splits ``messages`` into for ``ctx``."""
         budget = self._budget(system_prompt(ctx))
         return chunk_messages(messages, budget, with_time=ctx.family == "period")
@@ -126,7 +126,7 @@ class LLMEngine:
             return list(pool.map(lambda chat: ask(self.client, chat), chats))
 
     def _merge(
-        self, parts: list[LLMSummary], ctx: PromptContext
+        self, parts: list[LLMSummary], ctx: SummaryContext
     ) -> tuple[LLMSummary, list[ChatMessage]]:
         system = system_prompt(ctx, merge=True)
         budget = self._budget(system)
@@ -152,7 +152,7 @@ class LLMEngine:
                 return results[0]
             parts = [answer for answer, _ in results]
 
-    def summarize(self, messages: Sequence[Message], ctx: PromptContext) -> LLMSummary:
+    def summarize(self, messages: Sequence[Message], ctx: SummaryContext) -> LLMSummary:
         """Summarise ``messages`` (posting order, at least one) as ``ctx`` asks.
 
         Returns:

@@ -14,16 +14,14 @@ prompt says that their text is data, never instructions.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from toolkit.models import SourceKind, iso_z
+from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.languages import language_name
 
 PROMPT_VERSION = "2025.1"
-
-Family = Literal["period", "source"]
 
 # Shared by both families: the data-handling and output rules.
 SAFETY_RULES = """\
@@ -120,23 +118,11 @@ SUMMARY_SCHEMA: dict[str, Any] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class PromptContext:
-    """What a prompt needs to know about one summary request."""
-
-    family: Family
-    kind: SourceKind
-    title: str
-    language: str
-    started_at: datetime | None = None
-    ended_at: datetime | None = None
-
-
 def _fmt(value: datetime | None) -> str:
     return iso_z(value) if value is not None else "?"
 
 
-def system_prompt(ctx: PromptContext, *, merge: bool = False) -> str:
+def system_prompt(ctx: SummaryContext, *, merge: bool = False) -> str:
     """The system prompt of one request: the family's task, the language, the safety rules.
 
     Args:

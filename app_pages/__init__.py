@@ -1,0 +1,1 @@
+"""The Streamlit app's pages (one task each) and their shared plumbing (``common``)."""

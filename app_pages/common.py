@@ -1,0 +1,98 @@
+"""What every page shares: the workspace (opened once per process) and error display."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import date, timedelta
+
+import streamlit as st
+
+from toolkit import Settings, Workspace
+from toolkit.embeddings import Embedder, get_embedder
+from toolkit.errors import ToolkitError
+
+log = logging.getLogger("mlens.app")
+
+
+@st.cache_resource(show_spinner="Loading the embedding model…")
+def _embedder(backend: str, model: str, _settings: Settings) -> Embedder:
+    # Keyed by backend and model name: one model per process, whatever the data folder.
+    return get_embedder(_settings)
+
+
+@st.cache_resource(show_spinner=False)
+def _workspace(database_path: str, _settings: Settings) -> Workspace:
+    embedder = _embedder(_settings.embedder, _settings.embedding_model, _settings)
+    return Workspace(_settings, embedder=embedder)
+
+
+def workspace() -> Workspace:
+    """The workspace of the configured data folder (``MLENS_DATA_DIR``), opened once."""
+    settings = Settings()
+    return _workspace(settings.database_path, settings)
+
+
+@contextmanager
+def shown_errors() -> Iterator[None]:
+    """Show a failure inside the block as ``st.error`` with the toolkit's message.
+
+    A user never sees a traceback: unexpected errors are logged on the server and
+    shown as one line.
+    """
+    try:
+        yield
+    except ToolkitError as exc:
+        st.error(f"**{exc.title}**: {exc}")
+    except Exception as exc:
+        log.exception("unexpected error in the app")
+        st.error(f"**Unexpected error** ({type(exc).__name__}): {exc}")
+
+
+def source_picker(label: str = "Source", *, key: str = "source") -> str | None:
+    """A select box of the stored sources (by canonical ref); ``None`` when there are none."""
+    table = workspace().sources()
+    if not len(table):
+        st.info("The store is empty: import an export on the **Sources** page.")
+        return None
+    titles = dict(zip(table["ref"], table["title"], strict=True))
+    choice: str = st.selectbox(
+        label, list(titles), format_func=lambda r: f"{titles[r]} ({r})", key=key
+    )
+    return choice
+
+
+def md_escape(text: str) -> str:
+    """Message text made safe for ``st.markdown`` (markdown and HTML shown literally)."""
+    out = text.replace("\\", "\\\\")
+    for ch in "`*_{}[]()#+-.!|<>~$":
+        out = out.replace(ch, "\\" + ch)
+    return out.replace("\n", "  \n")
+
+
+def period_picker(
+    ref: str, *, key: str, optional: bool = True, last_days: int | None = None
+) -> tuple[date, date] | None:
+    """A date range inside the source's history (both days included).
+
+    Args:
+        ref: the source whose first and last message bound the range.
+        key: widget key prefix.
+        optional: offer a checkbox and return ``None`` while it is off.
+        last_days: start with the last N days of the source instead of all of it.
+    """
+    row = next(r for r in workspace().sources() if r["ref"] == ref)
+    if row["first_message_at"] is None:
+        return None
+    first, last = row["first_message_at"].date(), row["last_message_at"].date()
+    if optional and not st.checkbox("Only a period", key=f"{key}_on"):
+        return None
+    start = max(first, last - timedelta(days=last_days - 1)) if last_days else first
+    value = st.date_input(
+        "Period (UTC days, both included)", (start, last), first, last, key=f"{key}_{ref}"
+    )
+    if isinstance(value, tuple) and len(value) == 2:
+        return value[0], value[1]
+    st.warning("Pick a start and an end day.")
+    return None

@@ -1,0 +1,68 @@
+"""Search: one source, a query, the scan window and the ranking weights; hits with context."""
+
+import streamlit as st
+
+from app_pages.common import md_escape, period_picker, shown_errors, source_picker, workspace
+from toolkit import SearchWeights
+from toolkit.models import iso_z
+
+st.title("Search")
+ws = workspace()
+defaults = ws.settings.search
+
+with st.sidebar:
+    st.subheader("Ranking weights")
+    semantic = st.slider("semantic", 0.0, 1.0, defaults.semantic, 0.05)
+    lexical = st.slider("lexical", 0.0, 1.0, defaults.lexical, 0.05)
+    phrase = st.slider("phrase", 0.0, 1.0, defaults.phrase, 0.05)
+    st.caption("Short-message factor: floor + (1 − floor)·(1 − e^(−tokens/scale))")
+    short_floor = st.slider("short_floor", 0.0, 1.0, defaults.short_floor, 0.05)
+    short_scale = st.slider("short_scale", 0.25, 10.0, defaults.short_scale, 0.25)
+
+ref = source_picker()
+query = st.text_input("Query", placeholder="what are people saying about …")
+left, right = st.columns(2)
+limit = left.number_input("Hits (limit)", 1, 100, ws.settings.default_limit)
+scan = right.number_input(
+    "Recent messages to scan", 1, 10000, ws.settings.default_scan_messages_limit
+)
+period = period_picker(ref, key="search_period") if ref else None
+
+if ref and query.strip():
+    with shown_errors():
+        weights = SearchWeights.build(
+            semantic=semantic,
+            lexical=lexical,
+            phrase=phrase,
+            short_floor=short_floor,
+            short_scale=short_scale,
+        )
+        hits = ws.search(
+            ref,
+            query,
+            limit=int(limit),
+            scan=int(scan),
+            weights=weights,
+            explain=True,
+            period_from=period[0] if period else None,
+            period_to=period[1] if period else None,
+        )
+        st.caption(f"{len(hits)} hits")
+        for rank, hit in enumerate(hits, 1):
+            with st.container(border=True):
+                st.markdown(
+                    f"**#{rank} · score {hit.score:.3f}** · "
+                    f"[{hit.message_link}]({hit.message_link}) · {iso_z(hit.posted_at)}"
+                )
+                for c in hit.context_before:
+                    st.caption(f"[#{c.messenger_message_id}]({c.message_link}) {md_escape(c.text)}")
+                st.markdown(md_escape(hit.text))
+                for c in hit.context_after:
+                    st.caption(f"[#{c.messenger_message_id}]({c.message_link}) {md_escape(c.text)}")
+                signals = hit.signals or {}
+                for column, (name, value) in zip(
+                    st.columns(len(signals) or 1), signals.items(), strict=False
+                ):
+                    column.progress(min(max(value, 0.0), 1.0), text=f"{name} {value:.2f}")
+elif ref:
+    st.info("Type a query to search the most recent messages of this source.")

@@ -1,0 +1,42 @@
+"""Sources: import an export (with a progress bar), the sources table, messages per day."""
+
+import tempfile
+from pathlib import Path
+
+import streamlit as st
+
+from app_pages.common import shown_errors, source_picker, workspace
+
+st.title("Sources")
+ws = workspace()
+
+with st.expander("Import a Telegram Desktop export", expanded=not len(ws.sources())):
+    upload = st.file_uploader(
+        "result.json (Export chat history → format: Machine-readable JSON)", type=["json"]
+    )
+    handle = st.text_input(
+        "Public handle of the exported chat (optional; links then use it)", placeholder="@handle"
+    )
+    if st.button("Import", type="primary", disabled=upload is None) and upload is not None:
+        bar = st.progress(0.0, text=f"Importing {upload.name}…")
+
+        def embedding(done: int, total: int) -> None:
+            bar.progress(
+                done / total if total else 1.0, text=f"Embedding {done:,} / {total:,} messages"
+            )
+
+        with shown_errors(), tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / Path(upload.name).name
+            path.write_bytes(upload.getvalue())
+            imported = ws.import_export(path, ref=handle.strip() or None, progress=embedding)
+            bar.progress(1.0, text="Imported")
+            st.success(f"Imported {upload.name}: {sum(imported['inserted']):,} new messages.")
+            st.dataframe(imported.to_pandas(), hide_index=True)
+
+st.subheader("Sources in the store")
+with shown_errors():
+    st.dataframe(ws.sources().to_pandas(), hide_index=True)
+    ref = source_picker("Messages per day of", key="per_day_source")
+    if ref is not None:
+        per_day = ws.messages_per_day(ref).to_pandas()
+        st.bar_chart(per_day, x="day", y="messages", height=260)

@@ -1,0 +1,176 @@
+"""The auth matrix on every protected route, RFC 6750 challenges, and the OpenAPI scheme."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from toolkit.apikeys import SCOPES, create_api_key, revoke_api_key
+from toolkit.store.base import MessageStore
+
+PROBLEM = "application/problem+json"
+Send = Callable[..., Any]
+Routes = list[tuple[str, str, str, Any]]
+
+
+def test_every_authenticated_route_is_in_the_matrix(
+    client: TestClient, protected_routes: Routes
+) -> None:
+    # The OpenAPI document lists exactly the operations whose dependencies include the
+    # bearer scheme, whatever FastAPI's internal route layout.
+    paths = client.get("/openapi.json").json()["paths"]
+    operations = {
+        (method.upper(), path): operation
+        for path, methods in paths.items()
+        for method, operation in methods.items()
+    }
+    secured = {key for key, operation in operations.items() if operation.get("security")}
+    registered = {(method, path) for method, path, _, _ in protected_routes}
+    assert secured == registered
+    assert {key for key in operations if key[1].startswith("/v1/")} == secured
+
+
+def test_no_key_is_401_with_a_bare_challenge(
+    client: TestClient, send: Send, sources: Any, protected_route: tuple[str, str, str, Any]
+) -> None:
+    method, path, _, example = protected_route
+    response = send(client, method, path, example)
+    assert response.status_code == 401
+    assert response.headers["content-type"] == PROBLEM
+    # RFC 6750 §3.1: no error code when the request carried no credentials at all.
+    assert response.headers["www-authenticate"] == 'Bearer realm="message-lens"'
+    assert response.json()["status"] == 401
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "not-a-key",
+        "mlk_00000000_" + "A" * 43,  # well-formed, unknown prefix
+    ],
+    ids=["malformed", "unknown"],
+)
+def test_bad_key_is_401_invalid_token(
+    client: TestClient,
+    send: Send,
+    sources: Any,
+    protected_route: tuple[str, str, str, Any],
+    token: str,
+) -> None:
+    method, path, _, example = protected_route
+    response = send(client, method, path, example, headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 401
+    assert response.headers["content-type"] == PROBLEM
+    assert 'error="invalid_token"' in response.headers["www-authenticate"]
+
+
+def test_right_prefix_wrong_secret_is_401(
+    client: TestClient,
+    send: Send,
+    sources: Any,
+    make_key: Callable[..., str],
+    protected_route: tuple[str, str, str, Any],
+) -> None:
+    method, path, scope, example = protected_route
+    good = make_key(scope)
+    forged = good[:-4] + ("AAAA" if not good.endswith("AAAA") else "BBBB")
+    response = send(client, method, path, example, headers={"Authorization": f"Bearer {forged}"})
+    assert response.status_code == 401
+
+
+def test_revoked_key_is_401(
+    client: TestClient,
+    send: Send,
+    store: MessageStore,
+    sources: Any,
+    protected_route: tuple[str, str, str, Any],
+) -> None:
+    method, path, scope, example = protected_route
+    token, record = create_api_key(store, name="soon revoked", scopes={scope})
+    headers = {"Authorization": f"Bearer {token}"}
+    revoke_api_key(store, record.prefix)
+    response = send(client, method, path, example, headers=headers)
+    assert response.status_code == 401
+    assert 'error="invalid_token"' in response.headers["www-authenticate"]
+    assert "revoked" in response.json()["detail"]
+
+
+def test_key_without_the_scope_is_403(
+    client: TestClient,
+    send: Send,
+    sources: Any,
+    make_key: Callable[..., str],
+    protected_route: tuple[str, str, str, Any],
+) -> None:
+    method, path, scope, example = protected_route
+    others = sorted(SCOPES - {scope})
+    token = make_key(*others)
+    response = send(client, method, path, example, headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 403
+    assert response.headers["content-type"] == PROBLEM
+    challenge = response.headers["www-authenticate"]
+    assert 'error="insufficient_scope"' in challenge
+    assert f'scope="{scope}"' in challenge
+    assert scope in response.json()["detail"]
+
+
+def test_key_with_the_scope_is_admitted(
+    client: TestClient,
+    send: Send,
+    sources: Any,
+    make_key: Callable[..., str],
+    protected_route: tuple[str, str, str, Any],
+) -> None:
+    method, path, scope, example = protected_route
+    token = make_key(scope)  # this scope only
+    response = send(client, method, path, example, headers={"Authorization": f"Bearer {token}"})
+    assert 200 <= response.status_code < 300, response.text
+
+
+def test_other_schemes_are_401_invalid_request(client: TestClient, sources: Any) -> None:
+    response = client.get(
+        "/v1/sources/by-ref",
+        params={"source_ref": "@lens_public"},
+        headers={"Authorization": "Basic dXNlcjpwYXNz"},
+    )
+    assert response.status_code == 401
+    assert 'error="invalid_request"' in response.headers["www-authenticate"]
+
+
+def test_auth_comes_before_input_validation(client: TestClient) -> None:
+    # An anonymous caller learns nothing about the inputs of a protected route.
+    response = client.get("/v1/sources/by-ref", params={"source_ref": "+invite"})
+    assert response.status_code == 401
+
+
+def test_use_is_recorded_on_the_key(client: TestClient, store: MessageStore, sources: Any) -> None:
+    token, record = create_api_key(store, name="tracked", scopes={"sources.read"})
+    assert record.last_used_at is None
+    response = client.get(
+        "/v1/sources/by-ref",
+        params={"source_ref": "@lens_public"},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert response.status_code == 200
+    (stored,) = [r for r in store.list_api_keys() if r.id == record.id]
+    assert stored.last_used_at is not None
+
+
+def test_openapi_declares_the_bearer_scheme_on_protected_routes(
+    client: TestClient, protected_routes: Routes
+) -> None:
+    schema = client.get("/openapi.json").json()
+    schemes = schema["components"]["securitySchemes"]
+    assert schemes["bearerAuth"]["type"] == "http"
+    assert schemes["bearerAuth"]["scheme"] == "bearer"
+    for method, path, scope, _ in protected_routes:
+        operation = schema["paths"][path][method.lower()]
+        assert operation["security"] == [{"bearerAuth": [scope]}]
+        for status in ("401", "403", "422", "429"):
+            assert PROBLEM in operation["responses"][status]["content"]
+    assert "security" not in schema["paths"]["/healthz"]["get"]
+    assert "HTTPValidationError" not in schema["components"]["schemas"]
+    assert {"Problem", "FieldProblem"} <= set(schema["components"]["schemas"])

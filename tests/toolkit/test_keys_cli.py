@@ -1,0 +1,97 @@
+"""``mlens keys create / list / revoke`` through the real Typer app."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import toolkit.cli.keys_cmds  # noqa: F401  (registers the commands)
+from toolkit.apikeys import verify_api_key
+from toolkit.cli.app import app, settings, store
+from toolkit.errors import AuthenticationError
+
+
+@pytest.fixture
+def cli_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A fresh store under tmp_path for the CLI's cached settings() and store()."""
+    monkeypatch.chdir(tmp_path)  # no stray .env
+    for name in list(os.environ):
+        if name.startswith("MLENS_"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("MLENS_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("COLUMNS", "160")  # a table wide enough not to fold cells
+    settings.cache_clear()
+    store.cache_clear()
+    yield tmp_path
+    store().close()
+    settings.cache_clear()
+    store.cache_clear()
+
+
+def test_create_prints_the_key_once_on_stdout(cli_store: Path) -> None:
+    result = CliRunner().invoke(
+        app, ["keys", "create", "--scope", "search.read", "-s", "sources.read", "--name", "bot"]
+    )
+    assert result.exit_code == 0, result.output
+    token = result.stdout.strip()
+    assert "\n" not in token
+    assert "will not be shown again" in result.stderr
+    record = verify_api_key(store(), token)
+    assert record.scopes == {"search.read", "sources.read"}
+    assert record.name == "bot"
+
+
+def test_list_shows_prefixes_never_secrets(cli_store: Path) -> None:
+    runner = CliRunner()
+    token = runner.invoke(app, ["keys", "create", "-s", "summary.run", "-n", "reporter"]).stdout
+    token = token.strip()
+    result = runner.invoke(app, ["keys", "list"])
+    assert result.exit_code == 0
+    assert token[:12] in result.stdout
+    assert token[13:] not in result.stdout
+    assert "reporter" in result.stdout
+    assert "summary.run" in result.stdout
+
+
+def test_revoke_by_prefix(cli_store: Path) -> None:
+    runner = CliRunner()
+    token = runner.invoke(app, ["keys", "create", "-s", "search.read", "-n", "old"]).stdout.strip()
+    result = runner.invoke(app, ["keys", "revoke", token[:12]])
+    assert result.exit_code == 0, result.output
+    assert "Revoked key 1" in result.stdout
+    with pytest.raises(AuthenticationError, match="revoked"):
+        verify_api_key(store(), token)
+    listed = runner.invoke(app, ["keys", "list"]).stdout
+    row = next(line for line in listed.splitlines() if token[:12] in line)
+    assert row.rstrip(" │").split("│")[-1].strip() != "—"  # the revoked column is filled
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["keys", "create", "--scope", "admin", "--name", "x"], "unknown scope 'admin'"),
+        (["keys", "revoke", "mlk_00000000"], "no API key 'mlk_00000000'"),
+    ],
+)
+def test_errors_are_one_line_and_exit_1(
+    cli_store: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    message: str,
+) -> None:
+    from toolkit.cli.app import main
+
+    monkeypatch.setattr("sys.argv", ["mlens", *argv])
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error:")
+    assert message in err
+    assert len(err.splitlines()) == 1
+    assert store().list_api_keys() == []

@@ -1,0 +1,222 @@
+"""ROUGE of the summary engines on a dialogue set, against baselines run alongside.
+
+Each dialogue becomes a chat whose turns are messages (one minute apart, the speaker
+as author). The extractive engine writes a period summary of it in English; the LLM
+engine joins when an endpoint is configured. Baselines in the same run: the first
+``k`` messages, and LexRank and TextRank (``sumy``) picking ``k`` messages, for
+k = 1, 2, 3. Baselines render a message as ``author: text``, like the engine's quotes.
+
+ROUGE-1/2/L F1 use our own tokenizer (``rouge-score``'s default keeps only ``[a-z0-9]``
+and so drops Cyrillic entirely): lower-cased ``\\w+`` words, Snowball-stemmed by
+script. sumy gets pre-split messages and our word splitter, so it never asks for
+nltk's punkt data.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import Stemmer
+from rouge_score import rouge_scorer
+from sumy.models.dom import ObjectDocumentModel, Paragraph, Sentence
+from sumy.summarizers.lex_rank import LexRankSummarizer
+from sumy.summarizers.text_rank import TextRankSummarizer
+
+from toolkit.config import Settings
+from toolkit.embeddings import Embedder
+from toolkit.models import Message, SourceKind
+from toolkit.summarize.context import SummaryContext
+from toolkit.summarize.extractive import summarize_extractive
+from toolkit.summarize.textutil import STOP_WORDS, words
+
+DEV_FILE = Path("../shared/data/eval/dev/summaries_en_dialogsum.jsonl")
+ROUGE_TYPES = ("rouge1", "rouge2", "rougeL")
+BASELINE_KS = (1, 2, 3)
+_START = datetime(2024, 1, 1, 9, 0, tzinfo=UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Dialogue:
+    """One dialogue of the set: turns as messages and the reference summaries."""
+
+    id: str
+    language: str
+    messages: list[Message]
+    references: list[str]
+
+
+def load_dialogues(path: Path | str, *, limit: int | None = None) -> list[Dialogue]:
+    """Read a ``summaries_*.jsonl`` file (schema in its README) into dialogues."""
+    out: list[Dialogue] = []
+    with Path(path).open(encoding="utf-8") as lines:
+        for line in lines:
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            messages = [
+                Message(
+                    source_id=0,
+                    messenger_message_id=i,
+                    posted_at=_START + timedelta(minutes=i),
+                    text=turn["text"],
+                    sender_peer_id=turn["speaker"],
+                    sender_name=turn["speaker"],
+                )
+                for i, turn in enumerate(row["dialogue"], 1)
+            ]
+            refs = row.get("references") or [row["reference"]]
+            out.append(Dialogue(row["id"], row.get("lang", "en"), messages, list(refs)))
+            if limit is not None and len(out) >= limit:
+                break
+    return out
+
+
+@cache
+def _stemmer(language: str) -> Stemmer.Stemmer:
+    return Stemmer.Stemmer(language)
+
+
+class RougeTokenizer:
+    """Lower-cased ``\\w+`` tokens, Snowball-stemmed (Russian for Cyrillic, else English)."""
+
+    def tokenize(self, text: str) -> list[str]:
+        """The tokens of ``text``; Cyrillic is kept."""
+        out = []
+        for token in "".join(ch if ch.isalnum() else " " for ch in text.lower()).split():
+            cyrillic = any("\u0400" <= ch <= "\u04ff" for ch in token)
+            out.append(_stemmer("russian" if cyrillic else "english").stemWord(token))
+        return out
+
+
+class _SumyWords:
+    """sumy's tokenizer interface over our splitter: no nltk data needed."""
+
+    def to_sentences(self, paragraph: str) -> tuple[str, ...]:
+        return (paragraph,)
+
+    def to_words(self, sentence: str) -> tuple[str, ...]:
+        return tuple(words(sentence))
+
+
+def _line(message: Message) -> str:
+    return f"{message.sender_name}: {message.text}"
+
+
+def first_k(messages: Sequence[Message], k: int) -> str:
+    """Baseline: the first ``k`` messages."""
+    return " ".join(_line(m) for m in messages[:k])
+
+
+def sumy_pick(messages: Sequence[Message], k: int, algorithm: str) -> str:
+    """Baseline: ``k`` messages picked by sumy's ``lexrank`` or ``textrank``, in order."""
+    tokenizer = _SumyWords()
+    document = ObjectDocumentModel(
+        [Paragraph([Sentence(_line(m), tokenizer) for m in messages])]
+    )
+    stem = _stemmer("english").stemWord
+    summarizer = (LexRankSummarizer if algorithm == "lexrank" else TextRankSummarizer)(stem)
+    summarizer.stop_words = STOP_WORDS
+    return " ".join(str(s) for s in summarizer(document, k))
+
+
+def rouge_scores(references: Sequence[str], prediction: str) -> dict[str, float]:
+    """ROUGE-1/2/L F1 of one prediction against its best-matching reference."""
+    scorer = rouge_scorer.RougeScorer(list(ROUGE_TYPES), tokenizer=RougeTokenizer())
+    scores = scorer.score_multi(list(references), prediction)
+    return {name: float(scores[name].fmeasure) for name in ROUGE_TYPES}
+
+
+def _mean_row(system: str, k: str, scores: Iterable[dict[str, float]]) -> dict[str, Any]:
+    rows = list(scores)
+    out: dict[str, Any] = {"system": system, "k": k, "n": len(rows)}
+    for name in ROUGE_TYPES:
+        out[name] = round(statistics.fmean(r[name] for r in rows), 4) if rows else float("nan")
+    return out
+
+
+def _extractive(dialogue: Dialogue, vectors: np.ndarray[Any, Any]) -> str:
+    ctx = SummaryContext(
+        family="period",
+        kind=SourceKind.CHAT,
+        title=dialogue.id,
+        language=dialogue.language,
+        started_at=dialogue.messages[0].posted_at,
+        ended_at=dialogue.messages[-1].posted_at + timedelta(minutes=1),
+    )
+    return summarize_extractive(
+        dialogue.messages, vectors, ctx, source_ref=dialogue.id, link=lambda i: f"#{i}"
+    ).summary
+
+
+def evaluate_summaries(
+    dialogues: Sequence[Dialogue],
+    embedder: Embedder,
+    *,
+    settings: Settings | None = None,
+    progress: Callable[[Iterable[Any]], Iterable[Any]] = lambda it: it,
+) -> list[dict[str, Any]]:
+    """Mean ROUGE F1 of every system on ``dialogues``: one row per system (and k).
+
+    Args:
+        dialogues: from ``load_dialogues``.
+        embedder: the extractive engine's embedder.
+        settings: when they configure an LLM endpoint, the LLM engine joins the table.
+        progress: wraps the dialogue loop (e.g. ``tqdm``).
+    """
+    texts = [m.text for d in dialogues for m in d.messages]
+    all_vectors = embedder.embed_passages(texts) if texts else np.zeros((0, embedder.dimension))
+    systems: dict[tuple[str, str], list[dict[str, float]]] = {}
+    llm = _llm_runner(settings)
+    offset = 0
+    for dialogue in progress(dialogues):
+        vectors = all_vectors[offset : offset + len(dialogue.messages)]
+        offset += len(dialogue.messages)
+        refs = dialogue.references
+        systems.setdefault(("extractive", "—"), []).append(
+            rouge_scores(refs, _extractive(dialogue, vectors))
+        )
+        if llm is not None:
+            systems.setdefault(("llm", "—"), []).append(rouge_scores(refs, llm(dialogue)))
+        for k in BASELINE_KS:
+            systems.setdefault(("first-k", str(k)), []).append(
+                rouge_scores(refs, first_k(dialogue.messages, k))
+            )
+            for algorithm in ("lexrank", "textrank"):
+                systems.setdefault((algorithm, str(k)), []).append(
+                    rouge_scores(refs, sumy_pick(dialogue.messages, k, algorithm))
+                )
+    return [_mean_row(system, k, rows) for (system, k), rows in systems.items()]
+
+
+def _llm_runner(settings: Settings | None) -> Callable[[Dialogue], str] | None:
+    if settings is None or not settings.llm_configured:
+        return None
+    from toolkit.summarize.llm import LLMClient
+    from toolkit.summarize.llm_engine import LLMEngine
+
+    engine = LLMEngine(
+        LLMClient.from_settings(settings),
+        chunk_tokens=settings.llm_chunk_tokens,
+        max_concurrency=settings.llm_max_concurrency,
+    )
+
+    def run(dialogue: Dialogue) -> str:
+        ctx = SummaryContext(
+            "period",
+            SourceKind.CHAT,
+            dialogue.id,
+            dialogue.language,
+            dialogue.messages[0].posted_at,
+            dialogue.messages[-1].posted_at + timedelta(minutes=1),
+        )
+        return engine.summarize(dialogue.messages, ctx).summary
+
+    return run

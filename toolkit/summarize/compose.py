@@ -1,0 +1,168 @@
+"""The extractive engine's prose: connective sentences around quoted messages.
+
+The summary names who wrote and what about (the main topics' distinctive words), then
+quotes key messages: the message that opened the main topic, and the most important
+other one, preferably from another topic. A long message is quoted by its key
+sentence: the one sharing most content words with the rest of the messages.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from toolkit.models import Message, SourceKind
+from toolkit.summarize.context import SummaryContext
+from toolkit.summarize.phrases import Phrasebook
+from toolkit.summarize.textutil import content_words, quotable, script
+from toolkit.summarize.wording import split_sentences
+
+SUMMARY_QUOTE_CHARS = 140
+# A quote opens the summary only if it says something: "hi" does not.
+MIN_OPENER_WORDS = 2
+_SCRIPT = {"en": "latin", "ru": "cyrillic"}
+
+
+@dataclass(frozen=True)
+class Draft:
+    """Everything the engine knows about the messages of one summary."""
+
+    messages: list[Message]
+    ctx: SummaryContext
+    texts: list[str]
+    terms: list[list[tuple[str, str]]]
+    sizes: list[int]
+    labels: npt.NDArray[np.int_]
+    central: npt.NDArray[np.float64]
+    importance: npt.NDArray[np.float64]
+    quality: npt.NDArray[np.float64]
+    titles: dict[int, list[str]]
+
+    def members(self, label: int) -> list[int]:
+        """Indices of the messages in one cluster, in posting order."""
+        return [i for i, lab in enumerate(self.labels.tolist()) if lab == label]
+
+
+def author(message: Message) -> str:
+    """The name a quote is attributed to."""
+    return message.sender_name or message.sender_peer_id or "?"
+
+
+def key_sentence(draft: Draft, i: int, limit: int) -> str:
+    """The sentence of message ``i`` that shares most content words with the others."""
+    sentences = [s.strip() for s in split_sentences(draft.texts[i]) if s.strip()]
+    if len(sentences) <= 1:
+        return quotable(draft.texts[i], limit)
+    df: Counter[str] = Counter()
+    for words in draft.terms:
+        df.update({stem for stem, _ in words})
+
+    def shared(sentence: str) -> float:
+        stems = {stem for stem, _ in content_words(sentence)}
+        return sum(df[s] > 1 for s in stems) + 0.1 * len(stems)
+
+    best = max(range(len(sentences)), key=lambda j: (shared(sentences[j]), -j))
+    return quotable(sentences[best], limit)
+
+
+def quote(book: Phrasebook, draft: Draft, i: int, limit: int, *, whole: bool = False) -> str:
+    """Message ``i`` quoted in its own language, with its author in chats."""
+    text = quotable(draft.texts[i], limit) if whole else key_sentence(draft, i, limit)
+    quoted = book.quote(text)
+    if draft.ctx.kind is SourceKind.CHANNEL:
+        return quoted
+    return f"{author(draft.messages[i])}: {quoted}"
+
+
+def who(book: Phrasebook, authors: Counter[str], shown: int = 3) -> str:
+    """The most active authors, then how many others."""
+    names = [name for name, _ in authors.most_common(shown)]
+    if len(authors) > shown:
+        return book.join([*names, book.others(len(authors) - shown)])
+    return book.join(names)
+
+
+def key_messages(draft: Draft) -> list[int]:
+    """Two messages to quote, in posting order (one for three messages or fewer).
+
+    A period summary quotes the message that opened its main topic (how it started); a
+    source summary the main topic's most typical message. The second quote is the most
+    important other message, from another topic when there is one.
+    """
+    main = draft.members(0)
+    if draft.ctx.family == "source":
+        opener = max(main, key=lambda i: (draft.central[i] * draft.quality[i], -i))
+    else:
+        opener = next(
+            (i for i in main if draft.sizes[i] >= MIN_OPENER_WORDS and draft.quality[i] > 0.5),
+            main[0],
+        )
+    if len(draft.messages) <= 3:
+        return [opener]
+    score = draft.importance * draft.quality
+    others = sorted((i for i in range(len(draft.messages)) if i != opener), key=lambda i: -score[i])
+    other_topic = [i for i in others if draft.labels[i] != draft.labels[opener]]
+    pick = (other_topic or others)[:1]
+    return sorted([opener, *pick])
+
+
+def _topics(draft: Draft) -> tuple[list[str], list[str]]:
+    """The main topic's words, and every topic as one comma-joined string."""
+    topics = [", ".join(words) for _, words in sorted(draft.titles.items()) if words]
+    return draft.titles.get(0) or [], topics
+
+
+def _opening(book: Phrasebook, draft: Draft, authors: Counter[str]) -> str:
+    ctx = draft.ctx
+    main, topics = _topics(draft)
+    title = book.quote(ctx.title)
+    if ctx.family == "source":
+        if ctx.kind is SourceKind.CHANNEL:
+            first = book.say("source_channel", title=title)
+        elif len(authors) == 1:
+            first = book.say("source_chat_one", title=title, who=who(book, authors))
+        else:
+            first = book.say(
+                "source_chat",
+                title=title,
+                participants=book.participants(len(authors)),
+                who=who(book, authors),
+            )
+        if not topics:
+            return first
+        key = "source_topics_channel" if ctx.kind is SourceKind.CHANNEL else "source_topics_chat"
+        return f"{first} {book.say(key, topics='; '.join(topics))}"
+    if ctx.kind is SourceKind.CHANNEL:
+        prefix, plain = "channel", book.say(
+            "channel_plain", title=title, posts=book.posts(len(draft.messages))
+        )
+    else:
+        prefix = "author" if len(authors) == 1 else "chat"
+        plain = book.say(
+            "chat_plain", messages=book.messages(len(draft.messages)), who=who(book, authors)
+        )
+    values = {"who": who(book, authors), "title": title}
+    if len(topics) > 1:
+        return book.say(f"{prefix}_topics", topics="; ".join(topics), **values)
+    if main:
+        return book.say(f"{prefix}_topic", terms=book.join(main), **values)
+    return plain
+
+
+def summary_text(book: Phrasebook, draft: Draft, authors: Counter[str]) -> str:
+    """The ``summary`` field: who and what about, then key quotes (and a note on them)."""
+    sentences = [_opening(book, draft, authors)]
+    chosen = key_messages(draft)
+    quotes = [quote(book, draft, i, SUMMARY_QUOTE_CHARS) for i in chosen]
+    prefix = "typical" if draft.ctx.family == "source" else "key"
+    if len(quotes) == 1:
+        sentences.append(book.say(f"{prefix}_one", quote=quotes[0]))
+    else:
+        sentences.append(book.say(f"{prefix}_many", quotes="; ".join(quotes)))
+    if any(script(draft.texts[i]) not in (None, _SCRIPT[book.code]) for i in chosen):
+        sentences.append(book.say("original_language"))
+    return " ".join(sentences)
+

@@ -1,0 +1,138 @@
+"""The extractive engine: the embedded default, no network and no LLM.
+
+Topic sections come from clusters of message vectors; a section's title is its
+cluster's most distinctive words, its body a count line and its most representative
+messages, quoted (trimmed, with author and a link built in code). Important ids rank
+messages by centrality, replies received and length. The ``summary`` is a few
+connective sentences in the requested language around quotes that stay in their own
+language (``compose.py``); it never claims a translation.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from toolkit.models import Message, Section, SourceKind, Summary
+from toolkit.summarize.chunking import message_text
+from toolkit.summarize.clusters import Matrix, centrality, centred, cluster, importance
+from toolkit.summarize.compose import Draft, author, quote, summary_text
+from toolkit.summarize.context import SummaryContext
+from toolkit.summarize.phrases import Phrasebook, phrasebook
+from toolkit.summarize.terms import distinctive_terms, message_terms
+from toolkit.summarize.wording import has_period_wording
+
+ENGINE = "extractive"
+SECTION_QUOTES = 3
+SECTION_QUOTE_CHARS = 220
+MAX_IMPORTANT = 10
+
+
+def _draft(messages: Sequence[Message], vectors: Matrix, ctx: SummaryContext) -> Draft:
+    texts = [message_text(m) for m in messages]
+    terms = message_terms(texts)
+    sizes = [len(t) for t in terms]
+    unit = centred(np.asarray(vectors, dtype=np.float32))
+    labels = cluster(unit)
+    central = centrality(unit, labels)
+    # Quotes avoid one-word messages and, in source summaries, period wording.
+    quality = np.array([min(1.0, (s + 1) / 8) ** 0.5 for s in sizes])
+    if ctx.family == "source":
+        quality *= np.array([0.05 if has_period_wording(t) else 1.0 for t in texts])
+    keep: Callable[[str], bool] = (
+        (lambda word: not has_period_wording(word)) if ctx.family == "source" else (lambda _: True)
+    )
+    return Draft(
+        messages=list(messages),
+        ctx=ctx,
+        texts=texts,
+        terms=terms,
+        sizes=sizes,
+        labels=labels,
+        central=central,
+        importance=importance(messages, central, sizes),
+        quality=quality,
+        titles=distinctive_terms(terms, labels, keep=keep),
+    )
+
+
+def _sections(book: Phrasebook, draft: Draft, link: Callable[[int], str]) -> list[Section]:
+    sections: list[Section] = []
+    for label in sorted(set(draft.labels.tolist())):
+        idx = draft.members(label)
+        if len(idx) < 2 and len(draft.messages) >= 10:
+            continue  # a lone outlier is no topic; it still counts for importance
+        rep = sorted(idx, key=lambda i: -(draft.central[i] * draft.quality[i]))[:SECTION_QUOTES]
+        if draft.ctx.kind is SourceKind.CHANNEL:
+            head = book.say("section_channel", posts=book.posts(len(idx)))
+        else:
+            authors = {author(draft.messages[i]) for i in idx}
+            head = book.say(
+                "section_chat",
+                messages=book.messages(len(idx)),
+                from_participants=book.from_participants(len(authors)),
+            )
+        lines = [head[0].upper() + head[1:]]
+        for i in sorted(rep):
+            message_id = draft.messages[i].messenger_message_id
+            text = quote(book, draft, i, SECTION_QUOTE_CHARS, whole=True)
+            lines.append(f"— {text} ({link(message_id)})")
+        words = draft.titles.get(label) or []
+        title = ", ".join(words) if words else book.say("other_topic")
+        sections.append(Section(title=title[0].upper() + title[1:], body="\n".join(lines)))
+    return sections
+
+
+def summarize_extractive(
+    messages: Sequence[Message],
+    vectors: Matrix,
+    ctx: SummaryContext,
+    *,
+    source_ref: str,
+    link: Callable[[int], str],
+) -> Summary:
+    """Summarise messages with text (posting order) whose vectors are ``vectors``' rows.
+
+    Args:
+        messages: the messages; each has text (or a caption).
+        vectors: one normalised embedding per message, same order.
+        ctx: family, kind, title, language and period of the request.
+        source_ref: the reference to echo in the result.
+        link: builds a message's link from its id (links are never taken from text).
+
+    Returns:
+        The summary; an empty ``messages`` gives a summary that says there are none.
+
+    Raises:
+        UnsupportedLanguage: for a language without a phrasebook (en and ru have one).
+    """
+    book = phrasebook(ctx.language)
+    if not messages:
+        return _empty(book, ctx, source_ref)
+    draft = _draft(messages, vectors, ctx)
+    ranked = sorted(range(len(messages)), key=lambda i: (-draft.importance[i], i))
+    count = min(MAX_IMPORTANT, max(1, round(len(messages) ** 0.5)))
+    return Summary(
+        source_ref=source_ref,
+        summary=summary_text(book, draft, Counter(author(m) for m in messages)),
+        sections=_sections(book, draft, link),
+        important_messenger_message_ids=[
+            str(messages[i].messenger_message_id) for i in ranked[:count]
+        ],
+        engine=ENGINE,
+        language=ctx.language,
+    )
+
+
+def _empty(book: Phrasebook, ctx: SummaryContext, source_ref: str) -> Summary:
+    if ctx.family == "period" and ctx.started_at is not None and ctx.ended_at is not None:
+        text = book.say(
+            "empty_period",
+            start=ctx.started_at.strftime("%Y-%m-%d %H:%M UTC"),
+            end=ctx.ended_at.strftime("%Y-%m-%d %H:%M UTC"),
+        )
+    else:
+        text = book.say("empty_source", title=book.quote(ctx.title))
+    return Summary(source_ref, text, [], [], engine=ENGINE, language=ctx.language)

@@ -1,0 +1,175 @@
+"""The summary entry points the service, the CLI and the notebooks all call.
+
+``summarize_period`` selects the messages of ``[started_at, ended_at)``;
+``summarize_source`` the most recent ``messages_limit`` ones. Both pick the engine from
+the settings (``auto``: the LLM when an endpoint is configured, else extractive), look
+in the store's cache first, and cache what they compute under (source, period,
+language, prompt version, engine, content hash of the selected messages).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+
+from toolkit.config import Settings
+from toolkit.embeddings import Embedder
+from toolkit.errors import ConfigError, InvalidRequest
+from toolkit.models import Message, Source, SourceKind, SourceRef, Summary, utc
+from toolkit.refs import message_link, parse_ref
+from toolkit.store.base import MessageStore
+from toolkit.summarize.cache import cache_key, load_cached, store_cached
+from toolkit.summarize.context import SummaryContext
+from toolkit.summarize.extractive import summarize_extractive
+from toolkit.summarize.languages import normalise_language
+from toolkit.summarize.llm_summary import summarize_with_llm
+from toolkit.summarize.phrases import phrasebook
+from toolkit.summarize.vectors import vectors_for
+from toolkit.summarize.wording import remove_period_phrases, remove_period_sentences
+
+MAX_SOURCE_MESSAGES = 5000
+
+
+def engine_name(settings: Settings) -> str:
+    """The engine the settings select: ``"llm"`` or ``"extractive"``.
+
+    Raises:
+        ConfigError: ``summary_engine = "llm"`` with no endpoint configured.
+    """
+    if settings.summary_engine == "llm" and not settings.llm_configured:
+        raise ConfigError("summary_engine is 'llm' but no LLM endpoint is configured")
+    if settings.summary_engine == "extractive":
+        return "extractive"
+    return "llm" if settings.llm_configured else "extractive"
+
+
+def _linker(source: Source) -> Callable[[int], str]:
+    if source.handle is None and source.internal_id is None:
+        return lambda _: ""
+    return lambda message_id: message_link(source, message_id)
+
+
+def _with_text(messages: Sequence[Message]) -> list[Message]:
+    return [m for m in messages if not m.is_service and m.text.strip()]
+
+
+def _run(
+    store: MessageStore,
+    embedder: Embedder,
+    settings: Settings,
+    source: Source,
+    ref: SourceRef,
+    messages: list[Message],
+    ctx: SummaryContext,
+) -> Summary:
+    engine = engine_name(settings)
+    if engine == "extractive":
+        phrasebook(ctx.language)  # an unsupported language fails before any work
+    key = cache_key(source, ctx, engine, settings, embedder, messages)
+    cached = load_cached(store, key, ref.raw)
+    if cached is not None:
+        return cached
+    link = _linker(source)
+    if engine == "llm":
+        summary = summarize_with_llm(settings, messages, ctx, source_ref=ref.raw, link=link)
+    else:
+        vectors = vectors_for(store, embedder, source.id, messages, settings.embed_batch_size)
+        summary = summarize_extractive(messages, vectors, ctx, source_ref=ref.raw, link=link)
+    if ctx.family == "source":
+        summary = without_period_wording(summary)
+    store_cached(store, key, summary)
+    return summary
+
+
+def without_period_wording(summary: Summary) -> Summary:
+    """A source summary with every sentence that carries period wording removed."""
+    sections = []
+    for section in summary.sections:
+        title = remove_period_phrases(section.title) or "—"
+        body = remove_period_sentences(section.body)
+        if body or title != "—":
+            sections.append(type(section)(title=title, body=body))
+    text = remove_period_sentences(summary.summary) or "; ".join(s.title for s in sections)
+    return Summary(
+        source_ref=summary.source_ref,
+        summary=text or "—",
+        sections=sections,
+        important_messenger_message_ids=summary.important_messenger_message_ids,
+        engine=summary.engine,
+        language=summary.language,
+    )
+
+
+def summarize_period(
+    store: MessageStore,
+    embedder: Embedder,
+    settings: Settings,
+    ref: str | SourceRef,
+    started_at: datetime,
+    ended_at: datetime,
+    language: str,
+    kind: SourceKind | None = None,
+) -> Summary:
+    """Summarise the messages a source posted in ``[started_at, ended_at)``.
+
+    Args:
+        store: the message store.
+        embedder: the embedder whose vectors the extractive engine uses.
+        settings: engine choice, LLM endpoint and limits.
+        ref: the source, as a reference string or parsed.
+        started_at: start of the period (naive means UTC), inclusive.
+        ended_at: end of the period, exclusive; must be after ``started_at``.
+        language: ISO 639-1 code of the output language.
+        kind: the chat or channel variant; by default the source's own kind.
+
+    Returns:
+        The summary (``engine`` names the engine that wrote it).
+
+    Raises:
+        InvalidRequest: a period that is empty or reversed, or an unknown language code.
+        UnsupportedLanguage: a language the extractive engine cannot write.
+        SourceNotFound: no such source in the store.
+        UpstreamError: the LLM endpoint failed (timeout, rate limit, invalid output).
+    """
+    language = normalise_language(language)
+    start, end = utc(started_at), utc(ended_at)
+    if start >= end:
+        raise InvalidRequest("ended_at must be after started_at", field="ended_at")
+    source_ref = parse_ref(ref) if isinstance(ref, str) else ref
+    source = store.get_source(source_ref)
+    messages = _with_text(store.messages_in_period(source.id, start, end))
+    ctx = SummaryContext("period", kind or source.kind, source.title, language, start, end)
+    return _run(store, embedder, settings, source, source_ref, messages, ctx)
+
+
+def summarize_source(
+    store: MessageStore,
+    embedder: Embedder,
+    settings: Settings,
+    ref: str | SourceRef,
+    language: str,
+    messages_limit: int | None = None,
+) -> Summary:
+    """Say what a source is about, from its most recent messages, with no period wording.
+
+    Args:
+        store, embedder, settings: as for ``summarize_period``.
+        ref: the source.
+        language: ISO 639-1 code of the output language.
+        messages_limit: how many recent messages to read (1..5000; default from settings).
+
+    Raises:
+        InvalidRequest: ``messages_limit`` out of bounds, or an unknown language code.
+        UnsupportedLanguage, SourceNotFound, UpstreamError: as for ``summarize_period``.
+    """
+    language = normalise_language(language)
+    limit = settings.source_summary_messages if messages_limit is None else messages_limit
+    if not 1 <= limit <= MAX_SOURCE_MESSAGES:
+        raise InvalidRequest(
+            f"messages_limit must be between 1 and {MAX_SOURCE_MESSAGES}", field="messages_limit"
+        )
+    source_ref = parse_ref(ref) if isinstance(ref, str) else ref
+    source = store.get_source(source_ref)
+    messages = _with_text(store.recent_messages(source.id, limit, with_text_only=True))
+    ctx = SummaryContext("source", source.kind, source.title, language)
+    return _run(store, embedder, settings, source, source_ref, messages, ctx)

@@ -36,7 +36,11 @@ def main() -> None:
     print("| Variable | Default | Meaning |")
     print("|---|---|---|")
     for var, default, description in rows():
-        print(f"| `{var}` | `{default}` | {description} |" if default else f"| `{var}` | | {description} |")
+        print(
+            f"| `{var}` | `{default}` | {description} |"
+            if default
+            else f"| `{var}` | | {description} |"
+        )
 
 
 if __name__ == "__main__":

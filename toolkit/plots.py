@@ -45,8 +45,10 @@ def messages_per_day(
     days: Sequence[date], counts: Sequence[int], *, title: str = "", ax: Axes | None = None
 ) -> Figure:
     """A bar chart of messages per day."""
+    import numpy as np
+
     figure, axes = _axes(ax, (8, 2.8))
-    axes.bar(list(days), list(counts), width=0.9, color="#4c78a8")
+    axes.bar(np.array(days, dtype="datetime64[D]"), list(counts), width=0.9, color="#4c78a8")
     axes.set_ylabel("messages")
     axes.set_title(title or "Messages per day")
     figure.autofmt_xdate()

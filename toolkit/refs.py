@@ -83,7 +83,9 @@ def _from_path(segments: list[str], raw: str) -> SourceRef:
         )
     if head.lower() == "c":
         if len(segments) < 2:
-            raise InvalidSourceRef(raw, "a private link needs an internal id: t.me/c/<id>/<message>")
+            raise InvalidSourceRef(
+                raw, "a private link needs an internal id: t.me/c/<id>/<message>"
+            )
         internal = _int(segments[1], raw, "a private source id")
         return SourceRef(raw=raw, internal_id=internal, message_id=_message_id(segments[2:], raw))
     if head.lower() == "s":
@@ -136,7 +138,9 @@ def parse_ref(raw: str) -> SourceRef:
             sub = host[: -len(base) - 1]
             if "." in sub:
                 break
-            return SourceRef(raw=raw, handle=_handle(sub, raw), message_id=_message_id(segments, raw))
+            return SourceRef(
+                raw=raw, handle=_handle(sub, raw), message_id=_message_id(segments, raw)
+            )
     raise InvalidSourceRef(raw, f"{host or text!r} is not a t.me, telegram.me or telegram.dog link")
 
 
@@ -157,7 +161,9 @@ def _from_tg_scheme(text: str, raw: str) -> SourceRef:
             internal_id=_int(params["channel"][0], raw, "a private source id"),
             message_id=_int(post, raw, "a message id") if post else None,
         )
-    raise InvalidSourceRef(raw, "only tg://resolve?domain=... and tg://privatepost links name a source")
+    raise InvalidSourceRef(
+        raw, "only tg://resolve?domain=... and tg://privatepost links name a source"
+    )
 
 
 def message_link(source: Source | SourceRef, message_id: int | str) -> str:

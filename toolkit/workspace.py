@@ -14,7 +14,7 @@ polars and renders as HTML in Jupyter::
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,33 +22,48 @@ from toolkit.config import Settings
 from toolkit.embeddings import Embedder
 from toolkit.errors import InvalidRequest
 from toolkit.frames import Table
-from toolkit.models import Source, SourceKind, utc
+from toolkit.models import Source, SourceKind, SourceRef, Summary, utc
 from toolkit.refs import parse_ref
 from toolkit.store import SQLiteStore
 from toolkit.tables import messages_table, per_day_table, sources_table
+from toolkit.views import SummaryView
 
 if TYPE_CHECKING:
     from toolkit.ingest.export import ImportReport
 
 When = datetime | date | str
+ENGINES = ("auto", "extractive", "llm")
 # progress(done, total) during embedding; the app turns it into a progress bar.
 Progress = Callable[[int, int], None]
 
 
-def moment(value: When | None, field: str) -> datetime | None:
-    """A user's time as tz-aware UTC: a datetime (naive is UTC), a date (its midnight UTC)
-    or an ISO 8601 string; ``None`` stays ``None``. A bad string is ``InvalidRequest``."""
+def moment(
+    value: When | None, field: str, *, after_day: timedelta | None = None
+) -> datetime | None:
+    """A user's time as tz-aware UTC; ``None`` stays ``None``.
+
+    Args:
+        value: a datetime (naive is UTC), a date, or an ISO 8601 string of either.
+        field: the argument's name, for the error.
+        after_day: for an upper bound given as a bare day: the moment is the day's
+            midnight plus this much (``timedelta(days=1)``: the whole day is inside).
+
+    Raises:
+        InvalidRequest: a string that is no ISO 8601 date or datetime.
+    """
     if value is None:
         return None
     if isinstance(value, str):
+        text = value.strip()
         try:
-            value = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+            value = date.fromisoformat(text) if len(text) == 10 else datetime.fromisoformat(text)
         except ValueError:
-            message = f"{value!r} is not an ISO 8601 date or datetime"
+            message = f"{text!r} is not an ISO 8601 date or datetime"
             raise InvalidRequest(message, field=field) from None
-    if not isinstance(value, datetime):
-        value = datetime(value.year, value.month, value.day)
-    return utc(value)
+    if isinstance(value, datetime):
+        return utc(value)
+    midnight = datetime(value.year, value.month, value.day, tzinfo=UTC)
+    return midnight + after_day if after_day is not None else midnight
 
 
 class Workspace:
@@ -222,6 +237,87 @@ class Workspace:
             tables = [self.import_export(p, ref=h, embed=embed) for p, h in demo_files()]
         return Table([row for t in tables for row in t], columns=_IMPORT_COLUMNS, title="Imported")
 
+    # Summaries ---------------------------------------------------------------------------
+    def _engine_settings(self, engine: str | None) -> Settings:
+        if engine is None:
+            return self.settings
+        if engine not in ENGINES:
+            raise InvalidRequest(f"engine must be one of {', '.join(ENGINES)}", field="engine")
+        return self.settings.model_copy(update={"summary_engine": engine})
+
+    def _view(self, source: Source, summary: Summary) -> SummaryView:
+        ids = [int(i) for i in summary.important_messenger_message_ids if i.isdigit()]
+        found = {m.messenger_message_id: m for m in self.store.get_messages(source.id, ids)}
+        important = messages_table(source, [found[i] for i in ids if i in found])
+        return SummaryView(summary, important)
+
+    def summarize_period(
+        self,
+        ref: str | Source,
+        start: When,
+        end: When,
+        *,
+        language: str = "en",
+        kind: str | SourceKind | None = None,
+        engine: str | None = None,
+    ) -> SummaryView:
+        """Summarise what a source posted in ``[start, end)``.
+
+        Args:
+            ref: the source.
+            start: first moment of the period; a bare day means its midnight (UTC).
+            end: the end (exclusive); a bare day is included whole.
+            language: ISO 639-1 code of the summary's language (extractive: en, ru).
+            kind: ``"chat"`` or ``"channel"`` prompt variant; by default the source's kind.
+            engine: ``"auto"``, ``"extractive"`` or ``"llm"``; by default the settings'.
+
+        Returns:
+            The summary, with its important messages resolved to text and links.
+        """
+        from toolkit.summarize.pipeline import summarize_period
+
+        source = self.source(ref)
+        summary = summarize_period(
+            self.store,
+            self.embedder,
+            self._engine_settings(engine),
+            _source_ref(source, ref),
+            _required(moment(start, "started_at")),
+            _required(moment(end, "ended_at", after_day=timedelta(days=1))),
+            language,
+            SourceKind(kind) if kind is not None else None,
+        )
+        return self._view(source, summary)
+
+    def summarize_source(
+        self,
+        ref: str | Source,
+        *,
+        language: str = "en",
+        messages_limit: int | None = None,
+        engine: str | None = None,
+    ) -> SummaryView:
+        """Say what a source is about from its recent messages (no period wording).
+
+        Args:
+            ref: the source.
+            language: ISO 639-1 code of the summary's language.
+            messages_limit: recent messages to read (default: settings).
+            engine: ``"auto"``, ``"extractive"`` or ``"llm"``; by default the settings'.
+        """
+        from toolkit.summarize.pipeline import summarize_source
+
+        source = self.source(ref)
+        summary = summarize_source(
+            self.store,
+            self.embedder,
+            self._engine_settings(engine),
+            _source_ref(source, ref),
+            language,
+            messages_limit,
+        )
+        return self._view(source, summary)
+
 
 _IMPORT_COLUMNS = [
     "ref",
@@ -252,4 +348,15 @@ def _import_table(report: ImportReport, embedded: dict[int, int]) -> Table:
     return Table(rows, columns=_IMPORT_COLUMNS, title=f"Imported {report.path.name}")
 
 
-__all__ = ["SourceKind", "Workspace", "moment"]
+def _source_ref(source: Source, ref: str | Source) -> SourceRef:
+    """The reference to pass on: the caller's own text (echoed in results) when given."""
+    raw = ref if isinstance(ref, str) else source.key
+    return SourceRef(raw=raw, handle=source.handle, internal_id=source.internal_id)
+
+
+def _required(value: datetime | None) -> datetime:
+    assert value is not None
+    return value
+
+
+__all__ = ["ENGINES", "Workspace", "moment"]

@@ -359,7 +359,7 @@ def test_a_malformed_message_names_itself_and_changes_nothing(
     with pytest.raises(ImportFormatError) as info:
         import_export(seeded, write(tmp_path / "result.json", data), batch_size=100)
     assert str(info.value) == (
-        "result.json: chat 'Test chat' (id 777), message #1501 (id 1501): "
+        "result.json: in chat 'Test chat' (id 777), message #1501 (id 1501): "
         "no 'date' or 'date_unixtime'"
     )
     assert dump(db) == before

@@ -42,7 +42,9 @@ def sources() -> None:
 @app.command()
 def messages(
     ref: Annotated[str, typer.Argument(help="Source: @handle, t.me link or t.me/c/<id>.")],
-    since: Annotated[str | None, typer.Option(help="From this ISO 8601 time (UTC if naive).")] = None,
+    since: Annotated[
+        str | None, typer.Option(help="From this ISO 8601 time (UTC if naive).")
+    ] = None,
     until: Annotated[str | None, typer.Option(help="Up to this ISO 8601 time (inclusive).")] = None,
     limit: Annotated[int, typer.Option(min=1, max=10000, help="Most recent N messages.")] = 50,
     service_messages: Annotated[

@@ -45,9 +45,7 @@ def demo() -> None:
 def serve(
     with_demo: Annotated[
         bool,
-        typer.Option(
-            "--demo/--no-demo", help="Import the demo sources when the store is empty."
-        ),
+        typer.Option("--demo/--no-demo", help="Import the demo sources when the store is empty."),
     ] = False,
     dev_key: Annotated[
         bool,

@@ -118,9 +118,7 @@ def first_k(messages: Sequence[Message], k: int) -> str:
 def sumy_pick(messages: Sequence[Message], k: int, algorithm: str) -> str:
     """Baseline: ``k`` messages picked by sumy's ``lexrank`` or ``textrank``, in order."""
     tokenizer = _SumyWords()
-    document = ObjectDocumentModel(
-        [Paragraph([Sentence(_line(m), tokenizer) for m in messages])]
-    )
+    document = ObjectDocumentModel([Paragraph([Sentence(_line(m), tokenizer) for m in messages])])
     stem = _stemmer("english").stemWord
     summarizer = (LexRankSummarizer if algorithm == "lexrank" else TextRankSummarizer)(stem)
     summarizer.stop_words = STOP_WORDS
@@ -199,14 +197,9 @@ def evaluate_summaries(
 def _llm_runner(settings: Settings | None) -> Callable[[Dialogue], str] | None:
     if settings is None or not settings.llm_configured:
         return None
-    from toolkit.summarize.llm import LLMClient
-    from toolkit.summarize.llm_engine import LLMEngine
+    from toolkit.summarize.llm_summary import engine_for
 
-    engine = LLMEngine(
-        LLMClient.from_settings(settings),
-        chunk_tokens=settings.llm_chunk_tokens,
-        max_concurrency=settings.llm_max_concurrency,
-    )
+    engine = engine_for(settings)
 
     def run(dialogue: Dialogue) -> str:
         ctx = SummaryContext(

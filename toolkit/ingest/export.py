@@ -31,6 +31,7 @@ from toolkit.ingest.export_stream import (
     Cursor,
     ExportedMessage,
     Item,
+    chat_label,
     walk,
 )
 from toolkit.models import Message, Source, UpsertResult
@@ -78,10 +79,6 @@ class _ByteCounter:
         return chunk
 
 
-def _chat_name(chat: ChatHeader) -> str:
-    return f"chat {chat.name!r} (id {chat.id})" if chat.name else f"chat id {chat.id}"
-
-
 class _Importer:
     """Consumes walked items: creates sources, converts messages, upserts in batches."""
 
@@ -102,8 +99,8 @@ class _Importer:
         if isinstance(item, ChatOpened):
             if self._handle is not None and item.chat.in_account_export:
                 raise InvalidRequest(
-                    "--ref names one source, but a full-account export holds every chat; "
-                    "import it without --ref",
+                    "a ref (--ref) names one source, but a full-account export holds "
+                    "every chat; import it without one",
                     field="ref",
                 )
             self._open(item.chat)
@@ -140,7 +137,7 @@ class _Importer:
         except ValueError as exc:
             mid = item.data.get("id") if isinstance(item.data, dict) else None
             raise ImportFormatError(
-                f"{self._file}: {_chat_name(item.chat)}, message #{item.index + 1} "
+                f"{self._file}: in {chat_label(item.chat)}, message #{item.index + 1} "
                 f"(id {mid}): {exc}",
                 file=self._file,
                 message_index=item.index,
@@ -190,7 +187,7 @@ def _public_handle(ref: str | None) -> str | None:
     parsed = parse_ref(ref)
     if parsed.handle is None or parsed.message_id is not None:
         raise InvalidRequest(
-            f"--ref must name a public source by its handle (e.g. @handle), not {ref!r}",
+            f"a ref (--ref) must name a public source by its handle (@handle), not {ref!r}",
             field="ref",
         )
     return parsed.handle

@@ -53,6 +53,11 @@ class ChatHeader:
         return self.scope != ""
 
 
+def chat_label(chat: ChatHeader) -> str:
+    """``chat 'Name' (id 1)``, or ``chat id 1`` while the name is not known yet."""
+    return f"chat {chat.name!r} (id {chat.id})" if chat.name else f"chat id {chat.id}"
+
+
 @dataclass(frozen=True, slots=True)
 class ChatOpened:
     """A chat's message list begins (its ``id`` is known)."""
@@ -90,17 +95,12 @@ class Cursor:
     export_keys: bool = False
 
     def describe(self) -> str:
-        """``chat 'X' (id 1), after message #5 (id 42)`` or ``before the first chat``."""
+        """``in chat 'X' (id 1), after message #5 (id 42)`` or ``before the first chat``."""
         if self.chat is None:
             return "before the first chat" if not self.chats_seen else "after the last chat"
-        name = (
-            f"chat {self.chat.name!r} (id {self.chat.id})"
-            if self.chat.name
-            else (f"chat id {self.chat.id}")
-        )
         if self.index < 0:
-            return f"{name}, before its first message"
-        return f"{name}, after message #{self.index + 1} (id {self.last_id})"
+            return f"in {chat_label(self.chat)}, before its first message"
+        return f"in {chat_label(self.chat)}, after message #{self.index + 1} (id {self.last_id})"
 
 
 def _set_meta(chat: ChatHeader, key: str, event: str, value: Any) -> None:

@@ -27,8 +27,12 @@ class SearchWeights(BaseModel):
     semantic: float = Field(0.6, description="Weight of the semantic (embedding) signal.")
     lexical: float = Field(0.3, description="Weight of lexical coverage of the query terms.")
     phrase: float = Field(0.1, description="Weight of the phrase-match signal.")
-    short_floor: float = Field(0.5, description="Short-message factor of a message with no content tokens.")
-    short_scale: float = Field(2.0, description="Content tokens over which the short factor rises to ~63% of the way to 1.")
+    short_floor: float = Field(
+        0.5, description="Short-message factor of a message with no content tokens."
+    )
+    short_scale: float = Field(
+        2.0, description="Content tokens over which the short factor rises to ~63% of the way to 1."
+    )
 
     @model_validator(mode="after")
     def _check(self) -> SearchWeights:

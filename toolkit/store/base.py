@@ -15,7 +15,15 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from toolkit.models import ApiKeyRecord, Message, Source, SourceKind, SourceRef, SourceStats, UpsertResult
+from toolkit.models import (
+    ApiKeyRecord,
+    Message,
+    Source,
+    SourceKind,
+    SourceRef,
+    SourceStats,
+    UpsertResult,
+)
 
 Vector = npt.NDArray[np.float32]
 

@@ -55,7 +55,7 @@ def m001_sources_messages(db: sqlite3.Connection) -> None:
             PRIMARY KEY (source_id, message_id)
         ) WITHOUT ROWID;
         CREATE INDEX messages_by_time ON messages (source_id, posted_at, message_id);
-        """
+        """,
     )
 
 
@@ -74,7 +74,7 @@ def m002_api_keys(db: sqlite3.Connection) -> None:
             revoked_at INTEGER,
             last_used_at INTEGER
         );
-        """
+        """,
     )
 
 
@@ -92,7 +92,7 @@ def m003_embeddings(db: sqlite3.Connection) -> None:
             FOREIGN KEY (source_id, message_id)
                 REFERENCES messages (source_id, message_id) ON DELETE CASCADE
         ) WITHOUT ROWID;
-        """
+        """,
     )
 
 
@@ -106,7 +106,7 @@ def m004_cache(db: sqlite3.Connection) -> None:
             value TEXT NOT NULL,
             created_at INTEGER NOT NULL
         );
-        """
+        """,
     )
 
 

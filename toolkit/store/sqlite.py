@@ -96,9 +96,7 @@ class SQLiteStore:
         if self.database != ":memory:":
             Path(self.database).parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._db = sqlite3.connect(
-                self.database, isolation_level=None, check_same_thread=False
-            )
+            self._db = sqlite3.connect(self.database, isolation_level=None, check_same_thread=False)
             self._db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             if self.database != ":memory:":
                 self._db.execute("PRAGMA journal_mode = WAL")
@@ -131,10 +129,19 @@ class SQLiteStore:
                 yield
             except BaseException:
                 self._depth = 0
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise
             self._depth = 0
-            self._db.execute("COMMIT")
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                self._rollback()
+                raise StoreError(f"cannot commit to {self.database}: {exc}") from exc
+
+    def _rollback(self) -> None:
+        # SQLite may already have rolled back by itself (e.g. after SQLITE_FULL).
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
 
     def close(self) -> None:
         """Close the connection."""

@@ -37,7 +37,8 @@ def centred(vectors: Matrix) -> Matrix:
     out = vectors - vectors.mean(axis=0, keepdims=True)
     norms = np.linalg.norm(out, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return (out / norms).astype(np.float32)
+    result: Matrix = (out / norms).astype(np.float32)
+    return result
 
 
 def cluster(vectors: Matrix, *, max_clusters: int = MAX_CLUSTERS) -> Labels:

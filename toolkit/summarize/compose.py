@@ -136,8 +136,9 @@ def _opening(book: Phrasebook, draft: Draft, authors: Counter[str]) -> str:
         key = "source_topics_channel" if ctx.kind is SourceKind.CHANNEL else "source_topics_chat"
         return f"{first} {book.say(key, topics='; '.join(topics))}"
     if ctx.kind is SourceKind.CHANNEL:
-        prefix, plain = "channel", book.say(
-            "channel_plain", title=title, posts=book.posts(len(draft.messages))
+        prefix, plain = (
+            "channel",
+            book.say("channel_plain", title=title, posts=book.posts(len(draft.messages))),
         )
     else:
         prefix = "author" if len(authors) == 1 else "chat"
@@ -158,11 +159,11 @@ def summary_text(book: Phrasebook, draft: Draft, authors: Counter[str]) -> str:
     chosen = key_messages(draft)
     quotes = [quote(book, draft, i, SUMMARY_QUOTE_CHARS) for i in chosen]
     prefix = "typical" if draft.ctx.family == "source" else "key"
+    suffix = "_channel" if draft.ctx.kind is SourceKind.CHANNEL else ""
     if len(quotes) == 1:
-        sentences.append(book.say(f"{prefix}_one", quote=quotes[0]))
+        sentences.append(book.say(f"{prefix}_one{suffix}", quote=quotes[0]))
     else:
-        sentences.append(book.say(f"{prefix}_many", quotes="; ".join(quotes)))
+        sentences.append(book.say(f"{prefix}_many{suffix}", quotes="; ".join(quotes)))
     if any(script(draft.texts[i]) not in (None, _SCRIPT[book.code]) for i in chosen):
         sentences.append(book.say("original_language"))
     return " ".join(sentences)
-

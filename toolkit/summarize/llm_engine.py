@@ -16,8 +16,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from toolkit.errors import UpstreamInvalidOutput
 from toolkit.models import Message
-from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.chunking import chunk_messages, estimate_tokens, message_text, render_chunk
+from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.llm import ChatMessage, LLMClient
 from toolkit.summarize.output import (
     InvalidOutput,
@@ -163,7 +163,7 @@ class LLMEngine:
         allowed_urls = urls_in(message_text(m) for m in messages)
         with_time = ctx.family == "period"
         system = system_prompt(ctx)
-        chunks = self.chunks(messages, ctx)
+        chunks = self.chunks(messages, ctx) or [[]]
         chats = [
             [
                 {"role": "system", "content": system},
@@ -205,7 +205,10 @@ class LLMEngine:
         if not found:
             return answer
         reason = ", ".join(f'"{w}"' for w in dict.fromkeys(found))
-        retry_chat = [*chat, {"role": "user", "content": RETRY_PERIOD_WORDING.format(reason=reason)}]
+        retry_chat = [
+            *chat,
+            {"role": "user", "content": RETRY_PERIOD_WORDING.format(reason=reason)},
+        ]
         retried, _ = ask(self.client, retry_chat)
         retried = clean_summary(retried, allowed_ids=allowed_ids, allowed_urls=allowed_urls)
         return repair_period_wording(retried) if _wording_in(retried) else retried

@@ -149,7 +149,12 @@ def system_prompt(ctx: SummaryContext, *, merge: bool = False) -> str:
 
 def user_prompt(rendered_messages: str, *, part: int = 1, parts: int = 1) -> str:
     """The user turn carrying one chunk of rendered messages."""
-    note = "" if parts == 1 else f"This is part {part} of {parts} of the messages.\n"
+    if not rendered_messages.strip():
+        note = "There are no messages in this selection: say so in the summary, with no sections.\n"
+    elif parts == 1:
+        note = ""
+    else:
+        note = f"This is part {part} of {parts} of the messages.\n"
     return USER_TEMPLATE.format(part_note=note, messages=rendered_messages)
 
 

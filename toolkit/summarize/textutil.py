@@ -18,7 +18,12 @@ _IMAGE_RE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _CYRILLIC_RE = re.compile(r"[\u0400-\u04ff]")
 _LATIN_RE = re.compile(r"[A-Za-z]")
 
-STOP_WORDS_EN = frozenset(
+
+def _wordlist(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+STOP_WORDS_EN = _wordlist(
     """a about above after again against all also am an and any are aren't as at be because
     been before being below between both but by can can't cannot could couldn't did didn't do
     does doesn't doing don't down during each else even ever every few for from further get gets
@@ -33,10 +38,10 @@ STOP_WORDS_EN = frozenset(
     where where's whether which while who who's whom why why's will with won't would wouldn't
     yeah yes yet you you'd you'll you're you've your yours yourself yourselves
     also already anyway around back done going gonna got want wants know let make made maybe
-    sure thanks thank please hi hello hey right good great""".split()
+    sure thanks thank please hi hello hey right good great"""
 )
 
-STOP_WORDS_RU = frozenset(
+STOP_WORDS_RU = _wordlist(
     """а без более бы был была были было быть в вам вас весь во вот все всего всех вы где да
     даже для до его ее её если есть еще ещё же за здесь и из или им их к как ко когда кто ли
     либо мне может мы на над надо наш не него нее неё нет ни них но ну о об однако он она они
@@ -45,7 +50,7 @@ STOP_WORDS_RU = frozenset(
     всё всем будет будут было бы можно нужно просто вообще тут потом сейчас ведь вроде типа
     кстати спасибо привет пожалуйста да нет ок окей ага угу вот вон раз два какой какая какие
     который которая которые которое этого этой этом этим тот та тех своих свои своей между
-    после перед через чтоб пока почему зачем куда откуда сам сама сами самый""".split()
+    после перед через чтоб пока почему зачем куда откуда сам сама сами самый"""
 )
 
 STOP_WORDS = STOP_WORDS_EN | STOP_WORDS_RU

@@ -10,13 +10,9 @@ from __future__ import annotations
 
 import re
 
-_MONTHS_EN = (
-    "january|february|march|april|may|june|july|august|september|october|november|december"
-)
+_MONTHS_EN = "january|february|march|april|may|june|july|august|september|october|november|december"
 _MONTHS_EN_SHORT = "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
-_MONTHS_RU_GEN = (
-    "января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря"
-)
+_MONTHS_RU_GEN = "января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря"
 _MONTHS_RU_PREP = (
     "январе|феврале|марте|апреле|мае|июне|июле|августе|сентябре|октябре|ноябре|декабре"
 )
@@ -32,13 +28,15 @@ _PATTERNS: tuple[str, ...] = (
     r"\b(?:today|yesterday|tomorrow|tonight|recently|lately|nowadays)\b",
     rf"\b(?:{_MONTHS_EN}|(?:{_MONTHS_EN_SHORT})\.?) \d{{1,2}}(?:st|nd|rd|th)?\b",
     rf"\b\d{{1,2}}(?:st|nd|rd|th)? (?:of )?(?:{_MONTHS_EN})\b",
-    rf"\b(?:in|since|until|till|by|during|through) (?:early |late |mid-)?(?:{_MONTHS_EN}|(?:19|20)\d\d)\b",
+    r"\b(?:in|since|until|till|by|during|through) (?:early |late |mid-)?"
+    rf"(?:{_MONTHS_EN}|(?:19|20)\d\d)\b",
     r"\b(?:selected|given|reporting|covered|whole|entire|summary|this|the) period\b",
     # Russian
     r"\bза (?:\w+ )?(?:период\w*|недел\w+|месяц\w*|год\w*|сутки|день|дни|квартал\w*)",
     r"\bв течение (?:\w+ )?(?:период\w*|недел\w+|месяц\w*|год\w*|дн\w+|квартал\w*)",
     r"\b(?:на|в) (?:эт\w+|прошл\w+|следующ\w+|текущ\w+|данн\w+|ту|той) недел\w+",
-    r"\bв (?:эт\w+|прошл\w+|текущ\w+|данн\w+|указанн\w+|выбранн\w+) (?:месяц\w*|год\w*|квартал\w*|период\w*)",
+    r"\bв (?:эт\w+|прошл\w+|текущ\w+|данн\w+|указанн\w+|выбранн\w+) "
+    r"(?:месяц\w*|год\w*|квартал\w*|период\w*)",
     r"\b(?:сегодня|вчера|завтра|недавно|на днях|в последнее время)\b",
     rf"\b\d{{1,2}} (?:{_MONTHS_RU_GEN})\b",
     rf"\b(?:в|с|до|по) (?:{_MONTHS_RU_PREP}|{_MONTHS_RU_GEN})\b",
@@ -72,7 +70,9 @@ def has_period_wording(text: str) -> bool:
 def split_sentences(text: str) -> list[str]:
     """Split text into sentences, each with its trailing separator; joined, they are ``text``."""
     parts = _BOUNDARY_RE.split(text)
-    pieces = [parts[i] + (parts[i + 1] if i + 1 < len(parts) else "") for i in range(0, len(parts), 2)]
+    pieces = [
+        parts[i] + (parts[i + 1] if i + 1 < len(parts) else "") for i in range(0, len(parts), 2)
+    ]
     return [p for p in pieces if p]
 
 

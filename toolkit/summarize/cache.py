@@ -1,0 +1,94 @@
+"""Cached summaries: the key that identifies a result, and its JSON form in the store.
+
+The key covers the source, the family and period (or "source"), the variant, the
+language, the prompt version, the engine (the LLM endpoint and model, or the extractive
+algorithm's version and the embedding model) and a hash of the selected messages'
+content, so an edit, a new message or a prompt change never serves a stale result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import asdict
+
+from toolkit.config import Settings
+from toolkit.embeddings import Embedder
+from toolkit.models import Message, Section, Source, Summary, iso_z
+from toolkit.store.base import MessageStore
+from toolkit.summarize.context import SummaryContext
+from toolkit.summarize.prompts import PROMPT_VERSION
+
+# Bump when the extractive engine's output for the same input changes.
+EXTRACTIVE_VERSION = "1"
+
+
+def content_hash(messages: Sequence[Message]) -> str:
+    """SHA-256 over what a summary reads from each message (ids, times, authors, text)."""
+    digest = hashlib.sha256()
+    for m in messages:
+        for part in (
+            m.messenger_message_id,
+            iso_z(m.posted_at),
+            m.sender_name or m.sender_peer_id or "",
+            m.reply_to or "",
+            m.forwarded_from or "",
+            m.text,
+        ):
+            digest.update(str(part).encode())
+            digest.update(b"\x00")
+        digest.update(b"\x01")
+    return digest.hexdigest()
+
+
+def cache_key(
+    source: Source,
+    ctx: SummaryContext,
+    engine: str,
+    settings: Settings,
+    embedder: Embedder,
+    messages: Sequence[Message],
+) -> str:
+    """The cache key of one summary request."""
+    if engine == "llm":
+        engine_id = f"llm|{settings.llm_base_url}|{settings.llm_model}"
+    else:
+        engine_id = f"extractive|{EXTRACTIVE_VERSION}|{embedder.model_name}"
+    parts = {
+        "source": source.id,
+        "family": ctx.family,
+        "kind": ctx.kind.value,
+        "title": ctx.title,
+        "period": [iso_z(t) if t else None for t in (ctx.started_at, ctx.ended_at)],
+        "language": ctx.language,
+        "prompt": PROMPT_VERSION,
+        "engine": engine_id,
+        "content": content_hash(messages),
+    }
+    raw = json.dumps(parts, sort_keys=True, ensure_ascii=False)
+    return "summary:" + hashlib.sha256(raw.encode()).hexdigest()
+
+
+def load_cached(store: MessageStore, key: str, source_ref: str) -> Summary | None:
+    """A cached summary under ``key``, echoing ``source_ref`` as this request gave it."""
+    raw = store.cache_get(key)
+    if raw is None:
+        return None
+    try:
+        data = json.loads(raw)
+        return Summary(
+            source_ref=source_ref,
+            summary=data["summary"],
+            sections=[Section(s["title"], s["body"]) for s in data["sections"]],
+            important_messenger_message_ids=list(data["important_messenger_message_ids"]),
+            engine=data["engine"],
+            language=data["language"],
+        )
+    except (ValueError, KeyError, TypeError):
+        return None  # an unreadable entry is recomputed and overwritten
+
+
+def store_cached(store: MessageStore, key: str, summary: Summary) -> None:
+    """Cache ``summary`` under ``key``."""
+    store.cache_put(key, json.dumps(asdict(summary), ensure_ascii=False))

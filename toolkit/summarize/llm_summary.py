@@ -1,0 +1,90 @@
+"""The LLM engine's answer as a ``Summary``, with message links built in code.
+
+The model names the messages a section draws on by id; the links under each section
+are made here from those ids (``refs.message_link``), never copied from the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+
+from toolkit.config import Settings
+from toolkit.errors import ConfigError
+from toolkit.models import Message, Section, Summary
+from toolkit.summarize.context import SummaryContext
+from toolkit.summarize.llm import LLMClient
+from toolkit.summarize.llm_engine import LLMEngine
+from toolkit.summarize.output import LLMSummary
+
+ENGINE = "llm"
+LINKS_PER_SECTION = 5
+
+
+@lru_cache(maxsize=8)
+def _client(
+    base_url: str, api_key: str | None, model: str, timeout: float, max_retries: int
+) -> LLMClient:
+    # One client per endpoint, so connections and the learned output mode are reused.
+    return LLMClient(
+        base_url=base_url, model=model, api_key=api_key, timeout=timeout, max_retries=max_retries
+    )
+
+
+def engine_for(settings: Settings) -> LLMEngine:
+    """The LLM engine for the endpoint the settings configure (``ConfigError`` if none)."""
+    if not settings.llm_base_url:
+        raise ConfigError("no LLM endpoint is configured (set MLENS_LLM_BASE_URL)")
+    key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
+    client = _client(
+        settings.llm_base_url,
+        key,
+        settings.llm_model,
+        settings.llm_timeout,
+        settings.llm_max_retries,
+    )
+    return LLMEngine(
+        client,
+        chunk_tokens=settings.llm_chunk_tokens,
+        max_concurrency=settings.llm_max_concurrency,
+    )
+
+
+def to_summary(
+    answer: LLMSummary, *, source_ref: str, language: str, link: Callable[[int], str]
+) -> Summary:
+    """The contract's shape: each section's body ends with links to the messages it cites."""
+    sections = []
+    for section in answer.sections:
+        links = [link(int(i)) for i in section.message_ids[:LINKS_PER_SECTION] if i.isdigit()]
+        links = [url for url in links if url]
+        body = section.body.strip()
+        if links:
+            body = f"{body}\n{' '.join(links)}" if body else " ".join(links)
+        sections.append(Section(title=section.title.strip(), body=body))
+    return Summary(
+        source_ref=source_ref,
+        summary=answer.summary.strip(),
+        sections=sections,
+        important_messenger_message_ids=list(answer.important_message_ids),
+        engine=ENGINE,
+        language=language,
+    )
+
+
+def summarize_with_llm(
+    settings: Settings,
+    messages: Sequence[Message],
+    ctx: SummaryContext,
+    *,
+    source_ref: str,
+    link: Callable[[int], str],
+) -> Summary:
+    """Summarise ``messages`` with the configured LLM endpoint.
+
+    Raises:
+        ConfigError: no endpoint configured.
+        UpstreamTimeout, UpstreamRateLimited, UpstreamError, UpstreamInvalidOutput.
+    """
+    answer = engine_for(settings).summarize(messages, ctx)
+    return to_summary(answer, source_ref=source_ref, language=ctx.language, link=link)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, timedelta
@@ -63,12 +64,26 @@ def source_picker(label: str = "Source", *, key: str = "source") -> str | None:
     return choice
 
 
-def md_escape(text: str) -> str:
-    """Message text made safe for ``st.markdown`` (markdown and HTML shown literally)."""
+_URL = re.compile(r"https?://[^\s<>()\"“”«»]+[^\s<>()\"“”«».,;:!?]")
+
+
+def _escape(text: str) -> str:
     out = text.replace("\\", "\\\\")
     for ch in "`*_{}[]()#+-.!|<>~$":
         out = out.replace(ch, "\\" + ch)
-    return out.replace("\n", "  \n")
+    return out
+
+
+def md_escape(text: str) -> str:
+    """Message text made safe for ``st.markdown``: markdown and HTML are shown literally,
+    links stay clickable, line breaks are kept."""
+    parts, last = [], 0
+    for match in _URL.finditer(text):
+        url = match.group(0)
+        parts += [_escape(text[last : match.start()]), f"[{_escape(url)}]({url})"]
+        last = match.end()
+    parts.append(_escape(text[last:]))
+    return "".join(parts).replace("\n", "  \n")
 
 
 def period_picker(

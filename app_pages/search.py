@@ -41,7 +41,7 @@ if ref and query.strip():
             ref,
             query,
             limit=int(limit),
-            scan=int(scan),
+            scan_messages_limit=int(scan),
             weights=weights,
             explain=True,
             period_from=period[0] if period else None,

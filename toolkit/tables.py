@@ -7,8 +7,9 @@ from collections.abc import Iterable, Sequence
 from datetime import date, timedelta
 
 from toolkit.frames import Table
-from toolkit.models import Message, Source, SourceStats
+from toolkit.models import Message, SearchHit, Source, SourceStats
 from toolkit.refs import message_link
+from toolkit.search.weights import SearchWeights
 
 SOURCE_COLUMNS = [
     "ref",
@@ -74,3 +75,30 @@ def per_day_table(source: Source, days: Iterable[date]) -> Table:
             rows.append({"day": day, "messages": counts.get(day, 0)})
             day += timedelta(days=1)
     return Table(rows, columns=["day", "messages"], title=f"{source.title}: messages per day")
+
+
+def explain_table(hits: Sequence[SearchHit], weights: SearchWeights) -> Table:
+    """Each hit's signals and their weighted shares of the score (hits need ``signals``).
+
+    ``score = short_factor × relevance``, ``relevance`` the sum of the three parts.
+    """
+    total = weights.semantic + weights.lexical + weights.phrase
+    share = {"semantic": weights.semantic, "lexical": weights.lexical, "phrase": weights.phrase}
+    rows = []
+    for rank, hit in enumerate(hits, 1):
+        signals = hit.signals or {}
+        parts = {f"{name}_part": w * signals.get(name, 0.0) / total for name, w in share.items()}
+        rows.append(
+            {
+                "rank": rank,
+                "messenger_message_id": hit.messenger_message_id,
+                "score": hit.score,
+                **{name: signals.get(name) for name in (*share, "short_factor")},
+                **parts,
+                "relevance": sum(parts.values()),
+                "text": hit.text,
+            }
+        )
+    columns = ["rank", "messenger_message_id", "score", *share, "short_factor"]
+    columns += [*(f"{name}_part" for name in share), "relevance", "text"]
+    return Table(rows, columns=columns, title="Score = short_factor × relevance")

@@ -30,7 +30,7 @@ _URL_RE = re.compile(
 )
 _MENTION_RE = re.compile(r"(?<![\w@])@\w+")
 _APOSTROPHE_RE = re.compile(r"(?<=\w)['’ʼ`](?=\w)")
-_TOKEN_RE = re.compile(r"[^\W_]+")
+_SYMBOLS_RE = re.compile(r"[\W_]+")
 _CYRILLIC_RE = re.compile(r"[а-я]")
 _LATIN_RE = re.compile(r"[a-z]")
 # URL host labels that say nothing about the site.
@@ -87,13 +87,6 @@ def _host_words(match: re.Match[str]) -> str:
     return " " + " ".join(labels) + " "
 
 
-def _drop_symbols(text: str) -> str:
-    # Emoji, pictographs and punctuation are not words: letters, digits and marks stay.
-    return "".join(
-        ch if ch.isalnum() or unicodedata.category(ch).startswith("M") else " " for ch in text
-    )
-
-
 def normalise(text: str) -> str:
     """Fold a text to the form every comparison uses (see the module docstring).
 
@@ -107,12 +100,13 @@ def normalise(text: str) -> str:
     text = _URL_RE.sub(_host_words, text)
     text = _MENTION_RE.sub(" ", text)
     text = _APOSTROPHE_RE.sub("", text)
-    return " ".join(_drop_symbols(text).split())
+    # Emoji, pictographs, punctuation and "_" are not words: only letters and digits stay.
+    return " ".join(_SYMBOLS_RE.sub(" ", text).split())
 
 
 def tokenize(text: str) -> list[str]:
     """Normalise ``text`` and split it into word tokens (stop words kept, not stemmed)."""
-    return _TOKEN_RE.findall(normalise(text))
+    return normalise(text).split()
 
 
 def script_of(token: str) -> str | None:
@@ -142,8 +136,7 @@ def terms(text: str, *, keep_stop_words: bool = False) -> list[str]:
 
     Args:
         text: a message or a query.
-        keep_stop_words: keep stop words (a query made only of them still means
-            something, e.g. "to be or not to be").
+        keep_stop_words: keep stop words too (for callers that want every word).
 
     Returns:
         Stems in the order they occur (repeats kept).
@@ -151,19 +144,11 @@ def terms(text: str, *, keep_stop_words: bool = False) -> list[str]:
     return [stem(t) for t in tokenize(text) if keep_stop_words or t not in STOP_WORDS]
 
 
-def query_terms(query: str) -> list[str]:
-    """The terms of a search query: ``terms`` without stop words, or with them when
-    the query has nothing else."""
-    found = terms(query)
-    return found if found else terms(query, keep_stop_words=True)
-
-
 __all__ = [
     "STOP_WORDS",
     "STOP_WORDS_EN",
     "STOP_WORDS_RU",
     "normalise",
-    "query_terms",
     "script_of",
     "stem",
     "terms",

@@ -13,8 +13,8 @@ polars and renders as HTML in Jupyter::
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import UTC, date, datetime, timedelta
+from collections.abc import Callable, Mapping
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,48 +22,22 @@ from toolkit.config import Settings
 from toolkit.embeddings import Embedder
 from toolkit.errors import InvalidRequest
 from toolkit.frames import Table
-from toolkit.models import Source, SourceKind, SourceRef, Summary, utc
+from toolkit.models import Source, SourceKind, SourceRef, Summary
 from toolkit.refs import parse_ref
+from toolkit.search.weights import SearchWeights
 from toolkit.store import SQLiteStore
-from toolkit.tables import messages_table, per_day_table, sources_table
-from toolkit.views import SummaryView
+from toolkit.tables import explain_table, messages_table, per_day_table, sources_table
+from toolkit.views import HitList, SummaryView
+from toolkit.when import When, moment
 
 if TYPE_CHECKING:
     from toolkit.ingest.export import ImportReport
+    from toolkit.search.searcher import Searcher
 
-When = datetime | date | str
 ENGINES = ("auto", "extractive", "llm")
+_DAY = timedelta(days=1)
 # progress(done, total) during embedding; the app turns it into a progress bar.
 Progress = Callable[[int, int], None]
-
-
-def moment(
-    value: When | None, field: str, *, after_day: timedelta | None = None
-) -> datetime | None:
-    """A user's time as tz-aware UTC; ``None`` stays ``None``.
-
-    Args:
-        value: a datetime (naive is UTC), a date, or an ISO 8601 string of either.
-        field: the argument's name, for the error.
-        after_day: for an upper bound given as a bare day: the moment is the day's
-            midnight plus this much (``timedelta(days=1)``: the whole day is inside).
-
-    Raises:
-        InvalidRequest: a string that is no ISO 8601 date or datetime.
-    """
-    if value is None:
-        return None
-    if isinstance(value, str):
-        text = value.strip()
-        try:
-            value = date.fromisoformat(text) if len(text) == 10 else datetime.fromisoformat(text)
-        except ValueError:
-            message = f"{text!r} is not an ISO 8601 date or datetime"
-            raise InvalidRequest(message, field=field) from None
-    if isinstance(value, datetime):
-        return utc(value)
-    midnight = datetime(value.year, value.month, value.day, tzinfo=UTC)
-    return midnight + after_day if after_day is not None else midnight
 
 
 class Workspace:
@@ -89,6 +63,7 @@ class Workspace:
             store = SQLiteStore(settings.database_path)
         self.store = store
         self._embedder = embedder
+        self._searcher: Searcher | None = None
 
     @classmethod
     def open(
@@ -237,6 +212,88 @@ class Workspace:
             tables = [self.import_export(p, ref=h, embed=embed) for p, h in demo_files()]
         return Table([row for t in tables for row in t], columns=_IMPORT_COLUMNS, title="Imported")
 
+    # Search ------------------------------------------------------------------------------
+    @property
+    def searcher(self) -> Searcher:
+        """The search engine over this store, with the settings' default weights."""
+        if self._searcher is None:
+            from toolkit.search.searcher import Searcher
+
+            self._searcher = Searcher(
+                self.store,
+                self.embedder,
+                weights=self.settings.search,
+                embed_batch_size=self.settings.embed_batch_size,
+            )
+        return self._searcher
+
+    def search(
+        self,
+        ref: str | Source,
+        query: str,
+        *,
+        limit: int | None = None,
+        scan_messages_limit: int | None = None,
+        period_from: When | None = None,
+        period_to: When | None = None,
+        weights: SearchWeights | Mapping[str, float] | None = None,
+        explain: bool = True,
+    ) -> HitList:
+        """Hybrid search of one source's most recent messages.
+
+        Args:
+            ref: the source.
+            query: the search text.
+            limit: hits to return (default: ``settings.default_limit``).
+            scan_messages_limit: recent messages to scan (default: the settings').
+            period_from: scan only messages posted at or after this moment.
+            period_to: ... at or before this one; a bare day is included whole.
+            weights: this call's ``SearchWeights`` (or a mapping of some of its fields,
+                the others from the settings); by default the settings' weights.
+            explain: attach each hit's four signals (``HitList.to_pandas`` shows them).
+
+        Returns:
+            The hits, best first, each with two messages of context on either side.
+        """
+        source = self.source(ref)
+        if weights is not None and not isinstance(weights, SearchWeights):
+            weights = self.settings.search.replace(**dict(weights))
+        hits = self.searcher.search(
+            _source_ref(source, ref),
+            query,
+            limit=limit or self.settings.default_limit,
+            scan_messages_limit=scan_messages_limit or self.settings.default_scan_messages_limit,
+            period_from=moment(period_from, "period_from"),
+            period_to=moment(period_to, "period_to", after_day=_DAY - timedelta(seconds=1)),
+            weights=weights,
+            explain=explain,
+        )
+        return HitList(hits, query=query, source_ref=ref if isinstance(ref, str) else source.key)
+
+    def explain(
+        self,
+        ref: str | Source,
+        query: str,
+        *,
+        limit: int = 10,
+        weights: SearchWeights | Mapping[str, float] | None = None,
+        **search: Any,
+    ) -> Table:
+        """Why the top hits rank where they do: each signal and its weighted share.
+
+        ``score = short_factor × (semantic_part + lexical_part + phrase_part)``, where a
+        part is the signal times its weight over the sum of the three weights.
+
+        Args:
+            ref, query, limit, weights: as for ``search``.
+            search: other ``search`` arguments (``scan_messages_limit``, the period).
+        """
+        resolved = self.settings.search if weights is None else weights
+        if not isinstance(resolved, SearchWeights):
+            resolved = self.settings.search.replace(**dict(resolved))
+        hits = self.search(ref, query, limit=limit, weights=resolved, explain=True, **search)
+        return explain_table(hits, resolved)
+
     # Summaries ---------------------------------------------------------------------------
     def _engine_settings(self, engine: str | None) -> Settings:
         if engine is None:
@@ -283,7 +340,7 @@ class Workspace:
             self._engine_settings(engine),
             _source_ref(source, ref),
             _required(moment(start, "started_at")),
-            _required(moment(end, "ended_at", after_day=timedelta(days=1))),
+            _required(moment(end, "ended_at", after_day=_DAY)),
             language,
             SourceKind(kind) if kind is not None else None,
         )

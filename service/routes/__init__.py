@@ -5,9 +5,10 @@ A new route module adds its import and one entry to ``ROUTERS``.
 
 from fastapi import APIRouter
 
-from service.routes import health, sources
+from service.routes import health, sources, summaries
 
 ROUTERS: list[APIRouter] = [
     health.router,
     sources.router,
+    summaries.router,
 ]

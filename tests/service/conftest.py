@@ -45,6 +45,34 @@ BASE_TIME = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 PROTECTED_ROUTES: list[tuple[str, str, str, dict[str, Any] | None]] = [
     ("GET", "/v1/sources/by-ref", "sources.read", {"source_ref": "@lens_public"}),
     ("POST", "/v1/sources/by-ref/sync", "sources.write", {"source_ref": "@lens_public"}),
+    (
+        "POST",
+        "/v1/summaries/chat",
+        "summary.run",
+        {
+            "source_ref": "t.me/c/1987654321",
+            "started_at": "2024-03-01T00:00:00Z",
+            "ended_at": "2024-03-02T00:00:00Z",
+            "language": "en",
+        },
+    ),
+    (
+        "POST",
+        "/v1/summaries/channel",
+        "summary.run",
+        {
+            "source_ref": "@lens_public",
+            "started_at": "2024-03-01T00:00:00Z",
+            "ended_at": "2024-04-01T00:00:00Z",
+            "language": "ru",
+        },
+    ),
+    (
+        "POST",
+        "/v1/sources/by-ref/summary",
+        "summary.run",
+        {"source_ref": "@lens_public", "language": "en"},
+    ),
 ]
 
 

@@ -19,12 +19,10 @@ import statistics
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import Stemmer
 from rouge_score import rouge_scorer
 from sumy.models.dom import ObjectDocumentModel, Paragraph, Sentence
 from sumy.summarizers.lex_rank import LexRankSummarizer
@@ -35,7 +33,8 @@ from toolkit.embeddings import Embedder
 from toolkit.models import Message, SourceKind
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive import summarize_extractive
-from toolkit.summarize.textutil import STOP_WORDS, words
+from toolkit.summarize.textutil import words
+from toolkit.text import STOP_WORDS, stem
 
 DEV_FILE = Path("../shared/data/eval/dev/summaries_en_dialogsum.jsonl")
 ROUGE_TYPES = ("rouge1", "rouge2", "rougeL")
@@ -79,21 +78,12 @@ def load_dialogues(path: Path | str, *, limit: int | None = None) -> list[Dialog
     return out
 
 
-@cache
-def _stemmer(language: str) -> Stemmer.Stemmer:
-    return Stemmer.Stemmer(language)
-
-
 class RougeTokenizer:
     """Lower-cased ``\\w+`` tokens, Snowball-stemmed (Russian for Cyrillic, else English)."""
 
     def tokenize(self, text: str) -> list[str]:
         """The tokens of ``text``; Cyrillic is kept."""
-        out = []
-        for token in "".join(ch if ch.isalnum() else " " for ch in text.lower()).split():
-            cyrillic = any("\u0400" <= ch <= "\u04ff" for ch in token)
-            out.append(_stemmer("russian" if cyrillic else "english").stemWord(token))
-        return out
+        return [stem(t) for t in "".join(c if c.isalnum() else " " for c in text.lower()).split()]
 
 
 class _SumyWords:
@@ -119,7 +109,6 @@ def sumy_pick(messages: Sequence[Message], k: int, algorithm: str) -> str:
     """Baseline: ``k`` messages picked by sumy's ``lexrank`` or ``textrank``, in order."""
     tokenizer = _SumyWords()
     document = ObjectDocumentModel([Paragraph([Sentence(_line(m), tokenizer) for m in messages])])
-    stem = _stemmer("english").stemWord
     summarizer = (LexRankSummarizer if algorithm == "lexrank" else TextRankSummarizer)(stem)
     summarizer.stop_words = STOP_WORDS
     return " ".join(str(s) for s in summarizer(document, k))

@@ -1,6 +1,7 @@
 """``SearchWeights``: the tunable knobs of the hybrid ranking (DESIGN.md §4).
 
-``score = short_factor × (w_sem·semantic + w_lex·lexical + w_phrase·phrase) / (w_sem + w_lex + w_phrase)``
+``score = short_factor × (w_sem·semantic + w_lex·lexical + w_phrase·phrase)``
+``        / (w_sem + w_lex + w_phrase)``
 
 The short-message factor is ``floor + (1 - floor) · (1 - exp(-n / scale))`` where ``n`` is
 the number of content tokens of the message: 0 tokens give ``floor``, and the factor

@@ -141,6 +141,19 @@ class MessageStore(Protocol):
         """Searchable messages (text, not service) that have no vector of ``model``."""
         ...
 
+    def scan_window(
+        self,
+        source_id: int,
+        limit: int,
+        *,
+        since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> list[tuple[int, int, str]]:
+        """A search's scan window, cheaply: the most recent ``limit`` searchable messages
+        (text, not service) with ``since <= posted_at <= until``, newest first, as
+        ``(message id, posted_at in Unix seconds, text)`` tuples."""
+        ...
+
     # API keys ----------------------------------------------------------------------------
     def add_api_key(
         self, *, name: str, prefix: str, key_hash: str, scopes: Iterable[str]

@@ -523,6 +523,32 @@ class SQLiteStore:
             sql += f" LIMIT {int(limit)}"
         return [_message(r) for r in self._query(sql, (model, source_id))]
 
+    def scan_window(
+        self,
+        source_id: int,
+        limit: int,
+        *,
+        since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> list[tuple[int, int, str]]:
+        """The most recent ``limit`` searchable messages in ``[since, until]``, newest first.
+
+        Rows are ``(message id, posted_at in Unix seconds, text)``: a search at 10,000
+        messages spends its time scoring rather than building ``Message`` objects.
+        """
+        where, params = self._filters(
+            since=since,
+            until=until,
+            include_service=False,
+            with_text_only=True,
+            until_inclusive=True,
+        )
+        return self._query(
+            f"SELECT message_id, posted_at, text FROM messages WHERE source_id = ?{where} "
+            "ORDER BY posted_at DESC, message_id DESC LIMIT ?",
+            (source_id, *params, int(limit)),
+        )
+
     # API keys ----------------------------------------------------------------------------
     _KEY_COLUMNS = "id, name, prefix, key_hash, scopes, created_at, revoked_at, last_used_at"
 

@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from toolkit.errors import UpstreamInvalidOutput
 from toolkit.models import Message
-from toolkit.summarize.chunking import chunk_messages, estimate_tokens, message_text, render_chunk
+from toolkit.summarize.chunking import chunk_messages, estimate_tokens, render_chunk
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.llm import ChatMessage, LLMClient
 from toolkit.summarize.output import (
@@ -24,7 +24,6 @@ from toolkit.summarize.output import (
     LLMSummary,
     clean_summary,
     parse_summary,
-    urls_in,
 )
 from toolkit.summarize.prompts import (
     RETRY_INVALID,
@@ -160,7 +159,6 @@ class LLMEngine:
             family no period wording.
         """
         allowed_ids = {str(m.messenger_message_id) for m in messages}
-        allowed_urls = urls_in(message_text(m) for m in messages)
         with_time = ctx.family == "period"
         system = system_prompt(ctx)
         chunks = self.chunks(messages, ctx) or [[]]
@@ -181,17 +179,13 @@ class LLMEngine:
             answer, chat = results[0]
         else:
             partials = [
-                clean_summary(
-                    a,
-                    allowed_ids={str(m.messenger_message_id) for m in chunk},
-                    allowed_urls=allowed_urls,
-                )
+                clean_summary(a, allowed_ids={str(m.messenger_message_id) for m in chunk})
                 for (a, _), chunk in zip(results, chunks, strict=True)
             ]
             answer, chat = self._merge(partials, ctx)
-        answer = clean_summary(answer, allowed_ids=allowed_ids, allowed_urls=allowed_urls)
+        answer = clean_summary(answer, allowed_ids=allowed_ids)
         if ctx.family == "source":
-            answer = self._without_period_wording(answer, chat, allowed_ids, allowed_urls)
+            answer = self._without_period_wording(answer, chat, allowed_ids)
         return answer
 
     def _without_period_wording(
@@ -199,7 +193,6 @@ class LLMEngine:
         answer: LLMSummary,
         chat: list[ChatMessage],
         allowed_ids: set[str],
-        allowed_urls: set[str],
     ) -> LLMSummary:
         found = _wording_in(answer)
         if not found:
@@ -210,5 +203,5 @@ class LLMEngine:
             {"role": "user", "content": RETRY_PERIOD_WORDING.format(reason=reason)},
         ]
         retried, _ = ask(self.client, retry_chat)
-        retried = clean_summary(retried, allowed_ids=allowed_ids, allowed_urls=allowed_urls)
+        retried = clean_summary(retried, allowed_ids=allowed_ids)
         return repair_period_wording(retried) if _wording_in(retried) else retried

@@ -1,8 +1,10 @@
 """The LLM's answer: its pydantic shape, parsing, and cleaning against the input.
 
 The model returns ids only. Cleaning keeps the ids that were in the input (in order,
-once each), removes markdown images and HTML tags, and removes every URL that does not
-occur verbatim in an input message; message links are added later, in code.
+once each), removes markdown images and HTML tags, and removes every URL the model
+wrote, even one copied from a message: a message's text may carry a phishing link, and
+the model has no business repeating it. The links a summary carries are message links
+added later, in code, for the ids the model cited.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from collections.abc import Collection, Iterable
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError
+
+from toolkit.summarize.textutil import URL_RE
 
 
 def _ids(value: Any) -> Any:
@@ -72,35 +76,17 @@ def parse_summary(text: str) -> LLMSummary:
         raise InvalidOutput(f"the JSON does not match the schema ({problems})") from exc
 
 
-URL_RE = re.compile(
-    r"(?:(?:https?|ftp)://|www\.)[^\s<>\"'`]+|\b(?:[a-z0-9-]+\.)+[a-z]{2,}/[^\s<>\"'`]*",
-    re.IGNORECASE,
-)
 _IMAGE_RE = re.compile(r"!\[([^\]]*)\]\(([^)]*)\)")
 _MD_LINK_RE = re.compile(r"\[([^\]]+)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
 _TAG_RE = re.compile(r"</?[a-zA-Z][^<>]*>")
-_TRAILING = ".,;:!?)]}»”'\""
 
 
-def urls_in(texts: Iterable[str]) -> set[str]:
-    """Every URL in ``texts``, without trailing punctuation."""
-    return {m.group(0).rstrip(_TRAILING) for text in texts for m in URL_RE.finditer(text)}
-
-
-def strip_foreign_urls(text: str, allowed: Collection[str]) -> str:
-    """Remove images, tags and every URL that is not in ``allowed`` from model text."""
+def strip_urls(text: str) -> str:
+    """Model text without images, HTML tags, markdown link targets or URLs."""
     text = _IMAGE_RE.sub("", text)
     text = _TAG_RE.sub("", text)
-    text = _MD_LINK_RE.sub(
-        lambda m: f"{m.group(1)} ({m.group(2)})" if m.group(2) in allowed else m.group(1), text
-    )
-
-    def _url(match: re.Match[str]) -> str:
-        url = match.group(0)
-        core = url.rstrip(_TRAILING)
-        return url if core in allowed else url[len(core) :]
-
-    text = URL_RE.sub(_url, text)
+    text = _MD_LINK_RE.sub(lambda m: m.group(1), text)
+    text = URL_RE.sub("", text)
     text = re.sub(r"\(\s*\)", "", text)
     text = re.sub(r"[ \t]+([.,;:!?])", r"\1", text)
     return re.sub(r"[ \t]{2,}", " ", text).strip()
@@ -111,14 +97,12 @@ def known_ids(ids: Iterable[str], allowed: Collection[str]) -> list[str]:
     return list(dict.fromkeys(i.strip() for i in ids if i.strip() in allowed))
 
 
-def clean_summary(
-    answer: LLMSummary, *, allowed_ids: Collection[str], allowed_urls: Collection[str]
-) -> LLMSummary:
-    """The answer with foreign ids dropped and foreign links removed; empty sections go."""
+def clean_summary(answer: LLMSummary, *, allowed_ids: Collection[str]) -> LLMSummary:
+    """The answer with foreign ids dropped and every link removed; empty sections go."""
     sections = []
     for section in answer.sections:
-        title = strip_foreign_urls(section.title, allowed_urls)
-        body = strip_foreign_urls(section.body, allowed_urls)
+        title = strip_urls(section.title)
+        body = strip_urls(section.body)
         if title or body:
             sections.append(
                 {
@@ -129,7 +113,7 @@ def clean_summary(
             )
     return LLMSummary.model_validate(
         {
-            "summary": strip_foreign_urls(answer.summary, allowed_urls) or "—",
+            "summary": strip_urls(answer.summary) or "—",
             "sections": sections,
             "important_message_ids": known_ids(answer.important_message_ids, allowed_ids),
         }

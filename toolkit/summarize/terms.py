@@ -9,6 +9,7 @@ as that phrase.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
@@ -44,7 +45,7 @@ class _ClusterTerms:
             for stem, surface in words:
                 self.surfaces[stem][surface] += 1
             seen: set[tuple[str, str]] = set()
-            for (a, sa), (b, sb) in zip(words, words[1:], strict=False):
+            for (a, sa), (b, sb) in itertools.pairwise(words):
                 if a != b and (a, b) not in seen:
                     seen.add((a, b))
                     self.pairs[(a, b)] += 1

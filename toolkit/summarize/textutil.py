@@ -1,20 +1,26 @@
 """Small text helpers of the summary engines: content words, scripts, quotes.
 
-Content words are lower-cased words of letters (URLs, mentions and numbers out), not
-stop words, stemmed by the Snowball stemmer of their script (Cyrillic: Russian,
-otherwise English), so that "release", "releases" and "released" count as one term.
+Content words come from the toolkit's one text pipeline (``toolkit.text``: normalised,
+tokenised, stop words out, Snowball-stemmed by script), minus chat filler that is no
+topic ("thanks", "yeah", "привет") and words under 3 letters, and keep their surface
+form so that a title shows "releases", not "releas".
 """
 
 from __future__ import annotations
 
 import re
-from functools import cache
+from urllib.parse import urlsplit
 
-import Stemmer
+from toolkit.text import STOP_WORDS, stem, tokenize
 
-_URL_RE = re.compile(r"(?:https?://|www\.|t\.me/)\S+|@\w+", re.IGNORECASE)
-_WORD_RE = re.compile(r"[^\W\d_](?:[^\W\d_]|['’-][^\W\d_])*")
+URL_RE = re.compile(
+    r"(?:(?:https?|ftp)://|www\.)[^\s<>\"'`]+|\b(?:[a-z0-9-]+\.)+[a-z]{2,}/[^\s<>\"'`]*",
+    re.IGNORECASE,
+)
+"""URLs with a scheme, ``www.`` ones, and bare ``host.tld/path`` ones."""
+
 _IMAGE_RE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
+_MD_LINK_RE = re.compile(r"\[([^\]]+)\]\(([^)\s]*)[^)]*\)")
 _CYRILLIC_RE = re.compile(r"[\u0400-\u04ff]")
 _LATIN_RE = re.compile(r"[A-Za-z]")
 
@@ -23,58 +29,32 @@ def _wordlist(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-STOP_WORDS_EN = _wordlist(
-    """a about above after again against all also am an and any are aren't as at be because
-    been before being below between both but by can can't cannot could couldn't did didn't do
-    does doesn't doing don't down during each else even ever every few for from further get gets
-    got had hadn't has hasn't have haven't having he he'd he'll he's her here here's hers herself
-    him himself his how how's however i i'd i'll i'm i've if in into is isn't it it's its itself
-    just let's like may me might more most much must mustn't my myself need no nor not now of off
-    oh ok okay on once one only or other ought our ours ourselves out over own really said same
-    say says see shall shan't she she'd she'll she's should shouldn't so some still such than
-    that that's the their theirs them themselves then there there's these they they'd they'll
-    they're they've thing things think this those though through thus to too under until up
-    upon us very was wasn't we we'd we'll we're we've well were weren't what what's when when's
-    where where's whether which while who who's whom why why's will with won't would wouldn't
-    yeah yes yet you you'd you'll you're you've your yours yourself yourselves
-    also already anyway around back done going gonna got want wants know let make made maybe
-    sure thanks thank please hi hello hey right good great"""
+CHAT_FILLER = _wordlist(
+    """thanks thank thx please hi hello hey yeah yep nope sure right good great cool nice
+    lol got get gets going gonna want wants know think let make made maybe really still
+    already anyway back done thing things said say says see well like need one
+    спасибо привет пожалуйста ок окей да нет ага угу вообще просто типа кстати вроде
+    тоже можно нужно надо будет будут было раз два какой какая какие который которая
+    которые которое"""
 )
-
-STOP_WORDS_RU = _wordlist(
-    """а без более бы был была были было быть в вам вас весь во вот все всего всех вы где да
-    даже для до его ее её если есть еще ещё же за здесь и из или им их к как ко когда кто ли
-    либо мне может мы на над надо наш не него нее неё нет ни них но ну о об однако он она они
-    оно от очень по под при с со так также такой там те тем то того тоже той только том ты у
-    уже хотя чего чей чем что чтобы чье чья эта эти это этот я мой моя мои твой свой себя себе
-    всё всем будет будут было бы можно нужно просто вообще тут потом сейчас ведь вроде типа
-    кстати спасибо привет пожалуйста да нет ок окей ага угу вот вон раз два какой какая какие
-    который которая которые которое этого этой этом этим тот та тех своих свои своей между
-    после перед через чтоб пока почему зачем куда откуда сам сама сами самый"""
-)
-
-STOP_WORDS = STOP_WORDS_EN | STOP_WORDS_RU
-
-
-@cache
-def _stemmer(language: str) -> Stemmer.Stemmer:
-    return Stemmer.Stemmer(language)
+"""Words of chat small talk that never make a topic title."""
 
 
 def words(text: str) -> list[str]:
-    """Lower-cased words of letters, with URLs and @mentions removed."""
-    return [w.lower() for w in _WORD_RE.findall(_URL_RE.sub(" ", text))]
+    """The normalised word tokens of ``text`` (``toolkit.text.tokenize``)."""
+    return tokenize(text)
 
 
 def content_words(text: str) -> list[tuple[str, str]]:
-    """(stem, surface) of each content word: no stop words, no words under 3 letters."""
-    out: list[tuple[str, str]] = []
-    for word in words(text):
-        if len(word) < 3 or word in STOP_WORDS:
-            continue
-        language = "russian" if _CYRILLIC_RE.search(word) else "english"
-        out.append((_stemmer(language).stemWord(word), word))
-    return out
+    """(stem, surface) of each content word, in order: no stop words, filler or digits."""
+    return [
+        (stem(token), token)
+        for token in tokenize(text)
+        if len(token) >= 3
+        and token not in STOP_WORDS
+        and token not in CHAT_FILLER
+        and not token.isdigit()
+    ]
 
 
 def script(text: str) -> str | None:
@@ -85,9 +65,28 @@ def script(text: str) -> str | None:
     return "cyrillic" if cyr > lat else "latin"
 
 
+def host(url: str) -> str:
+    """The host name of a URL (``https://docs.example.com/x`` -> ``docs.example.com``)."""
+    try:
+        return urlsplit(url if "://" in url else f"https://{url}").hostname or ""
+    except ValueError:
+        return ""
+
+
+def without_links(text: str) -> str:
+    """Text with images as their alt text and every URL as its bare host name.
+
+    Summaries carry only links built in code; a quoted message still shows where its
+    links pointed, but nothing in the quote is clickable.
+    """
+    text = _IMAGE_RE.sub(lambda m: m.group(1), text)
+    text = _MD_LINK_RE.sub(lambda m: f"{m.group(1)} ({host(m.group(2))})", text)
+    return URL_RE.sub(lambda m: host(m.group(0)), text)
+
+
 def quotable(text: str, limit: int) -> str:
-    """One line of message text for a quote: images as their alt text, cut at a word."""
-    line = " ".join(_IMAGE_RE.sub(lambda m: m.group(1), text).split())
+    """One line of message text for a quote: no links (see ``without_links``), cut at a word."""
+    line = " ".join(without_links(text).split())
     if len(line) <= limit:
         return line
     cut = line[:limit]

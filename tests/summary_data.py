@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from toolkit.models import Message, Source, SourceKind
 from toolkit.store import SQLiteStore
+from toolkit.store.base import MessageStore
 
 START = datetime(2024, 5, 6, 9, 0, tzinfo=UTC)
 
@@ -105,18 +106,23 @@ def injection_messages(source_id: int) -> list[Message]:
     ]
 
 
-def seeded_store() -> tuple[SQLiteStore, dict[str, Source]]:
-    """An in-memory store with ``team`` (public chat), ``ru`` (public channel) and
-    ``injection`` (private chat)."""
-    store = SQLiteStore(":memory:")
+def seed(store: MessageStore) -> dict[str, Source]:
+    """Put ``team`` (public chat), ``ru`` (public channel) and ``injection`` (private
+    chat) into ``store``."""
     team = store.upsert_source(
         title="Platform Team", kind=SourceKind.CHAT, internal_id=1500000001, handle="platform_team"
     )
     ru = store.upsert_source(
         title="Базы данных", kind=SourceKind.CHANNEL, internal_id=1500000002, handle="db_weekly_ru"
     )
-    injection = store.upsert_source(
-        title="Ops Room", kind=SourceKind.CHAT, internal_id=1500000003
+    injection = store.upsert_source(title="Ops Room", kind=SourceKind.CHAT, internal_id=1500000003)
+    store.upsert_messages(
+        team_messages(team.id) + ru_posts(ru.id) + injection_messages(injection.id)
     )
-    store.upsert_messages(team_messages(team.id) + ru_posts(ru.id) + injection_messages(injection.id))
-    return store, {"team": team, "ru": ru, "injection": injection}
+    return {"team": team, "ru": ru, "injection": injection}
+
+
+def seeded_store() -> tuple[SQLiteStore, dict[str, Source]]:
+    """An in-memory store holding the three sources of ``seed``."""
+    store = SQLiteStore(":memory:")
+    return store, seed(store)

@@ -1,0 +1,169 @@
+"""Summaries: ``POST /v1/summaries/chat``, ``/v1/summaries/channel`` (a period) and
+``POST /v1/sources/by-ref/summary`` (what a source is about, no period wording).
+
+All three need the ``summary.run`` scope. The engine that wrote the answer (``llm`` or
+``extractive``) is in the ``X-Summary-Engine`` header; the body is the contract's shape.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request, Response
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
+
+from service.deps import SettingsDep, StoreDep, app_resource, require_scope
+from service.problems import problem_responses
+from service.schemas import LanguageCode, SourceRefStr, UtcDatetime, check_not_before
+from toolkit.config import Settings
+from toolkit.embeddings import Embedder, get_embedder
+from toolkit.models import ApiKeyRecord, SourceKind, Summary
+from toolkit.summarize.pipeline import MAX_SOURCE_MESSAGES, summarize_period, summarize_source
+
+router = APIRouter(tags=["summaries"])
+
+ENGINE_HEADER = "X-Summary-Engine"
+ERRORS = problem_responses(404, 422, 502, 503, 504)
+
+
+class SummaryRequest(BaseModel):
+    """A period summary request (contract §2.1)."""
+
+    source_ref: SourceRefStr = Field(description="`@handle`, a t.me link or `t.me/c/<id>`.")
+    started_at: UtcDatetime = Field(description="Start of the period (inclusive).")
+    ended_at: UtcDatetime = Field(description="End of the period (exclusive); after started_at.")
+    language: LanguageCode = Field(description="ISO 639-1 code of the output language.")
+
+    @field_validator("ended_at")
+    @classmethod
+    def _after_start(cls, value: UtcDatetime, info: ValidationInfo) -> UtcDatetime:
+        checked = check_not_before(value, info, other="started_at", strict=True)
+        assert checked is not None
+        return checked
+
+
+class SourceSummaryRequest(BaseModel):
+    """What a source is about, from its most recent messages."""
+
+    source_ref: SourceRefStr = Field(description="`@handle`, a t.me link or `t.me/c/<id>`.")
+    language: LanguageCode = Field(description="ISO 639-1 code of the output language.")
+    messages_limit: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_SOURCE_MESSAGES,
+        description="Recent messages to read (1..5000); default 500 "
+        "(`MLENS_SOURCE_SUMMARY_MESSAGES`).",
+    )
+
+
+class SectionOut(BaseModel):
+    """One section of a summary."""
+
+    title: str
+    body: str = Field(description="Section text; message links, when present, end it.")
+
+
+class SummaryResponse(BaseModel):
+    """A summary (contract §2.2)."""
+
+    source_ref: str = Field(description="The reference exactly as the request gave it.")
+    summary: str
+    sections: list[SectionOut]
+    important_messenger_message_ids: list[str]
+
+
+def get_summary_embedder(request: Request, settings: SettingsDep) -> Embedder:
+    """The app's embedder (shared with search under the ``embedder`` resource name)."""
+    return app_resource(request, "embedder", lambda: get_embedder(settings))
+
+
+EmbedderDep = Annotated[Embedder, Depends(get_summary_embedder)]
+SummaryScope = Annotated[ApiKeyRecord, Depends(require_scope("summary.run"))]
+
+
+def _answer(summary: Summary, response: Response) -> SummaryResponse:
+    response.headers[ENGINE_HEADER] = summary.engine
+    return SummaryResponse(
+        source_ref=summary.source_ref,
+        summary=summary.summary,
+        sections=[SectionOut(title=s.title, body=s.body) for s in summary.sections],
+        important_messenger_message_ids=summary.important_messenger_message_ids,
+    )
+
+
+def _period(
+    body: SummaryRequest,
+    kind: SourceKind,
+    store: StoreDep,
+    settings: Settings,
+    embedder: Embedder,
+    response: Response,
+) -> SummaryResponse:
+    summary = summarize_period(
+        store,
+        embedder,
+        settings,
+        body.source_ref,
+        body.started_at,
+        body.ended_at,
+        body.language,
+        kind,
+    )
+    return _answer(summary, response)
+
+
+@router.post(
+    "/v1/summaries/chat",
+    response_model=SummaryResponse,
+    summary="Summarise a conversation over a period",
+    responses=ERRORS,
+)
+def summarize_chat(
+    body: SummaryRequest,
+    _: SummaryScope,
+    store: StoreDep,
+    settings: SettingsDep,
+    embedder: EmbedderDep,
+    response: Response,
+) -> SummaryResponse:
+    """Threads, questions, decisions and open items of ``[started_at, ended_at)``."""
+    return _period(body, SourceKind.CHAT, store, settings, embedder, response)
+
+
+@router.post(
+    "/v1/summaries/channel",
+    response_model=SummaryResponse,
+    summary="Summarise a channel's posts over a period",
+    responses=ERRORS,
+)
+def summarize_channel(
+    body: SummaryRequest,
+    _: SummaryScope,
+    store: StoreDep,
+    settings: SettingsDep,
+    embedder: EmbedderDep,
+    response: Response,
+) -> SummaryResponse:
+    """Announcements, topics and links of the posts in ``[started_at, ended_at)``."""
+    return _period(body, SourceKind.CHANNEL, store, settings, embedder, response)
+
+
+@router.post(
+    "/v1/sources/by-ref/summary",
+    response_model=SummaryResponse,
+    summary="What a source is about",
+    responses=ERRORS,
+)
+def summarize_source_by_ref(
+    body: SourceSummaryRequest,
+    _: SummaryScope,
+    store: StoreDep,
+    settings: SettingsDep,
+    embedder: EmbedderDep,
+    response: Response,
+) -> SummaryResponse:
+    """Describe a source from its most recent messages, with no period wording."""
+    summary = summarize_source(
+        store, embedder, settings, body.source_ref, body.language, body.messages_limit
+    )
+    return _answer(summary, response)

@@ -1,0 +1,154 @@
+"""The Streamlit app, page by page, through ``streamlit.testing.v1.AppTest``.
+
+Each test points the app at a fresh data folder (``MLENS_DATA_DIR``); the embedder is
+cached by the app once per process, like in production.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from chat_fixture import HANDLE, TEXTS, write_export
+from streamlit.testing.v1 import AppTest
+
+from toolkit import Workspace
+
+APP = str(Path(__file__).resolve().parents[2] / "app_streamlit.py")
+QUERY = "train tickets to Berlin"
+
+
+def app(page: str | None = None) -> AppTest:
+    """The app after its first run, switched to ``page`` (``app_pages/<page>.py``)."""
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    if page is not None:
+        at.switch_page(f"app_pages/{page}.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def hit_headers(at: AppTest) -> list[str]:
+    """The header line of each hit on the search page, in rank order."""
+    return [m.value for m in at.markdown if m.value.startswith("**#")]
+
+
+def hit_ids(at: AppTest) -> list[str]:
+    """Message ids of the hits, read from their links, in rank order."""
+    return [h.split("](https://t.me/trip_planning/")[1].split(")")[0] for h in hit_headers(at)]
+
+
+def test_sources_page_lists_sources_and_charts_messages_per_day(trip_chat: str) -> None:
+    at = app()
+    assert [s.value for s in at.subheader] == ["Sources in the store"]
+    table = at.dataframe[0].value
+    assert table["ref"].tolist() == [trip_chat]
+    assert table["messages"].tolist() == [len(TEXTS)]
+    assert at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
+
+
+def test_upload_imports_an_export_with_progress(data_dir: Path, tmp_path: Path) -> None:
+    at = app()
+    export = write_export(tmp_path / "result.json").read_bytes()
+    at.file_uploader[0].set_value(("result.json", export, "application/json")).run()
+    at.text_input[0].input(HANDLE).run()
+    at.button[0].click().run()
+    assert not at.exception
+    assert not at.error, [e.value for e in at.error]
+    assert [s.value for s in at.success] == [f"Imported result.json: {len(TEXTS)} new messages."]
+    assert at.dataframe[-1].value["ref"].tolist() == [HANDLE]
+    with Workspace.open(data_dir) as ws:
+        assert ws.sources()["messages"] == [len(TEXTS)]
+
+
+def test_malformed_upload_shows_the_error_and_leaves_the_store_intact(
+    workspace: Workspace, trip_chat: str, tmp_path: Path
+) -> None:
+    before = workspace.sources().rows
+    at = app()
+    good = write_export(tmp_path / "result.json").read_bytes()
+    at.file_uploader[0].set_value(("broken.json", good[: len(good) // 2], "application/json"))
+    at.run()
+    at.button[0].click().run()
+    assert not at.exception
+    (error,) = at.error
+    assert "Malformed export" in error.value
+    assert "broken.json is truncated" in error.value
+    assert not at.success
+    assert workspace.sources().rows == before
+    assert at.dataframe[0].value["messages"].tolist() == [len(TEXTS)]
+
+
+def test_search_returns_hits_with_context_links_and_signal_bars(trip_chat: str) -> None:
+    at = app("search")
+    assert [i.value for i in at.info]  # asks for a query before there is one
+    at.text_input[0].input(QUERY).run()
+    assert not at.exception
+    assert not at.error
+    headers = hit_headers(at)
+    assert len(headers) == min(20, len(TEXTS))
+    assert "https://t.me/trip_planning/" in headers[0]
+    scores = [float(h.split("score ")[1].split("**")[0]) for h in headers]
+    assert scores == sorted(scores, reverse=True)
+    markdown = [m.value for m in at.markdown]
+    first_text = markdown[markdown.index(headers[0]) + 1]
+    assert "train tickets to Berlin" in first_text
+    assert any(c.value.startswith("[#") for c in at.caption)  # context messages, linked
+    bars = [p.proto.text for p in at.get("progress")]
+    assert {b.split()[0] for b in bars} == {"semantic", "lexical", "phrase", "short_factor"}
+
+
+def test_a_weight_change_changes_the_order(trip_chat: str) -> None:
+    at = app("search")
+    at.text_input[0].input(QUERY).run()
+    default_order = hit_ids(at)
+    sliders = {s.label: s for s in at.slider}
+    sliders["semantic"].set_value(0.0)
+    sliders["phrase"].set_value(0.0)
+    sliders["lexical"].set_value(1.0).run()
+    lexical_order = hit_ids(at)
+    assert lexical_order != default_order
+
+
+def test_all_zero_weights_show_the_toolkit_error(trip_chat: str) -> None:
+    at = app("search")
+    at.text_input[0].input(QUERY).run()
+    for name in ("semantic", "lexical", "phrase"):
+        next(s for s in at.slider if s.label == name).set_value(0.0)
+    at.run()
+    assert not at.exception
+    assert any("Invalid search weights" in e.value for e in at.error)
+    assert not hit_headers(at)
+
+
+def test_summary_of_a_period_shows_sections_and_linked_important_messages(
+    trip_chat: str,
+) -> None:
+    at = app("summaries")
+    at.button[0].click().run()
+    assert not at.exception
+    assert not at.error, [e.value for e in at.error]
+    titles = [s.value for s in at.subheader]
+    assert titles[-1] == "Important messages"
+    assert len(titles) >= 2
+    links = at.markdown[-1].value.splitlines()
+    assert links
+    assert all(line.startswith("- [#") and "https://t.me/trip_planning/" in line for line in links)
+    assert any(c.value.startswith("engine: extractive") for c in at.caption)
+
+
+@pytest.mark.parametrize(("language", "message"), [("de", "Unsupported language")])
+def test_summary_in_a_language_the_engine_cannot_write_is_an_error(
+    trip_chat: str, language: str, message: str
+) -> None:
+    at = app("summaries")
+    at.radio[0].set_value("the whole source").run()
+    next(s for s in at.selectbox if s.label == "Language").set_value(language).run()
+    at.button[0].click().run()
+    assert not at.exception
+    assert any(message in e.value for e in at.error)
+
+
+def test_pages_on_an_empty_store_ask_for_an_import(data_dir: Path) -> None:
+    for page in ("search", "summaries"):
+        at = app(page)
+        assert any("The store is empty" in i.value for i in at.info)

@@ -1,0 +1,101 @@
+"""``Workspace``: the notebook surface over ingest, store, search, summaries, evaluation."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from chat_fixture import HANDLE, TEXTS, write_export
+
+from toolkit import Settings, Workspace
+from toolkit.errors import ImportFormatError, InvalidRequest, SourceNotFound
+from toolkit.when import moment
+
+
+def test_moment_reads_days_datetimes_and_strings() -> None:
+    day = datetime(2026, 3, 2, tzinfo=UTC)
+    assert moment("2026-03-02", "x") == day
+    assert moment(date(2026, 3, 2), "x") == day
+    assert moment("2026-03-02", "x", after_day=timedelta(days=1)) == day + timedelta(days=1)
+    assert moment("2026-03-02T10:00:00+03:00", "x") == day + timedelta(hours=7)
+    assert moment(datetime(2026, 3, 2, 7), "x") == day + timedelta(hours=7)
+    assert moment(None, "x") is None
+    with pytest.raises(InvalidRequest, match="ISO 8601") as info:
+        moment("yesterday", "since")
+    assert info.value.field == "since"
+
+
+def test_open_creates_the_data_folder_and_an_empty_store(tmp_path: Path) -> None:
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    with Workspace.open(tmp_path / "new", settings=settings) as ws:
+        assert (tmp_path / "new").is_dir()
+        assert ws.settings.database_path == str(tmp_path / "new" / "mlens.sqlite3")
+        assert len(ws.sources()) == 0
+        assert "0 sources" in repr(ws)
+
+
+def test_import_embeds_with_progress_and_lists_the_source(
+    workspace: Workspace, tmp_path: Path
+) -> None:
+    calls: list[tuple[int, int]] = []
+    report = workspace.import_export(
+        write_export(tmp_path / "result.json"),
+        ref=HANDLE,
+        progress=lambda done, total: calls.append((done, total)),
+    )
+    assert report[0]["inserted"] == len(TEXTS)
+    assert report[0]["embedded"] == len(TEXTS)
+    assert calls[-1] == (len(TEXTS), len(TEXTS))
+    sources = workspace.sources().to_pandas()
+    assert sources["ref"].tolist() == [HANDLE]
+    assert sources["messages"].tolist() == [len(TEXTS)]
+    again = workspace.import_export(tmp_path / "result.json", ref=HANDLE)
+    assert (again[0]["inserted"], again[0]["unchanged"], again[0]["embedded"]) == (
+        0,
+        len(TEXTS),
+        0,
+    )
+
+
+def test_malformed_export_raises_and_leaves_the_store_intact(
+    workspace: Workspace, trip_chat: str, tmp_path: Path
+) -> None:
+    good = write_export(tmp_path / "good.json").read_text()
+    broken = tmp_path / "broken.json"
+    broken.write_text(good[: len(good) // 2])
+    before = workspace.sources().rows
+    with pytest.raises(ImportFormatError, match="truncated"):
+        workspace.import_export(broken)
+    assert workspace.sources().rows == before
+
+
+def test_messages_window_and_per_day(workspace: Workspace, trip_chat: str) -> None:
+    recent = workspace.messages(trip_chat, limit=5).to_pandas()
+    assert recent["text"].tolist() == TEXTS[-5:]
+    assert recent["message_link"].iloc[-1] == f"https://t.me/trip_planning/{len(TEXTS)}"
+    first_day = workspace.messages(trip_chat, until="2026-03-02T23:59:59").to_polars()
+    assert first_day["posted_at"].max() < datetime(2026, 3, 3, tzinfo=UTC)
+    per_day = workspace.messages_per_day(trip_chat)
+    assert sum(per_day["messages"]) == len(TEXTS)
+    assert per_day["day"] == sorted(per_day["day"])
+    with pytest.raises(SourceNotFound):
+        workspace.messages("@nobody_here")
+
+
+def test_summaries_resolve_important_messages_to_links(
+    workspace: Workspace, trip_chat: str
+) -> None:
+    view = workspace.summarize_period(trip_chat, "2026-03-02", "2026-03-04", language="en")
+    assert view.summary.engine == "extractive"
+    assert view.summary.source_ref == trip_chat
+    assert len(view.important) == len(view.summary.important_messenger_message_ids) > 0
+    for row in view.important:
+        assert row["message_link"] == f"https://t.me/trip_planning/{row['messenger_message_id']}"
+        # The period's last day is included whole, and nothing after it.
+        assert row["posted_at"] < datetime(2026, 3, 5, tzinfo=UTC)
+    assert len(view.to_pandas()) == len(view.summary.sections)
+    source = workspace.summarize_source(trip_chat, language="ru", messages_limit=20)
+    assert source.summary.language == "ru"
+    with pytest.raises(InvalidRequest, match="engine"):
+        workspace.summarize_source(trip_chat, engine="gpt")

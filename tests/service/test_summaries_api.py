@@ -1,0 +1,254 @@
+"""The three summary endpoints: shapes, the engine header, bounds, and upstream failures.
+
+The auth matrix (401/403/2xx per scope) runs over these routes from ``PROTECTED_ROUTES``
+in ``conftest.py``; here a key has ``summary.run`` unless a test says otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from fake_llm import FakeLLM, Reply, summary_json
+from fastapi.testclient import TestClient
+from summary_data import seed
+
+from service.app import create_app
+from toolkit.apikeys import create_api_key
+from toolkit.config import Settings
+from toolkit.embeddings import Embedder
+from toolkit.store import SQLiteStore
+from toolkit.store.base import MessageStore
+from toolkit.summarize.wording import find_period_wording
+
+PROBLEM = "application/problem+json"
+CHAT = "/v1/summaries/chat"
+CHANNEL = "/v1/summaries/channel"
+SOURCE = "/v1/sources/by-ref/summary"
+PERIOD = {"started_at": "2024-05-06T00:00:00Z", "ended_at": "2024-05-13T00:00:00Z"}
+Auth = Callable[..., dict[str, str]]
+
+
+@pytest.fixture
+def app_state(embedder: Embedder) -> dict[str, Any]:
+    """Share the session's embedder instead of loading one per app."""
+    return {"embedder": embedder}
+
+
+@pytest.fixture
+def seeded(store: MessageStore) -> None:
+    seed(store)
+
+
+def _problem_field(response: Any) -> set[str | None]:
+    assert response.headers["content-type"] == PROBLEM
+    return {e["field"] for e in response.json()["errors"]}
+
+
+@pytest.mark.usefixtures("seeded")
+def test_chat_summary_has_the_contract_shape_and_engine_header(
+    client: TestClient, auth: Auth
+) -> None:
+    body = {"source_ref": "https://t.me/platform_team", "language": "en", **PERIOD}
+    response = client.post(CHAT, json=body, headers=auth("summary.run"))
+    assert response.status_code == 200
+    assert response.headers["x-summary-engine"] == "extractive"
+    data = response.json()
+    assert set(data) == {"source_ref", "summary", "sections", "important_messenger_message_ids"}
+    assert data["source_ref"] == "https://t.me/platform_team"
+    assert data["summary"].startswith("Alice, Bob, Carol and 1 other discussed")
+    assert all(set(s) == {"title", "body"} for s in data["sections"])
+    assert all(isinstance(i, str) for i in data["important_messenger_message_ids"])
+
+
+@pytest.mark.usefixtures("seeded")
+def test_channel_summary_in_russian(client: TestClient, auth: Auth) -> None:
+    body = {
+        "source_ref": "@DB_weekly_ru",
+        "language": "RU",
+        "started_at": "2024-05-01T00:00:00+03:00",
+        "ended_at": "2024-06-01T00:00:00",
+    }
+    response = client.post(CHANNEL, json=body, headers=auth("summary.run"))
+    assert response.status_code == 200
+    data = response.json()
+    assert data["source_ref"] == "@DB_weekly_ru"
+    assert data["summary"].startswith("Канал «Базы данных» публиковал")
+    assert data["sections"][0]["body"].splitlines()[0].endswith("публикаций.")
+
+
+@pytest.mark.usefixtures("seeded")
+@pytest.mark.parametrize("language", ["en", "ru"])
+@pytest.mark.parametrize("ref", ["@platform_team", "@db_weekly_ru", "t.me/c/1500000003"])
+def test_source_summary_has_no_period_wording(
+    client: TestClient, auth: Auth, ref: str, language: str
+) -> None:
+    response = client.post(
+        SOURCE, json={"source_ref": ref, "language": language}, headers=auth("summary.run")
+    )
+    assert response.status_code == 200
+    data = response.json()
+    for text in [data["summary"]] + [f"{s['title']}\n{s['body']}" for s in data["sections"]]:
+        assert find_period_wording(text) == [], text
+
+
+@pytest.mark.usefixtures("seeded")
+def test_an_empty_period_is_200_saying_so(client: TestClient, auth: Auth) -> None:
+    body = {
+        "source_ref": "@platform_team",
+        "language": "en",
+        "started_at": "2030-01-01T00:00:00Z",
+        "ended_at": "2030-01-02T00:00:00Z",
+    }
+    response = client.post(CHAT, json=body, headers=auth("summary.run"))
+    assert response.status_code == 200
+    assert response.json()["summary"].startswith("There are no messages from 2030-01-01")
+    assert response.json()["sections"] == []
+
+
+@pytest.mark.usefixtures("seeded")
+@pytest.mark.parametrize("path", [CHAT, CHANNEL])
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"ended_at": "2024-05-06T00:00:00Z"}, "ended_at"),
+        ({"ended_at": "2024-05-01T00:00:00Z"}, "ended_at"),
+        ({"started_at": "yesterday"}, "started_at"),
+        ({"started_at": 1714953600}, "started_at"),
+        ({"language": "xx"}, "language"),
+        ({"language": "english"}, "language"),
+        ({"language": "de"}, "language"),  # known, but the extractive engine cannot write it
+        ({"source_ref": "t.me/+invite"}, "source_ref"),
+        ({"source_ref": None}, "source_ref"),
+    ],
+)
+def test_period_bounds_are_422_naming_the_field(
+    client: TestClient, auth: Auth, path: str, change: dict[str, Any], field: str
+) -> None:
+    body = {"source_ref": "@platform_team", "language": "en", **PERIOD, **change}
+    response = client.post(path, json=body, headers=auth("summary.run"))
+    assert response.status_code == 422
+    assert field in _problem_field(response)
+
+
+@pytest.mark.usefixtures("seeded")
+def test_unsupported_language_says_what_it_can_write(client: TestClient, auth: Auth) -> None:
+    body = {"source_ref": "@platform_team", "language": "de", **PERIOD}
+    detail = client.post(CHAT, json=body, headers=auth("summary.run")).json()["detail"]
+    assert "en (English), ru (Russian)" in detail
+    assert "LLM endpoint" in detail
+
+
+@pytest.mark.usefixtures("seeded")
+@pytest.mark.parametrize(
+    ("change", "field", "status"),
+    [
+        ({"messages_limit": 0}, "messages_limit", 422),
+        ({"messages_limit": 5001}, "messages_limit", 422),
+        ({"messages_limit": "many"}, "messages_limit", 422),
+        ({"language": "zz"}, "language", 422),
+        ({"language": None}, "language", 422),
+    ],
+)
+def test_source_summary_bounds(
+    client: TestClient, auth: Auth, change: dict[str, Any], field: str, status: int
+) -> None:
+    body = {"source_ref": "@platform_team", "language": "en", **change}
+    response = client.post(SOURCE, json=body, headers=auth("summary.run"))
+    assert response.status_code == status
+    assert field in _problem_field(response)
+
+
+@pytest.mark.usefixtures("seeded")
+def test_source_summary_limits_are_inclusive(client: TestClient, auth: Auth) -> None:
+    for limit in (1, 5000):
+        body = {"source_ref": "@platform_team", "language": "en", "messages_limit": limit}
+        assert client.post(SOURCE, json=body, headers=auth("summary.run")).status_code == 200
+
+
+@pytest.mark.usefixtures("seeded")
+@pytest.mark.parametrize("path", [CHAT, CHANNEL, SOURCE])
+def test_unknown_source_is_404(client: TestClient, auth: Auth, path: str) -> None:
+    body = {"source_ref": "@nobody_here", "language": "en", **PERIOD}
+    response = client.post(path, json=body, headers=auth("summary.run"))
+    assert response.status_code == 404
+    assert response.headers["content-type"] == PROBLEM
+
+
+@pytest.mark.usefixtures("seeded")
+@pytest.mark.parametrize("path", [CHAT, CHANNEL, SOURCE])
+def test_another_scope_is_403(client: TestClient, auth: Auth, path: str) -> None:
+    body = {"source_ref": "@platform_team", "language": "en", **PERIOD}
+    response = client.post(path, json=body, headers=auth("search.read", "sources.read"))
+    assert response.status_code == 403
+
+
+# The LLM engine behind the service -------------------------------------------------------
+
+
+@pytest.fixture
+def llm() -> Iterator[FakeLLM]:
+    with FakeLLM() as server:
+        yield server
+
+
+@pytest.fixture
+def llm_client(settings: Settings, embedder: Embedder, llm: FakeLLM) -> Iterator[TestClient]:
+    configured = settings.model_copy(
+        update={"llm_base_url": llm.url, "llm_timeout": 0.5, "llm_max_retries": 0}
+    )
+    store = SQLiteStore(":memory:")
+    seed(store)
+    token, _ = create_api_key(store, name="t", scopes=["summary.run"])
+    with TestClient(create_app(configured, store=store, embedder=embedder)) as test_client:
+        test_client.headers["Authorization"] = f"Bearer {token}"
+        yield test_client
+    store.close()
+
+
+def _chat(client: TestClient) -> Any:
+    return client.post(CHAT, json={"source_ref": "@platform_team", "language": "de", **PERIOD})
+
+
+def test_llm_engine_answers_any_language_with_its_header(
+    llm_client: TestClient, llm: FakeLLM
+) -> None:
+    llm.push(Reply(content=summary_json("Das Team hat 2.4 freigegeben.", [], ["12", "777"])))
+    response = _chat(llm_client)
+    assert response.status_code == 200
+    assert response.headers["x-summary-engine"] == "llm"
+    assert response.json()["important_messenger_message_ids"] == ["12"]
+
+
+def test_llm_stall_is_504_problem(llm_client: TestClient, llm: FakeLLM) -> None:
+    llm.push(Reply(content=summary_json("late"), delay=2.0))
+    response = _chat(llm_client)
+    assert response.status_code == 504
+    assert response.headers["content-type"] == PROBLEM
+    assert response.json()["status"] == 504
+
+
+def test_llm_rate_limit_is_503_with_retry_after(llm_client: TestClient, llm: FakeLLM) -> None:
+    llm.push(Reply(status=429, body={"error": {"message": "quota"}}, headers={"retry-after": "12"}))
+    response = _chat(llm_client)
+    assert response.status_code == 503
+    assert response.headers["retry-after"] == "12"
+    assert response.headers["content-type"] == PROBLEM
+
+
+@pytest.mark.parametrize(
+    "replies",
+    [
+        [Reply(status=500, body={"error": {"message": "boom"}})],
+        [Reply(content="not json"), Reply(content='{"summary": ""}')],
+    ],
+    ids=["upstream-500", "invalid-twice"],
+)
+def test_other_llm_failures_are_502(
+    llm_client: TestClient, llm: FakeLLM, replies: list[Reply]
+) -> None:
+    llm.push(*replies)
+    response = _chat(llm_client)
+    assert response.status_code == 502
+    assert response.headers["content-type"] == PROBLEM

@@ -1,0 +1,242 @@
+"""The extractive engine through the pipeline: sections, ids, languages, wording, vectors."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from summary_data import START, TEAM_CHAT, seeded_store
+
+from toolkit.config import Settings
+from toolkit.embeddings import Embedder, Matrix
+from toolkit.errors import (
+    ConfigError,
+    InvalidRequest,
+    SourceNotFound,
+    UnsupportedLanguage,
+)
+from toolkit.models import Summary
+from toolkit.store import SQLiteStore
+from toolkit.summarize.output import URL_RE
+from toolkit.summarize.pipeline import summarize_period, summarize_source
+from toolkit.summarize.wording import find_period_wording
+
+TEAM, RU, OPS = "@platform_team", "https://t.me/db_weekly_ru", "t.me/c/1500000003"
+WEEK = timedelta(days=7)
+
+
+class CountingEmbedder:
+    """Wraps an embedder and counts the passages it embeds."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self.embedded = 0
+
+    @property
+    def model_name(self) -> str:
+        return self.inner.model_name
+
+    @property
+    def dimension(self) -> int:
+        return self.inner.dimension
+
+    def embed_queries(self, texts: Sequence[str]) -> Matrix:
+        return self.inner.embed_queries(texts)
+
+    def embed_passages(self, texts: Sequence[str]) -> Matrix:
+        self.embedded += len(texts)
+        return self.inner.embed_passages(texts)
+
+
+@pytest.fixture
+def store() -> Iterator[SQLiteStore]:
+    store, _ = seeded_store()
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def settings(monkeypatch: pytest.MonkeyPatch) -> Settings:
+    for name in list(os.environ):
+        if name.startswith("MLENS_"):
+            monkeypatch.delenv(name)
+    return Settings(_env_file=None, database=":memory:")  # type: ignore[call-arg]
+
+
+def _texts(summary: Summary) -> list[str]:
+    return [summary.summary] + [f"{s.title}\n{s.body}" for s in summary.sections]
+
+
+def _urls(summary: Summary) -> set[str]:
+    return {m.group(0) for t in _texts(summary) for m in URL_RE.finditer(t)}
+
+
+def test_english_period_summary_of_a_team_chat(
+    store: SQLiteStore, embedder: Embedder, settings: Settings
+) -> None:
+    summary = summarize_period(store, embedder, settings, TEAM, START, START + WEEK, "en")
+    assert summary.engine == "extractive"
+    assert summary.language == "en"
+    assert summary.summary.startswith("Alice, Bob, Carol and 1 other discussed")
+    assert "Key messages — " in summary.summary
+    titles = " ".join(s.title.lower() for s in summary.sections)
+    assert "release" in titles
+    assert "ramen" in titles or "lunch" in titles
+    assert len(summary.sections) >= 2
+    for section in summary.sections:
+        assert section.body.splitlines()[0].endswith(" participants.")
+    ids = summary.important_messenger_message_ids
+    assert 1 <= len(ids) <= 10
+    assert set(ids) <= {str(i) for i in range(1, len(TEAM_CHAT) + 1)}
+    # Links are message links built in code; a message's own URL shows as its host only.
+    assert _urls(summary)
+    assert all(url.startswith("https://t.me/platform_team/") for url in _urls(summary))
+    assert "https://docs.example.com" not in "\n".join(_texts(summary))
+
+
+def test_quotes_are_verbatim_in_their_own_language(
+    store: SQLiteStore, embedder: Embedder, settings: Settings
+) -> None:
+    summary = summarize_period(store, embedder, settings, TEAM, START, START + WEEK, "ru")
+    assert "обсуждали" in summary.summary
+    assert "Ключевые сообщения — " in summary.summary
+    assert summary.summary.endswith("Сообщения цитируются на языке оригинала.")
+    assert "перев" not in summary.summary.lower()  # it never claims a translation
+    quotes = [q.split("»")[0] for q in summary.summary.split("«")[1:]]
+    assert quotes
+    for quote in quotes:
+        assert any(quote.rstrip("…") in text for _, text, _ in TEAM_CHAT), quote
+    assert "сообщени" in summary.sections[0].body.splitlines()[0]
+
+
+def test_russian_channel_in_russian_needs_no_language_note(
+    store: SQLiteStore, embedder: Embedder, settings: Settings
+) -> None:
+    summary = summarize_period(store, embedder, settings, RU, START, START + 30 * WEEK, "ru")
+    assert summary.summary.startswith("Канал «Базы данных» публиковал")
+    assert "языке оригинала" not in summary.summary
+    assert "публикац" in summary.sections[0].body
+    english = summarize_period(store, embedder, settings, RU, START, START + 30 * WEEK, "en")
+    assert english.summary.startswith("“Базы данных” posted")
+    assert english.summary.endswith("Messages are quoted in their original language.")
+
+
+@pytest.mark.parametrize("ref", [TEAM, RU, OPS])
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_no_period_wording_in_any_source_summary(
+    store: SQLiteStore, embedder: Embedder, settings: Settings, ref: str, language: str
+) -> None:
+    # The sources hold "Lunch today?", "Сегодня вечером…" and "На этой неделе…".
+    summary = summarize_source(store, embedder, settings, ref, language)
+    assert summary.summary
+    for text in _texts(summary):
+        assert find_period_wording(text) == [], text
+
+
+def test_source_summary_describes_the_source(
+    store: SQLiteStore, embedder: Embedder, settings: Settings
+) -> None:
+    summary = summarize_source(store, embedder, settings, TEAM, "en")
+    assert summary.summary.startswith("“Platform Team” is a chat (4 participants)")
+    assert "Typical messages — " in summary.summary
+    russian = summarize_source(store, embedder, settings, RU, "ru")
+    assert russian.summary.startswith("«Базы данных» — канал.")
+    assert len(summarize_source(store, embedder, settings, RU, "ru", 3).sections) == 1
+
+
+def test_prompt_injection_through_the_extractive_engine(
+    store: SQLiteStore, embedder: Embedder, settings: Settings
+) -> None:
+    summary = summarize_period(store, embedder, settings, OPS, START, START + WEEK, "en")
+    inputs = {str(500 + i) for i in range(8)}
+    assert set(summary.important_messenger_message_ids) <= inputs
+    assert "999999" not in summary.important_messenger_message_ids
+    assert all(url.startswith("https://t.me/c/1500000003/") for url in _urls(summary))
+    text = "\n".join(_texts(summary))
+    assert "evil.example/" not in text
+    assert "](" not in text  # no markdown link or image survives a quote
+
+
+def test_an_unsupported_language_names_what_it_can_write(
+    store: SQLiteStore, embedder: Embedder, settings: Settings
+) -> None:
+    with pytest.raises(UnsupportedLanguage) as info:
+        summarize_period(store, embedder, settings, TEAM, START, START + WEEK, "de")
+    assert info.value.field == "language"
+    assert "en (English), ru (Russian)" in str(info.value)
+    assert "LLM endpoint" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("call", "field"),
+    [
+        (lambda s, e, c: summarize_period(s, e, c, TEAM, START, START + WEEK, "xx"), "language"),
+        (lambda s, e, c: summarize_period(s, e, c, TEAM, START, START, "en"), "ended_at"),
+        (lambda s, e, c: summarize_period(s, e, c, TEAM, START + WEEK, START, "en"), "ended_at"),
+        (lambda s, e, c: summarize_source(s, e, c, TEAM, "en", 0), "messages_limit"),
+        (lambda s, e, c: summarize_source(s, e, c, TEAM, "en", 5001), "messages_limit"),
+    ],
+)
+def test_bad_requests_name_their_field(
+    store: SQLiteStore, embedder: Embedder, settings: Settings, call: Any, field: str
+) -> None:
+    with pytest.raises(InvalidRequest) as info:
+        call(store, embedder, settings)
+    assert info.value.field == field
+
+
+def test_an_empty_period_is_a_normal_answer(
+    store: SQLiteStore, embedder: Embedder, settings: Settings
+) -> None:
+    later = START + 50 * WEEK
+    summary = summarize_period(store, embedder, settings, TEAM, later, later + WEEK, "en")
+    assert summary.summary == (
+        "There are no messages from 2025-04-21 09:00 UTC to 2025-04-28 09:00 UTC."
+    )
+    assert summary.sections == []
+    assert summary.important_messenger_message_ids == []
+    russian = summarize_period(store, embedder, settings, TEAM, later, later + WEEK, "ru")
+    assert russian.summary.endswith("сообщений нет.")
+
+
+def test_vectors_are_computed_once_and_stored(
+    store: SQLiteStore, embedder: Embedder, settings: Settings
+) -> None:
+    counting = CountingEmbedder(embedder)
+    source_id = store.get_source_by_id(1).id
+    assert len(store.messages_without_vectors(source_id, embedder.model_name)) == len(TEAM_CHAT)
+    summarize_period(store, counting, settings, TEAM, START, START + WEEK, "en")
+    assert counting.embedded == len(TEAM_CHAT)
+    assert store.messages_without_vectors(source_id, embedder.model_name) == []
+    summarize_period(store, counting, settings, TEAM, START, START + 2 * WEEK, "ru")
+    assert counting.embedded == len(TEAM_CHAT)  # read back, not embedded again
+
+
+def test_same_input_same_summary_and_cache_hit(
+    store: SQLiteStore, embedder: Embedder, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = summarize_period(store, embedder, settings, TEAM, START, START + WEEK, "en")
+    import toolkit.summarize.pipeline as pipeline
+
+    def fail(*_: Any, **__: Any) -> Summary:
+        raise AssertionError("recomputed instead of read from the cache")
+
+    monkeypatch.setattr(pipeline, "summarize_extractive", fail)
+    again = summarize_period(
+        store, embedder, settings, "t.me/platform_team", START, START + WEEK, "en"
+    )
+    assert again.source_ref == "t.me/platform_team"
+    assert (again.summary, again.sections) == (first.summary, first.sections)
+
+
+def test_unknown_source_and_llm_without_endpoint(
+    store: SQLiteStore, embedder: Embedder, settings: Settings
+) -> None:
+    with pytest.raises(SourceNotFound):
+        summarize_period(store, embedder, settings, "@nobody_here", START, START + WEEK, "en")
+    llm_only = settings.model_copy(update={"summary_engine": "llm"})
+    with pytest.raises(ConfigError):
+        summarize_period(store, embedder, llm_only, TEAM, START, START + WEEK, "en")

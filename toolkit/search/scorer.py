@@ -1,0 +1,79 @@
+"""Fusion of the four signals into one score, and the explanation of each score.
+
+``score = short × (w_sem·semantic + w_lex·lexical + w_phrase·phrase) / (w_sem + w_lex + w_phrase)``
+
+Each signal is in [0, 1] and the weights are normalised by their sum, so the score is
+in [0, 1] too. The weights and the short factor's shape are a ``SearchWeights``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from toolkit.search import signals as sig
+from toolkit.search.signals import FloatVector, TermWindow
+from toolkit.search.weights import SearchWeights
+
+SIGNAL_NAMES = ("semantic", "lexical", "phrase", "short_factor")
+
+
+@dataclass(frozen=True, slots=True)
+class Signals:
+    """The four signals of every message of a window (arrays of equal length)."""
+
+    semantic: FloatVector
+    lexical: FloatVector
+    phrase: FloatVector
+    short_factor: FloatVector
+
+    def explain(self, index: int) -> dict[str, float]:
+        """The signals of one message, by name: what its score is made of."""
+        return {name: round(float(getattr(self, name)[index]), 6) for name in SIGNAL_NAMES}
+
+
+def compute_signals(
+    cosines: npt.ArrayLike,
+    window: TermWindow,
+    query_sequence: Sequence[int],
+    weights: SearchWeights,
+    *,
+    semantic_floor: float = 0.0,
+) -> Signals:
+    """All four signals over a scan window.
+
+    Args:
+        cosines: cosine of the query with each message.
+        window: the messages' content terms.
+        query_sequence: the query's term ids in order (repeats kept).
+        weights: supplies the short factor's shape.
+        semantic_floor: the embedder's "no similarity" cosine (see ``signals.semantic``).
+    """
+    distinct = list(dict.fromkeys(query_sequence))
+    presence = sig.term_presence(window, distinct)
+    return Signals(
+        semantic=sig.semantic(cosines, floor=semantic_floor),
+        lexical=sig.lexical_coverage(presence, sig.window_idf(presence)),
+        phrase=sig.phrase_match(sig.longest_runs(window, query_sequence), len(query_sequence)),
+        short_factor=sig.short_factor(
+            window.lengths, floor=weights.short_floor, scale=weights.short_scale
+        ),
+    )
+
+
+def fuse(signals: Signals, weights: SearchWeights) -> FloatVector:
+    """The hybrid score of every message, in [0, 1]."""
+    total = weights.semantic + weights.lexical + weights.phrase
+    relevance = (
+        weights.semantic * signals.semantic
+        + weights.lexical * signals.lexical
+        + weights.phrase * signals.phrase
+    ) / total
+    scores: FloatVector = np.clip(signals.short_factor * relevance, 0.0, 1.0)
+    return scores
+
+
+__all__ = ["SIGNAL_NAMES", "Signals", "compute_signals", "fuse"]

@@ -1,0 +1,299 @@
+"""Search one source: scan its recent messages, score them, return hits with context.
+
+``Searcher(store, embedder).search(ref, query)`` (or the ``search`` function):
+
+1. the scan window: the most recent ``scan_messages_limit`` searchable messages (not
+   service, with text), inside ``[period_from, period_to]`` when given;
+2. their vectors: from memory, else the store; a message with no stored vector of the
+   model is embedded once and its vector stored (stored vectors are never recomputed);
+3. the four signals and their fusion (``scorer``); the query vector comes from the
+   embedder's LRU cache when it is a ``CachedQueryEmbedder``;
+4. the top ``limit`` by score, ties newest first, each with up to two messages before
+   and after it from the whole source in posting order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+
+import numpy as np
+import numpy.typing as npt
+
+from toolkit.embeddings import Embedder, Matrix, similarity_floor
+from toolkit.errors import InvalidRequest
+from toolkit.models import ContextMessage, Message, SearchHit, Source, SourceRef, utc
+from toolkit.refs import message_link, parse_ref
+from toolkit.search.scorer import Signals, compute_signals, fuse
+from toolkit.search.textcache import TextCache
+from toolkit.search.weights import SearchWeights
+from toolkit.store.base import MessageStore
+
+MAX_LIMIT = 100
+MAX_SCAN = 10_000
+MAX_QUERY_CHARS = 1000
+CONTEXT = 2
+# Scores are reported (and compared) at this precision, so that equal scores are
+# really equal and the newest-first tie rule decides, on every platform.
+SCORE_DECIMALS = 6
+
+WeightsArg = SearchWeights | Mapping[str, float] | None
+SourceArg = str | SourceRef | Source
+
+# Keyed by text, the cache is valid for any store: one per process serves them all.
+_shared_cache = TextCache()
+
+
+def check_request(
+    query: str,
+    *,
+    limit: int,
+    scan_messages_limit: int,
+    period_from: datetime | None,
+    period_to: datetime | None,
+) -> str:
+    """Check a search request against the bounds of DESIGN.md §3.
+
+    Returns:
+        The query, stripped.
+
+    Raises:
+        InvalidRequest: naming the offending field.
+    """
+    if not isinstance(query, str) or not query.strip():
+        raise InvalidRequest("query must not be blank", field="query")
+    if len(query) > MAX_QUERY_CHARS:
+        raise InvalidRequest(
+            f"query has {len(query)} characters, at most {MAX_QUERY_CHARS} are allowed",
+            field="query",
+        )
+    if not 1 <= limit <= MAX_LIMIT:
+        raise InvalidRequest(f"limit must be in 1..{MAX_LIMIT}, got {limit}", field="limit")
+    if not 1 <= scan_messages_limit <= MAX_SCAN:
+        raise InvalidRequest(
+            f"scan_messages_limit must be in 1..{MAX_SCAN}, got {scan_messages_limit}",
+            field="scan_messages_limit",
+        )
+    if period_from is not None and period_to is not None and utc(period_from) > utc(period_to):
+        raise InvalidRequest("period_to must be at or after period_from", field="period_to")
+    return query.strip()
+
+
+def resolve_weights(weights: WeightsArg, default: SearchWeights) -> SearchWeights:
+    """Per-call weights (an object or a mapping of fields), else ``default``.
+
+    Raises:
+        InvalidWeights: a mapping with negative, non-finite or all-zero weights.
+    """
+    if weights is None:
+        return default
+    if isinstance(weights, SearchWeights):
+        return weights
+    return SearchWeights.build(**dict(weights))
+
+
+class Searcher:
+    """Hybrid search over a store with one embedder.
+
+    Args:
+        store: where messages and vectors live.
+        embedder: the model; wrap it in ``CachedQueryEmbedder`` to cache query vectors.
+        weights: default weights (``Settings.search``); a call may pass its own.
+        cache: term ids and vectors of texts; by default one shared by the process.
+        embed_batch_size: messages per embedding call for messages lacking a vector.
+    """
+
+    def __init__(
+        self,
+        store: MessageStore,
+        embedder: Embedder,
+        *,
+        weights: SearchWeights | None = None,
+        cache: TextCache | None = None,
+        embed_batch_size: int = 64,
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.weights = weights if weights is not None else SearchWeights()
+        self.cache = cache if cache is not None else _shared_cache
+        self.embed_batch_size = embed_batch_size
+
+    def _source(self, ref: SourceArg) -> tuple[Source, str]:
+        if isinstance(ref, Source):
+            return ref, ref.key
+        parsed = parse_ref(ref) if isinstance(ref, str) else ref
+        return self.store.get_source(parsed), parsed.raw
+
+    def _vectors(
+        self,
+        source_id: int,
+        ids: Sequence[int],
+        texts: Sequence[str],
+        vectors: Matrix,
+        known: npt.NDArray[np.bool_],
+    ) -> Matrix:
+        """Fill the rows the cache lacked: stored vectors first, then the embedder."""
+        model = self.embedder.model_name
+        missing = [int(i) for i in np.flatnonzero(~known)]
+        if not missing:
+            return vectors
+        stored = self.store.get_vectors(source_id, [ids[i] for i in missing], model)
+        for i in missing:
+            if ids[i] in stored:
+                vectors[i] = stored[ids[i]]
+        absent = [i for i in missing if ids[i] not in stored]
+        for start in range(0, len(absent), self.embed_batch_size):
+            batch = absent[start : start + self.embed_batch_size]
+            fresh = self.embedder.embed_passages([texts[i] for i in batch])
+            vectors[batch] = fresh
+            self.store.put_vectors(
+                source_id, model, ((ids[i], fresh[k]) for k, i in enumerate(batch))
+            )
+        self.cache.put_vectors([texts[i] for i in missing], model, vectors[missing])
+        return vectors
+
+    def _context(self, source: Source, messages: Sequence[Message]) -> list[ContextMessage]:
+        return [
+            ContextMessage(
+                messenger_message_id=str(m.messenger_message_id),
+                text=m.text,
+                sender_peer_id=m.sender_peer_id or "",
+                posted_at=m.posted_at,
+                message_link=message_link(source, m.messenger_message_id),
+            )
+            for m in messages
+        ]
+
+    def search(
+        self,
+        source: SourceArg,
+        query: str,
+        *,
+        limit: int = 20,
+        scan_messages_limit: int = 200,
+        period_from: datetime | None = None,
+        period_to: datetime | None = None,
+        weights: WeightsArg = None,
+        explain: bool = False,
+    ) -> list[SearchHit]:
+        """Rank the scan window of a source for ``query``.
+
+        Args:
+            source: a reference (``@handle``, a link; echoed in the hits as given) or a
+                stored ``Source``.
+            query: the search text, 1..1000 characters, not blank.
+            limit: hits to return, 1..100.
+            scan_messages_limit: recent messages to scan, 1..10000.
+            period_from: scan only messages posted at or after this moment.
+            period_to: scan only messages posted at or before this moment.
+            weights: this call's weights (``SearchWeights`` or a mapping of its fields).
+            explain: attach each hit's signals.
+
+        Returns:
+            At most ``limit`` hits, best first, ties newest first.
+
+        Raises:
+            InvalidRequest: out-of-bounds arguments (``InvalidWeights`` for weights).
+            InvalidSourceRef: a reference that names no source.
+            SourceNotFound: a source the store does not have.
+        """
+        query = check_request(
+            query,
+            limit=limit,
+            scan_messages_limit=scan_messages_limit,
+            period_from=period_from,
+            period_to=period_to,
+        )
+        chosen = resolve_weights(weights, self.weights)
+        found, source_ref = self._source(source)
+        rows = self.store.scan_window(
+            found.id,
+            scan_messages_limit,
+            since=utc(period_from) if period_from else None,
+            until=utc(period_to) if period_to else None,
+        )
+        if not rows:
+            return []
+        ids = [r[0] for r in rows]
+        posted = np.array([r[1] for r in rows], dtype=np.int64)
+        texts = [r[2] for r in rows]
+        model = self.embedder.model_name
+        window, vectors, known = self.cache.lookup(texts, model, self.embedder.dimension)
+        vectors = self._vectors(found.id, ids, texts, vectors, known)
+        query_vector = self.embedder.embed_queries([query])[0]
+        signals = compute_signals(
+            vectors @ query_vector,
+            window,
+            self.cache.query_ids(query),
+            chosen,
+            semantic_floor=similarity_floor(self.embedder),
+        )
+        scores = np.round(fuse(signals, chosen), SCORE_DECIMALS)
+        # lexsort: the last key is the primary one; all descending.
+        order = np.lexsort((-np.asarray(ids, dtype=np.int64), -posted, -scores))[:limit]
+        return self._hits(found, source_ref, [int(i) for i in order], ids, scores, signals, explain)
+
+    def _hits(
+        self,
+        source: Source,
+        source_ref: str,
+        order: Sequence[int],
+        ids: Sequence[int],
+        scores: npt.NDArray[np.float64],
+        signals: Signals,
+        explain: bool,
+    ) -> list[SearchHit]:
+        messages = {
+            m.messenger_message_id: m
+            for m in self.store.get_messages(source.id, [ids[i] for i in order])
+        }
+        hits = []
+        for i in order:
+            message = messages[ids[i]]
+            before, after = self.store.neighbours(
+                source.id, message.messenger_message_id, before=CONTEXT, after=CONTEXT
+            )
+            hits.append(
+                SearchHit(
+                    source_ref=source_ref,
+                    messenger_message_id=str(message.messenger_message_id),
+                    source_title=source.title,
+                    text=message.text,
+                    message_link=message_link(source, message.messenger_message_id),
+                    posted_at=message.posted_at,
+                    score=float(scores[i]),
+                    context_before=self._context(source, before),
+                    context_after=self._context(source, after),
+                    signals=signals.explain(i) if explain else None,
+                )
+            )
+        return hits
+
+
+def search(
+    store: MessageStore,
+    embedder: Embedder,
+    source: SourceArg,
+    query: str,
+    *,
+    limit: int = 20,
+    scan_messages_limit: int = 200,
+    period_from: datetime | None = None,
+    period_to: datetime | None = None,
+    weights: WeightsArg = None,
+    explain: bool = False,
+) -> list[SearchHit]:
+    """Search one source (see ``Searcher.search``); default weights unless given."""
+    return Searcher(store, embedder).search(
+        source,
+        query,
+        limit=limit,
+        scan_messages_limit=scan_messages_limit,
+        period_from=period_from,
+        period_to=period_to,
+        weights=weights,
+        explain=explain,
+    )
+
+
+__all__ = ["MAX_LIMIT", "MAX_QUERY_CHARS", "MAX_SCAN", "Searcher", "check_request", "search"]

@@ -13,7 +13,7 @@ polars and renders as HTML in Jupyter::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +24,15 @@ from toolkit.errors import InvalidRequest
 from toolkit.frames import Table
 from toolkit.models import Source, SourceKind, SourceRef, Summary
 from toolkit.refs import parse_ref
+from toolkit.research import (
+    Limit,
+    Prepared,
+    ablation_table,
+    compare_table,
+    grid_table,
+    prepare_sets,
+    simplex_points,
+)
 from toolkit.search.weights import SearchWeights
 from toolkit.store import SQLiteStore
 from toolkit.tables import explain_table, messages_table, per_day_table, sources_table
@@ -31,6 +40,7 @@ from toolkit.views import HitList, SummaryView
 from toolkit.when import When, moment
 
 if TYPE_CHECKING:
+    from toolkit.evaluate.compare import PreparedQuery
     from toolkit.ingest.export import ImportReport
     from toolkit.search.searcher import Searcher
 
@@ -64,6 +74,7 @@ class Workspace:
         self.store = store
         self._embedder = embedder
         self._searcher: Searcher | None = None
+        self._prepared: dict[tuple[str, int | None], list[PreparedQuery]] = {}
 
     @classmethod
     def open(
@@ -374,6 +385,88 @@ class Workspace:
             messages_limit,
         )
         return self._view(source, summary)
+
+    # Evaluation ----------------------------------------------------------------------------
+    def dev_sets(self, names: Sequence[str] | None = None, *, limit: Limit = None) -> Prepared:
+        """The labelled dev retrieval sets, embedded (cached on disk) and prepared once.
+
+        Args:
+            names: sets to load (default: all four, ``toolkit.evaluate.retrieval.DEV_FILES``).
+            limit: only the first N queries of each set (or per set name): a subsample.
+        """
+        from toolkit.evaluate.retrieval import DEV_FILES
+
+        chosen = list(names or DEV_FILES)
+        limits = dict(limit) if isinstance(limit, Mapping) else dict.fromkeys(chosen, limit)
+        missing = [n for n in chosen if (n, limits.get(n)) not in self._prepared]
+        if missing:
+            fresh = prepare_sets(
+                self.embedder, missing, cache_dir=self.settings.data_dir / "cache", limits=limits
+            )
+            self._prepared.update({(n, limits.get(n)): q for n, q in fresh.items()})
+        return {n: self._prepared[(n, limits.get(n))] for n in chosen}
+
+    def evaluate_ranking(
+        self,
+        weights: SearchWeights | Mapping[str, float] | None = None,
+        *,
+        sets: Sequence[str] | None = None,
+        limit: Limit = None,
+        methods: Sequence[str] | None = None,
+    ) -> Table:
+        """nDCG@10, MRR@10 and Recall@20 of BM25, dense, RRF and the hybrid on the dev sets.
+
+        Args:
+            weights: the hybrid's weights (default: the settings'; a mapping changes some).
+            sets, limit: which dev sets, and a subsample of their queries (``dev_sets``).
+            methods: a subset of ``("BM25", "dense", "RRF", "hybrid")``.
+
+        Returns:
+            One row per method and set, with the set's language.
+        """
+        return compare_table(self.dev_sets(sets, limit=limit), self._weights(weights), methods)
+
+    def ablation(
+        self,
+        weights: SearchWeights | Mapping[str, float] | None = None,
+        *,
+        sets: Sequence[str] | None = None,
+        limit: Limit = None,
+    ) -> Table:
+        """The hybrid with each signal (and the short factor) taken out in turn."""
+        return ablation_table(self.dev_sets(sets, limit=limit), self._weights(weights))
+
+    def weight_grid(
+        self,
+        points: Sequence[SearchWeights] | None = None,
+        *,
+        step: float = 0.1,
+        sets: Sequence[str] | None = None,
+        limit: Limit = None,
+    ) -> Table:
+        """The hybrid's metrics at many weight settings (default: the simplex at ``step``).
+
+        Returns:
+            One row per setting and set: the five weights, the set, each metric.
+        """
+        chosen = points if points is not None else simplex_points(step, self.settings.search)
+        return grid_table(self.dev_sets(sets, limit=limit), chosen)
+
+    def _weights(self, weights: SearchWeights | Mapping[str, float] | None) -> SearchWeights:
+        if weights is None:
+            return self.settings.search
+        if isinstance(weights, SearchWeights):
+            return weights
+        return self.settings.search.replace(**dict(weights))
+
+    def save_weights(self, weights: SearchWeights, path: str | Path | None = None) -> Path:
+        """Write weights as JSON (default ``<data_dir>/weights.json``) for ``MLENS_WEIGHTS_FILE``.
+
+        The service, the app and ``Settings(weights_file=...)`` load the file.
+        """
+        target = Path(path) if path is not None else self.settings.data_dir / "weights.json"
+        weights.to_file(target)
+        return target
 
 
 _IMPORT_COLUMNS = [

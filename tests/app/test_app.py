@@ -152,3 +152,19 @@ def test_pages_on_an_empty_store_ask_for_an_import(data_dir: Path) -> None:
     for page in ("search", "summaries"):
         at = app(page)
         assert any("The store is empty" in i.value for i in at.info)
+
+
+def test_evaluation_page_shows_the_ranking_table_and_the_heat_map(data_dir: Path) -> None:
+    at = app("evaluation")
+    at.multiselect[0].set_value(["en_stsb"])
+    at.number_input[0].set_value(1)
+    at.select_slider[0].set_value(0.25).run()
+    at.button[0].click().run()
+    assert not at.exception
+    assert not at.error, [e.value for e in at.error]
+    table = at.dataframe[0].value
+    assert sorted(table.index) == ["BM25", "RRF", "dense", "hybrid"]
+    assert ("nDCG@10", "en_stsb") in table.columns
+    assert table.to_numpy().min() >= 0
+    assert table.to_numpy().max() <= 1
+    assert len(at.get("image")) == 1  # the heat map, drawn by matplotlib

@@ -19,6 +19,7 @@ from toolkit.embeddings import get_embedder, similarity_floor
 from toolkit.evaluate.compare import METHODS, Results, compare, prepare
 from toolkit.evaluate.metrics import METRICS
 from toolkit.evaluate.retrieval import DEV_DIR, DEV_FILES, load_set
+from toolkit.evaluate.summaries import run_summaries
 from toolkit.search.weights import SearchWeights
 
 
@@ -103,6 +104,7 @@ def main(argv: list[str] | None = None) -> None:
     console = Console(width=max(Console().width, 160))
     settings = Settings()
     run_retrieval(console, settings, dev_dir=args.dev_dir, limit=args.limit)
+    run_summaries(console, settings)
 
 
 if __name__ == "__main__":

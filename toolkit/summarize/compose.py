@@ -23,6 +23,8 @@ from toolkit.summarize.wording import split_sentences
 SUMMARY_QUOTE_CHARS = 140
 # A quote opens the summary only if it says something: "hi" does not.
 MIN_OPENER_WORDS = 2
+OPENER_QUANTILE = 0.25
+MIN_QUOTE_WORDS = 4
 _SCRIPT = {"en": "latin", "ru": "cyrillic"}
 
 
@@ -44,6 +46,16 @@ class Draft:
     def members(self, label: int) -> list[int]:
         """Indices of the messages in one cluster, in posting order."""
         return [i for i, lab in enumerate(self.labels.tolist()) if lab == label]
+
+    def representatives(self, indices: list[int], count: int) -> list[int]:
+        """The ``count`` most central of ``indices``, from messages that say something.
+
+        Short replies ("solo stuff", "que bien") sit close to a cluster's centre too, so
+        messages of ``MIN_QUOTE_WORDS`` content words or more go first when there are any.
+        """
+        full = [i for i in indices if self.sizes[i] >= MIN_QUOTE_WORDS and self.quality[i] > 0.1]
+        pool = full or indices
+        return sorted(pool, key=lambda i: (-(self.central[i] * self.quality[i]), i))[:count]
 
 
 def author(message: Message) -> str:
@@ -94,18 +106,28 @@ def key_messages(draft: Draft) -> list[int]:
     """
     main = draft.members(0)
     if draft.ctx.family == "source":
-        opener = max(main, key=lambda i: (draft.central[i] * draft.quality[i], -i))
+        opener = draft.representatives(main, 1)[0]
     else:
+        # The earliest of the main topic's more representative half: "ok" or an aside
+        # that happens to come first does not open a topic.
+        typical = draft.central[main] * draft.quality[main]
+        floor = float(np.quantile(typical, OPENER_QUANTILE))
         opener = next(
-            (i for i in main if draft.sizes[i] >= MIN_OPENER_WORDS and draft.quality[i] > 0.5),
-            main[0],
+            (
+                i
+                for i, score in zip(main, typical, strict=True)
+                if score >= floor and draft.sizes[i] >= MIN_OPENER_WORDS
+            ),
+            main[int(np.argmax(typical))],
         )
     if len(draft.messages) <= 3:
         return [opener]
     score = draft.importance * draft.quality
     others = sorted((i for i in range(len(draft.messages)) if i != opener), key=lambda i: -score[i])
     other_topic = [i for i in others if draft.labels[i] != draft.labels[opener]]
-    pick = (other_topic or others)[:1]
+    candidates = other_topic or others
+    full = [i for i in candidates if draft.sizes[i] >= MIN_QUOTE_WORDS]
+    pick = (full or candidates)[:1]
     return sorted([opener, *pick])
 
 

@@ -38,7 +38,7 @@ def _draft(messages: Sequence[Message], vectors: Matrix, ctx: SummaryContext) ->
     labels = cluster(unit)
     central = centrality(unit, labels)
     # Quotes avoid one-word messages and, in source summaries, period wording.
-    quality = np.array([min(1.0, (s + 1) / 8) ** 0.5 for s in sizes])
+    quality = np.array([min(1.0, (s + 1) / 8) for s in sizes])
     if ctx.family == "source":
         quality *= np.array([0.05 if has_period_wording(t) else 1.0 for t in texts])
     keep: Callable[[str], bool] = (
@@ -64,7 +64,7 @@ def _sections(book: Phrasebook, draft: Draft, link: Callable[[int], str]) -> lis
         idx = draft.members(label)
         if len(idx) < 2 and len(draft.messages) >= 10:
             continue  # a lone outlier is no topic; it still counts for importance
-        rep = sorted(idx, key=lambda i: -(draft.central[i] * draft.quality[i]))[:SECTION_QUOTES]
+        rep = draft.representatives(idx, SECTION_QUOTES)
         if draft.ctx.kind is SourceKind.CHANNEL:
             head = book.say("section_channel", posts=book.posts(len(idx)))
         else:

@@ -61,12 +61,13 @@ def _run(
     ref: SourceRef,
     messages: list[Message],
     ctx: SummaryContext,
+    use_cache: bool,
 ) -> Summary:
     engine = engine_name(settings)
     if engine == "extractive":
         phrasebook(ctx.language)  # an unsupported language fails before any work
     key = cache_key(source, ctx, engine, settings, embedder, messages)
-    cached = load_cached(store, key, ref.raw)
+    cached = load_cached(store, key, ref.raw) if use_cache else None
     if cached is not None:
         return cached
     link = _linker(source)
@@ -109,6 +110,8 @@ def summarize_period(
     ended_at: datetime,
     language: str,
     kind: SourceKind | None = None,
+    *,
+    use_cache: bool = True,
 ) -> Summary:
     """Summarise the messages a source posted in ``[started_at, ended_at)``.
 
@@ -121,6 +124,7 @@ def summarize_period(
         ended_at: end of the period, exclusive; must be after ``started_at``.
         language: ISO 639-1 code of the output language.
         kind: the chat or channel variant; by default the source's own kind.
+        use_cache: read a cached result when there is one (the result is cached anyway).
 
     Returns:
         The summary (``engine`` names the engine that wrote it).
@@ -139,7 +143,7 @@ def summarize_period(
     source = store.get_source(source_ref)
     messages = _with_text(store.messages_in_period(source.id, start, end))
     ctx = SummaryContext("period", kind or source.kind, source.title, language, start, end)
-    return _run(store, embedder, settings, source, source_ref, messages, ctx)
+    return _run(store, embedder, settings, source, source_ref, messages, ctx, use_cache)
 
 
 def summarize_source(
@@ -149,6 +153,8 @@ def summarize_source(
     ref: str | SourceRef,
     language: str,
     messages_limit: int | None = None,
+    *,
+    use_cache: bool = True,
 ) -> Summary:
     """Say what a source is about, from its most recent messages, with no period wording.
 
@@ -157,6 +163,7 @@ def summarize_source(
         ref: the source.
         language: ISO 639-1 code of the output language.
         messages_limit: how many recent messages to read (1..5000; default from settings).
+        use_cache: read a cached result when there is one.
 
     Raises:
         InvalidRequest: ``messages_limit`` out of bounds, or an unknown language code.
@@ -172,4 +179,4 @@ def summarize_source(
     source = store.get_source(source_ref)
     messages = _with_text(store.recent_messages(source.id, limit, with_text_only=True))
     ctx = SummaryContext("source", source.kind, source.title, language)
-    return _run(store, embedder, settings, source, source_ref, messages, ctx)
+    return _run(store, embedder, settings, source, source_ref, messages, ctx, use_cache)

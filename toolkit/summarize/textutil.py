@@ -32,12 +32,17 @@ def _wordlist(text: str) -> frozenset[str]:
 CHAT_FILLER = _wordlist(
     """thanks thank thx please hi hello hey yeah yep nope sure right good great cool nice
     lol got get gets going gonna want wants know think let make made maybe really still
-    already anyway back done thing things said say says see well like need one
+    already anyway back done thing things said say says see well like need one much many
+    time day days week month year today tomorrow yesterday haha hahaha lol lmao omg
     спасибо привет пожалуйста ок окей да нет ага угу вообще просто типа кстати вроде
-    тоже можно нужно надо будет будут было раз два какой какая какие который которая
-    которые которое"""
+    тоже можно нужно надо будет будут было раз два какой который сказал сказала говорит
+    время день неделя месяц год сегодня вчера завтра очень также еще ещё является
+    являются хаха ахах"""
 )
-"""Words of chat small talk that never make a topic title."""
+"""Words of chat small talk (and of time) that never make a topic title."""
+
+# Inflected forms count too: "которую" and "которой" go with "который".
+_STOP_STEMS = frozenset(stem(w) for w in STOP_WORDS | CHAT_FILLER)
 
 
 def words(text: str) -> list[str]:
@@ -50,10 +55,7 @@ def content_words(text: str) -> list[tuple[str, str]]:
     return [
         (stem(token), token)
         for token in tokenize(text)
-        if len(token) >= 3
-        and token not in STOP_WORDS
-        and token not in CHAT_FILLER
-        and not token.isdigit()
+        if len(token) >= 3 and not token.isdigit() and stem(token) not in _STOP_STEMS
     ]
 
 

@@ -23,7 +23,7 @@ def _ranking(database: str, sets: tuple[str, ...], limit: int | None) -> Table:
 
 @st.cache_data(show_spinner=False)
 def _grid(database: str, sets: tuple[str, ...], limit: int | None, step: float) -> Table:
-    return ws.weight_grid(step=step, sets=sets, limit=limit)
+    return ws.simplex(step=step, sets=sets, limit=limit)
 
 
 left, mid, right = st.columns([3, 1, 1])

@@ -61,20 +61,27 @@ def simplex_heatmap(
     *,
     label: str = "nDCG@10",
     title: str = "",
+    vmin: float | None = None,
     ax: Axes | None = None,
 ) -> Figure:
     """A heat map of ``values`` over (semantic, lexical, phrase) weight triples.
 
-    The triangle's corners are the pure weightings; the best point is ringed.
+    The triangle's corners are the pure weightings; the best point is ringed. Colours
+    start at ``vmin`` (default: the values' lowest decile).
     """
     import matplotlib.tri as mtri
+    import numpy as np
 
     if len(weights) != len(values) or len(values) < 3:
         raise ValueError("need at least three weight triples, each with a value")
     figure, axes = _axes(ax, (5.5, 4.8))
     xs, ys = zip(*(simplex_xy(*w) for w in weights), strict=True)
+    # A few very poor corners (e.g. phrase match alone) would flatten the colour scale;
+    # the lowest decile and below share one colour instead.
+    floor = float(np.quantile(values, 0.1)) if vmin is None else vmin
+    grid = mtri.Triangulation(xs, ys)
     mesh = axes.tripcolor(
-        mtri.Triangulation(xs, ys), list(values), shading="gouraud", cmap="viridis"
+        grid, list(values), shading="gouraud", cmap="viridis", vmin=floor, vmax=max(values)
     )
     axes.scatter(xs, ys, s=6, c="white", alpha=0.6)
     best = max(range(len(values)), key=values.__getitem__)
@@ -99,7 +106,7 @@ def simplex_heatmap(
     axes.set_aspect("equal")
     axes.axis("off")
     axes.set_title(title or f"{label} over the weight simplex")
-    figure.colorbar(mesh, ax=axes, label=label, shrink=0.8)
+    figure.colorbar(mesh, ax=axes, label=label, shrink=0.8, extend="min")
     return figure
 
 

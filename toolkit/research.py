@@ -17,6 +17,7 @@ from toolkit.search.weights import SearchWeights
 
 if TYPE_CHECKING:
     from toolkit.evaluate.compare import PreparedQuery, Results
+    from toolkit.evaluate.tuning import Candidate
 
 Prepared = dict[str, list["PreparedQuery"]]
 Limit = int | Mapping[str, int | None] | None
@@ -124,26 +125,31 @@ def simplex_points(step: float, base: SearchWeights) -> list[SearchWeights]:
     ]
 
 
-def grid_table(prepared: Prepared, points: Sequence[SearchWeights]) -> Table:
-    """The hybrid's metrics at each weight setting: one row per setting and set."""
-    from toolkit.evaluate.compare import mean_metrics
-
-    rows: list[dict[str, Any]] = []
-    for weights in points:
-        for name, queries in prepared.items():
-            metrics = mean_metrics(queries, "hybrid", weights)
-            rows.append({**weights.model_dump(), "set": name, **metrics})
-    columns = [*SearchWeights.model_fields, "set", *METRIC_NAMES]
-    return Table(rows, columns=columns, title="Hybrid over a grid of weights")
+def candidates_table(candidates: Sequence[Candidate]) -> Table:
+    """Weight settings scored by ``tuning.search_grid``, best first: the five weights,
+    nDCG@10 on each set, its mean, and the worst margin over the best baseline."""
+    names = list(candidates[0].ndcg) if candidates else []
+    rows = [
+        {
+            **c.weights.model_dump(),
+            **c.ndcg,
+            "mean": sum(c.ndcg.values()) / len(c.ndcg),
+            "min_margin": min(c.margins.values()),
+        }
+        for c in candidates
+    ]
+    columns = [*SearchWeights.model_fields, *names, "mean", "min_margin"]
+    return Table(rows, columns=columns, title="nDCG@10 of the hybrid per weight setting")
 
 
 def simplex_means(
-    grid: Table, metric: str = "nDCG@10"
+    grid: Table, column: str = "mean"
 ) -> tuple[list[tuple[float, float, float]], list[float]]:
-    """Per (semantic, lexical, phrase) setting of a ``grid_table``: the metric's mean over
-    the sets, ready for ``plots.simplex_heatmap``."""
-    sums: dict[tuple[float, float, float], list[float]] = {}
+    """The (semantic, lexical, phrase) points of a ``candidates_table`` and their
+    ``column`` (the best where several short-factor shapes share a point), ready for
+    ``plots.simplex_heatmap``."""
+    best: dict[tuple[float, float, float], float] = {}
     for row in grid:
-        sums.setdefault((row["semantic"], row["lexical"], row["phrase"]), []).append(row[metric])
-    points = list(sums)
-    return points, [sum(v) / len(v) for v in sums.values()]
+        point = (row["semantic"], row["lexical"], row["phrase"])
+        best[point] = max(best.get(point, float("-inf")), row[column])
+    return list(best), list(best.values())

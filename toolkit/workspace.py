@@ -28,8 +28,8 @@ from toolkit.research import (
     Limit,
     Prepared,
     ablation_table,
+    candidates_table,
     compare_table,
-    grid_table,
     prepare_sets,
     simplex_points,
 )
@@ -444,13 +444,34 @@ class Workspace:
         sets: Sequence[str] | None = None,
         limit: Limit = None,
     ) -> Table:
-        """The hybrid's metrics at many weight settings (default: the simplex at ``step``).
+        """Score many weight settings with ``toolkit.evaluate.tuning.search_grid``.
+
+        Args:
+            points: the settings; by default the tuning grid (the simplex at ``step``
+                times the short-factor shapes it tries).
+            step, sets, limit: grid step; dev sets and subsample (``dev_sets``).
 
         Returns:
-            One row per setting and set: the five weights, the set, each metric.
+            One row per setting, best first by the tuning criterion (the worst margin
+            over the best baseline across the sets, then the mean nDCG@10).
         """
-        chosen = points if points is not None else simplex_points(step, self.settings.search)
-        return grid_table(self.dev_sets(sets, limit=limit), chosen)
+        from toolkit.evaluate.tuning import search_grid, weight_grid
+
+        chosen = list(points) if points is not None else list(weight_grid(step))
+        return candidates_table(search_grid(self.dev_sets(sets, limit=limit), chosen))
+
+    def simplex(
+        self,
+        *,
+        step: float = 0.1,
+        weights: SearchWeights | Mapping[str, float] | None = None,
+        sets: Sequence[str] | None = None,
+        limit: Limit = None,
+    ) -> Table:
+        """``weight_grid`` over the whole (semantic, lexical, phrase) simplex at ``step``,
+        with the short-factor shape of ``weights`` (default: the settings')."""
+        points = simplex_points(step, self._weights(weights))
+        return self.weight_grid(points, sets=sets, limit=limit)
 
     def _weights(self, weights: SearchWeights | Mapping[str, float] | None) -> SearchWeights:
         if weights is None:

@@ -18,7 +18,7 @@ from toolkit.evaluate.metrics import METRICS, evaluate_ranking
 from toolkit.evaluate.rankers import bm25_scores, dense_scores, hybrid_signals, ranking, rrf_scores
 from toolkit.evaluate.retrieval import RetrievalSet
 from toolkit.search.scorer import Signals, fuse
-from toolkit.search.signals import FloatVector, short_factor
+from toolkit.search.signals import FloatVector, semantic, short_factor
 from toolkit.search.textcache import TextCache
 from toolkit.search.weights import SearchWeights
 
@@ -39,6 +39,7 @@ class PreparedQuery:
     dense: FloatVector
     signals: Signals
     lengths: npt.NDArray[np.int64]
+    semantic_floor: float
 
 
 def prepare(
@@ -77,9 +78,24 @@ def prepare(
                 dense=cosines,
                 signals=signals,
                 lengths=lengths,
+                semantic_floor=semantic_floor,
             )
         )
     return prepared
+
+
+def reshape(query: PreparedQuery, weights: SearchWeights) -> Signals:
+    """The query's signals with the semantic map and short factor of ``weights``
+    (lexical coverage and phrase match do not depend on the weights)."""
+    return dataclasses.replace(
+        query.signals,
+        semantic=semantic(
+            query.dense, floor=query.semantic_floor, exponent=weights.semantic_exponent
+        ),
+        short_factor=short_factor(
+            query.lengths, floor=weights.short_floor, scale=weights.short_scale
+        ),
+    )
 
 
 def method_scores(query: PreparedQuery, method: str, weights: SearchWeights) -> FloatVector:
@@ -91,13 +107,7 @@ def method_scores(query: PreparedQuery, method: str, weights: SearchWeights) -> 
     if method == "RRF":
         return rrf_scores(query.bm25, query.dense)
     if method == "hybrid":
-        signals = dataclasses.replace(
-            query.signals,
-            short_factor=short_factor(
-                query.lengths, floor=weights.short_floor, scale=weights.short_scale
-            ),
-        )
-        return fuse(signals, weights)
+        return fuse(reshape(query, weights), weights)
     raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
 
 

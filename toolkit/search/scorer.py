@@ -49,13 +49,13 @@ def compute_signals(
         cosines: cosine of the query with each message.
         window: the messages' content terms.
         query_sequence: the query's term ids in order (repeats kept).
-        weights: supplies the short factor's shape.
+        weights: supplies the semantic exponent and the short factor's shape.
         semantic_floor: the embedder's "no similarity" cosine (see ``signals.semantic``).
     """
     distinct = list(dict.fromkeys(query_sequence))
     presence = sig.term_presence(window, distinct)
     return Signals(
-        semantic=sig.semantic(cosines, floor=semantic_floor),
+        semantic=sig.semantic(cosines, floor=semantic_floor, exponent=weights.semantic_exponent),
         lexical=sig.lexical_coverage(presence, sig.window_idf(presence)),
         phrase=sig.phrase_match(sig.longest_runs(window, query_sequence), len(query_sequence)),
         short_factor=sig.short_factor(

@@ -57,20 +57,24 @@ class TermWindow:
         return np.diff(self.offsets)
 
 
-def semantic(cosines: npt.ArrayLike, *, floor: float = 0.0) -> FloatVector:
-    """Cosine similarity mapped linearly onto [0, 1].
+def semantic(cosines: npt.ArrayLike, *, floor: float = 0.0, exponent: float = 1.0) -> FloatVector:
+    """Cosine similarity mapped onto [0, 1].
 
     A model's cosines do not use the whole [-1, 1] range: e5 puts unrelated texts near
-    0.7 and close paraphrases near 0.9. ``floor`` is the cosine that counts as "no
-    similarity"; values from ``floor`` to 1 map to 0..1 and anything below is 0, so the
-    signal spreads over its range and a weight means the same across models.
+    0.7 and close paraphrases above 0.9. ``floor`` is the cosine that counts as "no
+    similarity": cosines from ``floor`` to 1 map linearly to ``x`` in 0..1 (anything
+    below is 0), and the signal is ``x ** exponent``. An exponent above 1 makes the
+    signal steepest near 1, so that small differences among close paraphrases weigh
+    more than the same differences among loosely related texts.
 
     Args:
-        cosines: query-message cosine similarities.
+        cosines: query-message cosine similarities (any shape).
         floor: the cosine mapped to 0, in [-1, 1).
+        exponent: the shape of the map (> 0; 1 is linear).
     """
     cos = np.asarray(cosines, dtype=np.float64)
-    return np.clip((cos - floor) / (1.0 - floor), 0.0, 1.0)
+    mapped: FloatVector = np.clip((cos - floor) / (1.0 - floor), 0.0, 1.0) ** exponent
+    return mapped
 
 
 def term_presence(window: TermWindow, query_ids: npt.ArrayLike) -> BoolMatrix:

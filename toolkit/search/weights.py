@@ -6,6 +6,14 @@
 The short-message factor is ``floor + (1 - floor) · (1 - exp(-n / scale))`` where ``n`` is
 the number of content tokens of the message: 0 tokens give ``floor``, and the factor
 approaches 1 smoothly as messages get longer. ``scale`` sets how fast.
+
+The semantic signal is ``x ** semantic_exponent``, ``x`` the cosine mapped linearly from
+the embedder's "unrelated" floor to 1 (``signals.semantic``). An exponent above 1 makes
+the signal steepest where cosines are high: among near-paraphrases the embedding decides,
+while among passages that are only loosely related the query's own words count for more.
+
+The defaults were chosen on the dev retrieval sets only (``python -m
+toolkit.evaluate.tuning``); see the README.
 """
 
 from __future__ import annotations
@@ -25,14 +33,17 @@ class SearchWeights(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    semantic: float = Field(0.6, description="Weight of the semantic (embedding) signal.")
-    lexical: float = Field(0.3, description="Weight of lexical coverage of the query terms.")
-    phrase: float = Field(0.1, description="Weight of the phrase-match signal.")
+    semantic: float = Field(0.85, description="Weight of the semantic (embedding) signal.")
+    lexical: float = Field(0.10, description="Weight of lexical coverage of the query terms.")
+    phrase: float = Field(0.05, description="Weight of the phrase-match signal.")
     short_floor: float = Field(
-        0.5, description="Short-message factor of a message with no content tokens."
+        0.7, description="Short-message factor of a message with no content tokens."
     )
     short_scale: float = Field(
-        2.0, description="Content tokens over which the short factor rises to ~63% of the way to 1."
+        4.0, description="Content tokens over which the short factor rises to ~63% of the way to 1."
+    )
+    semantic_exponent: float = Field(
+        4.0, description="Exponent of the mapped cosine in the semantic signal (> 0)."
     )
 
     @model_validator(mode="after")
@@ -43,6 +54,7 @@ class SearchWeights(BaseModel):
             "phrase": self.phrase,
             "short_floor": self.short_floor,
             "short_scale": self.short_scale,
+            "semantic_exponent": self.semantic_exponent,
         }
         for name, value in values.items():
             if not math.isfinite(value):
@@ -55,6 +67,8 @@ class SearchWeights(BaseModel):
             raise ValueError(f"short_floor must be in [0, 1], got {self.short_floor}")
         if self.short_scale <= 0:
             raise ValueError(f"short_scale must be positive, got {self.short_scale}")
+        if self.semantic_exponent <= 0:
+            raise ValueError(f"semantic_exponent must be positive, got {self.semantic_exponent}")
         return self
 
     @classmethod

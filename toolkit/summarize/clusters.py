@@ -116,7 +116,10 @@ def _scaled(values: Floats) -> Floats:
 def importance(
     messages: Sequence[Message], central: Floats, content_tokens: Sequence[int]
 ) -> Floats:
-    """Importance in [0, 1]: centrality (0.5), replies received (0.3) and length (0.2).
+    """Importance in [0, 1]: centrality (0.6) and replies received (0.4), damped by length.
+
+    A message with few content words keeps 30 % of its score at most ("yes", "ok" and
+    "+1" sit at the centre of their own tight cluster), one of 40 words or more all of it.
 
     Args:
         messages: the messages, aligned with ``central`` and ``content_tokens``.
@@ -130,4 +133,5 @@ def importance(
     length = np.array(
         [min(1.0, math.log1p(t) / math.log1p(40)) for t in content_tokens], dtype=np.float64
     )
-    return 0.5 * _scaled(central) + 0.3 * np.minimum(1.0, got / 3.0) + 0.2 * length
+    base = 0.6 * _scaled(central) + 0.4 * np.minimum(1.0, got / 3.0)
+    return base * (0.3 + 0.7 * length)

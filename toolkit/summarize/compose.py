@@ -25,6 +25,7 @@ SUMMARY_QUOTE_CHARS = 140
 MIN_OPENER_WORDS = 2
 OPENER_QUANTILE = 0.25
 MIN_QUOTE_WORDS = 4
+MAX_SUMMARY_TOPICS = 3
 _SCRIPT = {"en": "latin", "ru": "cyrillic"}
 
 
@@ -48,14 +49,22 @@ class Draft:
         return [i for i, lab in enumerate(self.labels.tolist()) if lab == label]
 
     def representatives(self, indices: list[int], count: int) -> list[int]:
-        """The ``count`` most central of ``indices``, from messages that say something.
+        """The ``count`` most central of ``indices``, messages that say something first.
 
         Short replies ("solo stuff", "que bien") sit close to a cluster's centre too, so
-        messages of ``MIN_QUOTE_WORDS`` content words or more go first when there are any.
+        messages of ``MIN_QUOTE_WORDS`` content words or more go first; messages with no
+        content word at all only when nothing else is left.
         """
-        full = [i for i in indices if self.sizes[i] >= MIN_QUOTE_WORDS and self.quality[i] > 0.1]
-        pool = full or indices
-        return sorted(pool, key=lambda i: (-(self.central[i] * self.quality[i]), i))[:count]
+
+        def rank(i: int) -> tuple[int, float, int]:
+            tier = 0 if self.sizes[i] >= MIN_QUOTE_WORDS and self.quality[i] > 0.1 else 1
+            if self.sizes[i] == 0:
+                tier = 2
+            return tier, -(self.central[i] * self.quality[i]), i
+
+        ranked = sorted(indices, key=rank)
+        said = [i for i in ranked if self.sizes[i] > 0]
+        return (said or ranked)[:count]
 
 
 def author(message: Message) -> str:
@@ -134,7 +143,7 @@ def key_messages(draft: Draft) -> list[int]:
 def _topics(draft: Draft) -> tuple[list[str], list[str]]:
     """The main topic's words, and every topic as one comma-joined string."""
     topics = [", ".join(words) for _, words in sorted(draft.titles.items()) if words]
-    return draft.titles.get(0) or [], topics
+    return draft.titles.get(0) or [], topics[:MAX_SUMMARY_TOPICS]
 
 
 def _opening(book: Phrasebook, draft: Draft, authors: Counter[str]) -> str:

@@ -60,10 +60,13 @@ def _draft(messages: Sequence[Message], vectors: Matrix, ctx: SummaryContext) ->
 
 def _sections(book: Phrasebook, draft: Draft, link: Callable[[int], str]) -> list[Section]:
     sections: list[Section] = []
-    for label in sorted(set(draft.labels.tolist())):
+    labels = sorted(set(draft.labels.tolist()))
+    for label in labels:
         idx = draft.members(label)
         if len(idx) < 2 and len(draft.messages) >= 10:
             continue  # a lone outlier is no topic; it still counts for importance
+        if not draft.titles.get(label) and len(labels) > 1:
+            continue  # a cluster of "yes" and "ok" has no words to be a topic
         rep = draft.representatives(idx, SECTION_QUOTES)
         if draft.ctx.kind is SourceKind.CHANNEL:
             head = book.say("section_channel", posts=book.posts(len(idx)))

@@ -6,12 +6,12 @@ Settings come from the environment (``MLENS_DATA_DIR``, ``MLENS_WEIGHTS_FILE`` �
 
 import streamlit as st
 
-st.set_page_config(page_title="Message Lens", page_icon="🔎", layout="wide")
+st.set_page_config(page_title="Message Lens", page_icon=":material/manage_search:", layout="wide")
 
 pages = [
-    st.Page("app_pages/sources.py", title="Sources", icon="📥", default=True),
-    st.Page("app_pages/search.py", title="Search", icon="🔎"),
-    st.Page("app_pages/summaries.py", title="Summaries", icon="📝"),
-    st.Page("app_pages/evaluation.py", title="Evaluation", icon="📊"),
+    st.Page("app_pages/sources.py", title="Sources", icon=":material/database:", default=True),
+    st.Page("app_pages/search.py", title="Search", icon=":material/search:"),
+    st.Page("app_pages/summaries.py", title="Summaries", icon=":material/summarize:"),
+    st.Page("app_pages/evaluation.py", title="Evaluation", icon=":material/analytics:"),
 ]
 st.navigation(pages).run()

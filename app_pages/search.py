@@ -10,14 +10,23 @@ st.title("Search")
 ws = workspace()
 defaults = ws.settings.search
 
+# Slider ranges of the weights; a field not listed keeps its configured value.
+RANGES = {
+    "semantic": (0.0, 1.0, 0.05),
+    "lexical": (0.0, 1.0, 0.05),
+    "phrase": (0.0, 1.0, 0.05),
+    "short_floor": (0.0, 1.0, 0.05),
+    "short_scale": (0.25, 10.0, 0.25),
+    "semantic_exponent": (0.25, 8.0, 0.25),
+}
 with st.sidebar:
     st.subheader("Ranking weights")
-    semantic = st.slider("semantic", 0.0, 1.0, defaults.semantic, 0.05)
-    lexical = st.slider("lexical", 0.0, 1.0, defaults.lexical, 0.05)
-    phrase = st.slider("phrase", 0.0, 1.0, defaults.phrase, 0.05)
     st.caption("Short-message factor: floor + (1 − floor)·(1 − e^(−tokens/scale))")
-    short_floor = st.slider("short_floor", 0.0, 1.0, defaults.short_floor, 0.05)
-    short_scale = st.slider("short_scale", 0.25, 10.0, defaults.short_scale, 0.25)
+    chosen = {
+        name: st.slider(name, low, high, min(max(float(getattr(defaults, name)), low), high), step)
+        for name, (low, high, step) in RANGES.items()
+        if name in SearchWeights.model_fields
+    }
 
 ref = source_picker()
 query = st.text_input("Query", placeholder="what are people saying about …")
@@ -30,13 +39,7 @@ period = period_picker(ref, key="search_period") if ref else None
 
 if ref and query.strip():
     with shown_errors():
-        weights = SearchWeights.build(
-            semantic=semantic,
-            lexical=lexical,
-            phrase=phrase,
-            short_floor=short_floor,
-            short_scale=short_scale,
-        )
+        weights = defaults.replace(**chosen)
         hits = ws.search(
             ref,
             query,

@@ -1,13 +1,15 @@
 """Evaluation results as tables, for the notebooks and the app's Evaluation page.
 
 A thin layer over ``toolkit.evaluate``: it loads and prepares the dev sets with their
-functions, runs their comparison, and lays the numbers out as ``Table`` rows (one row
-per method × set, with the set's language), which pandas pivots and plots directly.
+functions, runs their comparison and tuning grid, and lays the numbers out as ``Table``
+rows (one row per method × set, with the set's language; one per weight setting; one
+per dialogue × summary system), which pandas pivots and plots directly.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +18,9 @@ from toolkit.frames import Table
 from toolkit.search.weights import SearchWeights
 
 if TYPE_CHECKING:
+    from toolkit.embeddings import Matrix
     from toolkit.evaluate.compare import PreparedQuery, Results
+    from toolkit.evaluate.summaries import Dialogue
     from toolkit.evaluate.tuning import Candidate
 
 Prepared = dict[str, list["PreparedQuery"]]
@@ -153,3 +157,58 @@ def simplex_means(
         point = (row["semantic"], row["lexical"], row["phrase"])
         best[point] = max(best.get(point, float("-inf")), row[column])
     return list(best), list(best.values())
+
+
+def _extractive_text(dialogue: Dialogue, vectors: Matrix) -> str:
+    # The same request ``evaluate.summaries`` makes of the engine for one dialogue: a
+    # chat period covering every turn (the notebook checks the means agree).
+    from toolkit.models import SourceKind
+    from toolkit.summarize.context import SummaryContext
+    from toolkit.summarize.extractive import summarize_extractive
+
+    first, last = dialogue.messages[0].posted_at, dialogue.messages[-1].posted_at
+    ctx = SummaryContext(
+        "period",
+        SourceKind.CHAT,
+        dialogue.id,
+        dialogue.language,
+        first,
+        last + timedelta(minutes=1),
+    )
+    return summarize_extractive(
+        dialogue.messages, vectors, ctx, source_ref=dialogue.id, link=lambda i: f"#{i}"
+    ).summary
+
+
+def summary_outputs(dialogues: Sequence[Dialogue], vectors: Matrix, *, k: int = 2) -> Table:
+    """Every system's summary of every dialogue, with its length and ROUGE F1.
+
+    Systems: the extractive engine, the first ``k`` messages, LexRank and TextRank
+    picking ``k`` messages (the baselines of ``evaluate.summaries``), and the reference
+    itself (length only). One row per dialogue and system.
+    """
+    from toolkit.evaluate.summaries import first_k, rouge_scores, sumy_pick
+
+    rows: list[dict[str, Any]] = []
+    offset = 0
+    for dialogue in dialogues:
+        turns = vectors[offset : offset + len(dialogue.messages)]
+        offset += len(dialogue.messages)
+        outputs = {
+            "extractive": _extractive_text(dialogue, turns),
+            f"first-{k}": first_k(dialogue.messages, k),
+            f"lexrank-{k}": sumy_pick(dialogue.messages, k, "lexrank"),
+            f"textrank-{k}": sumy_pick(dialogue.messages, k, "textrank"),
+        }
+        base = {"dialogue": dialogue.id, "turns": len(dialogue.messages)}
+        for system, text in outputs.items():
+            scores = rouge_scores(dialogue.references, text)
+            rows.append(
+                {**base, "system": system, "words": len(text.split()), **scores, "text": text}
+            )
+        reference = dialogue.references[0]
+        rows.append(
+            {**base, "system": "reference", "words": len(reference.split()), "text": reference}
+        )
+    columns = ["dialogue", "turns", "system", "words", "rouge1", "rouge2", "rougeL", "text"]
+    return Table(rows, columns=columns, title="Summaries per dialogue and system")

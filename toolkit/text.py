@@ -34,7 +34,9 @@ _SYMBOLS_RE = re.compile(r"[\W_]+")
 _CYRILLIC_RE = re.compile(r"[а-я]")
 _LATIN_RE = re.compile(r"[a-z]")
 # URL host labels that say nothing about the site.
-_HOST_NOISE = frozenset({"www", "m", "mobile", "com", "org", "net", "io", "ru", "me", "co", "uk"})
+_HOST_NOISE = frozenset(
+    {"www", "m", "t", "mobile", "com", "org", "net", "io", "ru", "me", "co", "uk"}
+)
 
 STOP_WORDS_EN: frozenset[str] = frozenset(
     """a about above after again against all am an and any are aren arent as at be because

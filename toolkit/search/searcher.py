@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from toolkit.embeddings import Embedder, Matrix, similarity_floor
-from toolkit.errors import InvalidRequest
+from toolkit.errors import InvalidRequest, InvalidWeights
 from toolkit.models import ContextMessage, Message, SearchHit, Source, SourceRef, utc
 from toolkit.refs import message_link, parse_ref
 from toolkit.search.scorer import Signals, compute_signals, fuse
@@ -80,16 +80,22 @@ def check_request(
 
 
 def resolve_weights(weights: WeightsArg, default: SearchWeights) -> SearchWeights:
-    """Per-call weights (an object or a mapping of fields), else ``default``.
+    """This call's weights: a full ``SearchWeights``, or a mapping of some of its fields
+    that overrides ``default`` (the configured weights); ``None`` is ``default``.
 
     Raises:
-        InvalidWeights: a mapping with negative, non-finite or all-zero weights.
+        InvalidWeights: negative, non-finite or all-zero weights (``field="weights"``).
     """
     if weights is None:
         return default
     if isinstance(weights, SearchWeights):
         return weights
-    return SearchWeights.build(**dict(weights))
+    try:
+        return default.replace(**dict(weights))
+    except InvalidWeights as exc:
+        raise InvalidWeights(exc.message, field="weights") from exc
+    except TypeError as exc:
+        raise InvalidWeights(f"invalid search weights: {exc}", field="weights") from exc
 
 
 class Searcher:
@@ -186,7 +192,8 @@ class Searcher:
             scan_messages_limit: recent messages to scan, 1..10000.
             period_from: scan only messages posted at or after this moment.
             period_to: scan only messages posted at or before this moment.
-            weights: this call's weights (``SearchWeights`` or a mapping of its fields).
+            weights: this call's weights: ``SearchWeights``, or a mapping of some of its
+                fields overriding the searcher's own.
             explain: attach each hit's signals.
 
         Returns:

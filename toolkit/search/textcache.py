@@ -90,12 +90,13 @@ class TextCache:
         if len(self._rows) + len(texts) > self.max_texts:
             self._clear()
         get = self._rows.get
-        found = [get(t) for t in texts]
-        return np.fromiter(
-            (self._add(t) if r is None else r for t, r in zip(texts, found, strict=True)),
-            dtype=np.int64,
-            count=len(texts),
-        )
+        add = self._add
+        rows = []
+        for text in texts:
+            row = get(text)
+            # Look up again after each add: a text may repeat within one window.
+            rows.append(row if row is not None else add(text))
+        return np.array(rows, dtype=np.int64)
 
     def _window(self, rows: IntVector) -> TermWindow:
         starts = self._starts.data[rows]

@@ -1,0 +1,155 @@
+"""Workspace verbs of evaluation: ranking quality on the dev sets, weight sweeps, ROUGE."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from toolkit.frames import Table
+from toolkit.research import (
+    Limit,
+    Prepared,
+    ablation_table,
+    candidates_table,
+    compare_table,
+    prepare_sets,
+    simplex_points,
+    summary_outputs,
+)
+from toolkit.search.weights import SearchWeights
+from toolkit.workspace.base import WeightsArg, WorkspaceBase
+
+if TYPE_CHECKING:
+    from toolkit.evaluate.summaries import Dialogue
+
+ROUGE_COLUMNS = ["system", "k", "n", "rouge1", "rouge2", "rougeL"]
+
+
+class EvaluationMixin(WorkspaceBase):
+    """The dev-set measurements of ``toolkit.evaluate``, as tables."""
+
+    @property
+    def cache_dir(self) -> Path:
+        """Where evaluation vectors are cached (``<data_dir>/cache``, as ``make eval``)."""
+        return self.settings.data_dir / "cache"
+
+    def dev_sets(self, names: Sequence[str] | None = None, *, limit: Limit = None) -> Prepared:
+        """The labelled dev retrieval sets, embedded (cached on disk) and prepared once.
+
+        Args:
+            names: sets to load (default: all four, ``toolkit.evaluate.retrieval.DEV_FILES``).
+            limit: only the first N queries of each set (or per set name): a subsample.
+        """
+        from toolkit.evaluate.retrieval import DEV_FILES
+
+        chosen = list(names or DEV_FILES)
+        limits = dict(limit) if isinstance(limit, Mapping) else dict.fromkeys(chosen, limit)
+        missing = [n for n in chosen if (n, limits.get(n)) not in self._prepared]
+        if missing:
+            fresh = prepare_sets(self.embedder, missing, cache_dir=self.cache_dir, limits=limits)
+            self._prepared.update({(n, limits.get(n)): q for n, q in fresh.items()})
+        return {n: self._prepared[(n, limits.get(n))] for n in chosen}
+
+    def evaluate_ranking(
+        self,
+        weights: WeightsArg = None,
+        *,
+        sets: Sequence[str] | None = None,
+        limit: Limit = None,
+        methods: Sequence[str] | None = None,
+    ) -> Table:
+        """nDCG@10, MRR@10 and Recall@20 of BM25, dense, RRF and the hybrid on the dev sets.
+
+        Args:
+            weights: the hybrid's weights (see ``WeightsArg``; default: the settings').
+            sets, limit: which dev sets, and a subsample of their queries (``dev_sets``).
+            methods: a subset of ``("BM25", "dense", "RRF", "hybrid")``.
+
+        Returns:
+            One row per method and set, with the set's language.
+        """
+        return compare_table(self.dev_sets(sets, limit=limit), self.weights(weights), methods)
+
+    def ablation(
+        self, weights: WeightsArg = None, *, sets: Sequence[str] | None = None, limit: Limit = None
+    ) -> Table:
+        """The hybrid with each signal (and the short factor) taken out in turn."""
+        return ablation_table(self.dev_sets(sets, limit=limit), self.weights(weights))
+
+    def weight_grid(
+        self,
+        points: Sequence[SearchWeights] | None = None,
+        *,
+        step: float = 0.1,
+        sets: Sequence[str] | None = None,
+        limit: Limit = None,
+    ) -> Table:
+        """Score many weight settings with ``toolkit.evaluate.tuning.search_grid``.
+
+        Args:
+            points: the settings; by default the tuning grid (the simplex at ``step``
+                times the short-factor shapes it tries).
+            step, sets, limit: grid step; dev sets and subsample (``dev_sets``).
+
+        Returns:
+            One row per setting, best first by the tuning criterion (the worst margin
+            over the best baseline across the sets, then the mean nDCG@10).
+        """
+        from toolkit.evaluate.tuning import search_grid, weight_grid
+
+        chosen = list(points) if points is not None else list(weight_grid(step))
+        return candidates_table(search_grid(self.dev_sets(sets, limit=limit), chosen))
+
+    def simplex(
+        self,
+        *,
+        step: float = 0.1,
+        weights: WeightsArg = None,
+        sets: Sequence[str] | None = None,
+        limit: Limit = None,
+    ) -> Table:
+        """``weight_grid`` over the whole (semantic, lexical, phrase) simplex at ``step``,
+        with the other fields (the short factor's shape …) of ``weights``."""
+        points = simplex_points(step, self.weights(weights))
+        return self.weight_grid(points, sets=sets, limit=limit)
+
+    def save_weights(self, weights: SearchWeights, path: str | Path | None = None) -> Path:
+        """Write weights as JSON (default ``<data_dir>/weights.json``).
+
+        ``MLENS_WEIGHTS_FILE`` / ``Settings(weights_file=...)`` load it: the service, the
+        app and every workspace then rank with these weights.
+        """
+        target = Path(path) if path is not None else self.settings.data_dir / "weights.json"
+        weights.to_file(target)
+        return target
+
+    def evaluate_summaries(self, *, limit: int | None = None) -> Table:
+        """ROUGE-1/2/L F1 of the summary engines and the baselines on the dev dialogues.
+
+        Args:
+            limit: only the first N dialogues (a subsample).
+
+        Returns:
+            One row per system (and baseline size ``k``); the LLM engine is included
+            when an endpoint is configured.
+        """
+        from toolkit.evaluate.summaries import evaluate_summaries
+
+        rows = evaluate_summaries(
+            self._dialogues(limit), self.embedder, settings=self.settings, cache_dir=self.cache_dir
+        )
+        return Table(rows, columns=ROUGE_COLUMNS, title="Summaries: ROUGE F1 on the dev dialogues")
+
+    def summary_outputs(self, *, limit: int | None = None, k: int = 2) -> Table:
+        """Each dev dialogue's summary by each system, with its length and ROUGE F1."""
+        from toolkit.evaluate.summaries import dialogue_vectors
+
+        dialogues = self._dialogues(limit)
+        vectors = dialogue_vectors(dialogues, self.embedder, cache_dir=self.cache_dir)
+        return summary_outputs(dialogues, vectors, k=k)
+
+    def _dialogues(self, limit: int | None) -> list[Dialogue]:
+        from toolkit.evaluate.summaries import DEV_FILE, load_dialogues
+
+        return load_dialogues(DEV_FILE, limit=limit)

@@ -1,0 +1,96 @@
+"""Workspace verbs of search: ranked hits with context, and why they rank so."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from toolkit.frames import Table
+from toolkit.models import Source
+from toolkit.tables import explain_table
+from toolkit.views import HitList
+from toolkit.when import When, moment
+from toolkit.workspace.base import DAY, WeightsArg, WorkspaceBase, source_ref
+
+if TYPE_CHECKING:
+    from toolkit.search.searcher import Searcher
+
+
+class SearchMixin(WorkspaceBase):
+    """Hybrid search over the store (``toolkit.search.searcher``)."""
+
+    @property
+    def searcher(self) -> Searcher:
+        """The search engine over this store, with the settings' default weights."""
+        if self._searcher is None:
+            from toolkit.search.searcher import Searcher
+
+            self._searcher = Searcher(
+                self.store,
+                self.embedder,
+                weights=self.settings.search,
+                embed_batch_size=self.settings.embed_batch_size,
+            )
+        return self._searcher
+
+    def search(
+        self,
+        ref: str | Source,
+        query: str,
+        *,
+        limit: int | None = None,
+        scan_messages_limit: int | None = None,
+        period_from: When | None = None,
+        period_to: When | None = None,
+        weights: WeightsArg = None,
+        explain: bool = True,
+    ) -> HitList:
+        """Hybrid search of one source's most recent messages.
+
+        Args:
+            ref: the source.
+            query: the search text.
+            limit: hits to return (default: ``settings.default_limit``).
+            scan_messages_limit: recent messages to scan (default: the settings').
+            period_from: scan only messages posted at or after this moment.
+            period_to: ... at or before this one; a bare day is included whole.
+            weights: this call's weights (see ``WeightsArg``); default: the settings'.
+            explain: attach each hit's four signals (``HitList.to_pandas`` shows them).
+
+        Returns:
+            The hits, best first, each with two messages of context on either side.
+        """
+        source = self.source(ref)
+        hits = self.searcher.search(
+            source_ref(source, ref),
+            query,
+            limit=limit or self.settings.default_limit,
+            scan_messages_limit=scan_messages_limit or self.settings.default_scan_messages_limit,
+            period_from=moment(period_from, "period_from"),
+            period_to=moment(period_to, "period_to", after_day=DAY - timedelta(seconds=1)),
+            weights=self.weights(weights),
+            explain=explain,
+        )
+        return HitList(hits, query=query, source_ref=ref if isinstance(ref, str) else source.key)
+
+    def explain(
+        self,
+        ref: str | Source,
+        query: str,
+        *,
+        limit: int = 10,
+        weights: WeightsArg = None,
+        **search: Any,
+    ) -> Table:
+        """Why the top hits rank where they do: each signal and its weighted share.
+
+        ``score = short_factor × (semantic_part + lexical_part + phrase_part)``, where a
+        part is the signal times its weight over the sum of the three weights.
+
+        Args:
+            ref, query, limit, weights: as for ``search``.
+            search: other ``search`` arguments (``scan_messages_limit``, the period).
+        """
+        resolved = self.weights(weights)
+        hits = self.search(ref, query, limit=limit, weights=resolved, explain=True, **search)
+        return explain_table(hits, resolved)

@@ -1,0 +1,106 @@
+"""Workspace verbs of summaries: a period of a source, or the source as a whole."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from toolkit.config import Settings
+from toolkit.errors import InvalidRequest
+from toolkit.models import Source, SourceKind, Summary
+from toolkit.tables import messages_table
+from toolkit.views import SummaryView
+from toolkit.when import When, moment
+from toolkit.workspace.base import DAY, WorkspaceBase, source_ref
+
+ENGINES = ("auto", "extractive", "llm")
+
+
+def _moment(value: When, field: str, *, end: bool = False) -> datetime:
+    found = moment(value, field, after_day=DAY if end else None)
+    if found is None:
+        raise InvalidRequest(f"{field} is required", field=field)
+    return found
+
+
+class SummariesMixin(WorkspaceBase):
+    """Summaries through ``toolkit.summarize.pipeline`` (cached in the store)."""
+
+    def _engine_settings(self, engine: str | None) -> Settings:
+        if engine is None:
+            return self.settings
+        if engine not in ENGINES:
+            raise InvalidRequest(f"engine must be one of {', '.join(ENGINES)}", field="engine")
+        return self.settings.model_copy(update={"summary_engine": engine})
+
+    def _view(self, source: Source, summary: Summary) -> SummaryView:
+        ids = [int(i) for i in summary.important_messenger_message_ids if i.isdigit()]
+        found = {m.messenger_message_id: m for m in self.store.get_messages(source.id, ids)}
+        important = messages_table(source, [found[i] for i in ids if i in found])
+        return SummaryView(summary, important)
+
+    def summarize_period(
+        self,
+        ref: str | Source,
+        start: When,
+        end: When,
+        *,
+        language: str = "en",
+        kind: str | SourceKind | None = None,
+        engine: str | None = None,
+    ) -> SummaryView:
+        """Summarise what a source posted in ``[start, end)``.
+
+        Args:
+            ref: the source.
+            start: first moment of the period; a bare day means its midnight (UTC).
+            end: the end (exclusive); a bare day is included whole.
+            language: ISO 639-1 code of the summary's language (extractive: en, ru).
+            kind: ``"chat"`` or ``"channel"`` prompt variant; by default the source's kind.
+            engine: ``"auto"``, ``"extractive"`` or ``"llm"``; by default the settings'.
+
+        Returns:
+            The summary, with its important messages resolved to text and links.
+        """
+        from toolkit.summarize.pipeline import summarize_period
+
+        source = self.source(ref)
+        summary = summarize_period(
+            self.store,
+            self.embedder,
+            self._engine_settings(engine),
+            source_ref(source, ref),
+            _moment(start, "started_at"),
+            _moment(end, "ended_at", end=True),
+            language,
+            SourceKind(kind) if kind is not None else None,
+        )
+        return self._view(source, summary)
+
+    def summarize_source(
+        self,
+        ref: str | Source,
+        *,
+        language: str = "en",
+        messages_limit: int | None = None,
+        engine: str | None = None,
+    ) -> SummaryView:
+        """Say what a source is about from its recent messages (no period wording).
+
+        Args:
+            ref: the source.
+            language: ISO 639-1 code of the summary's language.
+            messages_limit: recent messages to read (default: settings).
+            engine: ``"auto"``, ``"extractive"`` or ``"llm"``; by default the settings'.
+        """
+        from toolkit.summarize.pipeline import summarize_source
+
+        source = self.source(ref)
+        summary = summarize_source(
+            self.store,
+            self.embedder,
+            self._engine_settings(engine),
+            source_ref(source, ref),
+            language,
+            messages_limit,
+        )
+        return self._view(source, summary)

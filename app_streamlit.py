@@ -6,6 +6,8 @@ Settings come from the environment (``MLENS_DATA_DIR``, ``MLENS_WEIGHTS_FILE`` â
 
 import streamlit as st
 
+from app_pages.common import shown_errors
+
 st.set_page_config(page_title="Message Lens", page_icon=":material/manage_search:", layout="wide")
 
 pages = [
@@ -14,4 +16,6 @@ pages = [
     st.Page("app_pages/summaries.py", title="Summaries", icon=":material/summarize:"),
     st.Page("app_pages/evaluation.py", title="Evaluation", icon=":material/analytics:"),
 ]
-st.navigation(pages).run()
+# Errors a page does not show in place (bad settings, say) still show as one message.
+with shown_errors():
+    st.navigation(pages).run()

@@ -122,6 +122,9 @@ def take(base: str, out: Path, chromium: str) -> list[Path]:
         page.get_by_text("Sources in the store").wait_for()
         settle(page)
         page.locator('[data-testid="stVegaLiteChart"]').first.wait_for()
+        page.get_by_text("Import a Telegram Desktop export").click()  # show the uploader
+        page.get_by_role("button", name="Import", exact=True).wait_for()
+        page.wait_for_timeout(1000)  # the expander's opening animation
         saved.append(shoot(page, out, "sources"))
 
         page.goto(f"{base}/search")

@@ -51,7 +51,8 @@ def messages_per_day(
     axes.bar(np.array(days, dtype="datetime64[D]"), list(counts), width=0.9, color="#4c78a8")
     axes.set_ylabel("messages")
     axes.set_title(title or "Messages per day")
-    figure.autofmt_xdate()
+    # Rotate this axes' dates only (autofmt_xdate would hide the labels of upper rows).
+    axes.tick_params(axis="x", labelrotation=30)
     return figure
 
 

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, timedelta
+from typing import TYPE_CHECKING
 
 from toolkit.frames import Table
 from toolkit.models import Message, SearchHit, Source, SourceStats
 from toolkit.refs import message_link
 from toolkit.search.weights import SearchWeights
+
+if TYPE_CHECKING:
+    from toolkit.ingest.export import ImportReport
 
 SOURCE_COLUMNS = [
     "ref",
@@ -20,6 +24,7 @@ SOURCE_COLUMNS = [
     "last_message_at",
     "last_synced_at",
 ]
+IMPORT_COLUMNS = ["ref", "title", "kind", "inserted", "updated", "unchanged", "skipped", "embedded"]
 MESSAGE_COLUMNS = [
     "messenger_message_id",
     "posted_at",
@@ -102,3 +107,21 @@ def explain_table(hits: Sequence[SearchHit], weights: SearchWeights) -> Table:
     columns = ["rank", "messenger_message_id", "score", *share, "short_factor"]
     columns += [*(f"{name}_part" for name in share), "relevance", "text"]
     return Table(rows, columns=columns, title="Score = short_factor × relevance")
+
+
+def import_table(report: ImportReport, embedded: Mapping[int, int]) -> Table:
+    """One row per source an import touched: what changed, and how many were embedded."""
+    rows = [
+        {
+            "ref": s.source.key,
+            "title": s.source.title,
+            "kind": s.source.kind.value,
+            "inserted": s.result.inserted,
+            "updated": s.result.updated,
+            "unchanged": s.result.unchanged,
+            "skipped": s.skipped,
+            "embedded": embedded.get(s.source.id, 0),
+        }
+        for s in report.sources
+    ]
+    return Table(rows, columns=IMPORT_COLUMNS, title=f"Imported {report.path.name}")

@@ -110,18 +110,13 @@ class SearchResponse(BaseModel):
 
 def get_searcher(request: Request, store: StoreDep, settings: SettingsDep) -> Searcher:
     """The app's searcher: one per process, sharing the app's embedder."""
-
-    def embedder() -> Embedder:
-        return app_resource(request, "embedder", lambda: get_embedder(settings))
-
+    # Resolved first and apart: app_resource's lock is not re-entrant.
+    embedder: Embedder = app_resource(request, "embedder", lambda: get_embedder(settings))
     return app_resource(
         request,
         "searcher",
         lambda: Searcher(
-            store,
-            embedder(),
-            weights=settings.search,
-            embed_batch_size=settings.embed_batch_size,
+            store, embedder, weights=settings.search, embed_batch_size=settings.embed_batch_size
         ),
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -45,3 +46,20 @@ def trip_chat(workspace: Workspace, tmp_path: Path) -> str:
     """The small trip-planning chat, imported and embedded; returns its handle."""
     workspace.import_export(write_export(tmp_path / "result.json"), ref=HANDLE)
     return HANDLE
+
+
+@pytest.fixture(scope="session")
+def eval_cache(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder) -> Path:
+    """Vectors of the first ``en_stsb`` dev query's pool, embedded once per session."""
+    folder = tmp_path_factory.mktemp("eval")
+    ws = Workspace(Settings(_env_file=None, data_dir=folder), embedder=embedder)  # type: ignore[call-arg]
+    ws.dev_sets(["en_stsb"], limit=1)
+    ws.close()
+    return folder / "cache"
+
+
+@pytest.fixture
+def warm_eval(data_dir: Path, eval_cache: Path) -> Path:
+    """The session's dev-set vectors, copied into the fresh data folder's cache."""
+    shutil.copytree(eval_cache, data_dir / "cache", dirs_exist_ok=True)
+    return data_dir

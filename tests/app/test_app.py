@@ -55,6 +55,8 @@ def test_upload_imports_an_export_with_progress(data_dir: Path, tmp_path: Path) 
     assert not at.exception
     assert not at.error, [e.value for e in at.error]
     assert [s.value for s in at.success] == [f"Imported result.json: {len(TEXTS)} new messages."]
+    (bar,) = at.get("progress")  # filled while embedding, then marked done
+    assert (bar.proto.value, bar.proto.text) == (100, "Imported")
     assert at.dataframe[-1].value["ref"].tolist() == [HANDLE]
     with Workspace.open(data_dir) as ws:
         assert ws.sources()["messages"] == [len(TEXTS)]
@@ -154,7 +156,7 @@ def test_pages_on_an_empty_store_ask_for_an_import(data_dir: Path) -> None:
         assert any("The store is empty" in i.value for i in at.info)
 
 
-def test_evaluation_page_shows_the_ranking_table_and_the_heat_map(data_dir: Path) -> None:
+def test_evaluation_page_shows_the_ranking_table_and_the_heat_map(warm_eval: Path) -> None:
     at = app("evaluation")
     at.multiselect[0].set_value(["en_stsb"])
     at.number_input[0].set_value(1)
@@ -168,3 +170,13 @@ def test_evaluation_page_shows_the_ranking_table_and_the_heat_map(data_dir: Path
     assert table.to_numpy().min() >= 0
     assert table.to_numpy().max() <= 1
     assert len(at.get("image")) == 1  # the heat map, drawn by matplotlib
+
+
+def test_bad_settings_show_an_error_not_a_traceback(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MLENS_WEIGHTS_FILE", str(data_dir / "missing-weights.json"))
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    assert not at.exception
+    (error,) = at.error
+    assert "cannot read weights file" in error.value

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from chat_fixture import HANDLE, TEXTS, write_export
 
-from toolkit import Settings, Workspace
+from toolkit import SearchWeights, Settings, Workspace
 from toolkit.errors import ImportFormatError, InvalidRequest, SourceNotFound
 from toolkit.when import moment
 
@@ -99,3 +99,64 @@ def test_summaries_resolve_important_messages_to_links(
     assert source.summary.language == "ru"
     with pytest.raises(InvalidRequest, match="engine"):
         workspace.summarize_source(trip_chat, engine="gpt")
+
+
+def test_search_hits_carry_signals_context_and_the_callers_ref(
+    workspace: Workspace, trip_chat: str
+) -> None:
+    hits = workspace.search(trip_chat, "train tickets to Berlin", limit=5)
+    assert len(hits) == 5
+    assert hits.source_ref == trip_chat
+    assert all(h.source_ref == trip_chat for h in hits)
+    assert "train tickets to Berlin" in hits[0].text
+    frame = hits.to_pandas()
+    assert {"semantic", "lexical", "phrase", "short_factor"} <= set(frame.columns)
+    assert frame["score"].is_monotonic_decreasing
+    lexical = workspace.search(
+        trip_chat, "train tickets to Berlin", limit=5, weights={"semantic": 0}
+    )
+    assert lexical.ids != hits.ids
+
+
+def test_search_period_bounds_take_bare_days_whole(workspace: Workspace, trip_chat: str) -> None:
+    hits = workspace.search(trip_chat, "museum", period_from="2026-03-03", period_to="2026-03-03")
+    assert hits.ids
+    assert {h.posted_at.date() for h in hits} == {date(2026, 3, 3)}
+
+
+def test_explain_parts_add_up_to_the_score(workspace: Workspace, trip_chat: str) -> None:
+    why = workspace.explain(trip_chat, "hotel with breakfast", limit=4).to_pandas()
+    assert len(why) == 4
+    parts = why[["semantic_part", "lexical_part", "phrase_part"]].sum(axis=1)
+    assert ((why["short_factor"] * parts - why["score"]).abs() < 1e-5).all()
+
+
+def test_ranking_evaluation_tables(workspace: Workspace, warm_eval: Path) -> None:
+    ranking = workspace.evaluate_ranking(sets=["en_stsb"], limit=1).to_pandas()
+    assert sorted(ranking["method"]) == ["BM25", "RRF", "dense", "hybrid"]
+    assert set(ranking["language"]) == {"en"}
+    assert ranking[["nDCG@10", "MRR@10", "Recall@20"]].stack().between(0, 1).all()
+    ablation = workspace.ablation(sets=["en_stsb"], limit=1)
+    assert "without semantic" in ablation["variant"]
+    grid = workspace.simplex(step=0.5, sets=["en_stsb"], limit=1)
+    assert len(grid) == 6
+    assert grid["min_margin"] == sorted(grid["min_margin"], reverse=True)
+    best = SearchWeights(**{name: grid[0][name] for name in SearchWeights.model_fields})
+    path = workspace.save_weights(best)
+    assert path == workspace.settings.data_dir / "weights.json"
+    assert Settings(_env_file=None, weights_file=path).search == best  # type: ignore[call-arg]
+
+
+def test_summary_evaluation_and_its_per_dialogue_outputs_agree(workspace: Workspace) -> None:
+    rouge = workspace.evaluate_summaries(limit=3).to_pandas().set_index("system")
+    outputs = workspace.summary_outputs(limit=3).to_pandas()
+    assert set(outputs["system"]) == {
+        "extractive",
+        "first-2",
+        "lexrank-2",
+        "textrank-2",
+        "reference",
+    }
+    extractive = outputs[outputs["system"] == "extractive"]
+    assert len(extractive) == 3
+    assert abs(extractive["rougeL"].mean() - rouge.loc["extractive", "rougeL"]) < 1e-4

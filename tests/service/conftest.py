@@ -73,6 +73,12 @@ PROTECTED_ROUTES: list[tuple[str, str, str, dict[str, Any] | None]] = [
         "summary.run",
         {"source_ref": "@lens_public", "language": "en"},
     ),
+    (
+        "POST",
+        "/v1/search/messages",
+        "search.read",
+        {"source_ref": "@lens_public", "query": "post"},
+    ),
 ]
 
 

@@ -98,10 +98,12 @@ def _embed(embedder: Embedder, texts: Sequence[str], kind: str, batch: int = 64)
     from tqdm.auto import tqdm
 
     embed = embedder.embed_queries if kind == "query" else embedder.embed_passages
-    parts = [
-        embed(list(texts[i : i + batch]))
-        for i in tqdm(range(0, len(texts), batch), desc=f"embedding {kind}s", unit="batch")
-    ]
+    name = "queries" if kind == "query" else "passages"
+    parts = []
+    with tqdm(total=len(texts), desc=f"embedding {name}", unit="text") as bar:
+        for start in range(0, len(texts), batch):
+            parts.append(embed(list(texts[start : start + batch])))
+            bar.update(len(parts[-1]))
     return np.vstack(parts) if parts else np.zeros((0, embedder.dimension), dtype=np.float32)
 
 

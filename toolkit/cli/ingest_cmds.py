@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from toolkit.cli.app import app, console, err_console, store
+from toolkit.cli.app import app, console, err_console, index, store
 from toolkit.errors import ToolkitError
 from toolkit.ingest.export import ImportReport, import_export
 
@@ -47,6 +47,9 @@ def import_file(
         ),
     ] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    embed: Annotated[
+        bool, typer.Option(help="Embed the new messages now, so searches never wait for it.")
+    ] = True,
 ) -> None:
     """Import a Telegram Desktop JSON export into the store (one transaction, idempotent)."""
     try:
@@ -60,3 +63,6 @@ def import_file(
         console.print(f"{file.name}: the export holds no chats; nothing imported.")
         return
     console.print(report_table(report))
+    if embed:
+        for item in report.sources:
+            index(item.source.id, progress=progress)

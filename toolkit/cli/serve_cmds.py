@@ -7,28 +7,20 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.app import app, console, settings, store
+from toolkit.cli.app import app, console, index, settings, store
 
 
 def load_demo(*, only_if_empty: bool) -> None:
     """Import the shipped demo sources (and embed them), unless the store has sources."""
     from toolkit.demo import demo_files
-    from toolkit.embeddings import get_embedder, index_source
     from toolkit.ingest.export import import_export
 
     if only_if_empty and store().list_sources():
         return
-    embedder = get_embedder(settings())
     for path, handle in demo_files():
         report = import_export(store(), path, ref=handle, progress=True)
         for item in report.sources:
-            index_source(
-                store(),
-                embedder,
-                item.source.id,
-                batch_size=settings().embed_batch_size,
-                progress=True,
-            )
+            index(item.source.id)
             console.print(
                 f"demo source {item.source.key} ({item.source.title}): "
                 f"{item.result.inserted} new, {item.result.updated} updated"

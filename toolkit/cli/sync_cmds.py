@@ -6,10 +6,16 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.app import app, console, settings, store
+from toolkit.cli.app import app, console, index, settings, store
 from toolkit.ingest.live import TelethonMessengerClient
 from toolkit.ingest.sync import run_sync
+from toolkit.models import Message
 from toolkit.refs import parse_ref
+
+
+def _embed_batch(source_id: int, _messages: list[Message]) -> None:
+    # Each committed batch is embedded at once, so searches never wait for it.
+    index(source_id, progress=False)
 
 
 @app.command()
@@ -39,6 +45,7 @@ def sync(
         progress=True,
         full=full,
         limit=limit,
+        on_batch=_embed_batch,
     )
     result = report.result
     waits = (

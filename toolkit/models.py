@@ -11,6 +11,11 @@ from datetime import UTC, datetime
 from enum import StrEnum
 
 
+def canonical_key(handle: str | None, internal_id: int | None) -> str:
+    """The canonical name of a source: ``@handle`` when public, else ``c/<internal id>``."""
+    return f"@{handle}" if handle is not None else f"c/{internal_id}"
+
+
 class SourceKind(StrEnum):
     """What a source is: a conversation among participants, or a broadcast channel."""
 
@@ -39,9 +44,7 @@ class SourceRef:
     @property
     def key(self) -> str:
         """The canonical form: ``@handle`` (lower case) or ``c/<internal id>``."""
-        if self.handle is not None:
-            return f"@{self.handle}"
-        return f"c/{self.internal_id}"
+        return canonical_key(self.handle, self.internal_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,9 +64,7 @@ class Source:
     @property
     def key(self) -> str:
         """The canonical reference: ``@handle`` when public, else ``c/<internal id>``."""
-        if self.handle is not None:
-            return f"@{self.handle}"
-        return f"c/{self.internal_id}"
+        return canonical_key(self.handle, self.internal_id)
 
 
 @dataclass(frozen=True, slots=True)

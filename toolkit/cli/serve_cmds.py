@@ -70,7 +70,10 @@ def serve(
             soft_wrap=True,
             highlight=False,
         )
-        body = '{"source_ref": "@mlens_demo_ru", "query": "столица Франции", "limit": 3}'
+        body = (
+            '{"source_ref": "@mlens_demo_ru", "query": "Франция", '
+            '"limit": 3, "scan_messages_limit": 3000}'
+        )
         console.print(
             f"curl -H {auth} -H 'Content-Type: application/json' "
             f"-d '{body}' {base}/v1/search/messages\n",

@@ -9,7 +9,6 @@ per dialogue × summary system), which pandas pivots and plots directly.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -159,27 +158,6 @@ def simplex_means(
     return list(best), list(best.values())
 
 
-def _extractive_text(dialogue: Dialogue, vectors: Matrix) -> str:
-    # The same request ``evaluate.summaries`` makes of the engine for one dialogue: a
-    # chat period covering every turn (the notebook checks the means agree).
-    from toolkit.models import SourceKind
-    from toolkit.summarize.context import SummaryContext
-    from toolkit.summarize.extractive import summarize_extractive
-
-    first, last = dialogue.messages[0].posted_at, dialogue.messages[-1].posted_at
-    ctx = SummaryContext(
-        "period",
-        SourceKind.CHAT,
-        dialogue.id,
-        dialogue.language,
-        first,
-        last + timedelta(minutes=1),
-    )
-    return summarize_extractive(
-        dialogue.messages, vectors, ctx, source_ref=dialogue.id, link=lambda i: f"#{i}"
-    ).summary
-
-
 def summary_outputs(dialogues: Sequence[Dialogue], vectors: Matrix, *, k: int = 2) -> Table:
     """Every system's summary of every dialogue, with its length and ROUGE F1.
 
@@ -187,7 +165,7 @@ def summary_outputs(dialogues: Sequence[Dialogue], vectors: Matrix, *, k: int = 
     picking ``k`` messages (the baselines of ``evaluate.summaries``), and the reference
     itself (length only). One row per dialogue and system.
     """
-    from toolkit.evaluate.summaries import first_k, rouge_scores, sumy_pick
+    from toolkit.evaluate.summaries import extractive_summary, first_k, rouge_scores, sumy_pick
 
     rows: list[dict[str, Any]] = []
     offset = 0
@@ -195,7 +173,7 @@ def summary_outputs(dialogues: Sequence[Dialogue], vectors: Matrix, *, k: int = 
         turns = vectors[offset : offset + len(dialogue.messages)]
         offset += len(dialogue.messages)
         outputs = {
-            "extractive": _extractive_text(dialogue, turns),
+            "extractive": extractive_summary(dialogue, turns),
             f"first-{k}": first_k(dialogue.messages, k),
             f"lexrank-{k}": sumy_pick(dialogue.messages, k, "lexrank"),
             f"textrank-{k}": sumy_pick(dialogue.messages, k, "textrank"),

@@ -138,7 +138,8 @@ def _mean_row(system: str, k: str, scores: Iterable[dict[str, float]]) -> dict[s
     return out
 
 
-def _extractive(dialogue: Dialogue, vectors: np.ndarray[Any, Any]) -> str:
+def extractive_summary(dialogue: Dialogue, vectors: np.ndarray[Any, Any]) -> str:
+    """The extractive engine's summary of one dev dialogue: a chat period covering every turn."""
     ctx = SummaryContext(
         family="period",
         kind=SourceKind.CHAT,
@@ -206,7 +207,7 @@ def evaluate_summaries(
         offset += len(dialogue.messages)
         refs = dialogue.references
         systems.setdefault(("extractive", "—"), []).append(
-            rouge_scores(refs, _extractive(dialogue, vectors))
+            rouge_scores(refs, extractive_summary(dialogue, vectors))
         )
         if llm is not None:
             systems.setdefault(("llm", "—"), []).append(rouge_scores(refs, llm(dialogue)))

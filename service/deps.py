@@ -37,7 +37,8 @@ from toolkit.store.base import MessageStore
 
 T = TypeVar("T")
 
-_resource_lock = threading.Lock()
+# Re-entrant: a factory may itself ask for another resource (the searcher needs the embedder).
+_resource_lock = threading.RLock()
 
 
 def get_settings(request: Request) -> Settings:

@@ -16,6 +16,14 @@ def canonical_key(handle: str | None, internal_id: int | None) -> str:
     return f"@{handle}" if handle is not None else f"c/{internal_id}"
 
 
+NO_LINK_CHAT_TYPES = frozenset(
+    {"personal_chat", "bot_chat", "saved_messages", "private_group", "replies"}
+)
+"""Chat types the messenger has no message links for (personal, bot, saved, basic groups)."""
+GENERAL_TOPIC = 1
+"""A forum's "General" topic id (its other topics take their ``topic_created`` message's id)."""
+
+
 class SourceKind(StrEnum):
     """What a source is: a conversation among participants, or a broadcast channel."""
 
@@ -28,13 +36,15 @@ class SourceRef:
     """A parsed source reference: a public handle or a private internal id.
 
     ``raw`` keeps the reference exactly as given (responses echo it);
-    ``message_id`` is set when the reference pointed at one message.
+    ``message_id`` is set when the reference pointed at one message, ``topic_id`` when
+    it pointed into a forum topic (``t.me/<handle>/<topic>/<msg>``).
     """
 
     raw: str
     handle: str | None = None
     internal_id: int | None = None
     message_id: int | None = None
+    topic_id: int | None = None
 
     @property
     def is_public(self) -> bool:
@@ -53,6 +63,10 @@ class Source:
 
     ``id`` is the store's own key; ``internal_id`` the messenger's numeric id (from an
     export or a live fetch); ``handle`` the public handle in lower case, when public.
+    ``chat_type`` is the export's name of the chat's type (``personal_chat``,
+    ``bot_chat``, ``saved_messages``, ``private_group``, ``private_supergroup``,
+    ``public_supergroup``, ``private_channel``, ``public_channel``); it decides whether
+    the messenger has message links for it. ``None`` when unknown (older stores).
     """
 
     id: int
@@ -60,6 +74,12 @@ class Source:
     kind: SourceKind
     handle: str | None = None
     internal_id: int | None = None
+    chat_type: str | None = None
+
+    @property
+    def has_links(self) -> bool:
+        """Whether the messenger links to its messages (supergroups and channels only)."""
+        return self.chat_type not in NO_LINK_CHAT_TYPES
 
     @property
     def key(self) -> str:
@@ -68,8 +88,18 @@ class Source:
 
 
 @dataclass(frozen=True, slots=True)
+class TopicStats:
+    """A forum topic of a source: its id, title and non-service message count."""
+
+    topic_id: int
+    title: str
+    message_count: int
+    last_message_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class SourceStats:
-    """A source with its message counts, time span and last sync."""
+    """A source with its message counts, time span, last sync and forum topics."""
 
     source: Source
     message_count: int
@@ -77,6 +107,7 @@ class SourceStats:
     last_message_at: datetime | None
     last_synced_at: datetime | None
     last_synced_message_id: int | None
+    topics: tuple[TopicStats, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +116,10 @@ class Message:
 
     Service messages (joins, pins, title changes) are kept with ``is_service`` set and
     stay out of search and summaries. ``media`` names the attachment kind of a media
-    message (``photo``, ``video_file`` …); its caption is the ``text``.
+    message (``photo``, ``video_file`` …); its caption is the ``text``, and a media
+    message without a caption gets a short text form of what it is (``[sticker] 😀``,
+    ``[file] report.pdf``) so that search and summaries see it. ``topic_id`` is the forum
+    topic a message belongs to (``None`` outside forums; General is 1).
     """
 
     source_id: int
@@ -99,6 +133,7 @@ class Message:
     is_service: bool = False
     media: str | None = None
     forwarded_from: str | None = None
+    topic_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

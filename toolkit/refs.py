@@ -4,9 +4,11 @@ Accepted forms (scheme optional, ``www.`` optional, query and fragment ignored):
 
     @handle            handle                      tg://resolve?domain=handle[&post=N]
     t.me/handle        t.me/s/handle               t.me/handle/123
-    t.me/handle/<thread>/<id>                      handle.t.me[/123]
+    t.me/handle/<topic>/<id>                       handle.t.me[/123]
     telegram.me/...    telegram.dog/...            (same paths as t.me)
-    t.me/c/<internal id>[/<id> | /<thread>/<id>]   private sources
+    t.me/c/<internal id>[/<id> | /<topic>/<id>]    private sources
+
+A three-part path names a forum topic and a message in it (``SourceRef.topic_id``).
 
 Handles are 5–32 characters of ``[A-Za-z0-9_]`` and case-insensitive (kept in lower
 case). Invite links (``t.me/+hash``, ``t.me/joinchat/hash``) name no source a reader
@@ -19,7 +21,7 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 from toolkit.errors import InvalidSourceRef
-from toolkit.models import Source, SourceRef
+from toolkit.models import GENERAL_TOPIC, Source, SourceRef
 
 HANDLE_RE = re.compile(r"^[A-Za-z0-9_]{5,32}$")
 _HOSTS = {"t.me", "telegram.me", "telegram.dog"}
@@ -64,13 +66,15 @@ def _int(value: str, raw: str, what: str) -> int:
     return number
 
 
-def _message_id(rest: list[str], raw: str) -> int | None:
-    """The message id from what follows the source in a path: ``[]``, ``[id]``, ``[thread, id]``."""
+def _message_id(rest: list[str], raw: str) -> tuple[int | None, int | None]:
+    """``(topic id, message id)`` from what follows the source in a path: ``[]``,
+    ``[id]``, ``[topic, id]`` (a forum topic's message link)."""
     if not rest:
-        return None
+        return None, None
     if len(rest) > 2:
         raise InvalidSourceRef(raw, "too many path segments after the source")
-    return _int(rest[-1], raw, "a message id")
+    topic = _int(rest[0], raw, "a topic id") if len(rest) == 2 else None
+    return topic, _int(rest[-1], raw, "a message id")
 
 
 def _from_path(segments: list[str], raw: str) -> SourceRef:
@@ -87,7 +91,8 @@ def _from_path(segments: list[str], raw: str) -> SourceRef:
                 raw, "a private link needs an internal id: t.me/c/<id>/<message>"
             )
         internal = _int(segments[1], raw, "a private source id")
-        return SourceRef(raw=raw, internal_id=internal, message_id=_message_id(segments[2:], raw))
+        topic, message = _message_id(segments[2:], raw)
+        return SourceRef(raw=raw, internal_id=internal, message_id=message, topic_id=topic)
     if head.lower() == "s":
         segments = segments[1:]
         if not segments:
@@ -95,7 +100,8 @@ def _from_path(segments: list[str], raw: str) -> SourceRef:
         head = segments[0]
     if head.lower() in _RESERVED:
         raise InvalidSourceRef(raw, f"t.me/{head} is a site feature, not a chat or channel")
-    return SourceRef(raw=raw, handle=_handle(head, raw), message_id=_message_id(segments[1:], raw))
+    topic, message = _message_id(segments[1:], raw)
+    return SourceRef(raw=raw, handle=_handle(head, raw), message_id=message, topic_id=topic)
 
 
 def parse_ref(raw: str) -> SourceRef:
@@ -138,9 +144,8 @@ def parse_ref(raw: str) -> SourceRef:
             sub = host[: -len(base) - 1]
             if "." in sub:
                 break
-            return SourceRef(
-                raw=raw, handle=_handle(sub, raw), message_id=_message_id(segments, raw)
-            )
+            topic, message = _message_id(segments, raw)
+            return SourceRef(raw=raw, handle=_handle(sub, raw), message_id=message, topic_id=topic)
     raise InvalidSourceRef(raw, f"{host or text!r} is not a t.me, telegram.me or telegram.dog link")
 
 
@@ -166,13 +171,26 @@ def _from_tg_scheme(text: str, raw: str) -> SourceRef:
     )
 
 
-def message_link(source: Source | SourceRef, message_id: int | str) -> str:
-    """The public link of one message: ``t.me/<handle>/<id>`` or ``t.me/c/<internal>/<id>``."""
+def message_link(
+    source: Source | SourceRef, message_id: int | str, *, topic_id: int | None = None
+) -> str:
+    """The link of one message, or ``""`` where the messenger has none.
+
+    ``t.me/<handle>/<id>`` for public sources, ``t.me/c/<internal id>/<id>`` for private
+    supergroups and channels; a message in a forum topic other than General gets the
+    topic form ``.../<topic>/<id>``. Personal, bot and saved-messages chats and basic
+    groups have no message links, nor do negative ids (messages a group kept from before
+    its migration to a supergroup): for them the link is the empty string, never a link
+    that cannot open.
+    """
+    if int(message_id) <= 0 or (isinstance(source, Source) and not source.has_links):
+        return ""
+    topic = f"{topic_id}/" if topic_id is not None and topic_id != GENERAL_TOPIC else ""
     if source.handle is not None:
-        return f"https://t.me/{source.handle}/{message_id}"
+        return f"https://t.me/{source.handle}/{topic}{message_id}"
     if source.internal_id is None:
         raise ValueError("a source needs a handle or an internal id to have links")
-    return f"https://t.me/c/{source.internal_id}/{message_id}"
+    return f"https://t.me/c/{source.internal_id}/{topic}{message_id}"
 
 
 def source_link(source: Source | SourceRef) -> str:

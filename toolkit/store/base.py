@@ -3,6 +3,19 @@
 SQLite (``sqlite.py``) is the embedded default; a PostgreSQL store for several service
 replicas would implement the same protocol. Methods that return messages return them
 in posting order (``posted_at``, then message id), oldest first.
+
+Forum topics and senders (schema migration ``m005_topics_senders``):
+
+- ``Message.topic_id`` is stored with each message (``None`` outside forums) and
+  ``Source.chat_type`` with each source (it decides whether messages have links);
+- ``upsert_topics``/``list_topics`` keep each topic's title; once a source has topics,
+  its messages without one belong to General (id 1);
+- the message readers (``count_messages``, ``messages_in_period``, ``recent_messages``,
+  ``scan_window``) take optional ``topic_id`` and ``sender_peer_ids`` filters, applied
+  BEFORE any ``limit`` so that "the 200 most recent messages of this person" means
+  exactly that; ``sender_peer_ids=[]`` matches nothing, ``None`` does not filter;
+- ``messages_without_vectors(newest_first=True)`` lets an import embed the newest
+  messages (a default search's window) first.
 """
 
 from __future__ import annotations
@@ -22,6 +35,7 @@ from toolkit.models import (
     SourceKind,
     SourceRef,
     SourceStats,
+    TopicStats,
     UpsertResult,
 )
 
@@ -47,8 +61,12 @@ class MessageStore(Protocol):
         kind: SourceKind,
         internal_id: int | None = None,
         handle: str | None = None,
+        chat_type: str | None = None,
     ) -> Source:
-        """Create or update a source found by internal id or handle; return it."""
+        """Create or update a source found by internal id or handle; return it.
+
+        ``chat_type`` (the export's type name) is kept when a later call gives ``None``.
+        """
         ...
 
     def get_source(self, ref: SourceRef) -> Source:
@@ -60,11 +78,11 @@ class MessageStore(Protocol):
         ...
 
     def list_sources(self) -> list[SourceStats]:
-        """Every source with its counts, time span and last sync."""
+        """Every source with its counts, time span, last sync and topics."""
         ...
 
     def source_stats(self, source_id: int) -> SourceStats:
-        """One source's counts (service messages excluded), time span and last sync."""
+        """One source's counts (service messages excluded), time span, last sync, topics."""
         ...
 
     # Messages ----------------------------------------------------------------------------
@@ -72,8 +90,15 @@ class MessageStore(Protocol):
         """Insert new messages; a newer edit replaces text; the same content changes nothing."""
         ...
 
-    def count_messages(self, source_id: int, *, include_service: bool = False) -> int:
-        """How many messages a source has."""
+    def count_messages(
+        self,
+        source_id: int,
+        *,
+        include_service: bool = False,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
+    ) -> int:
+        """How many messages a source has (in one topic, from some senders, when given)."""
         ...
 
     def messages_in_period(
@@ -84,8 +109,11 @@ class MessageStore(Protocol):
         *,
         include_service: bool = False,
         limit: int | None = None,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
     ) -> list[Message]:
-        """Messages with ``start <= posted_at < end`` (open bounds when ``None``)."""
+        """Messages with ``start <= posted_at < end`` (open bounds when ``None``), of one
+        topic and some senders when given."""
         ...
 
     def recent_messages(
@@ -97,8 +125,11 @@ class MessageStore(Protocol):
         until: datetime | None = None,
         include_service: bool = False,
         with_text_only: bool = False,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
     ) -> list[Message]:
-        """The most recent ``limit`` messages (within ``[since, until]``), oldest first."""
+        """The most recent ``limit`` messages (within ``[since, until]``, of one topic and
+        some senders when given), oldest first."""
         ...
 
     def neighbours(
@@ -113,6 +144,19 @@ class MessageStore(Protocol):
 
     def iter_messages(self, source_id: int, *, batch_size: int = 1000) -> Iterator[Message]:
         """Every message of a source in posting order, fetched in batches."""
+        ...
+
+    # Forum topics ------------------------------------------------------------------------
+    def upsert_topics(self, source_id: int, topics: Iterable[tuple[int, str]]) -> None:
+        """Record ``(topic id, title)`` pairs (a later title replaces an earlier one).
+
+        The first topic makes the source a forum: General (id 1, titled "General" unless
+        given) is added and the source's messages stored without a topic move into it.
+        """
+        ...
+
+    def list_topics(self, source_id: int) -> list[TopicStats]:
+        """A forum's topics by id, with non-service message counts; ``[]`` for others."""
         ...
 
     # Sync watermark ----------------------------------------------------------------------
@@ -136,9 +180,10 @@ class MessageStore(Protocol):
         ...
 
     def messages_without_vectors(
-        self, source_id: int, model: str, *, limit: int | None = None
+        self, source_id: int, model: str, *, limit: int | None = None, newest_first: bool = False
     ) -> list[Message]:
-        """Searchable messages (text, not service) that have no vector of ``model``."""
+        """Searchable messages (text, not service) that have no vector of ``model``, in
+        posting order, or newest first when ``newest_first``."""
         ...
 
     def scan_window(
@@ -148,9 +193,12 @@ class MessageStore(Protocol):
         *,
         since: datetime | None = None,
         until: datetime | None = None,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
     ) -> list[tuple[int, int, str]]:
         """A search's scan window, cheaply: the most recent ``limit`` searchable messages
-        (text, not service) with ``since <= posted_at <= until``, newest first, as
+        (text, not service) with ``since <= posted_at <= until`` (of one topic and some
+        senders when given: the window is taken after these filters), newest first, as
         ``(message id, posted_at in Unix seconds, text)`` tuples."""
         ...
 

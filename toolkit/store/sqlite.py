@@ -20,12 +20,14 @@ import numpy as np
 
 from toolkit.errors import ApiKeyNotFound, SourceNotFound, StoreError
 from toolkit.models import (
+    GENERAL_TOPIC,
     ApiKeyRecord,
     Message,
     Source,
     SourceKind,
     SourceRef,
     SourceStats,
+    TopicStats,
     UpsertResult,
 )
 from toolkit.store.base import Vector
@@ -33,8 +35,9 @@ from toolkit.store.migrations import migrate
 
 _MSG_COLUMNS = (
     "source_id, message_id, posted_at, edited_at, sender_peer_id, sender_name, text, "
-    "reply_to, is_service, media, forwarded_from"
+    "reply_to, is_service, media, forwarded_from, topic_id"
 )
+_SRC_COLUMNS = "id, internal_id, handle, title, kind, chat_type"
 _SEARCHABLE = "is_service = 0 AND text != ''"
 _IN_CHUNK = 500
 
@@ -60,12 +63,18 @@ def _message(row: sqlite3.Row | tuple[Any, ...]) -> Message:
         is_service=bool(row[8]),
         media=row[9],
         forwarded_from=row[10],
+        topic_id=row[11],
     )
 
 
 def _source(row: sqlite3.Row | tuple[Any, ...]) -> Source:
     return Source(
-        id=row[0], internal_id=row[1], handle=row[2], title=row[3], kind=SourceKind(row[4])
+        id=row[0],
+        internal_id=row[1],
+        handle=row[2],
+        title=row[3],
+        kind=SourceKind(row[4]),
+        chat_type=row[5],
     )
 
 
@@ -160,11 +169,13 @@ class SQLiteStore:
         kind: SourceKind,
         internal_id: int | None = None,
         handle: str | None = None,
+        chat_type: str | None = None,
     ) -> Source:
         """Create or update a source found by internal id or handle.
 
         A source first imported without a handle (``c/<id>``) gains it when a later
         import names it; a handle already held by another source is an error.
+        ``chat_type`` (the export's type name) is kept when a later call gives none.
         """
         if internal_id is None and handle is None:
             raise ValueError("a source needs an internal id or a handle")
@@ -182,9 +193,9 @@ class SQLiteStore:
                 )
             if not rows:
                 cur = self._db.execute(
-                    "INSERT INTO sources (internal_id, handle, title, kind, created_at) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (internal_id, handle, title, kind.value, _ts(datetime.now(UTC))),
+                    "INSERT INTO sources (internal_id, handle, title, kind, chat_type, created_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (internal_id, handle, title, kind.value, chat_type, _ts(datetime.now(UTC))),
                 )
                 source_id = int(cur.lastrowid or 0)
             else:
@@ -200,12 +211,12 @@ class SQLiteStore:
                     raise StoreError(f"@{handle} already belongs to another source")
                 self._db.execute(
                     "UPDATE sources SET title = ?, kind = ?, "
-                    "internal_id = COALESCE(internal_id, ?), handle = COALESCE(handle, ?) "
-                    "WHERE id = ?",
-                    (title, kind.value, internal_id, handle, source_id),
+                    "internal_id = COALESCE(internal_id, ?), handle = COALESCE(handle, ?), "
+                    "chat_type = COALESCE(?, chat_type) WHERE id = ?",
+                    (title, kind.value, internal_id, handle, chat_type, source_id),
                 )
             row = self._query(
-                "SELECT id, internal_id, handle, title, kind FROM sources WHERE id = ?",
+                f"SELECT {_SRC_COLUMNS} FROM sources WHERE id = ?",
                 (source_id,),
             )[0]
         return _source(row)
@@ -214,12 +225,12 @@ class SQLiteStore:
         """The source a reference names, or ``None``."""
         if ref.handle is not None:
             rows = self._query(
-                "SELECT id, internal_id, handle, title, kind FROM sources WHERE handle = ?",
+                f"SELECT {_SRC_COLUMNS} FROM sources WHERE handle = ?",
                 (ref.handle.lower(),),
             )
         else:
             rows = self._query(
-                "SELECT id, internal_id, handle, title, kind FROM sources WHERE internal_id = ?",
+                f"SELECT {_SRC_COLUMNS} FROM sources WHERE internal_id = ?",
                 (ref.internal_id,),
             )
         return _source(rows[0]) if rows else None
@@ -233,9 +244,7 @@ class SQLiteStore:
 
     def get_source_by_id(self, source_id: int) -> Source:
         """The source with this store id; ``SourceNotFound`` when there is none."""
-        rows = self._query(
-            "SELECT id, internal_id, handle, title, kind FROM sources WHERE id = ?", (source_id,)
-        )
+        rows = self._query(f"SELECT {_SRC_COLUMNS} FROM sources WHERE id = ?", (source_id,))
         if not rows:
             raise SourceNotFound(f"no source with id {source_id}")
         return _source(rows[0])
@@ -263,6 +272,7 @@ class SQLiteStore:
             last_message_at=_dt(last),
             last_synced_at=_dt(synced_at),
             last_synced_message_id=watermark,
+            topics=tuple(self.list_topics(source_id)),
         )
 
     # Messages ----------------------------------------------------------------------------
@@ -286,16 +296,17 @@ class SQLiteStore:
                     int(m.is_service),
                     m.media,
                     m.forwarded_from,
+                    m.topic_id,
                 )
                 old = db.execute(
                     "SELECT posted_at, edited_at, sender_peer_id, sender_name, text, reply_to, "
-                    "is_service, media, forwarded_from FROM messages "
+                    "is_service, media, forwarded_from, topic_id FROM messages "
                     "WHERE source_id = ? AND message_id = ?",
                     (m.source_id, m.messenger_message_id),
                 ).fetchone()
                 if old is None:
                     db.execute(
-                        f"INSERT INTO messages ({_MSG_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                        f"INSERT INTO messages ({_MSG_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                         (m.source_id, m.messenger_message_id, *new),
                     )
                     inserted += 1
@@ -306,7 +317,7 @@ class SQLiteStore:
                 db.execute(
                     "UPDATE messages SET posted_at = ?, edited_at = ?, sender_peer_id = ?, "
                     "sender_name = ?, text = ?, reply_to = ?, is_service = ?, media = ?, "
-                    "forwarded_from = ? WHERE source_id = ? AND message_id = ?",
+                    "forwarded_from = ?, topic_id = ? WHERE source_id = ? AND message_id = ?",
                     (*new, m.source_id, m.messenger_message_id),
                 )
                 if old[4] != m.text:
@@ -317,14 +328,26 @@ class SQLiteStore:
                 updated += 1
         return UpsertResult(inserted, updated, unchanged)
 
-    def count_messages(self, source_id: int, *, include_service: bool = False) -> int:
-        """How many messages a source has."""
-        where = "" if include_service else " AND is_service = 0"
-        return int(
-            self._query(f"SELECT COUNT(*) FROM messages WHERE source_id = ?{where}", (source_id,))[
-                0
-            ][0]
+    def count_messages(
+        self,
+        source_id: int,
+        *,
+        include_service: bool = False,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
+    ) -> int:
+        """How many messages a source has (in one topic, from some senders, when given)."""
+        where, params = self._filters(
+            since=None,
+            until=None,
+            include_service=include_service,
+            with_text_only=False,
+            until_inclusive=False,
+            topic_id=topic_id,
+            sender_peer_ids=sender_peer_ids,
         )
+        sql = f"SELECT COUNT(*) FROM messages WHERE source_id = ?{where}"
+        return int(self._query(sql, (source_id, *params))[0][0])
 
     @staticmethod
     def _filters(
@@ -334,9 +357,18 @@ class SQLiteStore:
         include_service: bool,
         with_text_only: bool,
         until_inclusive: bool,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
     ) -> tuple[str, list[Any]]:
         clauses: list[str] = []
         params: list[Any] = []
+        if topic_id is not None:
+            clauses.append("topic_id = ?")
+            params.append(int(topic_id))
+        if sender_peer_ids is not None:
+            senders = list(dict.fromkeys(sender_peer_ids))
+            clauses.append(f"sender_peer_id IN ({','.join('?' * len(senders)) or 'NULL'})")
+            params.extend(senders)
         if since is not None:
             clauses.append("posted_at >= ?")
             # Stored times are whole seconds: round a bound with a fraction so that
@@ -360,14 +392,19 @@ class SQLiteStore:
         *,
         include_service: bool = False,
         limit: int | None = None,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
     ) -> list[Message]:
-        """Messages with ``start <= posted_at < end``, oldest first (at most ``limit``)."""
+        """Messages with ``start <= posted_at < end``, oldest first (at most ``limit``),
+        of one topic and some senders when given."""
         where, params = self._filters(
             since=start,
             until=end,
             include_service=include_service,
             with_text_only=False,
             until_inclusive=False,
+            topic_id=topic_id,
+            sender_peer_ids=sender_peer_ids,
         )
         sql = (
             f"SELECT {_MSG_COLUMNS} FROM messages WHERE source_id = ?{where} "
@@ -386,14 +423,19 @@ class SQLiteStore:
         until: datetime | None = None,
         include_service: bool = False,
         with_text_only: bool = False,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
     ) -> list[Message]:
-        """The most recent ``limit`` messages with ``since <= posted_at <= until``, oldest first."""
+        """The most recent ``limit`` messages with ``since <= posted_at <= until`` (of one
+        topic and some senders when given), oldest first."""
         where, params = self._filters(
             since=since,
             until=until,
             include_service=include_service,
             with_text_only=with_text_only,
             until_inclusive=True,
+            topic_id=topic_id,
+            sender_peer_ids=sender_peer_ids,
         )
         rows = self._query(
             f"SELECT {_MSG_COLUMNS} FROM messages WHERE source_id = ?{where} "
@@ -463,6 +505,43 @@ class SQLiteStore:
                 yield _message(row)
             last = (rows[-1][2], rows[-1][1])
 
+    # Forum topics ------------------------------------------------------------------------
+    def upsert_topics(self, source_id: int, topics: Iterable[tuple[int, str]]) -> None:
+        """Record forum topic titles (a later title replaces an earlier one).
+
+        Once a source has topics it is a forum: its messages stored without a topic
+        belong to General (id 1), which gets its title unless one was given.
+        """
+        rows = [(source_id, int(tid), title) for tid, title in topics]
+        if not rows:
+            return
+        with self.transaction():
+            self._db.executemany(
+                "INSERT OR REPLACE INTO topics (source_id, topic_id, title) VALUES (?, ?, ?)",
+                rows,
+            )
+            self._db.execute(
+                "INSERT OR IGNORE INTO topics (source_id, topic_id, title) VALUES (?, ?, ?)",
+                (source_id, GENERAL_TOPIC, "General"),
+            )
+            self._db.execute(
+                "UPDATE messages SET topic_id = ? WHERE source_id = ? AND topic_id IS NULL",
+                (GENERAL_TOPIC, source_id),
+            )
+
+    def list_topics(self, source_id: int) -> list[TopicStats]:
+        """A forum's topics with their non-service message counts, by id; ``[]`` elsewhere."""
+        rows = self._query(
+            "SELECT t.topic_id, t.title, "
+            "(SELECT COUNT(*) FROM messages m WHERE m.source_id = t.source_id "
+            " AND m.topic_id = t.topic_id AND m.is_service = 0), "
+            "(SELECT MAX(posted_at) FROM messages m WHERE m.source_id = t.source_id "
+            " AND m.topic_id = t.topic_id AND m.is_service = 0) "
+            "FROM topics t WHERE t.source_id = ? ORDER BY t.topic_id",
+            (source_id,),
+        )
+        return [TopicStats(tid, title, count, _dt(last)) for tid, title, count, last in rows]
+
     # Sync watermark ----------------------------------------------------------------------
     def get_watermark(self, source_id: int) -> int | None:
         """The highest message id a live sync has committed for a source."""
@@ -511,15 +590,20 @@ class SQLiteStore:
         return len(rows)
 
     def messages_without_vectors(
-        self, source_id: int, model: str, *, limit: int | None = None
+        self, source_id: int, model: str, *, limit: int | None = None, newest_first: bool = False
     ) -> list[Message]:
-        """Searchable messages (with text, not service) lacking a vector of ``model``."""
+        """Searchable messages (with text, not service) lacking a vector of ``model``,
+        in posting order (``newest_first``: the reverse, as an import embeds them)."""
         sql = (
             f"SELECT {', '.join('m.' + c.strip() for c in _MSG_COLUMNS.split(','))} "
             "FROM messages m LEFT JOIN embeddings e ON e.source_id = m.source_id "
             "AND e.message_id = m.message_id AND e.model = ? "
             "WHERE m.source_id = ? AND m.is_service = 0 AND m.text != '' AND e.vector IS NULL "
-            "ORDER BY m.posted_at, m.message_id"
+            + (
+                "ORDER BY m.posted_at DESC, m.message_id DESC"
+                if newest_first
+                else "ORDER BY m.posted_at, m.message_id"
+            )
         )
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
@@ -532,8 +616,11 @@ class SQLiteStore:
         *,
         since: datetime | None = None,
         until: datetime | None = None,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
     ) -> list[tuple[int, int, str]]:
-        """The most recent ``limit`` searchable messages in ``[since, until]``, newest first.
+        """The most recent ``limit`` searchable messages in ``[since, until]``, newest first,
+        taken after the topic and sender filters when given.
 
         Rows are ``(message id, posted_at in Unix seconds, text)``: a search at 10,000
         messages spends its time scoring rather than building ``Message`` objects.
@@ -544,6 +631,8 @@ class SQLiteStore:
             include_service=False,
             with_text_only=True,
             until_inclusive=True,
+            topic_id=topic_id,
+            sender_peer_ids=sender_peer_ids,
         )
         return self._query(
             f"SELECT message_id, posted_at, text FROM messages WHERE source_id = ?{where} "

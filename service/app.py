@@ -23,7 +23,7 @@ from service.routes import ROUTERS
 from service.routes.health import package_version
 from toolkit.config import Settings
 from toolkit.errors import ToolkitError
-from toolkit.store import SQLiteStore
+from toolkit.store import open_store
 from toolkit.store.base import MessageStore
 
 DESCRIPTION = """\
@@ -44,7 +44,7 @@ def create_app(
 
     Args:
         settings: the configuration; ``Settings()`` (environment, ``.env``) when omitted.
-        store: a store to serve; by default the one ``settings.database_path`` names,
+        store: a store to serve; by default the one the settings name (``open_store``),
             opened here once and closed when the app shuts down.
         **resources: values preset on ``app.state`` (e.g. ``embedder=...``), which
             ``service.deps.app_resource`` returns instead of building its own.
@@ -54,7 +54,7 @@ def create_app(
     """
     settings = settings if settings is not None else Settings()
     owns_store = store is None
-    app_store: MessageStore = store if store is not None else SQLiteStore(settings.database_path)
+    app_store: MessageStore = store if store is not None else open_store(settings)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

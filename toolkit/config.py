@@ -7,6 +7,7 @@ the toolkit's constructors. Nested values use ``__``: ``MLENS_SEARCH__SEMANTIC=0
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Literal
 
@@ -33,6 +34,14 @@ class Settings(BaseSettings):
     data_dir: Path = Field(Path("data"), description="Folder for the store, keys and caches.")
     database: str | None = Field(
         None, description="SQLite path or ':memory:'; default <data_dir>/mlens.sqlite3."
+    )
+    database_url: SecretStr | None = Field(
+        None,
+        description="postgresql://user:password@host:port/db: store everything in PostgreSQL "
+        "(SQLite when unset).",
+    )
+    database_pool_size: int = Field(
+        8, ge=1, le=256, description="PostgreSQL connections per process (pool maximum)."
     )
 
     # Embeddings
@@ -99,6 +108,21 @@ class Settings(BaseSettings):
         if self.database:
             return self.database
         return str(self.data_dir / "mlens.sqlite3")
+
+    @property
+    def postgres_url(self) -> str | None:
+        """The PostgreSQL URL when ``database_url`` is set (non-empty), else ``None`` (SQLite)."""
+        if self.database_url is None:
+            return None
+        return self.database_url.get_secret_value().strip() or None
+
+    @property
+    def store_label(self) -> str:
+        """Where the store lives, for people: the SQLite path or the URL without password."""
+        url = self.postgres_url
+        if url is None:
+            return self.database_path
+        return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
 
     @property
     def dev_key_file(self) -> Path:

@@ -18,7 +18,7 @@ from toolkit.config import Settings
 from toolkit.embeddings import Embedder, get_embedder, index_source
 from toolkit.errors import ToolkitError
 from toolkit.models import utc
-from toolkit.store import SQLiteStore
+from toolkit.store import MessageStore, open_store
 
 app = typer.Typer(
     name="mlens",
@@ -38,9 +38,9 @@ def settings() -> Settings:
 
 
 @cache
-def store() -> SQLiteStore:
-    """The store named by the settings, opened once per process."""
-    return SQLiteStore(settings().database_path)
+def store() -> MessageStore:
+    """The store named by the settings (PostgreSQL or SQLite), opened once per process."""
+    return open_store(settings())
 
 
 @cache

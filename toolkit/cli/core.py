@@ -23,7 +23,7 @@ def sources() -> None:
     if not rows:
         console.print("The store is empty: try `mlens demo` or `mlens import FILE`.")
         return
-    table = Table(title=f"Sources in {settings().database_path}")
+    table = Table(title=f"Sources in {settings().store_label}")
     for column in ("ref", "title", "kind", "messages", "first", "last", "last sync"):
         table.add_column(column, justify="right" if column == "messages" else "left")
     for stats in rows:

@@ -1,11 +1,53 @@
-"""Message stores: the ``MessageStore`` protocol and its SQLite implementation."""
+"""Message stores: the ``MessageStore`` protocol, SQLite (embedded) and PostgreSQL (teams).
 
+``open_store(settings)`` picks the store the settings name: PostgreSQL when
+``MLENS_DATABASE_URL`` is a ``postgresql://`` URL, the SQLite file otherwise. The
+PostgreSQL module (and psycopg) is imported only when asked for.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toolkit.config import Settings
+from toolkit.errors import ConfigError
 from toolkit.store.base import MessageStore, Vector
 from toolkit.store.sqlite import SQLiteStore
 
-__all__ = ["MessageStore", "SQLiteStore", "Vector", "open_store"]
+__all__ = ["MessageStore", "SQLiteStore", "Vector", "open_store", "open_store_at"]
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
-def open_store(database: str) -> SQLiteStore:
-    """Open (creating and migrating when needed) the store at ``database``."""
-    return SQLiteStore(database)
+def open_store_at(location: str | Path, *, pool_size: int = 8) -> MessageStore:
+    """Open the store at ``location``: a ``postgresql://`` URL or an SQLite path.
+
+    Raises:
+        ConfigError: a URL of another scheme, or psycopg is not installed.
+    """
+    text = str(location)
+    if text.startswith(POSTGRES_SCHEMES):
+        try:
+            from toolkit.store.postgres import PostgresStore
+        except ImportError as exc:  # the [pg] extra is missing
+            raise ConfigError(
+                f"PostgreSQL needs psycopg: pip install 'message-lens[pg]' ({exc})"
+            ) from exc
+        return PostgresStore(text, pool_size=pool_size)
+    if "://" in text:
+        raise ConfigError(f"unsupported database URL {text.split('://')[0]}://; use postgresql://")
+    return SQLiteStore(text)
+
+
+def open_store(settings: Settings) -> MessageStore:
+    """Open (creating and migrating when needed) the store the settings name.
+
+    PostgreSQL when ``settings.database_url`` is set, else the SQLite file at
+    ``settings.database_path``.
+    """
+    url = settings.postgres_url
+    if url is not None:
+        if not url.startswith(POSTGRES_SCHEMES):
+            raise ConfigError("MLENS_DATABASE_URL must be a postgresql:// URL")
+        return open_store_at(url, pool_size=settings.database_pool_size)
+    return SQLiteStore(settings.database_path)

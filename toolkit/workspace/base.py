@@ -12,7 +12,7 @@ from toolkit.embeddings import Embedder
 from toolkit.models import Source, SourceRef
 from toolkit.refs import parse_ref
 from toolkit.search.weights import SearchWeights
-from toolkit.store import SQLiteStore
+from toolkit.store import MessageStore, open_store
 
 if TYPE_CHECKING:
     from toolkit.evaluate.compare import PreparedQuery
@@ -39,14 +39,14 @@ class WorkspaceBase:
         self,
         settings: Settings,
         *,
-        store: SQLiteStore | None = None,
+        store: MessageStore | None = None,
         embedder: Embedder | None = None,
     ) -> None:
         self.settings = settings
         if store is None:
-            if settings.database is None:
+            if settings.database is None and settings.postgres_url is None:
                 settings.data_dir.mkdir(parents=True, exist_ok=True)
-            store = SQLiteStore(settings.database_path)
+            store = open_store(settings)
         self.store = store
         self._embedder = embedder
         self._searcher: Searcher | None = None
@@ -93,7 +93,7 @@ class WorkspaceBase:
 
     def __repr__(self) -> str:
         count = len(self.store.list_sources())
-        return f"<{type(self).__name__} {self.settings.database_path}: {count} sources>"
+        return f"<{type(self).__name__} {self.settings.store_label}: {count} sources>"
 
     def source(self, ref: str | Source) -> Source:
         """The stored source a reference names (``@handle``, a t.me link, ``c/<id>``)."""

@@ -1,0 +1,115 @@
+"""A throwaway PostgreSQL 15 server for tests, on 127.0.0.1 and a free port.
+
+``initdb`` into a temporary folder, ``pg_ctl start`` with durability off (tests need
+speed, not crash safety), and ``stop()`` by the postmaster's PID. PostgreSQL refuses to
+run as root, so when the tests run as root the server runs as the ``postgres`` system
+user (``runuser``) and its folder belongs to that user. Debian's ``postgresql`` package
+provides the binaries (``make test`` installs it when ``pg_ctl`` is missing)::
+
+    with PgServer() as pg:
+        url = pg.create_database("t1")   # postgresql://postgres@127.0.0.1:<port>/t1
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import psycopg
+
+
+def pg_bin_dir() -> Path:
+    """The folder holding ``initdb``/``pg_ctl`` (Debian's versioned one, or on PATH)."""
+    found = shutil.which("pg_ctl")
+    if found:
+        return Path(found).parent
+    for candidate in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True):
+        if (Path(candidate) / "pg_ctl").exists():
+            return Path(candidate)
+    raise RuntimeError("PostgreSQL is not installed: apt-get install -y postgresql (make test)")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class PgServer:
+    """One PostgreSQL cluster in a temporary folder, owned by this test session."""
+
+    def __init__(self) -> None:
+        self.bin = pg_bin_dir()
+        self.port = _free_port()
+        self.root = Path(tempfile.mkdtemp(prefix="mlens-pg-"))
+        self.data = self.root / "data"
+        self.sockets = self.root / "sock"
+        self.as_root = os.geteuid() == 0
+        self.pid: int | None = None
+
+    def _run(self, *args: str) -> None:
+        command = [str(self.bin / args[0]), *args[1:]]
+        if self.as_root:
+            command = ["runuser", "-u", "postgres", "--", *command]
+        subprocess.run(command, check=True, capture_output=True, timeout=120)
+
+    def start(self) -> PgServer:
+        """initdb and start the server; wait until it accepts connections."""
+        self.sockets.mkdir()
+        if self.as_root:
+            shutil.chown(self.root, "postgres", "postgres")
+            shutil.chown(self.sockets, "postgres", "postgres")
+        self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8")
+        options = (
+            f"-p {self.port} -k {self.sockets} -c listen_addresses=127.0.0.1 "
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+            "-c max_connections=200"
+        )
+        log = self.root / "server.log"
+        self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(log), "-w", "start")
+        pid_line = (self.data / "postmaster.pid").read_text().splitlines()[0]
+        self.pid = int(pid_line)
+        return self
+
+    @property
+    def admin_url(self) -> str:
+        """The URL of the ``postgres`` maintenance database."""
+        return self.url("postgres")
+
+    def url(self, database: str) -> str:
+        """A URL for ``database`` on this server."""
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    def create_database(self, name: str) -> str:
+        """Create an empty database; return its URL."""
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')  # type: ignore[arg-type]
+            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0 STRATEGY FILE_COPY')  # type: ignore[arg-type]
+        return self.url(name)
+
+    def stop(self) -> None:
+        """Stop the server by its PID (fast shutdown) and remove its folder."""
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, signal.SIGINT)
+                deadline = time.monotonic() + 30
+                while time.monotonic() < deadline:
+                    os.kill(self.pid, 0)
+                    time.sleep(0.05)
+            except ProcessLookupError:
+                pass
+            self.pid = None
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def __enter__(self) -> PgServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,327 @@
+"""The PostgreSQL ``MessageStore``: what a team runs when one process and one file are not enough.
+
+Selected by ``MLENS_DATABASE_URL=postgresql://…`` (``toolkit.store.open_store``). Same
+behaviour as the SQLite store (the store test suite runs against both): times in Unix
+seconds, vectors as float32 bytes scored in numpy, the summary cache, API keys and
+sync watermarks, plus the token buckets that service replicas share
+(``take_rate_token``). Connections come from a psycopg pool; see ``postgres_conn``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from toolkit.errors import SourceNotFound, StoreError
+from toolkit.models import (
+    Message,
+    Source,
+    SourceKind,
+    SourceRef,
+    SourceStats,
+    UpsertResult,
+)
+from toolkit.store.postgres_conn import (
+    MSG_COLUMNS,
+    SOURCE_COLUMNS,
+    PgConnections,
+    dt,
+    message_row,
+    source_row,
+    ts,
+)
+from toolkit.store.postgres_import import publish_messages
+from toolkit.store.postgres_records import PgRecords
+
+
+class PostgresStore(PgRecords):
+    """PostgreSQL implementation of ``MessageStore``.
+
+    Args:
+        url: ``postgresql://user:password@host:port/database`` (created tables are migrated).
+        pool_size: most connections this process keeps open.
+    """
+
+    def __init__(self, url: str, *, pool_size: int = 8) -> None:
+        self.pg = PgConnections(url, pool_size=pool_size)
+        self.database = self.pg.label
+
+    # Transactions ------------------------------------------------------------------------
+    def transaction(self) -> Any:
+        """One write transaction; nested calls in the same thread join the outer one."""
+        return self.pg.transaction()
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        self.pg.close()
+
+    # Sources -----------------------------------------------------------------------------
+    def upsert_source(
+        self,
+        *,
+        title: str,
+        kind: SourceKind,
+        internal_id: int | None = None,
+        handle: str | None = None,
+    ) -> Source:
+        """Create or update a source found by internal id or handle (rules as in SQLite)."""
+        if internal_id is None and handle is None:
+            raise ValueError("a source needs an internal id or a handle")
+        handle = handle.lower() if handle else None
+        q = self.pg.query
+        with self.transaction():
+            # Two importers of one new source must not both insert it.
+            q("LOCK TABLE sources IN SHARE ROW EXCLUSIVE MODE")
+            rows: list[tuple[Any, ...]] = []
+            if internal_id is not None:
+                rows = q(
+                    "SELECT id, internal_id, handle FROM sources WHERE internal_id = %s",
+                    (internal_id,),
+                )
+            if not rows and handle is not None:
+                rows = q("SELECT id, internal_id, handle FROM sources WHERE handle = %s", (handle,))
+            if not rows:
+                source_id = q(
+                    "INSERT INTO sources (internal_id, handle, title, kind, created_at) "
+                    "VALUES (%s, %s, %s, %s, %s) RETURNING id",
+                    (internal_id, handle, title, kind.value, ts(datetime.now(UTC))),
+                )[0][0]
+            else:
+                source_id, old_internal, old_handle = rows[0]
+                if handle and old_handle and handle != old_handle:
+                    raise StoreError(
+                        f"source {title!r} is already known as @{old_handle}, not @{handle}"
+                    )
+                if internal_id and old_internal and internal_id != old_internal:
+                    raise StoreError(f"@{handle} already belongs to another source id")
+                taken = "SELECT 1 FROM sources WHERE handle = %s AND id != %s"
+                if handle and not old_handle and q(taken, (handle, source_id)):
+                    raise StoreError(f"@{handle} already belongs to another source")
+                q(
+                    "UPDATE sources SET title = %s, kind = %s, "
+                    "internal_id = COALESCE(internal_id, %s), handle = COALESCE(handle, %s) "
+                    "WHERE id = %s",
+                    (title, kind.value, internal_id, handle, source_id),
+                )
+            row = q(f"SELECT {SOURCE_COLUMNS} FROM sources WHERE id = %s", (source_id,))[0]
+        return source_row(row)
+
+    def find_source(self, ref: SourceRef) -> Source | None:
+        """The source a reference names, or ``None``."""
+        if ref.handle is not None:
+            sql, value = "handle = %s", ref.handle.lower()
+        else:
+            sql, value = "internal_id = %s", ref.internal_id  # type: ignore[assignment]
+        rows = self.pg.query(f"SELECT {SOURCE_COLUMNS} FROM sources WHERE {sql}", (value,))
+        return source_row(rows[0]) if rows else None
+
+    def get_source(self, ref: SourceRef) -> Source:
+        """The source a reference names; ``SourceNotFound`` when the store has none."""
+        source = self.find_source(ref)
+        if source is None:
+            raise SourceNotFound(f"no source {ref.key} in the store; import or sync it first")
+        return source
+
+    def get_source_by_id(self, source_id: int) -> Source:
+        """The source with this store id; ``SourceNotFound`` when there is none."""
+        rows = self.pg.query(f"SELECT {SOURCE_COLUMNS} FROM sources WHERE id = %s", (source_id,))
+        if not rows:
+            raise SourceNotFound(f"no source with id {source_id}")
+        return source_row(rows[0])
+
+    def list_sources(self) -> list[SourceStats]:
+        """Every source with its counts, time span and last sync, by title."""
+        ids = [row[0] for row in self.pg.query("SELECT id FROM sources ORDER BY title, id")]
+        return [self.source_stats(source_id) for source_id in ids]
+
+    def source_stats(self, source_id: int) -> SourceStats:
+        """One source's non-service message count, time span and last sync."""
+        source = self.get_source_by_id(source_id)
+        count, first, last, synced_at, watermark = self.pg.query(
+            "SELECT (SELECT COUNT(*) FROM messages WHERE source_id = s.id AND NOT is_service), "
+            "(SELECT MIN(posted_at) FROM messages WHERE source_id = s.id AND NOT is_service), "
+            "(SELECT MAX(posted_at) FROM messages WHERE source_id = s.id AND NOT is_service), "
+            "last_synced_at, sync_watermark FROM sources s WHERE id = %s",
+            (source_id,),
+        )[0]
+        return SourceStats(
+            source=source,
+            message_count=int(count),
+            first_message_at=dt(first),
+            last_message_at=dt(last),
+            last_synced_at=dt(synced_at),
+            last_synced_message_id=watermark,
+        )
+
+    # Messages ----------------------------------------------------------------------------
+    def upsert_messages(self, messages: Iterable[Message]) -> UpsertResult:
+        """Insert new messages; replace a stored one only by a newer or equal edit.
+
+        Rows travel by COPY into a staging table and are published by one statement,
+        inside one transaction (the caller's, when there is one).
+        """
+        with self.transaction(), self.pg.connection() as conn:
+            return publish_messages(conn, messages)
+
+    def count_messages(self, source_id: int, *, include_service: bool = False) -> int:
+        """How many messages a source has."""
+        where = "" if include_service else " AND NOT is_service"
+        sql = f"SELECT COUNT(*) FROM messages WHERE source_id = %s{where}"
+        return int(self.pg.query(sql, (source_id,))[0][0])
+
+    @staticmethod
+    def _filters(
+        *,
+        since: datetime | None,
+        until: datetime | None,
+        include_service: bool,
+        with_text_only: bool,
+        until_inclusive: bool,
+    ) -> tuple[str, list[Any]]:
+        clauses: list[str] = []
+        params: list[Any] = []
+        if since is not None:
+            # Stored times are whole seconds (see the SQLite store for the rounding).
+            clauses.append("posted_at >= %s")
+            params.append(math.ceil(since.timestamp()))
+        if until is not None:
+            clauses.append("posted_at <= %s" if until_inclusive else "posted_at < %s")
+            bound = until.timestamp()
+            params.append(math.floor(bound) if until_inclusive else math.ceil(bound))
+        if not include_service:
+            clauses.append("NOT is_service")
+        if with_text_only:
+            clauses.append("text != ''")
+        return "".join(f" AND {c}" for c in clauses), params
+
+    def messages_in_period(
+        self,
+        source_id: int,
+        start: datetime | None,
+        end: datetime | None,
+        *,
+        include_service: bool = False,
+        limit: int | None = None,
+    ) -> list[Message]:
+        """Messages with ``start <= posted_at < end``, oldest first (at most ``limit``)."""
+        where, params = self._filters(
+            since=start,
+            until=end,
+            include_service=include_service,
+            with_text_only=False,
+            until_inclusive=False,
+        )
+        sql = (
+            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = %s{where} "
+            "ORDER BY posted_at, message_id"
+        )
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [message_row(r) for r in self.pg.query(sql, (source_id, *params))]
+
+    def recent_messages(
+        self,
+        source_id: int,
+        limit: int,
+        *,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        include_service: bool = False,
+        with_text_only: bool = False,
+    ) -> list[Message]:
+        """The most recent ``limit`` messages with ``since <= posted_at <= until``, oldest first."""
+        where, params = self._filters(
+            since=since,
+            until=until,
+            include_service=include_service,
+            with_text_only=with_text_only,
+            until_inclusive=True,
+        )
+        rows = self.pg.query(
+            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = %s{where} "
+            "ORDER BY posted_at DESC, message_id DESC LIMIT %s",
+            (source_id, *params, int(limit)),
+        )
+        return [message_row(r) for r in reversed(rows)]
+
+    def neighbours(
+        self, source_id: int, message_id: int, *, before: int = 2, after: int = 2
+    ) -> tuple[list[Message], list[Message]]:
+        """Up to ``before``/``after`` non-service messages around one, in posting order."""
+        anchor = "(SELECT posted_at FROM messages WHERE source_id = %s AND message_id = %s)"
+        older = self.pg.query(
+            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = %s AND NOT is_service "
+            f"AND (posted_at, message_id) < ({anchor}, %s) "
+            "ORDER BY posted_at DESC, message_id DESC LIMIT %s",
+            (source_id, source_id, message_id, message_id, before),
+        )
+        newer = self.pg.query(
+            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = %s AND NOT is_service "
+            f"AND (posted_at, message_id) > ({anchor}, %s) "
+            "ORDER BY posted_at, message_id LIMIT %s",
+            (source_id, source_id, message_id, message_id, after),
+        )
+        return [message_row(r) for r in reversed(older)], [message_row(r) for r in newer]
+
+    def get_messages(self, source_id: int, message_ids: Sequence[int]) -> list[Message]:
+        """The messages with these ids, in posting order; unknown ids are skipped."""
+        ids = list(dict.fromkeys(int(i) for i in message_ids))
+        rows = self.pg.query(
+            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = %s "
+            "AND message_id = ANY(%s) ORDER BY posted_at, message_id",
+            (source_id, ids),
+        )
+        return [message_row(r) for r in rows]
+
+    def iter_messages(self, source_id: int, *, batch_size: int = 1000) -> Iterator[Message]:
+        """Every message of a source in posting order, fetched in batches (keyset paging)."""
+        last = (-(2**62), -(2**62))
+        while True:
+            rows = self.pg.query(
+                f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = %s "
+                "AND (posted_at, message_id) > (%s, %s) "
+                "ORDER BY posted_at, message_id LIMIT %s",
+                (source_id, last[0], last[1], batch_size),
+            )
+            if not rows:
+                return
+            yield from (message_row(row) for row in rows)
+            last = (rows[-1][2], rows[-1][1])
+
+    def scan_window(
+        self,
+        source_id: int,
+        limit: int,
+        *,
+        since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> list[tuple[int, int, str]]:
+        """The most recent ``limit`` searchable messages in ``[since, until]``, newest first."""
+        where, params = self._filters(
+            since=since,
+            until=until,
+            include_service=False,
+            with_text_only=True,
+            until_inclusive=True,
+        )
+        return self.pg.query(
+            f"SELECT message_id, posted_at, text FROM messages WHERE source_id = %s{where} "
+            "ORDER BY posted_at DESC, message_id DESC LIMIT %s",
+            (source_id, *params, int(limit)),
+        )
+
+    # Sync watermark ----------------------------------------------------------------------
+    def get_watermark(self, source_id: int) -> int | None:
+        """The highest message id a live sync has committed for a source."""
+        rows = self.pg.query("SELECT sync_watermark FROM sources WHERE id = %s", (source_id,))
+        return rows[0][0] if rows else None
+
+    def set_watermark(self, source_id: int, message_id: int, synced_at: datetime) -> None:
+        """Record sync progress; the watermark never moves backwards."""
+        self.pg.query(
+            "UPDATE sources SET sync_watermark = GREATEST(COALESCE(sync_watermark, 0), %s), "
+            "last_synced_at = %s WHERE id = %s",
+            (message_id, ts(synced_at), source_id),
+        )

@@ -1,0 +1,119 @@
+"""Bulk upserts into PostgreSQL: ``COPY`` into a staging table, then one publishing statement.
+
+A batch of messages is streamed with ``COPY`` into a session-local staging table (no
+locks on ``messages`` while the data travels), then one statement classifies every
+staged row against the stored one and inserts the new ones, updates the changed ones
+and drops the vectors of changed texts. The caller's transaction makes it all or
+nothing, exactly like the SQLite store: same rules, same counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import psycopg
+
+from toolkit.models import Message, UpsertResult
+from toolkit.store.postgres_conn import MSG_COLUMNS, ts
+
+_CONTENT = (
+    "posted_at, edited_at, sender_peer_id, sender_name, text, reply_to, is_service, media, "
+    "forwarded_from"
+)
+
+# ON COMMIT DELETE ROWS: a pooled connection never carries one import's rows into the next.
+_STAGING = """
+CREATE TEMP TABLE IF NOT EXISTS staged_messages
+    (LIKE messages INCLUDING DEFAULTS) ON COMMIT DELETE ROWS
+"""
+
+_PUBLISH = f"""
+WITH classified AS (
+    SELECT s.*,
+        CASE
+            WHEN m.message_id IS NULL THEN 'inserted'
+            WHEN ({", ".join("m." + c for c in _CONTENT.split(", "))})
+                 IS NOT DISTINCT FROM ({", ".join("s." + c for c in _CONTENT.split(", "))})
+                 OR COALESCE(m.edited_at, 0) > COALESCE(s.edited_at, 0) THEN 'unchanged'
+            ELSE 'updated'
+        END AS outcome,
+        m.text IS DISTINCT FROM s.text AS text_changed
+    FROM staged_messages s
+    LEFT JOIN messages m ON m.source_id = s.source_id AND m.message_id = s.message_id
+),
+inserted AS (
+    INSERT INTO messages ({MSG_COLUMNS})
+    SELECT {MSG_COLUMNS} FROM classified WHERE outcome = 'inserted'
+    ON CONFLICT (source_id, message_id) DO NOTHING
+),
+updated AS (
+    UPDATE messages m SET ({_CONTENT}) = ({", ".join("c." + c for c in _CONTENT.split(", "))})
+    FROM classified c
+    WHERE c.outcome = 'updated' AND m.source_id = c.source_id AND m.message_id = c.message_id
+),
+dropped AS (
+    DELETE FROM embeddings e USING classified c
+    WHERE c.outcome = 'updated' AND c.text_changed
+      AND e.source_id = c.source_id AND e.message_id = c.message_id
+)
+SELECT
+    COUNT(*) FILTER (WHERE outcome = 'inserted'),
+    COUNT(*) FILTER (WHERE outcome = 'updated'),
+    COUNT(*) FILTER (WHERE outcome = 'unchanged')
+FROM classified
+"""
+
+
+def _row(m: Message) -> tuple[Any, ...]:
+    return (
+        m.source_id,
+        m.messenger_message_id,
+        ts(m.posted_at),
+        ts(m.edited_at),
+        m.sender_peer_id,
+        m.sender_name,
+        m.text,
+        m.reply_to,
+        bool(m.is_service),
+        m.media,
+        m.forwarded_from,
+    )
+
+
+def _fold(messages: Iterable[Message]) -> tuple[list[tuple[Any, ...]], UpsertResult]:
+    """One row per (source, message id), as if the batch were applied in order.
+
+    A later copy of a message replaces an earlier one by the store's own rule (a newer
+    or equal edit with different content); each such repeat counts as it would have.
+    """
+    rows: dict[tuple[int, int], tuple[Any, ...]] = {}
+    updated = unchanged = 0
+    for m in messages:
+        row = _row(m)
+        key = (row[0], row[1])
+        old = rows.get(key)
+        if old is None:
+            rows[key] = row
+        elif old[2:] == row[2:] or (old[3] or 0) > (row[3] or 0):
+            unchanged += 1
+        else:
+            rows[key] = row
+            updated += 1
+    return list(rows.values()), UpsertResult(0, updated, unchanged)
+
+
+def publish_messages(conn: psycopg.Connection, messages: Iterable[Message]) -> UpsertResult:
+    """Stage ``messages`` with COPY and publish them; run inside the caller's transaction."""
+    rows, repeats = _fold(messages)
+    if not rows:
+        return repeats
+    conn.execute(_STAGING)  # type: ignore[call-overload]
+    with conn.cursor() as cur:
+        with cur.copy(f"COPY staged_messages ({MSG_COLUMNS}) FROM STDIN") as copy:  # type: ignore[arg-type]
+            for row in rows:
+                copy.write_row(row)
+        counts = cur.execute(_PUBLISH).fetchone()  # type: ignore[arg-type]
+        cur.execute("TRUNCATE staged_messages")
+    assert counts is not None
+    return UpsertResult(int(counts[0]), int(counts[1]), int(counts[2])) + repeats

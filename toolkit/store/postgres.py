@@ -9,7 +9,6 @@ sync watermarks, plus the token buckets that service replicas share
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -28,6 +27,7 @@ from toolkit.store.postgres_conn import (
     SOURCE_COLUMNS,
     PgConnections,
     dt,
+    filters,
     message_row,
     source_row,
     ts,
@@ -65,8 +65,12 @@ class PostgresStore(PgRecords):
         kind: SourceKind,
         internal_id: int | None = None,
         handle: str | None = None,
+        chat_type: str | None = None,
     ) -> Source:
-        """Create or update a source found by internal id or handle (rules as in SQLite)."""
+        """Create or update a source found by internal id or handle (rules as in SQLite).
+
+        ``chat_type`` (the export's type name) is kept when a later call gives none.
+        """
         if internal_id is None and handle is None:
             raise ValueError("a source needs an internal id or a handle")
         handle = handle.lower() if handle else None
@@ -84,9 +88,9 @@ class PostgresStore(PgRecords):
                 rows = q("SELECT id, internal_id, handle FROM sources WHERE handle = %s", (handle,))
             if not rows:
                 source_id = q(
-                    "INSERT INTO sources (internal_id, handle, title, kind, created_at) "
-                    "VALUES (%s, %s, %s, %s, %s) RETURNING id",
-                    (internal_id, handle, title, kind.value, ts(datetime.now(UTC))),
+                    "INSERT INTO sources (internal_id, handle, title, kind, chat_type, created_at) "
+                    "VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
+                    (internal_id, handle, title, kind.value, chat_type, ts(datetime.now(UTC))),
                 )[0][0]
             else:
                 source_id, old_internal, old_handle = rows[0]
@@ -101,9 +105,9 @@ class PostgresStore(PgRecords):
                     raise StoreError(f"@{handle} already belongs to another source")
                 q(
                     "UPDATE sources SET title = %s, kind = %s, "
-                    "internal_id = COALESCE(internal_id, %s), handle = COALESCE(handle, %s) "
-                    "WHERE id = %s",
-                    (title, kind.value, internal_id, handle, source_id),
+                    "internal_id = COALESCE(internal_id, %s), handle = COALESCE(handle, %s), "
+                    "chat_type = COALESCE(%s, chat_type) WHERE id = %s",
+                    (title, kind.value, internal_id, handle, chat_type, source_id),
                 )
             row = q(f"SELECT {SOURCE_COLUMNS} FROM sources WHERE id = %s", (source_id,))[0]
         return source_row(row)
@@ -153,6 +157,7 @@ class PostgresStore(PgRecords):
             last_message_at=dt(last),
             last_synced_at=dt(synced_at),
             last_synced_message_id=watermark,
+            topics=tuple(self.list_topics(source_id)),
         )
 
     # Messages ----------------------------------------------------------------------------
@@ -165,36 +170,20 @@ class PostgresStore(PgRecords):
         with self.transaction(), self.pg.connection() as conn:
             return publish_messages(conn, messages)
 
-    def count_messages(self, source_id: int, *, include_service: bool = False) -> int:
-        """How many messages a source has."""
-        where = "" if include_service else " AND NOT is_service"
-        sql = f"SELECT COUNT(*) FROM messages WHERE source_id = %s{where}"
-        return int(self.pg.query(sql, (source_id,))[0][0])
-
-    @staticmethod
-    def _filters(
+    def count_messages(
+        self,
+        source_id: int,
         *,
-        since: datetime | None,
-        until: datetime | None,
-        include_service: bool,
-        with_text_only: bool,
-        until_inclusive: bool,
-    ) -> tuple[str, list[Any]]:
-        clauses: list[str] = []
-        params: list[Any] = []
-        if since is not None:
-            # Stored times are whole seconds (see the SQLite store for the rounding).
-            clauses.append("posted_at >= %s")
-            params.append(math.ceil(since.timestamp()))
-        if until is not None:
-            clauses.append("posted_at <= %s" if until_inclusive else "posted_at < %s")
-            bound = until.timestamp()
-            params.append(math.floor(bound) if until_inclusive else math.ceil(bound))
-        if not include_service:
-            clauses.append("NOT is_service")
-        if with_text_only:
-            clauses.append("text != ''")
-        return "".join(f" AND {c}" for c in clauses), params
+        include_service: bool = False,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
+    ) -> int:
+        """How many messages a source has (in one topic, from some senders, when given)."""
+        where, params = filters(
+            include_service=include_service, topic_id=topic_id, sender_peer_ids=sender_peer_ids
+        )
+        sql = f"SELECT COUNT(*) FROM messages WHERE source_id = %s{where}"
+        return int(self.pg.query(sql, (source_id, *params))[0][0])
 
     def messages_in_period(
         self,
@@ -204,14 +193,17 @@ class PostgresStore(PgRecords):
         *,
         include_service: bool = False,
         limit: int | None = None,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
     ) -> list[Message]:
-        """Messages with ``start <= posted_at < end``, oldest first (at most ``limit``)."""
-        where, params = self._filters(
+        """Messages with ``start <= posted_at < end``, oldest first (at most ``limit``),
+        of one topic and some senders when given."""
+        where, params = filters(
             since=start,
             until=end,
             include_service=include_service,
-            with_text_only=False,
-            until_inclusive=False,
+            topic_id=topic_id,
+            sender_peer_ids=sender_peer_ids,
         )
         sql = (
             f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = %s{where} "
@@ -230,14 +222,19 @@ class PostgresStore(PgRecords):
         until: datetime | None = None,
         include_service: bool = False,
         with_text_only: bool = False,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
     ) -> list[Message]:
-        """The most recent ``limit`` messages with ``since <= posted_at <= until``, oldest first."""
-        where, params = self._filters(
+        """The most recent ``limit`` messages with ``since <= posted_at <= until`` (of one
+        topic and some senders when given), oldest first."""
+        where, params = filters(
             since=since,
             until=until,
             include_service=include_service,
             with_text_only=with_text_only,
             until_inclusive=True,
+            topic_id=topic_id,
+            sender_peer_ids=sender_peer_ids,
         )
         rows = self.pg.query(
             f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = %s{where} "
@@ -297,14 +294,18 @@ class PostgresStore(PgRecords):
         *,
         since: datetime | None = None,
         until: datetime | None = None,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
     ) -> list[tuple[int, int, str]]:
-        """The most recent ``limit`` searchable messages in ``[since, until]``, newest first."""
-        where, params = self._filters(
+        """The most recent ``limit`` searchable messages in ``[since, until]``, newest first,
+        taken after the topic and sender filters when given."""
+        where, params = filters(
             since=since,
             until=until,
-            include_service=False,
             with_text_only=True,
             until_inclusive=True,
+            topic_id=topic_id,
+            sender_peer_ids=sender_peer_ids,
         )
         return self.pg.query(
             f"SELECT message_id, posted_at, text FROM messages WHERE source_id = %s{where} "

@@ -19,7 +19,7 @@ from toolkit.store.postgres_conn import MSG_COLUMNS, ts
 
 _CONTENT = (
     "posted_at, edited_at, sender_peer_id, sender_name, text, reply_to, is_service, media, "
-    "forwarded_from"
+    "forwarded_from, topic_id"
 )
 
 # ON COMMIT DELETE ROWS: a pooled connection never carries one import's rows into the next.
@@ -78,6 +78,7 @@ def _row(m: Message) -> tuple[Any, ...]:
         bool(m.is_service),
         m.media,
         m.forwarded_from,
+        m.topic_id,
     )
 
 

@@ -128,12 +128,34 @@ def m005_rate_buckets(db: psycopg.Connection) -> None:
     )
 
 
+def m006_topics_senders(db: psycopg.Connection) -> None:
+    """Forum topics (each message's topic, each topic's title), the chat's type (which
+    decides whether it has message links), and indexes for topic and sender filters."""
+    _run(
+        db,
+        """
+        ALTER TABLE sources ADD COLUMN chat_type TEXT;
+        ALTER TABLE messages ADD COLUMN topic_id BIGINT;
+        CREATE TABLE topics (
+            source_id BIGINT NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+            topic_id BIGINT NOT NULL,
+            title TEXT NOT NULL,
+            PRIMARY KEY (source_id, topic_id)
+        );
+        CREATE INDEX messages_by_topic ON messages (source_id, topic_id, posted_at, message_id);
+        CREATE INDEX messages_by_sender
+            ON messages (source_id, sender_peer_id, posted_at, message_id)
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_sources_messages,
     m002_api_keys,
     m003_embeddings,
     m004_cache,
     m005_rate_buckets,
+    m006_topics_senders,
 ]
 
 

@@ -11,12 +11,13 @@ from datetime import UTC, datetime
 import numpy as np
 
 from toolkit.errors import ApiKeyNotFound
-from toolkit.models import ApiKeyRecord, Message
+from toolkit.models import GENERAL_TOPIC, ApiKeyRecord, Message, TopicStats
 from toolkit.store.base import Vector
 from toolkit.store.postgres_conn import (
     KEY_COLUMNS,
     MSG_COLUMNS,
     PgConnections,
+    dt,
     key_row,
     message_row,
     ts,
@@ -76,19 +77,61 @@ class PgRecords:
         return len(rows)
 
     def messages_without_vectors(
-        self, source_id: int, model: str, *, limit: int | None = None
+        self, source_id: int, model: str, *, limit: int | None = None, newest_first: bool = False
     ) -> list[Message]:
-        """Searchable messages (with text, not service) lacking a vector of ``model``."""
+        """Searchable messages (with text, not service) lacking a vector of ``model``,
+        in posting order (``newest_first``: the reverse, as an import embeds them)."""
         cols = ", ".join("m." + c.strip() for c in MSG_COLUMNS.split(","))
         sql = (
             f"SELECT {cols} FROM messages m WHERE m.source_id = %s AND NOT m.is_service "
             "AND m.text != '' AND NOT EXISTS (SELECT 1 FROM embeddings e "
             "WHERE e.source_id = m.source_id AND e.model = %s AND e.message_id = m.message_id) "
-            "ORDER BY m.posted_at, m.message_id"
+            + (
+                "ORDER BY m.posted_at DESC, m.message_id DESC"
+                if newest_first
+                else "ORDER BY m.posted_at, m.message_id"
+            )
         )
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
         return [message_row(r) for r in self.pg.query(sql, (source_id, model))]
+
+    # Forum topics ------------------------------------------------------------------------
+    def upsert_topics(self, source_id: int, topics: Iterable[tuple[int, str]]) -> None:
+        """Record forum topic titles (a later title replaces an earlier one).
+
+        Once a source has topics it is a forum: its messages stored without a topic
+        belong to General (id 1), which gets its title unless one was given.
+        """
+        rows = [(source_id, int(tid), title) for tid, title in topics]
+        if not rows:
+            return
+        with self.pg.transaction(), self.pg.connection() as conn, conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO topics (source_id, topic_id, title) VALUES (%s, %s, %s) "
+                "ON CONFLICT (source_id, topic_id) DO UPDATE SET title = EXCLUDED.title",
+                rows,
+            )
+            cur.execute(
+                "INSERT INTO topics (source_id, topic_id, title) VALUES (%s, %s, 'General') "
+                "ON CONFLICT DO NOTHING",
+                (source_id, GENERAL_TOPIC),
+            )
+            cur.execute(
+                "UPDATE messages SET topic_id = %s WHERE source_id = %s AND topic_id IS NULL",
+                (GENERAL_TOPIC, source_id),
+            )
+
+    def list_topics(self, source_id: int) -> list[TopicStats]:
+        """A forum's topics with their non-service message counts, by id; ``[]`` elsewhere."""
+        rows = self.pg.query(
+            "SELECT t.topic_id, t.title, COUNT(m.message_id), MAX(m.posted_at) "
+            "FROM topics t LEFT JOIN messages m ON m.source_id = t.source_id "
+            "AND m.topic_id = t.topic_id AND NOT m.is_service "
+            "WHERE t.source_id = %s GROUP BY t.topic_id, t.title ORDER BY t.topic_id",
+            (source_id,),
+        )
+        return [TopicStats(tid, title, int(count), dt(last)) for tid, title, count, last in rows]
 
     # API keys ----------------------------------------------------------------------------
     def add_api_key(

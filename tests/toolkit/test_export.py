@@ -210,13 +210,13 @@ def test_media_messages_keep_caption_and_mark_media(store: SQLiteStore, tmp_path
         m.messenger_message_id: m for m in only(store, write(tmp_path / "r.json", chat(messages)))
     }
     assert [(got[i].media, got[i].text) for i in range(1, 8)] == [
-        ("photo", ""), ("photo", "look at this"), ("sticker", ""), ("video_file", "clip"),
-        ("file", ""), ("poll", "Lunch? — yes / no"), (None, "plain"),
+        ("photo", ""), ("photo", "look at this"), ("sticker", "[sticker] 👍"), ("video_file", "clip"),
+        ("file", "[file] report.pdf"), ("poll", "Lunch? — yes / no"), (None, "plain"),
     ]  # fmt: skip
     source_id = got[1].source_id
-    # Media without a caption has no text to search; the captioned photo does.
+    # A photo without a caption says nothing to search; the sticker and the file do.
     recent = store.recent_messages(source_id, 10, with_text_only=True)
-    assert {m.messenger_message_id for m in recent} == {2, 4, 6, 7}
+    assert {m.messenger_message_id for m in recent} == {2, 3, 4, 5, 6, 7}
 
 
 def test_service_messages_are_kept_as_such(store: SQLiteStore, tmp_path: Path) -> None:

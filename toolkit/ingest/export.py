@@ -10,20 +10,40 @@ importing the same file again changes nothing.
 An export carries a chat's numeric id but not its public handle. ``ref="@handle"``
 names the source as public (its links then use the handle); without it the source is
 known as ``t.me/c/<id>``.
+
+Doubtful input is refused or reported, never silently changed: a second message with
+an id already seen in the chat, or with an impossible date, is skipped and counted by
+reason; a chat without a name, ``null`` texts, numeric sender ids and dates without
+``date_unixtime`` are named in the report (``ImportReport.line()``). A file that is not
+UTF-8 is refused with the offset of its first bad byte.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import reduce
+from collections import Counter
+from datetime import tzinfo
 from pathlib import Path
-from typing import IO
 
 import ijson
 from tqdm import tqdm
 
 from toolkit.errors import ImportFormatError, InvalidRequest
-from toolkit.ingest.export_messages import chat_title, source_kind, to_message
+from toolkit.ingest.export_errors import READ_BYTES, ByteCounter, json_error
+from toolkit.ingest.export_messages import (
+    UNNAMED_TITLES,
+    ChatContext,
+    chat_title,
+    source_kind,
+    to_message,
+)
+from toolkit.ingest.export_report import (
+    SKIP_DATE,
+    SKIP_DUPLICATE,
+    SKIP_UNSUPPORTED,
+    ImportedSource,
+    ImportReport,
+    SeenIds,
+)
 from toolkit.ingest.export_stream import (
     ChatClosed,
     ChatHeader,
@@ -34,66 +54,37 @@ from toolkit.ingest.export_stream import (
     chat_label,
     walk,
 )
+from toolkit.ingest.export_times import ImpossibleDate, LocalTimes, zone
 from toolkit.models import Message, Source, UpsertResult
 from toolkit.refs import parse_ref
 from toolkit.store.base import MessageStore
-
-# Small read buffers keep the byte position in error messages close to the fault.
-_READ_BYTES = 16 * 1024
-
-
-@dataclass(frozen=True, slots=True)
-class ImportedSource:
-    """One source an import touched: what changed, and entries skipped (``unsupported``)."""
-
-    source: Source
-    result: UpsertResult
-    skipped: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class ImportReport:
-    """What an import did, per source in the order the export lists them."""
-
-    path: Path
-    sources: tuple[ImportedSource, ...]
-
-    @property
-    def total(self) -> UpsertResult:
-        """Inserted, updated and unchanged messages over every source."""
-        return reduce(lambda a, b: a + b, (s.result for s in self.sources), UpsertResult())
-
-
-class _ByteCounter:
-    """A read-only binary file that reports how far it has been read (and moves a bar)."""
-
-    def __init__(self, raw: IO[bytes], bar: tqdm) -> None:
-        self._raw = raw
-        self._bar = bar
-        self.position = 0
-
-    def read(self, size: int = -1) -> bytes:
-        chunk = self._raw.read(size)
-        self.position += len(chunk)
-        self._bar.update(len(chunk))
-        return chunk
 
 
 class _Importer:
     """Consumes walked items: creates sources, converts messages, upserts in batches."""
 
     def __init__(
-        self, store: MessageStore, *, file_name: str, handle: str | None, batch_size: int
+        self,
+        store: MessageStore,
+        *,
+        file_name: str,
+        handle: str | None,
+        batch_size: int,
+        tz: tzinfo | None = None,
     ) -> None:
         self._store = store
         self._file = file_name
         self._handle = handle
         self._batch_size = batch_size
+        self.times = LocalTimes(tz=tz)
         self._pending: list[Message] = []
         self._source: Source | None = None
+        self._chat: ChatContext | None = None
+        self._seen = SeenIds()
         self._sources: dict[int, Source] = {}
         self._results: dict[int, UpsertResult] = {}
-        self._skipped: dict[int, int] = {}
+        self._skipped: dict[int, Counter[str]] = {}
+        self._notes: dict[int, list[str]] = {}
 
     def take(self, item: Item) -> None:
         if isinstance(item, ChatOpened):
@@ -104,18 +95,41 @@ class _Importer:
                     field="ref",
                 )
             self._open(item.chat)
+            assert item.chat.id is not None
+            self._chat = ChatContext(item.chat.id, item.chat.type, times=self.times)
+            self._seen = SeenIds()
         elif isinstance(item, ExportedMessage):
             self._message(item)
         elif isinstance(item, ChatClosed):
             self._flush()
-            # Name and type may follow the messages (sorted keys): settle them now.
+            self._close(item.chat)
+
+    def _close(self, chat: ChatHeader) -> None:
+        source, ctx = self._source, self._chat
+        assert source is not None
+        assert ctx is not None
+        assert chat.id is not None
+        # Name and type may follow the messages (sorted keys): settle them now.
+        if (source.title, source.kind, source.chat_type) != (
+            chat_title(chat.name, chat.type, chat.id),
+            source_kind(chat.type),
+            chat.type,
+        ):
+            self._open(chat)
             assert self._source is not None
-            if (self._source.title, self._source.kind) != (
-                chat_title(item.chat.name, item.chat.type, item.chat.id or 0),
-                source_kind(item.chat.type),
-            ):
-                self._open(item.chat)
-            self._source = None
+            source = self._source
+        self._store.upsert_topics(source.id, ctx.topics.titles.items())
+        notes = self._notes[source.id]
+        if not chat.name and chat.type not in UNNAMED_TITLES:
+            notes.append(f"chat {chat.id} has no name: titled {source.title!r}")
+        if ctx.null_texts:
+            notes.append(f"{ctx.null_texts} messages of {source.key} had a null text")
+        if ctx.numeric_senders:
+            notes.append(
+                f"{ctx.numeric_senders} messages of {source.key} gave a bare number as "
+                "sender (older export): read as user<id>, or channel<id> for the channel itself"
+            )
+        self._source = self._chat = None
 
     def _open(self, chat: ChatHeader) -> None:
         assert chat.id is not None
@@ -124,18 +138,27 @@ class _Importer:
             kind=source_kind(chat.type),
             internal_id=chat.id,
             handle=self._handle,
+            chat_type=chat.type,
         )
         self._sources[self._source.id] = self._source
         self._results.setdefault(self._source.id, UpsertResult())
-        self._skipped.setdefault(self._source.id, 0)
+        self._skipped.setdefault(self._source.id, Counter())
+        self._notes.setdefault(self._source.id, [])
 
     def _message(self, item: ExportedMessage) -> None:
         assert self._source is not None
-        assert item.chat.id is not None
+        assert self._chat is not None
+        skipped = self._skipped[self._source.id]
+        mid = item.data.get("id") if isinstance(item.data, dict) else None
+        if isinstance(mid, int) and not isinstance(mid, bool) and not self._seen.add(mid):
+            skipped[SKIP_DUPLICATE] += 1
+            return
         try:
-            message = to_message(item.data, source_id=self._source.id, chat=item.chat.id)
+            message = to_message(item.data, source_id=self._source.id, chat=self._chat)
+        except ImpossibleDate:
+            skipped[SKIP_DATE] += 1
+            return
         except ValueError as exc:
-            mid = item.data.get("id") if isinstance(item.data, dict) else None
             raise ImportFormatError(
                 f"{self._file}: in {chat_label(item.chat)}, message #{item.index + 1} "
                 f"(id {mid}): {exc}",
@@ -144,7 +167,7 @@ class _Importer:
                 message_id=mid,
             ) from None
         if message is None:
-            self._skipped[self._source.id] += 1
+            skipped[SKIP_UNSUPPORTED] += 1
             return
         self._pending.append(message)
         if len(self._pending) >= self._batch_size:
@@ -160,25 +183,16 @@ class _Importer:
         return ImportReport(
             path=path,
             sources=tuple(
-                ImportedSource(source, self._results[sid], self._skipped[sid])
+                ImportedSource(
+                    source,
+                    self._results[sid],
+                    dict(self._skipped[sid]),
+                    tuple(self._notes[sid]),
+                )
                 for sid, source in self._sources.items()
             ),
+            notes=tuple(self.times.notes()),
         )
-
-
-def _json_error(name: str, cursor: Cursor, position: int, size: int, exc: Exception) -> str:
-    reason = exc.args[0] if exc.args else exc
-    if isinstance(reason, bytes):
-        reason = reason.decode("utf-8", "replace")
-    reason = str(reason).strip().splitlines()[0] if str(reason).strip() else "invalid JSON"
-    if "premature EOF" in reason:
-        return f"{name} is truncated: the JSON ends early at byte {size}, {cursor.describe()}"
-    if not cursor.export_keys and cursor.chats_seen == 0 and position <= _READ_BYTES:
-        return (
-            f"{name} is not JSON ({reason}); Telegram Desktop's export must be made "
-            "in the 'Machine-readable JSON' format"
-        )
-    return f"{name}: invalid JSON at or before byte {position}, {cursor.describe()}: {reason}"
 
 
 def _public_handle(ref: str | None) -> str | None:
@@ -200,6 +214,7 @@ def import_export(
     ref: str | None = None,
     progress: bool = False,
     batch_size: int = 1000,
+    timezone: str | tzinfo | None = None,
 ) -> ImportReport:
     """Import a Telegram Desktop JSON export (``result.json``) into ``store``.
 
@@ -210,6 +225,10 @@ def import_export(
             only for a single-chat export.
         progress: show a progress bar over the file's bytes.
         batch_size: messages per upsert batch (all batches share one transaction).
+        timezone: the zone (an IANA name such as ``"Europe/Moscow"``) in which the
+            exporting machine wrote dates that lack ``date_unixtime`` (older exports);
+            without it their offset is learned from messages that have both fields,
+            or they are read as UTC and the report says how many.
 
     Returns:
         An ``ImportReport`` with each source and what changed in it.
@@ -218,17 +237,18 @@ def import_export(
         ImportFormatError: the file is not JSON, not an export, truncated, or has a
             malformed message; the store is left unchanged.
         InvalidRequest: ``ref`` is not a public handle, or is given with a full-account
-            export; the file cannot be read.
+            export; the file cannot be read; ``timezone`` is unknown.
         InvalidSourceRef: ``ref`` cannot be parsed.
     """
     handle = _public_handle(ref)
+    tz = zone(timezone) if isinstance(timezone, str) or timezone is None else timezone
     path = Path(path)
     try:
         size = path.stat().st_size
         raw = path.open("rb")
     except OSError as exc:
         raise InvalidRequest(f"cannot read {path}: {exc.strerror or exc}", field="path") from exc
-    importer = _Importer(store, file_name=path.name, handle=handle, batch_size=batch_size)
+    importer = _Importer(store, file_name=path.name, handle=handle, batch_size=batch_size, tz=tz)
     cursor = Cursor()
     bar = tqdm(
         total=size,
@@ -239,13 +259,13 @@ def import_export(
         disable=not progress,
     )
     with raw, bar, store.transaction():
-        reader = _ByteCounter(raw, bar)
-        events = ijson.parse(reader, buf_size=_READ_BYTES, use_float=True)
+        reader = ByteCounter(raw, bar)
+        events = ijson.parse(reader, buf_size=READ_BYTES, use_float=True)
         try:
             for item in walk(events, cursor):
                 importer.take(item)
         except ijson.JSONError as exc:
-            message = _json_error(path.name, cursor, reader.position, size, exc)
+            message = json_error(path, cursor, reader.position, size, exc)
             raise ImportFormatError(message, file=path.name, position=reader.position) from None
         except ValueError as exc:
             where = (

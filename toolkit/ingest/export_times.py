@@ -1,0 +1,154 @@
+"""Dates of exported messages: ``date_unixtime`` when present, else a local ``date``.
+
+Telegram Desktop writes ``date`` as the exporting machine's local time without an
+offset; newer versions add ``date_unixtime`` (UTC seconds), older ones do not. A lone
+``date`` is read, in this order of preference:
+
+1. in the time zone the user names (``--timezone Europe/Moscow``, an IANA name);
+2. with the offset learned from messages of the same file that carry both fields;
+3. as UTC, counted, so that the import can say once how many were read that way.
+
+A date outside the messenger's lifetime (before 2013, or days in the future) is no real
+message time: ``ImpossibleDate`` lets the importer skip and report the message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, tzinfo
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from toolkit.errors import InvalidRequest
+
+EARLIEST = datetime(2013, 8, 1, tzinfo=UTC)
+"""Before the messenger's launch: no message can be older."""
+FUTURE_SLACK = timedelta(days=2)
+_QUARTER_HOUR = 15 * 60
+_MIN_OFFSET, _MAX_OFFSET = -12 * 3600, 14 * 3600
+
+
+class ImpossibleDate(ValueError):
+    """A message date the messenger cannot have written (skipped and reported)."""
+
+
+def zone(name: str | None) -> ZoneInfo | None:
+    """The IANA time zone ``name`` names (``None`` for none).
+
+    Raises:
+        InvalidRequest: an unknown zone name (``field="timezone"``).
+    """
+    if name is None or not name.strip():
+        return None
+    try:
+        return ZoneInfo(name.strip())
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise InvalidRequest(
+            f"unknown time zone {name!r}; use an IANA name such as Europe/Moscow",
+            field="timezone",
+        ) from exc
+
+
+def _unix(raw: dict[str, Any], key: str) -> datetime | None:
+    unix = raw.get(f"{key}_unixtime")
+    if unix is None:
+        return None
+    if isinstance(unix, str) and unix.strip().lstrip("-").isdigit():
+        unix = int(unix)
+    if isinstance(unix, bool) or not isinstance(unix, int | float):
+        raise ValueError(f"'{key}_unixtime' is not a number of seconds: {unix!r}")
+    try:
+        return datetime.fromtimestamp(unix, tz=UTC)
+    except (OverflowError, OSError, ValueError) as exc:
+        raise ImpossibleDate(f"'{key}_unixtime' {unix!r} is out of range") from exc
+
+
+def _local(raw: dict[str, Any], key: str) -> datetime | None:
+    local = raw.get(key)
+    if local is None:
+        return None
+    if not isinstance(local, str):
+        raise ValueError(f"'{key}' is not an ISO 8601 string: {local!r}")
+    try:
+        return datetime.fromisoformat(local)
+    except ValueError as exc:
+        raise ValueError(f"'{key}' is not an ISO 8601 date: {local!r}") from exc
+
+
+@dataclass
+class LocalTimes:
+    """Reads message dates of one import; learns the exporter's offset as it goes.
+
+    Args:
+        tz: the zone lone ``date`` values are in, when the user named one.
+        now: the present, for the "not in the future" check (tests fix it).
+    """
+
+    tz: tzinfo | None = None
+    now: datetime | None = None
+    offset: timedelta | None = None
+    read_as_utc: int = 0
+    read_in_zone: int = 0
+    read_with_offset: int = 0
+
+    def read(self, raw: dict[str, Any], key: str) -> datetime | None:
+        """The UTC moment of ``key`` (``date``, ``edited``) of a message, or ``None``.
+
+        Raises:
+            ImpossibleDate: a date before 2013 or in the future.
+            ValueError: a malformed value.
+        """
+        exact = _unix(raw, key)
+        local = _local(raw, key)
+        if exact is not None:
+            if local is not None and local.tzinfo is None and key == "date":
+                self._learn(local, exact)
+            return self._check(exact, key)
+        if local is None:
+            return None
+        try:
+            if local.tzinfo is not None:
+                moment = local.astimezone(UTC)
+            elif self.tz is not None:
+                moment = local.replace(tzinfo=self.tz).astimezone(UTC)
+                self.read_in_zone += key == "date"
+            elif self.offset is not None:
+                moment = (local - self.offset).replace(tzinfo=UTC)
+                self.read_with_offset += key == "date"
+            else:
+                moment = local.replace(tzinfo=UTC)
+                self.read_as_utc += key == "date"
+        except OverflowError as exc:
+            raise ImpossibleDate(f"'{key}' {raw.get(key)!r} is out of range") from exc
+        return self._check(moment, key)
+
+    def _learn(self, local: datetime, exact: datetime) -> None:
+        seconds = (local.replace(tzinfo=UTC) - exact).total_seconds()
+        if not _MIN_OFFSET <= seconds <= _MAX_OFFSET:
+            return  # no time zone is that far off: a date edited by hand, not an offset
+        # Offsets are whole quarter hours; anything else is a clock the exporter lacked.
+        self.offset = timedelta(seconds=round(seconds / _QUARTER_HOUR) * _QUARTER_HOUR)
+
+    def _check(self, moment: datetime, key: str) -> datetime:
+        latest = (self.now or datetime.now(UTC)) + FUTURE_SLACK
+        if not EARLIEST <= moment <= latest:
+            raise ImpossibleDate(f"impossible '{key}' {moment.isoformat()}")
+        return moment
+
+    def notes(self) -> list[str]:
+        """One line per way lone dates were read, for the import report."""
+        out = []
+        if self.read_in_zone:
+            out.append(f"{self.read_in_zone} messages had no date_unixtime: read in {self.tz}")
+        if self.read_with_offset and self.offset is not None:
+            hours = self.offset.total_seconds() / 3600
+            out.append(
+                f"{self.read_with_offset} messages had no date_unixtime: read at UTC{hours:+g} h "
+                "(the offset of messages that carry both dates)"
+            )
+        if self.read_as_utc:
+            out.append(
+                f"{self.read_as_utc} messages had no date_unixtime and were read as UTC "
+                "(give --timezone to read them as local time)"
+            )
+        return out

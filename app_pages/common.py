@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, timedelta
@@ -13,6 +12,7 @@ import streamlit as st
 from toolkit import Settings, Workspace
 from toolkit.embeddings import Embedder, get_embedder
 from toolkit.errors import ToolkitError
+from toolkit.text import URL_RE
 
 log = logging.getLogger("mlens.app")
 
@@ -64,9 +64,6 @@ def source_picker(label: str = "Source", *, key: str = "source") -> str | None:
     return choice
 
 
-_URL = re.compile(r"https?://[^\s<>()\"“”«»]+[^\s<>()\"“”«».,;:!?]")
-
-
 def _escape(text: str) -> str:
     out = text.replace("\\", "\\\\")
     for ch in "`*_{}[]()#+-.!|<>~$":
@@ -78,9 +75,10 @@ def md_escape(text: str) -> str:
     """Message text made safe for ``st.markdown``: markdown and HTML are shown literally,
     links stay clickable, line breaks are kept."""
     parts, last = [], 0
-    for match in _URL.finditer(text):
+    for match in URL_RE.finditer(text):
         url = match.group(0)
-        parts += [_escape(text[last : match.start()]), f"[{_escape(url)}]({url})"]
+        href = url if "://" in url else f"https://{url}"
+        parts += [_escape(text[last : match.start()]), f"[{_escape(url)}]({href})"]
         last = match.end()
     parts.append(_escape(text[last:]))
     return "".join(parts).replace("\n", "  \n")

@@ -23,11 +23,21 @@ from functools import lru_cache
 
 import Stemmer
 
-_URL_RE = re.compile(
-    r"(?:https?://|www\.)[^\s<>\"']+|\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|ru|me|dev|ai|app|"
-    r"info|co|uk|de|su|рф)(?:/[^\s<>\"']*)?",
+_URL_CHAR = r"[^\s<>\"'`()\[\]{}«»“”‘’]"
+_URL_BODY = rf"(?:{_URL_CHAR}|\({_URL_CHAR}*\))+(?<![.,;:!?])"
+_BARE_TLDS = "com|org|net|io|ru|me|dev|ai|app|info|co|uk|de|su|рф"
+URL_RE = re.compile(
+    rf"(?:(?:https?|ftp)://|www\.){_URL_BODY}"
+    rf"|\b(?:[a-z0-9-]+\.)+(?:[a-z]{{2,}}(?=/)|(?:{_BARE_TLDS})\b)(?:/{_URL_BODY}|/)?",
     re.IGNORECASE,
 )
+"""The one URL pattern of the project (search, summaries, the app).
+
+A URL has a scheme or ``www.``, or is a bare ``host.tld/path`` (any TLD) or a bare host
+of a common TLD. It runs to white space or a bracket or quote that is not its own: a
+pair of parentheses inside stays (``…/Foo_(bar)``); trailing sentence punctuation and a
+closing bracket around it are not part of it.
+"""
 _MENTION_RE = re.compile(r"(?<![\w@])@\w+")
 _APOSTROPHE_RE = re.compile(r"(?<=\w)['’ʼ`](?=\w)")
 _SYMBOLS_RE = re.compile(r"[\W_]+")
@@ -99,7 +109,7 @@ def normalise(text: str) -> str:
         Lower-case text of words separated by single spaces.
     """
     text = unicodedata.normalize("NFKC", text).casefold().replace("ё", "е")
-    text = _URL_RE.sub(_host_words, text)
+    text = URL_RE.sub(_host_words, text)
     text = _MENTION_RE.sub(" ", text)
     text = _APOSTROPHE_RE.sub("", text)
     # Emoji, pictographs, punctuation and "_" are not words: only letters and digits stay.
@@ -150,6 +160,7 @@ __all__ = [
     "STOP_WORDS",
     "STOP_WORDS_EN",
     "STOP_WORDS_RU",
+    "URL_RE",
     "normalise",
     "script_of",
     "stem",

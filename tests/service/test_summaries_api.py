@@ -20,7 +20,7 @@ from toolkit.config import Settings
 from toolkit.embeddings import Embedder
 from toolkit.store import SQLiteStore
 from toolkit.store.base import MessageStore
-from toolkit.summarize.wording import find_period_wording
+from toolkit.summarize.period_wording import find_period_wording
 
 PROBLEM = "application/problem+json"
 CHAT = "/v1/summaries/chat"

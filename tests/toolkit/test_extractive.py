@@ -23,9 +23,10 @@ from toolkit.errors import (
 )
 from toolkit.models import Summary
 from toolkit.store import SQLiteStore
-from toolkit.summarize.output import URL_RE
+from toolkit.summarize.llm.answer import URL_RE
+from toolkit.summarize.period_wording import find_period_wording
 from toolkit.summarize.pipeline import summarize_period, summarize_source
-from toolkit.summarize.wording import find_period_wording
+from toolkit.summarize.registry import ENGINES
 
 TEAM, RU, OPS = "@platform_team", "https://t.me/db_weekly_ru", "t.me/c/1500000003"
 WEEK = timedelta(days=7)
@@ -222,12 +223,10 @@ def test_same_input_same_summary_and_cache_hit(
     store: SQLiteStore, embedder: Embedder, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     first = summarize_period(store, embedder, settings, TEAM, START, START + WEEK, "en")
-    import toolkit.summarize.pipeline as pipeline
-
     def fail(*_: Any, **__: Any) -> Summary:
         raise AssertionError("recomputed instead of read from the cache")
 
-    monkeypatch.setattr(pipeline, "summarize_extractive", fail)
+    monkeypatch.setattr(ENGINES["extractive"], "summarize", fail)
     again = summarize_period(
         store, embedder, settings, "t.me/platform_team", START, START + WEEK, "en"
     )

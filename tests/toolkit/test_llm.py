@@ -25,9 +25,9 @@ from toolkit.errors import (
 )
 from toolkit.models import Message, SourceKind, Summary
 from toolkit.store import SQLiteStore
-from toolkit.summarize.output import URL_RE
+from toolkit.summarize.llm.answer import URL_RE
+from toolkit.summarize.period_wording import has_period_wording
 from toolkit.summarize.pipeline import summarize_period, summarize_source
-from toolkit.summarize.wording import has_period_wording
 
 TEAM = "@platform_team"
 DAY = timedelta(days=1)

@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolkit.models import Message, SourceKind
-from toolkit.summarize import prompts
-from toolkit.summarize.chunking import chunk_messages, estimate_tokens, render_message
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.languages import LANGUAGES, language_name, normalise_language
-from toolkit.summarize.prompts import system_prompt, user_prompt
-from toolkit.summarize.wording import (
+from toolkit.summarize.llm import prompts
+from toolkit.summarize.llm.messages import chunk_messages, estimate_tokens, render_message
+from toolkit.summarize.llm.prompts import system_prompt, user_prompt
+from toolkit.summarize.period_wording import (
     find_period_wording,
     has_period_wording,
     remove_period_phrases,

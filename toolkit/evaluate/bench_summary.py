@@ -17,8 +17,8 @@ from typing import Any
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
 from toolkit.store import SQLiteStore
+from toolkit.summarize.extractive.vectors import vectors_for
 from toolkit.summarize.pipeline import summarize_period
-from toolkit.summarize.vectors import vectors_for
 
 TARGET_SECONDS = 3.0
 DEMO_HANDLE = "@mlens_demo_en"

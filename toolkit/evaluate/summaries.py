@@ -37,8 +37,8 @@ from toolkit.embeddings import Embedder, Matrix
 from toolkit.evaluate.retrieval import DEV_DIR
 from toolkit.models import Message, SourceKind
 from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.extractive import summarize_extractive
-from toolkit.summarize.textutil import words
+from toolkit.summarize.extractive.engine import summarize_extractive
+from toolkit.summarize.extractive.tokens import words
 from toolkit.text import STOP_WORDS, stem
 
 DEV_FILE = DEV_DIR / "summaries_en_dialogsum.jsonl"
@@ -225,7 +225,7 @@ def evaluate_summaries(
 def _llm_runner(settings: Settings | None) -> Callable[[Dialogue], str] | None:
     if settings is None or not settings.llm_configured:
         return None
-    from toolkit.summarize.llm_summary import engine_for
+    from toolkit.summarize.llm.engine import engine_for
 
     engine = engine_for(settings)
 

@@ -11,6 +11,7 @@ Modules: ``prompts`` (the two prompt families), ``llm`` / ``llm_engine`` / ``llm
 repair), ``chunking``, ``output``, ``cache``, ``vectors``, ``languages``, ``phrases``.
 """
 
-from toolkit.summarize.pipeline import engine_name, summarize_period, summarize_source
+from toolkit.summarize.pipeline import summarize_period, summarize_source
+from toolkit.summarize.registry import engine_name
 
 __all__ = ["engine_name", "summarize_period", "summarize_source"]

@@ -1,8 +1,8 @@
 """Cached summaries: the key that identifies a result, and its JSON form in the store.
 
 The key covers the source, the family and period (or "source"), the variant, the
-language, the prompt version, the engine (the LLM endpoint and model, or the extractive
-algorithm's version and the embedding model) and a hash of the selected messages'
+language, the engine's identity (the LLM endpoint, model and prompt version, or the
+extractive algorithm's version and the embedding model) and a hash of the selected messages'
 content, so an edit, a new message or a prompt change never serves a stale result.
 """
 
@@ -13,15 +13,9 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict
 
-from toolkit.config import Settings
-from toolkit.embeddings import Embedder
 from toolkit.models import Message, Section, Source, Summary, iso_z
 from toolkit.store.base import MessageStore
 from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.prompts import PROMPT_VERSION
-
-# Bump when the extractive engine's output for the same input changes.
-EXTRACTIVE_VERSION = "1"
 
 
 def content_hash(messages: Sequence[Message]) -> str:
@@ -45,16 +39,10 @@ def content_hash(messages: Sequence[Message]) -> str:
 def cache_key(
     source: Source,
     ctx: SummaryContext,
-    engine: str,
-    settings: Settings,
-    embedder: Embedder,
+    engine_id: str,
     messages: Sequence[Message],
 ) -> str:
-    """The cache key of one summary request."""
-    if engine == "llm":
-        engine_id = f"llm|{settings.llm_base_url}|{settings.llm_model}"
-    else:
-        engine_id = f"extractive|{EXTRACTIVE_VERSION}|{embedder.model_name}"
+    """The cache key of one summary request (``engine_id``: ``SummaryEngine.identity``)."""
     parts = {
         "source": source.id,
         "family": ctx.family,
@@ -62,7 +50,6 @@ def cache_key(
         "title": ctx.title,
         "period": [iso_z(t) if t else None for t in (ctx.started_at, ctx.ended_at)],
         "language": ctx.language,
-        "prompt": PROMPT_VERSION,
         "engine": engine_id,
         "content": content_hash(messages),
     }

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from toolkit.models import SourceKind
+from toolkit.models import Message, SourceKind
 
 Family = Literal["period", "source"]
 
@@ -26,3 +26,10 @@ class SummaryContext:
     language: str
     started_at: datetime | None = None
     ended_at: datetime | None = None
+
+
+def message_text(message: Message) -> str:
+    """The text a summary reads from a message: its text, or its media kind when bare."""
+    if message.text.strip():
+        return message.text
+    return f"[{message.media}]" if message.media else ""

@@ -2,7 +2,7 @@
 
 Prompts name the output language in words ("Russian"), because models follow a named
 language more reliably than a bare code. The extractive engine writes only the
-languages it has a phrasebook for (``toolkit.summarize.phrases``).
+languages it has a phrasebook for (``toolkit.summarize.extractive.templates``).
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 ``summarize_period`` selects the messages of ``[started_at, ended_at)``;
 ``summarize_source`` the most recent ``messages_limit`` ones. Both pick the engine from
-the settings (``auto``: the LLM when an endpoint is configured, else extractive), look
+the settings through ``registry.select_engine`` (``auto``: the LLM when an endpoint
+is configured, else extractive), look
 in the store's cache first, and cache what they compute under (source, period,
 language, prompt version, engine, content hash of the selected messages).
 """
@@ -14,33 +15,18 @@ from datetime import datetime
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
-from toolkit.errors import ConfigError, InvalidRequest
+from toolkit.errors import InvalidRequest
 from toolkit.models import Message, Source, SourceKind, SourceRef, Summary, utc
 from toolkit.refs import message_link, parse_ref
 from toolkit.store.base import MessageStore
 from toolkit.summarize.cache import cache_key, load_cached, store_cached
 from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.extractive import summarize_extractive
+from toolkit.summarize.engine import SummaryJob
 from toolkit.summarize.languages import normalise_language
-from toolkit.summarize.llm_summary import summarize_with_llm
-from toolkit.summarize.phrases import phrasebook
-from toolkit.summarize.vectors import vectors_for
-from toolkit.summarize.wording import remove_period_phrases, remove_period_sentences
+from toolkit.summarize.period_wording import remove_period_phrases, remove_period_sentences
+from toolkit.summarize.registry import select_engine
 
 MAX_SOURCE_MESSAGES = 5000
-
-
-def engine_name(settings: Settings) -> str:
-    """The engine the settings select: ``"llm"`` or ``"extractive"``.
-
-    Raises:
-        ConfigError: ``summary_engine = "llm"`` with no endpoint configured.
-    """
-    if settings.summary_engine == "llm" and not settings.llm_configured:
-        raise ConfigError("summary_engine is 'llm' but no LLM endpoint is configured")
-    if settings.summary_engine == "extractive":
-        return "extractive"
-    return "llm" if settings.llm_configured else "extractive"
 
 
 def _linker(source: Source) -> Callable[[int], str]:
@@ -63,19 +49,14 @@ def _run(
     ctx: SummaryContext,
     use_cache: bool,
 ) -> Summary:
-    engine = engine_name(settings)
-    if engine == "extractive":
-        phrasebook(ctx.language)  # an unsupported language fails before any work
-    key = cache_key(source, ctx, engine, settings, embedder, messages)
+    engine = select_engine(settings)
+    engine.check(ctx)  # e.g. an unsupported language fails before any work
+    key = cache_key(source, ctx, engine.identity(settings, embedder), messages)
     cached = load_cached(store, key, ref.raw) if use_cache else None
     if cached is not None:
         return cached
-    link = _linker(source)
-    if engine == "llm":
-        summary = summarize_with_llm(settings, messages, ctx, source_ref=ref.raw, link=link)
-    else:
-        vectors = vectors_for(store, embedder, source.id, messages, settings.embed_batch_size)
-        summary = summarize_extractive(messages, vectors, ctx, source_ref=ref.raw, link=link)
+    job = SummaryJob(store, embedder, settings, source, messages, ctx, ref.raw, _linker(source))
+    summary = engine.summarize(job)
     if ctx.family == "source":
         summary = without_period_wording(summary)
     store_cached(store, key, summary)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from toolkit.text import URL_RE
+
 _MONTHS_EN = "january|february|march|april|may|june|july|august|september|october|november|december"
 _MONTHS_EN_SHORT = "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
 _MONTHS_RU_GEN = "января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря"
@@ -45,7 +47,6 @@ _PATTERNS: tuple[str, ...] = (
     r"\bпериод(?:а|е|у|ом)?\b",
 )
 _PERIOD_RE = re.compile("|".join(f"(?:{p})" for p in _PATTERNS), re.IGNORECASE)
-_URL_RE = re.compile(r"(?:https?://|www\.|t\.me/)\S+", re.IGNORECASE)
 # A sentence ends at . ! ? … (and closing quotes) before white space, or at a line break;
 # a dot inside a URL or a version number ("v2.1") ends nothing.
 _BOUNDARY_RE = re.compile(r"((?<=[.!?…])[\"'”»)]*[ \t]+|(?<=[.!?…][\"'”»)])[ \t]+|\n+)")
@@ -53,7 +54,7 @@ _BOUNDARY_RE = re.compile(r"((?<=[.!?…])[\"'”»)]*[ \t]+|(?<=[.!?…][\"'”
 
 def _masked(text: str) -> str:
     # Same length, so match offsets still point into the original text.
-    return _URL_RE.sub(lambda m: "\u2063" * len(m.group(0)), text)
+    return URL_RE.sub(lambda m: "\u2063" * len(m.group(0)), text)
 
 
 def find_period_wording(text: str) -> list[str]:

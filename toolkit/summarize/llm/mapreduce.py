@@ -16,16 +16,16 @@ from concurrent.futures import ThreadPoolExecutor
 
 from toolkit.errors import UpstreamInvalidOutput
 from toolkit.models import Message
-from toolkit.summarize.chunking import chunk_messages, estimate_tokens, render_chunk
 from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.llm import ChatMessage, LLMClient
-from toolkit.summarize.output import (
+from toolkit.summarize.llm.answer import (
     InvalidOutput,
     LLMSummary,
     clean_summary,
     parse_summary,
 )
-from toolkit.summarize.prompts import (
+from toolkit.summarize.llm.client import ChatMessage, LLMClient
+from toolkit.summarize.llm.messages import chunk_messages, estimate_tokens, render_chunk
+from toolkit.summarize.llm.prompts import (
     RETRY_INVALID,
     RETRY_PERIOD_WORDING,
     SUMMARY_SCHEMA,
@@ -33,7 +33,7 @@ from toolkit.summarize.prompts import (
     system_prompt,
     user_prompt,
 )
-from toolkit.summarize.wording import (
+from toolkit.summarize.period_wording import (
     find_period_wording,
     remove_period_phrases,
     remove_period_sentences,
@@ -99,7 +99,7 @@ def _partials_text(parts: Sequence[LLMSummary]) -> str:
     )
 
 
-class LLMEngine:
+class MapReduce:
     """Summaries of message lists by one LLM endpoint."""
 
     def __init__(self, client: LLMClient, *, chunk_tokens: int, max_concurrency: int) -> None:

@@ -15,16 +15,21 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from toolkit.config import Settings
+from toolkit.embeddings import Embedder
 from toolkit.models import Message, Section, SourceKind, Summary
-from toolkit.summarize.chunking import message_text
-from toolkit.summarize.clusters import Matrix, centrality, centred, cluster, importance
-from toolkit.summarize.compose import Draft, author, quote, summary_text
-from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.phrases import Phrasebook, phrasebook
-from toolkit.summarize.terms import distinctive_terms, message_terms
-from toolkit.summarize.wording import has_period_wording
+from toolkit.summarize.context import SummaryContext, message_text
+from toolkit.summarize.engine import SummaryJob
+from toolkit.summarize.extractive.clusters import Matrix, centrality, centred, cluster, importance
+from toolkit.summarize.extractive.digest import Draft, author, quote, summary_text
+from toolkit.summarize.extractive.keyphrases import distinctive_terms, message_terms
+from toolkit.summarize.extractive.templates import Phrasebook, phrasebook
+from toolkit.summarize.extractive.vectors import vectors_for
+from toolkit.summarize.period_wording import has_period_wording
 
 ENGINE = "extractive"
+# Bump when the output for the same input changes (part of the cache key).
+EXTRACTIVE_VERSION = "2"
 SECTION_QUOTES = 3
 SECTION_QUOTE_CHARS = 220
 MAX_IMPORTANT = 10
@@ -139,3 +144,30 @@ def _empty(book: Phrasebook, ctx: SummaryContext, source_ref: str) -> Summary:
     else:
         text = book.say("empty_source", title=book.quote(ctx.title))
     return Summary(source_ref, text, [], [], engine=ENGINE, language=ctx.language)
+
+
+class ExtractiveEngine:
+    """The offline ``SummaryEngine`` (``summary_engine = "extractive"``): always available."""
+
+    name = ENGINE
+
+    def available(self, settings: Settings) -> bool:
+        """Always: it needs only the bundled embedding model."""
+        return True
+
+    def check(self, ctx: SummaryContext) -> None:
+        """Raises ``UnsupportedLanguage`` for a language without templates (en and ru have)."""
+        phrasebook(ctx.language)
+
+    def identity(self, settings: Settings, embedder: Embedder) -> str:
+        """Algorithm version and embedding model."""
+        return f"extractive|{EXTRACTIVE_VERSION}|{embedder.model_name}"
+
+    def summarize(self, job: SummaryJob) -> Summary:
+        """Summarise the job's messages from their stored (or freshly computed) vectors."""
+        vectors = vectors_for(
+            job.store, job.embedder, job.source.id, job.messages, job.settings.embed_batch_size
+        )
+        return summarize_extractive(
+            job.messages, vectors, job.ctx, source_ref=job.source_ref, link=job.link
+        )

@@ -16,9 +16,9 @@ import numpy.typing as npt
 
 from toolkit.models import Message, SourceKind
 from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.phrases import Phrasebook
-from toolkit.summarize.textutil import content_words, quotable, script
-from toolkit.summarize.wording import split_sentences
+from toolkit.summarize.extractive.templates import Phrasebook
+from toolkit.summarize.extractive.tokens import content_words, quotable, script
+from toolkit.summarize.period_wording import split_sentences
 
 SUMMARY_QUOTE_CHARS = 140
 # A quote opens the summary only if it says something: "hi" does not.

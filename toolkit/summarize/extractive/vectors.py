@@ -14,7 +14,7 @@ import numpy as np
 from toolkit.embeddings import Embedder
 from toolkit.models import Message
 from toolkit.store.base import MessageStore
-from toolkit.summarize.clusters import Matrix
+from toolkit.summarize.extractive.clusters import Matrix
 
 
 def vectors_for(

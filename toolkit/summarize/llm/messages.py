@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from html import escape
 
 from toolkit.models import Message
+from toolkit.summarize.context import message_text
 
 # Characters kept from one message: a single huge post must not fill a chunk by itself.
 MAX_MESSAGE_CHARS = 4000
@@ -32,13 +33,6 @@ def _trim(text: str, limit: int) -> str:
         return text
     cut = text[:limit].rsplit(None, 1)[0] if " " in text[:limit] else text[:limit]
     return cut + " …"
-
-
-def message_text(message: Message) -> str:
-    """The text a summary reads from a message: its text, or its media kind when bare."""
-    if message.text.strip():
-        return message.text
-    return f"[{message.media}]" if message.media else ""
 
 
 def render_message(message: Message, *, with_time: bool, max_chars: int = MAX_MESSAGE_CHARS) -> str:

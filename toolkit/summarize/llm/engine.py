@@ -10,12 +10,15 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from toolkit.config import Settings
+from toolkit.embeddings import Embedder
 from toolkit.errors import ConfigError
 from toolkit.models import Message, Section, Summary
 from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.llm import LLMClient
-from toolkit.summarize.llm_engine import LLMEngine
-from toolkit.summarize.output import LLMSummary
+from toolkit.summarize.engine import SummaryJob
+from toolkit.summarize.llm.answer import LLMSummary
+from toolkit.summarize.llm.client import LLMClient
+from toolkit.summarize.llm.mapreduce import MapReduce
+from toolkit.summarize.llm.prompts import PROMPT_VERSION
 
 ENGINE = "llm"
 LINKS_PER_SECTION = 5
@@ -31,7 +34,7 @@ def _client(
     )
 
 
-def engine_for(settings: Settings) -> LLMEngine:
+def engine_for(settings: Settings) -> MapReduce:
     """The LLM engine for the endpoint the settings configure (``ConfigError`` if none)."""
     if not settings.llm_base_url:
         raise ConfigError("no LLM endpoint is configured (set MLENS_LLM_BASE_URL)")
@@ -43,7 +46,7 @@ def engine_for(settings: Settings) -> LLMEngine:
         settings.llm_timeout,
         settings.llm_max_retries,
     )
-    return LLMEngine(
+    return MapReduce(
         client,
         chunk_tokens=settings.llm_chunk_tokens,
         max_concurrency=settings.llm_max_concurrency,
@@ -88,3 +91,26 @@ def summarize_with_llm(
     """
     answer = engine_for(settings).summarize(messages, ctx)
     return to_summary(answer, source_ref=source_ref, language=ctx.language, link=link)
+
+
+class LLMSummaryEngine:
+    """The ``SummaryEngine`` of an OpenAI-compatible endpoint (``summary_engine = "llm"``)."""
+
+    name = ENGINE
+
+    def available(self, settings: Settings) -> bool:
+        """Whether an endpoint is configured."""
+        return settings.llm_configured
+
+    def check(self, ctx: SummaryContext) -> None:
+        """Nothing to check: a model writes any language."""
+
+    def identity(self, settings: Settings, embedder: Embedder) -> str:
+        """Endpoint, model and prompt version."""
+        return f"llm|{settings.llm_base_url}|{settings.llm_model}|{PROMPT_VERSION}"
+
+    def summarize(self, job: SummaryJob) -> Summary:
+        """The endpoint's summary of the job's messages."""
+        return summarize_with_llm(
+            job.settings, job.messages, job.ctx, source_ref=job.source_ref, link=job.link
+        )

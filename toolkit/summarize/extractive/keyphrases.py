@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from toolkit.summarize.textutil import content_words
+from toolkit.summarize.extractive.tokens import content_words
 
 Labels = npt.NDArray[np.int_]
 Term = tuple[str, str]

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 
-from toolkit.summarize.textutil import URL_RE
+from toolkit.text import URL_RE
 
 
 def _ids(value: Any) -> Any:

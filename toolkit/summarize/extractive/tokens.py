@@ -11,13 +11,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from toolkit.text import STOP_WORDS, stem, tokenize
-
-URL_RE = re.compile(
-    r"(?:(?:https?|ftp)://|www\.)[^\s<>\"'`]+|\b(?:[a-z0-9-]+\.)+[a-z]{2,}/[^\s<>\"'`]*",
-    re.IGNORECASE,
-)
-"""URLs with a scheme, ``www.`` ones, and bare ``host.tld/path`` ones."""
+from toolkit.text import STOP_WORDS, URL_RE, stem, tokenize
 
 _IMAGE_RE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _MD_LINK_RE = re.compile(r"\[([^\]]+)\]\(([^)\s]*)[^)]*\)")

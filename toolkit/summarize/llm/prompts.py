@@ -4,7 +4,7 @@
   variant (a conversation: threads, questions, decisions, open items) and a *channel*
   variant (broadcast posts: announcements, topics, links). They may name the period.
 - **Source** prompts say what a source is about from a sample of its messages; they
-  carry no period and forbid period wording (``toolkit.summarize.wording`` checks it).
+  carry no period and forbid period wording (``toolkit.summarize.period_wording`` checks it).
 
 Every template is a versioned constant: a change of wording bumps ``PROMPT_VERSION``,
 which is part of the summary cache key, so no stale result outlives a prompt change.

@@ -1,0 +1,60 @@
+"""The ``SummaryEngine`` protocol every summary engine implements, and one request's job.
+
+An engine is a small object with a ``name`` (the ``engine`` field of its summaries and
+the value of ``summary_engine`` that selects it), a way to say whether the settings let
+it run, an early check of a request (before any work), an identity for the cache key,
+and ``summarize``. ``toolkit.summarize.registry`` lists the engines by name; the
+pipeline looks the selected one up there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from toolkit.config import Settings
+from toolkit.embeddings import Embedder
+from toolkit.models import Message, Source, Summary
+from toolkit.store.base import MessageStore
+from toolkit.summarize.context import SummaryContext
+
+
+@dataclass(frozen=True)
+class SummaryJob:
+    """Everything an engine may use for one request.
+
+    ``messages`` are the selected messages with text, in posting order; ``link`` builds
+    a message's link from its id (summaries carry only links built in code).
+    """
+
+    store: MessageStore
+    embedder: Embedder
+    settings: Settings
+    source: Source
+    messages: Sequence[Message]
+    ctx: SummaryContext
+    source_ref: str
+    link: Callable[[int], str]
+
+
+class SummaryEngine(Protocol):
+    """A summary engine (extractive, LLM, …)."""
+
+    name: str
+
+    def available(self, settings: Settings) -> bool:
+        """Whether the settings let this engine run (e.g. an endpoint is configured)."""
+        ...
+
+    def check(self, ctx: SummaryContext) -> None:
+        """Fail fast on a request the engine cannot serve (e.g. an unsupported language)."""
+        ...
+
+    def identity(self, settings: Settings, embedder: Embedder) -> str:
+        """What, besides the input, determines the output: part of the cache key."""
+        ...
+
+    def summarize(self, job: SummaryJob) -> Summary:
+        """The summary of ``job.messages`` for ``job.ctx``."""
+        ...

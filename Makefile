@@ -48,7 +48,7 @@ bench: $(STAMP)
 
 # The Streamlit app on 127.0.0.1:8501, with the demo sources loaded into an empty store.
 app: $(STAMP)
-	$(BIN)/python -c "from toolkit.cli.serve_cmds import load_demo; load_demo(only_if_empty=True)"
+	$(BIN)/python -c "from toolkit import Workspace; Workspace.open().load_demo(progress=True)"
 	$(BIN)/streamlit run app_streamlit.py --server.address 127.0.0.1 --server.port 8501 \
 		--server.headless true --browser.gatherUsageStats false
 

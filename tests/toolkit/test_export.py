@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -11,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from toolkit.errors import ImportFormatError, InvalidRequest, InvalidSourceRef
 from toolkit.ingest import import_export
@@ -431,50 +429,3 @@ def test_files_that_are_not_exports(
 def test_a_missing_file_is_a_clear_error(store: SQLiteStore, tmp_path: Path) -> None:
     with pytest.raises(InvalidRequest, match="cannot read"):
         import_export(store, tmp_path / "nope.json")
-
-
-# CLI ------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[CliRunner]:
-    import toolkit.cli.commands  # noqa: F401  (registers every command, `import` among them)
-
-    # ``toolkit.cli.app`` the attribute is the Typer app; the module is what caches.
-    cli_app = importlib.import_module("toolkit.cli.app")
-
-    monkeypatch.setenv("MLENS_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("MLENS_DATABASE", raising=False)
-    cli_app.settings.cache_clear()
-    cli_app.store.cache_clear()
-    yield CliRunner()
-    if cli_app.store.cache_info().currsize:
-        cli_app.store().close()
-    cli_app.settings.cache_clear()
-    cli_app.store.cache_clear()
-
-
-def test_cli_import_prints_what_it_imported(cli: CliRunner, tmp_path: Path) -> None:
-    from toolkit.cli.app import app, store
-
-    path = write(tmp_path / "result.json", chat([msg(1, "a"), msg(2, "b")], kind="public_channel"))
-    result = cli.invoke(app, ["import", str(path), "--ref", "@cli_channel", "--no-progress"])
-    assert result.exit_code == 0, result.output
-    assert "@cli_channel" in result.stdout
-    assert "Test chat" in result.stdout
-    assert store().count_messages(store().get_source(parse_ref("@cli_channel")).id) == 2
-    again = cli.invoke(app, ["import", str(path), "--ref", "@cli_channel", "--no-progress"])
-    row = next(line for line in again.stdout.splitlines() if "@cli_channel" in line)
-    assert [cell.strip() for cell in row.split("│")[3:6]] == ["0", "0", "2"]
-
-
-def test_cli_import_of_a_bad_file_is_one_line_and_a_failure(cli: CliRunner, tmp_path: Path) -> None:
-    from toolkit.cli.app import app
-
-    path = tmp_path / "result.json"
-    path.write_text('{"name": "x", "type": "personal_chat", "id": 3, "messages": [')
-    result = cli.invoke(app, ["import", str(path), "--no-progress"])
-    assert result.exit_code == 1
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, lines
-    assert lines[0].startswith("error: result.json is truncated")

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator, Sequence
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
-from summary_data import START, TEAM_CHAT, seed, seeded_store
-from typer.testing import CliRunner
+from summary_data import START, TEAM_CHAT, seeded_store
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder, Matrix
@@ -242,47 +239,3 @@ def test_unknown_source_and_llm_without_endpoint(
     llm_only = settings.model_copy(update={"summary_engine": "llm"})
     with pytest.raises(ConfigError):
         summarize_period(store, embedder, llm_only, TEAM, START, START + WEEK, "en")
-
-
-@pytest.fixture
-def cli_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[SQLiteStore]:
-    """The CLI's cached store, fresh under tmp_path and seeded with the test sources."""
-    from toolkit.cli.app import settings as cli_settings
-    from toolkit.cli.app import store as cli_store_fn
-
-    monkeypatch.chdir(tmp_path)
-    for name in list(os.environ):
-        if name.startswith("MLENS_"):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("MLENS_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("COLUMNS", "200")
-    cli_settings.cache_clear()
-    cli_store_fn.cache_clear()
-    seed(cli_store_fn())
-    yield cli_store_fn()
-    cli_store_fn().close()
-    cli_settings.cache_clear()
-    cli_store_fn.cache_clear()
-
-
-def test_cli_period_and_source_summaries(cli_store: SQLiteStore) -> None:
-    import toolkit.cli.commands  # noqa: F401  (registers every command)
-    from toolkit.cli.app import app
-
-    runner = CliRunner()
-    period_args = ["summarize", TEAM, "--from", "2024-05-06", "--to", "2024-05-13"]
-    result = runner.invoke(app, [*period_args, "--language", "ru", "--json"])
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
-    assert data["engine"] == "extractive"
-    assert "обсуждали" in data["summary"]
-    text = runner.invoke(app, [*period_args, "--kind", "channel"])
-    assert text.exit_code == 0, text.output
-    assert "“Platform Team” posted" in text.stdout
-    assert "engine: extractive" in text.stdout
-    source = runner.invoke(app, ["summarize", RU, "--source", "--language", "en"])
-    assert source.exit_code == 0, source.output
-    assert source.stdout.startswith("“Базы данных” is a channel.")
-    missing = runner.invoke(app, ["summarize", TEAM, "--language", "en"])
-    assert missing.exit_code == 2
-    assert "--from and --to" in missing.output

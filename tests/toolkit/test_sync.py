@@ -9,9 +9,7 @@ and the ``mlens sync`` command.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,7 +28,6 @@ from telethon_fakes import (
     history,
     text_message,
 )
-from typer.testing import CliRunner
 
 from toolkit.errors import RateLimited, StoreError, UpstreamError
 from toolkit.ingest.live import TelethonMessengerClient
@@ -371,62 +368,6 @@ def test_run_sync_connects_and_always_disconnects(store: SQLiteStore, fake: Fake
             store, TelethonMessengerClient(fake), TALK_REF, batch_size=10, flood_sleep_threshold=0
         )
     assert not fake.connected
-
-
-# CLI -----------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def cli_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    from toolkit.cli.app import settings, store
-
-    monkeypatch.chdir(tmp_path)  # no stray .env
-    monkeypatch.setenv("MLENS_DATA_DIR", str(tmp_path / "data"))
-    for name in ("MLENS_MESSENGER_API_ID", "MLENS_MESSENGER_API_HASH", "MLENS_MESSENGER_SESSION"):
-        monkeypatch.delenv(name, raising=False)
-    settings.cache_clear()
-    store.cache_clear()
-    yield tmp_path
-    if store.cache_info().currsize:
-        store().close()
-    settings.cache_clear()
-    store.cache_clear()
-
-
-def test_cli_sync_without_credentials_is_one_clear_line(
-    cli_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    from toolkit.cli.app import main
-
-    monkeypatch.setattr("sys.argv", ["mlens", "sync", "@open_talk"])
-    with pytest.raises(SystemExit) as info:
-        main()
-    assert info.value.code == 1
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1
-    assert "MLENS_MESSENGER_API_ID" in err
-    assert "MLENS_MESSENGER_SESSION" in err
-    assert not (cli_env / "data").exists()  # nothing was opened
-
-
-def test_cli_sync_reports_what_it_did(
-    cli_env: Path, fake: FakeTelegram, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import toolkit.cli.sync_cmds  # noqa: F401  (registers the command)
-    from toolkit.cli.app import app
-
-    monkeypatch.setattr(
-        TelethonMessengerClient,
-        "from_settings",
-        classmethod(lambda cls, settings: cls(fake)),
-    )
-    result = CliRunner().invoke(app, ["sync", "t.me/open_talk"])
-    assert result.exit_code == 0, result.output
-    assert f"fetched {N} messages" in result.output
-    assert f"{N} new" in result.output
-    again = CliRunner().invoke(app, ["sync", "@OPEN_TALK"])
-    assert "fetched 0 messages" in again.output
-    assert (cli_env / "data" / "mlens.sqlite3").exists()
 
 
 class FailingWatermarkStore(SQLiteStore):

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from toolkit.demo import demo_files
+from toolkit.embeddings import index_source
 from toolkit.frames import Table
-from toolkit.models import Source
+from toolkit.ingest.export import import_export
+from toolkit.ingest.live import MessengerClient
+from toolkit.ingest.sync import SyncReport, run_sync
+from toolkit.models import Message, Source
+from toolkit.refs import parse_ref
 from toolkit.tables import (
     IMPORT_COLUMNS,
     import_table,
@@ -56,15 +62,53 @@ class DataMixin(WorkspaceBase):
         Returns:
             How many messages were embedded.
         """
-        from toolkit.embeddings import index_source
+        return self._embed_source(self.source(ref).id, progress)
 
-        source = self.source(ref)
+    def _embed_source(self, source_id: int, progress: bool | Progress = False) -> int:
         return index_source(
             self.store,
             self.embedder,
-            source.id,
+            source_id,
             batch_size=self.settings.embed_batch_size,
             progress=progress,
+        )
+
+    def _embed_batch(self, source_id: int, _messages: list[Message]) -> None:
+        # Each committed batch of a sync is embedded at once, so searches never wait for it.
+        self._embed_source(source_id)
+
+    def sync(
+        self,
+        ref: str,
+        client: MessengerClient,
+        *,
+        full: bool = False,
+        limit: int | None = None,
+        progress: bool = False,
+    ) -> SyncReport:
+        """Fetch a source's new messages live, embedding each committed batch at once.
+
+        Args:
+            ref: the source (it need not be in the store yet).
+            client: the messenger adapter (``TelethonMessengerClient.from_settings``).
+            full: refetch from the first message, to pick up old edits.
+            limit: fetch at most this many messages in this run.
+            progress: show a tqdm bar.
+
+        Raises:
+            SourceNotFound: the messenger has no such source.
+            UpstreamError: the messenger failed; what arrived before is committed.
+        """
+        return run_sync(
+            self.store,
+            client,
+            parse_ref(ref),
+            batch_size=self.settings.sync_batch_size,
+            flood_sleep_threshold=self.settings.flood_sleep_threshold,
+            progress=progress,
+            full=full,
+            limit=limit,
+            on_batch=self._embed_batch,
         )
 
     def import_export(
@@ -90,8 +134,6 @@ class DataMixin(WorkspaceBase):
         Raises:
             ImportFormatError: a malformed or truncated file; the store is left unchanged.
         """
-        from toolkit.ingest.export import import_export
-
         report = import_export(self.store, path, ref=ref, progress=progress is True)
         embedded = {
             s.source.id: self.embed(s.source, progress=progress) if embed else 0
@@ -99,17 +141,21 @@ class DataMixin(WorkspaceBase):
         }
         return import_table(report, embedded)
 
-    def load_demo(self, *, only_if_empty: bool = True, embed: bool = True) -> Table:
+    def load_demo(
+        self, *, only_if_empty: bool = True, embed: bool = True, progress: bool | Progress = False
+    ) -> Table:
         """Import the shipped demo sources (an English chat and a Russian channel).
 
         Args:
             only_if_empty: do nothing when the store already has sources.
             embed: compute every vector now (minutes on 2 cores) or lazily on use.
+            progress: as for ``import_export``.
         """
-        from toolkit.demo import demo_files
-
         tables = []
         if not (only_if_empty and self.store.list_sources()):
-            tables = [self.import_export(p, ref=h, embed=embed) for p, h in demo_files()]
+            tables = [
+                self.import_export(p, ref=h, embed=embed, progress=progress)
+                for p, h in demo_files()
+            ]
         rows = [row for table in tables for row in table]
         return Table(rows, columns=IMPORT_COLUMNS, title="Imported demo sources")

@@ -2,37 +2,18 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-import toolkit.cli.keys_cmds  # noqa: F401  (registers the commands)
+from cli import app, main
+from cli.state import store
 from toolkit.apikeys import verify_api_key
-from toolkit.cli.app import app, settings, store
 from toolkit.errors import AuthenticationError
 
 
-@pytest.fixture
-def cli_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A fresh store under tmp_path for the CLI's cached settings() and store()."""
-    monkeypatch.chdir(tmp_path)  # no stray .env
-    for name in list(os.environ):
-        if name.startswith("MLENS_"):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("MLENS_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("COLUMNS", "160")  # a table wide enough not to fold cells
-    settings.cache_clear()
-    store.cache_clear()
-    yield tmp_path
-    store().close()
-    settings.cache_clear()
-    store.cache_clear()
-
-
-def test_create_prints_the_key_once_on_stdout(cli_store: Path) -> None:
+def test_create_prints_the_key_once_on_stdout(cli_env: Path) -> None:
     result = CliRunner().invoke(
         app, ["keys", "create", "--scope", "search.read", "-s", "sources.read", "--name", "bot"]
     )
@@ -45,7 +26,7 @@ def test_create_prints_the_key_once_on_stdout(cli_store: Path) -> None:
     assert record.name == "bot"
 
 
-def test_list_shows_prefixes_never_secrets(cli_store: Path) -> None:
+def test_list_shows_prefixes_never_secrets(cli_env: Path) -> None:
     runner = CliRunner()
     token = runner.invoke(app, ["keys", "create", "-s", "summary.run", "-n", "reporter"]).stdout
     token = token.strip()
@@ -57,7 +38,7 @@ def test_list_shows_prefixes_never_secrets(cli_store: Path) -> None:
     assert "summary.run" in result.stdout
 
 
-def test_revoke_by_prefix(cli_store: Path) -> None:
+def test_revoke_by_prefix(cli_env: Path) -> None:
     runner = CliRunner()
     token = runner.invoke(app, ["keys", "create", "-s", "search.read", "-n", "old"]).stdout.strip()
     result = runner.invoke(app, ["keys", "revoke", token[:12]])
@@ -78,14 +59,12 @@ def test_revoke_by_prefix(cli_store: Path) -> None:
     ],
 )
 def test_errors_are_one_line_and_exit_1(
-    cli_store: Path,
+    cli_env: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
     argv: list[str],
     message: str,
 ) -> None:
-    from toolkit.cli.app import main
-
     monkeypatch.setattr("sys.argv", ["mlens", *argv])
     with pytest.raises(SystemExit) as exited:
         main()

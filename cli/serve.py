@@ -1,4 +1,4 @@
-"""``mlens demo`` and ``mlens serve``: what ``make serve`` runs on a fresh machine."""
+"""``mlens serve``: what ``make serve`` runs on a fresh machine."""
 
 from __future__ import annotations
 
@@ -6,34 +6,12 @@ import shlex
 from typing import Annotated
 
 import typer
+import uvicorn
 
-from toolkit.cli.app import app, console, index, settings, store
-
-
-def load_demo(*, only_if_empty: bool) -> None:
-    """Import the shipped demo sources (and embed them), unless the store has sources."""
-    from toolkit.demo import demo_files
-    from toolkit.ingest.export import import_export
-
-    if only_if_empty and store().list_sources():
-        return
-    for path, handle in demo_files():
-        report = import_export(store(), path, ref=handle, progress=True)
-        for item in report.sources:
-            index(item.source.id)
-            console.print(
-                f"demo source {item.source.key} ({item.source.title}): "
-                f"{item.result.inserted} new, {item.result.updated} updated"
-            )
+from cli.state import console, reset, settings, store, workspace
+from toolkit.apikeys import ensure_dev_key
 
 
-@app.command()
-def demo() -> None:
-    """Load the demo sources (an English chat and a Russian channel) into the store."""
-    load_demo(only_if_empty=False)
-
-
-@app.command()
 def serve(
     with_demo: Annotated[
         bool,
@@ -50,15 +28,11 @@ def serve(
     port: Annotated[int | None, typer.Option(help="Port (MLENS_PORT).")] = None,
 ) -> None:
     """Serve the /v1 HTTP API (uvicorn, one process)."""
-    import uvicorn
-
-    from toolkit.apikeys import ensure_dev_key
-
     cfg = settings()
     bind_host = host or cfg.host
     bind_port = port or cfg.port
     if with_demo:
-        load_demo(only_if_empty=True)
+        workspace().load_demo(only_if_empty=True, progress=True)
     if dev_key:
         key = ensure_dev_key(store(), cfg.dev_key_file)
         base = f"http://{bind_host}:{bind_port}"
@@ -80,6 +54,6 @@ def serve(
             soft_wrap=True,
             highlight=False,
         )
-    store().close()
+    reset()  # the service opens its own store
     # The service is named by its import string so that toolkit never imports it.
     uvicorn.run("service.app:create_app", factory=True, host=bind_host, port=bind_port)

@@ -12,20 +12,14 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from cli.state import console, err_console, print_table, store
 from toolkit.apikeys import SCOPES, create_api_key, list_api_keys, revoke_api_key
-from toolkit.cli.app import app, console, err_console, store
-
-keys_app = typer.Typer(
-    help="Create, list and revoke API keys of the HTTP service.", no_args_is_help=True
-)
-app.add_typer(keys_app, name="keys")
 
 
 def _when(value: datetime | None) -> str:
     return value.strftime("%Y-%m-%d %H:%M") if value is not None else "—"
 
 
-@keys_app.command("create")
 def create(
     scope: Annotated[
         list[str],
@@ -55,7 +49,6 @@ def create(
     print(token)
 
 
-@keys_app.command("list")
 def list_() -> None:
     """List every key (revoked ones too); secrets are never stored, so never shown."""
     records = list_api_keys(store())
@@ -81,10 +74,9 @@ def list_() -> None:
             _when(record.revoked_at),
             style="dim" if record.revoked_at else None,
         )
-    console.print(table)
+    print_table(table)
 
 
-@keys_app.command("revoke")
 def revoke(
     key: Annotated[
         str, typer.Argument(metavar="ID_OR_PREFIX", help="Key id, prefix (mlk_xxxxxxxx) or key.")

@@ -8,7 +8,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from toolkit.cli.app import app, console, parse_when, settings, store
+from cli.state import print_table, workspace
 from toolkit.models import SearchHit
 
 _SIGNALS = ("semantic", "lexical", "phrase", "short_factor")
@@ -44,7 +44,6 @@ def hits_table(hits: list[SearchHit], *, query: str, explain: bool) -> Table:
     return table
 
 
-@app.command()
 def search(
     ref: Annotated[str, typer.Argument(help="The source: @handle, a t.me link or t.me/c/<id>.")],
     query: Annotated[str, typer.Argument(help="What to look for.")],
@@ -59,20 +58,13 @@ def search(
     explain: Annotated[bool, typer.Option(help="Show each hit's four signals.")] = False,
 ) -> None:
     """Search the recent messages of a stored source."""
-    from toolkit.embeddings import get_embedder
-    from toolkit.search.searcher import Searcher
-
-    cfg = settings()
-    searcher = Searcher(
-        store(), get_embedder(cfg), weights=cfg.search, embed_batch_size=cfg.embed_batch_size
-    )
-    hits = searcher.search(
+    hits = workspace().search(
         ref,
         query,
         limit=limit,
         scan_messages_limit=scan,
-        period_from=parse_when(from_, "--from"),
-        period_to=parse_when(to, "--to"),
+        period_from=from_,
+        period_to=to,
         explain=explain,
     )
-    console.print(hits_table(hits, query=query, explain=explain))
+    print_table(hits_table(list(hits), query=query, explain=explain))

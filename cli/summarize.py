@@ -9,10 +9,8 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from toolkit.cli.app import app, console, parse_when, settings, store
-from toolkit.embeddings import get_embedder
+from cli.state import console, workspace
 from toolkit.models import SourceKind, Summary
-from toolkit.summarize.pipeline import summarize_period, summarize_source
 
 
 def _print(summary: Summary) -> None:
@@ -24,14 +22,14 @@ def _print(summary: Summary) -> None:
     console.print(f"\n[dim]important: {ids} · engine: {summary.engine}[/]")
 
 
-@app.command()
 def summarize(
     ref: Annotated[str, typer.Argument(help="Source: @handle, t.me link or t.me/c/<id>.")],
     since: Annotated[
         str | None, typer.Option("--from", help="Period start, ISO 8601 (UTC if naive).")
     ] = None,
     until: Annotated[
-        str | None, typer.Option("--to", help="Period end (exclusive), ISO 8601.")
+        str | None,
+        typer.Option("--to", help="Period end (exclusive), ISO 8601; a bare day is included."),
     ] = None,
     language: Annotated[str, typer.Option(help="Output language, ISO 639-1.")] = "en",
     kind: Annotated[
@@ -47,17 +45,16 @@ def summarize(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Summarise a source's messages of a period, or (--source) describe the source."""
-    cfg = settings()
+    ws = workspace()
     if source:
         if since or until:
             raise typer.BadParameter("--source takes no --from/--to", param_hint="--source")
-        result = summarize_source(store(), get_embedder(cfg), cfg, ref, language, messages_limit)
+        view = ws.summarize_source(ref, language=language, messages_limit=messages_limit)
     else:
-        start, end = parse_when(since, "--from"), parse_when(until, "--to")
-        if start is None or end is None:
+        if since is None or until is None:
             raise typer.BadParameter("a period summary needs --from and --to (or use --source)")
-        result = summarize_period(store(), get_embedder(cfg), cfg, ref, start, end, language, kind)
+        view = ws.summarize_period(ref, since, until, language=language, kind=kind)
     if as_json:
-        console.print_json(json.dumps(asdict(result), ensure_ascii=False))
+        console.print_json(json.dumps(asdict(view.summary), ensure_ascii=False))
     else:
-        _print(result)
+        _print(view.summary)

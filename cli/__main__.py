@@ -1,0 +1,5 @@
+"""``python -m cli``: the ``mlens`` command line without the console script."""
+
+from cli import main
+
+main()

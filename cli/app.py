@@ -1,0 +1,80 @@
+"""The ``mlens`` Typer application: every command is registered here, in one place.
+
+Each command module defines plain functions; this module adds them to ``app`` (and the
+``keys`` group) through ``_register``, which also turns a ``ToolkitError`` into one
+clear line on stderr and exit status 1, for the console script and for callers of
+``app`` (tests, scripts) alike.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import typer
+
+from cli import ingest, keys, search, serve, sources, summarize, sync
+from cli.state import err_console, print_error
+from toolkit.errors import ToolkitError
+
+app = typer.Typer(
+    name="mlens",
+    help="Message Lens: import, search and summarise chats and channels.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+keys_app = typer.Typer(
+    help="Create, list and revoke API keys of the HTTP service.", no_args_is_help=True
+)
+
+
+def _register(group: typer.Typer, command: Callable[..., None], name: str) -> None:
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> None:
+        try:
+            command(*args, **kwargs)
+        except ToolkitError as exc:
+            print_error(exc)
+            raise typer.Exit(1) from None
+
+    group.command(name)(run)
+
+
+COMMANDS: list[tuple[str, Callable[..., None]]] = [
+    ("sources", sources.sources),
+    ("messages", sources.messages),
+    ("import", ingest.import_file),
+    ("demo", ingest.demo),
+    ("sync", sync.sync),
+    ("search", search.search),
+    ("summarize", summarize.summarize),
+    ("serve", serve.serve),
+]
+"""Every top-level command, by name, in the order ``mlens --help`` lists them."""
+KEY_COMMANDS: list[tuple[str, Callable[..., None]]] = [
+    ("create", keys.create),
+    ("list", keys.list_),
+    ("revoke", keys.revoke),
+]
+"""The commands of ``mlens keys``."""
+
+for name, command in COMMANDS:
+    _register(app, command, name)
+for name, command in KEY_COMMANDS:
+    _register(keys_app, command, name)
+app.add_typer(keys_app, name="keys")
+
+
+def main() -> None:
+    """Entry point of the ``mlens`` console script."""
+    try:
+        app()
+    except ToolkitError as exc:
+        print_error(exc)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        err_console.print("interrupted")
+        sys.exit(130)

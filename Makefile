@@ -10,7 +10,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: venv serve test lint format eval bench app lab screenshots clean
+.PHONY: venv pg serve test lint format eval bench app lab screenshots clean
 
 venv: $(STAMP)
 
@@ -26,7 +26,13 @@ serve: $(STAMP)
 	$(BIN)/mlens serve --demo --dev-key --host $(HOST) --port $(PORT)
 
 # Notebooks run subsampled (MLENS_NB_FAST=1, the notebooks' default); MLENS_NB_FAST=0 runs them in full.
-test: $(STAMP)
+# The store tests start their own PostgreSQL 15 server (Debian's package), as the
+# `postgres` user when run as root; install it once when it is missing.
+pg:
+	@command -v pg_ctl >/dev/null || ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || \
+		{ $(SUDO) apt-get update && $(SUDO) apt-get install -y postgresql; }
+
+test: $(STAMP) pg
 	$(BIN)/python -m pytest
 	MLENS_NB_FAST=$${MLENS_NB_FAST:-1} $(BIN)/python -m pytest --nbval-lax notebooks/
 

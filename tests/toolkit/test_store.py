@@ -1,14 +1,15 @@
-"""SQLiteStore: upserts, edits, time queries, neighbours, watermark, transactions, keys."""
+"""Both stores (SQLite and PostgreSQL): upserts, edits, time queries, neighbours, watermark,
+transactions, keys. The ``store`` fixture (tests/conftest.py) runs each test on both."""
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
 import pytest
+from store_backends import Store, outside_query, snapshot
 
 from toolkit.errors import ApiKeyNotFound, SourceNotFound, StoreError
 from toolkit.models import Message, Source, SourceKind, SourceRef
@@ -23,19 +24,7 @@ def at(minutes: float) -> datetime:
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "store.sqlite3"
-
-
-@pytest.fixture
-def store(db: Path) -> Iterator[SQLiteStore]:
-    s = SQLiteStore(db)
-    yield s
-    s.close()
-
-
-@pytest.fixture
-def source(store: SQLiteStore) -> Source:
+def source(store: Store) -> Source:
     return store.upsert_source(title="Club", kind=SourceKind.CHAT, internal_id=100)
 
 
@@ -55,7 +44,7 @@ def ids(messages: list[Message]) -> list[int]:
 # Sources --------------------------------------------------------------------------------
 
 
-def test_sources_are_found_by_internal_id_or_handle(store: SQLiteStore, source: Source) -> None:
+def test_sources_are_found_by_internal_id_or_handle(store: Store, source: Source) -> None:
     again = store.upsert_source(title="Club renamed", kind=SourceKind.CHAT, internal_id=100)
     assert again.id == source.id
     assert again.title == "Club renamed"
@@ -67,7 +56,7 @@ def test_sources_are_found_by_internal_id_or_handle(store: SQLiteStore, source: 
         store.get_source(SourceRef(raw="@nobody", handle="nobody"))
 
 
-def test_a_handle_held_by_another_source_is_a_store_error(store: SQLiteStore) -> None:
+def test_a_handle_held_by_another_source_is_a_store_error(store: Store) -> None:
     store.upsert_source(title="A", kind=SourceKind.CHAT, internal_id=1, handle="taken")
     store.upsert_source(title="B", kind=SourceKind.CHAT, internal_id=2)
     with pytest.raises(StoreError, match="taken"):
@@ -80,17 +69,17 @@ def test_a_handle_held_by_another_source_is_a_store_error(store: SQLiteStore) ->
 # Upserts and edits ----------------------------------------------------------------------
 
 
-def test_upsert_is_idempotent(store: SQLiteStore, source: Source, db: Path) -> None:
+def test_upsert_is_idempotent(store: Store, source: Source) -> None:
     batch = [m(source, i, i, reply_to=i - 1 if i > 1 else None) for i in range(1, 6)]
     first = store.upsert_messages(batch)
-    before = dump(db)
+    before = snapshot(store)
     second = store.upsert_messages(batch)
     assert (first.inserted, first.updated, first.unchanged) == (5, 0, 0)
     assert (second.inserted, second.updated, second.unchanged) == (0, 0, 5)
-    assert dump(db) == before
+    assert snapshot(store) == before
 
 
-def test_an_edit_replaces_the_text_only_when_newer(store: SQLiteStore, source: Source) -> None:
+def test_an_edit_replaces_the_text_only_when_newer(store: Store, source: Source) -> None:
     store.upsert_messages([m(source, 1, 0, "first")])
     newer = store.upsert_messages([m(source, 1, 0, "second", edited_at=at(5))])
     older = store.upsert_messages([m(source, 1, 0, "stale", edited_at=at(2))])
@@ -103,7 +92,7 @@ def test_an_edit_replaces_the_text_only_when_newer(store: SQLiteStore, source: S
     assert store.get_messages(source.id, [1])[0].text == "third"
 
 
-def test_a_text_edit_drops_the_message_vectors(store: SQLiteStore, source: Source) -> None:
+def test_a_text_edit_drops_the_message_vectors(store: Store, source: Source) -> None:
     store.upsert_messages([m(source, 1, 0, "a"), m(source, 2, 1, "b")])
     vec = np.ones(4, dtype=np.float32)
     assert store.put_vectors(source.id, "model", [(1, vec), (2, vec * 2)]) == 2
@@ -118,7 +107,7 @@ def test_a_text_edit_drops_the_message_vectors(store: SQLiteStore, source: Sourc
 
 
 @pytest.fixture
-def timeline(store: SQLiteStore, source: Source) -> Source:
+def timeline(store: Store, source: Source) -> Source:
     """Ten messages a minute apart (ids out of time order at the tie), one service, one media."""
     batch = [m(source, i, i) for i in range(1, 11) if i not in (4, 5)]
     batch += [m(source, 5, 4), m(source, 4, 4)]  # same minute: id order breaks the tie
@@ -128,7 +117,7 @@ def timeline(store: SQLiteStore, source: Source) -> Source:
     return source
 
 
-def test_period_is_half_open_and_ordered(store: SQLiteStore, timeline: Source) -> None:
+def test_period_is_half_open_and_ordered(store: Store, timeline: Source) -> None:
     assert ids(store.messages_in_period(timeline.id, at(3), at(6))) == [3, 4, 5]
     assert ids(store.messages_in_period(timeline.id, at(9), None)) == [9, 10, 12]
     both = store.messages_in_period(timeline.id, at(9), None, include_service=True)
@@ -137,7 +126,7 @@ def test_period_is_half_open_and_ordered(store: SQLiteStore, timeline: Source) -
     assert ids(store.messages_in_period(timeline.id, None, None, limit=3)) == [1, 2, 3]
 
 
-def test_period_bounds_with_fractions_of_a_second(store: SQLiteStore, timeline: Source) -> None:
+def test_period_bounds_with_fractions_of_a_second(store: Store, timeline: Source) -> None:
     half = timedelta(milliseconds=500)
     # A message at 12:03:00 is before 12:03:00.5 and not at or after it.
     assert ids(store.messages_in_period(timeline.id, at(1), at(3) + half)) == [1, 2, 3]
@@ -148,7 +137,7 @@ def test_period_bounds_with_fractions_of_a_second(store: SQLiteStore, timeline: 
     ]
 
 
-def test_recent_messages_are_the_newest_oldest_first(store: SQLiteStore, timeline: Source) -> None:
+def test_recent_messages_are_the_newest_oldest_first(store: Store, timeline: Source) -> None:
     assert ids(store.recent_messages(timeline.id, 3)) == [9, 10, 12]
     assert ids(store.recent_messages(timeline.id, 3, with_text_only=True)) == [8, 9, 10]
     assert ids(store.recent_messages(timeline.id, 3, include_service=True)) == [10, 11, 12]
@@ -158,7 +147,7 @@ def test_recent_messages_are_the_newest_oldest_first(store: SQLiteStore, timelin
     assert store.recent_messages(timeline.id, 5, since=at(30)) == []
 
 
-def test_neighbours_in_posting_order(store: SQLiteStore, timeline: Source) -> None:
+def test_neighbours_in_posting_order(store: Store, timeline: Source) -> None:
     before, after = store.neighbours(timeline.id, 5)
     assert (ids(before), ids(after)) == ([3, 4], [6, 7])
     before, after = store.neighbours(timeline.id, 1, before=2, after=1)
@@ -168,13 +157,13 @@ def test_neighbours_in_posting_order(store: SQLiteStore, timeline: Source) -> No
     assert store.neighbours(timeline.id, 999) == ([], [])
 
 
-def test_get_and_iter_messages_follow_posting_order(store: SQLiteStore, timeline: Source) -> None:
+def test_get_and_iter_messages_follow_posting_order(store: Store, timeline: Source) -> None:
     assert ids(store.get_messages(timeline.id, [5, 999, 4, 1, 5])) == [1, 4, 5]
     everything = ids(list(store.iter_messages(timeline.id, batch_size=3)))
     assert everything == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
 
 
-def test_counts_and_stats_leave_service_messages_out(store: SQLiteStore, timeline: Source) -> None:
+def test_counts_and_stats_leave_service_messages_out(store: Store, timeline: Source) -> None:
     assert store.count_messages(timeline.id) == 11
     assert store.count_messages(timeline.id, include_service=True) == 12
     stats = store.source_stats(timeline.id)
@@ -193,7 +182,7 @@ def test_counts_and_stats_leave_service_messages_out(store: SQLiteStore, timelin
 # Watermark, transactions, migrations ----------------------------------------------------
 
 
-def test_watermark_never_moves_backwards(store: SQLiteStore, source: Source) -> None:
+def test_watermark_never_moves_backwards(store: Store, source: Source) -> None:
     assert store.get_watermark(source.id) is None
     store.set_watermark(source.id, 50, at(1))
     store.set_watermark(source.id, 20, at(2))
@@ -203,9 +192,9 @@ def test_watermark_never_moves_backwards(store: SQLiteStore, source: Source) -> 
     assert (stats.last_synced_message_id, stats.last_synced_at) == (70, at(3))
 
 
-def test_a_failed_transaction_leaves_nothing(store: SQLiteStore, source: Source, db: Path) -> None:
+def test_a_failed_transaction_leaves_nothing(store: Store, source: Source) -> None:
     store.upsert_messages([m(source, 1, 1)])
-    before = dump(db)
+    before = snapshot(store)
 
     def fail_halfway() -> None:
         with store.transaction():
@@ -217,7 +206,7 @@ def test_a_failed_transaction_leaves_nothing(store: SQLiteStore, source: Source,
 
     with pytest.raises(RuntimeError):
         fail_halfway()
-    assert dump(db) == before
+    assert snapshot(store) == before
     # The store is usable afterwards, and a successful transaction commits.
     with store.transaction():
         store.upsert_messages([m(source, 3, 3)])
@@ -225,17 +214,17 @@ def test_a_failed_transaction_leaves_nothing(store: SQLiteStore, source: Source,
 
 
 def test_writes_are_visible_to_another_connection_only_on_commit(
-    store: SQLiteStore, source: Source, db: Path
+    store: Store, source: Source
 ) -> None:
     with store.transaction():
         store.upsert_messages([m(source, 1, 1)])
-        with sqlite3.connect(db) as other:
-            assert other.execute("SELECT COUNT(*) FROM messages").fetchone() == (0,)
-    with sqlite3.connect(db) as other:
-        assert other.execute("SELECT COUNT(*) FROM messages").fetchone() == (1,)
+        assert outside_query(store, "SELECT COUNT(*) FROM messages") == [(0,)]
+    assert outside_query(store, "SELECT COUNT(*) FROM messages") == [(1,)]
 
 
-def test_migrations_are_recorded_and_applied_once(store: SQLiteStore, db: Path) -> None:
+def test_migrations_are_recorded_and_applied_once(tmp_path: Path) -> None:
+    db = tmp_path / "store.sqlite3"
+    SQLiteStore(db).close()
     with sqlite3.connect(db) as conn:
         recorded = [r[0] for r in conn.execute("SELECT name FROM _migrations ORDER BY rowid")]
         assert recorded == [f.__name__ for f in MIGRATIONS]
@@ -256,7 +245,7 @@ def test_an_unopenable_store_is_a_store_error(tmp_path: Path) -> None:
 # API keys and cache ---------------------------------------------------------------------
 
 
-def test_api_keys_lifecycle(store: SQLiteStore) -> None:
+def test_api_keys_lifecycle(store: Store) -> None:
     record = store.add_api_key(
         name="dev", prefix="mlk_abc", key_hash="h" * 64, scopes=["search.read", "sources.read"]
     )
@@ -279,7 +268,7 @@ def test_api_keys_lifecycle(store: SQLiteStore) -> None:
         store.revoke_api_key("mlk_nope")
 
 
-def test_cache_put_replaces(store: SQLiteStore) -> None:
+def test_cache_put_replaces(store: Store) -> None:
     assert store.cache_get("k") is None
     store.cache_put("k", "one")
     store.cache_put("k", "two")

@@ -42,10 +42,11 @@ class PostgresStore(PgRecords):
     Args:
         url: ``postgresql://user:password@host:port/database`` (created tables are migrated).
         pool_size: most connections this process keeps open.
+        connect_timeout: seconds to wait for the server when opening.
     """
 
-    def __init__(self, url: str, *, pool_size: int = 8) -> None:
-        self.pg = PgConnections(url, pool_size=pool_size)
+    def __init__(self, url: str, *, pool_size: int = 8, connect_timeout: float = 10.0) -> None:
+        self.pg = PgConnections(url, pool_size=pool_size, connect_timeout=connect_timeout)
         self.database = self.pg.label
 
     # Transactions ------------------------------------------------------------------------

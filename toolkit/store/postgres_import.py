@@ -82,39 +82,38 @@ def _row(m: Message) -> tuple[Any, ...]:
     )
 
 
-def _fold(messages: Iterable[Message]) -> tuple[list[tuple[Any, ...]], UpsertResult]:
-    """One row per (source, message id), as if the batch were applied in order.
+def _rounds(messages: Iterable[Message]) -> list[list[tuple[Any, ...]]]:
+    """Rows in rounds where each (source, message id) appears at most once.
 
-    A later copy of a message replaces an earlier one by the store's own rule (a newer
-    or equal edit with different content); each such repeat counts as it would have.
+    One statement cannot touch a row twice; a batch that repeats a message (rare) is
+    published round after round, so every copy counts exactly as it does in SQLite.
     """
-    rows: dict[tuple[int, int], tuple[Any, ...]] = {}
-    updated = unchanged = 0
+    rounds: list[list[tuple[Any, ...]]] = []
+    seen: dict[tuple[int, int], int] = {}
     for m in messages:
         row = _row(m)
         key = (row[0], row[1])
-        old = rows.get(key)
-        if old is None:
-            rows[key] = row
-        elif old[2:] == row[2:] or (old[3] or 0) > (row[3] or 0):
-            unchanged += 1
-        else:
-            rows[key] = row
-            updated += 1
-    return list(rows.values()), UpsertResult(0, updated, unchanged)
+        index = seen.get(key, 0)
+        seen[key] = index + 1
+        if index == len(rounds):
+            rounds.append([])
+        rounds[index].append(row)
+    return rounds
 
 
 def publish_messages(conn: psycopg.Connection, messages: Iterable[Message]) -> UpsertResult:
     """Stage ``messages`` with COPY and publish them; run inside the caller's transaction."""
-    rows, repeats = _fold(messages)
-    if not rows:
-        return repeats
-    conn.execute(_STAGING)  # type: ignore[call-overload]
-    with conn.cursor() as cur:
-        with cur.copy(f"COPY staged_messages ({MSG_COLUMNS}) FROM STDIN") as copy:  # type: ignore[arg-type]
-            for row in rows:
-                copy.write_row(row)
-        counts = cur.execute(_PUBLISH).fetchone()  # type: ignore[arg-type]
-        cur.execute("TRUNCATE staged_messages")
-    assert counts is not None
-    return UpsertResult(int(counts[0]), int(counts[1]), int(counts[2])) + repeats
+    total = UpsertResult()
+    rounds = _rounds(messages)
+    if rounds:
+        conn.execute(_STAGING)  # type: ignore[call-overload]
+    for rows in rounds:
+        with conn.cursor() as cur:
+            with cur.copy(f"COPY staged_messages ({MSG_COLUMNS}) FROM STDIN") as copy:  # type: ignore[arg-type]
+                for row in rows:
+                    copy.write_row(row)
+            counts = cur.execute(_PUBLISH).fetchone()  # type: ignore[arg-type]
+            cur.execute("TRUNCATE staged_messages")
+        assert counts is not None
+        total += UpsertResult(int(counts[0]), int(counts[1]), int(counts[2]))
+    return total

@@ -1,0 +1,39 @@
+"""Both stores under one test suite: open either by name, snapshot its rows, peek from outside.
+
+``tests/conftest.py`` parametrises the ``store`` fixture over ``BACKENDS``; these helpers
+let a test compare "everything stored" before and after, whichever store it got.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import psycopg
+
+from toolkit.store import SQLiteStore
+from toolkit.store.postgres import PostgresStore
+
+BACKENDS = ("sqlite", "postgres")
+Store = SQLiteStore | PostgresStore
+TABLES = ("sources", "messages", "topics", "embeddings", "api_keys", "cache")
+
+
+def snapshot(store: Store) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every data table, sorted, read through a separate connection."""
+    out: dict[str, list[tuple[Any, ...]]] = {}
+    for table in TABLES:
+        rows = outside_query(store, f"SELECT * FROM {table}")
+        out[table] = sorted(
+            tuple(bytes(v) if isinstance(v, memoryview) else v for v in r) for r in rows
+        )
+    return out
+
+
+def outside_query(store: Store, sql: str) -> list[tuple[Any, ...]]:
+    """Run ``sql`` on a new connection to the store's database (not the store's own)."""
+    if isinstance(store, SQLiteStore):
+        with sqlite3.connect(store.database) as conn:
+            return conn.execute(sql).fetchall()
+    with psycopg.connect(store.pg.url) as pg:
+        return pg.execute(sql).fetchall()  # type: ignore[arg-type]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from telethon import TelegramClient, errors
@@ -29,7 +29,14 @@ from toolkit.errors import (
     UpstreamError,
     UpstreamTimeout,
 )
-from toolkit.ingest.live_convert import convert_message, display_name, entity_handle, entity_kind
+from toolkit.ingest.live_convert import (
+    convert_message,
+    display_name,
+    entity_chat_type,
+    entity_handle,
+    entity_kind,
+    topic_title,
+)
 from toolkit.models import Message, SourceKind, SourceRef
 
 
@@ -42,6 +49,10 @@ class ResolvedSource:
     kind: SourceKind
     handle: str | None
     entity: Any = None
+    chat_type: str | None = None
+    forum: bool = False
+    topics: dict[int, str] = field(default_factory=dict)
+    """Topic titles seen while streaming (``topic_created``/``topic_edit``), for the store."""
 
 
 class MessengerClient(Protocol):
@@ -193,6 +204,8 @@ class TelethonMessengerClient:
             kind=entity_kind(entity),
             handle=entity_handle(entity) or ref.handle,
             entity=entity,
+            chat_type=entity_chat_type(entity),
+            forum=bool(getattr(entity, "forum", False)),
         )
 
     async def iter_messages(
@@ -206,7 +219,10 @@ class TelethonMessengerClient:
         try:
             with _translated(what):
                 async for raw in stream:
-                    message = convert_message(raw, source_id)
+                    titled = topic_title(raw)
+                    if titled is not None:
+                        source.topics[titled[0]] = titled[1]
+                    message = convert_message(raw, source_id, forum=source.forum)
                     if message is not None:
                         yield message
         finally:

@@ -15,7 +15,8 @@ from typing import Any
 from telethon import utils as tg_utils
 from telethon.tl import types as tl
 
-from toolkit.models import Message, SourceKind, utc
+from toolkit.ingest.live_media import media_kind, media_text
+from toolkit.models import GENERAL_TOPIC, Message, SourceKind, utc
 
 _PEER_PREFIX: tuple[tuple[type[Any], str, str], ...] = (
     (tl.PeerUser, "user", "user_id"),
@@ -49,6 +50,42 @@ def entity_kind(entity: Any) -> SourceKind:
     return SourceKind.CHAT
 
 
+def entity_chat_type(entity: Any) -> str | None:
+    """The entity's chat type, named as an export names it (``private_supergroup`` …)."""
+    if isinstance(entity, tl.User):
+        if getattr(entity, "is_self", False):
+            return "saved_messages"
+        return "bot_chat" if getattr(entity, "bot", False) else "personal_chat"
+    if isinstance(entity, tl.Chat):
+        return "private_group"
+    if isinstance(entity, tl.Channel):
+        public = "public" if entity_handle(entity) else "private"
+        return f"{public}_channel" if entity.broadcast else f"{public}_supergroup"
+    return None
+
+
+def topic_of(message: Any, *, forum: bool) -> int | None:
+    """The forum topic of a message: its header's top message when it is in a topic,
+    its own id when it creates one, General (1) for the rest of a forum; else ``None``."""
+    if isinstance(getattr(message, "action", None), tl.MessageActionTopicCreate):
+        return int(message.id)
+    header = getattr(message, "reply_to", None)
+    if isinstance(header, tl.MessageReplyHeader) and header.forum_topic:
+        return int(header.reply_to_top_id or header.reply_to_msg_id or GENERAL_TOPIC)
+    return GENERAL_TOPIC if forum else None
+
+
+def topic_title(message: Any) -> tuple[int, str] | None:
+    """``(topic id, title)`` when a service message creates or renames a topic."""
+    action = getattr(message, "action", None)
+    if isinstance(action, tl.MessageActionTopicCreate):
+        return int(message.id), str(action.title)
+    if isinstance(action, tl.MessageActionTopicEdit) and action.title:
+        topic = topic_of(message, forum=True)
+        return (topic, str(action.title)) if topic is not None else None
+    return None
+
+
 def entity_handle(entity: Any) -> str | None:
     """The entity's public handle in lower case (its first active one), if it has any."""
     username = getattr(entity, "username", None)
@@ -58,52 +95,6 @@ def entity_handle(entity: Any) -> str | None:
                 username = item.username
                 break
     return username.lower() if username else None
-
-
-def _document_kind(document: Any) -> str:
-    attributes = getattr(document, "attributes", None) or []
-    for attr in attributes:
-        if isinstance(attr, tl.DocumentAttributeSticker):
-            return "sticker"
-    for attr in attributes:
-        if isinstance(attr, tl.DocumentAttributeAnimated):
-            return "animation"
-    for attr in attributes:
-        if isinstance(attr, tl.DocumentAttributeVideo):
-            return "video_message" if attr.round_message else "video_file"
-        if isinstance(attr, tl.DocumentAttributeAudio):
-            return "voice_message" if attr.voice else "audio_file"
-    return "file"
-
-
-_MEDIA_KIND: tuple[tuple[type[Any], str], ...] = (
-    (tl.MessageMediaPhoto, "photo"),
-    (tl.MessageMediaVenue, "venue"),
-    (tl.MessageMediaGeoLive, "live_location"),
-    (tl.MessageMediaGeo, "location"),
-    (tl.MessageMediaContact, "contact"),
-    (tl.MessageMediaPoll, "poll"),
-    (tl.MessageMediaDice, "dice"),
-    (tl.MessageMediaGame, "game"),
-    (tl.MessageMediaInvoice, "invoice"),
-    (tl.MessageMediaStory, "story"),
-)
-
-
-def media_kind(media: Any) -> str | None:
-    """The attachment kind (``photo``, ``video_file``, ``poll`` …) or ``None`` for none.
-
-    A link preview (``MessageMediaWebPage``) is not an attachment: the link is in the text.
-    """
-    if media is None or isinstance(media, tl.MessageMediaEmpty | tl.MessageMediaWebPage):
-        return None
-    if isinstance(media, tl.MessageMediaDocument):
-        return _document_kind(media.document)
-    for kind, name in _MEDIA_KIND:
-        if isinstance(media, kind):
-            return name
-    # Kinds newer than this table (giveaways, paid media …) still mark the message.
-    return _words(type(media).__name__.removeprefix("MessageMedia"))
 
 
 def _words(camel: str) -> str:
@@ -166,9 +157,15 @@ def action_text(message: Any) -> str:
 
 
 def reply_to_id(message: Any) -> int | None:
-    """The id of the message replied to, when it is in the same source (else ``None``)."""
+    """The id of the message replied to, when it is in the same source (else ``None``).
+
+    In a forum topic a message that replies to no one still points at the topic's first
+    message (``forum_topic`` without ``reply_to_top_id``): that is no reply.
+    """
     header = message.reply_to
     if not isinstance(header, tl.MessageReplyHeader) or not header.reply_to_msg_id:
+        return None
+    if header.forum_topic and not header.reply_to_top_id:
         return None
     # A reply quoting a message of another chat points outside this source.
     if header.reply_to_peer_id is not None and header.reply_to_peer_id != message.peer_id:
@@ -200,12 +197,13 @@ def sender_of(message: Any) -> tuple[str | None, str | None]:
     return peer_key(peer), name
 
 
-def convert_message(message: Any, source_id: int) -> Message | None:
+def convert_message(message: Any, source_id: int, *, forum: bool = False) -> Message | None:
     """Convert a Telethon ``Message`` or ``MessageService`` into a toolkit ``Message``.
 
     Args:
         message: the object Telethon's ``iter_messages`` yielded.
         source_id: the store's key of the source it belongs to.
+        forum: the source is a forum (its messages outside a topic are in General).
 
     Returns:
         The toolkit message, or ``None`` for a ``MessageEmpty`` (a deleted id).
@@ -219,7 +217,7 @@ def convert_message(message: Any, source_id: int) -> Message | None:
         source_id=source_id,
         messenger_message_id=int(message.id),
         posted_at=utc(message.date),
-        text=action_text(message) if is_service else (message.message or ""),
+        text=action_text(message) if is_service else (message.message or media_text(message)),
         sender_peer_id=sender_peer_id,
         sender_name=sender_name,
         reply_to=None if is_service else reply_to_id(message),
@@ -227,4 +225,5 @@ def convert_message(message: Any, source_id: int) -> Message | None:
         is_service=is_service,
         media=None if is_service else media_kind(message.media),
         forwarded_from=None if is_service else forwarded_from(message),
+        topic_id=topic_of(message, forum=forum),
     )

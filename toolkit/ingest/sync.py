@@ -48,9 +48,16 @@ class _Batcher:
     """Collects streamed messages and commits them, batch by batch, with the watermark."""
 
     def __init__(
-        self, store: MessageStore, source: Source, on_batch: OnBatch | None, bar: tqdm
+        self,
+        store: MessageStore,
+        source: Source,
+        on_batch: OnBatch | None,
+        bar: tqdm,
+        topics: dict[int, str] | None = None,
     ) -> None:
         self.store, self.source, self.on_batch, self.bar = store, source, on_batch, bar
+        # The client fills in topic titles as it streams; each commit records them.
+        self.topics = topics if topics is not None else {}
         self.pending: list[Message] = []
         self.result = UpsertResult()
         self.fetched = 0
@@ -71,6 +78,8 @@ class _Batcher:
         top = max(m.messenger_message_id for m in batch)
         with self.store.transaction():
             result = self.store.upsert_messages(batch)
+            if self.topics:
+                self.store.upsert_topics(self.source.id, self.topics.items())
             self.store.set_watermark(self.source.id, top, datetime.now(UTC))
         self.pending = []
         self.result += result
@@ -138,12 +147,13 @@ async def sync_source(
         kind=resolved.kind,
         internal_id=resolved.internal_id,
         handle=resolved.handle,
+        chat_type=resolved.chat_type,
     )
     watermark_before = store.get_watermark(source.id)
     cursor = 0 if full else (watermark_before or 0)
     flood_waits, slept = 0, 0.0
     with tqdm(total=limit, unit="msg", desc=source.title, disable=not progress) as bar:
-        batcher = _Batcher(store, source, on_batch, bar)
+        batcher = _Batcher(store, source, on_batch, bar, resolved.topics)
         while True:
             remaining = None if limit is None else limit - batcher.fetched
             if remaining is not None and remaining <= 0:

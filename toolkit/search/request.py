@@ -7,7 +7,8 @@ offending field.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from toolkit.errors import InvalidRequest, InvalidWeights
@@ -17,6 +18,9 @@ from toolkit.search.weights import SearchWeights
 MAX_LIMIT = 100
 MAX_SCAN = 10_000
 MAX_QUERY_CHARS = 1000
+MAX_SENDERS = 100
+PEER_ID_RE = re.compile(r"^(?:user|channel|chat)[1-9][0-9]{0,18}$")
+"""A sender's peer id as messages carry it: ``user123``, ``channel123``, ``chat123``."""
 
 WeightsArg = SearchWeights | Mapping[str, float] | None
 
@@ -56,6 +60,44 @@ def check_request(
     return query.strip()
 
 
+def check_filters(
+    *, topic_id: int | None, sender_peer_ids: Sequence[str] | None
+) -> tuple[int | None, list[str] | None]:
+    """Check the optional topic and sender filters of a search or summary request.
+
+    Returns:
+        The topic id, and the sender ids without repeats (``None``: no sender filter).
+
+    Raises:
+        InvalidRequest: a topic id that is not a positive integer (``field="topic_id"``),
+            or a sender id that is not ``user<id>``/``channel<id>``/``chat<id>``, or more
+            than ``MAX_SENDERS`` of them (``field="sender_peer_ids"``).
+    """
+    if topic_id is not None and (
+        isinstance(topic_id, bool) or not isinstance(topic_id, int) or topic_id < 1
+    ):
+        raise InvalidRequest(
+            f"topic_id must be a positive integer, got {topic_id!r}", field="topic_id"
+        )
+    if sender_peer_ids is None:
+        return topic_id, None
+    if isinstance(sender_peer_ids, str):
+        sender_peer_ids = [sender_peer_ids]
+    senders = list(dict.fromkeys(str(s).strip() for s in sender_peer_ids))
+    if not senders or len(senders) > MAX_SENDERS:
+        raise InvalidRequest(
+            f"sender_peer_ids must list 1..{MAX_SENDERS} senders, got {len(senders)}",
+            field="sender_peer_ids",
+        )
+    bad = [s for s in senders if not PEER_ID_RE.match(s)]
+    if bad:
+        raise InvalidRequest(
+            f"sender ids look like 'user123' or 'channel123', not {bad[0]!r}",
+            field="sender_peer_ids",
+        )
+    return topic_id, senders
+
+
 def resolve_weights(weights: WeightsArg, default: SearchWeights) -> SearchWeights:
     """This call's weights: a full ``SearchWeights``, or a mapping of some of its fields
     that overrides ``default`` (the configured weights); ``None`` is ``default``.
@@ -79,7 +121,10 @@ __all__ = [
     "MAX_LIMIT",
     "MAX_QUERY_CHARS",
     "MAX_SCAN",
+    "MAX_SENDERS",
+    "PEER_ID_RE",
     "WeightsArg",
+    "check_filters",
     "check_request",
     "resolve_weights",
 ]

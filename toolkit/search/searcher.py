@@ -4,8 +4,11 @@
 
 1. the scan window: the most recent ``scan_messages_limit`` searchable messages (not
    service, with text), inside ``[period_from, period_to]`` when given;
+   and of one forum topic and some senders when ``topic_id``/``sender_peer_ids`` are
+   given (the window is taken after these filters);
 2. their vectors: from memory, else the store; a message with no stored vector of the
-   model is embedded once and its vector stored (stored vectors are never recomputed);
+   model is embedded once and its vector stored (stored vectors are never recomputed),
+   so a search waits on embedding at most for the messages of its own window;
 3. the four signals and their fusion (``scorer``); the query vector comes from the
    embedder's LRU cache when it is a ``CachedQueryEmbedder``;
 4. the top ``limit`` by score, ties newest first, each with up to two messages before
@@ -28,6 +31,7 @@ from toolkit.search.request import (
     MAX_QUERY_CHARS,
     MAX_SCAN,
     WeightsArg,
+    check_filters,
     check_request,
     resolve_weights,
 )
@@ -114,7 +118,7 @@ class Searcher:
                 text=m.text,
                 sender_peer_id=m.sender_peer_id or "",
                 posted_at=m.posted_at,
-                message_link=message_link(source, m.messenger_message_id),
+                message_link=message_link(source, m.messenger_message_id, topic_id=m.topic_id),
             )
             for m in messages
         ]
@@ -130,6 +134,8 @@ class Searcher:
         period_to: datetime | None = None,
         weights: WeightsArg = None,
         explain: bool = False,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
     ) -> list[SearchHit]:
         """Rank the scan window of a source for ``query``.
 
@@ -144,6 +150,9 @@ class Searcher:
             weights: this call's weights: ``SearchWeights``, or a mapping of some of its
                 fields overriding the searcher's own.
             explain: attach each hit's signals.
+            topic_id: scan only this forum topic's messages (General is 1).
+            sender_peer_ids: scan only messages of these senders (``user123`` …); the
+                window is "the most recent messages of these senders".
 
         Returns:
             At most ``limit`` hits, best first, ties newest first.
@@ -160,6 +169,7 @@ class Searcher:
             period_from=period_from,
             period_to=period_to,
         )
+        topic_id, senders = check_filters(topic_id=topic_id, sender_peer_ids=sender_peer_ids)
         chosen = resolve_weights(weights, self.weights)
         found, source_ref = self._source(source)
         rows = self.store.scan_window(
@@ -167,6 +177,8 @@ class Searcher:
             scan_messages_limit,
             since=utc(period_from) if period_from else None,
             until=utc(period_to) if period_to else None,
+            topic_id=topic_id,
+            sender_peer_ids=senders,
         )
         if not rows:
             return []
@@ -219,7 +231,9 @@ class Searcher:
                     messenger_message_id=str(message.messenger_message_id),
                     source_title=source.title,
                     text=message.text,
-                    message_link=message_link(source, message.messenger_message_id),
+                    message_link=message_link(
+                        source, message.messenger_message_id, topic_id=message.topic_id
+                    ),
                     posted_at=message.posted_at,
                     score=float(scores[i]),
                     context_before=self._context(source, before),
@@ -242,6 +256,8 @@ def search(
     period_to: datetime | None = None,
     weights: WeightsArg = None,
     explain: bool = False,
+    topic_id: int | None = None,
+    sender_peer_ids: Sequence[str] | None = None,
 ) -> list[SearchHit]:
     """Search one source (see ``Searcher.search``); default weights unless given."""
     return Searcher(store, embedder).search(
@@ -253,6 +269,8 @@ def search(
         period_to=period_to,
         weights=weights,
         explain=explain,
+        topic_id=topic_id,
+        sender_peer_ids=sender_peer_ids,
     )
 
 

@@ -530,17 +530,32 @@ class SQLiteStore:
             )
 
     def list_topics(self, source_id: int) -> list[TopicStats]:
-        """A forum's topics with their non-service message counts, by id; ``[]`` elsewhere."""
-        rows = self._query(
-            "SELECT t.topic_id, t.title, "
-            "(SELECT COUNT(*) FROM messages m WHERE m.source_id = t.source_id "
-            " AND m.topic_id = t.topic_id AND m.is_service = 0), "
-            "(SELECT MAX(posted_at) FROM messages m WHERE m.source_id = t.source_id "
-            " AND m.topic_id = t.topic_id AND m.is_service = 0) "
-            "FROM topics t WHERE t.source_id = ? ORDER BY t.topic_id",
-            (source_id,),
+        """A forum's topics with their non-service message counts, by id; ``[]`` elsewhere.
+
+        A topic seen in messages whose title is unknown (a live sync that started after
+        the topic was created) is listed as ``Topic <id>``.
+        """
+        titles = dict(
+            self._query("SELECT topic_id, title FROM topics WHERE source_id = ?", (source_id,))
         )
-        return [TopicStats(tid, title, count, _dt(last)) for tid, title, count, last in rows]
+        counts = {
+            tid: (count, last)
+            for tid, count, last in self._query(
+                "SELECT topic_id, COUNT(*), MAX(posted_at) FROM messages "
+                "WHERE source_id = ? AND topic_id IS NOT NULL AND is_service = 0 "
+                "GROUP BY topic_id",
+                (source_id,),
+            )
+        }
+        return [
+            TopicStats(
+                tid,
+                titles.get(tid, f"Topic {tid}"),
+                counts.get(tid, (0, None))[0],
+                _dt(counts.get(tid, (0, None))[1]),
+            )
+            for tid in sorted(set(titles) | set(counts))
+        ]
 
     # Sync watermark ----------------------------------------------------------------------
     def get_watermark(self, source_id: int) -> int | None:

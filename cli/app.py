@@ -15,7 +15,7 @@ from typing import Any
 
 import typer
 
-from cli import ingest, keys, search, serve, sources, summarize, sync
+from cli import copy_store, ingest, keys, search, serve, sources, summarize, sync
 from cli.state import err_console, print_error
 from toolkit.errors import ToolkitError
 
@@ -52,6 +52,7 @@ COMMANDS: list[tuple[str, Callable[..., None]]] = [
     ("search", search.search),
     ("summarize", summarize.summarize),
     ("serve", serve.serve),
+    ("copy-store", copy_store.copy_store),
 ]
 """Every top-level command, by name, in the order ``mlens --help`` lists them."""
 KEY_COMMANDS: list[tuple[str, Callable[..., None]]] = [

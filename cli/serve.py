@@ -26,8 +26,16 @@ def serve(
     ] = False,
     host: Annotated[str | None, typer.Option(help="Bind address (MLENS_HOST).")] = None,
     port: Annotated[int | None, typer.Option(help="Port (MLENS_PORT).")] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Processes serving requests (uvicorn workers), each with its own model "
+            "and store connections; set it to the number of cores.",
+        ),
+    ] = 1,
 ) -> None:
-    """Serve the /v1 HTTP API (uvicorn, one process)."""
+    """Serve the /v1 HTTP API (uvicorn; --workers N processes on one store)."""
     cfg = settings()
     bind_host = host or cfg.host
     bind_port = port or cfg.port
@@ -56,4 +64,12 @@ def serve(
         )
     reset()  # the service opens its own store
     # The service is named by its import string so that toolkit never imports it.
-    uvicorn.run("service.app:create_app", factory=True, host=bind_host, port=bind_port)
+    # Each worker process builds its own app (Settings from the same environment), so
+    # the model is loaded once per process and the store opened once per process.
+    uvicorn.run(
+        "service.app:create_app",
+        factory=True,
+        host=bind_host,
+        port=bind_port,
+        workers=workers,
+    )

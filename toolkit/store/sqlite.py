@@ -604,6 +604,13 @@ class SQLiteStore:
             )
         return len(rows)
 
+    def vector_models(self, source_id: int) -> list[str]:
+        """The embedding models a source has stored vectors of, by name."""
+        rows = self._query(
+            "SELECT DISTINCT model FROM embeddings WHERE source_id = ? ORDER BY model", (source_id,)
+        )
+        return [row[0] for row in rows]
+
     def messages_without_vectors(
         self, source_id: int, model: str, *, limit: int | None = None, newest_first: bool = False
     ) -> list[Message]:

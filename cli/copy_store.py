@@ -1,0 +1,55 @@
+"""``mlens copy-store --to URL``: move a store between SQLite and PostgreSQL (idempotent)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from cli.state import console, settings
+from toolkit.config import redact_url
+from toolkit.store import open_store_at
+from toolkit.store.copy import copy_store as copy_between
+
+
+def copy_store(
+    to: Annotated[
+        str, typer.Option("--to", help="Target: a postgresql:// URL or an SQLite file path.")
+    ],
+    source: Annotated[
+        str | None,
+        typer.Option(
+            "--from", help="Store to read (postgresql:// URL or SQLite path); default: configured."
+        ),
+    ] = None,
+    batch_size: Annotated[int, typer.Option(min=1, help="Messages per target transaction.")] = 2000,
+) -> None:
+    """Copy sources, messages, topics, vectors, watermarks and API keys into another store.
+
+    Running it again changes nothing that is already there; copy back the same way.
+    """
+    cfg = settings()
+    origin = source or cfg.postgres_url or cfg.database_path
+    src = open_store_at(origin, pool_size=cfg.database_pool_size)
+    try:
+        dst = open_store_at(to, pool_size=cfg.database_pool_size)
+        try:
+            report = copy_between(
+                src,
+                dst,
+                batch_size=batch_size,
+                progress=lambda key, n: console.print(f"  {key}: {n} messages", highlight=False),
+            )
+        finally:
+            dst.close()
+    finally:
+        src.close()
+    m = report.messages
+    console.print(
+        f"Copied {report.sources} sources from {redact_url(origin)} to {redact_url(to)}: "
+        f"{m.inserted} messages new, {m.updated} updated, {m.unchanged} unchanged; "
+        f"{report.vectors} vectors; {report.keys_added} API keys added, "
+        f"{report.keys_revoked} revoked.",
+        highlight=False,
+        soft_wrap=True,
+    )

@@ -1,0 +1,132 @@
+"""Copy everything one store holds into another: SQLite to PostgreSQL and back.
+
+Sources (with their forum topics and sync watermarks), messages, vectors of every
+model and API keys travel through the ``MessageStore`` protocol, so any two stores
+work. The copy is idempotent: messages use the stores' own upsert rules (a second
+run changes nothing), vectors replace themselves, keys are matched by prefix, the
+watermark never moves backwards. Store ids may differ between the two: sources are
+matched by their internal id or handle. The summary cache is not copied (it refills).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from toolkit.models import Message, SourceStats, UpsertResult
+from toolkit.store.base import MessageStore
+
+Progress = Callable[[str, int], None]
+"""``progress(source key, messages copied so far)``."""
+
+
+@dataclass(frozen=True, slots=True)
+class CopyReport:
+    """What a copy did: per-message outcomes in the target, vectors and keys written."""
+
+    sources: int
+    messages: UpsertResult
+    vectors: int
+    keys_added: int
+    keys_revoked: int
+
+
+def _copy_batch(
+    src: MessageStore, dst: MessageStore, messages: list[Message], new_id: int, models: list[str]
+) -> tuple[UpsertResult, int]:
+    """One batch of messages and their vectors, in one target transaction."""
+    ids = [m.messenger_message_id for m in messages]
+    written = 0
+    with dst.transaction():
+        result = dst.upsert_messages([replace(m, source_id=new_id) for m in messages])
+        for model in models:
+            found = src.get_vectors(messages[0].source_id, ids, model)
+            written += dst.put_vectors(new_id, model, found.items())
+    return result, written
+
+
+def _copy_source(
+    src: MessageStore,
+    dst: MessageStore,
+    stats: SourceStats,
+    *,
+    batch_size: int,
+    progress: Progress | None,
+) -> tuple[UpsertResult, int]:
+    old = stats.source
+    new = dst.upsert_source(
+        title=old.title,
+        kind=old.kind,
+        internal_id=old.internal_id,
+        handle=old.handle,
+        chat_type=old.chat_type,
+    )
+    models = src.vector_models(old.id)
+    result, vectors = UpsertResult(), 0
+    batch: list[Message] = []
+    for message in src.iter_messages(old.id, batch_size=batch_size):
+        batch.append(message)
+        if len(batch) < batch_size:
+            continue
+        done, written = _copy_batch(src, dst, batch, new.id, models)
+        result, vectors, batch = result + done, vectors + written, []
+        if progress is not None:
+            progress(old.key, result.inserted + result.updated + result.unchanged)
+    if batch:
+        done, written = _copy_batch(src, dst, batch, new.id, models)
+        result, vectors = result + done, vectors + written
+    topics = [(t.topic_id, t.title) for t in stats.topics]
+    if topics:
+        dst.upsert_topics(new.id, topics)
+    watermark = src.get_watermark(old.id)
+    if watermark is not None and stats.last_synced_at is not None:
+        dst.set_watermark(new.id, watermark, stats.last_synced_at)
+    return result, vectors
+
+
+def _copy_keys(src: MessageStore, dst: MessageStore) -> tuple[int, int]:
+    added = revoked = 0
+    for record in src.list_api_keys():
+        found = src.api_key_by_prefix(record.prefix)
+        if found is None:
+            continue
+        there = dst.api_key_by_prefix(record.prefix)
+        if there is None:
+            made = dst.add_api_key(
+                name=record.name, prefix=record.prefix, key_hash=found[1], scopes=record.scopes
+            )
+            if record.last_used_at is not None:
+                dst.touch_api_key(made.id, record.last_used_at)
+            added += 1
+        if not record.active and (there is None or there[0].active):
+            dst.revoke_api_key(record.prefix)
+            revoked += 1
+    return added, revoked
+
+
+def copy_store(
+    src: MessageStore,
+    dst: MessageStore,
+    *,
+    batch_size: int = 2000,
+    progress: Progress | None = None,
+) -> CopyReport:
+    """Copy sources, messages, topics, vectors, watermarks and API keys from ``src`` to ``dst``.
+
+    Args:
+        src: the store to read.
+        dst: the store to write (created tables are migrated on open).
+        batch_size: messages per target transaction.
+        progress: called after each batch.
+
+    Returns:
+        What the copy inserted, updated or found unchanged in ``dst``.
+    """
+    total, vectors = UpsertResult(), 0
+    listed = src.list_sources()
+    for stats in listed:
+        result, written = _copy_source(src, dst, stats, batch_size=batch_size, progress=progress)
+        total += result
+        vectors += written
+    added, revoked = _copy_keys(src, dst)
+    return CopyReport(len(listed), total, vectors, added, revoked)

@@ -2,9 +2,12 @@
 
 Both export shapes are read (a single chat, or a full account whose every chat is
 imported). The file is streamed with ijson, one message object at a time, so a 1 GB
-export needs no 1 GB of Python objects; messages go to the store in batches, all inside
-ONE store transaction: a truncated or malformed file raises ``ImportFormatError`` saying
-where it broke, and the store is left exactly as it was. Upserts are idempotent, so
+export needs no 1 GB of Python objects, and nesting or strings beyond sane limits are
+refused before anything is built (``export_stream``). Messages go in batches to the
+store's import sink (``MessageStore.staging``): staged aside while the file is read and
+published together at the end, so a truncated or malformed file raises
+``ImportFormatError`` saying where it broke and the store is left exactly as it was,
+while other readers and writers never wait for the whole file. Upserts are idempotent, so
 importing the same file again changes nothing.
 
 An export carries a chat's numeric id but not its public handle. ``ref="@handle"``
@@ -52,12 +55,13 @@ from toolkit.ingest.export_stream import (
     ExportedMessage,
     Item,
     chat_label,
+    export_events,
     walk,
 )
 from toolkit.ingest.export_times import ImpossibleDate, LocalTimes, zone
 from toolkit.models import Message, Source, UpsertResult
 from toolkit.refs import parse_ref
-from toolkit.store.base import MessageStore
+from toolkit.store.base import ImportSink, MessageStore
 
 
 class _Importer:
@@ -65,7 +69,7 @@ class _Importer:
 
     def __init__(
         self,
-        store: MessageStore,
+        store: ImportSink,
         *,
         file_name: str,
         handle: str | None,
@@ -184,7 +188,7 @@ class _Importer:
             path=path,
             sources=tuple(
                 ImportedSource(
-                    source,
+                    self._store.final(source),
                     self._results[sid],
                     dict(self._skipped[sid]),
                     tuple(self._notes[sid]),
@@ -224,7 +228,7 @@ def import_export(
         ref: the public handle of the exported chat (``"@handle"``, ``"t.me/handle"``);
             only for a single-chat export.
         progress: show a progress bar over the file's bytes.
-        batch_size: messages per upsert batch (all batches share one transaction).
+        batch_size: messages per upsert batch (all batches land together).
         timezone: the zone (an IANA name such as ``"Europe/Moscow"``) in which the
             exporting machine wrote dates that lack ``date_unixtime`` (older exports);
             without it their offset is learned from messages that have both fields,
@@ -248,7 +252,6 @@ def import_export(
         raw = path.open("rb")
     except OSError as exc:
         raise InvalidRequest(f"cannot read {path}: {exc.strerror or exc}", field="path") from exc
-    importer = _Importer(store, file_name=path.name, handle=handle, batch_size=batch_size, tz=tz)
     cursor = Cursor()
     bar = tqdm(
         total=size,
@@ -258,9 +261,10 @@ def import_export(
         desc=f"import {path.name}",
         disable=not progress,
     )
-    with raw, bar, store.transaction():
+    with raw, bar, store.staging(on_wait=bar.write if progress else None) as sink:
+        importer = _Importer(sink, file_name=path.name, handle=handle, batch_size=batch_size, tz=tz)
         reader = ByteCounter(raw, bar)
-        events = ijson.parse(reader, buf_size=READ_BYTES, use_float=True)
+        events = export_events(reader, buf_size=READ_BYTES)
         try:
             for item in walk(events, cursor):
                 importer.take(item)

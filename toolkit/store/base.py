@@ -16,11 +16,25 @@ Forum topics and senders (schema migration ``m005_topics_senders``):
   exactly that; ``sender_peer_ids=[]`` matches nothing, ``None`` does not filter;
 - ``messages_without_vectors(newest_first=True)`` lets an import embed the newest
   messages (a default search's window) first.
+
+Concurrency (issue 11), what every store promises:
+
+- reads never wait for a writer, and read paths never write: a write a read path
+  wants (a lazily computed vector, a key's last-used stamp) goes to ``write_behind``,
+  which may drop it when the writer is busy;
+- an import writes through ``staging()``: an ``ImportSink`` whose writes all land
+  together when the block ends cleanly, and not at all when it raises, without holding
+  the store's write lock while the file is read; imports take turns;
+- ``transaction()`` writes queue behind other writers instead of failing.
+
+A store where a long transaction blocks nobody (PostgreSQL) may implement ``staging``
+as ``with self.transaction(): yield DirectSink(self)`` and ``write_behind`` with a
+``background.BackgroundWriter``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Protocol
@@ -42,11 +56,90 @@ from toolkit.models import (
 Vector = npt.NDArray[np.float32]
 
 
+class ImportSink(Protocol):
+    """Where an import writes: sources, messages and topics that land together."""
+
+    def upsert_source(
+        self,
+        *,
+        title: str,
+        kind: SourceKind,
+        internal_id: int | None = None,
+        handle: str | None = None,
+        chat_type: str | None = None,
+    ) -> Source:
+        """As ``MessageStore.upsert_source``; a new source may get a provisional id."""
+        ...
+
+    def upsert_messages(self, messages: Iterable[Message]) -> UpsertResult:
+        """As ``MessageStore.upsert_messages`` (``source_id`` as ``upsert_source`` gave it)."""
+        ...
+
+    def upsert_topics(self, source_id: int, topics: Iterable[tuple[int, str]]) -> None:
+        """As ``MessageStore.upsert_topics`` (``source_id`` as ``upsert_source`` gave it)."""
+        ...
+
+    def final(self, source: Source) -> Source:
+        """The stored source that ``source`` became once the import landed."""
+        ...
+
+
+class DirectSink:
+    """An ``ImportSink`` writing straight to a store (inside the caller's transaction)."""
+
+    def __init__(self, store: MessageStore) -> None:
+        self._store = store
+
+    def upsert_source(
+        self,
+        *,
+        title: str,
+        kind: SourceKind,
+        internal_id: int | None = None,
+        handle: str | None = None,
+        chat_type: str | None = None,
+    ) -> Source:
+        """Create or update the source in the store."""
+        return self._store.upsert_source(
+            title=title, kind=kind, internal_id=internal_id, handle=handle, chat_type=chat_type
+        )
+
+    def upsert_messages(self, messages: Iterable[Message]) -> UpsertResult:
+        """Upsert the messages into the store."""
+        return self._store.upsert_messages(messages)
+
+    def upsert_topics(self, source_id: int, topics: Iterable[tuple[int, str]]) -> None:
+        """Record the topics in the store."""
+        self._store.upsert_topics(source_id, topics)
+
+    def final(self, source: Source) -> Source:
+        """The source itself: its id is already the stored one."""
+        return source
+
+
 class MessageStore(Protocol):
     """Storage of sources, messages, vectors, API keys and cached results."""
 
     def transaction(self) -> AbstractContextManager[None]:
         """One write transaction: everything inside commits together or not at all."""
+        ...
+
+    def staging(
+        self, *, on_wait: Callable[[str], None] | None = None
+    ) -> AbstractContextManager[ImportSink]:
+        """An import's sink: all of it lands on a clean exit, nothing on an error.
+
+        Imports into one store take turns; one that must wait calls ``on_wait`` once
+        with a line to show (``"waiting for another import to finish…"``).
+        """
+        ...
+
+    def write_behind(self, task: Callable[[], object]) -> bool:
+        """Run a small write off the caller's path; ``False`` when it was dropped."""
+        ...
+
+    def flush_writes(self, timeout: float = 10.0) -> bool:
+        """Wait for the writes given to ``write_behind``; ``False`` on timeout."""
         ...
 
     def close(self) -> None:

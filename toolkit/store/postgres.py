@@ -9,7 +9,8 @@ sync watermarks, plus the token buckets that service replicas share
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import contextlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,6 +23,8 @@ from toolkit.models import (
     SourceStats,
     UpsertResult,
 )
+from toolkit.store.background import BackgroundWriter
+from toolkit.store.base import DirectSink, ImportSink
 from toolkit.store.postgres_conn import (
     MSG_COLUMNS,
     SOURCE_COLUMNS,
@@ -48,14 +51,30 @@ class PostgresStore(PgRecords):
     def __init__(self, url: str, *, pool_size: int = 8, connect_timeout: float = 10.0) -> None:
         self.pg = PgConnections(url, pool_size=pool_size, connect_timeout=connect_timeout)
         self.database = self.pg.label
+        self._background = BackgroundWriter("store-writer:postgres")
 
     # Transactions ------------------------------------------------------------------------
     def transaction(self) -> Any:
         """One write transaction; nested calls in the same thread join the outer one."""
         return self.pg.transaction()
 
+    @contextlib.contextmanager
+    def staging(self, *, on_wait: Callable[[str], None] | None = None) -> Iterator[ImportSink]:
+        """An import's sink: one transaction (PostgreSQL's row locks block no reader)."""
+        with self.pg.transaction():
+            yield DirectSink(self)
+
+    def write_behind(self, task: Callable[[], object]) -> bool:
+        """Run a small write on a background thread; ``False`` when it was dropped."""
+        return self._background.submit(task)
+
+    def flush_writes(self, timeout: float = 10.0) -> bool:
+        """Wait for the writes given to ``write_behind``; ``False`` on timeout."""
+        return self._background.flush(timeout)
+
     def close(self) -> None:
-        """Close the connection pool."""
+        """Finish background writes (a few seconds at most) and close the connection pool."""
+        self._background.close(timeout=5.0)
         self.pg.close()
 
     # Sources -----------------------------------------------------------------------------

@@ -1,0 +1,335 @@
+"""Messages, the sync watermark and vectors of the SQLite store (a mixin of ``SQLiteStore``).
+
+Reads go through ``self._conns.reader()`` (a pooled read connection that never waits
+for the writer); writes through ``self._conns.transaction()``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from toolkit.models import Message, UpsertResult
+from toolkit.store.base import Vector
+from toolkit.store.sqlite_db import ConnectionsUser
+from toolkit.store.sqlite_rows import (
+    IN_CHUNK,
+    MSG_COLUMNS,
+    message_row,
+    time_filters,
+    to_message,
+    ts,
+)
+
+_MARKS = ",".join("?" * len(MSG_COLUMNS.split(",")))
+
+
+class MessagesAndVectors(ConnectionsUser):
+    """Message, watermark and vector methods of ``SQLiteStore``."""
+
+    def message_rows(
+        self, source_id: int, message_ids: Sequence[int]
+    ) -> dict[int, tuple[Any, ...]]:
+        """Stored columns (as ``message_row`` gives them) of these messages, by id."""
+        out: dict[int, tuple[Any, ...]] = {}
+        columns = MSG_COLUMNS.replace("source_id, ", "")
+        for start in range(0, len(message_ids), IN_CHUNK):
+            chunk = list(message_ids[start : start + IN_CHUNK])
+            marks = ",".join("?" * len(chunk))
+            for row in self._query(
+                f"SELECT {columns} FROM messages WHERE source_id = ? AND message_id IN ({marks})",
+                (source_id, *chunk),
+            ):
+                out[row[0]] = tuple(row[1:])
+        return out
+
+    # Messages ----------------------------------------------------------------------------
+    def upsert_messages(self, messages: Iterable[Message]) -> UpsertResult:
+        """Insert new messages; replace a stored one only by a newer or equal edit.
+
+        A message whose stored content is identical is left alone, so re-importing the
+        same export changes nothing. A changed text drops the message's vectors.
+        """
+        inserted = updated = unchanged = 0
+        with self._conns.transaction() as db:
+            for m in messages:
+                new = message_row(m)
+                old = db.execute(
+                    "SELECT posted_at, edited_at, sender_peer_id, sender_name, text, reply_to, "
+                    "is_service, media, forwarded_from, topic_id FROM messages "
+                    "WHERE source_id = ? AND message_id = ?",
+                    (m.source_id, m.messenger_message_id),
+                ).fetchone()
+                if old is None:
+                    db.execute(
+                        f"INSERT INTO messages ({MSG_COLUMNS}) VALUES ({_MARKS})",
+                        (m.source_id, m.messenger_message_id, *new),
+                    )
+                    inserted += 1
+                    continue
+                if tuple(old) == new or (old[1] or 0) > (new[1] or 0):
+                    unchanged += 1
+                    continue
+                db.execute(
+                    "UPDATE messages SET posted_at = ?, edited_at = ?, sender_peer_id = ?, "
+                    "sender_name = ?, text = ?, reply_to = ?, is_service = ?, media = ?, "
+                    "forwarded_from = ?, topic_id = ? WHERE source_id = ? AND message_id = ?",
+                    (*new, m.source_id, m.messenger_message_id),
+                )
+                if old[4] != m.text:
+                    db.execute(
+                        "DELETE FROM embeddings WHERE source_id = ? AND message_id = ?",
+                        (m.source_id, m.messenger_message_id),
+                    )
+                updated += 1
+        return UpsertResult(inserted, updated, unchanged)
+
+    def count_messages(
+        self,
+        source_id: int,
+        *,
+        include_service: bool = False,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
+    ) -> int:
+        """How many messages a source has (in one topic, from some senders, when given)."""
+        where, params = time_filters(
+            since=None,
+            until=None,
+            include_service=include_service,
+            with_text_only=False,
+            until_inclusive=False,
+            topic_id=topic_id,
+            sender_peer_ids=sender_peer_ids,
+        )
+        sql = f"SELECT COUNT(*) FROM messages WHERE source_id = ?{where}"
+        return int(self._query(sql, (source_id, *params))[0][0])
+
+    def messages_in_period(
+        self,
+        source_id: int,
+        start: datetime | None,
+        end: datetime | None,
+        *,
+        include_service: bool = False,
+        limit: int | None = None,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
+    ) -> list[Message]:
+        """Messages with ``start <= posted_at < end``, oldest first (at most ``limit``),
+        of one topic and some senders when given."""
+        where, params = time_filters(
+            since=start,
+            until=end,
+            include_service=include_service,
+            with_text_only=False,
+            until_inclusive=False,
+            topic_id=topic_id,
+            sender_peer_ids=sender_peer_ids,
+        )
+        sql = (
+            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = ?{where} "
+            "ORDER BY posted_at, message_id"
+        )
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [to_message(r) for r in self._query(sql, (source_id, *params))]
+
+    def recent_messages(
+        self,
+        source_id: int,
+        limit: int,
+        *,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        include_service: bool = False,
+        with_text_only: bool = False,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
+    ) -> list[Message]:
+        """The most recent ``limit`` messages with ``since <= posted_at <= until`` (of one
+        topic and some senders when given), oldest first."""
+        where, params = time_filters(
+            since=since,
+            until=until,
+            include_service=include_service,
+            with_text_only=with_text_only,
+            until_inclusive=True,
+            topic_id=topic_id,
+            sender_peer_ids=sender_peer_ids,
+        )
+        rows = self._query(
+            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = ?{where} "
+            "ORDER BY posted_at DESC, message_id DESC LIMIT ?",
+            (source_id, *params, int(limit)),
+        )
+        return [to_message(r) for r in reversed(rows)]
+
+    def neighbours(
+        self, source_id: int, message_id: int, *, before: int = 2, after: int = 2
+    ) -> tuple[list[Message], list[Message]]:
+        """Up to ``before``/``after`` non-service messages around one, in posting order."""
+        anchor = self._query(
+            "SELECT posted_at FROM messages WHERE source_id = ? AND message_id = ?",
+            (source_id, message_id),
+        )
+        if not anchor:
+            return [], []
+        posted = anchor[0][0]
+        # Row values let SQLite walk the time index from the anchor (an OR of the two
+        # conditions would scan the whole source: milliseconds per call at 10k messages).
+        older = self._query(
+            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = ? AND is_service = 0 "
+            "AND (posted_at, message_id) < (?, ?) "
+            "ORDER BY posted_at DESC, message_id DESC LIMIT ?",
+            (source_id, posted, message_id, before),
+        )
+        newer = self._query(
+            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = ? AND is_service = 0 "
+            "AND (posted_at, message_id) > (?, ?) "
+            "ORDER BY posted_at, message_id LIMIT ?",
+            (source_id, posted, message_id, after),
+        )
+        return [to_message(r) for r in reversed(older)], [to_message(r) for r in newer]
+
+    def get_messages(self, source_id: int, message_ids: Sequence[int]) -> list[Message]:
+        """The messages with these ids, in posting order; unknown ids are skipped."""
+        found: list[Message] = []
+        ids = list(dict.fromkeys(int(i) for i in message_ids))
+        for start in range(0, len(ids), IN_CHUNK):
+            chunk = ids[start : start + IN_CHUNK]
+            marks = ",".join("?" * len(chunk))
+            found.extend(
+                to_message(r)
+                for r in self._query(
+                    f"SELECT {MSG_COLUMNS} FROM messages "
+                    f"WHERE source_id = ? AND message_id IN ({marks})",
+                    (source_id, *chunk),
+                )
+            )
+        found.sort(key=lambda m: (m.posted_at, m.messenger_message_id))
+        return found
+
+    def iter_messages(self, source_id: int, *, batch_size: int = 1000) -> Iterator[Message]:
+        """Every message of a source in posting order, fetched in batches (keyset paging)."""
+        last = (-(2**62), -(2**62))
+        while True:
+            rows = self._query(
+                f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = ? "
+                "AND (posted_at > ? OR (posted_at = ? AND message_id > ?)) "
+                "ORDER BY posted_at, message_id LIMIT ?",
+                (source_id, last[0], last[0], last[1], batch_size),
+            )
+            if not rows:
+                return
+            for row in rows:
+                yield to_message(row)
+            last = (rows[-1][2], rows[-1][1])
+
+    # Sync watermark ----------------------------------------------------------------------
+    def get_watermark(self, source_id: int) -> int | None:
+        """The highest message id a live sync has committed for a source."""
+        rows = self._query("SELECT sync_watermark FROM sources WHERE id = ?", (source_id,))
+        return rows[0][0] if rows else None
+
+    def set_watermark(self, source_id: int, message_id: int, synced_at: datetime) -> None:
+        """Record sync progress; the watermark never moves backwards."""
+        with self._conns.transaction() as db:
+            db.execute(
+                "UPDATE sources SET sync_watermark = MAX(COALESCE(sync_watermark, 0), ?), "
+                "last_synced_at = ? WHERE id = ?",
+                (message_id, ts(synced_at), source_id),
+            )
+
+    # Vectors -----------------------------------------------------------------------------
+    def get_vectors(
+        self, source_id: int, message_ids: Sequence[int], model: str
+    ) -> dict[int, Vector]:
+        """Stored float32 vectors of ``model`` for these messages (missing ones absent)."""
+        out: dict[int, Vector] = {}
+        ids = list(dict.fromkeys(int(i) for i in message_ids))
+        for start in range(0, len(ids), IN_CHUNK):
+            chunk = ids[start : start + IN_CHUNK]
+            marks = ",".join("?" * len(chunk))
+            for mid, blob in self._query(
+                "SELECT message_id, vector FROM embeddings "
+                f"WHERE source_id = ? AND model = ? AND message_id IN ({marks})",
+                (source_id, model, *chunk),
+            ):
+                out[mid] = np.frombuffer(blob, dtype=np.float32)
+        return out
+
+    def put_vectors(self, source_id: int, model: str, vectors: Iterable[tuple[int, Vector]]) -> int:
+        """Store (or replace) vectors of ``model``; return how many were written."""
+        rows = [
+            (source_id, int(mid), model, np.asarray(vec, dtype=np.float32).tobytes())
+            for mid, vec in vectors
+        ]
+        with self._conns.transaction() as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO embeddings (source_id, message_id, model, vector) "
+                "VALUES (?, ?, ?, ?)",
+                rows,
+            )
+        return len(rows)
+
+    def vector_models(self, source_id: int) -> list[str]:
+        """The embedding models a source has stored vectors of, by name."""
+        rows = self._query(
+            "SELECT DISTINCT model FROM embeddings WHERE source_id = ? ORDER BY model", (source_id,)
+        )
+        return [row[0] for row in rows]
+
+    def messages_without_vectors(
+        self, source_id: int, model: str, *, limit: int | None = None, newest_first: bool = False
+    ) -> list[Message]:
+        """Searchable messages (with text, not service) lacking a vector of ``model``,
+        in posting order (``newest_first``: the reverse, as an import embeds them)."""
+        sql = (
+            f"SELECT {', '.join('m.' + c.strip() for c in MSG_COLUMNS.split(','))} "
+            "FROM messages m LEFT JOIN embeddings e ON e.source_id = m.source_id "
+            "AND e.message_id = m.message_id AND e.model = ? "
+            "WHERE m.source_id = ? AND m.is_service = 0 AND m.text != '' AND e.vector IS NULL "
+            + (
+                "ORDER BY m.posted_at DESC, m.message_id DESC"
+                if newest_first
+                else "ORDER BY m.posted_at, m.message_id"
+            )
+        )
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [to_message(r) for r in self._query(sql, (model, source_id))]
+
+    def scan_window(
+        self,
+        source_id: int,
+        limit: int,
+        *,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
+    ) -> list[tuple[int, int, str]]:
+        """The most recent ``limit`` searchable messages in ``[since, until]``, newest first,
+        taken after the topic and sender filters when given.
+
+        Rows are ``(message id, posted_at in Unix seconds, text)``: a search at 10,000
+        messages spends its time scoring rather than building ``Message`` objects.
+        """
+        where, params = time_filters(
+            since=since,
+            until=until,
+            include_service=False,
+            with_text_only=True,
+            until_inclusive=True,
+            topic_id=topic_id,
+            sender_peer_ids=sender_peer_ids,
+        )
+        return self._query(
+            f"SELECT message_id, posted_at, text FROM messages WHERE source_id = ?{where} "
+            "ORDER BY posted_at DESC, message_id DESC LIMIT ?",
+            (source_id, *params, int(limit)),
+        )

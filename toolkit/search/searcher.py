@@ -7,8 +7,9 @@
    and of one forum topic and some senders when ``topic_id``/``sender_peer_ids`` are
    given (the window is taken after these filters);
 2. their vectors: from memory, else the store; a message with no stored vector of the
-   model is embedded once and its vector stored (stored vectors are never recomputed),
-   so a search waits on embedding at most for the messages of its own window;
+   model is embedded once and its vector handed to the store's background writer
+   (``write_behind``: a search never writes itself; stored vectors are never
+   recomputed), so a search waits on embedding at most for the messages of its own window;
 3. the four signals and their fusion (``scorer``); the query vector comes from the
    embedder's LRU cache when it is a ``CachedQueryEmbedder``;
 4. the top ``limit`` by score, ties newest first, each with up to two messages before
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -105,9 +107,10 @@ class Searcher:
             batch = absent[start : start + self.embed_batch_size]
             fresh = self.embedder.embed_passages([texts[i] for i in batch])
             vectors[batch] = fresh
-            self.store.put_vectors(
-                source_id, model, ((ids[i], fresh[k]) for k, i in enumerate(batch))
-            )
+            # A search writes nothing itself: the background writer stores the vectors
+            # (or drops them when it is busy; the next search computes them again).
+            rows = [(ids[i], fresh[k].copy()) for k, i in enumerate(batch)]
+            self.store.write_behind(partial(self.store.put_vectors, source_id, model, rows))
         self.cache.put_vectors([texts[i] for i in missing], model, vectors[missing])
         return vectors
 

@@ -25,6 +25,8 @@ from toolkit.search.signals import IntVector, TermWindow
 from toolkit.text import terms
 
 Matrix = npt.NDArray[np.float32]
+MAX_SCORED_CHARS = 20_000
+"""Characters of a message the lexical and phrase signals read (its first ~3,000 words)."""
 BoolVector = npt.NDArray[np.bool_]
 
 
@@ -71,7 +73,9 @@ class TextCache:
         return len(self._rows)
 
     def _add(self, text: str) -> int:
-        ids = [self._vocabulary.setdefault(t, len(self._vocabulary)) for t in terms(text)]
+        # Scored on a prefix: a 10 MB message must not cost seconds per query.
+        scored = text if len(text) <= MAX_SCORED_CHARS else text[:MAX_SCORED_CHARS]
+        ids = [self._vocabulary.setdefault(t, len(self._vocabulary)) for t in terms(scored)]
         row = len(self._rows)
         self._rows[text] = row
         start = self._terms.size

@@ -2,12 +2,14 @@
 
 Ingest normally stores every message's vector; a message that lacks one (imported
 before the model changed, or by a path that skipped embedding) is embedded here once
-and stored, so the next summary or search reads it back.
+and stored by the store's background writer (``write_behind``), so the next summary or
+search reads it back.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
@@ -40,7 +42,8 @@ def vectors_for(
         batch = missing[start : start + batch_size]
         matrix = embedder.embed_passages([m.text for m in batch])
         fresh = [(m.messenger_message_id, matrix[i]) for i, m in enumerate(batch)]
-        store.put_vectors(source_id, embedder.model_name, fresh)
+        # A summary is a read: the vectors are stored by the background writer.
+        store.write_behind(partial(store.put_vectors, source_id, embedder.model_name, fresh))
         stored.update(fresh)
     if not ids:
         return np.zeros((0, embedder.dimension), dtype=np.float32)

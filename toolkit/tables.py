@@ -8,7 +8,7 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
 from toolkit.frames import Table
-from toolkit.models import Message, SearchHit, Source, SourceStats
+from toolkit.models import Message, SearchHit, Source, SourceStats, TopicStats
 from toolkit.refs import message_link
 from toolkit.search.weights import SearchWeights
 
@@ -23,15 +23,19 @@ SOURCE_COLUMNS = [
     "first_message_at",
     "last_message_at",
     "last_synced_at",
+    "topics",
 ]
+TOPIC_COLUMNS = ["topic_id", "title", "messages", "last_message_at"]
 IMPORT_COLUMNS = ["ref", "title", "kind", "inserted", "updated", "unchanged", "skipped", "embedded"]
 MESSAGE_COLUMNS = [
     "messenger_message_id",
     "posted_at",
     "sender",
+    "sender_peer_id",
     "text",
     "media",
     "reply_to",
+    "topic_id",
     "message_link",
 ]
 
@@ -47,6 +51,10 @@ def sources_table(stats: Iterable[SourceStats]) -> Table:
             "first_message_at": s.first_message_at,
             "last_message_at": s.last_message_at,
             "last_synced_at": s.last_synced_at,
+            "topics": [
+                {"topic_id": t.topic_id, "title": t.title, "messages": t.message_count}
+                for t in s.topics
+            ],
         }
         for s in stats
     ]
@@ -60,10 +68,12 @@ def messages_table(source: Source, messages: Sequence[Message]) -> Table:
             "messenger_message_id": m.messenger_message_id,
             "posted_at": m.posted_at,
             "sender": m.sender_name or m.sender_peer_id,
+            "sender_peer_id": m.sender_peer_id,
             "text": m.text,
             "media": m.media,
             "reply_to": m.reply_to,
-            "message_link": message_link(source, m.messenger_message_id),
+            "topic_id": m.topic_id,
+            "message_link": message_link(source, m.messenger_message_id, topic_id=m.topic_id),
         }
         for m in messages
     ]
@@ -124,4 +134,19 @@ def import_table(report: ImportReport, embedded: Mapping[int, int]) -> Table:
         }
         for s in report.sources
     ]
-    return Table(rows, columns=IMPORT_COLUMNS, title=f"Imported {report.path.name}")
+    # The title is the import's one-line report: what was stored, skipped and why.
+    return Table(rows, columns=IMPORT_COLUMNS, title=report.line())
+
+
+def topics_table(source: Source, topics: Sequence[TopicStats]) -> Table:
+    """One row per forum topic: id, title, message count and last message time."""
+    rows = [
+        {
+            "topic_id": t.topic_id,
+            "title": t.title,
+            "messages": t.message_count,
+            "last_message_at": t.last_message_at,
+        }
+        for t in topics
+    ]
+    return Table(rows, columns=TOPIC_COLUMNS, title=f"Topics of {source.title} ({source.key})")

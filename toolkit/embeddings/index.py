@@ -42,41 +42,60 @@ def index_source(
     *,
     batch_size: int = 64,
     progress: bool | ProgressCallback = False,
+    limit: int | None = None,
+    newest_first: bool = True,
+    desc: str = "embedding",
 ) -> int:
-    """Embed and store every searchable message of a source lacking a vector of the model.
+    """Embed and store the searchable messages of a source lacking a vector of the model.
 
-    Each batch is stored as soon as it is embedded, so an interrupted run keeps its
-    work and the next run continues where it stopped.
+    Newest first: the messages a default search scans get their vectors first, so a
+    large import is searchable long before the whole history is embedded. Each batch is
+    stored as soon as it is embedded, so an interrupted run keeps its work and the next
+    run continues where it stopped. A text repeated in the batch is embedded once.
 
     Args:
         store: the store to read messages from and write vectors to.
         embedder: the model; its ``model_name`` keys the vectors.
         source_id: the source's store id.
-        batch_size: messages per embedding call and per write.
+        batch_size: distinct texts per embedding call and per write.
         progress: ``True`` for a tqdm bar, or a ``progress(done, total)`` callback.
+        limit: embed at most this many (the newest of those lacking a vector).
+        newest_first: embed in reverse posting order (the default) or oldest first.
+        desc: the progress bar's label.
 
     Returns:
         How many messages were embedded.
     """
     from tqdm.auto import tqdm
 
-    pending = store.messages_without_vectors(source_id, embedder.model_name)
+    pending = store.messages_without_vectors(
+        source_id, embedder.model_name, limit=limit, newest_first=newest_first
+    )
     total = len(pending)
-    bar = tqdm(total=total, unit="msg", desc="embedding", disable=progress is not True)
+    bar = tqdm(total=total, unit="msg", desc=desc, disable=progress is not True)
     done = 0
+    step = max(1, batch_size)
     try:
-        for start in range(0, total, max(1, batch_size)):
-            batch = pending[start : start + max(1, batch_size)]
-            vectors = embedder.embed_passages([m.text for m in batch])
+        start = 0
+        while start < total:
+            # Take messages until the batch holds ``step`` distinct texts.
+            texts: dict[str, int] = {}
+            end = start
+            while end < total and (len(texts) < step or pending[end].text in texts):
+                texts.setdefault(pending[end].text, len(texts))
+                end += 1
+            batch = pending[start:end]
+            vectors = embedder.embed_passages(list(texts))
             store.put_vectors(
                 source_id,
                 embedder.model_name,
-                ((m.messenger_message_id, vectors[i]) for i, m in enumerate(batch)),
+                ((m.messenger_message_id, vectors[texts[m.text]]) for m in batch),
             )
             done += len(batch)
             bar.update(len(batch))
             if callable(progress):
                 progress(done, total)
+            start = end
     finally:
         bar.close()
     return done

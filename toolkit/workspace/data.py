@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from toolkit.demo import demo_files
@@ -12,12 +13,14 @@ from toolkit.ingest.live import MessengerClient
 from toolkit.ingest.sync import SyncReport, run_sync
 from toolkit.models import Message, Source
 from toolkit.refs import parse_ref
+from toolkit.search.request import check_filters
 from toolkit.tables import (
     IMPORT_COLUMNS,
     import_table,
     messages_table,
     per_day_table,
     sources_table,
+    topics_table,
 )
 from toolkit.when import When, moment
 from toolkit.workspace.base import Progress, WorkspaceBase
@@ -38,17 +41,32 @@ class DataMixin(WorkspaceBase):
         until: When | None = None,
         limit: int = 1000,
         include_service: bool = False,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
     ) -> Table:
-        """The most recent ``limit`` messages of a source (in ``[since, until]``), oldest first."""
+        """The most recent ``limit`` messages of a source (in ``[since, until]``, of one
+        forum topic and some senders when given), oldest first.
+
+        Raises:
+            InvalidRequest: a topic id that is not positive, or malformed sender ids.
+        """
         source = self.source(ref)
+        topic_id, senders = check_filters(topic_id=topic_id, sender_peer_ids=sender_peer_ids)
         rows = self.store.recent_messages(
             source.id,
             limit,
             since=moment(since, "since"),
             until=moment(until, "until"),
             include_service=include_service,
+            topic_id=topic_id,
+            sender_peer_ids=senders,
         )
         return messages_table(source, rows)
+
+    def topics(self, ref: str | Source) -> Table:
+        """A forum's topics (id, title, message count, last message); empty for others."""
+        source = self.source(ref)
+        return topics_table(source, self.store.list_topics(source.id))
 
     def messages_per_day(self, ref: str | Source) -> Table:
         """Messages per UTC day over a source's whole history (service messages excluded)."""
@@ -57,21 +75,47 @@ class DataMixin(WorkspaceBase):
         return per_day_table(source, days)
 
     def embed(self, ref: str | Source, *, progress: bool | Progress = False) -> int:
-        """Embed a source's messages that have no vector of the configured model yet.
+        """Embed a source's messages that have no vector of the configured model yet,
+        newest first (``mlens index`` resumes an interrupted embedding this way).
 
         Returns:
             How many messages were embedded.
         """
         return self._embed_source(self.source(ref).id, progress)
 
-    def _embed_source(self, source_id: int, progress: bool | Progress = False) -> int:
+    def index(self, ref: str | Source | None = None, *, progress: bool | Progress = False) -> Table:
+        """Embed what lacks a vector in one source, or in every source when ``ref`` is None.
+
+        Returns:
+            One row per source: its ref, title and how many messages were embedded.
+        """
+        sources = [self.source(ref)] if ref is not None else self._all_sources()
+        self._embed_windows([s.id for s in sources])
+        rows = [
+            {"ref": s.key, "title": s.title, "embedded": self._embed_source(s.id, progress)}
+            for s in sources
+        ]
+        return Table(rows, columns=["ref", "title", "embedded"], title="Embedded")
+
+    def _all_sources(self) -> list[Source]:
+        return [stats.source for stats in self.store.list_sources()]
+
+    def _embed_source(
+        self, source_id: int, progress: bool | Progress = False, *, limit: int | None = None
+    ) -> int:
         return index_source(
             self.store,
             self.embedder,
             source_id,
             batch_size=self.settings.embed_batch_size,
             progress=progress,
+            limit=limit,
         )
+
+    def _embed_windows(self, source_ids: Sequence[int]) -> int:
+        """Embed the default scan window of each source first: searchable in seconds."""
+        window = self.settings.default_scan_messages_limit
+        return sum(self._embed_source(sid, limit=window) for sid in source_ids)
 
     def _embed_batch(self, source_id: int, _messages: list[Message]) -> None:
         # Each committed batch of a sync is embedded at once, so searches never wait for it.
@@ -118,8 +162,14 @@ class DataMixin(WorkspaceBase):
         ref: str | None = None,
         embed: bool = True,
         progress: bool | Progress = False,
+        timezone: str | None = None,
     ) -> Table:
-        """Import a Telegram Desktop JSON export and (by default) embed its messages.
+        """Import a Telegram Desktop JSON export, then (by default) embed its messages.
+
+        The messages are stored first (one transaction); then the default scan window
+        of every imported source is embedded, so a default search answers without
+        embedding anything; then the rest, newest first, with a progress bar. An
+        interrupted embedding resumes with ``index``.
 
         Args:
             path: the ``result.json`` of a single-chat or full-account export.
@@ -127,18 +177,28 @@ class DataMixin(WorkspaceBase):
             embed: compute the vectors now; otherwise a search or a summary embeds the
                 messages it reads on first use.
             progress: ``True`` for tqdm bars, or ``progress(done, total)`` per batch.
+            timezone: IANA zone of dates without ``date_unixtime`` (older exports).
 
         Returns:
-            One row per imported source: ref, title, kind and what changed.
+            One row per imported source: ref, title, kind and what changed; its
+            ``title`` is the import's one-line report (what was skipped and why).
 
         Raises:
             ImportFormatError: a malformed or truncated file; the store is left unchanged.
+            InvalidRequest: an unknown time zone, a bad ``ref``.
         """
-        report = import_export(self.store, path, ref=ref, progress=progress is True)
-        embedded = {
-            s.source.id: self.embed(s.source, progress=progress) if embed else 0
-            for s in report.sources
-        }
+        report = import_export(
+            self.store, path, ref=ref, progress=progress is True, timezone=timezone
+        )
+        ids = [s.source.id for s in report.sources]
+        embedded = dict.fromkeys(ids, 0)
+        if embed:
+            for sid in ids:
+                embedded[sid] += self._embed_source(
+                    sid, limit=self.settings.default_scan_messages_limit
+                )
+            for sid in ids:
+                embedded[sid] += self._embed_source(sid, progress)
         return import_table(report, embedded)
 
     def load_demo(

@@ -90,12 +90,18 @@ class DataMixin(WorkspaceBase):
             One row per source: its ref, title and how many messages were embedded.
         """
         sources = [self.source(ref)] if ref is not None else self._all_sources()
-        self._embed_windows([s.id for s in sources])
-        rows = [
-            {"ref": s.key, "title": s.title, "embedded": self._embed_source(s.id, progress)}
-            for s in sources
-        ]
+        embedded = self._embed_all([s.id for s in sources], progress)
+        rows = [{"ref": s.key, "title": s.title, "embedded": embedded[s.id]} for s in sources]
         return Table(rows, columns=["ref", "title", "embedded"], title="Embedded")
+
+    def _embed_all(self, ids: Sequence[int], progress: bool | Progress) -> dict[int, int]:
+        """Every source's default scan window first (searchable in seconds), then the
+        rest of each, newest first; returns how many were embedded per source."""
+        window = self.settings.default_scan_messages_limit
+        embedded = {sid: self._embed_source(sid, progress, limit=window) for sid in ids}
+        for sid in ids:
+            embedded[sid] += self._embed_source(sid, progress)
+        return embedded
 
     def _all_sources(self) -> list[Source]:
         return [stats.source for stats in self.store.list_sources()]
@@ -111,11 +117,6 @@ class DataMixin(WorkspaceBase):
             progress=progress,
             limit=limit,
         )
-
-    def _embed_windows(self, source_ids: Sequence[int]) -> int:
-        """Embed the default scan window of each source first: searchable in seconds."""
-        window = self.settings.default_scan_messages_limit
-        return sum(self._embed_source(sid, limit=window) for sid in source_ids)
 
     def _embed_batch(self, source_id: int, _messages: list[Message]) -> None:
         # Each committed batch of a sync is embedded at once, so searches never wait for it.
@@ -191,14 +192,7 @@ class DataMixin(WorkspaceBase):
             self.store, path, ref=ref, progress=progress is True, timezone=timezone
         )
         ids = [s.source.id for s in report.sources]
-        embedded = dict.fromkeys(ids, 0)
-        if embed:
-            for sid in ids:
-                embedded[sid] += self._embed_source(
-                    sid, limit=self.settings.default_scan_messages_limit
-                )
-            for sid in ids:
-                embedded[sid] += self._embed_source(sid, progress)
+        embedded = self._embed_all(ids, progress) if embed else dict.fromkeys(ids, 0)
         return import_table(report, embedded)
 
     def load_demo(

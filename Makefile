@@ -10,7 +10,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: venv pg serve test lint format eval bench app lab screenshots clean
+.PHONY: venv pg serve test lint format eval bench bench-load app lab screenshots clean
 
 venv: $(STAMP)
 
@@ -51,6 +51,10 @@ eval: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m toolkit.evaluate.bench
+
+# Searches/s with 40 clients for 20 s, SQLite and PostgreSQL, --workers 1 and 2 (needs `make pg`).
+bench-load: $(STAMP) pg
+	$(BIN)/python -m toolkit.evaluate.bench_load
 
 # The Streamlit app on 127.0.0.1:8501, with the demo sources loaded into an empty store.
 app: $(STAMP)

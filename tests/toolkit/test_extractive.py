@@ -220,6 +220,7 @@ def test_same_input_same_summary_and_cache_hit(
     store: SQLiteStore, embedder: Embedder, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     first = summarize_period(store, embedder, settings, TEAM, START, START + WEEK, "en")
+
     def fail(*_: Any, **__: Any) -> Summary:
         raise AssertionError("recomputed instead of read from the cache")
 

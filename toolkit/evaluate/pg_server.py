@@ -1,10 +1,10 @@
-"""A throwaway PostgreSQL 15 server for tests, on 127.0.0.1 and a free port.
+"""A throwaway PostgreSQL 15 server for tests and benchmarks, on 127.0.0.1 and a free port.
 
-``initdb`` into a temporary folder, ``pg_ctl start`` with durability off (tests need
-speed, not crash safety), and ``stop()`` by the postmaster's PID. PostgreSQL refuses to
-run as root, so when the tests run as root the server runs as the ``postgres`` system
-user (``runuser``) and its folder belongs to that user. Debian's ``postgresql`` package
-provides the binaries (``make test`` installs it when ``pg_ctl`` is missing)::
+``initdb`` into a temporary folder, ``pg_ctl start`` with durability off (tests and
+benchmarks need speed, not crash safety), and ``stop()`` by the postmaster's PID.
+PostgreSQL refuses to run as root, so when run as root the server runs as the
+``postgres`` system user (``runuser``) and its folder belongs to that user. Debian's
+``postgresql`` package provides the binaries (``make pg`` installs it when missing)::
 
     with PgServer() as pg:
         url = pg.create_database("t1")   # postgresql://postgres@127.0.0.1:<port>/t1
@@ -21,8 +21,11 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from types import TracebackType
 
 import psycopg
+
+from toolkit.errors import ConfigError
 
 
 def pg_bin_dir() -> Path:
@@ -33,7 +36,7 @@ def pg_bin_dir() -> Path:
     for candidate in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True):
         if (Path(candidate) / "pg_ctl").exists():
             return Path(candidate)
-    raise RuntimeError("PostgreSQL is not installed: apt-get install -y postgresql (make test)")
+    raise ConfigError("PostgreSQL is not installed: apt-get install -y postgresql (make pg)")
 
 
 def _free_port() -> int:
@@ -99,8 +102,11 @@ class PgServer:
     def create_database(self, name: str) -> str:
         """Create an empty database; return its URL."""
         with psycopg.connect(self.admin_url, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')  # type: ignore[arg-type]
-            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0 STRATEGY FILE_COPY')  # type: ignore[arg-type]
+            for sql in (
+                f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)',
+                f'CREATE DATABASE "{name}" TEMPLATE template0 STRATEGY FILE_COPY',
+            ):
+                conn.execute(sql.encode())
         return self.url(name)
 
     def stop(self) -> None:
@@ -119,5 +125,10 @@ class PgServer:
     def __enter__(self) -> PgServer:
         return self.start()
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
         self.stop()

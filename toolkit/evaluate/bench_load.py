@@ -1,0 +1,261 @@
+"""``python -m toolkit.evaluate.bench_load`` (``make bench-load``): searches/s under load.
+
+For SQLite and for PostgreSQL (a throwaway server started here, like the tests), and
+for ``mlens serve --workers 1`` and ``--workers 2``: 40 clients send searches for 20 s
+over keep-alive connections; the table shows searches/s, p50/p95 latency, errors, and
+the ratio of two workers to one (target ≥ 1.25× on 2 cores, with 0 errors).
+
+The store holds both demo sources (5,535 real messages) with one vector each. The
+vectors are seeded random unit vectors of the model's size rather than embeddings:
+scoring costs the same whatever their values, and embedding 5,000 messages would
+take a minute of the machine. Queries rotate over ``bench.QUERIES`` (the query cache
+answers repeats, as it does for a busy service). The client is a small asyncio HTTP/1.1
+loop, so that it takes little of the CPU the server is measured on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from toolkit.apikeys import create_api_key
+from toolkit.config import Settings
+from toolkit.embeddings import get_embedder
+from toolkit.evaluate.bench_service import free_port
+from toolkit.evaluate.pg_server import PgServer
+from toolkit.store import MessageStore, SQLiteStore, open_store_at
+from toolkit.store.copy import copy_store
+
+CLIENTS = 40
+SECONDS = 20.0
+WARMUP_SECONDS = 4.0
+WORKERS = (1, 2)
+TARGET_RATIO = 1.25
+QUERIES = [
+    "what is your favourite movie",
+    "where are you going on vacation",
+    "столица Франции",
+    "как приготовить борщ",
+    "do you play any sports",
+    "новости науки и космоса",
+]
+SOURCES = ("@mlens_demo_en", "@mlens_demo_ru")
+
+
+@dataclass(frozen=True, slots=True)
+class LoadResult:
+    """One load run: searches answered per second, latency percentiles, failures."""
+
+    store: str
+    workers: int
+    rate: float
+    p50_ms: float
+    p95_ms: float
+    errors: int
+
+
+def build_store(store: MessageStore, settings: Settings) -> None:
+    """Both demo exports, every searchable message with a seeded random unit vector
+    stored under the configured embedder's model name."""
+    from toolkit.demo import demo_files
+    from toolkit.ingest.export import import_export
+
+    embedder = get_embedder(settings)
+    model, dimension = embedder.model_name, embedder.dimension
+    rng = np.random.default_rng(12)
+    for path, handle in demo_files():
+        report = import_export(store, path, ref=handle)
+        for item in report.sources:
+            missing = store.messages_without_vectors(item.source.id, model)
+            vectors = rng.standard_normal((len(missing), dimension)).astype(np.float32)
+            vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+            ids = [m.messenger_message_id for m in missing]
+            store.put_vectors(item.source.id, model, zip(ids, vectors, strict=True))
+
+
+async def _client(
+    port: int, bodies: list[bytes], deadline: float, latencies: list[float], errors: list[int]
+) -> None:
+    reader: asyncio.StreamReader | None = None
+    writer: asyncio.StreamWriter | None = None
+    turn = 0
+    while time.perf_counter() < deadline:
+        body = bodies[turn % len(bodies)]
+        turn += 1
+        try:
+            if writer is None or reader is None:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            started = time.perf_counter()
+            writer.write(body)
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = next(
+                int(line.split(b":", 1)[1])
+                for line in head.split(b"\r\n")
+                if line.lower().startswith(b"content-length:")
+            )
+            await reader.readexactly(length)
+            if head.startswith(b"HTTP/1.1 200"):
+                latencies.append(time.perf_counter() - started)
+            else:
+                errors.append(1)
+        except (OSError, asyncio.IncompleteReadError, StopIteration, ValueError):
+            errors.append(1)
+            if writer is not None:
+                writer.close()
+            reader = writer = None
+    if writer is not None:
+        writer.close()
+
+
+def _requests(token: str) -> list[bytes]:
+    out = []
+    for i, query in enumerate(QUERIES * len(SOURCES)):
+        payload = json.dumps(
+            {"source_ref": SOURCES[i % len(SOURCES)], "query": query, "limit": 10}
+        ).encode()
+        head = (
+            "POST /v1/search/messages HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Authorization: Bearer {token}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(payload)}\r\n\r\n"
+        )
+        out.append(head.encode() + payload)
+    return out
+
+
+async def _load(port: int, token: str, seconds: float) -> tuple[list[float], int]:
+    bodies = _requests(token)
+    latencies: list[float] = []
+    errors: list[int] = []
+    deadline = time.perf_counter() + seconds
+    await asyncio.gather(
+        *(
+            _client(port, bodies[i:] + bodies[:i], deadline, latencies, errors)
+            for i in range(CLIENTS)
+        )
+    )
+    return latencies, len(errors)
+
+
+def _serve(env: dict[str, str], workers: int, folder: Path) -> tuple[subprocess.Popen[bytes], int]:
+    port = free_port()
+    command = [sys.executable, "-m", "cli", "serve", "--port", str(port)]
+    child = subprocess.Popen(
+        [*command, "--workers", str(workers)],
+        env=env,
+        cwd=folder,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # the supervisor and its workers form one process group
+    )
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
+                return child, port
+        except httpx.TransportError:
+            pass
+        if child.poll() is not None or time.monotonic() > deadline:
+            _stop(child)
+            raise RuntimeError("mlens serve did not start")
+        time.sleep(0.3)
+
+
+def _stop(child: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(child.pid, signal.SIGTERM)
+        child.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+    except ProcessLookupError:
+        pass
+
+
+def run_load(name: str, env: dict[str, str], token: str, folder: Path) -> list[LoadResult]:
+    """Serve the store ``env`` names with 1 and 2 workers; load each for ``SECONDS``."""
+    results = []
+    for workers in WORKERS:
+        child, port = _serve(env, workers, folder)
+        try:
+            asyncio.run(_load(port, token, WARMUP_SECONDS))  # every worker loads its model
+            latencies, errors = asyncio.run(_load(port, token, SECONDS))
+        finally:
+            _stop(child)
+        ms = np.array(latencies or [0.0]) * 1000
+        results.append(
+            LoadResult(
+                name,
+                workers,
+                len(latencies) / SECONDS,
+                float(np.percentile(ms, 50)),
+                float(np.percentile(ms, 95)),
+                errors,
+            )
+        )
+    return results
+
+
+def render(results: list[LoadResult]) -> Table:
+    """The load table: one row per run, the ratio of two workers to one on the last."""
+    table = Table(title=f"Search under load: {CLIENTS} clients for {SECONDS:.0f} s")
+    for column in ("store", "workers", "searches/s", "p50 ms", "p95 ms", "errors", "ratio"):
+        table.add_column(column)
+    one = {r.store: r.rate for r in results if r.workers == 1}
+    for r in results:
+        ratio = ""
+        if r.workers > 1 and one.get(r.store):
+            value = r.rate / one[r.store]
+            ok = value >= TARGET_RATIO and r.errors == 0
+            verdict = "[green]PASS[/]" if ok else "[red]FAIL[/]"
+            ratio = f"{value:.2f}× (≥ {TARGET_RATIO}×) {verdict}"
+        table.add_row(
+            r.store,
+            str(r.workers),
+            f"{r.rate:.1f}",
+            f"{r.p50_ms:.0f}",
+            f"{r.p95_ms:.0f}",
+            str(r.errors),
+            ratio,
+        )
+    return table
+
+
+def main() -> None:
+    """Build the stores, run the four loads, print the table."""
+    root = Path(__file__).resolve().parents[2]
+    base_env = {k: v for k, v in os.environ.items() if not k.startswith("MLENS_")}
+    base_env |= {"MLENS_RATE_LIMIT_PER_MINUTE": "0", "PYTHONPATH": str(root)}
+    results: list[LoadResult] = []
+    with tempfile.TemporaryDirectory(prefix="mlens-load-") as tmp, PgServer() as pg:
+        folder = Path(tmp)
+        database = folder / "load.sqlite3"
+        lite = SQLiteStore(database)
+        build_store(lite, Settings(_env_file=None))  # type: ignore[call-arg]
+        token, _ = create_api_key(lite, name="load", scopes=["search.read"])
+        url = pg.create_database("load")
+        remote = open_store_at(url)
+        copy_store(lite, remote)
+        remote.close()
+        lite.close()
+        env = {**base_env, "MLENS_DATABASE": str(database), "MLENS_DATA_DIR": str(folder)}
+        results += run_load("SQLite", env, token, folder)
+        env = {**base_env, "MLENS_DATABASE_URL": url, "MLENS_DATA_DIR": str(folder / "pg")}
+        results += run_load("PostgreSQL", env, token, folder)
+    Console(width=120).print(render(results))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,28 +1,32 @@
 """``create_app(settings)``: the /v1 FastAPI service, a thin adapter over the toolkit.
 
 ``uvicorn service.app:create_app --factory`` serves it with ``Settings()`` from the
-environment; tests and notebooks pass their own settings (and may pass a store or
-ready-made resources such as an embedder, see ``service.deps.app_resource``).
+environment; tests and notebooks pass their own settings (and may pass a store or a
+ready-made embedder or searcher). Everything a request needs is one typed
+``ServiceState`` (``service.state``).
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from service.middleware import BodyLimitMiddleware, UnhandledErrorMiddleware
+from service.keystamps import KeyStamps
+from service.middleware import BodyLimitMiddleware, DeadlineMiddleware, UnhandledErrorMiddleware
 from service.openapi import install_openapi
 from service.problems import http_error_handler, toolkit_error_handler, validation_error_handler
-from service.ratelimit import limiter_from_settings
+from service.ratelimit import auth_failure_limiter_from_settings, limiter_from_settings
 from service.routes import ROUTERS
 from service.routes.health import package_version
+from service.state import ServiceState
 from toolkit.config import Settings
+from toolkit.embeddings import Embedder
 from toolkit.errors import ToolkitError
+from toolkit.search.searcher import Searcher
 from toolkit.store import open_store
 from toolkit.store.base import MessageStore
 
@@ -38,7 +42,8 @@ def create_app(
     settings: Settings | None = None,
     *,
     store: MessageStore | None = None,
-    **resources: Any,
+    embedder: Embedder | None = None,
+    searcher: Searcher | None = None,
 ) -> FastAPI:
     """Build the service.
 
@@ -46,8 +51,8 @@ def create_app(
         settings: the configuration; ``Settings()`` (environment, ``.env``) when omitted.
         store: a store to serve; by default the one the settings name (``open_store``),
             opened here once and closed when the app shuts down.
-        **resources: values preset on ``app.state`` (e.g. ``embedder=...``), which
-            ``service.deps.app_resource`` returns instead of building its own.
+        embedder: the embedder to use; built from the settings on first use otherwise.
+        searcher: the searcher to use; built on first use otherwise.
 
     Returns:
         The FastAPI application.
@@ -55,10 +60,20 @@ def create_app(
     settings = settings if settings is not None else Settings()
     owns_store = store is None
     app_store: MessageStore = store if store is not None else open_store(settings)
+    state = ServiceState(
+        settings=settings,
+        store=app_store,
+        rate_limiter=limiter_from_settings(settings, app_store),
+        auth_failures=auth_failure_limiter_from_settings(settings, app_store),
+        key_stamps=KeyStamps(app_store),
+        embedder=embedder,
+        searcher=searcher,
+    )
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         yield
+        state.key_stamps.close()
         if owns_store:
             app_store.close()
 
@@ -68,17 +83,15 @@ def create_app(
         description=DESCRIPTION,
         lifespan=lifespan,
     )
-    app.state.settings = settings
-    app.state.store = app_store
-    app.state.rate_limiter = limiter_from_settings(settings, app_store)
-    for name, value in resources.items():
-        setattr(app.state, name, value)
+    app.state.service = state
 
     app.add_exception_handler(ToolkitError, toolkit_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)
     app.add_exception_handler(StarletteHTTPException, http_error_handler)
-    # Added last = outermost: the 500 catch-all sees whatever the body limit lets through.
+    # Added last = outermost: the 500 catch-all sees whatever the others let through; the
+    # deadline covers reading the body too.
     app.add_middleware(BodyLimitMiddleware, max_body_bytes=settings.max_body_bytes)
+    app.add_middleware(DeadlineMiddleware, seconds=settings.request_timeout_seconds)
     app.add_middleware(UnhandledErrorMiddleware)
 
     for router in ROUTERS:

@@ -1,54 +1,51 @@
-"""Annotated dependencies: settings, store, the authenticated key, scopes, shared resources.
+"""Every Annotated dependency of the routes: state, settings, store, key, scopes, resources.
 
 Routes read plainly with these aliases, and tests swap any of them through
 ``app.dependency_overrides``::
 
     @router.post("/v1/search/messages")
-    def search(body: SearchRequest, store: StoreDep, settings: SettingsDep,
+    def search(body: SearchRequest, searcher: SearcherDep,
                _: Annotated[ApiKeyRecord, Depends(require_scope("search.read"))]) -> ...
 
-Resources that are costly to build (an embedder, an LLM client) are made once per app
-with ``app_resource`` and a small getter, e.g.::
-
-    def get_embedder(request: Request, settings: SettingsDep) -> Embedder:
-        return app_resource(request, "embedder", lambda: make_embedder(settings))
-
-    EmbedderDep = Annotated[Embedder, Depends(get_embedder)]
-
-``create_app(settings, embedder=...)`` pre-sets such a resource (tests share one).
+Costly resources (the embedder, the searcher) are built once per app, on first use,
+by ``ServiceState.resource``; ``create_app(settings, embedder=...)`` presets one.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
-from typing import Annotated, TypeVar, cast
+from typing import Annotated
 
 from fastapi import Depends, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials
 
 from service.auth import authenticate, bearer_scheme
-from service.ratelimit import RateLimiter
+from service.state import ServiceState, state_of
 from toolkit.apikeys import SCOPES, check_scope
 from toolkit.config import Settings
+from toolkit.embeddings import Embedder, get_embedder
 from toolkit.ingest.live import MessengerClient, TelethonMessengerClient
 from toolkit.models import ApiKeyRecord
+from toolkit.search.searcher import Searcher
 from toolkit.store.base import MessageStore
 
-T = TypeVar("T")
 
-# Re-entrant: a factory may itself ask for another resource (the searcher needs the embedder).
-_resource_lock = threading.RLock()
+def get_state(request: Request) -> ServiceState:
+    """The app's typed state (built by ``create_app``)."""
+    return state_of(request.app)
 
 
-def get_settings(request: Request) -> Settings:
+StateDep = Annotated[ServiceState, Depends(get_state)]
+
+
+def get_settings(state: StateDep) -> Settings:
     """The app's Settings (given to ``create_app``)."""
-    return cast(Settings, request.app.state.settings)
+    return state.settings
 
 
-def get_store(request: Request) -> MessageStore:
+def get_store(state: StateDep) -> MessageStore:
     """The app's store, opened once by ``create_app``."""
-    return cast(MessageStore, request.app.state.store)
+    return state.store
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
@@ -57,18 +54,16 @@ StoreDep = Annotated[MessageStore, Depends(get_store)]
 
 def get_principal(
     request: Request,
-    store: StoreDep,
+    state: StateDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)],
 ) -> ApiKeyRecord:
     """The API key the request authenticates with (401/429 problems otherwise)."""
-    # FastAPI caches a dependency per set of security scopes, so a route asking for both
-    # PrincipalDep and require_scope(...) would run this twice: authenticate (and spend a
-    # rate-limit token) once per request.
+    # ``GuardedRoute`` authenticates before the body is parsed and leaves the key here;
+    # FastAPI may also run this dependency twice (once per set of security scopes).
     known = getattr(request.state, "principal", None)
     if isinstance(known, ApiKeyRecord):
         return known
-    limiter = cast(RateLimiter, request.app.state.rate_limiter)
-    principal = authenticate(request, store, credentials, limiter)
+    principal = authenticate(request, state, credentials)
     request.state.principal = principal
     return principal
 
@@ -98,29 +93,40 @@ def require_scope(scope: str) -> Callable[[ApiKeyRecord], ApiKeyRecord]:
     return dependency
 
 
-def app_resource(request: Request, name: str, factory: Callable[[], T]) -> T:
-    """The app-wide resource ``name``, built by ``factory`` on first use (thread-safe).
+def get_app_embedder(state: StateDep) -> Embedder:
+    """The app's embedder, shared by search and summaries."""
+    return state.resource("embedder", lambda: get_embedder(state.settings))
 
-    A value set beforehand on ``app.state`` (``create_app(settings, name=value)``) wins.
+
+EmbedderDep = Annotated[Embedder, Depends(get_app_embedder)]
+
+
+def get_searcher(state: StateDep, embedder: EmbedderDep) -> Searcher:
+    """The app's searcher: one per process, over the app's store and embedder."""
+    settings = state.settings
+    return state.resource(
+        "searcher",
+        lambda: Searcher(
+            state.store,
+            embedder,
+            weights=settings.search,
+            embed_batch_size=settings.embed_batch_size,
+        ),
+    )
+
+
+SearcherDep = Annotated[Searcher, Depends(get_searcher)]
+
+MessengerClientFactory = Callable[[], MessengerClient]
+
+
+def get_messenger_client_factory(settings: SettingsDep) -> MessengerClientFactory:
+    """Makes a fresh live client (Telethon binds a client to the loop it connects in).
+
+    A factory rather than the client, so that the route validates its body before
+    finding out whether live credentials are configured.
     """
-    state = request.app.state
-    value = getattr(state, name, None)
-    if value is None:
-        with _resource_lock:
-            value = getattr(state, name, None)
-            if value is None:
-                value = factory()
-                setattr(state, name, value)
-    return cast(T, value)
+    return lambda: TelethonMessengerClient.from_settings(settings)
 
 
-def get_messenger_client(settings: SettingsDep) -> MessengerClient:
-    """A fresh live client per request (Telethon binds a client to the loop it connects in).
-
-    Raises:
-        ConfigError: live credentials are not configured (503).
-    """
-    return TelethonMessengerClient.from_settings(settings)
-
-
-MessengerClientDep = Annotated[MessengerClient, Depends(get_messenger_client)]
+MessengerClientFactoryDep = Annotated[MessengerClientFactory, Depends(get_messenger_client_factory)]

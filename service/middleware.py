@@ -1,4 +1,4 @@
-"""Pure ASGI middleware: the request-body limit (413) and the last-resort 500 problem.
+"""Pure ASGI middleware: the body limit (413), the request deadline (503), the last 500.
 
 Pure ASGI rather than ``BaseHTTPMiddleware`` so that request bodies keep streaming and
 exceptions are not wrapped in task groups.
@@ -6,6 +6,7 @@ exceptions are not wrapped in task groups.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from starlette.datastructures import Headers
@@ -13,7 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from service.problems import problem_response
+from service.problems import TYPE_BASE, problem_response
 
 log = logging.getLogger("service")
 
@@ -85,6 +86,60 @@ class BodyLimitMiddleware:
                 raise
             response = problem_response(Request(scope), 413, detail=exc.detail)
             await response(scope, receive, send)
+
+
+class DeadlineMiddleware:
+    """Answer a 503 problem when a request has not started its answer after ``seconds``.
+
+    The app runs in its own task; on expiry the client gets its answer at once, the task
+    is cancelled, and anything it sends later is dropped. (A route running in a worker
+    thread finishes that call in the background: threads cannot be interrupted. What
+    bounds that work is the toolkit's own caps, e.g. on text length.)
+    """
+
+    def __init__(self, app: ASGIApp, *, seconds: float) -> None:
+        self.app = app
+        self.seconds = seconds
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run the app against the clock."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = expired = False
+
+        async def guarded_send(message: Message) -> None:
+            nonlocal started
+            if expired:
+                return  # the 503 went out; a late answer has nowhere to go
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        task = asyncio.ensure_future(self.app(scope, receive, guarded_send))
+        done, _ = await asyncio.wait({task}, timeout=self.seconds)
+        if task in done or started:
+            await task  # finished (or re-raise), or already answering: let it end
+            return
+        expired = True
+        task.cancel()
+        task.add_done_callback(_log_late_failure)
+        log.warning(
+            "%s %s exceeded the %g s deadline", scope.get("method"), scope.get("path"), self.seconds
+        )
+        response = problem_response(
+            Request(scope),
+            503,
+            title="Request took too long",
+            type_=TYPE_BASE + "deadline-exceeded",
+            detail=f"the request did not finish within {self.seconds:g} s; it was abandoned",
+        )
+        await response(scope, receive, send)
+
+
+def _log_late_failure(task: asyncio.Future[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("abandoned request failed later", exc_info=task.exception())
 
 
 class UnhandledErrorMiddleware:

@@ -17,6 +17,7 @@ in an error's MRO wins. Decisions worth stating:
 from __future__ import annotations
 
 import http
+import json
 import logging
 import math
 import re
@@ -46,6 +47,7 @@ from toolkit.errors import (
 log = logging.getLogger("service.problems")
 
 PROBLEM_JSON = "application/problem+json"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 TYPE_BASE = "urn:message-lens:problem:"
 REALM = "message-lens"
 
@@ -68,8 +70,10 @@ STATUS_BY_ERROR: dict[type[ToolkitError], int] = {
 class FieldProblem(BaseModel):
     """One failing input: where it was, which field, and what is wrong with it."""
 
-    field: str | None = Field(description="Dotted path of the field, e.g. `limit`.")
-    location: str | None = Field(description="`body`, `query`, `header` …, when known.")
+    field: str = Field(
+        description="Dotted path of the field, e.g. `limit`; `body` for the body as a whole."
+    )
+    location: str | None = Field(None, description="`body`, `query`, `header` …, when known.")
     message: str
     type: str = Field(description="Machine-readable kind of failure, e.g. `less_than_equal`.")
 
@@ -83,6 +87,19 @@ class Problem(BaseModel):
     detail: str | None = None
     instance: str | None = Field(None, description="The request path that failed.")
     errors: list[FieldProblem] | None = Field(None, description="Failing fields (422 only).")
+
+
+class ProblemResponse(JSONResponse):
+    """A JSON response that can always be written.
+
+    A problem may quote what the client sent; text that UTF-8 cannot carry (a lone
+    surrogate from a JSON ``\\udcff`` escape) becomes U+FFFD instead of failing the answer.
+    """
+
+    def render(self, content: Any) -> bytes:
+        """Serialise ``content`` as compact UTF-8 JSON, replacing unencodable characters."""
+        text = json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        return _SURROGATE.sub("\ufffd", text).encode("utf-8")
 
 
 def problem_response(
@@ -104,7 +121,7 @@ def problem_response(
         instance=request.url.path if request is not None else None,
         errors=errors,
     )
-    return JSONResponse(
+    return ProblemResponse(
         problem.model_dump(exclude_none=True),
         status_code=status,
         headers=headers,
@@ -160,7 +177,7 @@ async def toolkit_error_handler(request: Request, exc: Exception) -> JSONRespons
     errors = None
     if isinstance(exc, InvalidRequest):
         errors = [
-            FieldProblem(field=exc.field, location=None, message=exc.message, type=_slug(type(exc)))
+            FieldProblem(field=exc.field or "request", message=exc.message, type=_slug(type(exc)))
         ]
     return problem_response(
         request,
@@ -187,8 +204,12 @@ def _field_problem(error: dict[str, Any]) -> FieldProblem:
     message = str(error.get("msg", "invalid value"))
     if error.get("type") == "json_invalid" and isinstance(error.get("ctx"), dict):
         message = f"{message}: {error['ctx'].get('error', '')}".rstrip(": ")
+    # An error about the body (or query) as a whole names that place as its field.
     return FieldProblem(
-        field=field or None, location=location, message=message, type=str(error.get("type"))
+        field=field or location or "request",
+        location=location,
+        message=message,
+        type=str(error.get("type")),
     )
 
 
@@ -196,7 +217,7 @@ async def validation_error_handler(request: Request, exc: Exception) -> JSONResp
     """FastAPI's request validation errors as a 422 problem naming each failing field."""
     assert isinstance(exc, RequestValidationError)
     errors = [_field_problem(e) for e in exc.errors()]
-    names = ", ".join(e.field or e.location or "request" for e in errors)
+    names = ", ".join(dict.fromkeys(e.field for e in errors))
     return problem_response(
         request,
         422,

@@ -5,6 +5,10 @@ second; a request takes one token or is refused with ``RateLimited(retry_after)`
 seconds until a token is back. When the store keeps shared buckets (PostgreSQL:
 ``take_rate_token``, one atomic statement per request), every replica and worker on
 that database draws from the same bucket per key (``SharedTokenBucketLimiter``).
+
+Failed authentications are limited per client address by an in-process bucket that
+also answers ``check`` (is this client refused right now?) without taking a token:
+``FailureLimiter``. A client that spent it is refused before its key is looked at.
 """
 
 from __future__ import annotations
@@ -32,10 +36,21 @@ class RateLimiter(Protocol):
         ...
 
 
+class FailureLimiter(RateLimiter, Protocol):
+    """A limiter that can also tell, without taking anything, whether ``key`` is refused."""
+
+    def check(self, key: str) -> None:
+        """Raise ``RateLimited`` when ``key`` has no token left; take nothing."""
+        ...
+
+
 class Unlimited:
-    """A limiter that admits everything (``rate_limit_per_minute = 0``)."""
+    """A limiter that admits everything (a rate of 0 per minute)."""
 
     def hit(self, key: str) -> None:
+        """Admit the request."""
+
+    def check(self, key: str) -> None:
         """Admit the request."""
 
 
@@ -45,23 +60,37 @@ class TokenBucketLimiter:
     Args:
         per_minute: sustained requests per minute (> 0).
         burst: bucket size: requests a fresh or idle key may make at once (>= 1).
+        subject: who the limit is for, in the refusal's message.
         clock: monotonic seconds; tests pass a fake one.
     """
 
     def __init__(
-        self, *, per_minute: float, burst: int, clock: Callable[[], float] = time.monotonic
+        self,
+        *,
+        per_minute: float,
+        burst: int,
+        subject: str = "this API key",
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if per_minute <= 0 or burst < 1:
             raise ValueError("a token bucket needs per_minute > 0 and burst >= 1")
         self.per_minute = per_minute
         self.rate = per_minute / 60.0
         self.burst = float(burst)
+        self.subject = subject
         self._clock = clock
         self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, updated at)
         self._lock = threading.Lock()
 
     def hit(self, key: str) -> None:
         """Take one token for ``key``; raise ``RateLimited`` with the wait when empty."""
+        self._take(key, 1.0)
+
+    def check(self, key: str) -> None:
+        """Raise ``RateLimited`` when ``key`` has no token left; take nothing."""
+        self._take(key, 0.0)
+
+    def _take(self, key: str, cost: float) -> None:
         with self._lock:
             now = self._clock()
             tokens, updated = self._buckets.get(key, (self.burst, now))
@@ -70,10 +99,10 @@ class TokenBucketLimiter:
                 self._buckets[key] = (tokens, now)
                 raise RateLimited(
                     f"rate limit of {self.per_minute:g} requests per minute "
-                    f"(bursts of {self.burst:g}) exceeded for this API key",
+                    f"(bursts of {self.burst:g}) exceeded for {self.subject}",
                     retry_after=(1.0 - tokens) / self.rate,
                 )
-            self._buckets[key] = (max(0.0, tokens - 1.0), now)
+            self._buckets[key] = (max(0.0, tokens - cost), now)
             if len(self._buckets) > _PRUNE_ABOVE:
                 self._prune(now)
 
@@ -129,4 +158,15 @@ def limiter_from_settings(settings: Settings, store: object | None = None) -> Ra
         )
     return TokenBucketLimiter(
         per_minute=settings.rate_limit_per_minute, burst=settings.rate_limit_burst
+    )
+
+
+def auth_failure_limiter_from_settings(settings: Settings) -> FailureLimiter:
+    """The per-client limiter of failed authentications, or none when its rate is 0."""
+    if settings.auth_failures_per_minute <= 0:
+        return Unlimited()
+    return TokenBucketLimiter(
+        per_minute=settings.auth_failures_per_minute,
+        burst=settings.auth_failure_burst,
+        subject="failed authentications from this client",
     )

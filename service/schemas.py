@@ -9,6 +9,8 @@ error naming its field (a 422 problem):
   ISO 8601 UTC with ``Z`` out.
 - ``LanguageCode``: a known ISO 639-1 code, case-insensitive, lower-cased.
 - ``QueryText``, ``HitLimit``, ``ScanLimit``: the bounds of the search request.
+- ``StrictCount``, ``StrictFlag``, ``StrictNumber``: JSON types taken as they are
+  (``true`` is no integer, ``"yes"`` no boolean, ``false`` no number).
 - ``check_not_before``: a field validator body for "this bound is not before that one".
 """
 
@@ -23,6 +25,7 @@ from pydantic import (
     BeforeValidator,
     Field,
     PlainSerializer,
+    Strict,
     StringConstraints,
     ValidationInfo,
     WithJsonSchema,
@@ -66,6 +69,19 @@ def _iso_only(value: Any) -> Any:
     )
 
 
+def _to_utc(value: datetime) -> datetime:
+    # An offset can push a representable local time out of datetime's range in UTC
+    # (9999-12-31T23:59:59-14:00): that is the request's fault, not the server's.
+    try:
+        converted = utc(value)
+        converted.timestamp()  # the store keeps seconds since the epoch
+    except (OverflowError, ValueError) as exc:
+        raise PydanticCustomError(
+            "datetime_range", "the datetime is out of range once converted to UTC"
+        ) from exc
+    return converted
+
+
 def _check_language(value: str) -> str:
     code = value.strip().lower()
     if code not in ISO_639_1:
@@ -83,7 +99,7 @@ SourceRefStr = Annotated[str, AfterValidator(_check_ref)]
 UtcDatetime = Annotated[
     datetime,
     BeforeValidator(_iso_only),
-    AfterValidator(utc),
+    AfterValidator(_to_utc),
     PlainSerializer(iso_z, return_type=str),
     WithJsonSchema({"type": "string", "format": "date-time", "example": "2024-05-01T12:00:00Z"}),
 ]
@@ -102,10 +118,19 @@ QueryText = Annotated[
 ]
 """A search query: 1..1000 characters, not blank."""
 
-HitLimit = Annotated[int, Field(ge=1, le=100)]
+StrictCount = Annotated[int, Strict()]
+"""A JSON integer (not a boolean, not a float, not a string)."""
+
+StrictFlag = Annotated[bool, Strict()]
+"""A JSON boolean (not ``"yes"``, not ``1``)."""
+
+StrictNumber = Annotated[float, Strict(), Field(allow_inf_nan=False)]
+"""A finite JSON number (an integer is fine; a boolean or a string is not)."""
+
+HitLimit = Annotated[StrictCount, Field(ge=1, le=100)]
 """Number of hits to return: 1..100."""
 
-ScanLimit = Annotated[int, Field(ge=1, le=10000)]
+ScanLimit = Annotated[StrictCount, Field(ge=1, le=10000)]
 """Number of recent messages to scan: 1..10000."""
 
 

@@ -16,7 +16,7 @@ import hmac
 import os
 import re
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -98,8 +98,18 @@ def create_api_key(
     return token, record
 
 
-def verify_api_key(store: MessageStore, token: str, *, now: datetime | None = None) -> ApiKeyRecord:
+def verify_api_key(
+    store: MessageStore,
+    token: str,
+    *,
+    now: datetime | None = None,
+    touch: Callable[[int, datetime], None] | None = None,
+) -> ApiKeyRecord:
     """The record of the active key ``token``; records its use (at most once a minute).
+
+    ``touch(key_id, when)`` records the use; by default ``store.touch_api_key``, a write
+    in the caller's thread. The service passes a background writer instead, so that
+    authenticating never waits for the store's write lock.
 
     Raises:
         AuthenticationError: for a malformed, unknown or revoked key.
@@ -116,7 +126,7 @@ def verify_api_key(store: MessageStore, token: str, *, now: datetime | None = No
         raise AuthenticationError("the API key has been revoked")
     now = now or datetime.now(UTC)
     if record.last_used_at is None or now - record.last_used_at >= _TOUCH_INTERVAL:
-        store.touch_api_key(record.id, now)
+        (touch or store.touch_api_key)(record.id, now)
     return record
 
 

@@ -100,6 +100,18 @@ class Settings(BaseSettings):
         120.0, ge=0, description="Requests per key per minute (0 disables)."
     )
     rate_limit_burst: int = Field(30, ge=1, description="Token-bucket size per key.")
+    auth_failures_per_minute: float = Field(
+        10.0, ge=0, description="Failed authentications per client address per minute (0: off)."
+    )
+    auth_failure_burst: int = Field(
+        20, ge=1, description="Failed authentications a client may make at once."
+    )
+    request_timeout_seconds: float = Field(
+        30.0, gt=0, description="A request still working after this answers 503."
+    )
+    shutdown_timeout_seconds: float = Field(
+        5.0, ge=0, description="`mlens serve` waits this long for in-flight requests on stop."
+    )
 
     @model_validator(mode="after")
     def _load_weights_file(self) -> Settings:

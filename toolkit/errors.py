@@ -19,7 +19,8 @@ ToolkitError
 ├── UpstreamError            an upstream service (LLM, messenger) failed
 │   ├── UpstreamTimeout      the upstream did not answer in time
 │   ├── UpstreamInvalidOutput  the upstream answered, but not in the required shape
-│   └── UpstreamRateLimited  the upstream refused for now (carries retry_after seconds)
+│   └── UpstreamRateLimited  the upstream refused for now (also a RateLimited: a FloodWait,
+│                            an LLM endpoint's 429)
 ├── StoreError               the local store cannot be opened or written
 ├── AuthenticationError      a missing, malformed, unknown or revoked API key
 └── PermissionDenied         a valid API key without the scope a request needs
@@ -145,14 +146,14 @@ class StoreError(ToolkitError):
     title = "Store error"
 
 
-class UpstreamRateLimited(UpstreamError):
-    """The upstream (an LLM endpoint) refused for now; retry after ``retry_after`` seconds."""
+class UpstreamRateLimited(UpstreamError, RateLimited):
+    """The upstream (messenger FloodWait, LLM 429) refused for now; retry after ``retry_after``.
+
+    Both an ``UpstreamError`` (the caller did nothing wrong) and a ``RateLimited`` (code
+    that waits out limits, such as the sync loop, treats it like any other limit).
+    """
 
     title = "Upstream rate limited"
-
-    def __init__(self, message: str, *, retry_after: float) -> None:
-        super().__init__(message, retry_after=retry_after)
-        self.retry_after = retry_after
 
 
 class AuthenticationError(ToolkitError):

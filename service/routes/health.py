@@ -9,8 +9,9 @@ from pydantic import BaseModel, Field
 
 from service.deps import StoreDep
 from service.problems import problem_responses
+from service.routing import GuardedRoute
 
-router = APIRouter(tags=["health"])
+router = APIRouter(tags=["health"], route_class=GuardedRoute)
 
 
 class Health(BaseModel):

@@ -9,24 +9,25 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from service.deps import SettingsDep, StoreDep, app_resource, require_scope
+from service.deps import SearcherDep, require_scope
 from service.problems import problem_responses
+from service.routing import GuardedRoute
 from service.schemas import (
     HitLimit,
     QueryText,
     ScanLimit,
     SourceRefStr,
+    StrictFlag,
+    StrictNumber,
     UtcDatetime,
     check_not_before,
 )
-from toolkit.embeddings import Embedder, get_embedder
-from toolkit.models import ApiKeyRecord, ContextMessage, SearchHit
-from toolkit.search.searcher import Searcher
+from toolkit.models import ApiKeyRecord
 
-router = APIRouter(tags=["search"])
+router = APIRouter(tags=["search"], route_class=GuardedRoute)
 
 
 class WeightsOverride(BaseModel):
@@ -34,12 +35,12 @@ class WeightsOverride(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    semantic: float | None = Field(None, description="Weight of the semantic signal.")
-    lexical: float | None = Field(None, description="Weight of lexical coverage.")
-    phrase: float | None = Field(None, description="Weight of the phrase match.")
-    short_floor: float | None = Field(None, description="Short factor of an empty message.")
-    short_scale: float | None = Field(None, description="Content terms of the short factor.")
-    semantic_exponent: float | None = Field(None, description="Shape of the semantic map.")
+    semantic: StrictNumber | None = Field(None, description="Weight of the semantic signal.")
+    lexical: StrictNumber | None = Field(None, description="Weight of lexical coverage.")
+    phrase: StrictNumber | None = Field(None, description="Weight of the phrase match.")
+    short_floor: StrictNumber | None = Field(None, description="Short factor of an empty message.")
+    short_scale: StrictNumber | None = Field(None, description="Content terms of the short factor.")
+    semantic_exponent: StrictNumber | None = Field(None, description="Shape of the semantic map.")
 
 
 class SearchRequest(BaseModel):
@@ -55,7 +56,7 @@ class SearchRequest(BaseModel):
     period_to: UtcDatetime | None = Field(
         None, description="Scan messages posted up to here; not before period_from."
     )
-    explain: bool = Field(False, description="Add each hit's four signals.")
+    explain: StrictFlag = Field(False, description="Add each hit's four signals.")
     weights: WeightsOverride | None = Field(
         None, description="Override some of the configured ranking weights for this call."
     )
@@ -70,6 +71,8 @@ class SearchRequest(BaseModel):
 
 class ContextMessageOut(BaseModel):
     """A neighbour of a hit (contract §2.4)."""
+
+    model_config = ConfigDict(from_attributes=True)
 
     messenger_message_id: str
     text: str
@@ -90,6 +93,8 @@ class Signals(BaseModel):
 class SearchHitOut(BaseModel):
     """One ranked message with up to two neighbours on each side (contract §2.4)."""
 
+    model_config = ConfigDict(from_attributes=True)
+
     source_ref: str = Field(description="The reference exactly as the request gave it.")
     messenger_message_id: str
     source_title: str
@@ -105,48 +110,9 @@ class SearchHitOut(BaseModel):
 class SearchResponse(BaseModel):
     """Hits ordered by score, ties newest first (contract §2.4)."""
 
+    model_config = ConfigDict(from_attributes=True)
+
     items: list[SearchHitOut]
-
-
-def get_searcher(request: Request, store: StoreDep, settings: SettingsDep) -> Searcher:
-    """The app's searcher: one per process, sharing the app's embedder."""
-    # Resolved first and apart: app_resource's lock is not re-entrant.
-    embedder: Embedder = app_resource(request, "embedder", lambda: get_embedder(settings))
-    return app_resource(
-        request,
-        "searcher",
-        lambda: Searcher(
-            store, embedder, weights=settings.search, embed_batch_size=settings.embed_batch_size
-        ),
-    )
-
-
-def _context(messages: list[ContextMessage]) -> list[ContextMessageOut]:
-    return [
-        ContextMessageOut(
-            messenger_message_id=m.messenger_message_id,
-            text=m.text,
-            sender_peer_id=m.sender_peer_id,
-            posted_at=m.posted_at,
-            message_link=m.message_link,
-        )
-        for m in messages
-    ]
-
-
-def _hit(hit: SearchHit) -> SearchHitOut:
-    return SearchHitOut(
-        source_ref=hit.source_ref,
-        messenger_message_id=hit.messenger_message_id,
-        source_title=hit.source_title,
-        text=hit.text,
-        message_link=hit.message_link,
-        posted_at=hit.posted_at,
-        score=hit.score,
-        context_before=_context(hit.context_before),
-        context_after=_context(hit.context_after),
-        signals=Signals(**hit.signals) if hit.signals is not None else None,
-    )
 
 
 @router.post(
@@ -159,7 +125,7 @@ def _hit(hit: SearchHit) -> SearchHitOut:
 def search_messages(
     body: SearchRequest,
     _: Annotated[ApiKeyRecord, Depends(require_scope("search.read"))],
-    searcher: Annotated[Searcher, Depends(get_searcher)],
+    searcher: SearcherDep,
 ) -> SearchResponse:
     """Rank the most recent `scan_messages_limit` messages (inside the period) for `query`.
 
@@ -177,4 +143,4 @@ def search_messages(
         weights=overrides,
         explain=body.explain,
     )
-    return SearchResponse(items=[_hit(h) for h in hits])
+    return SearchResponse.model_validate({"items": hits}, from_attributes=True)

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, Field
 
-from service.deps import MessengerClientDep, SettingsDep, StoreDep, require_scope
+from service.deps import MessengerClientFactoryDep, SettingsDep, StoreDep, require_scope
 from service.problems import problem_responses
-from service.schemas import SourceRefStr, UtcDatetime
-from toolkit.errors import RateLimited, UpstreamRateLimited
+from service.routing import GuardedRoute
+from service.schemas import SourceRefStr, StrictCount, UtcDatetime
 from toolkit.ingest.sync import run_sync
 from toolkit.models import ApiKeyRecord, Source, SourceKind
 from toolkit.refs import parse_ref, source_link
 from toolkit.store.base import MessageStore
 
-router = APIRouter(prefix="/v1/sources", tags=["sources"])
+router = APIRouter(prefix="/v1/sources", tags=["sources"], route_class=GuardedRoute)
 
 
 class SourceInfo(BaseModel):
@@ -36,7 +37,7 @@ class SyncRequest(BaseModel):
     """A live sync of one source, from where the last one stopped."""
 
     source_ref: SourceRefStr
-    limit: int = Field(
+    limit: StrictCount = Field(
         1000, ge=1, le=10000, description="Fetch at most this many messages in this call."
     )
 
@@ -54,15 +55,8 @@ class SyncResult(SourceInfo):
 
 def _info(store: MessageStore, source: Source, source_ref: str) -> SourceInfo:
     stats = store.source_stats(source.id)
-    return SourceInfo(
-        source_ref=source_ref,
-        title=source.title,
-        kind=source.kind,
-        message_count=stats.message_count,
-        first_message_at=stats.first_message_at,
-        last_message_at=stats.last_message_at,
-        last_synced_at=stats.last_synced_at,
-        link=source_link(source),
+    return SourceInfo.model_validate(
+        {**asdict(source), **asdict(stats), "source_ref": source_ref, "link": source_link(source)}
     )
 
 
@@ -95,31 +89,27 @@ def sync_source_by_ref(
     _: Annotated[ApiKeyRecord, Depends(require_scope("sources.write"))],
     store: StoreDep,
     settings: SettingsDep,
-    client: MessengerClientDep,
+    new_client: MessengerClientFactoryDep,
 ) -> SyncResult:
     """Fetch new messages oldest first from the last sync's watermark (503 if not configured).
 
     A long FloodWait answers 503 with ``Retry-After``; what arrived before it is kept.
     """
-    try:
-        report = run_sync(
-            store,
-            client,
-            parse_ref(body.source_ref),
-            batch_size=settings.sync_batch_size,
-            flood_sleep_threshold=settings.flood_sleep_threshold,
-            limit=body.limit,
-        )
-    except RateLimited as exc:
-        # The messenger's limit, not this API's: the client did nothing wrong (503, not 429).
-        raise UpstreamRateLimited(str(exc), retry_after=exc.retry_after) from exc
+    report = run_sync(
+        store,
+        new_client(),
+        parse_ref(body.source_ref),
+        batch_size=settings.sync_batch_size,
+        flood_sleep_threshold=settings.flood_sleep_threshold,
+        limit=body.limit,
+    )
     info = _info(store, report.source, body.source_ref)
-    return SyncResult(
-        **info.model_dump(),
-        fetched=report.fetched,
-        inserted=report.result.inserted,
-        updated=report.result.updated,
-        unchanged=report.result.unchanged,
-        watermark=report.watermark_after,
-        complete=report.fetched < body.limit,
+    return SyncResult.model_validate(
+        {
+            **info.model_dump(),
+            **asdict(report.result),
+            "fetched": report.fetched,
+            "watermark": report.watermark_after,
+            "complete": report.fetched < body.limit,
+        }
     )

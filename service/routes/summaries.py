@@ -9,18 +9,25 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request, Response
-from pydantic import BaseModel, Field, ValidationInfo, field_validator
+from fastapi import APIRouter, Depends, Response
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from service.deps import SettingsDep, StoreDep, app_resource, require_scope
+from service.deps import EmbedderDep, SettingsDep, StoreDep, require_scope
 from service.problems import problem_responses
-from service.schemas import LanguageCode, SourceRefStr, UtcDatetime, check_not_before
+from service.routing import GuardedRoute
+from service.schemas import (
+    LanguageCode,
+    SourceRefStr,
+    StrictCount,
+    UtcDatetime,
+    check_not_before,
+)
 from toolkit.config import Settings
-from toolkit.embeddings import Embedder, get_embedder
+from toolkit.embeddings import Embedder
 from toolkit.models import ApiKeyRecord, SourceKind, Summary
 from toolkit.summarize.pipeline import MAX_SOURCE_MESSAGES, summarize_period, summarize_source
 
-router = APIRouter(tags=["summaries"])
+router = APIRouter(tags=["summaries"], route_class=GuardedRoute)
 
 ENGINE_HEADER = "X-Summary-Engine"
 ERRORS = problem_responses(404, 422, 502, 503, 504)
@@ -47,7 +54,7 @@ class SourceSummaryRequest(BaseModel):
 
     source_ref: SourceRefStr = Field(description="`@handle`, a t.me link or `t.me/c/<id>`.")
     language: LanguageCode = Field(description="ISO 639-1 code of the output language.")
-    messages_limit: int | None = Field(
+    messages_limit: StrictCount | None = Field(
         None,
         ge=1,
         le=MAX_SOURCE_MESSAGES,
@@ -59,6 +66,8 @@ class SourceSummaryRequest(BaseModel):
 class SectionOut(BaseModel):
     """One section of a summary."""
 
+    model_config = ConfigDict(from_attributes=True)
+
     title: str
     body: str = Field(description="Section text; message links, when present, end it.")
 
@@ -66,29 +75,20 @@ class SectionOut(BaseModel):
 class SummaryResponse(BaseModel):
     """A summary (contract §2.2)."""
 
+    model_config = ConfigDict(from_attributes=True)
+
     source_ref: str = Field(description="The reference exactly as the request gave it.")
     summary: str
     sections: list[SectionOut]
     important_messenger_message_ids: list[str]
 
 
-def get_summary_embedder(request: Request, settings: SettingsDep) -> Embedder:
-    """The app's embedder (shared with search under the ``embedder`` resource name)."""
-    return app_resource(request, "embedder", lambda: get_embedder(settings))
-
-
-EmbedderDep = Annotated[Embedder, Depends(get_summary_embedder)]
 SummaryScope = Annotated[ApiKeyRecord, Depends(require_scope("summary.run"))]
 
 
 def _answer(summary: Summary, response: Response) -> SummaryResponse:
     response.headers[ENGINE_HEADER] = summary.engine
-    return SummaryResponse(
-        source_ref=summary.source_ref,
-        summary=summary.summary,
-        sections=[SectionOut(title=s.title, body=s.body) for s in summary.sections],
-        important_messenger_message_ids=summary.important_messenger_message_ids,
-    )
+    return SummaryResponse.model_validate(summary, from_attributes=True)
 
 
 def _period(

@@ -1,13 +1,14 @@
 """Fixtures shared by the service tests.
 
 - ``settings``: isolated Settings (in-memory store, no ``MLENS_*`` from the environment,
-  rate limit off); ``app``: ``create_app(settings, **app_state)``; ``store``: its store;
+  rate limits off); ``app``: ``create_app(settings, **app_state)``; ``store``: its store;
   ``client``: a ``TestClient`` with the lifespan running.
 - ``make_key(*scopes)``: a bearer token with those scopes (every scope when none given);
   ``auth(*scopes)``: the ``Authorization`` header dict for such a key.
 - ``sources``: a public channel ``@lens_public`` and a private chat ``t.me/c/1987654321``
   with a few messages each.
-- ``app_state``: resources preset on ``app.state``; override it in a test module
+- ``app_state``: keyword arguments of ``create_app`` (a store, an embedder, a searcher);
+  override it in a test module
   (``@pytest.fixture def app_state(embedder): return {"embedder": embedder}``).
 - The live messenger is an offline ``FakeMessenger`` (``fake_messenger`` fixture).
 
@@ -29,10 +30,11 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from service.app import create_app
-from service.deps import get_messenger_client
+from service.deps import get_messenger_client_factory
+from service.state import state_of
 from toolkit.apikeys import SCOPES, create_api_key
 from toolkit.config import Settings
-from toolkit.errors import RateLimited, SourceNotFound
+from toolkit.errors import SourceNotFound, UpstreamRateLimited
 from toolkit.ingest.live import ResolvedSource
 from toolkit.models import Message, Source, SourceKind, SourceRef
 from toolkit.store.base import MessageStore
@@ -133,7 +135,8 @@ class FakeMessenger:
             if i <= min_id or (limit is not None and sent >= limit):
                 continue
             if self.flood_after is not None and sent >= self.flood_after:
-                raise RateLimited("FloodWait", retry_after=self.flood_seconds)
+                # What ``toolkit.ingest.live`` makes of a Telethon FloodWaitError.
+                raise UpstreamRateLimited("FloodWait", retry_after=self.flood_seconds)
             sent += 1
             yield Message(
                 source_id=source_id,
@@ -154,7 +157,7 @@ class SeededSources:
 
 @pytest.fixture
 def settings(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Settings:
-    """Settings isolated from the environment: in-memory store, no rate limit."""
+    """Settings isolated from the environment: in-memory store, no rate limits."""
     import os
 
     for name in list(os.environ):
@@ -165,6 +168,7 @@ def settings(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Settings:
         database=":memory:",
         data_dir=tmp_path / "data",
         rate_limit_per_minute=0,
+        auth_failures_per_minute=0,
     )
 
 
@@ -182,7 +186,7 @@ def send() -> Callable[..., Any]:
 
 @pytest.fixture
 def app_state() -> dict[str, Any]:
-    """Resources preset on ``app.state``; override in a module to share costly ones."""
+    """Extra ``create_app`` arguments; override in a module to share costly resources."""
     return {}
 
 
@@ -196,14 +200,14 @@ def fake_messenger() -> FakeMessenger:
 def app(settings: Settings, app_state: dict[str, Any], fake_messenger: FakeMessenger) -> FastAPI:
     """The service on an in-memory store, with the offline messenger."""
     application = create_app(settings, **app_state)
-    application.dependency_overrides[get_messenger_client] = lambda: fake_messenger
+    application.dependency_overrides[get_messenger_client_factory] = lambda: lambda: fake_messenger
     return application
 
 
 @pytest.fixture
 def store(app: FastAPI) -> MessageStore:
     """The app's store."""
-    return app.state.store  # type: ignore[no-any-return]
+    return state_of(app).store
 
 
 @pytest.fixture

@@ -6,8 +6,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from service.state import state_of
 from toolkit.apikeys import SCOPES, create_api_key, revoke_api_key
 from toolkit.store.base import MessageStore
 
@@ -146,7 +148,9 @@ def test_auth_comes_before_input_validation(client: TestClient) -> None:
     assert response.status_code == 401
 
 
-def test_use_is_recorded_on_the_key(client: TestClient, store: MessageStore, sources: Any) -> None:
+def test_use_is_recorded_on_the_key(
+    app: FastAPI, client: TestClient, store: MessageStore, sources: Any
+) -> None:
     token, record = create_api_key(store, name="tracked", scopes={"sources.read"})
     assert record.last_used_at is None
     response = client.get(
@@ -155,6 +159,7 @@ def test_use_is_recorded_on_the_key(client: TestClient, store: MessageStore, sou
         headers={"Authorization": f"Bearer {token}"},
     )
     assert response.status_code == 200
+    state_of(app).key_stamps.flush()  # written in the background, off the request path
     (stored,) = [r for r in store.list_api_keys() if r.id == record.id]
     assert stored.last_used_at is not None
 

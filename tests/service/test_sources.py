@@ -9,7 +9,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from service.deps import get_messenger_client
+from service.deps import get_messenger_client_factory
 
 Auth = Callable[..., dict[str, str]]
 
@@ -153,7 +153,7 @@ def test_sync_of_a_source_the_messenger_lacks_is_404(client: TestClient, auth: A
 
 
 def test_sync_without_live_credentials_is_503(app: FastAPI, auth: Auth) -> None:
-    del app.dependency_overrides[get_messenger_client]  # the real Telethon client factory
+    del app.dependency_overrides[get_messenger_client_factory]  # the real Telethon client factory
     with TestClient(app) as client:
         response = client.post(
             "/v1/sources/by-ref/sync",

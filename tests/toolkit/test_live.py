@@ -32,6 +32,7 @@ from toolkit.errors import (
     RateLimited,
     SourceNotFound,
     UpstreamError,
+    UpstreamRateLimited,
     UpstreamTimeout,
 )
 from toolkit.ingest.live import (
@@ -266,8 +267,8 @@ def test_flood_wait_mid_stream_becomes_rate_limited(fake: FakeTelegram) -> None:
 @pytest.mark.parametrize(
     ("error", "expected"),
     [
-        (errors.FloodWaitError(request=None, capture=30), RateLimited),
-        (errors.FloodPremiumWaitError(request=None, capture=5), RateLimited),
+        (errors.FloodWaitError(request=None, capture=30), UpstreamRateLimited),
+        (errors.FloodPremiumWaitError(request=None, capture=5), UpstreamRateLimited),
         (errors.UsernameNotOccupiedError(request=None), SourceNotFound),
         (errors.ChannelPrivateError(request=None), SourceNotFound),
         (errors.AuthKeyUnregisteredError(request=None), ConfigError),

@@ -3,7 +3,7 @@
 ``sync.py`` needs very little of a messenger: resolve a ``SourceRef`` to the source's
 identity, and stream its messages oldest first from an id on. ``TelethonMessengerClient``
 provides that over Telethon's ``TelegramClient`` and is the one place where Telethon's
-errors become the toolkit's (``FloodWaitError`` → ``RateLimited(retry_after)``, a
+errors become the toolkit's (``FloodWaitError`` → ``UpstreamRateLimited(retry_after)``, a
 missing source → ``SourceNotFound``, a dead session → ``ConfigError``, anything else →
 ``UpstreamError``): they are translated here, never swallowed.
 """
@@ -23,10 +23,10 @@ from telethon.tl import types as tl
 from toolkit.config import Settings
 from toolkit.errors import (
     ConfigError,
-    RateLimited,
     SourceNotFound,
     ToolkitError,
     UpstreamError,
+    UpstreamRateLimited,
     UpstreamTimeout,
 )
 from toolkit.ingest.live_convert import (
@@ -75,7 +75,7 @@ class MessengerClient(Protocol):
     ) -> AsyncIterator[Message]:
         """Messages with id > ``min_id``, oldest first, at most ``limit`` (all when ``None``).
 
-        Raises ``RateLimited`` for a FloodWait, ``UpstreamError`` for other failures.
+        Raises ``UpstreamRateLimited`` for a FloodWait, ``UpstreamError`` for other failures.
         """
         ...
 
@@ -106,7 +106,7 @@ def translate_error(exc: BaseException, *, what: str) -> ToolkitError | None:
     """
     if isinstance(exc, errors.FloodError):
         seconds = float(getattr(exc, "seconds", 0) or 0)
-        return RateLimited(
+        return UpstreamRateLimited(
             f"the messenger asks to wait {seconds:g} s before {what}", retry_after=seconds
         )
     if isinstance(exc, _NOT_FOUND):

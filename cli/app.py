@@ -48,6 +48,7 @@ COMMANDS: list[tuple[str, Callable[..., None]]] = [
     ("messages", sources.messages),
     ("import", ingest.import_file),
     ("demo", ingest.demo),
+    ("index", ingest.index),
     ("sync", sync.sync),
     ("search", search.search),
     ("summarize", summarize.summarize),

@@ -40,15 +40,41 @@ def import_file(
     ] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
     embed: Annotated[
-        bool, typer.Option(help="Embed the new messages now, so searches never wait for it.")
+        bool,
+        typer.Option(
+            help="Embed now: each chat's newest messages first (searchable in seconds), "
+            "then the rest; `mlens index` resumes an interrupted run."
+        ),
     ] = True,
+    timezone: Annotated[
+        str | None,
+        typer.Option(
+            help="IANA time zone (Europe/Moscow) of dates without date_unixtime "
+            "(exports of older Telegram Desktop versions)."
+        ),
+    ] = None,
 ) -> None:
     """Import a Telegram Desktop JSON export into the store (one transaction, idempotent)."""
-    imported = workspace().import_export(file, ref=ref, embed=embed, progress=progress)
+    imported = workspace().import_export(
+        file, ref=ref, embed=embed, progress=progress, timezone=timezone
+    )
     if not imported:
         console.print(f"{file.name}: the export holds no chats; nothing imported.")
         return
     print_table(report_table(imported, f"Imported {file.name}"))
+    console.print(imported.title or "", highlight=False, soft_wrap=True)
+
+
+def index(
+    ref: Annotated[
+        str | None, typer.Argument(help="The source to embed; by default every source.")
+    ] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+) -> None:
+    """Embed the messages that have no vector yet (resumes an interrupted embedding)."""
+    table = workspace().index(ref, progress=progress)
+    for row in table:
+        console.print(f"{row['ref']} ({row['title']}): embedded {row['embedded']} messages")
 
 
 def demo() -> None:

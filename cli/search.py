@@ -8,7 +8,8 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from cli.state import print_table, workspace
+from cli.filters import JsonOption, SenderOption, TopicOption
+from cli.state import print_json, print_table, workspace
 from toolkit.models import SearchHit
 
 _SIGNALS = ("semantic", "lexical", "phrase", "short_factor")
@@ -56,8 +57,11 @@ def search(
     ] = None,
     to: Annotated[str | None, typer.Option("--to", help="... up to (ISO 8601).")] = None,
     explain: Annotated[bool, typer.Option(help="Show each hit's four signals.")] = False,
+    topic: TopicOption = None,
+    sender: SenderOption = None,
+    as_json: JsonOption = False,
 ) -> None:
-    """Search the recent messages of a stored source."""
+    """Search the recent messages of a stored source (of one topic, some senders)."""
     hits = workspace().search(
         ref,
         query,
@@ -66,5 +70,10 @@ def search(
         period_from=from_,
         period_to=to,
         explain=explain,
+        topic_id=topic,
+        sender_peer_ids=sender or None,
     )
+    if as_json:
+        print_json(list(hits))
+        return
     print_table(hits_table(list(hits), query=query, explain=explain))

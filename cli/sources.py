@@ -7,7 +7,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from cli.state import console, print_table, settings, workspace
+from cli.filters import JsonOption, SenderOption, TopicOption
+from cli.state import console, print_json, print_table, settings, workspace
 from toolkit.models import iso_z
 
 
@@ -15,9 +16,12 @@ def _when(value: Any) -> str:
     return iso_z(value) if value is not None else "—"
 
 
-def sources() -> None:
-    """List the sources in the store with message counts and time span."""
+def sources(as_json: JsonOption = False) -> None:
+    """List the sources in the store with message counts, time span and forum topics."""
     table = workspace().sources()
+    if as_json:
+        print_json(table.to_dicts())
+        return
     if not table:
         console.print("The store is empty: try `mlens demo` or `mlens import FILE`.")
         return
@@ -34,6 +38,10 @@ def sources() -> None:
             _when(row["last_message_at"]),
             _when(row["last_synced_at"]),
         )
+        for topic in row.get("topics") or []:
+            out.add_row(
+                "", f"  # {topic['topic_id']} {topic['title']}", "topic", str(topic["messages"])
+            )
     print_table(out)
 
 
@@ -47,13 +55,25 @@ def messages(
     service_messages: Annotated[
         bool, typer.Option("--service/--no-service", help="Include service messages.")
     ] = False,
+    topic: TopicOption = None,
+    sender: SenderOption = None,
+    as_json: JsonOption = False,
 ) -> None:
-    """Print the most recent messages of a source, oldest first."""
+    """Print the most recent messages of a source (of one topic, some senders), oldest first."""
     ws = workspace()
     source = ws.source(ref)
     table = ws.messages(
-        source, since=since, until=until, limit=limit, include_service=service_messages
+        source,
+        since=since,
+        until=until,
+        limit=limit,
+        include_service=service_messages,
+        topic_id=topic,
+        sender_peer_ids=sender or None,
     )
+    if as_json:
+        print_json(table.to_dicts())
+        return
     out = Table(title=f"{source.title} — {len(table)} messages")
     for column in ("id", "posted (UTC)", "sender", "text", "link"):
         out.add_column(column, overflow="fold")

@@ -8,12 +8,17 @@ command which fails early (missing credentials, a bad option) opens nothing.
 
 from __future__ import annotations
 
+import json
 import sys
+from dataclasses import asdict, is_dataclass
+from datetime import datetime
 from functools import cache
+from typing import Any
 
 from rich.console import Console, RenderableType
 
 from toolkit.config import Settings
+from toolkit.models import iso_z
 from toolkit.store import MessageStore
 from toolkit.workspace import Workspace
 
@@ -57,6 +62,19 @@ def reset() -> None:
         workspace().close()
     workspace.cache_clear()
     settings.cache_clear()
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return iso_z(value)
+    if is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
+    return str(value)
+
+
+def print_json(value: Any) -> None:
+    """Print ``value`` as JSON on stdout (datetimes as ISO 8601 UTC with ``Z``)."""
+    sys.stdout.write(json.dumps(value, ensure_ascii=False, default=_jsonable, indent=2) + "\n")
 
 
 def print_error(message: object) -> None:

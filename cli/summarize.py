@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
+from cli.filters import SenderOption, TopicOption
 from cli.state import console, workspace
 from toolkit.models import SourceKind, Summary
 
@@ -43,17 +44,33 @@ def summarize(
         typer.Option(min=1, max=5000, help="With --source: recent messages to read."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    topic: TopicOption = None,
+    sender: SenderOption = None,
 ) -> None:
     """Summarise a source's messages of a period, or (--source) describe the source."""
     ws = workspace()
     if source:
         if since or until:
             raise typer.BadParameter("--source takes no --from/--to", param_hint="--source")
-        view = ws.summarize_source(ref, language=language, messages_limit=messages_limit)
+        view = ws.summarize_source(
+            ref,
+            language=language,
+            messages_limit=messages_limit,
+            topic_id=topic,
+            sender_peer_ids=sender or None,
+        )
     else:
         if since is None or until is None:
             raise typer.BadParameter("a period summary needs --from and --to (or use --source)")
-        view = ws.summarize_period(ref, since, until, language=language, kind=kind)
+        view = ws.summarize_period(
+            ref,
+            since,
+            until,
+            language=language,
+            kind=kind,
+            topic_id=topic,
+            sender_peer_ids=sender or None,
+        )
     if as_json:
         console.print_json(json.dumps(asdict(view.summary), ensure_ascii=False))
     else:

@@ -18,6 +18,7 @@ from toolkit.embeddings import Embedder
 from toolkit.errors import InvalidRequest
 from toolkit.models import Message, Source, SourceKind, SourceRef, Summary, utc
 from toolkit.refs import message_link, parse_ref
+from toolkit.search.request import check_filters
 from toolkit.store.base import MessageStore
 from toolkit.summarize.cache import cache_key, load_cached, store_cached
 from toolkit.summarize.context import SummaryContext
@@ -29,10 +30,11 @@ from toolkit.summarize.registry import select_engine
 MAX_SOURCE_MESSAGES = 5000
 
 
-def _linker(source: Source) -> Callable[[int], str]:
+def _linker(source: Source, messages: Sequence[Message]) -> Callable[[int], str]:
     if source.handle is None and source.internal_id is None:
         return lambda _: ""
-    return lambda message_id: message_link(source, message_id)
+    topics = {m.messenger_message_id: m.topic_id for m in messages}
+    return lambda message_id: message_link(source, message_id, topic_id=topics.get(message_id))
 
 
 def _with_text(messages: Sequence[Message]) -> list[Message]:
@@ -55,7 +57,9 @@ def _run(
     cached = load_cached(store, key, ref.raw) if use_cache else None
     if cached is not None:
         return cached
-    job = SummaryJob(store, embedder, settings, source, messages, ctx, ref.raw, _linker(source))
+    job = SummaryJob(
+        store, embedder, settings, source, messages, ctx, ref.raw, _linker(source, messages)
+    )
     summary = engine.summarize(job)
     if ctx.family == "source":
         summary = without_period_wording(summary)
@@ -93,6 +97,8 @@ def summarize_period(
     kind: SourceKind | None = None,
     *,
     use_cache: bool = True,
+    topic_id: int | None = None,
+    sender_peer_ids: Sequence[str] | None = None,
 ) -> Summary:
     """Summarise the messages a source posted in ``[started_at, ended_at)``.
 
@@ -106,12 +112,15 @@ def summarize_period(
         language: ISO 639-1 code of the output language.
         kind: the chat or channel variant; by default the source's own kind.
         use_cache: read a cached result when there is one (the result is cached anyway).
+        topic_id: only this forum topic's messages (General is 1).
+        sender_peer_ids: only these senders' messages (``user123``, ``channel123``).
 
     Returns:
         The summary (``engine`` names the engine that wrote it).
 
     Raises:
-        InvalidRequest: a period that is empty or reversed, or an unknown language code.
+        InvalidRequest: a period that is empty or reversed, an unknown language code,
+            a bad topic id or sender id.
         UnsupportedLanguage: a language the extractive engine cannot write.
         SourceNotFound: no such source in the store.
         UpstreamError: the LLM endpoint failed (timeout, rate limit, invalid output).
@@ -120,9 +129,12 @@ def summarize_period(
     start, end = utc(started_at), utc(ended_at)
     if start >= end:
         raise InvalidRequest("ended_at must be after started_at", field="ended_at")
+    topic_id, senders = check_filters(topic_id=topic_id, sender_peer_ids=sender_peer_ids)
     source_ref = parse_ref(ref) if isinstance(ref, str) else ref
     source = store.get_source(source_ref)
-    messages = _with_text(store.messages_in_period(source.id, start, end))
+    messages = _with_text(
+        store.messages_in_period(source.id, start, end, topic_id=topic_id, sender_peer_ids=senders)
+    )
     ctx = SummaryContext("period", kind or source.kind, source.title, language, start, end)
     return _run(store, embedder, settings, source, source_ref, messages, ctx, use_cache)
 
@@ -136,6 +148,8 @@ def summarize_source(
     messages_limit: int | None = None,
     *,
     use_cache: bool = True,
+    topic_id: int | None = None,
+    sender_peer_ids: Sequence[str] | None = None,
 ) -> Summary:
     """Say what a source is about, from its most recent messages, with no period wording.
 
@@ -145,6 +159,8 @@ def summarize_source(
         language: ISO 639-1 code of the output language.
         messages_limit: how many recent messages to read (1..5000; default from settings).
         use_cache: read a cached result when there is one.
+        topic_id, sender_peer_ids: as for ``summarize_period`` (the recent messages are
+            taken after these filters).
 
     Raises:
         InvalidRequest: ``messages_limit`` out of bounds, or an unknown language code.
@@ -156,8 +172,13 @@ def summarize_source(
         raise InvalidRequest(
             f"messages_limit must be between 1 and {MAX_SOURCE_MESSAGES}", field="messages_limit"
         )
+    topic_id, senders = check_filters(topic_id=topic_id, sender_peer_ids=sender_peer_ids)
     source_ref = parse_ref(ref) if isinstance(ref, str) else ref
     source = store.get_source(source_ref)
-    messages = _with_text(store.recent_messages(source.id, limit, with_text_only=True))
+    messages = _with_text(
+        store.recent_messages(
+            source.id, limit, with_text_only=True, topic_id=topic_id, sender_peer_ids=senders
+        )
+    )
     ctx = SummaryContext("source", source.kind, source.title, language)
     return _run(store, embedder, settings, source, source_ref, messages, ctx, use_cache)

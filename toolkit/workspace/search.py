@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +45,8 @@ class SearchMixin(WorkspaceBase):
         period_to: When | None = None,
         weights: WeightsArg = None,
         explain: bool = True,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
     ) -> HitList:
         """Hybrid search of one source's most recent messages.
 
@@ -56,6 +59,9 @@ class SearchMixin(WorkspaceBase):
             period_to: ... at or before this one; a bare day is included whole.
             weights: this call's weights (see ``WeightsArg``); default: the settings'.
             explain: attach each hit's four signals (``HitList.to_pandas`` shows them).
+            topic_id: scan only this forum topic (General is 1).
+            sender_peer_ids: scan only these senders' messages (``user123`` …); the
+                window is their most recent messages.
 
         Returns:
             The hits, best first, each with two messages of context on either side.
@@ -70,6 +76,8 @@ class SearchMixin(WorkspaceBase):
             period_to=moment(period_to, "period_to", after_day=DAY - timedelta(seconds=1)),
             weights=self.weights(weights),
             explain=explain,
+            topic_id=topic_id,
+            sender_peer_ids=sender_peer_ids,
         )
         return HitList(hits, query=query, source_ref=ref if isinstance(ref, str) else source.key)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from toolkit.config import Settings
@@ -47,6 +48,8 @@ class SummariesMixin(WorkspaceBase):
         language: str = "en",
         kind: str | SourceKind | None = None,
         engine: str | None = None,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
     ) -> SummaryView:
         """Summarise what a source posted in ``[start, end)``.
 
@@ -57,6 +60,8 @@ class SummariesMixin(WorkspaceBase):
             language: ISO 639-1 code of the summary's language (extractive: en, ru).
             kind: ``"chat"`` or ``"channel"`` prompt variant; by default the source's kind.
             engine: ``"auto"``, ``"extractive"`` or ``"llm"``; by default the settings'.
+            topic_id: only this forum topic's messages (General is 1).
+            sender_peer_ids: only these senders' messages (``user123`` …).
 
         Returns:
             The summary, with its important messages resolved to text and links.
@@ -73,6 +78,8 @@ class SummariesMixin(WorkspaceBase):
             _moment(end, "ended_at", end=True),
             language,
             SourceKind(kind) if kind is not None else None,
+            topic_id=topic_id,
+            sender_peer_ids=sender_peer_ids,
         )
         return self._view(source, summary)
 
@@ -83,6 +90,8 @@ class SummariesMixin(WorkspaceBase):
         language: str = "en",
         messages_limit: int | None = None,
         engine: str | None = None,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
     ) -> SummaryView:
         """Say what a source is about from its recent messages (no period wording).
 
@@ -91,6 +100,7 @@ class SummariesMixin(WorkspaceBase):
             language: ISO 639-1 code of the summary's language.
             messages_limit: recent messages to read (default: settings).
             engine: ``"auto"``, ``"extractive"`` or ``"llm"``; by default the settings'.
+            topic_id, sender_peer_ids: read only this topic's / these senders' messages.
         """
         from toolkit.summarize.pipeline import summarize_source
 
@@ -102,5 +112,7 @@ class SummariesMixin(WorkspaceBase):
             source_ref(source, ref),
             language,
             messages_limit,
+            topic_id=topic_id,
+            sender_peer_ids=sender_peer_ids,
         )
         return self._view(source, summary)

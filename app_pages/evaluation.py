@@ -3,9 +3,9 @@
 import streamlit as st
 
 from app_pages.common import shown_errors, workspace
-from toolkit import Table, plots
 from toolkit.evaluate.retrieval import DEV_FILES
-from toolkit.research import METRIC_NAMES, simplex_means
+from toolkit.notebook import Table, plots
+from toolkit.notebook.quality import ranking_table
 
 st.title("Evaluation")
 st.caption(
@@ -37,11 +37,8 @@ if "evaluation" in st.session_state:
     chosen, limit, grid_step = st.session_state["evaluation"]
     with shown_errors(), st.spinner("Scoring the dev sets…"):
         database = ws.settings.database_path
-        ranking = _ranking(database, chosen, limit).to_pandas()
         st.subheader("Ranking quality")
-        wide = ranking.pivot(index="method", columns="set", values=list(METRIC_NAMES))
-        best = wide.style.format("{:.3f}").highlight_max(axis=0, props="font-weight: bold")
-        st.dataframe(best, width="stretch")
-        points, values = simplex_means(_grid(database, chosen, limit, grid_step))
+        st.dataframe(ranking_table(_ranking(database, chosen, limit)).styled(), width="stretch")
+        points, values = plots.simplex_means(_grid(database, chosen, limit, grid_step))
         st.subheader("nDCG@10 over the weight simplex (mean over the chosen sets)")
         st.pyplot(plots.simplex_heatmap(points, values), width=620)

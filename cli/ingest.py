@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from cli.state import console, print_table, workspace
-from toolkit.frames import Table as Rows
+from toolkit.notebook import Table as Rows
 
 _COUNTS = ("inserted", "updated", "unchanged")
 

@@ -20,18 +20,17 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from toolkit.config import Settings
-    from toolkit.frames import Table
+    from toolkit.notebook import HitList, SummaryView, Table
     from toolkit.search.weights import SearchWeights
-    from toolkit.views import HitList, SummaryView
     from toolkit.workspace import Workspace
 
 _EXPORTS = {
     "Workspace": "toolkit.workspace",
     "Settings": "toolkit.config",
     "SearchWeights": "toolkit.search.weights",
-    "Table": "toolkit.frames",
-    "HitList": "toolkit.views",
-    "SummaryView": "toolkit.views",
+    "Table": "toolkit.notebook",
+    "HitList": "toolkit.notebook",
+    "SummaryView": "toolkit.notebook",
 }
 
 __all__ = ["HitList", "SearchWeights", "Settings", "SummaryView", "Table", "Workspace"]

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from search_reference import BagOfWordsEmbedder
 
-from toolkit.evaluate.__main__ import hybrid_verdict
+from toolkit.evaluate.claims.ranking import hybrid_margins
 from toolkit.evaluate.compare import METHODS, compare, mean_metrics, method_scores, prepare
 from toolkit.evaluate.metrics import mrr_at, ndcg_at, recall_at
 from toolkit.evaluate.rankers import bm25_scores, ranking, rrf_scores
@@ -120,8 +120,10 @@ def test_compare_gives_every_method_and_metric(tmp_path: Path) -> None:
         assert set(per_set["xx_tiny"]) == {"nDCG@10", "MRR@10", "Recall@20"}
         assert all(0.0 <= v <= 1.0 for v in per_set["xx_tiny"].values())
     assert results["hybrid"]["xx_tiny"]["MRR@10"] == 1.0
-    lines = hybrid_verdict(results, ["xx_tiny"])
-    assert lines[0].startswith(("PASS xx_tiny", "FAIL xx_tiny"))
+    (verdict,) = hybrid_margins(results)
+    best = max(results[m]["xx_tiny"]["nDCG@10"] for m in ("BM25", "dense", "RRF"))
+    assert verdict.passed == (results["hybrid"]["xx_tiny"]["nDCG@10"] >= best)
+    assert str(verdict).startswith(("PASS xx_tiny", "FAIL xx_tiny"))
 
 
 def test_the_pool_is_ranked_exactly_as_a_search_ranks_its_window(tmp_path: Path) -> None:

@@ -10,23 +10,20 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
+from toolkit.embeddings import Embedder, similarity_floor
 from toolkit.evaluate.metrics import METRICS, evaluate_ranking
 from toolkit.evaluate.rankers import bm25_scores, dense_scores, hybrid_signals, ranking, rrf_scores
-from toolkit.evaluate.retrieval import RetrievalSet
+from toolkit.evaluate.results import METHODS, Results
+from toolkit.evaluate.retrieval import DEV_DIR, RetrievalSet, load_set
 from toolkit.search.scorer import Signals, fuse
 from toolkit.search.signals import FloatVector, semantic, short_factor
 from toolkit.search.textcache import TextCache
 from toolkit.search.weights import SearchWeights
-
-METHODS = ("BM25", "dense", "RRF", "hybrid")
-"""Rows of the evaluation table: three baselines, then the search's own ranking."""
-
-Results = dict[str, dict[str, dict[str, float]]]
-"""``results[method][set name][metric]``: mean over the set's queries."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +79,38 @@ def prepare(
             )
         )
     return prepared
+
+
+Prepared = dict[str, list[PreparedQuery]]
+"""Prepared queries per dev set name."""
+
+
+def prepare_sets(
+    embedder: Embedder,
+    names: Iterable[str],
+    *,
+    cache_dir: Path,
+    limits: Mapping[str, int | None] | None = None,
+    dev_dir: Path = DEV_DIR,
+) -> Prepared:
+    """Load dev retrieval sets (vectors cached under ``cache_dir``) and ``prepare`` them.
+
+    Args:
+        embedder: the model whose vectors to use.
+        names: the sets (``retrieval.DEV_FILES``).
+        cache_dir: where ``load_set`` caches the vectors.
+        limits: the first N queries of a set (a subsample; ``None``: every query).
+        dev_dir: folder of the dev files.
+    """
+    limits = limits or {}
+    floor = similarity_floor(embedder)
+    return {
+        name: prepare(
+            load_set(name, embedder, dev_dir=dev_dir, cache_dir=cache_dir, limit=limits.get(name)),
+            semantic_floor=floor,
+        )
+        for name in names
+    }
 
 
 def reshape(query: PreparedQuery, weights: SearchWeights) -> Signals:
@@ -140,10 +169,12 @@ def compare(
 
 __all__ = [
     "METHODS",
+    "Prepared",
     "PreparedQuery",
     "Results",
     "compare",
     "mean_metrics",
     "method_scores",
     "prepare",
+    "prepare_sets",
 ]

@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import json
 import statistics
-import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -25,8 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from rich.console import Console
-from rich.table import Table
 from rouge_score import rouge_scorer
 from sumy.models.dom import ObjectDocumentModel, Paragraph, Sentence
 from sumy.summarizers.lex_rank import LexRankSummarizer
@@ -34,6 +31,7 @@ from sumy.summarizers.text_rank import TextRankSummarizer
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder, Matrix
+from toolkit.evaluate.results import ROUGE_TYPES
 from toolkit.evaluate.retrieval import DEV_DIR
 from toolkit.models import Message, SourceKind
 from toolkit.summarize.context import SummaryContext
@@ -43,7 +41,6 @@ from toolkit.text import STOP_WORDS, stem
 
 DEV_FILE = DEV_DIR / "summaries_en_dialogsum.jsonl"
 """The summary dev file (DialogSum dev sample, 100 dialogues)."""
-ROUGE_TYPES = ("rouge1", "rouge2", "rougeL")
 BASELINE_KS = (1, 2, 3)
 _START = datetime(2024, 1, 1, 9, 0, tzinfo=UTC)
 
@@ -243,20 +240,6 @@ def _llm_runner(settings: Settings | None) -> Callable[[Dialogue], str] | None:
     return run
 
 
-def summary_table(rows: Sequence[dict[str, Any]], *, title: str) -> Table:
-    """A rich table of ``evaluate_summaries`` rows; the best value of each column bold."""
-    table = Table(title=title)
-    for column in ("system", "k", *ROUGE_TYPES):
-        table.add_column(column, justify="left" if column == "system" else "right")
-    best = {name: max(r[name] for r in rows) for name in ROUGE_TYPES}
-    for row in rows:
-        cells = [
-            f"[bold]{row[n]:.4f}[/]" if row[n] == best[n] else f"{row[n]:.4f}" for n in ROUGE_TYPES
-        ]
-        table.add_row(row["system"], row["k"], *cells)
-    return table
-
-
 def summary_verdict(rows: Sequence[dict[str, Any]], metric: str = "rougeL") -> str:
     """PASS when the extractive engine beats every baseline row (any k) on ``metric``."""
     engine = next(r for r in rows if r["system"] == "extractive")
@@ -269,29 +252,3 @@ def summary_verdict(rows: Sequence[dict[str, Any]], metric: str = "rougeL") -> s
         f"{rival['system']} k={rival['k']} {rival[metric]:.4f} "
         f"({engine[metric] - rival[metric]:+.4f})"
     )
-
-
-def run_summaries(
-    console: Console,
-    settings: Settings,
-    *,
-    dev_file: Path = DEV_FILE,
-    limit: int | None = None,
-) -> list[dict[str, Any]]:
-    """Evaluate on the dev file, print the ROUGE table and the verdict; return the rows."""
-    from toolkit.embeddings import get_embedder
-
-    started = time.perf_counter()
-    dialogues = load_dialogues(dev_file, limit=limit)
-    rows = evaluate_summaries(
-        dialogues, get_embedder(settings), settings=settings, cache_dir=settings.data_dir / "cache"
-    )
-    title = f"Summaries: ROUGE F1 on {Path(dev_file).name} ({len(dialogues)} dialogues)"
-    console.print(summary_table(rows, title=title))
-    console.print(summary_verdict(rows), highlight=False)
-    console.print(f"({time.perf_counter() - started:.1f} s including any first-run embedding)")
-    return rows
-
-
-if __name__ == "__main__":
-    run_summaries(Console(), Settings())

@@ -1,6 +1,6 @@
 """Choose the default ``SearchWeights`` on the dev sets: a small grid search.
 
-``python -m toolkit.evaluate.tuning`` prints the best settings. The criterion is the
+``python -m toolkit.notebook.report --tune`` prints the best settings. The criterion is the
 smallest margin, over the four dev sets, between the hybrid's nDCG@10 and the best
 baseline's (BM25, dense or RRF) on that set; ties go to the higher mean nDCG@10. So
 the chosen weights are the ones that beat every baseline everywhere by the widest
@@ -14,17 +14,15 @@ with the search's own signal and fusion functions (they work elementwise).
 
 from __future__ import annotations
 
-import argparse
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from rich.console import Console
-from rich.table import Table
 
 from toolkit.evaluate.compare import PreparedQuery, mean_metrics
+from toolkit.evaluate.results import BASELINES
 from toolkit.search.scorer import Signals, fuse
 from toolkit.search.signals import semantic, short_factor
 from toolkit.search.weights import SearchWeights
@@ -127,11 +125,22 @@ def weight_grid(step: float = STEP) -> Iterable[SearchWeights]:
                 )
 
 
+def simplex_points(step: float, base: SearchWeights) -> list[SearchWeights]:
+    """Every (semantic, lexical, phrase) with coordinates in multiples of ``step`` summing
+    to 1 (the all-zero corner excluded), with ``base``'s short-factor shape."""
+    n = round(1 / step)
+    return [
+        base.replace(semantic=i / n, lexical=j / n, phrase=(n - i - j) / n)
+        for i in range(n + 1)
+        for j in range(n + 1 - i)
+    ]
+
+
 def baseline_best(prepared: Mapping[str, Sequence[PreparedQuery]]) -> dict[str, float]:
     """The best baseline nDCG@10 on each set (weights do not affect baselines)."""
     default = SearchWeights()
     return {
-        name: max(mean_metrics(queries, m, default)[METRIC] for m in ("BM25", "dense", "RRF"))
+        name: max(mean_metrics(queries, m, default)[METRIC] for m in BASELINES)
         for name, queries in prepared.items()
     }
 
@@ -149,50 +158,3 @@ def search_grid(
         ndcg = {name: packed_ndcg(p, weights) for name, p in packed.items()}
         found.append(Candidate(weights, ndcg, {n: ndcg[n] - best[n] for n in ndcg}))
     return sorted(found, key=lambda c: c.key, reverse=True)
-
-
-def candidates_table(ranked: Sequence[Candidate], names: Sequence[str]) -> Table:
-    """The best settings as a rich table."""
-    table = Table(title=f"Best weights by worst-set margin of {METRIC} over the best baseline")
-    for column in ("sem", "lex", "phrase", "exp", "floor", "scale", *names, "min margin"):
-        table.add_column(column, justify="right")
-    for c in ranked:
-        w = c.weights
-        shape = (w.semantic, w.lexical, w.phrase, w.semantic_exponent, w.short_floor, w.short_scale)
-        table.add_row(
-            *(f"{v:g}" for v in shape),
-            *(f"{c.ndcg[n]:.4f}" for n in names),
-            f"{c.key[0]:+.4f}",
-        )
-    return table
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Entry point of ``python -m toolkit.evaluate.tuning``."""
-    from pathlib import Path
-
-    from toolkit.config import Settings
-    from toolkit.embeddings import get_embedder, similarity_floor
-    from toolkit.evaluate.compare import prepare
-    from toolkit.evaluate.retrieval import DEV_DIR, DEV_FILES, load_set
-
-    parser = argparse.ArgumentParser(prog="python -m toolkit.evaluate.tuning")
-    parser.add_argument("--dev-dir", type=Path, default=DEV_DIR, help="folder of the dev files")
-    parser.add_argument("--step", type=float, default=STEP, help="grid step of the weights")
-    parser.add_argument("--top", type=int, default=10, help="settings to show")
-    args = parser.parse_args(argv)
-    settings = Settings()
-    embedder = get_embedder(settings)
-    prepared = {
-        name: prepare(
-            load_set(name, embedder, dev_dir=args.dev_dir, cache_dir=settings.data_dir / "cache"),
-            semantic_floor=similarity_floor(embedder),
-        )
-        for name in DEV_FILES
-    }
-    ranked = search_grid(prepared, weight_grid(args.step))
-    Console(width=160).print(candidates_table(ranked[: args.top], list(DEV_FILES)))
-
-
-if __name__ == "__main__":
-    main()

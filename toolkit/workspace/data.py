@@ -7,14 +7,12 @@ from pathlib import Path
 
 from toolkit.demo import demo_files
 from toolkit.embeddings import index_source
-from toolkit.frames import Table
 from toolkit.ingest.export import import_export
 from toolkit.ingest.live import MessengerClient
 from toolkit.ingest.sync import SyncReport, run_sync
 from toolkit.models import Message, Source
-from toolkit.refs import parse_ref
-from toolkit.search.request import check_filters
-from toolkit.tables import (
+from toolkit.notebook.table import Table
+from toolkit.notebook.tables import (
     IMPORT_COLUMNS,
     import_table,
     messages_table,
@@ -22,6 +20,8 @@ from toolkit.tables import (
     sources_table,
     topics_table,
 )
+from toolkit.refs import parse_ref
+from toolkit.search.request import check_filters
 from toolkit.when import When, moment
 from toolkit.workspace.base import Progress, WorkspaceBase
 

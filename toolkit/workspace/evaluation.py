@@ -6,24 +6,23 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolkit.frames import Table
-from toolkit.research import (
-    Limit,
-    Prepared,
+from toolkit.notebook.quality import (
     ablation_table,
     candidates_table,
-    compare_table,
-    prepare_sets,
-    simplex_points,
-    summary_outputs,
+    results_table,
+    rouge_table,
+    summary_outputs_table,
 )
+from toolkit.notebook.table import Table
 from toolkit.search.weights import SearchWeights
 from toolkit.workspace.base import WeightsArg, WorkspaceBase
 
 if TYPE_CHECKING:
+    from toolkit.evaluate.compare import Prepared
     from toolkit.evaluate.summaries import Dialogue
 
-ROUGE_COLUMNS = ["system", "k", "n", "rouge1", "rouge2", "rougeL"]
+Limit = int | Mapping[str, int | None] | None
+"""A subsample: the first N queries of every set, or per set name (``None``: all)."""
 
 
 class EvaluationMixin(WorkspaceBase):
@@ -41,6 +40,7 @@ class EvaluationMixin(WorkspaceBase):
             names: sets to load (default: all four, ``toolkit.evaluate.retrieval.DEV_FILES``).
             limit: only the first N queries of each set (or per set name): a subsample.
         """
+        from toolkit.evaluate.compare import prepare_sets
         from toolkit.evaluate.retrieval import DEV_FILES
 
         chosen = list(names or DEV_FILES)
@@ -69,13 +69,21 @@ class EvaluationMixin(WorkspaceBase):
         Returns:
             One row per method and set, with the set's language.
         """
-        return compare_table(self.dev_sets(sets, limit=limit), self.weights(weights), methods)
+        from toolkit.evaluate.compare import compare
+        from toolkit.evaluate.results import METHODS
+
+        resolved = self.weights(weights)
+        results = compare(self.dev_sets(sets, limit=limit), resolved, methods or METHODS)
+        title = f"Ranking quality, hybrid weights {resolved.model_dump()}"
+        return results_table(results, title=title)
 
     def ablation(
         self, weights: WeightsArg = None, *, sets: Sequence[str] | None = None, limit: Limit = None
     ) -> Table:
         """The hybrid with each signal (and the short factor) taken out in turn."""
-        return ablation_table(self.dev_sets(sets, limit=limit), self.weights(weights))
+        from toolkit.evaluate.ablation import ablation
+
+        return ablation_table(ablation(self.dev_sets(sets, limit=limit), self.weights(weights)))
 
     def weight_grid(
         self,
@@ -111,6 +119,8 @@ class EvaluationMixin(WorkspaceBase):
     ) -> Table:
         """``weight_grid`` over the whole (semantic, lexical, phrase) simplex at ``step``,
         with the other fields (the short factor's shape …) of ``weights``."""
+        from toolkit.evaluate.tuning import simplex_points
+
         points = simplex_points(step, self.weights(weights))
         return self.weight_grid(points, sets=sets, limit=limit)
 
@@ -139,15 +149,16 @@ class EvaluationMixin(WorkspaceBase):
         rows = evaluate_summaries(
             self._dialogues(limit), self.embedder, settings=self.settings, cache_dir=self.cache_dir
         )
-        return Table(rows, columns=ROUGE_COLUMNS, title="Summaries: ROUGE F1 on the dev dialogues")
+        return rouge_table(rows, title="Summaries: ROUGE F1 on the dev dialogues")
 
     def summary_outputs(self, *, limit: int | None = None, k: int = 2) -> Table:
         """Each dev dialogue's summary by each system, with its length and ROUGE F1."""
         from toolkit.evaluate.summaries import dialogue_vectors
+        from toolkit.evaluate.summary_outputs import summary_outputs
 
         dialogues = self._dialogues(limit)
         vectors = dialogue_vectors(dialogues, self.embedder, cache_dir=self.cache_dir)
-        return summary_outputs(dialogues, vectors, k=k)
+        return summary_outputs_table(summary_outputs(dialogues, vectors, k=k))
 
     def _dialogues(self, limit: int | None) -> list[Dialogue]:
         from toolkit.evaluate.summaries import DEV_FILE, load_dialogues

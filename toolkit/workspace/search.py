@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from toolkit.frames import Table
 from toolkit.models import Source
-from toolkit.tables import explain_table
-from toolkit.views import HitList
+from toolkit.notebook.table import Table
+from toolkit.notebook.tables import explain_table
+from toolkit.notebook.views import HitList
 from toolkit.when import When, moment
 from toolkit.workspace.base import DAY, WeightsArg, WorkspaceBase, source_ref
 

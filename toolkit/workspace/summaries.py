@@ -8,8 +8,8 @@ from datetime import datetime
 from toolkit.config import Settings
 from toolkit.errors import InvalidRequest
 from toolkit.models import Source, SourceKind, Summary
-from toolkit.tables import messages_table
-from toolkit.views import SummaryView
+from toolkit.notebook.tables import messages_table
+from toolkit.notebook.views import SummaryView
 from toolkit.when import When, moment
 from toolkit.workspace.base import DAY, WorkspaceBase, source_ref
 

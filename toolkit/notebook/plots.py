@@ -7,9 +7,9 @@ so the Streamlit app can draw from any thread) and returns the figure.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -131,3 +131,16 @@ def sweep_lines(
     if len(series) > 1:
         axes.legend(fontsize=8)
     return figure
+
+
+def simplex_means(
+    grid: Iterable[Mapping[str, Any]], column: str = "mean"
+) -> tuple[list[tuple[float, float, float]], list[float]]:
+    """The (semantic, lexical, phrase) points of a ``quality.candidates_table`` and their
+    ``column`` (the best where several short-factor shapes share a point), ready for
+    ``simplex_heatmap``."""
+    best: dict[tuple[float, float, float], float] = {}
+    for row in grid:
+        point = (row["semantic"], row["lexical"], row["phrase"])
+        best[point] = max(best.get(point, float("-inf")), row[column])
+    return list(best), list(best.values())

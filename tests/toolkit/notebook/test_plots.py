@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from toolkit.plots import messages_per_day, simplex_heatmap, simplex_xy, sweep_lines
+from toolkit.notebook.plots import messages_per_day, simplex_heatmap, simplex_xy, sweep_lines
 
 
 def test_simplex_corners_and_centre() -> None:

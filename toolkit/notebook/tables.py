@@ -7,8 +7,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
-from toolkit.frames import Table
 from toolkit.models import Message, SearchHit, Source, SourceStats, TopicStats
+from toolkit.notebook.table import Table
 from toolkit.refs import message_link
 from toolkit.search.weights import SearchWeights
 

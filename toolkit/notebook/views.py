@@ -12,8 +12,8 @@ import html
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from toolkit.frames import Table
 from toolkit.models import ContextMessage, SearchHit, Summary, iso_z
+from toolkit.notebook.table import Table
 
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped,unused-ignore]

@@ -1,38 +1,24 @@
-"""``Table``: a small list of records that turns into a pandas or polars DataFrame.
+"""``Table``: a small list of records that turns into a DataFrame, HTML or a rich table.
 
-Notebook and app results (sources, messages, evaluation rows) are plain records, so a
-researcher can keep them as Python objects, or call ``.to_pandas()`` / ``.to_polars()``
-for analysis; in Jupyter they render as an HTML table. pandas and polars are imported
-only when asked for, so the toolkit itself does not need them.
+Results of the notebooks, the app and the CLI (sources, messages, evaluation rows) are
+plain records, so a researcher can keep them as Python objects, or call
+``.to_pandas()`` / ``.to_polars()`` for analysis; in Jupyter they render as HTML, in a
+terminal as a rich table, in the app as a styled DataFrame (``render``). pandas,
+polars and rich are imported only when asked for.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterator, Mapping, Sequence
-from datetime import datetime
 from typing import TYPE_CHECKING, Any, overload
 
-from toolkit.models import iso_z
+from toolkit.notebook import render
 
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped,unused-ignore]
     import polars as pl
-
-_HTML_ROWS = 50
-
-
-def _cell_html(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return f"{value:.4f}"
-    if isinstance(value, datetime):
-        return html.escape(iso_z(value))
-    text = str(value)
-    if text.startswith("https://"):
-        return f'<a href="{html.escape(text)}" target="_blank">{html.escape(text)}</a>'
-    return html.escape(text if len(text) <= 300 else text[:299] + "…")
+    from pandas.io.formats.style import Styler  # type: ignore[import-untyped,unused-ignore]
+    from rich.table import Table as RichTable
 
 
 class Table:
@@ -41,7 +27,9 @@ class Table:
     Args:
         rows: the records; every row should have the keys of ``columns``.
         columns: column order; by default the keys of the first row.
-        title: an optional caption shown above the HTML table.
+        title: an optional caption.
+        best: columns whose highest value is shown in bold.
+        digits: decimals shown for floats (the data keep full precision).
     """
 
     def __init__(
@@ -50,12 +38,16 @@ class Table:
         *,
         columns: Sequence[str] | None = None,
         title: str | None = None,
+        best: Sequence[str] = (),
+        digits: int = 4,
     ) -> None:
         self._rows = [dict(row) for row in rows]
         if columns is None:
             columns = list(self._rows[0]) if self._rows else []
         self.columns: list[str] = list(columns)
         self.title = title
+        self.best = tuple(best)
+        self.digits = digits
 
     @property
     def rows(self) -> list[dict[str, Any]]:
@@ -101,16 +93,19 @@ class Table:
         data = {c: [row.get(c) for row in self._rows] for c in self.columns}
         return pl.DataFrame(data, strict=False)
 
+    def to_rich(self) -> RichTable:
+        """The table for a terminal (``rich.console.Console().print``)."""
+        return render.rich_table(self)
+
+    def styled(self) -> Styler:
+        """The table as a pandas ``Styler``: rounded floats, best values bold."""
+        return render.styled(self)
+
+    def __rich__(self) -> RichTable:
+        return self.to_rich()
+
     def _repr_html_(self) -> str:
-        head = "".join(f"<th>{html.escape(c)}</th>" for c in self.columns)
-        body = "".join(
-            "<tr>" + "".join(f"<td>{_cell_html(row.get(c))}</td>" for c in self.columns) + "</tr>"
-            for row in self._rows[:_HTML_ROWS]
-        )
-        more = len(self._rows) - _HTML_ROWS
-        caption = f"<caption>{html.escape(self.title)}</caption>" if self.title else ""
-        tail = f"<p><i>… {more} more rows</i></p>" if more > 0 else ""
-        return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{tail}"
+        return render.html_table(self)
 
     def __repr__(self) -> str:
         name = f" {self.title!r}" if self.title else ""

@@ -1,15 +1,12 @@
-"""``Table``, ``HitList`` and ``SummaryView``: DataFrame conversion and HTML views."""
+"""``HitList`` and ``SummaryView``: DataFrame conversion and HTML views."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 
-import pytest
-
-from toolkit.frames import Table
-from toolkit.models import ContextMessage, SearchHit, Section, Source, SourceKind, Summary
-from toolkit.tables import per_day_table
-from toolkit.views import HitList, SummaryView
+from toolkit.models import ContextMessage, SearchHit, Section, Summary
+from toolkit.notebook.table import Table
+from toolkit.notebook.views import HitList, SummaryView
 
 T = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -29,49 +26,6 @@ def _hit(mid: int, score: float, text: str) -> SearchHit:
         context_before=[ctx],
         signals={"semantic": 0.9, "lexical": 0.5, "phrase": 0.0, "short_factor": 1.0},
     )
-
-
-def test_table_converts_to_pandas_and_polars_with_columns_in_order() -> None:
-    table = Table([{"b": 1, "a": "x"}, {"b": 2, "a": "y"}], columns=["a", "b"])
-    frame = table.to_pandas()
-    assert list(frame.columns) == ["a", "b"]
-    assert frame["b"].tolist() == [1, 2]
-    polars = table.to_polars()
-    assert polars.columns == ["a", "b"]
-    assert polars["a"].to_list() == ["x", "y"]
-    assert table["a"] == ["x", "y"]
-    assert table[1] == {"b": 2, "a": "y"}
-    with pytest.raises(KeyError):
-        table["missing"]
-
-
-def test_table_rows_are_copies() -> None:
-    table = Table([{"a": 1}])
-    table.rows[0]["a"] = 99
-    assert table[0]["a"] == 1
-
-
-def test_table_html_escapes_text_and_links_urls() -> None:
-    html = Table([{"text": "<script>x</script>", "link": "https://t.me/a/1"}])._repr_html_()
-    assert "<script>" not in html
-    assert "&lt;script&gt;" in html
-    assert '<a href="https://t.me/a/1"' in html
-
-
-def test_empty_table_converts() -> None:
-    table = Table([], columns=["day", "messages"])
-    assert table.to_pandas().empty
-    assert list(table.to_pandas().columns) == ["day", "messages"]
-    assert table.to_polars().columns == ["day", "messages"]
-
-
-def test_per_day_table_fills_quiet_days_with_zero() -> None:
-    source = Source(id=1, title="S", kind=SourceKind.CHAT, handle="demo_src")
-    days = [date(2026, 3, 1), date(2026, 3, 1), date(2026, 3, 4)]
-    table = per_day_table(source, days)
-    assert table["messages"] == [2, 0, 0, 1]
-    assert table["day"][0] == date(2026, 3, 1)
-    assert table["day"][-1] == date(2026, 3, 4)
 
 
 def test_hit_list_table_has_rank_score_and_each_signal() -> None:

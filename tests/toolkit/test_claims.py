@@ -1,0 +1,148 @@
+"""``make eval``'s claims: verdicts, the README's ranking table, the report's exit code."""
+
+from __future__ import annotations
+
+import pytest
+from rich.console import Console
+
+from toolkit.config import Settings
+from toolkit.evaluate.ablation import ablation_variants
+from toolkit.evaluate.claims import Claim, Evidence, Finding, Run, Verdict
+from toolkit.evaluate.claims import ranking as ranking_claims
+from toolkit.evaluate.claims.ranking import (
+    README,
+    compare_with_readme,
+    hybrid_margins,
+    readme_ranking,
+)
+from toolkit.evaluate.results import Results
+from toolkit.evaluate.retrieval import DEV_FILES
+from toolkit.evaluate.tuning import simplex_points
+from toolkit.notebook import report
+from toolkit.search.weights import SearchWeights
+
+README_TEXT = """
+### Ranking quality — `make eval`
+
+| method | ru_xquad | en_stsb |
+|---|---|---|
+| BM25 | .985 / .980 / 1.0 | .928 / .907 / .990 |
+| **hybrid (defaults)** | **.990** / .987 / 1.0 | **.964** / .952 / 1.0 |
+
+**How the defaults were chosen** … | not a row
+"""
+
+
+def _metrics(ndcg: float, mrr: float, recall: float) -> dict[str, float]:
+    return {"nDCG@10": ndcg, "MRR@10": mrr, "Recall@20": recall}
+
+
+def test_readme_table_parses_into_results() -> None:
+    stated = readme_ranking(README_TEXT)
+    assert list(stated) == ["BM25", "hybrid"]
+    assert stated["BM25"]["en_stsb"] == _metrics(0.928, 0.907, 0.99)
+    assert stated["hybrid"]["ru_xquad"] == _metrics(0.99, 0.987, 1.0)
+    assert readme_ranking("no table here") == {}
+
+
+def test_the_readme_states_every_method_on_every_dev_set() -> None:
+    stated = readme_ranking(README.read_text(encoding="utf-8"))
+    assert list(stated) == ["BM25", "dense", "RRF", "hybrid"]
+    assert all(list(per_set) == list(DEV_FILES) for per_set in stated.values())
+
+
+def test_readme_comparison_fails_on_a_number_that_moved() -> None:
+    stated = readme_ranking(README_TEXT)
+    measured: Results = {
+        "BM25": {
+            "ru_xquad": _metrics(0.9851, 0.9797, 1.0),
+            "en_stsb": _metrics(0.928, 0.907, 0.99),
+        },
+        "hybrid": {"ru_xquad": _metrics(0.99, 0.987, 1.0), "en_stsb": _metrics(0.96, 0.952, 1.0)},
+    }
+    bm25, hybrid = compare_with_readme(measured, stated)
+    assert bm25.passed is True
+    assert hybrid.passed is False
+    assert "en_stsb nDCG@10: README 0.964, measured 0.9600" in hybrid.message
+    (missing,) = compare_with_readme({}, readme_ranking(README_TEXT))[:1]
+    assert missing.passed is False
+    assert "measured nothing" in missing.message
+    assert compare_with_readme(measured, {})[0].passed is False
+
+
+def test_hybrid_margins_allow_a_tie_and_fail_a_loss() -> None:
+    results: Results = {
+        "BM25": {"a_set": _metrics(0.9, 0, 0), "b_set": _metrics(0.5, 0, 0)},
+        "dense": {"a_set": _metrics(0.8, 0, 0), "b_set": _metrics(0.7, 0, 0)},
+        "hybrid": {"a_set": _metrics(0.9, 0, 0), "b_set": _metrics(0.6, 0, 0)},
+    }
+    tie, loss = hybrid_margins(results)
+    assert tie.passed is True
+    assert "BM25 0.900 (+0.000)" in tie.message
+    assert loss.passed is False
+    assert "best baseline dense 0.700 (-0.100)" in loss.message
+
+
+def test_ranking_evidence_is_the_wide_table_with_every_metric_column_marked() -> None:
+    results: Results = {"BM25": {"a_set": _metrics(0.9, 0.8, 1.0)}}
+    evidence = ranking_claims.ranking_evidence(results, title="t")
+    assert evidence.columns == ["method", "a_set nDCG@10", "a_set MRR@10", "a_set Recall@20"]
+    assert list(evidence.best) == evidence.columns[1:]
+    assert evidence.rows == [{"method": "BM25", "a_set nDCG@10": 0.9, "a_set MRR@10": 0.8,
+                              "a_set Recall@20": 1.0}]  # fmt: skip
+
+
+def test_the_readme_claim_is_skipped_on_a_subsample() -> None:
+    finding = ranking_claims.readme_table_holds(Run(Settings(), limit=3))
+    assert [v.passed for v in finding.verdicts] == [None]
+    assert not finding.failed
+
+
+def test_run_measures_once_per_key() -> None:
+    run = Run(Settings())
+    calls: list[int] = []
+    assert run.measure("x", lambda: calls.append(1) or 7) == 7
+    assert run.measure("x", lambda: calls.append(1) or 8) == 7
+    assert calls == [1]
+
+
+def _claim(name: str, passed: bool | None) -> Claim:
+    evidence = Evidence("Evidence of " + name, [{"m": "a", "v": 0.5}], ["m", "v"], ["v"])
+    return Claim(name, lambda run: Finding(name, [Verdict(passed, f"{name} said")], [evidence]))
+
+
+@pytest.mark.parametrize(("states", "status"), [((True, None), 0), ((True, False), 1)])
+def test_report_prints_every_claim_and_exits_1_on_a_failure(
+    monkeypatch: pytest.MonkeyPatch, states: tuple[bool | None, ...], status: int
+) -> None:
+    claims = tuple(_claim(f"claim {i}", s) for i, s in enumerate(states))
+    monkeypatch.setattr(report, "CLAIMS", claims)
+    console = Console(record=True, width=120)
+    assert report.check_claims(console, Run(Settings())) == status
+    text = " ".join(console.export_text().split())  # titles wrap to the table's width
+    assert "Evidence of claim 0" in text
+    assert "Evidence of claim 1" in text
+    assert "PASS claim 0 said" in text
+    assert ("FAIL claim 1 said" in text) == (status == 1)
+    assert ("1 claim(s) failed: claim 1" in text) == (status == 1)
+    assert report.check_claims(Console(record=True), Run(Settings()), only="claim 0") == 0
+
+
+def test_simplex_points_cover_the_simplex_and_keep_the_other_fields() -> None:
+    base = SearchWeights().replace(short_floor=0.9, short_scale=3.0)
+    points = simplex_points(0.25, base)
+    assert len(points) == 15  # (n + 1)(n + 2) / 2 with n = 4
+    for w in points:
+        assert w.semantic + w.lexical + w.phrase == pytest.approx(1.0)
+        assert (w.short_floor, w.short_scale) == (0.9, 3.0)
+    corners = {(w.semantic, w.lexical, w.phrase) for w in points}
+    assert {(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)} <= corners
+
+
+def test_ablation_removes_each_part_but_never_all_weights() -> None:
+    variants = ablation_variants(SearchWeights().replace(semantic=0.5, lexical=0.5, phrase=0.0))
+    assert variants["without semantic"].semantic == 0
+    assert variants["without lexical"].lexical == 0
+    assert variants["without short factor"].short_floor == 1.0
+    only_semantic = ablation_variants(SearchWeights().replace(lexical=0.0, phrase=0.0))
+    assert "without semantic" not in only_semantic

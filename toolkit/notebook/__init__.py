@@ -1,0 +1,20 @@
+"""The notebook layer: how results look, in a notebook, a terminal and the app.
+
+Beside ``toolkit.workspace`` (the facade), above the features: it may import
+``toolkit.evaluate``, ``toolkit.search`` … and the core; nothing below imports it.
+
+- ``table``: ``Table``, records that become a DataFrame, HTML or a rich table;
+- ``render``: those three renderings, shared by every table;
+- ``tables``: tables of sources, messages, per-day counts, imports, explained hits;
+- ``quality``: tables of evaluation results (ranking, ablation, weights, ROUGE);
+- ``views``: ``HitList`` and ``SummaryView``, HTML views of hits and summaries;
+- ``plots``: matplotlib figures (messages per day, the weight simplex, sweeps);
+- ``report``: ``make eval``, the README's claims checked and printed.
+"""
+
+from __future__ import annotations
+
+from toolkit.notebook.table import Table
+from toolkit.notebook.views import HitList, SummaryView
+
+__all__ = ["HitList", "SummaryView", "Table"]

@@ -138,3 +138,31 @@ def test_an_unreachable_server_is_a_store_error_without_the_password() -> None:
     with pytest.raises(StoreError, match="cannot open") as info:
         PostgresStore("postgresql://me:s3cret@127.0.0.1:1/none", pool_size=1, connect_timeout=0.5)
     assert "s3cret" not in str(info.value)
+
+
+def test_imports_take_turns_across_stores(pg_url: str) -> None:
+    first, second = PostgresStore(pg_url, pool_size=2), PostgresStore(pg_url, pool_size=2)
+    waited: list[str] = []
+    inside, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with first.staging() as sink:
+            sink.upsert_source(title="A", kind=SourceKind.CHAT, internal_id=1)
+            inside.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert inside.wait(10)
+        threading.Timer(0.3, release.set).start()
+        with second.staging(on_wait=waited.append) as sink:
+            # The first import has committed by the time the second may write.
+            assert second.list_sources()[0].source.title == "A"
+            sink.upsert_source(title="B", kind=SourceKind.CHAT, internal_id=2)
+        assert waited == ["waiting for another import to finish…"]
+    finally:
+        release.set()
+        holder.join()
+        first.close()
+        second.close()

@@ -38,6 +38,9 @@ from toolkit.store.postgres_conn import (
 from toolkit.store.postgres_import import publish_messages
 from toolkit.store.postgres_records import PgRecords
 
+# pg_advisory_xact_lock key of imports ("mlens-im" in ASCII).
+_IMPORT_LOCK = 0x6D6C656E732D696D
+
 
 class PostgresStore(PgRecords):
     """PostgreSQL implementation of ``MessageStore``.
@@ -60,8 +63,17 @@ class PostgresStore(PgRecords):
 
     @contextlib.contextmanager
     def staging(self, *, on_wait: Callable[[str], None] | None = None) -> Iterator[ImportSink]:
-        """An import's sink: one transaction (PostgreSQL's row locks block no reader)."""
+        """An import's sink: one transaction, each batch COPYed into a staging table and
+        published by one statement; all of it lands at the end or none of it.
+
+        PostgreSQL's row locks block no reader, so the transaction may be long. Imports
+        take turns on an advisory lock, across every process on the database.
+        """
         with self.pg.transaction():
+            if not self.pg.query("SELECT pg_try_advisory_xact_lock(%s)", (_IMPORT_LOCK,))[0][0]:
+                if on_wait is not None:
+                    on_wait("waiting for another import to finish…")
+                self.pg.query("SELECT pg_advisory_xact_lock(%s)", (_IMPORT_LOCK,))
             yield DirectSink(self)
 
     def write_behind(self, task: Callable[[], object]) -> bool:

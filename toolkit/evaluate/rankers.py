@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from toolkit.embeddings import Matrix
-from toolkit.search.scorer import Signals, compute_signals, fuse
+from toolkit.search.scorer import Signals, compute_signals
 from toolkit.search.signals import FloatVector
 from toolkit.search.textcache import TextCache
 from toolkit.search.weights import SearchWeights
@@ -82,27 +82,10 @@ def hybrid_signals(
     return signals, window.lengths
 
 
-def hybrid_scores(
-    query: str,
-    texts: Sequence[str],
-    cosines: npt.ArrayLike,
-    *,
-    cache: TextCache,
-    weights: SearchWeights,
-    semantic_floor: float,
-) -> FloatVector:
-    """The hybrid score of each candidate, as ``Searcher`` computes it."""
-    signals, _ = hybrid_signals(
-        query, texts, cosines, cache=cache, weights=weights, semantic_floor=semantic_floor
-    )
-    return fuse(signals, weights)
-
-
 __all__ = [
     "RRF_K",
     "bm25_scores",
     "dense_scores",
-    "hybrid_scores",
     "hybrid_signals",
     "ranking",
     "rrf_scores",

@@ -92,6 +92,11 @@ def test_loader_and_the_vector_cache(tmp_path: Path) -> None:
     assert embedder.calls == 1  # read back, not embedded
     assert np.allclose(first.pool_vectors(queries[0]), again.pool_vectors(queries[0]))
     assert np.allclose(first.query_vectors, again.query_vectors)
+    # A subsample reads the whole file's cached vectors.
+    head = load_set("xx_tiny", embedder, dev_dir=tmp_path, cache_dir=tmp_path / "cache", limit=1)
+    assert embedder.calls == 1
+    assert [q.query_id for q in head.queries] == ["q1"]
+    assert np.allclose(head.query_vectors, first.query_vectors[:1])
     # A changed file is a different cache entry.
     path.write_text(path.read_text(encoding="utf-8").replace("noise", "sound"), encoding="utf-8")
     load_set("xx_tiny", embedder, dev_dir=tmp_path, cache_dir=tmp_path / "cache")

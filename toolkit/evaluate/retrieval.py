@@ -122,7 +122,8 @@ def load_set(
         embedder: the model whose vectors to use.
         dev_dir: where the files are.
         cache_dir: where vectors are cached (one ``.npz`` per model and file content).
-        limit: only the first ``limit`` queries (quick runs, tests).
+        limit: only the first ``limit`` queries (quick runs, tests); their vectors come
+            from the whole file's cache when there is one.
     """
     path = dev_path(name, dev_dir)
     queries = load_queries(path, limit=limit)
@@ -130,10 +131,13 @@ def load_set(
     for q in queries:
         texts.update(zip(q.candidate_ids, q.candidate_texts, strict=True))
     ids = sorted(texts)
-    cache = _cache_file(cache_dir, embedder.model_name, path, limit)
+    # A subsample reads the whole file's vectors when they are cached already.
+    cache = _cache_file(cache_dir, embedder.model_name, path, None)
+    if limit is not None and not cache.exists():
+        cache = _cache_file(cache_dir, embedder.model_name, path, limit)
     if cache.exists():
         stored = np.load(cache, allow_pickle=False)
-        passages, query_vectors = stored["passages"], stored["queries"]
+        passages, query_vectors = stored["passages"], stored["queries"][: len(queries)]
         ids = [str(i) for i in stored["ids"]]
     else:
         passages = _embed(embedder, [texts[i] for i in ids], "passage")

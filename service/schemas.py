@@ -35,6 +35,7 @@ from pydantic_core import PydanticCustomError
 from toolkit.errors import InvalidSourceRef
 from toolkit.models import iso_z, utc
 from toolkit.refs import parse_ref
+from toolkit.search.request import MAX_SENDERS, PEER_ID_RE
 
 # ISO 639-1 (184 two-letter codes).
 ISO_639_1: frozenset[str] = frozenset(
@@ -132,6 +133,19 @@ HitLimit = Annotated[StrictCount, Field(ge=1, le=100)]
 
 ScanLimit = Annotated[StrictCount, Field(ge=1, le=10000)]
 """Number of recent messages to scan: 1..10000."""
+
+TopicId = Annotated[StrictCount, Field(ge=1, description="A forum topic's id; General is 1.")]
+"""A forum topic id (the id of its ``topic_created`` message; General is 1)."""
+
+SenderPeerIds = Annotated[
+    list[Annotated[str, StringConstraints(pattern=PEER_ID_RE.pattern)]],
+    Field(
+        min_length=1,
+        max_length=MAX_SENDERS,
+        description="Only messages of these senders: `user123`, `channel123`.",
+    ),
+]
+"""1..100 sender ids as messages carry them (``user123``, ``channel123``, ``chat123``)."""
 
 
 def check_not_before(

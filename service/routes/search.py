@@ -19,9 +19,11 @@ from service.schemas import (
     HitLimit,
     QueryText,
     ScanLimit,
+    SenderPeerIds,
     SourceRefStr,
     StrictFlag,
     StrictNumber,
+    TopicId,
     UtcDatetime,
     check_not_before,
 )
@@ -59,6 +61,10 @@ class SearchRequest(BaseModel):
     explain: StrictFlag = Field(False, description="Add each hit's four signals.")
     weights: WeightsOverride | None = Field(
         None, description="Override some of the configured ranking weights for this call."
+    )
+    topic_id: TopicId | None = Field(None, description="Scan only this forum topic.")
+    sender_peer_ids: SenderPeerIds | None = Field(
+        None, description="Scan only these senders' messages (the window is theirs)."
     )
 
     @field_validator("period_to")
@@ -142,5 +148,7 @@ def search_messages(
         period_to=body.period_to,
         weights=overrides,
         explain=body.explain,
+        topic_id=body.topic_id,
+        sender_peer_ids=body.sender_peer_ids,
     )
     return SearchResponse.model_validate({"items": hits}, from_attributes=True)

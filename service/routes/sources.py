@@ -20,6 +20,15 @@ from toolkit.store.base import MessageStore
 router = APIRouter(prefix="/v1/sources", tags=["sources"], route_class=GuardedRoute)
 
 
+class TopicInfo(BaseModel):
+    """A forum topic of a source."""
+
+    topic_id: int = Field(description="The topic's id (`topic_id` of search and summaries).")
+    title: str
+    message_count: int = Field(description="Messages in the topic, service messages excluded.")
+    last_message_at: UtcDatetime | None
+
+
 class SourceInfo(BaseModel):
     """Metadata of one source."""
 
@@ -31,6 +40,9 @@ class SourceInfo(BaseModel):
     last_message_at: UtcDatetime | None
     last_synced_at: UtcDatetime | None = Field(description="Last live sync; null if never.")
     link: str = Field(description="Public link of the source.")
+    topics: list[TopicInfo] = Field(
+        default_factory=list, description="A forum's topics with their counts; empty otherwise."
+    )
 
 
 class SyncRequest(BaseModel):

@@ -17,8 +17,10 @@ from service.problems import problem_responses
 from service.routing import GuardedRoute
 from service.schemas import (
     LanguageCode,
+    SenderPeerIds,
     SourceRefStr,
     StrictCount,
+    TopicId,
     UtcDatetime,
     check_not_before,
 )
@@ -40,6 +42,8 @@ class SummaryRequest(BaseModel):
     started_at: UtcDatetime = Field(description="Start of the period (inclusive).")
     ended_at: UtcDatetime = Field(description="End of the period (exclusive); after started_at.")
     language: LanguageCode = Field(description="ISO 639-1 code of the output language.")
+    topic_id: TopicId | None = Field(None, description="Only this forum topic's messages.")
+    sender_peer_ids: SenderPeerIds | None = Field(None, description="Only these senders' messages.")
 
     @field_validator("ended_at")
     @classmethod
@@ -61,6 +65,8 @@ class SourceSummaryRequest(BaseModel):
         description="Recent messages to read (1..5000); default 500 "
         "(`MLENS_SOURCE_SUMMARY_MESSAGES`).",
     )
+    topic_id: TopicId | None = Field(None, description="Only this forum topic's messages.")
+    sender_peer_ids: SenderPeerIds | None = Field(None, description="Only these senders' messages.")
 
 
 class SectionOut(BaseModel):
@@ -108,6 +114,8 @@ def _period(
         body.ended_at,
         body.language,
         kind,
+        topic_id=body.topic_id,
+        sender_peer_ids=body.sender_peer_ids,
     )
     return _answer(summary, response)
 
@@ -164,6 +172,13 @@ def summarize_source_by_ref(
 ) -> SummaryResponse:
     """Describe a source from its most recent messages, with no period wording."""
     summary = summarize_source(
-        store, embedder, settings, body.source_ref, body.language, body.messages_limit
+        store,
+        embedder,
+        settings,
+        body.source_ref,
+        body.language,
+        body.messages_limit,
+        topic_id=body.topic_id,
+        sender_peer_ids=body.sender_peer_ids,
     )
     return _answer(summary, response)

@@ -40,6 +40,7 @@ def test_public_source_by_any_ref_form(
         "last_message_at": "2024-03-06T09:00:00Z",
         "last_synced_at": None,
         "link": "https://t.me/lens_public",
+        "topics": [],  # not a forum
     }
 
 

@@ -1,5 +1,6 @@
 """Ingest: Telegram Desktop JSON exports (``export``) and live sync (``live``, ``sync``)."""
 
-from toolkit.ingest.export import ImportedSource, ImportReport, import_export
+from toolkit.ingest.export import import_export
+from toolkit.ingest.export_report import ImportedSource, ImportReport
 
 __all__ = ["ImportReport", "ImportedSource", "import_export"]

@@ -38,6 +38,17 @@ from toolkit.store.postgres_conn import (
 from toolkit.store.postgres_import import publish_messages
 from toolkit.store.postgres_records import PgRecords
 
+_ANCHOR = "(SELECT posted_at FROM messages WHERE source_id = %(s)s AND message_id = %(m)s)"
+_NEIGHBOURS = f"""
+(SELECT {MSG_COLUMNS}, 0 FROM messages WHERE source_id = %(s)s AND NOT is_service
+   AND (posted_at, message_id) < ({_ANCHOR}, %(m)s)
+ ORDER BY posted_at DESC, message_id DESC LIMIT %(before)s)
+UNION ALL
+(SELECT {MSG_COLUMNS}, 1 FROM messages WHERE source_id = %(s)s AND NOT is_service
+   AND (posted_at, message_id) > ({_ANCHOR}, %(m)s)
+ ORDER BY posted_at, message_id LIMIT %(after)s)
+"""
+
 # pg_advisory_xact_lock key of imports ("mlens-im" in ASCII).
 _IMPORT_LOCK = 0x6D6C656E732D696D
 
@@ -279,20 +290,12 @@ class PostgresStore(PgRecords):
         self, source_id: int, message_id: int, *, before: int = 2, after: int = 2
     ) -> tuple[list[Message], list[Message]]:
         """Up to ``before``/``after`` non-service messages around one, in posting order."""
-        anchor = "(SELECT posted_at FROM messages WHERE source_id = %s AND message_id = %s)"
-        older = self.pg.query(
-            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = %s AND NOT is_service "
-            f"AND (posted_at, message_id) < ({anchor}, %s) "
-            "ORDER BY posted_at DESC, message_id DESC LIMIT %s",
-            (source_id, source_id, message_id, message_id, before),
+        # One round trip for both sides: a search asks this for every hit.
+        rows = self.pg.query(
+            _NEIGHBOURS, {"s": source_id, "m": message_id, "before": before, "after": after}
         )
-        newer = self.pg.query(
-            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = %s AND NOT is_service "
-            f"AND (posted_at, message_id) > ({anchor}, %s) "
-            "ORDER BY posted_at, message_id LIMIT %s",
-            (source_id, source_id, message_id, message_id, after),
-        )
-        return [message_row(r) for r in reversed(older)], [message_row(r) for r in newer]
+        older = [message_row(r) for r in reversed(rows) if r[-1] == 0]
+        return older, [message_row(r) for r in rows if r[-1] == 1]
 
     def get_messages(self, source_id: int, message_ids: Sequence[int]) -> list[Message]:
         """The messages with these ids, in posting order; unknown ids are skipped."""

@@ -11,11 +11,15 @@
 5. **Service memory**: peak RSS of a ``uvicorn`` process with the model loaded,
    after one search.
 
-Each result is printed against its target with PASS or FAIL.
+Each result is printed against its target with PASS or FAIL. With ``--concurrency``
+(``make bench-load`` runs it on its own) it adds **searches during an import**:
+50 clients for 30 s with and without a 500,000-message import into the same store
+(``bench_concurrency``, about 3 minutes).
 """
 
 from __future__ import annotations
 
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -244,6 +248,12 @@ def main() -> None:
                 memory.peak_rss <= 1.5e9,
             )
         )
+    if "--concurrency" in sys.argv[1:]:
+        from toolkit.evaluate import bench_concurrency
+
+        with tempfile.TemporaryDirectory(prefix="mlens-concurrency-") as folder:
+            outcome = bench_concurrency.run(Path(folder))
+        rows += [Row(*row) for row in bench_concurrency.rows(outcome)]
     Console(width=120).print(render(rows))
 
 

@@ -202,3 +202,16 @@ def test_an_import_in_another_thread_waits_for_the_turn(tmp_path: Path) -> None:
     assert {s.source.internal_id for s in store.list_sources()} == {7, 4_000_000_001}
     assert store.lookup_source(internal_id=7, handle=None) is not None
     store.close()
+
+
+def test_a_staging_file_left_by_a_killed_import_is_removed_by_the_next(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "s.sqlite3")
+    stale = tmp_path / ".s.sqlite3.stage-killed.sqlite3"
+    stale.write_bytes(b"left behind by kill -9")
+    other = tmp_path / ".other.sqlite3.stage-running.sqlite3"  # another store's: kept
+    other.write_bytes(b"")
+    assert import_export(store, write_export(tmp_path / "e.json", 3)).total.inserted == 3
+    assert not stale.exists()
+    assert other.exists()
+    assert not list(tmp_path.glob(".s.sqlite3.stage-*"))
+    store.close()

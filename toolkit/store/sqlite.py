@@ -12,6 +12,7 @@ stamp) go through ``write_behind`` to a background thread. The data folder is cr
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import sqlite3
 import tempfile
@@ -77,7 +78,14 @@ class SQLiteStore(MessagesAndVectors, Topics, KeysAndCache):
             raise StoreError("an import cannot run inside another write transaction")
         with self._conns.import_turn(on_wait):
             folder = None if self._conns.memory else Path(self.database).parent
-            fd, name = tempfile.mkstemp(prefix=".mlens-stage-", suffix=".sqlite3", dir=folder)
+            prefix = f".{Path(self.database).name}.stage-"
+            if folder is not None:
+                # Only the holder of the turn stages: any staging file left here is from
+                # an import that was killed, and nobody will ever publish it.
+                for stale in folder.glob(f"{glob.escape(prefix)}*"):
+                    with contextlib.suppress(OSError):
+                        stale.unlink()
+            fd, name = tempfile.mkstemp(prefix=prefix, suffix=".sqlite3", dir=folder)
             os.close(fd)
             sink = SQLiteStaging(self, Path(name))
             try:

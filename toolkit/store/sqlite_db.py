@@ -51,6 +51,8 @@ class Connections:
         if not self.memory:
             self.writer.execute("PRAGMA journal_mode = WAL")
             self.writer.execute("PRAGMA synchronous = NORMAL")
+            # After a big import is checkpointed, the WAL file shrinks back to 64 MiB.
+            self.writer.execute(f"PRAGMA journal_size_limit = {64 * 1024 * 1024}")
         self.write_lock = threading.RLock()
         self.depth = 0
         self._owner: int | None = None

@@ -6,26 +6,22 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from cli.state import console, print_table, workspace
-from toolkit.notebook import Table as Rows
+from toolkit.notebook import Table
 
 _COUNTS = ("inserted", "updated", "unchanged")
 
 
-def report_table(imported: Rows, title: str) -> Table:
-    """A small table of what an import changed, one row per source and a total."""
-    table = Table(title=title)
-    table.add_column("source")
-    table.add_column("title")
-    for column in _COUNTS:
-        table.add_column(column, justify="right")
-    for row in imported:
-        table.add_row(row["ref"], row["title"], *(str(row[c]) for c in _COUNTS))
-    if len(imported) > 1:
-        table.add_row("total", "", *(str(sum(imported[c])) for c in _COUNTS))
-    return table
+def report_table(imported: Table, title: str) -> Table:
+    """What an import changed: one row per source, and a total when there are several."""
+    rows = imported.rows
+    if len(rows) > 1:
+        rows.append({"ref": "total", **{c: sum(imported[c]) for c in _COUNTS}})
+    columns = ["ref", "title", *_COUNTS]
+    return Table(rows, columns=imported.columns).view(
+        columns, labels={"ref": "source"}, title=title
+    )
 
 
 def import_file(

@@ -2,18 +2,33 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from cli.filters import JsonOption, SenderOption, TopicOption
 from cli.state import console, print_json, print_table, settings, workspace
-from toolkit.models import iso_z
+from toolkit.notebook import Table
 
-
-def _when(value: Any) -> str:
-    return iso_z(value) if value is not None else "—"
+SOURCE_VIEW = [
+    "ref",
+    "title",
+    "kind",
+    "messages",
+    "first_message_at",
+    "last_message_at",
+    "last_synced_at",
+]
+MESSAGE_VIEW = ["messenger_message_id", "posted_at", "sender", "media", "text", "message_link"]
+LABELS = {
+    "first_message_at": "first",
+    "last_message_at": "last",
+    "last_synced_at": "last sync",
+    "messenger_message_id": "id",
+    "posted_at": "posted (UTC)",
+    "message_link": "link",
+}
+"""Shorter column names for a terminal."""
 
 
 def sources(as_json: JsonOption = False) -> None:
@@ -25,24 +40,19 @@ def sources(as_json: JsonOption = False) -> None:
     if not table:
         console.print("The store is empty: try `mlens demo` or `mlens import FILE`.")
         return
-    out = Table(title=f"Sources in {settings().store_label}")
-    for column in ("ref", "title", "kind", "messages", "first", "last", "last sync"):
-        out.add_column(column, justify="right" if column == "messages" else "left")
+    rows = []
     for row in table:
-        out.add_row(
-            row["ref"],
-            row["title"],
-            row["kind"],
-            str(row["messages"]),
-            _when(row["first_message_at"]),
-            _when(row["last_message_at"]),
-            _when(row["last_synced_at"]),
-        )
-        for topic in row.get("topics") or []:
-            out.add_row(
-                "", f"  # {topic['topic_id']} {topic['title']}", "topic", str(topic["messages"])
-            )
-    print_table(out)
+        rows.append(row)
+        rows += [
+            {
+                "title": f"  # {t['topic_id']} {t['title']}",
+                "kind": "topic",
+                "messages": t["messages"],
+            }
+            for t in row.get("topics") or []
+        ]
+    title = f"Sources in {settings().store_label}"
+    print_table(Table(rows, columns=table.columns).view(SOURCE_VIEW, labels=LABELS, title=title))
 
 
 def messages(
@@ -74,16 +84,5 @@ def messages(
     if as_json:
         print_json(table.to_dicts())
         return
-    out = Table(title=f"{source.title} — {len(table)} messages")
-    for column in ("id", "posted (UTC)", "sender", "text", "link"):
-        out.add_column(column, overflow="fold")
-    for m in table:
-        text = m["text"] if not m["media"] else f"[{m['media']}] {m['text']}".strip()
-        out.add_row(
-            str(m["messenger_message_id"]),
-            iso_z(m["posted_at"]),
-            m["sender"] or "",
-            text[:300],
-            m["message_link"],
-        )
-    print_table(out)
+    title = f"{source.title} — {len(table)} messages"
+    print_table(table.view(MESSAGE_VIEW, labels=LABELS, title=title))

@@ -76,6 +76,30 @@ class Table:
         """The values of one column, in row order."""
         return self[name]
 
+    def view(
+        self,
+        columns: Sequence[str],
+        *,
+        labels: Mapping[str, str] | None = None,
+        title: str | None = None,
+    ) -> Table:
+        """Some columns of the table, in this order, shown under other names.
+
+        Args:
+            columns: the columns to keep.
+            labels: display names by column name (the others keep theirs).
+            title: a new caption (default: this table's).
+        """
+        names = dict(labels or {})
+        rows = [{names.get(c, c): row.get(c) for c in columns} for row in self._rows]
+        return Table(
+            rows,
+            columns=[names.get(c, c) for c in columns],
+            title=self.title if title is None else title,
+            best=[names.get(c, c) for c in self.best if c in columns],
+            digits=self.digits,
+        )
+
     def to_dicts(self) -> list[dict[str, Any]]:
         """The records as a list of dicts, columns in order."""
         return [{c: row.get(c) for c in self.columns} for row in self._rows]

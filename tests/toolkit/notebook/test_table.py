@@ -93,3 +93,11 @@ def test_rich_rendering_folds_long_ids_on_a_narrow_terminal() -> None:
     assert "…" not in text  # folded onto a second line, never cut
     assert "c/1987654321" in text
     assert "012345" in text
+
+
+def test_view_keeps_some_columns_under_other_names() -> None:
+    table = _scores().view(["x", "method"], labels={"x": "score"}, title="Top")
+    assert table.columns == ["score", "method"]
+    assert table.rows == [{"score": 0.5, "method": "a"}, {"score": 0.75, "method": "b"}]
+    assert (table.title, table.best, table.digits) == ("Top", ("score",), 3)
+    assert _scores().view(["method"]).title == "Scores"

@@ -208,8 +208,9 @@ def test_media_messages_keep_caption_and_mark_media(store: SQLiteStore, tmp_path
         m.messenger_message_id: m for m in only(store, write(tmp_path / "r.json", chat(messages)))
     }
     assert [(got[i].media, got[i].text) for i in range(1, 8)] == [
-        ("photo", ""), ("photo", "look at this"), ("sticker", "[sticker] 👍"), ("video_file", "clip"),
-        ("file", "[file] report.pdf"), ("poll", "Lunch? — yes / no"), (None, "plain"),
+        ("photo", ""), ("photo", "look at this"), ("sticker", "[sticker] 👍"),
+        ("video_file", "clip"), ("file", "[file] report.pdf"),
+        ("poll", "Lunch? — yes / no"), (None, "plain"),
     ]  # fmt: skip
     source_id = got[1].source_id
     # A photo without a caption says nothing to search; the sticker and the file do.

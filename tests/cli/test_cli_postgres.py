@@ -58,10 +58,11 @@ def test_cli_on_postgres_writes_no_sqlite_file_and_copies_both_ways(
         app, ["import", str(_export(cli_env / "result.json")), "--no-progress"]
     )
     assert imported.exit_code == 0, imported.output
-    listed = runner.invoke(app, ["sources"])
+    listed = runner.invoke(app, ["sources", "--json"])
     assert listed.exit_code == 0, listed.output
-    assert "4242" in listed.stdout
-    assert "Ops" in listed.stdout
+    (row,) = json.loads(listed.stdout)
+    assert "Ops" in json.dumps(row, ensure_ascii=False)
+    assert 4 in row.values()
     token = runner.invoke(app, ["keys", "create", "-s", "search.read", "-n", "ci"]).stdout.strip()
     hits = runner.invoke(app, ["search", "t.me/c/4242", "deploy the service", "--limit", "2"])
     assert hits.exit_code == 0, hits.output

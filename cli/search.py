@@ -5,44 +5,26 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
 from cli.filters import JsonOption, SenderOption, TopicOption
 from cli.state import print_json, print_table, workspace
-from toolkit.models import SearchHit
+from toolkit.notebook import HitList, Table
 
 _SIGNALS = ("semantic", "lexical", "phrase", "short_factor")
+_LABELS = {
+    "rank": "#",
+    "posted_at": "posted (UTC)",
+    "messenger_message_id": "id",
+    "short_factor": "short",
+}
 
 
-def _preview(text: str, width: int = 160) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
-
-
-def hits_table(hits: list[SearchHit], *, query: str, explain: bool) -> Table:
-    """The hits as a rich table: rank, score, time, id, text (and signals with explain)."""
-    table = Table(title=f"{len(hits)} hits for {query!r}", show_lines=True)
-    table.add_column("#", justify="right")
-    table.add_column("score", justify="right")
-    table.add_column("posted (UTC)")
-    table.add_column("id", justify="right")
-    table.add_column("text", overflow="fold")
-    if explain:
-        for name in _SIGNALS:
-            table.add_column(name.replace("_factor", ""), justify="right")
-    for rank, hit in enumerate(hits, 1):
-        row = [
-            str(rank),
-            f"{hit.score:.3f}",
-            hit.posted_at.strftime("%Y-%m-%d %H:%M"),
-            f"[link={hit.message_link}]{hit.messenger_message_id}[/link]",
-            escape(_preview(hit.text)),
-        ]
-        if explain and hit.signals is not None:
-            row += [f"{hit.signals[name]:.3f}" for name in _SIGNALS]
-        table.add_row(*row)
-    return table
+def hits_table(hits: HitList, *, explain: bool) -> Table:
+    """The hits for a terminal: rank, score, time, id, text (and signals with explain)."""
+    columns = ["rank", "score", "posted_at", "messenger_message_id", "text"]
+    columns += list(_SIGNALS) if explain else []
+    title = f"{len(hits)} hits for {hits.query!r}"
+    return hits.table().view(columns, labels=_LABELS, title=title, digits=3)
 
 
 def search(
@@ -76,4 +58,4 @@ def search(
     if as_json:
         print_json(list(hits))
         return
-    print_table(hits_table(list(hits), query=query, explain=explain))
+    print_table(hits_table(hits, explain=explain))

@@ -82,6 +82,7 @@ class Table:
         *,
         labels: Mapping[str, str] | None = None,
         title: str | None = None,
+        digits: int | None = None,
     ) -> Table:
         """Some columns of the table, in this order, shown under other names.
 
@@ -89,6 +90,7 @@ class Table:
             columns: the columns to keep.
             labels: display names by column name (the others keep theirs).
             title: a new caption (default: this table's).
+            digits: decimals shown for floats (default: this table's).
         """
         names = dict(labels or {})
         rows = [{names.get(c, c): row.get(c) for c in columns} for row in self._rows]
@@ -97,7 +99,7 @@ class Table:
             columns=[names.get(c, c) for c in columns],
             title=self.title if title is None else title,
             best=[names.get(c, c) for c in self.best if c in columns],
-            digits=self.digits,
+            digits=self.digits if digits is None else digits,
         )
 
     def to_dicts(self) -> list[dict[str, Any]]:

@@ -72,4 +72,7 @@ def serve(
         host=bind_host,
         port=bind_port,
         workers=workers,
+        # On SIGTERM, in-flight requests get this long to finish; the rest are abandoned
+        # (their work runs in daemon threads, see service.workers), so a stop takes seconds.
+        timeout_graceful_shutdown=cfg.shutdown_timeout_seconds,
     )

@@ -117,7 +117,16 @@ class DeadlineMiddleware:
             await send(message)
 
         task = asyncio.ensure_future(self.app(scope, receive, guarded_send))
-        done, _ = await asyncio.wait({task}, timeout=self.seconds)
+        try:
+            done, _ = await asyncio.wait({task}, timeout=self.seconds)
+        except asyncio.CancelledError:
+            # The server is stopping and its grace period is over: say so, then go.
+            if not started:
+                expired = True
+                task.cancel()
+                task.add_done_callback(_log_late_failure)
+                await _abandoned(scope, receive, send, "the server is stopping; try again")
+            raise
         if task in done or started:
             await task  # finished (or re-raise), or already answering: let it end
             return
@@ -127,14 +136,19 @@ class DeadlineMiddleware:
         log.warning(
             "%s %s exceeded the %g s deadline", scope.get("method"), scope.get("path"), self.seconds
         )
-        response = problem_response(
-            Request(scope),
-            503,
-            title="Request took too long",
-            type_=TYPE_BASE + "deadline-exceeded",
-            detail=f"the request did not finish within {self.seconds:g} s; it was abandoned",
-        )
-        await response(scope, receive, send)
+        detail = f"the request did not finish within {self.seconds:g} s; it was abandoned"
+        await _abandoned(scope, receive, send, detail)
+
+
+async def _abandoned(scope: Scope, receive: Receive, send: Send, detail: str) -> None:
+    response = problem_response(
+        Request(scope),
+        503,
+        title="Request abandoned",
+        type_=TYPE_BASE + "deadline-exceeded",
+        detail=detail,
+    )
+    await response(scope, receive, send)
 
 
 def _log_late_failure(task: asyncio.Future[None]) -> None:

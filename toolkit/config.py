@@ -109,8 +109,8 @@ class Settings(BaseSettings):
     request_timeout_seconds: float = Field(
         30.0, gt=0, description="A request still working after this answers 503."
     )
-    shutdown_timeout_seconds: float = Field(
-        5.0, ge=0, description="`mlens serve` waits this long for in-flight requests on stop."
+    shutdown_timeout_seconds: int = Field(
+        5, ge=0, description="`mlens serve` waits this long for in-flight requests on stop."
     )
 
     @model_validator(mode="after")

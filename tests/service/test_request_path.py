@@ -1,0 +1,121 @@
+"""What a request may not do: outlive its deadline, or wait for a store write.
+
+- A request still working after ``request_timeout_seconds`` is answered with a 503
+  problem at once, and the service goes on serving (issue 11, item 1).
+- Authentication records "key last used" through a background writer: a request
+  answers while that write is stuck, and the stamp lands afterwards (issue 11, item 3).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from service.app import create_app
+from service.deps import get_searcher
+from service.keystamps import KeyStamps
+from service.state import state_of
+from toolkit.apikeys import create_api_key
+from toolkit.config import Settings
+from toolkit.models import SourceKind
+from toolkit.store import SQLiteStore
+from toolkit.store.base import MessageStore
+
+SEARCH = "/v1/search/messages"
+
+
+class StuckSearcher:
+    """A searcher whose search waits until released (at most ``limit`` seconds)."""
+
+    def __init__(self, limit: float = 20.0) -> None:
+        self.release = threading.Event()
+        self.limit = limit
+
+    def search(self, *args: Any, **kwargs: Any) -> list[Any]:
+        self.release.wait(self.limit)
+        return []
+
+
+def test_request_past_its_deadline_is_a_503_problem(
+    settings: Settings, auth: Callable[..., dict[str, str]]
+) -> None:
+    app = create_app(settings.model_copy(update={"request_timeout_seconds": 0.5}))
+    stuck = StuckSearcher()
+    app.dependency_overrides[get_searcher] = lambda: stuck
+    token, _ = create_api_key(state_of(app).store, name="k", scopes={"search.read"})
+    headers = {"Authorization": f"Bearer {token}"}
+    try:
+        with TestClient(app) as client:
+            response = client.post(
+                SEARCH, json={"source_ref": "@lens_public", "query": "q"}, headers=headers
+            )
+            assert response.status_code == 503, response.text
+            assert response.headers["content-type"] == "application/problem+json"
+            body = response.json()
+            assert body["type"].endswith("deadline-exceeded")
+            assert "0.5 s" in body["detail"]
+            assert client.get("/healthz").status_code == 200  # still serving
+    finally:
+        stuck.release.set()
+
+
+class StuckStamps:
+    """A store whose ``touch_api_key`` waits until released; everything else passes."""
+
+    def __init__(self, inner: MessageStore) -> None:
+        self.inner = inner
+        self.release = threading.Event()
+        self.stamped: list[int] = []
+
+    def touch_api_key(self, key_id: int, when: datetime) -> None:
+        self.release.wait(20)
+        self.inner.touch_api_key(key_id, when)
+        self.stamped.append(key_id)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def test_authentication_never_waits_for_the_last_used_write(settings: Settings) -> None:
+    inner = SQLiteStore(":memory:")
+    store = StuckStamps(inner)
+    inner.upsert_source(title="T", kind=SourceKind.CHANNEL, handle="lens_public")
+    token, record = create_api_key(inner, name="k", scopes={"sources.read"})
+    app = create_app(settings, store=store)  # type: ignore[arg-type]
+    try:
+        with TestClient(app) as client:
+            response = client.get(
+                "/v1/sources/by-ref",
+                params={"source_ref": "@lens_public"},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            assert response.status_code == 200  # answered while the stamp is stuck
+            assert store.stamped == []
+            store.release.set()
+            state_of(app).key_stamps.flush()
+        assert store.stamped == [record.id]
+        (stored,) = [r for r in inner.list_api_keys() if r.id == record.id]
+        assert stored.last_used_at is not None
+    finally:
+        store.release.set()
+        inner.close()
+
+
+def test_stamps_are_dropped_not_queued_without_bound() -> None:
+    inner = SQLiteStore(":memory:")
+    store = StuckStamps(inner)
+    stamps = KeyStamps(store, queue_size=1)  # type: ignore[arg-type]
+    now = datetime.now(UTC)
+    for key_id in (1, 2, 3, 4):
+        stamps.submit(key_id, now)
+    stamps.submit(1, now)  # already in flight: not queued twice
+    assert stamps.dropped >= 2
+    store.release.set()
+    stamps.close()
+    assert 1 in store.stamped
+    assert len(store.stamped) == 4 - stamps.dropped
+    inner.close()

@@ -1,4 +1,4 @@
-"""Options shared by ``messages``, ``search`` and ``summarize``: forum topic and senders."""
+"""Options several commands share: forum topic, senders, ``--json``."""
 
 from __future__ import annotations
 
@@ -17,4 +17,6 @@ SenderOption = Annotated[
         help="Only messages of this sender (user123, channel123); repeat for several.",
     ),
 ]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
+JsonOption = Annotated[
+    bool, typer.Option("--json", help="Print one JSON document (the API's field names).")
+]

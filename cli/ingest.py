@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from cli.state import console, print_table, workspace
+from cli.render import print_table
+from cli.state import console, workspace
 from toolkit.notebook import Table
 
 _COUNTS = ("inserted", "updated", "unchanged")

@@ -12,7 +12,9 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from cli.state import console, err_console, print_table, store
+from cli.filters import JsonOption
+from cli.render import key_record, print_json, print_table
+from cli.state import console, err_console, store
 from toolkit.apikeys import SCOPES, create_api_key, list_api_keys, revoke_api_key
 
 
@@ -49,9 +51,12 @@ def create(
     print(token)
 
 
-def list_() -> None:
+def list_(as_json: JsonOption = False) -> None:
     """List every key (revoked ones too); secrets are never stored, so never shown."""
     records = list_api_keys(store())
+    if as_json:
+        print_json([key_record(r) for r in records])
+        return
     if not records:
         console.print(
             "No API keys yet: create one with `mlens keys create --scope ... --name ...`."

@@ -7,7 +7,8 @@ from typing import Annotated
 import typer
 
 from cli.filters import JsonOption, SenderOption, TopicOption
-from cli.state import print_json, print_table, workspace
+from cli.render import hit_record, print_json, print_table
+from cli.state import workspace
 from toolkit.notebook import HitList, Table
 
 _SIGNALS = ("semantic", "lexical", "phrase", "short_factor")
@@ -37,7 +38,9 @@ def search(
     from_: Annotated[
         str | None, typer.Option("--from", help="Scan messages posted from (ISO 8601).")
     ] = None,
-    to: Annotated[str | None, typer.Option("--to", help="... up to (ISO 8601).")] = None,
+    to: Annotated[
+        str | None, typer.Option("--to", help="... up to (ISO 8601; a bare day is included).")
+    ] = None,
     explain: Annotated[bool, typer.Option(help="Show each hit's four signals.")] = False,
     topic: TopicOption = None,
     sender: SenderOption = None,
@@ -56,6 +59,6 @@ def search(
         sender_peer_ids=sender or None,
     )
     if as_json:
-        print_json(list(hits))
+        print_json([hit_record(hit) for hit in hits])
         return
     print_table(hits_table(hits, explain=explain))

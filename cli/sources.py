@@ -7,8 +7,10 @@ from typing import Annotated
 import typer
 
 from cli.filters import JsonOption, SenderOption, TopicOption
-from cli.state import console, print_json, print_table, settings, workspace
+from cli.render import message_record, print_json, print_table, source_record
+from cli.state import console, settings, workspace
 from toolkit.notebook import Table
+from toolkit.notebook.tables import messages_table
 
 SOURCE_VIEW = [
     "ref",
@@ -33,10 +35,10 @@ LABELS = {
 
 def sources(as_json: JsonOption = False) -> None:
     """List the sources in the store with message counts, time span and forum topics."""
-    table = workspace().sources()
     if as_json:
-        print_json(table.to_dicts())
+        print_json([source_record(s) for s in workspace().store.list_sources()])
         return
+    table = workspace().sources()
     if not table:
         console.print("The store is empty: try `mlens demo` or `mlens import FILE`.")
         return
@@ -60,7 +62,10 @@ def messages(
     since: Annotated[
         str | None, typer.Option(help="From this ISO 8601 time (UTC if naive).")
     ] = None,
-    until: Annotated[str | None, typer.Option(help="Up to this ISO 8601 time (inclusive).")] = None,
+    until: Annotated[
+        str | None,
+        typer.Option(help="Up to this ISO 8601 time (inclusive; a bare day is included whole)."),
+    ] = None,
     limit: Annotated[int, typer.Option(min=1, max=10000, help="Most recent N messages.")] = 50,
     service_messages: Annotated[
         bool, typer.Option("--service/--no-service", help="Include service messages.")
@@ -72,7 +77,7 @@ def messages(
     """Print the most recent messages of a source (of one topic, some senders), oldest first."""
     ws = workspace()
     source = ws.source(ref)
-    table = ws.messages(
+    rows = ws.recent_messages(
         source,
         since=since,
         until=until,
@@ -82,7 +87,8 @@ def messages(
         sender_peer_ids=sender or None,
     )
     if as_json:
-        print_json(table.to_dicts())
+        print_json([message_record(source, m) for m in rows])
         return
-    title = f"{source.title} — {len(table)} messages"
+    title = f"{source.title} — {len(rows)} messages"
+    table = messages_table(source, rows)
     print_table(table.view(MESSAGE_VIEW, labels=LABELS, title=title))

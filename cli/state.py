@@ -8,35 +8,16 @@ command which fails early (missing credentials, a bad option) opens nothing.
 
 from __future__ import annotations
 
-import json
-import sys
-from dataclasses import asdict, is_dataclass
-from datetime import datetime
 from functools import cache
-from typing import Any
 
-from rich.console import Console, RenderableType
+from rich.console import Console
 
 from toolkit.config import Settings
-from toolkit.models import iso_z
 from toolkit.store import MessageStore
 from toolkit.workspace import Workspace
 
 console = Console()
 err_console = Console(stderr=True)
-_UNBOUNDED = 1_000_000  # columns: a table printed to a pipe is as wide as its content
-
-
-def print_table(table: RenderableType) -> None:
-    """Print a table on stdout; to a pipe or a file at its natural width.
-
-    In a terminal the table fits the window; anywhere else no cell is cut or wrapped,
-    so refs, ids and links arrive whole for a script to read.
-    """
-    if console.is_terminal:
-        console.print(table)
-    else:
-        Console(file=sys.stdout, width=_UNBOUNDED, color_system=None).print(table)
 
 
 @cache
@@ -62,19 +43,6 @@ def reset() -> None:
         workspace().close()
     workspace.cache_clear()
     settings.cache_clear()
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, datetime):
-        return iso_z(value)
-    if is_dataclass(value) and not isinstance(value, type):
-        return asdict(value)
-    return str(value)
-
-
-def print_json(value: Any) -> None:
-    """Print ``value`` as JSON on stdout (datetimes as ISO 8601 UTC with ``Z``)."""
-    sys.stdout.write(json.dumps(value, ensure_ascii=False, default=_jsonable, indent=2) + "\n")
 
 
 def print_error(message: object) -> None:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict
 from typing import Annotated
 
 import typer
 from rich.markup import escape
 
-from cli.filters import SenderOption, TopicOption
+from cli.filters import JsonOption, SenderOption, TopicOption
+from cli.render import print_json, summary_record
 from cli.state import console, workspace
 from toolkit.models import SourceKind, Summary
 
@@ -43,7 +42,7 @@ def summarize(
         int | None,
         typer.Option(min=1, max=5000, help="With --source: recent messages to read."),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOption = False,
     topic: TopicOption = None,
     sender: SenderOption = None,
 ) -> None:
@@ -72,6 +71,6 @@ def summarize(
             sender_peer_ids=sender or None,
         )
     if as_json:
-        console.print_json(json.dumps(asdict(view.summary), ensure_ascii=False))
+        print_json(summary_record(view.summary))
     else:
         _print(view.summary)

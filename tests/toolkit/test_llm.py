@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from fake_llm import FakeLLM, Reply, summary_json
-from summary_data import START, seeded_store
+from summary_data import START
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
@@ -29,6 +29,8 @@ from toolkit.summarize.llm.answer import URL_RE
 from toolkit.summarize.period_wording import has_period_wording
 from toolkit.summarize.pipeline import summarize_period, summarize_source
 
+pytestmark = pytest.mark.usefixtures("summary_sources")
+
 TEAM = "@platform_team"
 DAY = timedelta(days=1)
 ID_RE = re.compile(r'<message id="(\d+)"')
@@ -38,13 +40,6 @@ ID_RE = re.compile(r'<message id="(\d+)"')
 def llm() -> Iterator[FakeLLM]:
     with FakeLLM() as server:
         yield server
-
-
-@pytest.fixture
-def store() -> Iterator[SQLiteStore]:
-    store, _ = seeded_store()
-    yield store
-    store.close()
 
 
 def llm_settings(server: FakeLLM, **overrides: Any) -> Settings:

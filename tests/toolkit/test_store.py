@@ -16,6 +16,8 @@ from toolkit.models import Message, Source, SourceKind, SourceRef
 from toolkit.store import SQLiteStore
 from toolkit.store.migrations import MIGRATIONS, migrate
 
+pytestmark = pytest.mark.both_stores
+
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 
 

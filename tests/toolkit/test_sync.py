@@ -51,11 +51,6 @@ class Sleeper:
 
 
 @pytest.fixture
-def store() -> SQLiteStore:
-    return SQLiteStore(":memory:")
-
-
-@pytest.fixture
 def fake() -> FakeTelegram:
     return FakeTelegram(
         entities=[ALICE, BOB, CAROL, NEWS, TALK, PRIVATE],

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
@@ -18,7 +17,6 @@ if TYPE_CHECKING:
     from toolkit.evaluate.compare import PreparedQuery
     from toolkit.search.searcher import Searcher
 
-DAY = timedelta(days=1)
 Progress = Callable[[int, int], None]
 """``progress(done, total)`` while embedding; the app turns it into a progress bar."""
 WeightsArg = SearchWeights | Mapping[str, float] | None

@@ -22,7 +22,7 @@ from toolkit.notebook.tables import (
 )
 from toolkit.refs import parse_ref
 from toolkit.search.request import check_filters
-from toolkit.when import When, moment
+from toolkit.timeparse import When, lower_bound, upper_bound
 from toolkit.workspace.base import Progress, WorkspaceBase
 
 
@@ -47,21 +47,45 @@ class DataMixin(WorkspaceBase):
         """The most recent ``limit`` messages of a source (in ``[since, until]``, of one
         forum topic and some senders when given), oldest first.
 
+        A bare day as ``until`` is included whole (``toolkit.timeparse``).
+
         Raises:
             InvalidRequest: a topic id that is not positive, or malformed sender ids.
         """
         source = self.source(ref)
+        rows = self.recent_messages(
+            source,
+            since=since,
+            until=until,
+            limit=limit,
+            include_service=include_service,
+            topic_id=topic_id,
+            sender_peer_ids=sender_peer_ids,
+        )
+        return messages_table(source, rows)
+
+    def recent_messages(
+        self,
+        ref: str | Source,
+        *,
+        since: When | None = None,
+        until: When | None = None,
+        limit: int = 1000,
+        include_service: bool = False,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
+    ) -> list[Message]:
+        """``messages`` as the toolkit's ``Message`` records, oldest first."""
         topic_id, senders = check_filters(topic_id=topic_id, sender_peer_ids=sender_peer_ids)
-        rows = self.store.recent_messages(
-            source.id,
+        return self.store.recent_messages(
+            self.source(ref).id,
             limit,
-            since=moment(since, "since"),
-            until=moment(until, "until"),
+            since=lower_bound(since, "since"),
+            until=upper_bound(until, "until"),
             include_service=include_service,
             topic_id=topic_id,
             sender_peer_ids=senders,
         )
-        return messages_table(source, rows)
 
     def topics(self, ref: str | Source) -> Table:
         """A forum's topics (id, title, message count, last message); empty for others."""

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from toolkit.models import Source
 from toolkit.notebook.table import Table
 from toolkit.notebook.tables import explain_table
 from toolkit.notebook.views import HitList
-from toolkit.when import When, moment
-from toolkit.workspace.base import DAY, WeightsArg, WorkspaceBase, source_ref
+from toolkit.timeparse import When, lower_bound, upper_bound
+from toolkit.workspace.base import WeightsArg, WorkspaceBase, source_ref
 
 if TYPE_CHECKING:
     from toolkit.search.searcher import Searcher
@@ -72,8 +71,8 @@ class SearchMixin(WorkspaceBase):
             query,
             limit=limit or self.settings.default_limit,
             scan_messages_limit=scan_messages_limit or self.settings.default_scan_messages_limit,
-            period_from=moment(period_from, "period_from"),
-            period_to=moment(period_to, "period_to", after_day=DAY - timedelta(seconds=1)),
+            period_from=lower_bound(period_from, "period_from"),
+            period_to=upper_bound(period_to, "period_to"),
             weights=self.weights(weights),
             explain=explain,
             topic_id=topic_id,

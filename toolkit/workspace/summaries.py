@@ -10,17 +10,16 @@ from toolkit.errors import InvalidRequest
 from toolkit.models import Source, SourceKind, Summary
 from toolkit.notebook.tables import messages_table
 from toolkit.notebook.views import SummaryView
-from toolkit.when import When, moment
-from toolkit.workspace.base import DAY, WorkspaceBase, source_ref
+from toolkit.timeparse import When, lower_bound, upper_bound
+from toolkit.workspace.base import WorkspaceBase, source_ref
 
 ENGINES = ("auto", "extractive", "llm")
 
 
-def _moment(value: When, field: str, *, end: bool = False) -> datetime:
-    found = moment(value, field, after_day=DAY if end else None)
-    if found is None:
+def _required(value: datetime | None, field: str) -> datetime:
+    if value is None:
         raise InvalidRequest(f"{field} is required", field=field)
-    return found
+    return value
 
 
 class SummariesMixin(WorkspaceBase):
@@ -74,8 +73,8 @@ class SummariesMixin(WorkspaceBase):
             self.embedder,
             self._engine_settings(engine),
             source_ref(source, ref),
-            _moment(start, "started_at"),
-            _moment(end, "ended_at", end=True),
+            _required(lower_bound(start, "started_at"), "started_at"),
+            _required(upper_bound(end, "ended_at", exclusive=True), "ended_at"),
             language,
             SourceKind(kind) if kind is not None else None,
             topic_id=topic_id,

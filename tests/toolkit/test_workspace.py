@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
@@ -10,20 +10,6 @@ from chat_fixture import HANDLE, TEXTS, write_export
 
 from toolkit import SearchWeights, Settings, Workspace
 from toolkit.errors import ImportFormatError, InvalidRequest, SourceNotFound
-from toolkit.when import moment
-
-
-def test_moment_reads_days_datetimes_and_strings() -> None:
-    day = datetime(2026, 3, 2, tzinfo=UTC)
-    assert moment("2026-03-02", "x") == day
-    assert moment(date(2026, 3, 2), "x") == day
-    assert moment("2026-03-02", "x", after_day=timedelta(days=1)) == day + timedelta(days=1)
-    assert moment("2026-03-02T10:00:00+03:00", "x") == day + timedelta(hours=7)
-    assert moment(datetime(2026, 3, 2, 7), "x") == day + timedelta(hours=7)
-    assert moment(None, "x") is None
-    with pytest.raises(InvalidRequest, match="ISO 8601") as info:
-        moment("yesterday", "since")
-    assert info.value.field == "since"
 
 
 def test_open_creates_the_data_folder_and_an_empty_store(tmp_path: Path) -> None:

@@ -1,0 +1,108 @@
+"""How the commands print: tables that survive a pipe, and one JSON document.
+
+``--json`` output uses the field names of the /v1 API: a search hit is the
+``/v1/search/messages`` item; a message has ``messenger_message_id``, ``text``,
+``sender_peer_id``, ``sender_name``, ``posted_at``, ``message_link``, ``reply_to``; a
+source has ``ref``, ``title``, ``kind``, ``message_count``, its time span and its forum
+``topics``. Times are
+ISO 8601 UTC with ``Z``; ids are strings, as in the API.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from datetime import date, datetime
+from enum import Enum
+from typing import Any
+
+from rich.console import Console, RenderableType
+
+from cli.state import console
+from toolkit.models import ApiKeyRecord, Message, SearchHit, Source, SourceStats, Summary, iso_z
+from toolkit.refs import message_link
+
+_UNBOUNDED = 1_000_000  # columns: a table printed to a pipe is as wide as its content
+
+
+def print_table(table: RenderableType) -> None:
+    """Print a table on stdout; to a pipe or a file at its natural width.
+
+    In a terminal the table fits the window; anywhere else no cell is cut or wrapped,
+    so refs, ids and links arrive whole for a script to read.
+    """
+    if console.is_terminal:
+        console.print(table)
+    else:
+        Console(file=sys.stdout, width=_UNBOUNDED, color_system=None).print(table)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return iso_z(value)
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, set | frozenset):
+        return sorted(value)
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")
+
+
+def print_json(document: Any) -> None:
+    """Write one JSON document on stdout (UTF-8 text, not escaped; no markup, no wrap)."""
+    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2, default=_plain) + "\n")
+
+
+def source_record(stats: SourceStats) -> dict[str, Any]:
+    """A stored source with its message count and time span."""
+    return {
+        "ref": stats.source.key,
+        "title": stats.source.title,
+        "kind": stats.source.kind,
+        "message_count": stats.message_count,
+        "first_message_at": stats.first_message_at,
+        "last_message_at": stats.last_message_at,
+        "last_synced_at": stats.last_synced_at,
+        "topics": [dataclasses.asdict(topic) for topic in stats.topics],
+    }
+
+
+def message_record(source: Source, message: Message) -> dict[str, Any]:
+    """One stored message; ``message_link`` is ``""`` where the messenger has none."""
+    reply_to = message.reply_to
+    return {
+        "messenger_message_id": str(message.messenger_message_id),
+        "text": message.text,
+        "sender_peer_id": message.sender_peer_id,
+        "sender_name": message.sender_name,
+        "posted_at": message.posted_at,
+        "message_link": message_link(
+            source, message.messenger_message_id, topic_id=message.topic_id
+        ),
+        "reply_to": str(reply_to) if reply_to is not None else None,
+    }
+
+
+def hit_record(hit: SearchHit) -> dict[str, Any]:
+    """A search hit as the ``/v1/search/messages`` item (``signals`` with ``--explain``)."""
+    return dataclasses.asdict(hit)
+
+
+def summary_record(summary: Summary) -> dict[str, Any]:
+    """A summary as the summaries API returns it, plus its engine and language."""
+    return dataclasses.asdict(summary)
+
+
+def key_record(record: ApiKeyRecord) -> dict[str, Any]:
+    """An API key's public record; the secret is never stored, so never shown."""
+    return {
+        "id": record.id,
+        "name": record.name,
+        "prefix": record.prefix,
+        "scopes": record.scopes,
+        "created_at": record.created_at,
+        "last_used_at": record.last_used_at,
+        "revoked_at": record.revoked_at,
+    }

@@ -44,12 +44,12 @@ def test_keys_are_unique(store: SQLiteStore) -> None:
     assert len({key_prefix(t) for t in tokens}) == 50
 
 
-def test_only_the_hash_is_stored(store: SQLiteStore, tmp_path: Path) -> None:
+def test_only_the_hash_is_stored(store: SQLiteStore, db: Path, tmp_path: Path) -> None:
     token, _ = create_api_key(store, name="secretive", scopes=SCOPES)
     secret = token.split("_", 2)[2]
     store.close()
-    with sqlite3.connect(tmp_path / "keys.sqlite3") as db:
-        dump = "\n".join(db.iterdump())
+    with sqlite3.connect(db) as conn:
+        dump = "\n".join(conn.iterdump())
     assert hashlib.sha256(token.encode()).hexdigest() in dump
     assert secret not in dump
     assert token not in dump

@@ -3,8 +3,11 @@ and ``open_store`` choosing it. The behaviour both stores share is in ``test_sto
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import threading
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -12,7 +15,9 @@ import psycopg
 import pytest
 
 from toolkit.config import Settings
-from toolkit.errors import ConfigError, StoreError
+from toolkit.errors import ConfigError, ImportFormatError, StoreError
+from toolkit.evaluate.synthetic import write_export
+from toolkit.ingest import ImportReport, import_export
 from toolkit.models import Message, SourceKind, UpsertResult
 from toolkit.store import SQLiteStore, open_store
 from toolkit.store.postgres import PostgresStore
@@ -166,3 +171,57 @@ def test_imports_take_turns_across_stores(pg_url: str) -> None:
         holder.join()
         first.close()
         second.close()
+
+
+def test_a_staged_import_lets_other_writers_work_and_lands_whole(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """While the export comes through a pipe, other writers (on the same source too) go
+    on and the import is invisible; then it lands whole, with the counts SQLite gives."""
+    store = PostgresStore(pg_url)
+    lite = SQLiteStore(tmp_path / "s.sqlite3")
+    path = write_export(tmp_path / "e.json", 3000)
+    text = path.read_bytes()
+    chat_id = json.loads(text)["id"]
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    try:
+        early = store.upsert_source(title="Load test", kind=SourceKind.CHAT, internal_id=chat_id)
+        result: list[ImportReport] = []
+        importer = threading.Thread(target=lambda: result.append(import_export(store, fifo)))
+        importer.start()
+        with fifo.open("wb") as pipe:
+            pipe.write(text[: len(text) // 2])
+            pipe.flush()
+            time.sleep(0.5)
+            store.cache_put("during", "the import")
+            store.set_watermark(early.id, 7, T0)  # a sync of the same source is not held
+            assert store.count_messages(early.id) == 0  # the import is not visible yet
+            pipe.write(text[len(text) // 2 :])
+        importer.join(60)
+        (report,) = result
+        assert store.count_messages(early.id) == 3000
+        assert store.get_watermark(early.id) == 7
+        assert report.sources[0].source.id == early.id
+        assert report.total == import_export(lite, path).total
+        assert import_export(store, path).total == import_export(lite, path).total
+    finally:
+        store.close()
+        lite.close()
+
+
+def test_a_broken_import_leaves_nothing_and_keeps_no_staging(pg_url: str, tmp_path: Path) -> None:
+    store = PostgresStore(pg_url, pool_size=1)
+    text = write_export(tmp_path / "e.json", 500).read_text()
+    broken = tmp_path / "broken.json"
+    broken.write_text(text[: len(text) * 2 // 3])
+    try:
+        with pytest.raises(ImportFormatError):
+            import_export(store, broken)
+        assert store.list_sources() == []
+        with psycopg.connect(pg_url) as conn:
+            assert conn.execute("SELECT COUNT(*) FROM messages").fetchone() == (0,)
+        report = import_export(store, tmp_path / "e.json")  # the same pooled session
+        assert report.total.inserted == 500
+    finally:
+        store.close()

@@ -24,7 +24,7 @@ from toolkit.models import (
     UpsertResult,
 )
 from toolkit.store.background import BackgroundWriter
-from toolkit.store.base import DirectSink, ImportSink
+from toolkit.store.base import ImportSink
 from toolkit.store.postgres_conn import (
     MSG_COLUMNS,
     SOURCE_COLUMNS,
@@ -37,6 +37,7 @@ from toolkit.store.postgres_conn import (
 )
 from toolkit.store.postgres_import import publish_messages
 from toolkit.store.postgres_records import PgRecords
+from toolkit.store.postgres_staging import PgStaging
 
 _ANCHOR = "(SELECT posted_at FROM messages WHERE source_id = %(s)s AND message_id = %(m)s)"
 _NEIGHBOURS = f"""
@@ -74,18 +75,26 @@ class PostgresStore(PgRecords):
 
     @contextlib.contextmanager
     def staging(self, *, on_wait: Callable[[str], None] | None = None) -> Iterator[ImportSink]:
-        """An import's sink: one transaction, each batch COPYed into a staging table and
-        published by one statement; all of it lands at the end or none of it.
-
-        PostgreSQL's row locks block no reader, so the transaction may be long. Imports
-        take turns on an advisory lock, across every process on the database.
+        """An import's sink: messages are COPYed into the import's own staging table while
+        the file is read, and land in one short transaction at the end, or not at all
+        (``postgres_staging``). Imports take turns on an advisory lock, across every
+        process on the database.
         """
-        with self.pg.transaction():
-            if not self.pg.query("SELECT pg_try_advisory_xact_lock(%s)", (_IMPORT_LOCK,))[0][0]:
+        with self.pg.dedicated() as conn:
+            row = conn.execute("SELECT pg_try_advisory_lock(%s)", (_IMPORT_LOCK,)).fetchone()
+            if not (row and row[0]):
                 if on_wait is not None:
                     on_wait("waiting for another import to finish…")
-                self.pg.query("SELECT pg_advisory_xact_lock(%s)", (_IMPORT_LOCK,))
-            yield DirectSink(self)
+                conn.execute("SELECT pg_advisory_lock(%s)", (_IMPORT_LOCK,))
+            try:
+                sink = PgStaging(self, conn)
+                try:
+                    yield sink
+                    sink.publish()
+                finally:
+                    sink.discard()
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (_IMPORT_LOCK,))
 
     def write_behind(self, task: Callable[[], object]) -> bool:
         """Run a small write on a background thread; ``False`` when it was dropped."""
@@ -114,6 +123,22 @@ class PostgresStore(PgRecords):
 
         ``chat_type`` (the export's type name) is kept when a later call gives none.
         """
+        return self.upsert_source_as(
+            title=title, kind=kind, internal_id=internal_id, handle=handle, chat_type=chat_type
+        )
+
+    def upsert_source_as(
+        self,
+        *,
+        title: str,
+        kind: SourceKind,
+        internal_id: int | None = None,
+        handle: str | None = None,
+        chat_type: str | None = None,
+        new_id: int | None = None,
+    ) -> Source:
+        """``upsert_source``; a source created now takes ``new_id`` when given (an id a
+        staged import drew from the sequence)."""
         if internal_id is None and handle is None:
             raise ValueError("a source needs an internal id or a handle")
         handle = handle.lower() if handle else None
@@ -131,9 +156,19 @@ class PostgresStore(PgRecords):
                 rows = q("SELECT id, internal_id, handle FROM sources WHERE handle = %s", (handle,))
             if not rows:
                 source_id = q(
-                    "INSERT INTO sources (internal_id, handle, title, kind, chat_type, created_at) "
-                    "VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
-                    (internal_id, handle, title, kind.value, chat_type, ts(datetime.now(UTC))),
+                    "INSERT INTO sources "
+                    "(id, internal_id, handle, title, kind, chat_type, created_at) VALUES "
+                    "(COALESCE(%s, nextval(pg_get_serial_sequence('sources', 'id'))), "
+                    "%s, %s, %s, %s, %s, %s) RETURNING id",
+                    (
+                        new_id,
+                        internal_id,
+                        handle,
+                        title,
+                        kind.value,
+                        chat_type,
+                        ts(datetime.now(UTC)),
+                    ),
                 )[0][0]
             else:
                 source_id, old_internal, old_handle = rows[0]

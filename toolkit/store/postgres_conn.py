@@ -174,6 +174,28 @@ class PgConnections:
             raise StoreError(f"store write failed on {self.label}: {exc}") from exc
 
     @contextmanager
+    def dedicated(self) -> Iterator[psycopg.Connection]:
+        """A pooled connection for one caller's own use (an import's staging session)."""
+        try:
+            with self._pool.connection() as conn:
+                yield conn
+        except (PoolTimeout, psycopg.Error) as exc:
+            raise StoreError(f"store write failed on {self.label}: {exc}") from exc
+
+    @contextmanager
+    def transaction_on(self, conn: psycopg.Connection) -> Iterator[None]:
+        """A transaction on ``conn`` that this thread's store calls join (a publish)."""
+        outer = getattr(self._local, "conn", None)
+        self._local.conn = conn
+        try:
+            with conn.transaction():
+                yield
+        except psycopg.Error as exc:
+            raise StoreError(f"store write failed on {self.label}: {exc}") from exc
+        finally:
+            self._local.conn = outer
+
+    @contextmanager
     def connection(self) -> Iterator[psycopg.Connection]:
         """The thread's transaction connection, or a pooled one for one call."""
         pinned = getattr(self._local, "conn", None)

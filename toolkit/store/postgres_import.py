@@ -17,7 +17,7 @@ import psycopg
 from toolkit.models import Message, UpsertResult
 from toolkit.store.postgres_conn import MSG_COLUMNS, ts
 
-_CONTENT = (
+CONTENT = (
     "posted_at, edited_at, sender_peer_id, sender_name, text, reply_to, is_service, media, "
     "forwarded_from, topic_id"
 )
@@ -28,18 +28,18 @@ CREATE TEMP TABLE IF NOT EXISTS staged_messages
     (LIKE messages INCLUDING DEFAULTS) ON COMMIT DELETE ROWS
 """
 
-_PUBLISH = f"""
+PUBLISH = f"""
 WITH classified AS (
     SELECT s.*,
         CASE
             WHEN m.message_id IS NULL THEN 'inserted'
-            WHEN ({", ".join("m." + c for c in _CONTENT.split(", "))})
-                 IS NOT DISTINCT FROM ({", ".join("s." + c for c in _CONTENT.split(", "))})
+            WHEN ({", ".join("m." + c for c in CONTENT.split(", "))})
+                 IS NOT DISTINCT FROM ({", ".join("s." + c for c in CONTENT.split(", "))})
                  OR COALESCE(m.edited_at, 0) > COALESCE(s.edited_at, 0) THEN 'unchanged'
             ELSE 'updated'
         END AS outcome,
         m.text IS DISTINCT FROM s.text AS text_changed
-    FROM staged_messages s
+    FROM {{table}} s
     LEFT JOIN messages m ON m.source_id = s.source_id AND m.message_id = s.message_id
 ),
 inserted AS (
@@ -48,7 +48,7 @@ inserted AS (
     ON CONFLICT (source_id, message_id) DO NOTHING
 ),
 updated AS (
-    UPDATE messages m SET ({_CONTENT}) = ({", ".join("c." + c for c in _CONTENT.split(", "))})
+    UPDATE messages m SET ({CONTENT}) = ({", ".join("c." + c for c in CONTENT.split(", "))})
     FROM classified c
     WHERE c.outcome = 'updated' AND m.source_id = c.source_id AND m.message_id = c.message_id
 ),
@@ -65,7 +65,7 @@ FROM classified
 """
 
 
-def _row(m: Message) -> tuple[Any, ...]:
+def message_values(m: Message) -> tuple[Any, ...]:
     return (
         m.source_id,
         m.messenger_message_id,
@@ -82,37 +82,37 @@ def _row(m: Message) -> tuple[Any, ...]:
     )
 
 
-def _rounds(messages: Iterable[Message]) -> list[list[tuple[Any, ...]]]:
+def rounds(messages: Iterable[Message]) -> list[list[tuple[Any, ...]]]:
     """Rows in rounds where each (source, message id) appears at most once.
 
     One statement cannot touch a row twice; a batch that repeats a message (rare) is
     published round after round, so every copy counts exactly as it does in SQLite.
     """
-    rounds: list[list[tuple[Any, ...]]] = []
+    out: list[list[tuple[Any, ...]]] = []
     seen: dict[tuple[int, int], int] = {}
     for m in messages:
-        row = _row(m)
+        row = message_values(m)
         key = (row[0], row[1])
         index = seen.get(key, 0)
         seen[key] = index + 1
-        if index == len(rounds):
-            rounds.append([])
-        rounds[index].append(row)
-    return rounds
+        if index == len(out):
+            out.append([])
+        out[index].append(row)
+    return out
 
 
 def publish_messages(conn: psycopg.Connection, messages: Iterable[Message]) -> UpsertResult:
     """Stage ``messages`` with COPY and publish them; run inside the caller's transaction."""
     total = UpsertResult()
-    rounds = _rounds(messages)
-    if rounds:
+    batches = rounds(messages)
+    if batches:
         conn.execute(_STAGING)  # type: ignore[call-overload]
-    for rows in rounds:
+    for rows in batches:
         with conn.cursor() as cur:
             with cur.copy(f"COPY staged_messages ({MSG_COLUMNS}) FROM STDIN") as copy:  # type: ignore[arg-type]
                 for row in rows:
                     copy.write_row(row)
-            counts = cur.execute(_PUBLISH).fetchone()  # type: ignore[arg-type]
+            counts = cur.execute(PUBLISH.format(table="staged_messages")).fetchone()  # type: ignore[arg-type]
             cur.execute("TRUNCATE staged_messages")
         assert counts is not None
         total += UpsertResult(int(counts[0]), int(counts[1]), int(counts[2]))

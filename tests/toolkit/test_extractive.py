@@ -206,6 +206,7 @@ def test_vectors_are_computed_once_and_stored(
     assert len(store.messages_without_vectors(source_id, embedder.model_name)) == len(TEAM_CHAT)
     summarize_period(store, counting, settings, TEAM, START, START + WEEK, "en")
     assert counting.embedded == len(TEAM_CHAT)
+    assert store.flush_writes()  # a summary's vectors are stored by the background writer
     assert store.messages_without_vectors(source_id, embedder.model_name) == []
     summarize_period(store, counting, settings, TEAM, START, START + 2 * WEEK, "ru")
     assert counting.embedded == len(TEAM_CHAT)  # read back, not embedded again

@@ -271,6 +271,7 @@ def test_missing_vectors_are_embedded_once_and_stored(
         source, "France", scan_messages_limit=3
     )
     assert counting.passages == 3
+    assert store.flush_writes()  # a search hands its vectors to the background writer
     stored = store.get_vectors(source.id, [6, 7, 8], embedder.model_name)
     assert sorted(stored) == [6, 7, 8]
     # A fresh process (empty cache) reads the stored vectors; it embeds only what is new.
@@ -278,6 +279,7 @@ def test_missing_vectors_are_embedded_once_and_stored(
         source, "France", scan_messages_limit=5
     )
     assert counting.passages == 3 + 2
+    assert store.flush_writes()
     assert {h.messenger_message_id for h in first} <= {h.messenger_message_id for h in again}
     assert sorted(store.get_vectors(source.id, range(1, 9), embedder.model_name)) == [4, 5, 6, 7, 8]
     assert np.allclose(
@@ -382,6 +384,7 @@ def test_vectors_of_two_models_never_mix(chat: tuple[SQLiteStore, Source]) -> No
     other = OtherModel()
     Searcher(store, other, cache=cache).search(source, "France")
     assert other.passages == len(CHAT)  # nothing borrowed from the first model
+    assert store.flush_writes()
     ids = list(range(1, len(CHAT) + 1))
     assert len(store.get_vectors(source.id, ids, BOW.model_name)) == len(CHAT)
     assert len(store.get_vectors(source.id, ids, other.model_name)) == len(CHAT)

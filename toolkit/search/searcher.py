@@ -222,12 +222,13 @@ class Searcher:
             m.messenger_message_id: m
             for m in self.store.get_messages(source.id, [ids[i] for i in order])
         }
+        around = self.store.neighbours_of(
+            source.id, [ids[i] for i in order], before=CONTEXT, after=CONTEXT
+        )
         hits = []
         for i in order:
             message = messages[ids[i]]
-            before, after = self.store.neighbours(
-                source.id, message.messenger_message_id, before=CONTEXT, after=CONTEXT
-            )
+            before, after = around[message.messenger_message_id]
             hits.append(
                 SearchHit(
                     source_ref=source_ref,

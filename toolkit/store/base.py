@@ -231,6 +231,13 @@ class MessageStore(Protocol):
         """Up to ``before``/``after`` non-service messages around one, in posting order."""
         ...
 
+    def neighbours_of(
+        self, source_id: int, message_ids: Sequence[int], *, before: int = 2, after: int = 2
+    ) -> dict[int, tuple[list[Message], list[Message]]]:
+        """``neighbours`` of several messages at once (a search's hits: one or a few
+        statements, not three per hit); every id gets an entry, ``([], [])`` if unknown."""
+        ...
+
     def get_messages(self, source_id: int, message_ids: Sequence[int]) -> list[Message]:
         """The messages with these ids, in posting order; unknown ids are skipped."""
         ...

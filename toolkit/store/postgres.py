@@ -332,6 +332,13 @@ class PostgresStore(PgRecords):
         older = [message_row(r) for r in reversed(rows) if r[-1] == 0]
         return older, [message_row(r) for r in rows if r[-1] == 1]
 
+    def neighbours_of(
+        self, source_id: int, message_ids: Sequence[int], *, before: int = 2, after: int = 2
+    ) -> dict[int, tuple[list[Message], list[Message]]]:
+        """``neighbours`` of several messages (one round trip each)."""
+        ids = list(dict.fromkeys(int(i) for i in message_ids))
+        return {m: self.neighbours(source_id, m, before=before, after=after) for m in ids}
+
     def get_messages(self, source_id: int, message_ids: Sequence[int]) -> list[Message]:
         """The messages with these ids, in posting order; unknown ids are skipped."""
         ids = list(dict.fromkeys(int(i) for i in message_ids))

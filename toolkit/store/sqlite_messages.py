@@ -195,6 +195,37 @@ class MessagesAndVectors(ConnectionsUser):
         )
         return [to_message(r) for r in reversed(older)], [to_message(r) for r in newer]
 
+    def neighbours_of(
+        self, source_id: int, message_ids: Sequence[int], *, before: int = 2, after: int = 2
+    ) -> dict[int, tuple[list[Message], list[Message]]]:
+        """``neighbours`` of several messages, in one statement per 200 of them.
+
+        Each side of each anchor is a small walk of the time index (as in
+        ``neighbours``), the walks joined with ``UNION ALL``: a search's 20 hits cost
+        one statement instead of 60. Every id gets an entry (``([], [])`` when unknown).
+        """
+        ids = list(dict.fromkeys(int(i) for i in message_ids))
+        out: dict[int, tuple[list[Message], list[Message]]] = {m: ([], []) for m in ids}
+        anchor = "(SELECT posted_at FROM messages WHERE source_id = ? AND message_id = ?)"
+        # SQLite allows 500 terms in a compound SELECT: two per anchor.
+        for start in range(0, len(ids), 200):
+            parts: list[str] = []
+            params: list[object] = []
+            for mid in ids[start : start + 200]:
+                for side, op, order, limit in ((0, "<", "DESC", before), (1, ">", "ASC", after)):
+                    parts.append(
+                        f"SELECT * FROM (SELECT ? AS anchor, {side} AS side, {MSG_COLUMNS} "
+                        "FROM messages WHERE source_id = ? AND is_service = 0 "
+                        f"AND (posted_at, message_id) {op} ({anchor}, ?) "
+                        f"ORDER BY posted_at {order}, message_id {order} LIMIT ?)"
+                    )
+                    params += [mid, source_id, source_id, mid, mid, limit]
+            for row in self._query(" UNION ALL ".join(parts), params):
+                out[row[0]][row[1]].append(to_message(row[2:]))
+        for older, _ in out.values():
+            older.reverse()
+        return out
+
     def get_messages(self, source_id: int, message_ids: Sequence[int]) -> list[Message]:
         """The messages with these ids, in posting order; unknown ids are skipped."""
         found: list[Message] = []

@@ -10,6 +10,9 @@
 4. **Extractive summary** of 1,000 stored messages (``bench_summary``).
 5. **Service memory**: peak RSS of a ``uvicorn`` process with the model loaded,
    after one search.
+6. **A 100,000-message export** (``bench_import``): seconds to store it, seconds until
+   a default search answers without embedding on the fly, messages/s of the embedding
+   that follows (newest first).
 
 Each result is printed against its target with PASS or FAIL. With ``--concurrency``
 (``make bench-load`` runs it on its own) it adds **searches during an import**:
@@ -248,6 +251,11 @@ def main() -> None:
                 memory.peak_rss <= 1.5e9,
             )
         )
+    # A 100,000-message export: store, searchable, embedding rate (bench_import).
+    from toolkit.evaluate import bench_import
+
+    imported = bench_import.bench_import(embedder=embedder, settings=settings)
+    rows += [Row(*row) for row in bench_import.import_rows(imported)]
     if "--concurrency" in sys.argv[1:]:
         from toolkit.evaluate import bench_concurrency
 

@@ -22,6 +22,14 @@ _AUTH_RESPONSES = {
 }
 
 
+# Answers any route can give, from the middleware around every route.
+_EDGE_RESPONSES = {
+    "400": "The request's framing is malformed (a Content-Length that is no number)",
+    "503": "The request passed its deadline, the server is stopping, or the store is "
+    "unavailable",
+}
+
+
 def _patch(schema: dict[str, Any]) -> dict[str, Any]:
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     problem = Problem.model_json_schema(ref_template="#/components/schemas/{model}")
@@ -35,6 +43,8 @@ def _patch(schema: dict[str, Any]) -> dict[str, Any]:
                     responses.setdefault(status, {"description": description})
             if "requestBody" in operation:
                 responses.setdefault("413", {"description": "The request body is too large"})
+            for status, description in _EDGE_RESPONSES.items():
+                responses.setdefault(status, {"description": description})
             for status, response in responses.items():
                 if not status.startswith("2"):
                     response["content"] = {PROBLEM_JSON: {"schema": _PROBLEM_REF}}

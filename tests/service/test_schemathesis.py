@@ -15,13 +15,13 @@ import schemathesis
 from fastapi import FastAPI
 from hypothesis import HealthCheck, settings
 from schemathesis import Case, CheckContext, GenerationMode, Response
-from schemathesis.specs.openapi.checks import positive_data_acceptance
+from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
 
 from service.app import create_app
 from service.problems import PROBLEM_JSON
 from toolkit.config import Settings
 
-MAX_EXAMPLES = 25
+MAX_EXAMPLES = 30
 
 pytestmark = pytest.mark.slow
 
@@ -76,3 +76,22 @@ def test_api(case: Case, app: FastAPI, sources: Any, auth: Callable[..., dict[st
         # period ends after it starts), so a schema-valid request may rightly get a 422.
         excluded_checks=[positive_data_acceptance],
     )
+
+
+@schema.include(path_regex="^/v1/").parametrize()
+@settings(
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    deadline=None,
+)
+def test_api_without_a_key_answers_401_whatever_the_body(
+    case: Case, app: FastAPI, sources: Any
+) -> None:
+    response = case.call_and_validate(
+        app=app,
+        additional_checks=[problem_json_on_errors],
+        excluded_checks=[positive_data_acceptance, negative_data_rejection],
+    )
+    # Authentication comes before the body is parsed: nothing about the input leaks.
+    # (Negative cases also try other methods on the path: those are 405, route-level.)
+    wrong_method = case.method.upper() != case.operation.method.upper()
+    assert response.status_code == (405 if wrong_method else 401), response.text

@@ -28,6 +28,7 @@ from toolkit.errors import (
 )
 from toolkit.models import ApiKeyRecord
 from toolkit.store.base import MessageStore
+from toolkit.store.files import private_dir
 
 SCOPES: frozenset[str] = frozenset({"summary.run", "search.read", "sources.read", "sources.write"})
 """Every scope a key may carry (DESIGN.md §3, "Scopes")."""
@@ -179,7 +180,7 @@ def ensure_dev_key(store: MessageStore, path: Path) -> str:
 
 def _write_private(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` readable by its owner only, replacing it atomically."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     tmp = path.with_name(f".{path.name}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:

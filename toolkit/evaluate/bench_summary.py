@@ -17,6 +17,7 @@ from typing import Any
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
 from toolkit.store import SQLiteStore
+from toolkit.store.files import private_dir
 from toolkit.summarize.extractive.vectors import vectors_for
 from toolkit.summarize.pipeline import summarize_period
 
@@ -30,7 +31,7 @@ def _bench_store(settings: Settings) -> SQLiteStore:
     from toolkit.refs import parse_ref
 
     path = settings.data_dir / "cache" / "bench-summary.sqlite3"
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     store = SQLiteStore(str(path))
     if store.find_source(parse_ref(DEMO_HANDLE)) is None:
         for file, handle in demo_files():

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from toolkit.embeddings import Embedder, Matrix
+from toolkit.store.files import private_dir
 
 DEV_DIR = Path(__file__).resolve().parents[3] / "shared" / "data" / "eval" / "dev"
 """The dev files, beside the repository (``../shared/data/eval/dev``)."""
@@ -142,7 +143,7 @@ def load_set(
     else:
         passages = _embed(embedder, [texts[i] for i in ids], "passage")
         query_vectors = _embed(embedder, [q.query for q in queries], "query")
-        cache.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(cache.parent)
         np.savez(cache, ids=np.array(ids), passages=passages, queries=query_vectors)
     return RetrievalSet(
         name=name,

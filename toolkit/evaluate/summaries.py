@@ -34,6 +34,7 @@ from toolkit.embeddings import Embedder, Matrix
 from toolkit.evaluate.results import ROUGE_TYPES
 from toolkit.evaluate.retrieval import DEV_DIR
 from toolkit.models import Message, SourceKind
+from toolkit.store.files import private_dir
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive.engine import summarize_extractive
 from toolkit.summarize.extractive.tokens import words
@@ -170,7 +171,7 @@ def dialogue_vectors(
     ]
     vectors = np.vstack(parts) if parts else np.zeros((0, embedder.dimension), np.float32)
     if cache is not None:
-        cache.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(cache.parent)
         np.save(cache, vectors, allow_pickle=False)
     return vectors.astype(np.float32, copy=False)
 

@@ -12,6 +12,7 @@ from toolkit.models import Source, SourceRef
 from toolkit.refs import parse_ref
 from toolkit.search.weights import SearchWeights
 from toolkit.store import MessageStore, open_store
+from toolkit.store.files import private_dir
 
 if TYPE_CHECKING:
     from toolkit.evaluate.compare import PreparedQuery
@@ -43,7 +44,7 @@ class WorkspaceBase:
         self.settings = settings
         if store is None:
             if settings.database is None and settings.postgres_url is None:
-                settings.data_dir.mkdir(parents=True, exist_ok=True)
+                private_dir(settings.data_dir)  # 0700: the store holds private chats
             store = open_store(settings)
         self.store = store
         self._embedder = embedder

@@ -93,6 +93,13 @@ def require_scope(scope: str) -> Callable[[ApiKeyRecord], ApiKeyRecord]:
     return dependency
 
 
+# One alias per scope, so that a route states what it needs in one word.
+SearchScope = Annotated[ApiKeyRecord, Depends(require_scope("search.read"))]
+SourcesReadScope = Annotated[ApiKeyRecord, Depends(require_scope("sources.read"))]
+SourcesWriteScope = Annotated[ApiKeyRecord, Depends(require_scope("sources.write"))]
+SummaryScope = Annotated[ApiKeyRecord, Depends(require_scope("summary.run"))]
+
+
 def get_app_embedder(state: StateDep) -> Embedder:
     """The app's embedder, shared by search and summaries."""
     return state.resource("embedder", lambda: get_embedder(state.settings))

@@ -25,8 +25,7 @@ _AUTH_RESPONSES = {
 # Answers any route can give, from the middleware around every route.
 _EDGE_RESPONSES = {
     "400": "The request's framing is malformed (a Content-Length that is no number)",
-    "503": "The request passed its deadline, the server is stopping, or the store is "
-    "unavailable",
+    "503": "The request passed its deadline, the server is stopping, or the store is unavailable",
 }
 
 

@@ -7,12 +7,10 @@ overrides of the configured ``SearchWeights``). The ranking is ``toolkit.search`
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from service.deps import SearcherDep, require_scope
+from service.deps import SearcherDep, SearchScope
 from service.problems import problem_responses
 from service.routing import GuardedRoute
 from service.schemas import (
@@ -27,7 +25,6 @@ from service.schemas import (
     UtcDatetime,
     check_not_before,
 )
-from toolkit.models import ApiKeyRecord
 
 router = APIRouter(tags=["search"], route_class=GuardedRoute)
 
@@ -130,7 +127,7 @@ class SearchResponse(BaseModel):
 )
 def search_messages(
     body: SearchRequest,
-    _: Annotated[ApiKeyRecord, Depends(require_scope("search.read"))],
+    _: SearchScope,
     searcher: SearcherDep,
 ) -> SearchResponse:
     """Rank the most recent `scan_messages_limit` messages (inside the period) for `query`.

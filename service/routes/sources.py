@@ -5,15 +5,21 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
-from service.deps import MessengerClientFactoryDep, SettingsDep, StoreDep, require_scope
+from service.deps import (
+    MessengerClientFactoryDep,
+    SettingsDep,
+    SourcesReadScope,
+    SourcesWriteScope,
+    StoreDep,
+)
 from service.problems import problem_responses
 from service.routing import GuardedRoute
 from service.schemas import SourceRefStr, StrictCount, UtcDatetime
 from toolkit.ingest.sync import run_sync
-from toolkit.models import ApiKeyRecord, Source, SourceKind
+from toolkit.models import Source, SourceKind
 from toolkit.refs import parse_ref, source_link
 from toolkit.store.base import MessageStore
 
@@ -84,7 +90,7 @@ def get_source_by_ref(
         Query(description="`@handle`, `t.me/handle`, `t.me/c/<id>` …", examples=["@durov"]),
     ],
     store: StoreDep,
-    _: Annotated[ApiKeyRecord, Depends(require_scope("sources.read"))],
+    _: SourcesReadScope,
 ) -> SourceInfo:
     """Title, kind, message count, first and last message time and last sync of a source."""
     return _info(store, store.get_source(parse_ref(source_ref)), source_ref)
@@ -98,7 +104,7 @@ def get_source_by_ref(
 )
 def sync_source_by_ref(
     body: SyncRequest,
-    _: Annotated[ApiKeyRecord, Depends(require_scope("sources.write"))],
+    _: SourcesWriteScope,
     store: StoreDep,
     settings: SettingsDep,
     new_client: MessengerClientFactoryDep,

@@ -7,12 +7,10 @@ All three need the ``summary.run`` scope. The engine that wrote the answer (``ll
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Depends, Response
+from fastapi import APIRouter, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from service.deps import EmbedderDep, SettingsDep, StoreDep, require_scope
+from service.deps import EmbedderDep, SettingsDep, StoreDep, SummaryScope
 from service.problems import problem_responses
 from service.routing import GuardedRoute
 from service.schemas import (
@@ -26,7 +24,7 @@ from service.schemas import (
 )
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
-from toolkit.models import ApiKeyRecord, SourceKind, Summary
+from toolkit.models import SourceKind, Summary
 from toolkit.summarize.pipeline import MAX_SOURCE_MESSAGES, summarize_period, summarize_source
 
 router = APIRouter(tags=["summaries"], route_class=GuardedRoute)
@@ -87,9 +85,6 @@ class SummaryResponse(BaseModel):
     summary: str
     sections: list[SectionOut]
     important_messenger_message_ids: list[str]
-
-
-SummaryScope = Annotated[ApiKeyRecord, Depends(require_scope("summary.run"))]
 
 
 def _answer(summary: Summary, response: Response) -> SummaryResponse:

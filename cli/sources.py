@@ -11,6 +11,7 @@ from cli.render import message_record, print_json, print_table, source_record
 from cli.state import console, settings, workspace
 from toolkit.notebook import Table
 from toolkit.notebook.tables import messages_table
+from toolkit.refs import ref_topic
 
 SOURCE_VIEW = [
     "ref",
@@ -83,7 +84,7 @@ def messages(
         until=until,
         limit=limit,
         include_service=service_messages,
-        topic_id=topic,
+        topic_id=topic if topic is not None else ref_topic(ref),
         sender_peer_ids=sender or None,
     )
     if as_json:

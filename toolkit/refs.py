@@ -171,6 +171,21 @@ def _from_tg_scheme(text: str, raw: str) -> SourceRef:
     )
 
 
+def ref_topic(ref: str | SourceRef | Source) -> int | None:
+    """The forum topic a reference points into (``t.me/c/<id>/<topic>/<msg>``), or ``None``.
+
+    A reference that does not parse names no topic (the caller reports the bad ref).
+    """
+    if isinstance(ref, Source):
+        return None
+    if isinstance(ref, str):
+        try:
+            ref = parse_ref(ref)
+        except InvalidSourceRef:
+            return None
+    return ref.topic_id
+
+
 def message_link(
     source: Source | SourceRef, message_id: int | str, *, topic_id: int | None = None
 ) -> str:

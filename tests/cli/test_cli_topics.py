@@ -40,6 +40,8 @@ def test_messages_of_one_topic_and_of_one_sender(runner: CliRunner, forum_import
     assert _ids(bob.stdout) == [11]  # the window is taken after the filter
     both = runner.invoke(app, ["messages", FORUM, "--topic", "3", "--sender", "user1002", "--json"])
     assert _ids(both.stdout) == [5]
+    by_link = runner.invoke(app, ["messages", f"https://{FORUM}/6/7", "--json"])
+    assert _ids(by_link.stdout) == [7, 11]  # a link into a topic names the topic
     bad = runner.invoke(app, ["messages", FORUM, "--sender", "bob"])
     assert bad.exit_code == 1
     assert "sender ids look like" in bad.stderr

@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from toolkit.embeddings import Embedder, Matrix, similarity_floor
 from toolkit.models import ContextMessage, Message, SearchHit, Source, SourceRef, utc
-from toolkit.refs import message_link, parse_ref
+from toolkit.refs import message_link, parse_ref, ref_topic
 from toolkit.search.request import (
     MAX_LIMIT,
     MAX_QUERY_CHARS,
@@ -172,6 +172,8 @@ class Searcher:
             period_from=period_from,
             period_to=period_to,
         )
+        if topic_id is None:  # a link into a forum topic searches that topic
+            topic_id = ref_topic(source)
         topic_id, senders = check_filters(topic_id=topic_id, sender_peer_ids=sender_peer_ids)
         chosen = resolve_weights(weights, self.weights)
         found, source_ref = self._source(source)

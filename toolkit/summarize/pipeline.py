@@ -129,8 +129,11 @@ def summarize_period(
     start, end = utc(started_at), utc(ended_at)
     if start >= end:
         raise InvalidRequest("ended_at must be after started_at", field="ended_at")
-    topic_id, senders = check_filters(topic_id=topic_id, sender_peer_ids=sender_peer_ids)
     source_ref = parse_ref(ref) if isinstance(ref, str) else ref
+    topic_id, senders = check_filters(
+        topic_id=source_ref.topic_id if topic_id is None else topic_id,
+        sender_peer_ids=sender_peer_ids,
+    )
     source = store.get_source(source_ref)
     messages = _with_text(
         store.messages_in_period(source.id, start, end, topic_id=topic_id, sender_peer_ids=senders)
@@ -172,8 +175,11 @@ def summarize_source(
         raise InvalidRequest(
             f"messages_limit must be between 1 and {MAX_SOURCE_MESSAGES}", field="messages_limit"
         )
-    topic_id, senders = check_filters(topic_id=topic_id, sender_peer_ids=sender_peer_ids)
     source_ref = parse_ref(ref) if isinstance(ref, str) else ref
+    topic_id, senders = check_filters(
+        topic_id=source_ref.topic_id if topic_id is None else topic_id,
+        sender_peer_ids=sender_peer_ids,
+    )
     source = store.get_source(source_ref)
     messages = _with_text(
         store.recent_messages(

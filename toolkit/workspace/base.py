@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Self
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
 from toolkit.models import Source, SourceRef
-from toolkit.refs import parse_ref
+from toolkit.refs import parse_ref, ref_topic
 from toolkit.search.weights import SearchWeights
 from toolkit.store import MessageStore, open_store
 from toolkit.store.files import private_dir
@@ -118,4 +118,6 @@ class WorkspaceBase:
 def source_ref(source: Source, ref: str | Source) -> SourceRef:
     """The reference to pass on: the caller's own text (echoed in results) when given."""
     raw = ref if isinstance(ref, str) else source.key
-    return SourceRef(raw=raw, handle=source.handle, internal_id=source.internal_id)
+    return SourceRef(
+        raw=raw, handle=source.handle, internal_id=source.internal_id, topic_id=ref_topic(ref)
+    )

@@ -20,7 +20,7 @@ from toolkit.notebook.tables import (
     sources_table,
     topics_table,
 )
-from toolkit.refs import parse_ref
+from toolkit.refs import parse_ref, ref_topic
 from toolkit.search.request import check_filters
 from toolkit.timeparse import When, lower_bound, upper_bound
 from toolkit.workspace.base import Progress, WorkspaceBase
@@ -76,6 +76,8 @@ class DataMixin(WorkspaceBase):
         sender_peer_ids: Sequence[str] | None = None,
     ) -> list[Message]:
         """``messages`` as the toolkit's ``Message`` records, oldest first."""
+        if topic_id is None and isinstance(ref, str):  # a link into a topic lists that topic
+            topic_id = ref_topic(ref)
         topic_id, senders = check_filters(topic_id=topic_id, sender_peer_ids=sender_peer_ids)
         return self.store.recent_messages(
             self.source(ref).id,

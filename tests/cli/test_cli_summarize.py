@@ -22,7 +22,7 @@ def test_cli_period_and_source_summaries(cli_env: Path) -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["engine"] == "extractive"
-    assert "обсуждали" in data["summary"]
+    assert "обсуждают темы:" in data["summary"]
     text = runner.invoke(app, [*period_args, "--kind", "channel"])
     assert text.exit_code == 0, text.output
     assert "“Platform Team” posted" in text.stdout

@@ -74,7 +74,7 @@ def test_channel_summary_in_russian(client: TestClient, auth: Auth) -> None:
     assert response.status_code == 200
     data = response.json()
     assert data["source_ref"] == "@DB_weekly_ru"
-    assert data["summary"].startswith("Канал «Базы данных» публиковал")
+    assert "канал «Базы данных» публикует пост: «" in data["summary"]
     assert data["sections"][0]["body"].splitlines()[0].endswith("публикаций.")
 
 

@@ -27,7 +27,11 @@ _PATTERNS: tuple[str, ...] = (
     # English
     rf"\b(?:this|last|past|previous|next|current|same|that|coming) {_UNITS_EN}s?\b",
     rf"\b(?:during|over|in|within|for|throughout|across|through) the (?:\w+ )?{_UNITS_EN}s?\b",
-    r"\b(?:today|yesterday|tomorrow|tonight|recently|lately|nowadays)\b",
+    r"\b(?:today|yesterday|tomorrow|tonight|recently|lately|nowadays|currently)\b",
+    r"\b(?:this|tomorrow|yesterday|on \w+day) (?:morning|afternoon|evening|night)\b",
+    r"\b(?:right now|just now|at the moment|at present|these days|earlier today|later today|"
+    r"the other day|a (?:few|couple of) (?:days|weeks|hours) ago|(?:\d+|an?) (?:hours?|days?|"
+    r"weeks?|minutes?) ago)\b",
     rf"\b(?:{_MONTHS_EN}|(?:{_MONTHS_EN_SHORT})\.?) \d{{1,2}}(?:st|nd|rd|th)?\b",
     rf"\b\d{{1,2}}(?:st|nd|rd|th)? (?:of )?(?:{_MONTHS_EN})\b",
     r"\b(?:in|since|until|till|by|during|through) (?:early |late |mid-)?"
@@ -39,7 +43,9 @@ _PATTERNS: tuple[str, ...] = (
     r"\b(?:на|в) (?:эт\w+|прошл\w+|следующ\w+|текущ\w+|данн\w+|ту|той) недел\w+",
     r"\bв (?:эт\w+|прошл\w+|текущ\w+|данн\w+|указанн\w+|выбранн\w+) "
     r"(?:месяц\w*|год\w*|квартал\w*|период\w*)",
-    r"\b(?:сегодня|вчера|завтра|недавно|на днях|в последнее время)\b",
+    r"\b(?:сегодня|вчера|завтра|позавчера|послезавтра|недавно|на днях|в последнее время|"
+    r"сейчас|в данный момент|в настоящее время|на данный момент|только что|утром|вечером|"
+    r"днём|днем|ночью|сегодняшн\w+|вчерашн\w+|завтрашн\w+)\b",
     rf"\b\d{{1,2}} (?:{_MONTHS_RU_GEN})\b",
     rf"\b(?:в|с|до|по) (?:{_MONTHS_RU_PREP}|{_MONTHS_RU_GEN})\b",
     r"\bв (?:19|20)\d\d году\b",

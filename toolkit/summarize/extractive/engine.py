@@ -21,8 +21,9 @@ from toolkit.models import Message, Section, SourceKind, Summary
 from toolkit.summarize.context import SummaryContext, message_text
 from toolkit.summarize.engine import SummaryJob
 from toolkit.summarize.extractive.clusters import Matrix, centrality, centred, cluster, importance
-from toolkit.summarize.extractive.digest import Draft, author, quote, summary_text
-from toolkit.summarize.extractive.keyphrases import distinctive_terms, message_terms
+from toolkit.summarize.extractive.digest import digest
+from toolkit.summarize.extractive.draft import Draft, author, quote
+from toolkit.summarize.extractive.keyphrases import key_phrases, message_terms
 from toolkit.summarize.extractive.templates import Phrasebook, phrasebook
 from toolkit.summarize.extractive.vectors import vectors_for
 from toolkit.summarize.period_wording import has_period_wording
@@ -59,7 +60,9 @@ def _draft(messages: Sequence[Message], vectors: Matrix, ctx: SummaryContext) ->
         central=central,
         importance=importance(messages, central, sizes),
         quality=quality,
-        titles=distinctive_terms(terms, labels, keep=keep),
+        titles=key_phrases(texts, labels, keep=keep),
+        df=dict(Counter(stem for words in terms for stem in {s for s, _ in words})),
+        vectors=unit,
     )
 
 
@@ -124,7 +127,7 @@ def summarize_extractive(
     count = min(MAX_IMPORTANT, max(1, round(len(messages) ** 0.5)))
     return Summary(
         source_ref=source_ref,
-        summary=summary_text(book, draft, Counter(author(m) for m in messages)),
+        summary=digest(book, draft),
         sections=_sections(book, draft, link),
         important_messenger_message_ids=[
             str(messages[i].messenger_message_id) for i in ranked[:count]

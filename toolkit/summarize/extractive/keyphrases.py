@@ -1,28 +1,37 @@
-"""Distinctive terms of message clusters: the words that make a section title.
+"""Key phrases of message clusters, in dictionary form: section titles and digest topics.
 
-A cluster's title words are its most distinctive stems by a class-based TF-IDF: the
-share of the cluster's messages that use a stem, times the stem's inverse document
-frequency over all messages. Each stem is shown in its most frequent surface form; two
-chosen stems that mostly occur side by side ("баз данных", "feature flag") are shown
-as that phrase.
+Candidates are runs of one to three adjacent content words that form a noun phrase:
+the head can be a noun (``lemminflect`` for English, ``pymorphy3`` for Russian), the
+words before it nouns or adjectives. A cluster ranks its candidates by a class-based
+TF-IDF (the share of the cluster's messages that use the phrase, times its inverse
+document frequency over all messages); a phrase that recurs gains per extra word, and
+its parts give way to it. Each phrase is shown in dictionary form: English head nouns
+in the singular, Russian phrases in the nominative (adjectives agreeing with the
+head); acronyms and proper names keep their case ("США", "Kubernetes").
 """
 
 from __future__ import annotations
 
-import itertools
 import math
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
+import lemminflect  # type: ignore[import-untyped]
 import numpy as np
 import numpy.typing as npt
 
-from toolkit.summarize.extractive.tokens import content_words
+from toolkit.summarize.extractive.grammar import morph
+from toolkit.summarize.extractive.tokens import content_words, is_content_token
+from toolkit.text import URL_RE, stem
 
 Labels = npt.NDArray[np.int_]
 Term = tuple[str, str]
-# A pair of stems is one phrase when most messages that use both use them side by side.
-PHRASE_SHARE = 0.6
+MAX_WORDS = 3
+PHRASE_BONUS = 0.6
+_WORD_RE = re.compile(r"[^\W\d_][\w'’-]*[^\W_]|[^\W\d_]")
+_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 
 
 def message_terms(texts: Sequence[str]) -> list[list[Term]]:
@@ -30,102 +39,150 @@ def message_terms(texts: Sequence[str]) -> list[list[Term]]:
     return [content_words(text) for text in texts]
 
 
-class _ClusterTerms:
-    """Counts of one cluster: stems per message, surface forms, adjacent stem pairs."""
-
-    def __init__(self, terms: Sequence[Sequence[Term]], indices: Sequence[int]) -> None:
-        self.size = len(indices)
-        self.df: Counter[str] = Counter()
-        self.surfaces: dict[str, Counter[str]] = defaultdict(Counter)
-        self.pairs: Counter[tuple[str, str]] = Counter()
-        self.pair_surfaces: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
-        for i in indices:
-            words = terms[i]
-            self.df.update({stem for stem, _ in words})
-            for stem, surface in words:
-                self.surfaces[stem][surface] += 1
-            seen: set[tuple[str, str]] = set()
-            for (a, sa), (b, sb) in itertools.pairwise(words):
-                if a != b and (a, b) not in seen:
-                    seen.add((a, b))
-                    self.pairs[(a, b)] += 1
-                    self.pair_surfaces[(a, b)][f"{sa} {sb}"] += 1
-
-    def surface(self, stem: str) -> str:
-        return self.surfaces[stem].most_common(1)[0][0]
-
-    def phrase(self, a: str, b: str) -> str | None:
-        """The phrase form of two stems, when they mostly occur side by side."""
-        for pair in ((a, b), (b, a)):
-            together = self.pairs.get(pair, 0)
-            if together >= 2 and together >= PHRASE_SHARE * min(self.df[a], self.df[b]):
-                return self.pair_surfaces[pair].most_common(1)[0][0]
-        return None
+@lru_cache(maxsize=65536)
+def _role(word: str) -> str:
+    """``noun``, ``adj`` or ``other``: what a word can be in a noun phrase."""
+    if _CYRILLIC.search(word):
+        tag = morph().parse(word.lower())[0].tag
+        if tag.POS == "NOUN":
+            return "noun"
+        return "adj" if tag.POS in ("ADJF", "PRTF") else "other"
+    if word.isupper() and len(word) >= 2:
+        return "noun"
+    lemmas = lemminflect.getAllLemmas(word.lower())
+    if not lemmas:
+        return "noun"  # a name or a term the dictionary does not know
+    if "NOUN" in lemmas or "PROPN" in lemmas:
+        return "noun"
+    return "adj" if "ADJ" in lemmas else "other"
 
 
-def _ranked(cluster: _ClusterTerms, df: Counter[str], n: int) -> list[str]:
-    # A stem from one message of a large cluster says little about the cluster.
-    floor = 2 if cluster.size >= 4 else 1
-    scored = sorted(
-        (
-            (-(cluster.df[stem] / cluster.size) * math.log(1 + n / df[stem]), stem)
-            for stem in cluster.df
-            if cluster.df[stem] >= floor
-        ),
-    )
-    return [stem for _, stem in scored]
+@lru_cache(maxsize=65536)
+def _lemma_en(word: str) -> str:
+    lemmas = lemminflect.getAllLemmas(word.lower()).get("NOUN")
+    return str(lemmas[0]) if lemmas else word
 
 
-def _title_words(
-    cluster: _ClusterTerms, stems: list[str], top: int, keep: Callable[[str], bool]
-) -> list[str]:
-    chosen = [s for s in stems if keep(cluster.surface(s))][: top + 1]
-    words: list[str] = []
-    used: set[str] = set()
-    for i, stem in enumerate(chosen):
-        if stem in used:
+def _keeps_case(word: str, first: bool) -> bool:
+    """Acronyms keep their case; a capitalised word does too unless it opens a sentence."""
+    if len(word) >= 2 and word.isupper():
+        return True
+    return word[:1].isupper() and not first
+
+
+def dictionary_form(words: Sequence[str], keep_case: Sequence[bool]) -> str:
+    """A noun phrase in dictionary form (see the module docstring)."""
+    shown = [w if keep else w.lower() for w, keep in zip(words, keep_case, strict=True)]
+    if not _CYRILLIC.search(words[-1]) and not any(_CYRILLIC.search(w) for w in words):
+        if not keep_case[-1]:
+            shown[-1] = _lemma_en(shown[-1])
+        return " ".join(shown)
+    heads = [i for i, w in enumerate(words) if _role(w) == "noun"]
+    if not heads:
+        return " ".join(shown)
+    head = heads[0]
+    parse = morph().parse(words[head].lower())[0]
+    number = "plur" if "plur" in parse.tag or "Pltm" in parse.tag else "sing"
+    nominative = parse.inflect({"nomn", number}) if not keep_case[head] else None
+    if nominative is not None:
+        shown[head] = nominative.word
+    gender = nominative.tag.gender if nominative is not None else parse.tag.gender
+    for i in range(head):
+        if keep_case[i]:
             continue
-        word = cluster.surface(stem)
-        for other in chosen[i + 1 :]:
-            phrase = None if other in used else cluster.phrase(stem, other)
-            if phrase is not None and keep(phrase):
-                word = phrase
-                used.add(other)
-                break
-        used.add(stem)
-        if word not in words:
-            words.append(word)
-        if len(words) == top:
-            break
-    return words
+        grammemes = {"nomn", "plur"} if number == "plur" or gender is None else {"nomn", gender}
+        adj = morph().parse(words[i].lower())[0].inflect(grammemes)
+        if adj is not None:
+            shown[i] = adj.word
+    return " ".join(shown)
 
 
-def distinctive_terms(
-    terms: Sequence[Sequence[Term]],
+def candidates(text: str) -> list[tuple[tuple[str, ...], str]]:
+    """(stems, dictionary form) of each noun-phrase candidate of one message."""
+    clean = URL_RE.sub(" . ", text)
+    out: list[tuple[tuple[str, ...], str]] = []
+    run: list[tuple[str, bool]] = []
+    for match in _WORD_RE.finditer(clean):
+        word = match.group(0)
+        before = clean[: match.start()].rstrip(" \t\"'«“(")
+        opens_sentence = not before or before[-1] in ".!?…\n:"
+        if is_content_token(word) and not (run and before and before[-1] in ",;:.!?…"):
+            run.append((word, _keeps_case(word, opens_sentence)))
+            continue
+        out.extend(_phrases(run))
+        run = [(word, _keeps_case(word, opens_sentence))] if is_content_token(word) else []
+    out.extend(_phrases(run))
+    return out
+
+
+def _phrases(run: list[tuple[str, bool]]) -> list[tuple[tuple[str, ...], str]]:
+    out = []
+    for a in range(len(run)):
+        for b in range(a + 1, min(len(run), a + MAX_WORDS) + 1):
+            words = [w for w, _ in run[a:b]]
+            roles = [_role(w) for w in words]
+            if "noun" not in roles or roles[-1] == "other" or roles[0] == "other":
+                continue
+            if any(r == "other" for r in roles):
+                continue
+            if _CYRILLIC.search(words[0]) is None and roles[-1] != "noun":
+                continue  # an English phrase ends in its head noun
+            keys = tuple(stem(w.lower()) for w in words)
+            out.append((keys, dictionary_form(words, [k for _, k in run[a:b]])))
+    return out
+
+
+def key_phrases(
+    texts: Sequence[str],
     labels: Labels,
     *,
     top: int = 3,
     keep: Callable[[str], bool] = lambda _: True,
 ) -> dict[int, list[str]]:
-    """The ``top`` most distinctive words (or two-word phrases) of each cluster.
+    """The ``top`` key phrases of each cluster, best first (possibly fewer, or none).
 
     Args:
-        terms: each message's (stem, surface) pairs in text order, aligned with ``labels``.
+        texts: the messages' texts, aligned with ``labels``.
         labels: each message's cluster.
-        top: words per cluster.
-        keep: a filter on surface words (e.g. no period wording in source summaries).
-
-    Returns:
-        For each label, its words in order of distinctiveness (possibly fewer than ``top``).
+        top: phrases per cluster.
+        keep: a filter on phrases (e.g. no period wording in source summaries).
     """
-    df: Counter[str] = Counter()
-    for message in terms:
-        df.update({stem for stem, _ in message})
+    per_message = [candidates(t) for t in texts]
+    df: Counter[tuple[str, ...]] = Counter()
+    forms: dict[tuple[str, ...], Counter[str]] = defaultdict(Counter)
+    for found in per_message:
+        df.update({k for k, _ in found})
+        for k, form in found:
+            forms[k][form] += 1
     members: dict[int, list[int]] = defaultdict(list)
     for index, label in enumerate(labels.tolist()):
         members[int(label)].append(index)
+    n = len(texts)
     out: dict[int, list[str]] = {}
     for label, indices in members.items():
-        cluster = _ClusterTerms(terms, indices)
-        out[label] = _title_words(cluster, _ranked(cluster, df, len(terms)), top, keep)
+        local: Counter[tuple[str, ...]] = Counter()
+        for i in indices:
+            local.update({k for k, _ in per_message[i]})
+        floor = 2 if len(indices) >= 4 else 1
+        scored = sorted(
+            (
+                -(c / len(indices)) * math.log(1 + n / df[k]) * (1 + PHRASE_BONUS * (len(k) - 1)),
+                k,
+            )
+            for k, c in local.items()
+            if c >= floor
+        )
+        chosen: list[tuple[str, ...]] = []
+        phrases: list[str] = []
+        for _, k in scored:
+            if any(set(k) <= set(c) or set(c) <= set(k) for c in chosen):
+                continue
+            form = forms[k].most_common(1)[0][0]
+            if not keep(form) or form.lower() in (p.lower() for p in phrases):
+                continue
+            chosen.append(k)
+            phrases.append(form)
+            if len(phrases) == top:
+                break
+        out[label] = phrases
     return out

@@ -1,31 +1,57 @@
-"""The extractive engine's connective text, per language (English and Russian).
+"""The extractive engine's own words, per language (English and Russian).
 
-The engine writes only these sentences itself; everything else it outputs is quoted
-from messages, in their own language. A language without a phrasebook here is an
-``UnsupportedLanguage`` error (an LLM endpoint writes any language).
+The engine writes only these sentences; everything else is quoted from messages, in
+their own language. Counts agree with their number (``grammar``: pymorphy3 for
+Russian), a source's name is always in the language's quotation marks, and the Russian
+verbs are in the present tense, which needs no gender. A language without a phrasebook
+is an ``UnsupportedLanguage`` error (an LLM endpoint writes any language).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from toolkit.errors import UnsupportedLanguage
+from toolkit.summarize.extractive.grammar import count_en, count_ru
+from toolkit.summarize.extractive.tokens import script
 from toolkit.summarize.languages import LANGUAGES
 
-
-def _plural_en(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
-def _plural_ru(n: int, one: str, few: str, many: str) -> str:
-    if n % 10 == 1 and n % 100 != 11:
-        word = one
-    elif 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-        word = few
-    else:
-        word = many
-    return f"{n} {word}"
+_MONTHS = {
+    "en": [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ],
+    "ru": [
+        "января",
+        "февраля",
+        "марта",
+        "апреля",
+        "мая",
+        "июня",
+        "июля",
+        "августа",
+        "сентября",
+        "октября",
+        "ноября",
+        "декабря",
+    ],
+}
+_SCRIPTS = {"en": "latin", "ru": "cyrillic"}
+# A sentence that already ends in a quote closing with . ! ? or … takes no second stop.
+_DOUBLE_STOP = re.compile(r"([.!?…][”»\"])\.$")
 
 
 @dataclass(frozen=True)
@@ -53,35 +79,53 @@ class Phrasebook:
         """Fill one template."""
         return self.templates[key].format(**values)
 
+    def sentence(self, key: str, **values: object) -> str:
+        """Fill one template as a sentence: capitalised, one full stop at most."""
+        text = _DOUBLE_STOP.sub(r"\1", self.say(key, **values))
+        return text[:1].upper() + text[1:]
+
+    def topics(self, phrases: Sequence[str]) -> str:
+        """Topic phrases joined; a phrase in another script is quoted, as written."""
+        own = _SCRIPTS[self.code]
+        return self.join([p if script(p) in (None, own) else self.quote(p) for p in phrases])
+
+    def channel_subject(self, title: str) -> str:
+        """How a channel is named as a sentence's subject."""
+        return self.say("channel_subject", title=self.quote(title))
+
+    def on_day(self, when: datetime, sentence: str) -> str:
+        """``sentence`` placed on its day ("On 21 October, Ann asked …")."""
+        day = f"{when.day} {_MONTHS[self.code][when.month - 1]}"
+        subject = self.say("channel_subject", title="")
+        if subject and sentence.startswith(subject[:1].upper() + subject[1:]):
+            sentence = subject[:1] + sentence[1:]  # "канал" stays lower case after a date
+        return self.say("on_day", day=day, sentence=sentence)
+
     def messages(self, n: int) -> str:
         """``1 message``, ``5 messages`` (``5 сообщений``)."""
-        if self.code == "ru":
-            return _plural_ru(n, "сообщение", "сообщения", "сообщений")
-        return _plural_en(n, "message", "messages")
+        return count_ru(n, "сообщение") if self.code == "ru" else count_en(n, "message", "messages")
 
     def posts(self, n: int) -> str:
         """``1 post``, ``5 posts`` (``5 публикаций``)."""
-        if self.code == "ru":
-            return _plural_ru(n, "публикация", "публикации", "публикаций")
-        return _plural_en(n, "post", "posts")
+        return count_ru(n, "публикация") if self.code == "ru" else count_en(n, "post", "posts")
 
     def participants(self, n: int) -> str:
-        """``1 participant``, ``5 participants`` (nominative in Russian)."""
+        """``1 participant``, ``5 participants`` (``21 участник``)."""
         if self.code == "ru":
-            return _plural_ru(n, "участник", "участника", "участников")
-        return _plural_en(n, "participant", "participants")
+            return count_ru(n, "участник")
+        return count_en(n, "participant", "participants")
 
     def from_participants(self, n: int) -> str:
-        """``from 5 participants`` (``от 5 участников``: genitive in Russian)."""
+        """``from 5 participants`` (``от 5 участников``, ``от 21 участника``)."""
         if self.code == "ru":
-            return f"от {_plural_ru(n, 'участника', 'участников', 'участников')}"
-        return f"from {_plural_en(n, 'participant', 'participants')}"
+            return f"от {count_ru(n, 'участник', 'gent')}"
+        return f"from {count_en(n, 'participant', 'participants')}"
 
     def others(self, n: int) -> str:
-        """``3 others`` (``ещё 3``), for a shortened list of names."""
+        """``3 others`` (``ещё 3 участника``), ending a shortened list of names."""
         if self.code == "ru":
-            return f"ещё {n}"
-        return _plural_en(n, "other", "others")
+            return f"ещё {count_ru(n, 'участник')}"
+        return count_en(n, "other", "others")
 
 
 EN = Phrasebook(
@@ -90,28 +134,27 @@ EN = Phrasebook(
     open_quote="“",
     close_quote="”",
     templates={
-        "chat_topic": "{who} discussed {terms}.",
-        "chat_topics": "{who} discussed several topics: {topics}.",
-        "author_topic": "{who} wrote about {terms}.",
-        "author_topics": "{who} wrote on several topics: {topics}.",
+        "asked_answered": "{asker} asked {question}, and {answerer} answered {answer}.",
+        "asked_answered_to": "{asker} asked {answerer} {question}, and {answerer} answered "
+        "{answer}.",
+        "asked": "{who} asked {quote}.",
+        "asked_to": "{who} asked {whom} {quote}.",
+        "proposed": "{who} proposed {quote}.",
+        "proposed_to": "{who} proposed to {whom} {quote}.",
+        "decided": "{who} decided {quote}.",
+        "shared": "{who} shared {quote}.",
+        "said": "{who} said {quote}.",
+        "posted": "{who} posted {quote}.",
+        "channel_subject": "{title}",
+        "on_day": "On {day}, {sentence}",
+        "chat_topics": "{who} discussed {topics}.",
+        "channel_topics": "{title} posted about {topics}.",
         "chat_plain": "{messages} from {who}.",
-        "channel_topic": "{title} posted about {terms}.",
-        "channel_topics": "{title} posted on several topics: {topics}.",
-        "channel_plain": "{title} published {posts}.",
-        "key_one": "Key message — {quote}",
-        "key_many": "Key messages — {quotes}",
         "original_language": "Messages are quoted in their original language.",
-        "source_chat": "{title} is a chat ({participants}); the most active are {who}.",
-        "source_chat_one": "{title} is a chat with one participant, {who}.",
+        "source_chat": "{title} is a chat of {participants}; the most active are {who}.",
         "source_channel": "{title} is a channel.",
         "source_topics_chat": "Its conversations are about {topics}.",
         "source_topics_channel": "Its posts are about {topics}.",
-        "typical_one": "A typical message — {quote}",
-        "typical_many": "Typical messages — {quotes}",
-        "key_one_channel": "Key post — {quote}",
-        "key_many_channel": "Key posts — {quotes}",
-        "typical_one_channel": "A typical post — {quote}",
-        "typical_many_channel": "Typical posts — {quotes}",
         "empty_period": "There are no messages from {start} to {end}.",
         "empty_source": "The store holds no text messages of {title}.",
         "section_chat": "{messages} {from_participants}.",
@@ -126,28 +169,26 @@ RU = Phrasebook(
     open_quote="«",
     close_quote="»",
     templates={
-        "chat_topic": "{who} обсуждали: {terms}.",
-        "chat_topics": "{who} обсуждали несколько тем: {topics}.",
-        "author_topic": "Темы сообщений {who}: {terms}.",
-        "author_topics": "Темы сообщений {who}: {topics}.",
-        "chat_plain": "{messages} от {who}.",
-        "channel_topic": "Канал {title} публиковал посты на тему: {terms}.",
-        "channel_topics": "Канал {title} публиковал посты на несколько тем: {topics}.",
-        "channel_plain": "Канал {title} опубликовал {posts}.",
-        "key_one": "Ключевое сообщение — {quote}",
-        "key_many": "Ключевые сообщения — {quotes}",
+        "asked_answered": "{asker} спрашивает: {question}, и {answerer} отвечает: {answer}.",
+        "asked_answered_to": "{asker} спрашивает: {question}, и {answerer} отвечает: {answer}.",
+        "asked": "{who} спрашивает: {quote}.",
+        "asked_to": "{who} спрашивает: {quote}.",
+        "proposed": "{who} предлагает: {quote}.",
+        "proposed_to": "{who} предлагает: {quote}.",
+        "decided": "{who} сообщает о решении: {quote}.",
+        "shared": "{who} делится материалом: {quote}.",
+        "said": "{who} пишет: {quote}.",
+        "posted": "{who} публикует пост: {quote}.",
+        "channel_subject": "канал {title}",
+        "on_day": "{day} {sentence}",
+        "chat_topics": "{who} обсуждают темы: {topics}.",
+        "channel_topics": "Темы канала {title}: {topics}.",
+        "chat_plain": "Сообщений всего: {messages}; авторы: {who}.",
         "original_language": "Сообщения цитируются на языке оригинала.",
-        "source_chat": "{title} — чат ({participants}); чаще всех пишут {who}.",
-        "source_chat_one": "{title} — чат с одним участником: {who}.",
+        "source_chat": "{title} — чат ({participants}); активнее всех: {who}.",
         "source_channel": "{title} — канал.",
         "source_topics_chat": "Темы разговоров: {topics}.",
         "source_topics_channel": "Темы публикаций: {topics}.",
-        "typical_one": "Типичное сообщение — {quote}",
-        "typical_many": "Типичные сообщения — {quotes}",
-        "key_one_channel": "Ключевая публикация — {quote}",
-        "key_many_channel": "Ключевые публикации — {quotes}",
-        "typical_one_channel": "Типичная публикация — {quote}",
-        "typical_many_channel": "Типичные публикации — {quotes}",
         "empty_period": "С {start} по {end} сообщений нет.",
         "empty_source": "В хранилище нет текстовых сообщений источника {title}.",
         "section_chat": "{messages} {from_participants}.",

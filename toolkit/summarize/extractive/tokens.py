@@ -1,4 +1,4 @@
-"""Small text helpers of the summary engines: content words, scripts, quotes.
+"""Content words and scripts of the extractive engine.
 
 Content words come from the toolkit's one text pipeline (``toolkit.text``: normalised,
 tokenised, stop words out, Snowball-stemmed by script), minus chat filler that is no
@@ -9,12 +9,9 @@ form so that a title shows "releases", not "releas".
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
 
-from toolkit.text import STOP_WORDS, URL_RE, stem, tokenize
+from toolkit.text import STOP_WORDS, stem, tokenize
 
-_IMAGE_RE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
-_MD_LINK_RE = re.compile(r"\[([^\]]+)\]\(([^)\s]*)[^)]*\)")
 _CYRILLIC_RE = re.compile(r"[\u0400-\u04ff]")
 _LATIN_RE = re.compile(r"[A-Za-z]")
 
@@ -44,6 +41,14 @@ def words(text: str) -> list[str]:
     return tokenize(text)
 
 
+def is_content_token(word: str) -> bool:
+    """Whether one word (as written) is a content word: no stop word, filler or digits."""
+    token = word.casefold().replace("ё", "е").replace("’", "").replace("'", "")
+    if token.isupper() or (len(word) >= 2 and word.isupper()):
+        return True  # an acronym ("США", "CI") is content however short
+    return len(token) >= 3 and not token.isdigit() and stem(token) not in _STOP_STEMS
+
+
 def content_words(text: str) -> list[tuple[str, str]]:
     """(stem, surface) of each content word, in order: no stop words, filler or digits."""
     return [
@@ -59,33 +64,3 @@ def script(text: str) -> str | None:
     if cyr == lat == 0:
         return None
     return "cyrillic" if cyr > lat else "latin"
-
-
-def host(url: str) -> str:
-    """The host name of a URL (``https://docs.example.com/x`` -> ``docs.example.com``)."""
-    try:
-        return urlsplit(url if "://" in url else f"https://{url}").hostname or ""
-    except ValueError:
-        return ""
-
-
-def without_links(text: str) -> str:
-    """Text with images as their alt text and every URL as its bare host name.
-
-    Summaries carry only links built in code; a quoted message still shows where its
-    links pointed, but nothing in the quote is clickable.
-    """
-    text = _IMAGE_RE.sub(lambda m: m.group(1), text)
-    text = _MD_LINK_RE.sub(lambda m: f"{m.group(1)} ({host(m.group(2))})", text)
-    return URL_RE.sub(lambda m: host(m.group(0)), text)
-
-
-def quotable(text: str, limit: int) -> str:
-    """One line of message text for a quote: no links (see ``without_links``), cut at a word."""
-    line = " ".join(without_links(text).split())
-    if len(line) <= limit:
-        return line
-    cut = line[:limit]
-    if " " in cut[limit // 2 :]:
-        cut = cut.rsplit(" ", 1)[0]
-    return cut.rstrip(" ,;:-–—") + "…"

@@ -1,0 +1,81 @@
+"""What the extractive engine knows about one summary's messages, and how it quotes them.
+
+A long message is quoted by its key sentence: the one sharing most content words with
+the rest of the messages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from toolkit.models import Message, SourceKind
+from toolkit.summarize.context import SummaryContext
+from toolkit.summarize.extractive.quotes import passage, quotable
+from toolkit.summarize.extractive.templates import Phrasebook
+from toolkit.summarize.extractive.tokens import content_words
+
+MIN_QUOTE_WORDS = 4
+
+
+@dataclass(frozen=True)
+class Draft:
+    """Everything the engine knows about the messages of one summary."""
+
+    messages: list[Message]
+    ctx: SummaryContext
+    texts: list[str]
+    terms: list[list[tuple[str, str]]]
+    sizes: list[int]
+    labels: npt.NDArray[np.int_]
+    central: npt.NDArray[np.float64]
+    importance: npt.NDArray[np.float64]
+    quality: npt.NDArray[np.float64]
+    titles: dict[int, list[str]]
+    df: dict[str, int]
+    vectors: npt.NDArray[np.float32]
+
+    def weight(self, sentence: str) -> float:
+        """How much a sentence shares the messages' vocabulary (to pick what to quote)."""
+        stems = {stem for stem, _ in content_words(sentence)}
+        return sum(self.df.get(s, 0) > 1 for s in stems) + 0.1 * len(stems)
+
+    def members(self, label: int) -> list[int]:
+        """Indices of the messages in one cluster, in posting order."""
+        return [i for i, lab in enumerate(self.labels.tolist()) if lab == label]
+
+    def representatives(self, indices: list[int], count: int) -> list[int]:
+        """The ``count`` most central of ``indices``, messages that say something first.
+
+        Short replies ("solo stuff", "que bien") sit close to a cluster's centre too, so
+        messages of ``MIN_QUOTE_WORDS`` content words or more go first; messages with no
+        content word at all only when nothing else is left.
+        """
+
+        def rank(i: int) -> tuple[int, float, int]:
+            tier = 0 if self.sizes[i] >= MIN_QUOTE_WORDS and self.quality[i] > 0.1 else 1
+            if self.sizes[i] == 0:
+                tier = 2
+            return tier, -(self.central[i] * self.quality[i]), i
+
+        ranked = sorted(indices, key=rank)
+        said = [i for i in ranked if self.sizes[i] > 0]
+        return (said or ranked)[:count]
+
+
+def author(message: Message) -> str:
+    """The name a quote is attributed to."""
+    return message.sender_name or message.sender_peer_id or "?"
+
+
+def quote(book: Phrasebook, draft: Draft, i: int, limit: int, *, whole: bool = False) -> str:
+    """Message ``i`` quoted in its own language, with its author in chats."""
+    text = (
+        quotable(draft.texts[i], limit) if whole else passage(draft.texts[i], limit, draft.weight)
+    )
+    quoted = book.quote(text)
+    if draft.ctx.kind is SourceKind.CHANNEL:
+        return quoted
+    return f"{author(draft.messages[i])}: {quoted}"

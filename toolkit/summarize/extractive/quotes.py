@@ -1,0 +1,109 @@
+"""Quotes of messages: exact text, or a cut on a word boundary marked "…".
+
+A quote is one line. Links are never clickable in a summary: each URL (whole, as
+``toolkit.text.URL_RE`` finds it) becomes its host name, consistently, and markdown
+images their alt text. A cut never ends inside an open bracket or quotation mark: it
+goes back to before the unmatched opener. Sentences that are only chatter ("Hi!",
+"Thanks a lot.") are left out of a quote when the message has more to say.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+from toolkit.summarize.extractive.acts import is_chatter
+from toolkit.summarize.period_wording import split_sentences
+from toolkit.text import URL_RE
+
+_IMAGE_RE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
+_MD_LINK_RE = re.compile(r"\[([^\]]+)\]\(([^)\s]*)[^)]*\)")
+_PAIRS = {"(": ")", "[": "]", "{": "}", "«": "»", "“": "”"}
+_CLOSERS = {v: k for k, v in _PAIRS.items()}
+ELLIPSIS = "…"
+
+
+def host(url: str) -> str:
+    """The host name of a URL (``https://docs.example.com/x`` -> ``docs.example.com``)."""
+    try:
+        return urlsplit(url if "://" in url else f"https://{url}").hostname or ""
+    except ValueError:
+        return ""
+
+
+def without_links(text: str) -> str:
+    """Text with images as their alt text and every URL as its bare host name."""
+    text = _IMAGE_RE.sub(lambda m: m.group(1), text)
+    text = _MD_LINK_RE.sub(lambda m: f"{m.group(1)} ({host(m.group(2))})", text)
+    return URL_RE.sub(lambda m: host(m.group(0)), text)
+
+
+def one_line(text: str) -> str:
+    """A message as a quote sees it: links as host names, white space collapsed."""
+    return " ".join(without_links(text).split())
+
+
+def unmatched_opener(text: str) -> int | None:
+    """The position of the first bracket or quotation mark ``text`` opens but never closes."""
+    stack: list[int] = []
+    for i, ch in enumerate(text):
+        if ch in _PAIRS:
+            stack.append(i)
+        elif ch in _CLOSERS and stack and text[stack[-1]] == _CLOSERS[ch]:
+            stack.pop()
+    return stack[0] if stack else None
+
+
+def balanced(text: str) -> bool:
+    """Whether every bracket and typographic quotation mark ``text`` opens is closed."""
+    return unmatched_opener(text) is None
+
+
+def cut(line: str, limit: int) -> str:
+    """``line`` itself when it fits in ``limit`` characters, else a word-boundary cut + "…"."""
+    if len(line) <= limit:
+        return line
+    piece = line[:limit]
+    if " " in piece[limit // 3 :]:
+        piece = piece.rsplit(" ", 1)[0]
+    opener = unmatched_opener(piece)
+    if opener is not None and opener > 0:
+        piece = piece[:opener]
+    return piece.rstrip(" ,;:-–—([{«“") + ELLIPSIS
+
+
+def quotable(text: str, limit: int) -> str:
+    """One line of message text for a quote (see the module docstring)."""
+    return cut(one_line(text), limit)
+
+
+def passage(text: str, limit: int, weight: Callable[[str], float] | None = None) -> str:
+    """The part of a message worth quoting, at most ``limit`` characters.
+
+    Leading and trailing chatter sentences go; when the rest is too long, the run of
+    consecutive sentences with the greatest ``weight`` that fits is kept (the first
+    sentence alone, cut, when none fits).
+    """
+    line = one_line(text)
+    sentences = [s.strip() for s in split_sentences(line) if s.strip()]
+    while len(sentences) > 1 and is_chatter(sentences[0]):
+        sentences.pop(0)
+    while len(sentences) > 1 and is_chatter(sentences[-1]):
+        sentences.pop()
+    joined = " ".join(sentences)
+    if len(joined) <= limit or len(sentences) == 1 or weight is None:
+        return cut(joined, limit)
+    best: tuple[float, int, int] | None = None
+    for a in range(len(sentences)):
+        for b in range(a + 1, len(sentences) + 1):
+            span = " ".join(sentences[a:b])
+            if len(span) > limit:
+                break
+            value = sum(weight(s) for s in sentences[a:b])
+            if best is None or value > best[0]:
+                best = (value, a, b)
+    if best is None:
+        top = max(range(len(sentences)), key=lambda k: weight(sentences[k]))
+        return cut(sentences[top], limit)
+    return " ".join(sentences[best[1] : best[2]])

@@ -1,0 +1,215 @@
+"""Which messages a digest tells: informative, covering the period, questions with answers.
+
+1. **Informativeness.** Each message scores its centrality (cosine to the mean of the
+   content messages, rescaled to [0, 1]), the share of its content words that other
+   messages use too (the thread's vocabulary) and how early it comes in its
+   conversation (the first content messages after a pause state the point: a weight
+   that decays by ``OPENER_DECAY`` per message), times a length prior that favours
+   messages of about ``IDEAL_WORDS`` words. Chatter scores nothing.
+2. **Units.** A question travels with its answer (the reply to it, else the next
+   content message by someone else) and an answer with its question.
+3. **Maximal marginal relevance** over meaning and time: a unit's gain is its score
+   minus its greatest similarity to a unit already chosen, where similarity is the
+   cosine of the vectors or, over a long period, closeness in time; so a week shows
+   several days' threads, not only the last day's.
+4. **Length prior.** Units are taken while they fit a word budget that grows slowly
+   with the number of content messages and with the number of conversations (pauses
+   of ``SESSION_GAP_HOURS``), at most ``MAX_UNITS`` of them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from toolkit.summarize.extractive.acts import Act
+
+Floats = npt.NDArray[np.float64]
+
+IDEAL_WORDS = 14
+MAX_UNITS = 4
+MMR_LAMBDA = 0.7
+BASE_BUDGET = 20
+BUDGET_PER_SQRT = 2.0
+OPENER_WEIGHT = 2.0
+OPENER_DECAY = 0.6
+# A pause this long (hours) starts a new conversation, whose first messages open it.
+SESSION_GAP_HOURS = 3.0
+BUDGET_PER_SESSION = 15.0
+MAX_BUDGET = 90
+# Periods longer than this many hours get the time term in the redundancy.
+TIME_SPAN_HOURS = 36.0
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What selection needs of one message."""
+
+    words: int
+    stems: frozenset[str]
+    act: Act
+    author: str
+    reply_to: int | None
+    hours: float
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One item of a digest: a message, or a question with its answer."""
+
+    first: int
+    second: int | None
+    score: float
+
+    @property
+    def members(self) -> tuple[int, ...]:
+        """The message indices of the unit, in posting order."""
+        return (self.first,) if self.second is None else (self.first, self.second)
+
+
+def length_prior(words: int) -> float:
+    """Near 1 for a message of ``IDEAL_WORDS`` words; short and very long ones score less."""
+    if words <= 0:
+        return 0.0
+    short = min(1.0, words / IDEAL_WORDS) ** 0.7
+    long = min(1.0, (3 * IDEAL_WORDS / words)) ** 0.5
+    return float(short * long)
+
+
+def informativeness(turns: Sequence[Turn], vectors: Floats) -> Floats:
+    """Each message's score in [0, 1] (see the module docstring); chatter is 0."""
+    n = len(turns)
+    content = np.array([t.act is not Act.CHATTER and t.stems for t in turns], dtype=bool)
+    if not content.any():
+        return np.zeros(n)
+    centre = vectors[content].mean(axis=0)
+    norm = float(np.linalg.norm(centre))
+    cos = vectors @ (centre / norm) if norm > 0 else np.zeros(n)
+    low, high = float(cos[content].min()), float(cos[content].max())
+    central = (cos - low) / (high - low) if high - low > 1e-9 else np.ones(n)
+    df: dict[str, int] = {}
+    for t in turns:
+        for s in t.stems:
+            df[s] = df.get(s, 0) + 1
+    shared = np.array(
+        [sum(df[s] > 1 for s in t.stems) / math.sqrt(len(t.stems)) if t.stems else 0 for t in turns]
+    )
+    shared = shared / shared.max() if shared.max() > 0 else shared
+    prior = np.array([length_prior(t.words) for t in turns])
+    score = (0.6 * central + 0.4 * shared + OPENER_WEIGHT * opener(turns, content)) * prior
+    return np.where(content, np.clip(score, 0.0, None), 0.0)
+
+
+def opener(turns: Sequence[Turn], content: npt.NDArray[np.bool_]) -> Floats:
+    """``OPENER_DECAY`` to the power of a message's rank among its conversation's content."""
+    out = np.zeros(len(turns))
+    rank = 0
+    for i, turn in enumerate(turns):
+        if i == 0 or turn.hours - turns[i - 1].hours > SESSION_GAP_HOURS:
+            rank = 0
+        out[i] = OPENER_DECAY**rank
+        rank += int(content[i])
+    return out
+
+
+def _partner(turns: Sequence[Turn], i: int) -> int | None:
+    """The answer to question ``i``, or the question that message ``i`` answers."""
+    if turns[i].act is Act.QUESTION:
+        replies = [j for j in range(i + 1, len(turns)) if turns[j].reply_to == i]
+        later = [
+            j
+            for j in range(i + 1, min(len(turns), i + 4))
+            if turns[j].author != turns[i].author and turns[j].reply_to in (None, i)
+        ]
+        return next((k for k in replies + later[:1] if turns[k].words > 0), None)
+    asked = turns[i].reply_to
+    if asked is None and i > 0 and turns[i - 1].author != turns[i].author:
+        asked = i - 1
+    if asked is not None and turns[asked].act is Act.QUESTION:
+        return asked
+    return None
+
+
+def units(turns: Sequence[Turn], score: Floats) -> list[Unit]:
+    """Every candidate unit: each content message, joined with its question or answer."""
+    out: dict[tuple[int, ...], Unit] = {}
+    for i, s in enumerate(score):
+        if s <= 0:
+            continue
+        j = _partner(turns, i)
+        if j is None:
+            out[(i,)] = Unit(i, None, float(s))
+            continue
+        first, second = min(i, j), max(i, j)
+        # A pair is worth its better half plus a little of the other.
+        value = max(score[i], score[j]) + 0.25 * min(score[i], score[j])
+        key = (first, second)
+        if key not in out or out[key].score < value:
+            out[key] = Unit(first, second, float(value))
+    return list(out.values())
+
+
+def sessions(turns: Sequence[Turn]) -> int:
+    """How many conversations the messages hold (a pause of ``SESSION_GAP_HOURS`` splits)."""
+    return 1 + sum(1 for a, b in itertools.pairwise(turns) if b.hours - a.hours > SESSION_GAP_HOURS)
+
+
+def word_budget(turns: Sequence[Turn]) -> int:
+    """How many quoted words a digest may spend.
+
+    It grows with the square root of the content messages and by ``BUDGET_PER_SESSION``
+    for each conversation after the first, up to ``MAX_BUDGET``.
+    """
+    content = sum(1 for t in turns if t.act is not Act.CHATTER)
+    extra = BUDGET_PER_SESSION * (sessions(turns) - 1)
+    return int(min(MAX_BUDGET, BASE_BUDGET + BUDGET_PER_SQRT * math.sqrt(content) + extra))
+
+
+def select(turns: Sequence[Turn], vectors: Floats, *, max_units: int = MAX_UNITS) -> list[Unit]:
+    """The units a digest tells, in posting order (see the module docstring).
+
+    Args:
+        turns: the messages, in posting order.
+        vectors: one normalised vector per message.
+        max_units: the most units (sentences about messages) to choose.
+    """
+    score = informativeness(turns, vectors)
+    candidates = units(turns, score)
+    if not candidates:
+        return []
+    budget = word_budget(turns)
+    span = turns[-1].hours - turns[0].hours
+    scale = max(span / (max_units + 1), 1e-9)
+    top = max(u.score for u in candidates)
+    chosen: list[Unit] = []
+    used = 0
+    while len(chosen) < max_units:
+        best: tuple[float, Unit] | None = None
+        for unit in candidates:
+            if unit in chosen or any(set(unit.members) & set(c.members) for c in chosen):
+                continue
+            cost = sum(turns[k].words for k in unit.members)
+            if chosen and used + cost > budget:
+                continue
+            redundancy = 0.0
+            for c in chosen:
+                for a in unit.members:
+                    for b in c.members:
+                        sim = float(vectors[a] @ vectors[b])
+                        if span > TIME_SPAN_HOURS:
+                            near = math.exp(-abs(turns[a].hours - turns[b].hours) / scale)
+                            sim = max(sim, near)
+                        redundancy = max(redundancy, sim)
+            gain = MMR_LAMBDA * unit.score / top - (1 - MMR_LAMBDA) * redundancy
+            if best is None or gain > best[0]:
+                best = (gain, unit)
+        if best is None:
+            break
+        chosen.append(best[1])
+        used += sum(turns[k].words for k in best[1].members)
+    return sorted(chosen, key=lambda u: u.first)

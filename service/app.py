@@ -73,7 +73,6 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         yield
-        state.key_stamps.close()
         if owns_store:
             app_store.close()
 

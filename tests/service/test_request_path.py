@@ -105,17 +105,46 @@ def test_authentication_never_waits_for_the_last_used_write(settings: Settings) 
         inner.close()
 
 
-def test_stamps_are_dropped_not_queued_without_bound() -> None:
-    inner = SQLiteStore(":memory:")
-    store = StuckStamps(inner)
-    stamps = KeyStamps(store, queue_size=1)  # type: ignore[arg-type]
+class BusyWriter:
+    """A store whose background writer holds every task until ``run`` (or refuses)."""
+
+    def __init__(self, *, accept: bool = True) -> None:
+        self.accept = accept
+        self.tasks: list[Callable[[], object]] = []
+        self.stamped: list[int] = []
+
+    def write_behind(self, task: Callable[[], object]) -> bool:
+        if self.accept:
+            self.tasks.append(task)
+        return self.accept
+
+    def touch_api_key(self, key_id: int, when: datetime) -> None:
+        self.stamped.append(key_id)
+
+    def run(self) -> None:
+        while self.tasks:
+            self.tasks.pop(0)()
+
+
+def test_one_stamp_per_key_in_flight() -> None:
+    store = BusyWriter()
+    stamps = KeyStamps(store)  # type: ignore[arg-type]
     now = datetime.now(UTC)
-    for key_id in (1, 2, 3, 4):
+    for key_id in (1, 1, 2, 1, 2):
         stamps.submit(key_id, now)
-    stamps.submit(1, now)  # already in flight: not queued twice
-    assert stamps.dropped >= 2
-    store.release.set()
-    stamps.close()
-    assert 1 in store.stamped
-    assert len(store.stamped) == 4 - stamps.dropped
-    inner.close()
+    assert len(store.tasks) == 2  # a burst of one key's requests queues one write
+    store.run()
+    assert store.stamped == [1, 2]
+    stamps.submit(1, now)  # written: the next use may stamp again
+    store.run()
+    assert store.stamped == [1, 2, 1]
+
+
+def test_stamps_are_dropped_when_the_writer_is_busy() -> None:
+    store = BusyWriter(accept=False)
+    stamps = KeyStamps(store)  # type: ignore[arg-type]
+    now = datetime.now(UTC)
+    stamps.submit(1, now)
+    stamps.submit(1, now)  # not stuck as "pending": tried again, dropped again
+    assert stamps.dropped == 2
+    assert store.stamped == []

@@ -10,7 +10,8 @@ sync watermarks, plus the token buckets that service replicas share
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,35 +27,22 @@ from toolkit.models import (
 from toolkit.store.background import BackgroundWriter
 from toolkit.store.base import ImportSink
 from toolkit.store.postgres_conn import (
-    MSG_COLUMNS,
     SOURCE_COLUMNS,
     PgConnections,
     dt,
-    filters,
-    message_row,
     source_row,
     ts,
 )
 from toolkit.store.postgres_import import publish_messages
+from toolkit.store.postgres_messages import PgMessages
 from toolkit.store.postgres_records import PgRecords
 from toolkit.store.postgres_staging import PgStaging
-
-_ANCHOR = "(SELECT posted_at FROM messages WHERE source_id = %(s)s AND message_id = %(m)s)"
-_NEIGHBOURS = f"""
-(SELECT {MSG_COLUMNS}, 0 FROM messages WHERE source_id = %(s)s AND NOT is_service
-   AND (posted_at, message_id) < ({_ANCHOR}, %(m)s)
- ORDER BY posted_at DESC, message_id DESC LIMIT %(before)s)
-UNION ALL
-(SELECT {MSG_COLUMNS}, 1 FROM messages WHERE source_id = %(s)s AND NOT is_service
-   AND (posted_at, message_id) > ({_ANCHOR}, %(m)s)
- ORDER BY posted_at, message_id LIMIT %(after)s)
-"""
 
 # pg_advisory_xact_lock key of imports ("mlens-im" in ASCII).
 _IMPORT_LOCK = 0x6D6C656E732D696D
 
 
-class PostgresStore(PgRecords):
+class PostgresStore(PgMessages, PgRecords):
     """PostgreSQL implementation of ``MessageStore``.
 
     Args:
@@ -69,7 +57,7 @@ class PostgresStore(PgRecords):
         self._background = BackgroundWriter("store-writer:postgres")
 
     # Transactions ------------------------------------------------------------------------
-    def transaction(self) -> Any:
+    def transaction(self) -> AbstractContextManager[None]:
         """One write transaction; nested calls in the same thread join the outer one."""
         return self.pg.transaction()
 
@@ -247,148 +235,6 @@ class PostgresStore(PgRecords):
         """
         with self.transaction(), self.pg.connection() as conn:
             return publish_messages(conn, messages)
-
-    def count_messages(
-        self,
-        source_id: int,
-        *,
-        include_service: bool = False,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
-    ) -> int:
-        """How many messages a source has (in one topic, from some senders, when given)."""
-        where, params = filters(
-            include_service=include_service, topic_id=topic_id, sender_peer_ids=sender_peer_ids
-        )
-        sql = f"SELECT COUNT(*) FROM messages WHERE source_id = %s{where}"
-        return int(self.pg.query(sql, (source_id, *params))[0][0])
-
-    def messages_in_period(
-        self,
-        source_id: int,
-        start: datetime | None,
-        end: datetime | None,
-        *,
-        include_service: bool = False,
-        limit: int | None = None,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
-    ) -> list[Message]:
-        """Messages with ``start <= posted_at < end``, oldest first (at most ``limit``),
-        of one topic and some senders when given."""
-        where, params = filters(
-            since=start,
-            until=end,
-            include_service=include_service,
-            topic_id=topic_id,
-            sender_peer_ids=sender_peer_ids,
-        )
-        sql = (
-            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = %s{where} "
-            "ORDER BY posted_at, message_id"
-        )
-        if limit is not None:
-            sql += f" LIMIT {int(limit)}"
-        return [message_row(r) for r in self.pg.query(sql, (source_id, *params))]
-
-    def recent_messages(
-        self,
-        source_id: int,
-        limit: int,
-        *,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        include_service: bool = False,
-        with_text_only: bool = False,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
-    ) -> list[Message]:
-        """The most recent ``limit`` messages with ``since <= posted_at <= until`` (of one
-        topic and some senders when given), oldest first."""
-        where, params = filters(
-            since=since,
-            until=until,
-            include_service=include_service,
-            with_text_only=with_text_only,
-            until_inclusive=True,
-            topic_id=topic_id,
-            sender_peer_ids=sender_peer_ids,
-        )
-        rows = self.pg.query(
-            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = %s{where} "
-            "ORDER BY posted_at DESC, message_id DESC LIMIT %s",
-            (source_id, *params, int(limit)),
-        )
-        return [message_row(r) for r in reversed(rows)]
-
-    def neighbours(
-        self, source_id: int, message_id: int, *, before: int = 2, after: int = 2
-    ) -> tuple[list[Message], list[Message]]:
-        """Up to ``before``/``after`` non-service messages around one, in posting order."""
-        # One round trip for both sides: a search asks this for every hit.
-        rows = self.pg.query(
-            _NEIGHBOURS, {"s": source_id, "m": message_id, "before": before, "after": after}
-        )
-        older = [message_row(r) for r in reversed(rows) if r[-1] == 0]
-        return older, [message_row(r) for r in rows if r[-1] == 1]
-
-    def neighbours_of(
-        self, source_id: int, message_ids: Sequence[int], *, before: int = 2, after: int = 2
-    ) -> dict[int, tuple[list[Message], list[Message]]]:
-        """``neighbours`` of several messages (one round trip each)."""
-        ids = list(dict.fromkeys(int(i) for i in message_ids))
-        return {m: self.neighbours(source_id, m, before=before, after=after) for m in ids}
-
-    def get_messages(self, source_id: int, message_ids: Sequence[int]) -> list[Message]:
-        """The messages with these ids, in posting order; unknown ids are skipped."""
-        ids = list(dict.fromkeys(int(i) for i in message_ids))
-        rows = self.pg.query(
-            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = %s "
-            "AND message_id = ANY(%s) ORDER BY posted_at, message_id",
-            (source_id, ids),
-        )
-        return [message_row(r) for r in rows]
-
-    def iter_messages(self, source_id: int, *, batch_size: int = 1000) -> Iterator[Message]:
-        """Every message of a source in posting order, fetched in batches (keyset paging)."""
-        last = (-(2**62), -(2**62))
-        while True:
-            rows = self.pg.query(
-                f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = %s "
-                "AND (posted_at, message_id) > (%s, %s) "
-                "ORDER BY posted_at, message_id LIMIT %s",
-                (source_id, last[0], last[1], batch_size),
-            )
-            if not rows:
-                return
-            yield from (message_row(row) for row in rows)
-            last = (rows[-1][2], rows[-1][1])
-
-    def scan_window(
-        self,
-        source_id: int,
-        limit: int,
-        *,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
-    ) -> list[tuple[int, int, str]]:
-        """The most recent ``limit`` searchable messages in ``[since, until]``, newest first,
-        taken after the topic and sender filters when given."""
-        where, params = filters(
-            since=since,
-            until=until,
-            with_text_only=True,
-            until_inclusive=True,
-            topic_id=topic_id,
-            sender_peer_ids=sender_peer_ids,
-        )
-        return self.pg.query(
-            f"SELECT message_id, posted_at, text FROM messages WHERE source_id = %s{where} "
-            "ORDER BY posted_at DESC, message_id DESC LIMIT %s",
-            (source_id, *params, int(limit)),
-        )
 
     # Sync watermark ----------------------------------------------------------------------
     def get_watermark(self, source_id: int) -> int | None:

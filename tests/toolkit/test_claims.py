@@ -19,7 +19,7 @@ from toolkit.evaluate.results import Results
 from toolkit.evaluate.retrieval import DEV_FILES
 from toolkit.evaluate.tuning import simplex_points
 from toolkit.notebook import report
-from toolkit.search.weights import SearchWeights
+from toolkit.weights import SearchWeights
 
 README_TEXT = """
 ### Ranking quality — `make eval`

@@ -9,7 +9,7 @@ import pytest
 
 from toolkit.config import Settings
 from toolkit.errors import ConfigError, InvalidWeights
-from toolkit.search.weights import SearchWeights
+from toolkit.weights import SearchWeights
 
 
 def test_env_prefix_and_nested_weights(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,8 +20,8 @@ from toolkit.evaluate.tuning import pack, packed_ndcg, search_grid, weight_grid
 from toolkit.models import Message, SourceKind
 from toolkit.search.searcher import Searcher
 from toolkit.search.textcache import TextCache
-from toolkit.search.weights import SearchWeights
 from toolkit.store import SQLiteStore
+from toolkit.weights import SearchWeights
 
 BOW = BagOfWordsEmbedder()
 

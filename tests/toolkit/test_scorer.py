@@ -12,10 +12,9 @@ from hypothesis import strategies as st
 from search_reference import ref_lexical, ref_phrase, ref_semantic, ref_short, windows
 
 from toolkit.errors import InvalidWeights
-from toolkit.search.request import resolve_weights
 from toolkit.search.scorer import SIGNAL_NAMES, compute_signals, fuse
 from toolkit.search.signals import TermWindow
-from toolkit.search.weights import SearchWeights
+from toolkit.weights import SearchWeights, resolve_weights
 
 CUSTOM = [
     SearchWeights(),

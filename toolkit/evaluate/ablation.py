@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from toolkit.evaluate.compare import Prepared, mean_metrics
 from toolkit.evaluate.results import Results
-from toolkit.search.weights import SearchWeights
+from toolkit.weights import SearchWeights
 
 SIGNALS = ("semantic", "lexical", "phrase")
 FULL = "hybrid (all signals)"

@@ -44,8 +44,8 @@ from toolkit.refs import parse_ref
 from toolkit.search.scorer import compute_signals, fuse
 from toolkit.search.searcher import Searcher
 from toolkit.search.textcache import TextCache
-from toolkit.search.weights import SearchWeights
 from toolkit.store import SQLiteStore
+from toolkit.weights import SearchWeights
 
 SCANS = (200, 1_000, 10_000)
 QUERIES = [

@@ -23,7 +23,7 @@ from toolkit.evaluate.retrieval import DEV_DIR, RetrievalSet, load_set
 from toolkit.search.scorer import Signals, fuse
 from toolkit.search.signals import FloatVector, semantic, short_factor
 from toolkit.search.textcache import TextCache
-from toolkit.search.weights import SearchWeights
+from toolkit.weights import SearchWeights
 
 
 @dataclass(frozen=True, slots=True)

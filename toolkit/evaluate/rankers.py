@@ -21,8 +21,8 @@ from toolkit.embeddings import Matrix
 from toolkit.search.scorer import Signals, compute_signals
 from toolkit.search.signals import FloatVector
 from toolkit.search.textcache import TextCache
-from toolkit.search.weights import SearchWeights
 from toolkit.text import terms
+from toolkit.weights import SearchWeights
 
 RRF_K = 60
 

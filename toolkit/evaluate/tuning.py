@@ -25,7 +25,7 @@ from toolkit.evaluate.compare import PreparedQuery, mean_metrics
 from toolkit.evaluate.results import BASELINES
 from toolkit.search.scorer import Signals, fuse
 from toolkit.search.signals import semantic, short_factor
-from toolkit.search.weights import SearchWeights
+from toolkit.weights import SearchWeights
 
 METRIC = "nDCG@10"
 STEP = 0.05

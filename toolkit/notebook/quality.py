@@ -20,7 +20,7 @@ from toolkit.evaluate.results import (
     wide_rows,
 )
 from toolkit.notebook.table import Table
-from toolkit.search.weights import SearchWeights
+from toolkit.weights import SearchWeights
 
 if TYPE_CHECKING:
     from toolkit.evaluate.claims import Evidence

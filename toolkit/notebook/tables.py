@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from toolkit.models import Message, SearchHit, Source, SourceStats, TopicStats
 from toolkit.notebook.table import Table
 from toolkit.refs import message_link
-from toolkit.search.weights import SearchWeights
+from toolkit.weights import SearchWeights
 
 if TYPE_CHECKING:
     from toolkit.ingest.export_report import ImportReport

@@ -1,4 +1,4 @@
-"""A search request's bounds (DESIGN.md §3) and its weights, checked before any work.
+"""A search request's bounds (DESIGN.md §3) and filters, checked before any work.
 
 The service validates the same bounds in its request schema; these checks make the
 toolkit's own callers (CLI, notebooks, app) get the same ``InvalidRequest`` naming the
@@ -8,12 +8,11 @@ offending field.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 
-from toolkit.errors import InvalidRequest, InvalidWeights
+from toolkit.errors import InvalidRequest
 from toolkit.models import utc
-from toolkit.search.weights import SearchWeights
 
 MAX_LIMIT = 100
 MAX_SCAN = 10_000
@@ -21,8 +20,6 @@ MAX_QUERY_CHARS = 1000
 MAX_SENDERS = 100
 PEER_ID_RE = re.compile(r"^(?:user|channel|chat)[1-9][0-9]{0,18}$")
 """A sender's peer id as messages carry it: ``user123``, ``channel123``, ``chat123``."""
-
-WeightsArg = SearchWeights | Mapping[str, float] | None
 
 
 def check_request(
@@ -98,33 +95,12 @@ def check_filters(
     return topic_id, senders
 
 
-def resolve_weights(weights: WeightsArg, default: SearchWeights) -> SearchWeights:
-    """This call's weights: a full ``SearchWeights``, or a mapping of some of its fields
-    that overrides ``default`` (the configured weights); ``None`` is ``default``.
-
-    Raises:
-        InvalidWeights: negative, non-finite or all-zero weights (``field="weights"``).
-    """
-    if weights is None:
-        return default
-    if isinstance(weights, SearchWeights):
-        return weights
-    try:
-        return default.replace(**dict(weights))
-    except InvalidWeights as exc:
-        raise InvalidWeights(exc.message, field="weights") from exc
-    except TypeError as exc:
-        raise InvalidWeights(f"invalid search weights: {exc}", field="weights") from exc
-
-
 __all__ = [
     "MAX_LIMIT",
     "MAX_QUERY_CHARS",
     "MAX_SCAN",
     "MAX_SENDERS",
     "PEER_ID_RE",
-    "WeightsArg",
     "check_filters",
     "check_request",
-    "resolve_weights",
 ]

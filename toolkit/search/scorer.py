@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from toolkit.search import signals as sig
 from toolkit.search.signals import FloatVector, TermWindow
-from toolkit.search.weights import SearchWeights
+from toolkit.weights import SearchWeights
 
 SIGNAL_NAMES = ("semantic", "lexical", "phrase", "short_factor")
 

@@ -26,28 +26,25 @@ import numpy as np
 import numpy.typing as npt
 
 from toolkit.embeddings import Embedder, Matrix, similarity_floor
-from toolkit.models import ContextMessage, Message, SearchHit, Source, SourceRef, utc
-from toolkit.refs import message_link, parse_ref, ref_topic
+from toolkit.models import ContextMessage, Message, SearchHit, Source, utc
+from toolkit.refs import SourceArg, message_link, ref_topic, resolve_source
 from toolkit.search.request import (
     MAX_LIMIT,
     MAX_QUERY_CHARS,
     MAX_SCAN,
-    WeightsArg,
     check_filters,
     check_request,
-    resolve_weights,
 )
 from toolkit.search.scorer import Signals, compute_signals, fuse
 from toolkit.search.textcache import TextCache
-from toolkit.search.weights import SearchWeights
 from toolkit.store.base import MessageStore
+from toolkit.weights import SearchWeights, WeightsArg, resolve_weights
 
 CONTEXT = 2
 # Scores are reported (and compared) at this precision, so that equal scores are
 # really equal and the newest-first tie rule decides, on every platform.
 SCORE_DECIMALS = 6
 
-SourceArg = str | SourceRef | Source
 
 # Keyed by text, the cache is valid for any store: one per process serves them all.
 _shared_cache = TextCache()
@@ -80,10 +77,8 @@ class Searcher:
         self.embed_batch_size = embed_batch_size
 
     def _source(self, ref: SourceArg) -> tuple[Source, str]:
-        if isinstance(ref, Source):
-            return ref, ref.key
-        parsed = parse_ref(ref) if isinstance(ref, str) else ref
-        return self.store.get_source(parsed), parsed.raw
+        source, echoed = resolve_source(self.store, ref)
+        return source, echoed.raw
 
     def _vectors(
         self,

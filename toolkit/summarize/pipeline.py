@@ -17,7 +17,7 @@ from toolkit.config import Settings
 from toolkit.embeddings import Embedder
 from toolkit.errors import InvalidRequest
 from toolkit.models import Message, Source, SourceKind, SourceRef, Summary, utc
-from toolkit.refs import message_link, parse_ref
+from toolkit.refs import SourceArg, message_link, resolve_source
 from toolkit.search.request import check_filters
 from toolkit.store.base import MessageStore
 from toolkit.summarize.cache import cache_key, load_cached, store_cached
@@ -90,7 +90,7 @@ def summarize_period(
     store: MessageStore,
     embedder: Embedder,
     settings: Settings,
-    ref: str | SourceRef,
+    ref: SourceArg,
     started_at: datetime,
     ended_at: datetime,
     language: str,
@@ -129,12 +129,11 @@ def summarize_period(
     start, end = utc(started_at), utc(ended_at)
     if start >= end:
         raise InvalidRequest("ended_at must be after started_at", field="ended_at")
-    source_ref = parse_ref(ref) if isinstance(ref, str) else ref
+    source, source_ref = resolve_source(store, ref)
     topic_id, senders = check_filters(
         topic_id=source_ref.topic_id if topic_id is None else topic_id,
         sender_peer_ids=sender_peer_ids,
     )
-    source = store.get_source(source_ref)
     messages = _with_text(
         store.messages_in_period(source.id, start, end, topic_id=topic_id, sender_peer_ids=senders)
     )
@@ -146,7 +145,7 @@ def summarize_source(
     store: MessageStore,
     embedder: Embedder,
     settings: Settings,
-    ref: str | SourceRef,
+    ref: SourceArg,
     language: str,
     messages_limit: int | None = None,
     *,
@@ -175,12 +174,11 @@ def summarize_source(
         raise InvalidRequest(
             f"messages_limit must be between 1 and {MAX_SOURCE_MESSAGES}", field="messages_limit"
         )
-    source_ref = parse_ref(ref) if isinstance(ref, str) else ref
+    source, source_ref = resolve_source(store, ref)
     topic_id, senders = check_filters(
         topic_id=source_ref.topic_id if topic_id is None else topic_id,
         sender_peer_ids=sender_peer_ids,
     )
-    source = store.get_source(source_ref)
     messages = _with_text(
         store.recent_messages(
             source.id, limit, with_text_only=True, topic_id=topic_id, sender_peer_ids=senders

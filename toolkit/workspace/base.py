@@ -10,9 +10,9 @@ from toolkit.config import Settings
 from toolkit.embeddings import Embedder
 from toolkit.models import Source, SourceRef
 from toolkit.refs import parse_ref, ref_topic
-from toolkit.search.weights import SearchWeights
 from toolkit.store import MessageStore, open_store
 from toolkit.store.files import private_dir
+from toolkit.weights import SearchWeights
 
 if TYPE_CHECKING:
     from toolkit.evaluate.compare import PreparedQuery

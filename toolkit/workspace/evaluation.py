@@ -14,7 +14,7 @@ from toolkit.notebook.quality import (
     summary_outputs_table,
 )
 from toolkit.notebook.table import Table
-from toolkit.search.weights import SearchWeights
+from toolkit.weights import SearchWeights
 from toolkit.workspace.base import WeightsArg, WorkspaceBase
 
 if TYPE_CHECKING:

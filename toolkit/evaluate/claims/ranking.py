@@ -12,7 +12,7 @@ from toolkit.evaluate.compare import Prepared, compare, prepare_sets
 from toolkit.evaluate.metrics import METRICS
 from toolkit.evaluate.results import BASELINES, Results, result_rows, wide_rows
 from toolkit.evaluate.retrieval import DEV_FILES
-from toolkit.search.weights import SearchWeights
+from toolkit.weights import SearchWeights
 
 README = Path(__file__).resolve().parents[3] / "README.md"
 HEADING = "### Ranking quality"

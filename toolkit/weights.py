@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -99,3 +100,27 @@ class SearchWeights(BaseModel):
         """Write the weights as JSON, readable by ``from_file`` and ``MLENS_WEIGHTS_FILE``."""
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         Path(path).write_text(json.dumps(self.model_dump(), indent=2) + "\n", encoding="utf-8")
+
+
+WeightsArg = SearchWeights | Mapping[str, float] | None
+"""Per-call weights: a ``SearchWeights``, or a mapping of some fields (the rest from the
+configured weights), or ``None`` for the configured weights."""
+
+
+def resolve_weights(weights: WeightsArg, default: SearchWeights) -> SearchWeights:
+    """This call's weights: a full ``SearchWeights``, or a mapping of some of its fields
+    that overrides ``default`` (the configured weights); ``None`` is ``default``.
+
+    Raises:
+        InvalidWeights: negative, non-finite or all-zero weights (``field="weights"``).
+    """
+    if weights is None:
+        return default
+    if isinstance(weights, SearchWeights):
+        return weights
+    try:
+        return default.replace(**dict(weights))
+    except InvalidWeights as exc:
+        raise InvalidWeights(exc.message, field="weights") from exc
+    except TypeError as exc:
+        raise InvalidWeights(f"invalid search weights: {exc}", field="weights") from exc

@@ -4,6 +4,8 @@
   problem at once, and the service goes on serving (issue 11, item 1).
 - Authentication records "key last used" through a background writer: a request
   answers while that write is stuck, and the stamp lands afterwards (issue 11, item 3).
+- With another connection holding SQLite's write lock (an import in another process),
+  metadata and search requests still answer 200: a read route writes nothing itself.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from service.keystamps import KeyStamps
 from service.state import state_of
 from toolkit.apikeys import create_api_key
 from toolkit.config import Settings
-from toolkit.models import SourceKind
+from toolkit.models import Message, SourceKind
 from toolkit.store import SQLiteStore
 from toolkit.store.base import MessageStore
 
@@ -148,3 +150,53 @@ def test_stamps_are_dropped_when_the_writer_is_busy() -> None:
     stamps.submit(1, now)  # not stuck as "pending": tried again, dropped again
     assert stamps.dropped == 2
     assert store.stamped == []
+
+
+def test_reads_answer_while_another_process_holds_the_write_lock(
+    settings: Settings, tmp_path: Any, embedder: Any
+) -> None:
+    path = str(tmp_path / "mlens.sqlite3")
+    store = SQLiteStore(path)
+    source = store.upsert_source(title="T", kind=SourceKind.CHANNEL, handle="lens_public")
+    store.upsert_messages(
+        [Message(source.id, i, datetime(2024, 3, i, tzinfo=UTC), f"post {i}") for i in (1, 2, 3)]
+    )
+    token, record = create_api_key(store, name="k", scopes={"search.read", "sources.read"})
+    headers = {"Authorization": f"Bearer {token}"}
+    # Another connection (as an import in another process would) takes the write lock.
+    holder = SQLiteStore(path)
+    locked, release = threading.Event(), threading.Event()
+    waited_out: list[bool] = []
+
+    def hold() -> None:
+        with holder.transaction():
+            holder.upsert_source(title="Busy", kind=SourceKind.CHANNEL, handle="busy_writer")
+            locked.set()
+            waited_out.append(not release.wait(30))
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    app = create_app(settings, store=store, embedder=embedder)
+    try:
+        assert locked.wait(10)
+        with TestClient(app) as client:
+            info = client.get(
+                "/v1/sources/by-ref", params={"source_ref": "@lens_public"}, headers=headers
+            )
+            found = client.post(
+                SEARCH, json={"source_ref": "@lens_public", "query": "post"}, headers=headers
+            )
+            # Both answered while the lock was held: neither waited for a write.
+            assert (info.status_code, found.status_code) == (200, 200), (info.text, found.text)
+            assert len(found.json()["items"]) == 3
+            release.set()
+            thread.join()
+            store.flush_writes()
+        assert waited_out == [False]
+        (stored,) = [r for r in store.list_api_keys() if r.id == record.id]
+        assert stored.last_used_at is not None  # the stamp landed once the lock was free
+    finally:
+        release.set()
+        thread.join()
+        holder.close()
+        store.close()

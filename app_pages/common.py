@@ -64,6 +64,45 @@ def source_picker(label: str = "Source", *, key: str = "source") -> str | None:
     return choice
 
 
+def topic_and_senders(ref: str, *, key: str) -> tuple[int | None, list[str] | None]:
+    """A forum-topic picker (forums only) and a sender filter for one source.
+
+    Returns:
+        ``(topic_id, sender_peer_ids)``: ``None`` for "all topics" / "every sender".
+    """
+    ws = workspace()
+    topics = ws.topics(ref)
+    left, right = st.columns(2)
+    topic: int | None = None
+    if len(topics):
+        titles = {row["topic_id"]: f"{row['title']} ({row['messages']:,})" for row in topics}
+        topic = left.selectbox(
+            "Forum topic",
+            [None, *titles],
+            format_func=lambda t: "All topics" if t is None else titles[t],
+            key=f"{key}_topic_{ref}",
+        )
+    # Senders of the recent history, most active first, named as the export names them.
+    counts: dict[str, int] = {}
+    names: dict[str, str] = {}
+    for m in ws.recent_messages(ref, limit=5000, topic_id=topic):
+        if m.sender_peer_id:
+            counts[m.sender_peer_id] = counts.get(m.sender_peer_id, 0) + 1
+            names.setdefault(m.sender_peer_id, m.sender_name or m.sender_peer_id)
+    chosen: list[str] = right.multiselect(
+        "Senders (all when empty)",
+        sorted(counts, key=lambda p: -counts[p]),
+        format_func=lambda p: f"{names[p]} ({p})",
+        key=f"{key}_senders_{ref}",
+    )
+    return topic, chosen or None
+
+
+def link_markdown(label: str, link: str) -> str:
+    """``[label](link)``, or the bare label where the messenger has no link."""
+    return f"[{label}]({link})" if link else label
+
+
 def _escape(text: str) -> str:
     out = text.replace("\\", "\\\\")
     for ch in "`*_{}[]()#+-.!|<>~$":

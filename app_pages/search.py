@@ -2,7 +2,15 @@
 
 import streamlit as st
 
-from app_pages.common import md_escape, period_picker, shown_errors, source_picker, workspace
+from app_pages.common import (
+    link_markdown,
+    md_escape,
+    period_picker,
+    shown_errors,
+    source_picker,
+    topic_and_senders,
+    workspace,
+)
 from toolkit import SearchWeights
 from toolkit.models import iso_z
 
@@ -36,6 +44,7 @@ scan = right.number_input(
     "Recent messages to scan", 1, 10000, ws.settings.default_scan_messages_limit
 )
 period = period_picker(ref, key="search_period") if ref else None
+topic, senders = topic_and_senders(ref, key="search") if ref else (None, None)
 
 if ref and query.strip():
     with shown_errors():
@@ -49,19 +58,24 @@ if ref and query.strip():
             explain=True,
             period_from=period[0] if period else None,
             period_to=period[1] if period else None,
+            topic_id=topic,
+            sender_peer_ids=senders,
         )
         st.caption(f"{len(hits)} hits")
         for rank, hit in enumerate(hits, 1):
             with st.container(border=True):
                 st.markdown(
                     f"**#{rank} · score {hit.score:.3f}** · "
-                    f"[{hit.message_link}]({hit.message_link}) · {iso_z(hit.posted_at)}"
+                    f"{link_markdown(hit.message_link or 'no link', hit.message_link)} · "
+                    f"{iso_z(hit.posted_at)}"
                 )
                 for c in hit.context_before:
-                    st.caption(f"[#{c.messenger_message_id}]({c.message_link}) {md_escape(c.text)}")
+                    label = link_markdown(f"#{c.messenger_message_id}", c.message_link)
+                    st.caption(f"{label} {md_escape(c.text)}")
                 st.markdown(md_escape(hit.text))
                 for c in hit.context_after:
-                    st.caption(f"[#{c.messenger_message_id}]({c.message_link}) {md_escape(c.text)}")
+                    label = link_markdown(f"#{c.messenger_message_id}", c.message_link)
+                    st.caption(f"{label} {md_escape(c.text)}")
                 signals = hit.signals or {}
                 for column, (name, value) in zip(
                     st.columns(len(signals) or 1), signals.items(), strict=False

@@ -17,6 +17,10 @@ with st.expander("Import a Telegram Desktop export", expanded=not len(ws.sources
     handle = st.text_input(
         "Public handle of the exported chat (optional; links then use it)", placeholder="@handle"
     )
+    zone = st.text_input(
+        "Time zone of the export (only for older exports without date_unixtime)",
+        placeholder="Europe/Moscow",
+    )
     if st.button("Import", type="primary", disabled=upload is None) and upload is not None:
         bar = st.progress(0.0, text=f"Importing {upload.name}…")
 
@@ -28,9 +32,14 @@ with st.expander("Import a Telegram Desktop export", expanded=not len(ws.sources
         with shown_errors(), tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / Path(upload.name).name
             path.write_bytes(upload.getvalue())
-            imported = ws.import_export(path, ref=handle.strip() or None, progress=embedding)
+            imported = ws.import_export(
+                path,
+                ref=handle.strip() or None,
+                progress=embedding,
+                timezone=zone.strip() or None,
+            )
             bar.progress(1.0, text="Imported")
-            st.success(f"Imported {upload.name}: {sum(imported['inserted']):,} new messages.")
+            st.success(imported.title or f"Imported {upload.name}")
             st.dataframe(imported.to_pandas(), hide_index=True)
 
 st.subheader("Sources in the store")
@@ -40,3 +49,7 @@ with shown_errors():
     if ref is not None:
         per_day = ws.messages_per_day(ref).to_pandas()
         st.bar_chart(per_day, x="day", y="messages", height=260)
+        topics = ws.topics(ref)
+        if len(topics):
+            st.caption("Forum topics")
+            st.dataframe(topics.to_pandas(), hide_index=True)

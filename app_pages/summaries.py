@@ -2,7 +2,15 @@
 
 import streamlit as st
 
-from app_pages.common import md_escape, period_picker, shown_errors, source_picker, workspace
+from app_pages.common import (
+    link_markdown,
+    md_escape,
+    period_picker,
+    shown_errors,
+    source_picker,
+    topic_and_senders,
+    workspace,
+)
 
 LANGUAGES = ["en", "ru", "de", "fr", "es", "it", "uk", "pt", "tr", "zh"]
 
@@ -22,14 +30,28 @@ if ref:
     period = (
         None if whole else period_picker(ref, key="summary_period", optional=False, last_days=7)
     )
+    topic, senders = topic_and_senders(ref, key="summary")
     if st.button("Summarise", type="primary", disabled=not whole and period is None):
         with shown_errors(), st.spinner("Summarising…"):
             if whole:
-                view = ws.summarize_source(ref, language=language, engine=engine)
+                view = ws.summarize_source(
+                    ref,
+                    language=language,
+                    engine=engine,
+                    topic_id=topic,
+                    sender_peer_ids=senders,
+                )
             else:
                 assert period is not None
                 view = ws.summarize_period(
-                    ref, period[0], period[1], language=language, kind=kind, engine=engine
+                    ref,
+                    period[0],
+                    period[1],
+                    language=language,
+                    kind=kind,
+                    engine=engine,
+                    topic_id=topic,
+                    sender_peer_ids=senders,
                 )
             st.caption(f"engine: {view.summary.engine} · language: {view.summary.language}")
             st.markdown(md_escape(view.text))
@@ -40,7 +62,9 @@ if ref:
                 st.subheader("Important messages")
                 st.markdown(
                     "\n".join(
-                        f"- [#{row['messenger_message_id']}]({row['message_link']}) "
+                        "- "
+                        + link_markdown(f"#{row['messenger_message_id']}", row["message_link"])
+                        + " "
                         f"{md_escape(' '.join(str(row['text']).split())[:200])}"
                         for row in view.important
                     )

@@ -32,6 +32,7 @@ from tqdm import tqdm
 
 from toolkit.errors import ImportFormatError, InvalidRequest
 from toolkit.ingest.export_errors import READ_BYTES, ByteCounter, json_error
+from toolkit.ingest.export_limits import export_events
 from toolkit.ingest.export_messages import (
     UNNAMED_TITLES,
     ChatContext,
@@ -55,7 +56,6 @@ from toolkit.ingest.export_stream import (
     ExportedMessage,
     Item,
     chat_label,
-    export_events,
     walk,
 )
 from toolkit.ingest.export_times import ImpossibleDate, LocalTimes, zone

@@ -27,13 +27,14 @@ from toolkit.store.background import BackgroundWriter, Task
 from toolkit.store.migrations import migrate
 from toolkit.store.sqlite_db import Connections, OnWait
 from toolkit.store.sqlite_keys import KeysAndCache
-from toolkit.store.sqlite_messages import MessagesAndVectors
+from toolkit.store.sqlite_messages import Messages
 from toolkit.store.sqlite_rows import SOURCE_COLUMNS, dt, to_source, ts
 from toolkit.store.sqlite_staging import SQLiteStaging
 from toolkit.store.sqlite_topics import Topics
+from toolkit.store.sqlite_vectors import WatermarksAndVectors
 
 
-class SQLiteStore(MessagesAndVectors, Topics, KeysAndCache):
+class SQLiteStore(Messages, WatermarksAndVectors, Topics, KeysAndCache):
     """SQLite implementation of ``MessageStore``.
 
     Args:

@@ -1,0 +1,79 @@
+"""``copy_store``: everything moves between SQLite and PostgreSQL, and a second run is a no-op."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+
+from toolkit.models import Message, SourceKind, UpsertResult
+from toolkit.store import SQLiteStore
+from toolkit.store.copy import copy_store
+from toolkit.store.postgres import PostgresStore
+
+T0 = datetime(2024, 5, 1, 8, 0, tzinfo=UTC)
+
+
+def _fill(store: SQLiteStore) -> None:
+    store.upsert_source(title="Filler", kind=SourceKind.CHAT, internal_id=1)  # ids differ
+    forum = store.upsert_source(
+        title="Forum",
+        kind=SourceKind.CHAT,
+        internal_id=77,
+        handle="forum",
+        chat_type="public_supergroup",
+    )
+    store.upsert_messages(
+        Message(forum.id, i, T0 + timedelta(minutes=i), f"post {i}", topic_id=5 if i % 2 else None)
+        for i in range(1, 8)
+    )
+    store.upsert_topics(forum.id, [(5, "Releases")])
+    rng = np.random.default_rng(1)
+    store.put_vectors(
+        forum.id, "m1", ((i, rng.standard_normal(4).astype(np.float32)) for i in (1, 2))
+    )
+    store.put_vectors(forum.id, "m2", [(3, np.ones(3, dtype=np.float32))])
+    store.set_watermark(forum.id, 7, T0 + timedelta(days=1))
+    store.add_api_key(name="live", prefix="mlk_live", key_hash="a" * 64, scopes=["search.read"])
+    store.add_api_key(name="gone", prefix="mlk_gone", key_hash="b" * 64, scopes=[])
+    store.revoke_api_key("mlk_gone")
+
+
+def _picture(store: SQLiteStore | PostgresStore) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for stats in store.list_sources():
+        sid = stats.source.id
+        vectors = {
+            model: {k: v.tolist() for k, v in store.get_vectors(sid, range(1, 8), model).items()}
+            for model in store.vector_models(sid)
+        }
+        messages = [(m.messenger_message_id, m.text, m.topic_id) for m in store.iter_messages(sid)]
+        key = stats.source.key
+        out[key] = (stats.source.title, stats.source.chat_type, stats.topics, messages, vectors)
+        out[key + " sync"] = (stats.last_synced_message_id, stats.last_synced_at)
+    out["keys"] = [
+        (k.name, k.prefix, k.scopes, k.active, store.api_key_by_prefix(k.prefix)[1])  # type: ignore[index]
+        for k in store.list_api_keys()
+    ]
+    return out
+
+
+def test_copy_to_postgres_and_back_is_whole_and_idempotent(pg_url: str, tmp_path: Path) -> None:
+    lite, pg = SQLiteStore(tmp_path / "a.sqlite3"), PostgresStore(pg_url, pool_size=2)
+    back = SQLiteStore(tmp_path / "b.sqlite3")
+    try:
+        _fill(lite)
+        first = copy_store(lite, pg, batch_size=3)
+        assert (first.sources, first.messages.inserted, first.vectors) == (2, 7, 3)
+        assert (first.keys_added, first.keys_revoked) == (2, 1)
+        assert _picture(pg) == _picture(lite)
+        again = copy_store(lite, pg, batch_size=3)
+        assert again.messages == UpsertResult(0, 0, 7)
+        assert (again.keys_added, again.keys_revoked) == (0, 0)
+        assert _picture(pg) == _picture(lite)
+        copy_store(pg, back)
+        assert _picture(back) == _picture(lite)
+    finally:
+        for store in (lite, pg, back):
+            store.close()

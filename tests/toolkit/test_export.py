@@ -16,6 +16,8 @@ from toolkit.models import Message, SourceKind
 from toolkit.refs import message_link, parse_ref
 from toolkit.store import SQLiteStore
 
+pytestmark = pytest.mark.both_stores  # each test runs on SQLite and on PostgreSQL
+
 T0 = 1_714_000_000  # 2024-04-24T23:06:40Z
 
 

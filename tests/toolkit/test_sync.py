@@ -36,6 +36,8 @@ from toolkit.models import Message, SourceKind, SourceRef
 from toolkit.refs import parse_ref
 from toolkit.store import SQLiteStore
 
+pytestmark = pytest.mark.both_stores  # each test runs on SQLite and on PostgreSQL
+
 N = 23  # messages in the talk history: not a multiple of any batch size used below
 TALK_REF = parse_ref("@open_talk")
 

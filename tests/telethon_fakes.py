@@ -47,6 +47,14 @@ TALK = tl.Channel(
 PRIVATE = tl.Channel(
     id=555003, title="Team Room", photo=tl.ChatPhotoEmpty(), date=BASE_TIME, megagroup=True
 )
+ENTITIES_FORUM = tl.Channel(
+    id=555004,
+    title="Team Forum",
+    photo=tl.ChatPhotoEmpty(),
+    date=BASE_TIME,
+    megagroup=True,
+    forum=True,
+)
 
 
 def text_message(

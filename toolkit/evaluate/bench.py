@@ -17,7 +17,9 @@
 Each result is printed against its target with PASS or FAIL. With ``--concurrency``
 (``make bench-load`` runs it on its own) it adds **searches during an import**:
 50 clients for 30 s with and without a 500,000-message import into the same store
-(``bench_concurrency``, about 3 minutes).
+(``bench_concurrency``, about 3 minutes). With ``--load`` it then prints **search under
+load** (``bench_load``, also ``make bench-load``): searches/s, p50/p95 and errors with 40
+clients for 20 s on SQLite and PostgreSQL at ``--workers 1`` and ``2``, and their ratio.
 """
 
 from __future__ import annotations
@@ -263,6 +265,10 @@ def main() -> None:
             outcome = bench_concurrency.run(Path(folder))
         rows += [Row(*row) for row in bench_concurrency.rows(outcome)]
     Console(width=120).print(render(rows))
+    if "--load" in sys.argv[1:]:
+        from toolkit.evaluate import bench_load
+
+        bench_load.main()
 
 
 if __name__ == "__main__":

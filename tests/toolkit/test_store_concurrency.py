@@ -222,6 +222,7 @@ def test_a_staging_file_left_by_a_killed_import_is_removed_by_the_next(tmp_path:
     store.close()
 
 
+@pytest.mark.both_stores
 def test_neighbours_of_many_hits_match_neighbours_of_each(store: Store) -> None:
     """One statement for every hit's context gives what one call per hit gives."""
     source = store.upsert_source(title="N", kind=SourceKind.CHAT, internal_id=77)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from chat_fixture import HANDLE, TEXTS, write_export
+from export_builders import forum, write
 from streamlit.testing.v1 import AppTest
 
 from toolkit import Workspace
@@ -182,3 +183,19 @@ def test_bad_settings_show_an_error_not_a_traceback(
     assert not at.exception
     (error,) = at.error
     assert "cannot read weights file" in error.value
+
+
+def test_search_in_a_forum_topic_and_of_one_sender(workspace: Workspace, tmp_path: Path) -> None:
+    workspace.import_export(write(tmp_path / "forum.json", forum()))
+    at = app("search")
+    topic = at.selectbox(key="search_topic_c/1777000001")
+    assert topic.options == ["All topics", "General (2)", "Releases (3)", "Jobs (2)"]
+    topic.set_value(3).run()
+    at.text_input[0].input("release build").run()
+    assert not at.exception
+    links = {h.split("](")[1].split(")")[0] for h in hit_headers(at)}
+    assert links == {f"https://t.me/c/1777000001/3/{i}" for i in (4, 5, 9)}
+    at.multiselect(key="search_senders_c/1777000001").set_value(["user1002"]).run()
+    assert [h.split("](")[1].split(")")[0] for h in hit_headers(at)] == [
+        "https://t.me/c/1777000001/3/5"
+    ]

@@ -18,7 +18,8 @@ _PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
 _AUTH_RESPONSES = {
     "401": "Missing, malformed, unknown or revoked API key",
     "403": "The API key lacks the route's scope",
-    "429": "The API key's rate limit is spent (see Retry-After)",
+    "429": "The API key's rate limit, or the client's failed-authentication limit, is "
+    "spent (see Retry-After)",
 }
 
 

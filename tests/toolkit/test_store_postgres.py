@@ -225,3 +225,17 @@ def test_a_broken_import_leaves_nothing_and_keeps_no_staging(pg_url: str, tmp_pa
         assert report.total.inserted == 500
     finally:
         store.close()
+
+
+def test_a_connection_killed_by_the_server_is_replaced(pg_url: str) -> None:
+    store = PostgresStore(pg_url, pool_size=1)
+    try:
+        store.cache_put("k", "v")
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE application_name = 'mlens'"
+            )
+        assert store.cache_get("k") == "v"  # answered on a fresh connection
+    finally:
+        store.close()

@@ -209,10 +209,21 @@ class PgConnections:
             raise StoreError(f"store query failed on {self.label}: {exc}") from exc
 
     def query(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[tuple[Any, ...]]:
-        """Run one statement; its rows (empty for statements that return none)."""
-        with self.connection() as conn:
-            try:
-                cur = conn.execute(sql, params)  # type: ignore[arg-type]
-                return cur.fetchall() if cur.description else []
-            except psycopg.Error as exc:
-                raise StoreError(f"store query failed on {self.label}: {exc}") from exc
+        """Run one statement; its rows (empty for statements that return none).
+
+        Outside a transaction, a statement whose connection turns out dead (the server
+        restarted since the pool opened it) is run once more on a fresh connection;
+        the pool drops the dead one when it comes back broken.
+        """
+        retry = getattr(self._local, "conn", None) is None
+        while True:
+            with self.connection() as conn:
+                try:
+                    cur = conn.execute(sql, params)  # type: ignore[arg-type]
+                    return cur.fetchall() if cur.description else []
+                except psycopg.OperationalError as exc:
+                    if not (retry and conn.closed):
+                        raise StoreError(f"store query failed on {self.label}: {exc}") from exc
+                except psycopg.Error as exc:
+                    raise StoreError(f"store query failed on {self.label}: {exc}") from exc
+            retry = False

@@ -1,6 +1,8 @@
 """The /v1 routers, in the order ``create_app`` includes them.
 
-A new route module adds its import and one entry to ``ROUTERS``.
+A new route module makes its router with ``APIRouter(..., route_class=GuardedRoute)``
+(authentication before the body, see ``service.routing``), takes its dependencies from
+``service.deps``, and adds its import and one entry to ``ROUTERS``.
 """
 
 from fastapi import APIRouter

@@ -7,8 +7,10 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
+from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
+from service.routing import GuardedRoute
 from service.state import state_of
 from toolkit.apikeys import SCOPES, create_api_key, revoke_api_key
 from toolkit.store.base import MessageStore
@@ -179,3 +181,13 @@ def test_openapi_declares_the_bearer_scheme_on_protected_routes(
     assert "security" not in schema["paths"]["/healthz"]["get"]
     assert "HTTPValidationError" not in schema["components"]["schemas"]
     assert {"Problem", "FieldProblem"} <= set(schema["components"]["schemas"])
+
+
+def test_every_route_authenticates_before_it_reads_the_body(
+    app: FastAPI, protected_routes: Routes
+) -> None:
+    # FastAPI keeps an included router's routes on that router.
+    found = [getattr(getattr(r, "original_router", None), "routes", [r]) for r in app.routes]
+    routes = [r for group in found for r in group if isinstance(r, APIRoute)]
+    assert {r.path for r in routes} >= {path for _, path, _, _ in protected_routes}
+    assert all(isinstance(r, GuardedRoute) for r in routes), [r.path for r in routes]

@@ -23,15 +23,22 @@ from toolkit.notebook.tables import (
 from toolkit.refs import parse_ref, ref_topic
 from toolkit.search.request import check_filters
 from toolkit.timeparse import When, lower_bound, upper_bound
-from toolkit.workspace.base import Progress, WorkspaceBase
+from toolkit.workspace.context import Context, Progress
 
 
-class DataMixin(WorkspaceBase):
-    """Sources, messages, imports and embedding."""
+class Library:
+    """The data of a workspace: sources, messages, imports, sync and embedding.
+
+    "Import, then embed" is written once, here: ``import_export``, ``load_demo`` and
+    ``sync`` store first and embed after (``mlens import/demo/sync``, the app use them).
+    """
+
+    def __init__(self, context: Context) -> None:
+        self.ctx = context
 
     def sources(self) -> Table:
         """Every source with its message count and time span."""
-        return sources_table(self.store.list_sources())
+        return sources_table(self.ctx.store.list_sources())
 
     def messages(
         self,
@@ -52,7 +59,7 @@ class DataMixin(WorkspaceBase):
         Raises:
             InvalidRequest: a topic id that is not positive, or malformed sender ids.
         """
-        source = self.source(ref)
+        source = self.ctx.source(ref)
         rows = self.recent_messages(
             source,
             since=since,
@@ -79,8 +86,8 @@ class DataMixin(WorkspaceBase):
         if topic_id is None and isinstance(ref, str):  # a link into a topic lists that topic
             topic_id = ref_topic(ref)
         topic_id, senders = check_filters(topic_id=topic_id, sender_peer_ids=sender_peer_ids)
-        return self.store.recent_messages(
-            self.source(ref).id,
+        return self.ctx.store.recent_messages(
+            self.ctx.source(ref).id,
             limit,
             since=lower_bound(since, "since"),
             until=upper_bound(until, "until"),
@@ -91,13 +98,15 @@ class DataMixin(WorkspaceBase):
 
     def topics(self, ref: str | Source) -> Table:
         """A forum's topics (id, title, message count, last message); empty for others."""
-        source = self.source(ref)
-        return topics_table(source, self.store.list_topics(source.id))
+        source = self.ctx.source(ref)
+        return topics_table(source, self.ctx.store.list_topics(source.id))
 
     def messages_per_day(self, ref: str | Source) -> Table:
         """Messages per UTC day over a source's whole history (service messages excluded)."""
-        source = self.source(ref)
-        days = (m.posted_at.date() for m in self.store.iter_messages(source.id) if not m.is_service)
+        source = self.ctx.source(ref)
+        days = (
+            m.posted_at.date() for m in self.ctx.store.iter_messages(source.id) if not m.is_service
+        )
         return per_day_table(source, days)
 
     def embed(self, ref: str | Source, *, progress: bool | Progress = False) -> int:
@@ -107,7 +116,7 @@ class DataMixin(WorkspaceBase):
         Returns:
             How many messages were embedded.
         """
-        return self._embed_source(self.source(ref).id, progress)
+        return self._embed_source(self.ctx.source(ref).id, progress)
 
     def index(self, ref: str | Source | None = None, *, progress: bool | Progress = False) -> Table:
         """Embed what lacks a vector in one source, or in every source when ``ref`` is None.
@@ -115,7 +124,7 @@ class DataMixin(WorkspaceBase):
         Returns:
             One row per source: its ref, title and how many messages were embedded.
         """
-        sources = [self.source(ref)] if ref is not None else self._all_sources()
+        sources = [self.ctx.source(ref)] if ref is not None else self._all_sources()
         embedded = self._embed_all([s.id for s in sources], progress)
         rows = [{"ref": s.key, "title": s.title, "embedded": embedded[s.id]} for s in sources]
         return Table(rows, columns=["ref", "title", "embedded"], title="Embedded")
@@ -123,23 +132,23 @@ class DataMixin(WorkspaceBase):
     def _embed_all(self, ids: Sequence[int], progress: bool | Progress) -> dict[int, int]:
         """Every source's default scan window first (searchable in seconds), then the
         rest of each, newest first; returns how many were embedded per source."""
-        window = self.settings.default_scan_messages_limit
+        window = self.ctx.settings.default_scan_messages_limit
         embedded = {sid: self._embed_source(sid, progress, limit=window) for sid in ids}
         for sid in ids:
             embedded[sid] += self._embed_source(sid, progress)
         return embedded
 
     def _all_sources(self) -> list[Source]:
-        return [stats.source for stats in self.store.list_sources()]
+        return [stats.source for stats in self.ctx.store.list_sources()]
 
     def _embed_source(
         self, source_id: int, progress: bool | Progress = False, *, limit: int | None = None
     ) -> int:
         return index_source(
-            self.store,
-            self.embedder,
+            self.ctx.store,
+            self.ctx.embedder,
             source_id,
-            batch_size=self.settings.embed_batch_size,
+            batch_size=self.ctx.settings.embed_batch_size,
             progress=progress,
             limit=limit,
         )
@@ -171,11 +180,11 @@ class DataMixin(WorkspaceBase):
             UpstreamError: the messenger failed; what arrived before is committed.
         """
         return run_sync(
-            self.store,
+            self.ctx.store,
             client,
             parse_ref(ref),
-            batch_size=self.settings.sync_batch_size,
-            flood_sleep_threshold=self.settings.flood_sleep_threshold,
+            batch_size=self.ctx.settings.sync_batch_size,
+            flood_sleep_threshold=self.ctx.settings.flood_sleep_threshold,
             progress=progress,
             full=full,
             limit=limit,
@@ -215,7 +224,7 @@ class DataMixin(WorkspaceBase):
             InvalidRequest: an unknown time zone, a bad ``ref``.
         """
         report = import_export(
-            self.store, path, ref=ref, progress=progress is True, timezone=timezone
+            self.ctx.store, path, ref=ref, progress=progress is True, timezone=timezone
         )
         ids = [s.source.id for s in report.sources]
         embedded = self._embed_all(ids, progress) if embed else dict.fromkeys(ids, 0)
@@ -232,7 +241,7 @@ class DataMixin(WorkspaceBase):
             progress: as for ``import_export``.
         """
         tables = []
-        if not (only_if_empty and self.store.list_sources()):
+        if not (only_if_empty and self.ctx.store.list_sources()):
             tables = [
                 self.import_export(p, ref=h, embed=embed, progress=progress)
                 for p, h in demo_files()

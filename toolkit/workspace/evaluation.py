@@ -1,4 +1,8 @@
-"""Workspace verbs of evaluation: ranking quality on the dev sets, weight sweeps, ROUGE."""
+"""Workspace verbs of evaluation: ranking quality on the dev sets, weight sweeps, ROUGE.
+
+``toolkit.evaluate`` is imported inside the verbs: it needs the ``eval`` extra (bm25s,
+sumy, rouge-score), which the CLI, the service and the app do without.
+"""
 
 from __future__ import annotations
 
@@ -14,24 +18,28 @@ from toolkit.notebook.quality import (
     summary_outputs_table,
 )
 from toolkit.notebook.table import Table
-from toolkit.weights import SearchWeights
-from toolkit.workspace.base import WeightsArg, WorkspaceBase
+from toolkit.weights import SearchWeights, WeightsArg
+from toolkit.workspace.context import Context
 
 if TYPE_CHECKING:
-    from toolkit.evaluate.compare import Prepared
+    from toolkit.evaluate.compare import Prepared, PreparedQuery
     from toolkit.evaluate.summaries import Dialogue
 
 Limit = int | Mapping[str, int | None] | None
 """A subsample: the first N queries of every set, or per set name (``None``: all)."""
 
 
-class EvaluationMixin(WorkspaceBase):
+class Evaluation:
     """The dev-set measurements of ``toolkit.evaluate``, as tables."""
+
+    def __init__(self, context: Context) -> None:
+        self.ctx = context
+        self._prepared: dict[tuple[str, int | None], list[PreparedQuery]] = {}
 
     @property
     def cache_dir(self) -> Path:
         """Where evaluation vectors are cached (``<data_dir>/cache``, as ``make eval``)."""
-        return self.settings.data_dir / "cache"
+        return self.ctx.settings.data_dir / "cache"
 
     def dev_sets(self, names: Sequence[str] | None = None, *, limit: Limit = None) -> Prepared:
         """The labelled dev retrieval sets, embedded (cached on disk) and prepared once.
@@ -47,7 +55,9 @@ class EvaluationMixin(WorkspaceBase):
         limits = dict(limit) if isinstance(limit, Mapping) else dict.fromkeys(chosen, limit)
         missing = [n for n in chosen if (n, limits.get(n)) not in self._prepared]
         if missing:
-            fresh = prepare_sets(self.embedder, missing, cache_dir=self.cache_dir, limits=limits)
+            fresh = prepare_sets(
+                self.ctx.embedder, missing, cache_dir=self.cache_dir, limits=limits
+            )
             self._prepared.update({(n, limits.get(n)): q for n, q in fresh.items()})
         return {n: self._prepared[(n, limits.get(n))] for n in chosen}
 
@@ -72,7 +82,7 @@ class EvaluationMixin(WorkspaceBase):
         from toolkit.evaluate.compare import compare
         from toolkit.evaluate.results import METHODS
 
-        resolved = self.weights(weights)
+        resolved = self.ctx.weights(weights)
         results = compare(self.dev_sets(sets, limit=limit), resolved, methods or METHODS)
         title = f"Ranking quality, hybrid weights {resolved.model_dump()}"
         return results_table(results, title=title)
@@ -83,7 +93,7 @@ class EvaluationMixin(WorkspaceBase):
         """The hybrid with each signal (and the short factor) taken out in turn."""
         from toolkit.evaluate.ablation import ablation
 
-        return ablation_table(ablation(self.dev_sets(sets, limit=limit), self.weights(weights)))
+        return ablation_table(ablation(self.dev_sets(sets, limit=limit), self.ctx.weights(weights)))
 
     def weight_grid(
         self,
@@ -121,7 +131,7 @@ class EvaluationMixin(WorkspaceBase):
         with the other fields (the short factor's shape …) of ``weights``."""
         from toolkit.evaluate.tuning import simplex_points
 
-        points = simplex_points(step, self.weights(weights))
+        points = simplex_points(step, self.ctx.weights(weights))
         return self.weight_grid(points, sets=sets, limit=limit)
 
     def save_weights(self, weights: SearchWeights, path: str | Path | None = None) -> Path:
@@ -130,7 +140,7 @@ class EvaluationMixin(WorkspaceBase):
         ``MLENS_WEIGHTS_FILE`` / ``Settings(weights_file=...)`` load it: the service, the
         app and every workspace then rank with these weights.
         """
-        target = Path(path) if path is not None else self.settings.data_dir / "weights.json"
+        target = Path(path) if path is not None else self.ctx.settings.data_dir / "weights.json"
         weights.to_file(target)
         return target
 
@@ -147,7 +157,10 @@ class EvaluationMixin(WorkspaceBase):
         from toolkit.evaluate.summaries import evaluate_summaries
 
         rows = evaluate_summaries(
-            self._dialogues(limit), self.embedder, settings=self.settings, cache_dir=self.cache_dir
+            self._dialogues(limit),
+            self.ctx.embedder,
+            settings=self.ctx.settings,
+            cache_dir=self.cache_dir,
         )
         return rouge_table(rows, title="Summaries: ROUGE F1 on the dev dialogues")
 
@@ -157,7 +170,7 @@ class EvaluationMixin(WorkspaceBase):
         from toolkit.evaluate.summary_outputs import summary_outputs
 
         dialogues = self._dialogues(limit)
-        vectors = dialogue_vectors(dialogues, self.embedder, cache_dir=self.cache_dir)
+        vectors = dialogue_vectors(dialogues, self.ctx.embedder, cache_dir=self.cache_dir)
         return summary_outputs_table(summary_outputs(dialogues, vectors, k=k))
 
     def _dialogues(self, limit: int | None) -> list[Dialogue]:

@@ -3,33 +3,34 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from toolkit.models import Source
 from toolkit.notebook.table import Table
 from toolkit.notebook.tables import explain_table
 from toolkit.notebook.views import HitList
+from toolkit.search.searcher import Searcher
 from toolkit.timeparse import When, lower_bound, upper_bound
-from toolkit.workspace.base import WeightsArg, WorkspaceBase, source_ref
-
-if TYPE_CHECKING:
-    from toolkit.search.searcher import Searcher
+from toolkit.weights import WeightsArg
+from toolkit.workspace.context import Context
 
 
-class SearchMixin(WorkspaceBase):
+class Search:
     """Hybrid search over the store (``toolkit.search.searcher``)."""
+
+    def __init__(self, context: Context) -> None:
+        self.ctx = context
+        self._searcher: Searcher | None = None
 
     @property
     def searcher(self) -> Searcher:
         """The search engine over this store, with the settings' default weights."""
         if self._searcher is None:
-            from toolkit.search.searcher import Searcher
-
             self._searcher = Searcher(
-                self.store,
-                self.embedder,
-                weights=self.settings.search,
-                embed_batch_size=self.settings.embed_batch_size,
+                self.ctx.store,
+                self.ctx.embedder,
+                weights=self.ctx.settings.search,
+                embed_batch_size=self.ctx.settings.embed_batch_size,
             )
         return self._searcher
 
@@ -65,23 +66,26 @@ class SearchMixin(WorkspaceBase):
         Returns:
             The hits, best first, each with two messages of context on either side.
         """
-        source = self.source(ref)
+        _, echoed = self.ctx.resolve(ref)
+        settings = self.ctx.settings
         hits = self.searcher.search(
-            source_ref(source, ref),
+            echoed,
             query,
-            limit=limit or self.settings.default_limit,
-            scan_messages_limit=scan_messages_limit or self.settings.default_scan_messages_limit,
+            limit=limit or settings.default_limit,
+            scan_messages_limit=scan_messages_limit
+            or self.ctx.settings.default_scan_messages_limit,
             period_from=lower_bound(period_from, "period_from"),
             period_to=upper_bound(period_to, "period_to"),
-            weights=self.weights(weights),
+            weights=self.ctx.weights(weights),
             explain=explain,
             topic_id=topic_id,
             sender_peer_ids=sender_peer_ids,
         )
-        return HitList(hits, query=query, source_ref=ref if isinstance(ref, str) else source.key)
+        return HitList(hits, query=query, source_ref=echoed.raw)
 
     def explain(
         self,
+        /,
         ref: str | Source,
         query: str,
         *,
@@ -98,6 +102,6 @@ class SearchMixin(WorkspaceBase):
             ref, query, limit, weights: as for ``search``.
             search: other ``search`` arguments (``scan_messages_limit``, the period).
         """
-        resolved = self.weights(weights)
+        resolved = self.ctx.weights(weights)
         hits = self.search(ref, query, limit=limit, weights=resolved, explain=True, **search)
         return explain_table(hits, resolved)

@@ -10,10 +10,13 @@ from toolkit.errors import InvalidRequest
 from toolkit.models import Source, SourceKind, Summary
 from toolkit.notebook.tables import messages_table
 from toolkit.notebook.views import SummaryView
+from toolkit.summarize.pipeline import summarize_period, summarize_source
+from toolkit.summarize.registry import ENGINES as ENGINE_CLASSES
 from toolkit.timeparse import When, lower_bound, upper_bound
-from toolkit.workspace.base import WorkspaceBase, source_ref
+from toolkit.workspace.context import Context
 
-ENGINES = ("auto", "extractive", "llm")
+ENGINES = ("auto", *ENGINE_CLASSES)
+"""The ``engine`` a summary may ask for: ``auto`` or a registered engine's name."""
 
 
 def _required(value: datetime | None, field: str) -> datetime:
@@ -22,19 +25,22 @@ def _required(value: datetime | None, field: str) -> datetime:
     return value
 
 
-class SummariesMixin(WorkspaceBase):
+class Summaries:
     """Summaries through ``toolkit.summarize.pipeline`` (cached in the store)."""
+
+    def __init__(self, context: Context) -> None:
+        self.ctx = context
 
     def _engine_settings(self, engine: str | None) -> Settings:
         if engine is None:
-            return self.settings
+            return self.ctx.settings
         if engine not in ENGINES:
             raise InvalidRequest(f"engine must be one of {', '.join(ENGINES)}", field="engine")
-        return self.settings.model_copy(update={"summary_engine": engine})
+        return self.ctx.settings.model_copy(update={"summary_engine": engine})
 
     def _view(self, source: Source, summary: Summary) -> SummaryView:
         ids = [int(i) for i in summary.important_messenger_message_ids if i.isdigit()]
-        found = {m.messenger_message_id: m for m in self.store.get_messages(source.id, ids)}
+        found = {m.messenger_message_id: m for m in self.ctx.store.get_messages(source.id, ids)}
         important = messages_table(source, [found[i] for i in ids if i in found])
         return SummaryView(summary, important)
 
@@ -65,14 +71,12 @@ class SummariesMixin(WorkspaceBase):
         Returns:
             The summary, with its important messages resolved to text and links.
         """
-        from toolkit.summarize.pipeline import summarize_period
-
-        source = self.source(ref)
+        source, echoed = self.ctx.resolve(ref)
         summary = summarize_period(
-            self.store,
-            self.embedder,
+            self.ctx.store,
+            self.ctx.embedder,
             self._engine_settings(engine),
-            source_ref(source, ref),
+            echoed,
             _required(lower_bound(start, "started_at"), "started_at"),
             _required(upper_bound(end, "ended_at", exclusive=True), "ended_at"),
             language,
@@ -101,14 +105,12 @@ class SummariesMixin(WorkspaceBase):
             engine: ``"auto"``, ``"extractive"`` or ``"llm"``; by default the settings'.
             topic_id, sender_peer_ids: read only this topic's / these senders' messages.
         """
-        from toolkit.summarize.pipeline import summarize_source
-
-        source = self.source(ref)
+        source, echoed = self.ctx.resolve(ref)
         summary = summarize_source(
-            self.store,
-            self.embedder,
+            self.ctx.store,
+            self.ctx.embedder,
             self._engine_settings(engine),
-            source_ref(source, ref),
+            echoed,
             language,
             messages_limit,
             topic_id=topic_id,

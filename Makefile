@@ -1,6 +1,7 @@
 # Message Lens — the commands people remember.
 #   make serve   create .venv if missing, load the demo sources, print an API key, serve /v1
-#   make test    create .venv if missing, run every test (unit, service, app, notebooks)
+#   make test       create .venv if missing, run every test (unit, service, app, notebooks)
+#   make test-fast  the inner loop: every test not marked slow (about a minute on 2 cores)
 SHELL := /bin/bash
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
@@ -10,7 +11,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: venv pg serve test lint format eval bench bench-load app lab screenshots clean
+.PHONY: venv pg serve test test-fast lint format eval bench bench-load app lab screenshots clean
 
 venv: $(STAMP)
 
@@ -35,6 +36,10 @@ pg:
 test: $(STAMP) pg
 	$(BIN)/python -m pytest
 	MLENS_NB_FAST=$${MLENS_NB_FAST:-1} $(BIN)/python -m pytest --nbval-lax notebooks/
+
+# Tests over ~5 s carry @pytest.mark.slow; this runs the rest, notebooks excluded.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not slow" -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -38,6 +38,7 @@ def hit_ids(at: AppTest) -> list[str]:
     return [h.split("](https://t.me/trip_planning/")[1].split(")")[0] for h in hit_headers(at)]
 
 
+@pytest.mark.slow
 def test_sources_page_lists_sources_and_charts_messages_per_day(trip_chat: str) -> None:
     at = app()
     assert [s.value for s in at.subheader] == ["Sources in the store"]
@@ -65,6 +66,7 @@ def test_upload_imports_an_export_with_progress(data_dir: Path, tmp_path: Path) 
         assert ws.sources()["messages"] == [len(TEXTS)]
 
 
+@pytest.mark.slow
 def test_malformed_upload_shows_the_error_and_leaves_the_store_intact(
     workspace: Workspace, trip_chat: str, tmp_path: Path
 ) -> None:
@@ -83,6 +85,7 @@ def test_malformed_upload_shows_the_error_and_leaves_the_store_intact(
     assert at.dataframe[0].value["messages"].tolist() == [len(TEXTS)]
 
 
+@pytest.mark.slow
 def test_search_returns_hits_with_context_links_and_signal_bars(trip_chat: str) -> None:
     at = app("search")
     assert [i.value for i in at.info]  # asks for a query before there is one
@@ -102,6 +105,7 @@ def test_search_returns_hits_with_context_links_and_signal_bars(trip_chat: str) 
     assert {b.split()[0] for b in bars} == {"semantic", "lexical", "phrase", "short_factor"}
 
 
+@pytest.mark.slow
 def test_a_weight_change_changes_the_order(trip_chat: str) -> None:
     at = app("search")
     at.text_input[0].input(QUERY).run()
@@ -114,6 +118,7 @@ def test_a_weight_change_changes_the_order(trip_chat: str) -> None:
     assert lexical_order != default_order
 
 
+@pytest.mark.slow
 def test_all_zero_weights_show_the_toolkit_error(trip_chat: str) -> None:
     at = app("search")
     at.text_input[0].input(QUERY).run()
@@ -125,6 +130,7 @@ def test_all_zero_weights_show_the_toolkit_error(trip_chat: str) -> None:
     assert not hit_headers(at)
 
 
+@pytest.mark.slow
 def test_summary_of_a_period_shows_sections_and_linked_important_messages(
     trip_chat: str,
 ) -> None:
@@ -141,6 +147,7 @@ def test_summary_of_a_period_shows_sections_and_linked_important_messages(
     assert any(c.value.startswith("engine: extractive") for c in at.caption)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("language", "message"), [("de", "Unsupported language")])
 def test_summary_in_a_language_the_engine_cannot_write_is_an_error(
     trip_chat: str, language: str, message: str
@@ -159,6 +166,7 @@ def test_pages_on_an_empty_store_ask_for_an_import(data_dir: Path) -> None:
         assert any("The store is empty" in i.value for i in at.info)
 
 
+@pytest.mark.slow
 def test_evaluation_page_shows_the_ranking_table_and_the_heat_map(warm_eval: Path) -> None:
     at = app("evaluation")
     at.multiselect[0].set_value(["en_stsb"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from cli import app
@@ -23,6 +24,7 @@ def export(path: Path, texts: list[str]) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_cli_import_prints_what_it_imported(runner: CliRunner, cli_env: Path) -> None:
     path = export(cli_env / "result.json", ["a", "b"])
     result = runner.invoke(app, ["import", str(path), "--ref", "@cli_channel", "--no-progress"])

@@ -98,6 +98,7 @@ def test_messages_json_until_a_bare_day_includes_that_day(runner: CliRunner, tri
     assert first["message_link"] == f"https://t.me/{trip[1:]}/{first['messenger_message_id']}"
 
 
+@pytest.mark.slow
 def test_search_json_items_are_the_api_hits(runner: CliRunner, trip: str) -> None:
     doc = run_json(runner, "search", trip, "train tickets to Berlin", "--limit", "3", "--explain")
     assert len(doc) == 3

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from summary_data import seed
 from typer.testing import CliRunner
 
@@ -14,6 +15,7 @@ from cli.state import store
 TEAM, RU = "@platform_team", "https://t.me/db_weekly_ru"
 
 
+@pytest.mark.slow
 def test_cli_period_and_source_summaries(cli_env: Path) -> None:
     runner = CliRunner()
     seed(store())

@@ -36,6 +36,7 @@ def test_cli_sync_without_credentials_is_one_clear_line(
     assert not (cli_env / "data").exists()  # nothing was opened
 
 
+@pytest.mark.slow
 def test_cli_sync_reports_what_it_did(
     cli_env: Path, fake: FakeTelegram, monkeypatch: pytest.MonkeyPatch
 ) -> None:

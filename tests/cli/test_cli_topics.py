@@ -30,6 +30,7 @@ def _ids(output: str) -> list[int]:
     return [int(row["messenger_message_id"]) for row in json.loads(output)]
 
 
+@pytest.mark.slow
 def test_messages_of_one_topic_and_of_one_sender(runner: CliRunner, forum_imported: Path) -> None:
     topic = runner.invoke(app, ["messages", FORUM, "--topic", "3", "--json"])
     assert topic.exit_code == 0, topic.output
@@ -47,6 +48,7 @@ def test_messages_of_one_topic_and_of_one_sender(runner: CliRunner, forum_import
     assert "sender ids look like" in bad.stderr
 
 
+@pytest.mark.slow
 def test_search_and_summary_stay_inside_the_topic(runner: CliRunner, forum_imported: Path) -> None:
     hits = runner.invoke(app, ["search", FORUM, "release build", "--topic", "3", "--json"])
     assert hits.exit_code == 0, hits.output
@@ -66,6 +68,7 @@ def test_search_and_summary_stay_inside_the_topic(runner: CliRunner, forum_impor
     assert set(important) <= {"7", "11"}
 
 
+@pytest.mark.slow
 def test_sources_lists_a_forums_topics_with_counts(runner: CliRunner, forum_imported: Path) -> None:
     listed = runner.invoke(app, ["sources", "--json"])
     topics = json.loads(listed.stdout)[0]["topics"]
@@ -76,6 +79,7 @@ def test_sources_lists_a_forums_topics_with_counts(runner: CliRunner, forum_impo
     ]
 
 
+@pytest.mark.slow
 def test_import_with_a_time_zone_and_index_resumes(runner: CliRunner, cli_env: Path) -> None:
     old = {"id": 1, "type": "message", "date": "2020-11-12T12:53:52", "from": "A", "text": "hi"}
     path = write(cli_env / "old.json", chat([old], name="Old", type_="private_group", id_=77))

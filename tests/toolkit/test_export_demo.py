@@ -117,6 +117,7 @@ def _peak(path: Path) -> tuple[int, int]:
     return peak, report.total.inserted
 
 
+@pytest.mark.slow
 def test_import_streams_in_flat_memory(tmp_path: Path) -> None:
     small_size = _big_export(tmp_path / "small.json", 2_000)
     big_size = _big_export(tmp_path / "big.json", 8_000)

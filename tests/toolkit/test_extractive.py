@@ -70,6 +70,7 @@ def _urls(summary: Summary) -> set[str]:
     return {m.group(0) for t in _texts(summary) for m in URL_RE.finditer(t)}
 
 
+@pytest.mark.slow
 def test_english_period_summary_of_a_team_chat(
     store: SQLiteStore, embedder: Embedder, settings: Settings
 ) -> None:
@@ -95,6 +96,7 @@ def test_english_period_summary_of_a_team_chat(
     assert "https://docs.example.com" not in "\n".join(_texts(summary))
 
 
+@pytest.mark.slow
 def test_quotes_are_verbatim_in_their_own_language(
     store: SQLiteStore, embedder: Embedder, settings: Settings
 ) -> None:
@@ -110,6 +112,7 @@ def test_quotes_are_verbatim_in_their_own_language(
     assert "сообщени" in summary.sections[0].body.splitlines()[0]
 
 
+@pytest.mark.slow
 def test_russian_channel_in_russian_needs_no_language_note(
     store: SQLiteStore, embedder: Embedder, settings: Settings
 ) -> None:
@@ -122,6 +125,7 @@ def test_russian_channel_in_russian_needs_no_language_note(
     assert english.summary.endswith("Messages are quoted in their original language.")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ref", [TEAM, RU, OPS])
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_no_period_wording_in_any_source_summary(
@@ -134,6 +138,7 @@ def test_no_period_wording_in_any_source_summary(
         assert find_period_wording(text) == [], text
 
 
+@pytest.mark.slow
 def test_source_summary_describes_the_source(
     store: SQLiteStore, embedder: Embedder, settings: Settings
 ) -> None:
@@ -200,6 +205,7 @@ def test_an_empty_period_is_a_normal_answer(
     assert russian.summary.endswith("сообщений нет.")
 
 
+@pytest.mark.slow
 def test_vectors_are_computed_once_and_stored(
     store: SQLiteStore, embedder: Embedder, settings: Settings
 ) -> None:
@@ -214,6 +220,7 @@ def test_vectors_are_computed_once_and_stored(
     assert counting.embedded == len(TEAM_CHAT)  # read back, not embedded again
 
 
+@pytest.mark.slow
 def test_same_input_same_summary_and_cache_hit(
     store: SQLiteStore, embedder: Embedder, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:

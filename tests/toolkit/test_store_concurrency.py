@@ -128,6 +128,7 @@ def test_a_write_behind_runs_off_the_callers_thread_and_can_be_dropped() -> None
     writer.close()
 
 
+@pytest.mark.slow
 def test_a_search_writes_its_vectors_through_the_background_writer(
     tmp_path: Path, embedder: object
 ) -> None:

@@ -173,6 +173,7 @@ def test_imports_take_turns_across_stores(pg_url: str) -> None:
         second.close()
 
 
+@pytest.mark.slow
 def test_a_staged_import_lets_other_writers_work_and_lands_whole(
     pg_url: str, tmp_path: Path
 ) -> None:

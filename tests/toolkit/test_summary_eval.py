@@ -75,6 +75,7 @@ def test_sumy_needs_no_nltk_data(
     assert ev.sumy_pick(dialogues[1].messages, 1, "lexrank")
 
 
+@pytest.mark.slow
 def test_evaluation_rows_cover_every_system(
     dialogues: list[ev.Dialogue], embedder: Embedder, tmp_path: Path
 ) -> None:
@@ -89,6 +90,7 @@ def test_evaluation_rows_cover_every_system(
     assert list(tmp_path.glob("eval-summaries-*.npy"))  # vectors cached for the next run
 
 
+@pytest.mark.slow
 def test_the_llm_engine_joins_when_configured(
     dialogues: list[ev.Dialogue], embedder: Embedder, tmp_path: Path
 ) -> None:

@@ -21,6 +21,7 @@ def test_open_creates_the_data_folder_and_an_empty_store(tmp_path: Path) -> None
         assert "0 sources" in repr(ws)
 
 
+@pytest.mark.slow
 def test_import_embeds_with_progress_and_lists_the_source(
     workspace: Workspace, tmp_path: Path
 ) -> None:
@@ -44,6 +45,7 @@ def test_import_embeds_with_progress_and_lists_the_source(
     )
 
 
+@pytest.mark.slow
 def test_malformed_export_raises_and_leaves_the_store_intact(
     workspace: Workspace, trip_chat: str, tmp_path: Path
 ) -> None:
@@ -56,6 +58,7 @@ def test_malformed_export_raises_and_leaves_the_store_intact(
     assert workspace.sources().rows == before
 
 
+@pytest.mark.slow
 def test_messages_window_and_per_day(workspace: Workspace, trip_chat: str) -> None:
     recent = workspace.messages(trip_chat, limit=5).to_pandas()
     assert recent["text"].tolist() == TEXTS[-5:]
@@ -69,6 +72,7 @@ def test_messages_window_and_per_day(workspace: Workspace, trip_chat: str) -> No
         workspace.messages("@nobody_here")
 
 
+@pytest.mark.slow
 def test_summaries_resolve_important_messages_to_links(
     workspace: Workspace, trip_chat: str
 ) -> None:
@@ -87,6 +91,7 @@ def test_summaries_resolve_important_messages_to_links(
         workspace.summarize_source(trip_chat, engine="gpt")
 
 
+@pytest.mark.slow
 def test_search_hits_carry_signals_context_and_the_callers_ref(
     workspace: Workspace, trip_chat: str
 ) -> None:
@@ -104,12 +109,14 @@ def test_search_hits_carry_signals_context_and_the_callers_ref(
     assert lexical.ids != hits.ids
 
 
+@pytest.mark.slow
 def test_search_period_bounds_take_bare_days_whole(workspace: Workspace, trip_chat: str) -> None:
     hits = workspace.search(trip_chat, "museum", period_from="2026-03-03", period_to="2026-03-03")
     assert hits.ids
     assert {h.posted_at.date() for h in hits} == {date(2026, 3, 3)}
 
 
+@pytest.mark.slow
 def test_explain_parts_add_up_to_the_score(workspace: Workspace, trip_chat: str) -> None:
     why = workspace.explain(trip_chat, "hotel with breakfast", limit=4).to_pandas()
     assert len(why) == 4
@@ -117,6 +124,7 @@ def test_explain_parts_add_up_to_the_score(workspace: Workspace, trip_chat: str)
     assert ((why["short_factor"] * parts - why["score"]).abs() < 1e-5).all()
 
 
+@pytest.mark.slow
 def test_ranking_evaluation_tables(workspace: Workspace, warm_eval: Path) -> None:
     ranking = workspace.evaluate_ranking(sets=["en_stsb"], limit=1).to_pandas()
     assert sorted(ranking["method"]) == ["BM25", "RRF", "dense", "hybrid"]
@@ -133,6 +141,7 @@ def test_ranking_evaluation_tables(workspace: Workspace, warm_eval: Path) -> Non
     assert Settings(_env_file=None, weights_file=path).search == best  # type: ignore[call-arg]
 
 
+@pytest.mark.slow
 def test_summary_evaluation_and_its_per_dialogue_outputs_agree(workspace: Workspace) -> None:
     rouge = workspace.evaluate_summaries(limit=3).to_pandas().set_index("system")
     outputs = workspace.summary_outputs(limit=3).to_pandas()

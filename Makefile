@@ -1,5 +1,5 @@
 # Message Lens — the commands people remember.
-#   make serve   create .venv if missing, load the demo sources, print an API key, serve /v1
+#   make serve      create .venv if missing, load the demo sources, print an API key, serve /v1
 #   make test       create .venv if missing, run every test (unit, service, app, notebooks)
 #   make test-fast  the inner loop: every test not marked slow (about a minute on 2 cores)
 SHELL := /bin/bash

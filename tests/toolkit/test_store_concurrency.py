@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import select
 import stat
 import subprocess
 import sys
@@ -162,24 +163,34 @@ def test_two_concurrent_imports_wait_their_turn_and_both_land(tmp_path: Path) ->
         print("landed", report.total.inserted, flush=True)
         """
     )
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    # Hold the import turn here, so that both processes must wait for it.
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    # Hold the import turn here, so that both processes must wait for it; release it
+    # once both have said that they wait (or after two minutes, and the test fails).
     with store.staging():
         children = [
             subprocess.Popen(
                 [sys.executable, "-c", script, str(database), str(f)],
                 env=env,
                 stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
+                stderr=subprocess.STDOUT,
             )
             for f in files
         ]
-        time.sleep(3)
-    outputs = [child.communicate(timeout=300) for child in children]
+        seen = [b"", b""]
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not all(WAITING.encode() in o for o in seen):
+            ready, _, _ = select.select([c.stdout for c in children], [], [], 1.0)
+            for i, child in enumerate(children):
+                if child.stdout in ready:
+                    assert child.stdout is not None
+                    seen[i] += os.read(child.stdout.fileno(), 65536)
+    outputs = [
+        (before + child.communicate(timeout=300)[0]).decode()
+        for before, child in zip(seen, children, strict=True)
+    ]
     assert [child.returncode for child in children] == [0, 0], outputs
-    assert all("landed 20000" in out for out, _ in outputs)
-    assert all(WAITING in out + err for out, err in outputs)
+    assert all("landed 20000" in out for out in outputs)
+    assert all(WAITING in out for out in outputs)
     counts = {s.source.internal_id: s.message_count for s in store.list_sources()}
     assert counts == {101: 20_000, 102: 20_000}
     store.close()

@@ -1,6 +1,10 @@
 """The Russian demo channel: posts made of the Russian texts under ``data/eval/dev``.
 
-Every XQuAD paragraph (CC BY-SA 4.0) is one long post. The STSb-multi-mt sentences
+Every XQuAD paragraph (CC BY-SA 4.0) is one long post. The paragraphs are grouped back
+into their articles (by shared vocabulary) and published article by article, in order,
+one or two a day in the morning, each continuing the article's thread as a reply to the
+previous paragraph, so that a few days of the channel tell one story. The STSb-multi-mt
+sentences
 (machine-translated STS-B; see the README for their licences) are short posts; those
 that share a proper noun are grouped into a digest post or a thread of replies, and
 image and video descriptions become captions of photos and videos (some with a
@@ -63,6 +67,47 @@ def _load(data_dir: Path) -> tuple[list[str], list[str], list[set[str]]]:
     return [paragraphs[i] for i in sorted(paragraphs)], texts, paraphrases
 
 
+ARTICLES = 12
+"""The dev XQuAD paragraphs come from 12 articles (5 paragraphs each)."""
+
+
+def articles(paragraphs: list[str]) -> list[list[str]]:
+    """The paragraphs grouped back into articles: TF-IDF over stems, average linkage."""
+    from sklearn.cluster import AgglomerativeClustering
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    from toolkit.text import terms
+
+    matrix = TfidfVectorizer(analyzer=terms, sublinear_tf=True).fit_transform(paragraphs)
+    labels = AgglomerativeClustering(
+        n_clusters=ARTICLES, metric="cosine", linkage="average"
+    ).fit_predict(matrix.toarray())
+    groups: dict[int, list[str]] = {}
+    for label, paragraph in zip(labels.tolist(), paragraphs, strict=True):
+        groups.setdefault(label, []).append(paragraph)
+    return [groups[k] for k in sorted(groups, key=lambda k: paragraphs.index(groups[k][0]))]
+
+
+def _article_times(
+    rng: random.Random, groups: list[list[str]], end: datetime
+) -> list[tuple[str, datetime, int]]:
+    """(paragraph, time, article) for every paragraph: article by article over the weeks."""
+    day = end.astimezone(MSK).date() - timedelta(days=WEEKS * 7)
+    first = datetime(day.year, day.month, day.day, 9, tzinfo=MSK)
+    slot = WEEKS * 7 / len(groups)
+    out = []
+    for n, group in enumerate(groups):
+        start = first + timedelta(days=int(n * slot))
+        per_day: dict[int, int] = {}
+        for k, paragraph in enumerate(group):
+            day = int(k * (slot - 1) / len(group))  # the article's last day is left free
+            hour = 4 * per_day.get(day, 0)  # 09:00, 13:00, 17:00 …
+            per_day[day] = per_day.get(day, 0) + 1
+            at = start + timedelta(days=day, hours=hour, seconds=rng.randrange(1800))
+            out.append((paragraph, at, n))
+    return out
+
+
 def _describes(sentence: str) -> bool:
     return sentence.split()[0] in _DESCRIBES and len(sentence) < 110
 
@@ -76,7 +121,7 @@ def _topic(sentence: str) -> str | None:
 def _posts(
     rng: random.Random, paragraphs: list[str], sentences: list[str], paraphrases: list[set[str]]
 ) -> list[Post]:
-    posts = [Post(p) for p in paragraphs]
+    posts: list[Post] = []
     shuffled = sentences[:]
     rng.shuffle(shuffled)
     by_topic: dict[str, list[str]] = {}
@@ -133,9 +178,16 @@ def _media(rng: random.Random, post: Post) -> dict[str, object]:
 def build(rng: random.Random, window_end: datetime, data_dir: Path, chat_id: int) -> list[Event]:
     """Every event of the Russian demo channel, unsorted."""
     channel = (TITLE, f"channel{chat_id}")
-    posts = _posts(rng, *_load(data_dir))
+    paragraphs, sentences, paraphrases = _load(data_dir)
+    posts = _posts(rng, paragraphs, sentences, paraphrases)
     rng.shuffle(posts)
     events: list[Event] = []
+    previous: dict[int, Event] = {}
+    for paragraph, at, article in _article_times(rng, articles(paragraphs), window_end):
+        event = Event(at, channel, paragraph)
+        event.reply_to = previous.get(article)
+        previous[article] = event
+        events.append(event)
     roots: dict[int, Event] = {}
     for post, at in zip(posts, _times(rng, len(posts), window_end), strict=True):
         event = Event(at, channel, post.text, media=_media(rng, post) if post.media else {})
@@ -144,7 +196,7 @@ def build(rng: random.Random, window_end: datetime, data_dir: Path, chat_id: int
             if event.reply_to is event:
                 event.reply_to = None
         events.append(event)
-    first, last = events[0].at, events[-1].at
+    first, last = min(e.at for e in events), max(e.at for e in events)
     events.append(
         Event(
             first - timedelta(hours=20),

@@ -97,10 +97,14 @@ def dictionary_form(words: Sequence[str], keep_case: Sequence[bool]) -> str:
     return " ".join(shown)
 
 
-def candidates(text: str) -> list[tuple[tuple[str, ...], str]]:
-    """(stems, dictionary form) of each noun-phrase candidate of one message."""
+Candidate = tuple[tuple[str, ...], tuple[tuple[str, bool], ...]]
+"""A phrase's stems, and its words as written with whether each keeps its case."""
+
+
+def candidates(text: str) -> list[Candidate]:
+    """Every noun-phrase candidate of one message (see the module docstring)."""
     clean = URL_RE.sub(" . ", text)
-    out: list[tuple[tuple[str, ...], str]] = []
+    out: list[Candidate] = []
     run: list[tuple[str, bool]] = []
     for match in _WORD_RE.finditer(clean):
         word = match.group(0)
@@ -115,21 +119,29 @@ def candidates(text: str) -> list[tuple[tuple[str, ...], str]]:
     return out
 
 
-def _phrases(run: list[tuple[str, bool]]) -> list[tuple[tuple[str, ...], str]]:
+def _phrases(run: list[tuple[str, bool]]) -> list[Candidate]:
     out = []
+    roles = [_role(w) for w, _ in run]
     for a in range(len(run)):
         for b in range(a + 1, min(len(run), a + MAX_WORDS) + 1):
-            words = [w for w, _ in run[a:b]]
-            roles = [_role(w) for w in words]
-            if "noun" not in roles or roles[-1] == "other" or roles[0] == "other":
+            span = roles[a:b]
+            if "noun" not in span or "other" in span:
                 continue
-            if any(r == "other" for r in roles):
-                continue
-            if _CYRILLIC.search(words[0]) is None and roles[-1] != "noun":
+            if _CYRILLIC.search(run[a][0]) is None and span[-1] != "noun":
                 continue  # an English phrase ends in its head noun
-            keys = tuple(stem(w.lower()) for w in words)
-            out.append((keys, dictionary_form(words, [k for _, k in run[a:b]])))
+            keys = tuple(_stem(w) for w, _ in run[a:b])
+            out.append((keys, tuple(run[a:b])))
     return out
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    return stem(word.lower())
+
+
+@lru_cache(maxsize=16384)
+def _form(written: tuple[tuple[str, bool], ...]) -> str:
+    return dictionary_form([w for w, _ in written], [k for _, k in written])
 
 
 def key_phrases(
@@ -149,11 +161,11 @@ def key_phrases(
     """
     per_message = [candidates(t) for t in texts]
     df: Counter[tuple[str, ...]] = Counter()
-    forms: dict[tuple[str, ...], Counter[str]] = defaultdict(Counter)
+    forms: dict[tuple[str, ...], Counter[tuple[tuple[str, bool], ...]]] = defaultdict(Counter)
     for found in per_message:
         df.update({k for k, _ in found})
-        for k, form in found:
-            forms[k][form] += 1
+        for k, written in found:
+            forms[k][written] += 1
     members: dict[int, list[int]] = defaultdict(list)
     for index, label in enumerate(labels.tolist()):
         members[int(label)].append(index)
@@ -177,7 +189,7 @@ def key_phrases(
         for _, k in scored:
             if any(set(k) <= set(c) or set(c) <= set(k) for c in chosen):
                 continue
-            form = forms[k].most_common(1)[0][0]
+            form = _form(forms[k].most_common(1)[0][0])
             if not keep(form) or form.lower() in (p.lower() for p in phrases):
                 continue
             chosen.append(k)

@@ -4,7 +4,8 @@
    content messages, rescaled to [0, 1]), the share of its content words that other
    messages use too (the thread's vocabulary) and how early it comes in its
    conversation (the first content messages after a pause state the point: a weight
-   that decays by ``OPENER_DECAY`` per message), times a length prior that favours
+   that decays by ``OPENER_DECAY`` per message) and its place in a thread (replies it
+   gets, being a reply: ``THREAD_WEIGHT``), times a length prior that favours
    messages of about ``IDEAL_WORDS`` words. Chatter scores nothing.
 2. **Units.** A question travels with its answer (the reply to it, else the next
    content message by someone else) and an answer with its question.
@@ -31,13 +32,15 @@ from toolkit.summarize.extractive.acts import Act
 
 Floats = npt.NDArray[np.float64]
 
-IDEAL_WORDS = 14
+IDEAL_WORDS = 18
 MAX_UNITS = 4
+POOL = 60
 MMR_LAMBDA = 0.7
 BASE_BUDGET = 20
-BUDGET_PER_SQRT = 2.0
+BUDGET_PER_SQRT = 4.0
 OPENER_WEIGHT = 2.0
-OPENER_DECAY = 0.6
+OPENER_DECAY = 0.4
+THREAD_WEIGHT = 1.0
 # A pause this long (hours) starts a new conversation, whose first messages open it.
 SESSION_GAP_HOURS = 3.0
 BUDGET_PER_SESSION = 15.0
@@ -101,8 +104,24 @@ def informativeness(turns: Sequence[Turn], vectors: Floats) -> Floats:
     )
     shared = shared / shared.max() if shared.max() > 0 else shared
     prior = np.array([length_prior(t.words) for t in turns])
-    score = (0.6 * central + 0.4 * shared + OPENER_WEIGHT * opener(turns, content)) * prior
+    replies = np.zeros(n)
+    for t in turns:
+        if t.reply_to is not None:
+            replies[t.reply_to] += 1
+    threaded = np.array(
+        [min(1.0, (replies[i] + (t.reply_to is not None)) / 2) for i, t in enumerate(turns)]
+    )
+    score = (
+        0.6 * central
+        + 0.4 * shared
+        + OPENER_WEIGHT * opener(turns, content)
+        + THREAD_WEIGHT * threaded
+    ) * prior
     return np.where(content, np.clip(score, 0.0, None), 0.0)
+
+
+_NO_ANSWER = (Act.CHATTER, Act.QUESTION)
+"""Acts that do not answer a question ("ok", or a question back)."""
 
 
 def opener(turns: Sequence[Turn], content: npt.NDArray[np.bool_]) -> Floats:
@@ -126,7 +145,8 @@ def _partner(turns: Sequence[Turn], i: int) -> int | None:
             for j in range(i + 1, min(len(turns), i + 4))
             if turns[j].author != turns[i].author and turns[j].reply_to in (None, i)
         ]
-        return next((k for k in replies + later[:1] if turns[k].words > 0), None)
+        answers = (k for k in replies + later[:1] if turns[k].act not in _NO_ANSWER)
+        return next(answers, None)
     asked = turns[i].reply_to
     if asked is None and i > 0 and turns[i - 1].author != turns[i].author:
         asked = i - 1
@@ -179,7 +199,8 @@ def select(turns: Sequence[Turn], vectors: Floats, *, max_units: int = MAX_UNITS
         max_units: the most units (sentences about messages) to choose.
     """
     score = informativeness(turns, vectors)
-    candidates = units(turns, score)
+    # Only the best units can win: MMR over the top ``POOL`` keeps 1,000 messages fast.
+    candidates = sorted(units(turns, score), key=lambda u: -u.score)[:POOL]
     if not candidates:
         return []
     budget = word_budget(turns)

@@ -9,6 +9,7 @@ form so that a title shows "releases", not "releas".
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from toolkit.text import STOP_WORDS, stem, tokenize
 
@@ -41,6 +42,7 @@ def words(text: str) -> list[str]:
     return tokenize(text)
 
 
+@lru_cache(maxsize=65536)
 def is_content_token(word: str) -> bool:
     """Whether one word (as written) is a content word: no stop word, filler or digits."""
     token = word.casefold().replace("ё", "е").replace("’", "").replace("'", "")

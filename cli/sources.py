@@ -10,18 +10,9 @@ from cli.filters import JsonOption, SenderOption, TopicOption
 from cli.render import message_record, print_json, print_table, source_record
 from cli.state import console, settings, workspace
 from toolkit.notebook import Table
-from toolkit.notebook.tables import messages_table
-from toolkit.refs import ref_topic
+from toolkit.notebook.tables import SOURCE_COLUMNS, messages_table
 
-SOURCE_VIEW = [
-    "ref",
-    "title",
-    "kind",
-    "messages",
-    "first_message_at",
-    "last_message_at",
-    "last_synced_at",
-]
+SOURCE_VIEW = [column for column in SOURCE_COLUMNS if column != "topics"]
 MESSAGE_VIEW = ["messenger_message_id", "posted_at", "sender", "media", "text", "message_link"]
 LABELS = {
     "first_message_at": "first",
@@ -78,13 +69,13 @@ def messages(
     """Print the most recent messages of a source (of one topic, some senders), oldest first."""
     ws = workspace()
     source = ws.source(ref)
-    rows = ws.recent_messages(
-        source,
+    rows = ws.recent_messages(  # a link into a forum topic lists that topic
+        ref,
         since=since,
         until=until,
         limit=limit,
         include_service=service_messages,
-        topic_id=topic if topic is not None else ref_topic(ref),
+        topic_id=topic,
         sender_peer_ids=sender or None,
     )
     if as_json:

@@ -159,3 +159,14 @@ class FakeTelegram:
             yield message
         if fault is not None and fault.after >= len(items):
             raise fault.error
+
+
+TALK_SIZE = 23  # messages in TALK's history: not a multiple of any batch size the tests use
+
+
+def talk_telegram() -> FakeTelegram:
+    """An account that sees every test entity, with ``TALK_SIZE`` messages in ``TALK``."""
+    return FakeTelegram(
+        entities=[ALICE, BOB, CAROL, NEWS, TALK, PRIVATE],
+        histories={TALK.id: history(TALK, range(1, TALK_SIZE + 1))},
+    )

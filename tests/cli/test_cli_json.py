@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -13,6 +14,7 @@ from typer.testing import CliRunner
 
 from cli import app
 from cli.state import workspace
+from toolkit.models import SearchHit
 
 MESSAGE_FIELDS = [
     "messenger_message_id",
@@ -33,18 +35,7 @@ SOURCE_FIELDS = [
     "last_synced_at",
     "topics",
 ]
-HIT_FIELDS = {
-    "source_ref",
-    "messenger_message_id",
-    "source_title",
-    "text",
-    "message_link",
-    "posted_at",
-    "score",
-    "context_before",
-    "context_after",
-    "signals",
-}
+HIT_FIELDS = {field.name for field in dataclasses.fields(SearchHit)}
 
 
 def run_json(runner: CliRunner, *args: str) -> Any:

@@ -5,21 +5,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from telethon_fakes import ALICE, BOB, CAROL, NEWS, PRIVATE, TALK, FakeTelegram, history
+from telethon_fakes import TALK_SIZE, FakeTelegram, talk_telegram
 from typer.testing import CliRunner
 
 from cli import app, main
 from toolkit.ingest.live import TelethonMessengerClient
 
-N = 23  # messages in the talk history
+N = TALK_SIZE
 
 
 @pytest.fixture
 def fake() -> FakeTelegram:
-    return FakeTelegram(
-        entities=[ALICE, BOB, CAROL, NEWS, TALK, PRIVATE],
-        histories={TALK.id: history(TALK, range(1, N + 1))},
-    )
+    return talk_telegram()
 
 
 def test_cli_sync_without_credentials_is_one_clear_line(

@@ -17,15 +17,15 @@ from telethon.tl import types as tl
 from telethon_fakes import (
     ALICE,
     BASE_TIME,
-    BOB,
-    CAROL,
     NEWS,
     PRIVATE,
     TALK,
+    TALK_SIZE,
     FakeTelegram,
     Fault,
     flood,
     history,
+    talk_telegram,
     text_message,
 )
 
@@ -38,7 +38,7 @@ from toolkit.store import SQLiteStore
 
 pytestmark = pytest.mark.both_stores  # each test runs on SQLite and on PostgreSQL
 
-N = 23  # messages in the talk history: not a multiple of any batch size used below
+N = TALK_SIZE
 TALK_REF = parse_ref("@open_talk")
 
 
@@ -54,10 +54,7 @@ class Sleeper:
 
 @pytest.fixture
 def fake() -> FakeTelegram:
-    return FakeTelegram(
-        entities=[ALICE, BOB, CAROL, NEWS, TALK, PRIVATE],
-        histories={TALK.id: history(TALK, range(1, N + 1))},
-    )
+    return talk_telegram()
 
 
 def sync(

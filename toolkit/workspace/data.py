@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TypedDict, Unpack
 
 from toolkit.demo import demo_files
 from toolkit.embeddings import index_source
@@ -20,10 +21,21 @@ from toolkit.notebook.tables import (
     sources_table,
     topics_table,
 )
-from toolkit.refs import parse_ref, ref_topic
+from toolkit.refs import SourceArg, parse_ref
 from toolkit.search.request import check_filters
 from toolkit.timeparse import When, lower_bound, upper_bound
 from toolkit.workspace.context import Context, Progress
+
+
+class MessageWindow(TypedDict, total=False):
+    """Which messages ``Library.messages`` lists (the arguments of ``recent_messages``)."""
+
+    since: When | None
+    until: When | None
+    limit: int
+    include_service: bool
+    topic_id: int | None
+    sender_peer_ids: Sequence[str] | None
 
 
 class Library:
@@ -40,40 +52,13 @@ class Library:
         """Every source with its message count and time span."""
         return sources_table(self.ctx.store.list_sources())
 
-    def messages(
-        self,
-        ref: str | Source,
-        *,
-        since: When | None = None,
-        until: When | None = None,
-        limit: int = 1000,
-        include_service: bool = False,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
-    ) -> Table:
-        """The most recent ``limit`` messages of a source (in ``[since, until]``, of one
-        forum topic and some senders when given), oldest first.
-
-        A bare day as ``until`` is included whole (``toolkit.timeparse``).
-
-        Raises:
-            InvalidRequest: a topic id that is not positive, or malformed sender ids.
-        """
-        source = self.ctx.source(ref)
-        rows = self.recent_messages(
-            source,
-            since=since,
-            until=until,
-            limit=limit,
-            include_service=include_service,
-            topic_id=topic_id,
-            sender_peer_ids=sender_peer_ids,
-        )
-        return messages_table(source, rows)
+    def messages(self, ref: SourceArg, **window: Unpack[MessageWindow]) -> Table:
+        """``recent_messages`` as a table: id, time, sender, text, media, reply, link."""
+        return messages_table(self.ctx.source(ref), self.recent_messages(ref, **window))
 
     def recent_messages(
         self,
-        ref: str | Source,
+        ref: SourceArg,
         *,
         since: When | None = None,
         until: When | None = None,
@@ -82,12 +67,23 @@ class Library:
         topic_id: int | None = None,
         sender_peer_ids: Sequence[str] | None = None,
     ) -> list[Message]:
-        """``messages`` as the toolkit's ``Message`` records, oldest first."""
-        if topic_id is None and isinstance(ref, str):  # a link into a topic lists that topic
-            topic_id = ref_topic(ref)
-        topic_id, senders = check_filters(topic_id=topic_id, sender_peer_ids=sender_peer_ids)
+        """The most recent ``limit`` messages of a source (in ``[since, until]``, of one
+        forum topic and some senders when given), oldest first.
+
+        A bare day as ``until`` is included whole (``toolkit.timeparse``); a link into a
+        forum topic lists that topic.
+
+        Raises:
+            InvalidRequest: a bad time, a topic id that is not positive, or malformed
+                sender ids.
+        """
+        source, echoed = self.ctx.resolve(ref)
+        topic_id, senders = check_filters(
+            topic_id=echoed.topic_id if topic_id is None else topic_id,
+            sender_peer_ids=sender_peer_ids,
+        )
         return self.ctx.store.recent_messages(
-            self.ctx.source(ref).id,
+            source.id,
             limit,
             since=lower_bound(since, "since"),
             until=upper_bound(until, "until"),

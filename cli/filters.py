@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, TypedDict
 
 import typer
 
@@ -20,3 +20,15 @@ SenderOption = Annotated[
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print one JSON document (the API's field names).")
 ]
+
+
+class Filters(TypedDict):
+    """``--topic`` and ``--sender`` as the workspace's keyword arguments."""
+
+    topic_id: int | None
+    sender_peer_ids: list[str] | None
+
+
+def filters(topic: int | None, sender: list[str] | None) -> Filters:
+    """The workspace arguments of ``--topic``/``--sender`` (no ``--sender``: everyone)."""
+    return Filters(topic_id=topic, sender_peer_ids=sender or None)

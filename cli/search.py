@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from cli.filters import JsonOption, SenderOption, TopicOption
+from cli.filters import JsonOption, SenderOption, TopicOption, filters
 from cli.render import hit_record, print_json, print_table
 from cli.state import workspace
 from toolkit.notebook import HitList, Table
@@ -55,8 +55,7 @@ def search(
         period_from=from_,
         period_to=to,
         explain=explain,
-        topic_id=topic,
-        sender_peer_ids=sender or None,
+        **filters(topic, sender),
     )
     if as_json:
         print_json([hit_record(hit) for hit in hits])

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from cli.filters import JsonOption, SenderOption, TopicOption
+from cli.filters import JsonOption, SenderOption, TopicOption, filters
 from cli.render import message_record, print_json, print_table, source_record
 from cli.state import console, settings, workspace
 from toolkit.notebook import Table
@@ -75,8 +75,7 @@ def messages(
         until=until,
         limit=limit,
         include_service=service_messages,
-        topic_id=topic,
-        sender_peer_ids=sender or None,
+        **filters(topic, sender),
     )
     if as_json:
         print_json([message_record(source, m) for m in rows])

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from cli.filters import JsonOption, SenderOption, TopicOption
+from cli.filters import JsonOption, SenderOption, TopicOption, filters
 from cli.render import print_json, summary_record
 from cli.state import console, workspace
 from toolkit.models import SourceKind, Summary
@@ -55,8 +55,7 @@ def summarize(
             ref,
             language=language,
             messages_limit=messages_limit,
-            topic_id=topic,
-            sender_peer_ids=sender or None,
+            **filters(topic, sender),
         )
     else:
         if since is None or until is None:
@@ -67,8 +66,7 @@ def summarize(
             until,
             language=language,
             kind=kind,
-            topic_id=topic,
-            sender_peer_ids=sender or None,
+            **filters(topic, sender),
         )
     if as_json:
         print_json(summary_record(view.summary))

@@ -3,8 +3,9 @@
 For SQLite and for PostgreSQL (a throwaway server started here, like the tests), and
 for ``mlens serve --workers 1`` and ``--workers 2``: 40 clients send searches for 20 s
 over keep-alive connections, in four 5 s turns with the two services alternating (so
-that the varying load of a shared machine falls on both alike); the table shows searches/s, p50/p95 latency, errors, and
-the ratio of two workers to one (target ≥ 1.25× on 2 cores, with 0 errors).
+that the varying load of a shared machine falls on both alike); the table shows
+searches/s, p50/p95 latency, errors, and the ratio of two workers to one (target
+≥ 1.25× on 2 cores, with 0 errors).
 
 The store holds both demo sources (5,535 real messages) with one vector each. The
 vectors are seeded random unit vectors of the model's size rather than embeddings:

@@ -16,13 +16,21 @@ from toolkit.models import SourceKind
 from toolkit.summarize.extractive.acts import Act, act_of
 from toolkit.summarize.extractive.draft import Draft, author
 from toolkit.summarize.extractive.quotes import passage
-from toolkit.summarize.extractive.selection import TIME_SPAN_HOURS, Turn, Unit, select
+from toolkit.summarize.extractive.selection import (
+    OPENER_WEIGHT,
+    TIME_SPAN_HOURS,
+    Turn,
+    Unit,
+    select,
+)
 from toolkit.summarize.extractive.templates import Phrasebook
 from toolkit.summarize.extractive.tokens import script
 from toolkit.summarize.period_wording import has_period_wording
 from toolkit.text import tokenize
 
 DIGEST_QUOTE_CHARS = 160
+# About the words a quote of DIGEST_QUOTE_CHARS characters holds.
+QUOTE_WORDS = 28
 MAX_SENTENCES = 4
 MAX_TOPICS = 3
 _SCRIPT = {"en": "latin", "ru": "cyrillic"}
@@ -45,9 +53,11 @@ def turns(draft: Draft) -> list[Turn]:
         act = act_of(text)
         if draft.ctx.family == "source" and has_period_wording(text):
             act = Act.CHATTER  # a source summary quotes nothing that names a time
+        words = len(tokenize(text))
         out.append(
             Turn(
-                words=len(tokenize(text)),
+                words=words,
+                cost=min(words, QUOTE_WORDS),
                 stems=frozenset(stem for stem, _ in draft.terms[i]),
                 act=act,
                 author=author(message),
@@ -58,8 +68,12 @@ def turns(draft: Draft) -> list[Turn]:
     return out
 
 
+def _passage(draft: Draft, i: int) -> str:
+    return passage(draft.texts[i], DIGEST_QUOTE_CHARS, draft.weight)
+
+
 def _quote(book: Phrasebook, draft: Draft, i: int) -> str:
-    return book.quote(passage(draft.texts[i], DIGEST_QUOTE_CHARS, draft.weight))
+    return book.quote(_passage(draft, i))
 
 
 def _subject(book: Phrasebook, draft: Draft, i: int) -> str:
@@ -91,7 +105,10 @@ def unit_sentence(book: Phrasebook, draft: Draft, unit: Unit, seq: list[Turn]) -
         )
     parts = []
     for i in unit.members:
-        verb = _VERB.get(seq[i].act, "said")
+        act = seq[i].act
+        if act is Act.QUESTION and act_of(_passage(draft, i)) is not Act.QUESTION:
+            act = Act.STATEMENT  # the quoted part of the message asks nothing
+        verb = _VERB.get(act, "said")
         if not chat and verb == "said":
             verb = "posted"
         whom = addressee(seq, i) if chat and verb in ("asked", "proposed") else None
@@ -160,7 +177,13 @@ def digest(book: Phrasebook, draft: Draft) -> str:
     if head:
         sentences.append(head)
     seq = turns(draft)
-    chosen = select(seq, draft.vectors.astype("float64"), max_units=MAX_SENTENCES - len(sentences))
+    channel = draft.ctx.kind is SourceKind.CHANNEL
+    chosen = select(
+        seq,
+        draft.vectors.astype("float64"),
+        max_units=MAX_SENTENCES - len(sentences),
+        opener_weight=0.0 if channel else OPENER_WEIGHT,
+    )
     long_period = draft.ctx.family == "period" and seq[-1].hours - seq[0].hours > TIME_SPAN_HOURS
     for unit in chosen:
         sentence = unit_sentence(book, draft, unit, seq)

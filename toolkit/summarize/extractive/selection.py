@@ -35,7 +35,7 @@ Floats = npt.NDArray[np.float64]
 IDEAL_WORDS = 18
 MAX_UNITS = 4
 POOL = 60
-MMR_LAMBDA = 0.7
+MMR_LAMBDA = 0.5
 BASE_BUDGET = 20
 BUDGET_PER_SQRT = 4.0
 OPENER_WEIGHT = 2.0
@@ -59,6 +59,13 @@ class Turn:
     author: str
     reply_to: int | None
     hours: float
+    cost: int = 0
+    """Words the digest spends quoting it (a long message is quoted in part)."""
+
+    @property
+    def spent(self) -> int:
+        """``cost`` when set, else ``words``."""
+        return self.cost or self.words
 
 
 @dataclass(frozen=True)
@@ -84,7 +91,9 @@ def length_prior(words: int) -> float:
     return float(short * long)
 
 
-def informativeness(turns: Sequence[Turn], vectors: Floats) -> Floats:
+def informativeness(
+    turns: Sequence[Turn], vectors: Floats, *, opener_weight: float = OPENER_WEIGHT
+) -> Floats:
     """Each message's score in [0, 1] (see the module docstring); chatter is 0."""
     n = len(turns)
     content = np.array([t.act is not Act.CHATTER and t.stems for t in turns], dtype=bool)
@@ -114,7 +123,7 @@ def informativeness(turns: Sequence[Turn], vectors: Floats) -> Floats:
     score = (
         0.6 * central
         + 0.4 * shared
-        + OPENER_WEIGHT * opener(turns, content)
+        + opener_weight * opener(turns, content)
         + THREAD_WEIGHT * threaded
     ) * prior
     return np.where(content, np.clip(score, 0.0, None), 0.0)
@@ -190,15 +199,23 @@ def word_budget(turns: Sequence[Turn]) -> int:
     return int(min(MAX_BUDGET, BASE_BUDGET + BUDGET_PER_SQRT * math.sqrt(content) + extra))
 
 
-def select(turns: Sequence[Turn], vectors: Floats, *, max_units: int = MAX_UNITS) -> list[Unit]:
+def select(
+    turns: Sequence[Turn],
+    vectors: Floats,
+    *,
+    max_units: int = MAX_UNITS,
+    opener_weight: float = OPENER_WEIGHT,
+) -> list[Unit]:
     """The units a digest tells, in posting order (see the module docstring).
 
     Args:
         turns: the messages, in posting order.
         vectors: one normalised vector per message.
         max_units: the most units (sentences about messages) to choose.
+        opener_weight: the weight of a conversation's first messages (0 for a channel,
+            whose posts each stand alone).
     """
-    score = informativeness(turns, vectors)
+    score = informativeness(turns, vectors, opener_weight=opener_weight)
     # Only the best units can win: MMR over the top ``POOL`` keeps 1,000 messages fast.
     candidates = sorted(units(turns, score), key=lambda u: -u.score)[:POOL]
     if not candidates:
@@ -214,7 +231,7 @@ def select(turns: Sequence[Turn], vectors: Floats, *, max_units: int = MAX_UNITS
         for unit in candidates:
             if unit in chosen or any(set(unit.members) & set(c.members) for c in chosen):
                 continue
-            cost = sum(turns[k].words for k in unit.members)
+            cost = sum(turns[k].spent for k in unit.members)
             if chosen and used + cost > budget:
                 continue
             redundancy = 0.0
@@ -232,5 +249,5 @@ def select(turns: Sequence[Turn], vectors: Floats, *, max_units: int = MAX_UNITS
         if best is None:
             break
         chosen.append(best[1])
-        used += sum(turns[k].words for k in best[1].members)
+        used += sum(turns[k].spent for k in best[1].members)
     return sorted(chosen, key=lambda u: u.first)

@@ -29,9 +29,14 @@ CHAT_FILLER = _wordlist(
     спасибо привет пожалуйста ок окей да нет ага угу вообще просто типа кстати вроде
     тоже можно нужно надо будет будут было раз два какой который сказал сказала говорит
     время день неделя месяц год сегодня вчера завтра очень также еще ещё является
-    являются хаха ахах хорошо плохо лучше"""
+    являются хаха ахах хорошо плохо лучше
+    kind sort lot lots bit way ways stuff person people guy guys someone something
+    anything nothing everything everyone anyone somebody anybody thing things lol idea
+    part kinds sorts point fact case место дело штука часть способ образ человек люди
+    вещь вещи что-то кто-то"""
 )
-"""Words of chat small talk (and of time) that never make a topic title."""
+"""Words of chat small talk, of time and generic nouns ("kind", "lot", "way") that never
+make a topic title."""
 
 # Inflected forms count too: "которую" and "которой" go with "который".
 _STOP_STEMS = frozenset(stem(w) for w in STOP_WORDS | CHAT_FILLER)

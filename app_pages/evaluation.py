@@ -38,7 +38,11 @@ if "evaluation" in st.session_state:
     with shown_errors(), st.spinner("Scoring the dev sets…"):
         database = ws.settings.database_path
         st.subheader("Ranking quality")
-        st.dataframe(ranking_table(_ranking(database, chosen, limit)).styled(), width="stretch")
+        st.dataframe(
+            ranking_table(_ranking(database, chosen, limit)).styled(),
+            width="stretch",
+            hide_index=True,
+        )
         points, values = plots.simplex_means(_grid(database, chosen, limit, grid_step))
         st.subheader("nDCG@10 over the weight simplex (mean over the chosen sets)")
         st.pyplot(plots.simplex_heatmap(points, values), width=620)

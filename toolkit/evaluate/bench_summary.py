@@ -21,7 +21,7 @@ from toolkit.store.files import private_dir
 from toolkit.summarize.extractive.vectors import vectors_for
 from toolkit.summarize.pipeline import summarize_period
 
-TARGET_SECONDS = 3.0
+TARGET_SECONDS = 1.0
 DEMO_HANDLE = "@mlens_demo_en"
 
 

@@ -71,7 +71,9 @@ def index(
     """Embed the messages that have no vector yet (resumes an interrupted embedding)."""
     table = workspace().index(ref, progress=progress)
     for row in table:
-        console.print(f"{row['ref']} ({row['title']}): embedded {row['embedded']} messages")
+        count = row["embedded"]
+        noun = "message" if count == 1 else "messages"
+        console.print(f"{row['ref']} ({row['title']}): embedded {count} {noun}")
 
 
 def demo() -> None:

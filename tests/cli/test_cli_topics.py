@@ -92,7 +92,7 @@ def test_import_with_a_time_zone_and_index_resumes(runner: CliRunner, cli_env: P
     assert json.loads(shown.stdout)[0]["posted_at"] == "2020-11-12T09:53:52Z"
     assert json.loads(shown.stdout)[0]["message_link"] == ""  # basic groups have no links
     indexed = runner.invoke(app, ["index", "c/77", "--no-progress"])
-    assert "embedded 1 messages" in indexed.stdout
+    assert "embedded 1 message" in indexed.stdout
     again = runner.invoke(app, ["index", "--no-progress"])
     assert "embedded 0 messages" in again.stdout
     assert store().count_messages(1) == 1

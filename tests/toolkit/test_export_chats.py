@@ -137,7 +137,7 @@ def test_lone_local_dates_are_read_in_the_given_time_zone(db: SQLiteStore, tmp_p
     export = chat([old], name="Old", type_="private_group", id_=77)
     report, messages = _import(db, tmp_path, export, timezone="Europe/Moscow")
     assert messages[0].posted_at == datetime(2020, 11, 12, 9, 53, 52, tzinfo=UTC)
-    assert "1 messages had no date_unixtime: read in Europe/Moscow" in report.line()
+    assert "1 message had no date_unixtime: read in Europe/Moscow" in report.line()
 
 
 def test_without_a_zone_lone_dates_are_utc_and_the_report_says_so_once(
@@ -333,7 +333,7 @@ def test_doubtful_input_is_skipped_or_named_in_the_one_line_report(
     line = report.line()
     assert "skipped 3 (1 duplicate id, 1 impossible date, 1 unsupported entry)" in line
     assert "chat 5 has no name: titled 'Chat 5'" in line
-    assert "1 messages of c/5 had a null text" in line
+    assert "1 message of c/5 had a null text" in line
     assert "\n" not in line
 
 

@@ -64,6 +64,10 @@ from toolkit.refs import parse_ref
 from toolkit.store.base import ImportSink, MessageStore
 
 
+def _messages(count: int) -> str:
+    return f"{count} message" if count == 1 else f"{count} messages"
+
+
 class _Importer:
     """Consumes walked items: creates sources, converts messages, upserts in batches."""
 
@@ -127,10 +131,10 @@ class _Importer:
         if not chat.name and chat.type not in UNNAMED_TITLES:
             notes.append(f"chat {chat.id} has no name: titled {source.title!r}")
         if ctx.null_texts:
-            notes.append(f"{ctx.null_texts} messages of {source.key} had a null text")
+            notes.append(f"{_messages(ctx.null_texts)} of {source.key} had a null text")
         if ctx.numeric_senders:
             notes.append(
-                f"{ctx.numeric_senders} messages of {source.key} gave a bare number as "
+                f"{_messages(ctx.numeric_senders)} of {source.key} gave a bare number as "
                 "sender (older export): read as user<id>, or channel<id> for the channel itself"
             )
         self._source = self._chat = None

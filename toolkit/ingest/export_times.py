@@ -28,6 +28,10 @@ _QUARTER_HOUR = 15 * 60
 _MIN_OFFSET, _MAX_OFFSET = -12 * 3600, 14 * 3600
 
 
+def _count(messages: int) -> str:
+    return f"{messages} message had" if messages == 1 else f"{messages} messages had"
+
+
 class ImpossibleDate(ValueError):
     """A message date the messenger cannot have written (skipped and reported)."""
 
@@ -139,16 +143,16 @@ class LocalTimes:
         """One line per way lone dates were read, for the import report."""
         out = []
         if self.read_in_zone:
-            out.append(f"{self.read_in_zone} messages had no date_unixtime: read in {self.tz}")
+            out.append(f"{_count(self.read_in_zone)} no date_unixtime: read in {self.tz}")
         if self.read_with_offset and self.offset is not None:
             hours = self.offset.total_seconds() / 3600
             out.append(
-                f"{self.read_with_offset} messages had no date_unixtime: read at UTC{hours:+g} h "
+                f"{_count(self.read_with_offset)} no date_unixtime: read at UTC{hours:+g} h "
                 "(the offset of messages that carry both dates)"
             )
         if self.read_as_utc:
             out.append(
-                f"{self.read_as_utc} messages had no date_unixtime and were read as UTC "
+                f"{_count(self.read_as_utc)} no date_unixtime and were read as UTC "
                 "(give --timezone to read them as local time)"
             )
         return out

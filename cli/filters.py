@@ -8,7 +8,9 @@ import typer
 
 TopicOption = Annotated[
     int | None,
-    typer.Option("--topic", min=1, help="Only this forum topic (its id; General is 1)."),
+    typer.Option(
+        "--topic", min=1, max=2**31 - 1, help="Only this forum topic (its id; General is 1)."
+    ),
 ]
 SenderOption = Annotated[
     list[str] | None,

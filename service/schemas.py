@@ -35,7 +35,7 @@ from pydantic_core import PydanticCustomError
 from toolkit.errors import InvalidSourceRef
 from toolkit.models import iso_z, utc
 from toolkit.refs import parse_ref
-from toolkit.search.request import MAX_SENDERS, PEER_ID_RE
+from toolkit.search.request import MAX_SENDERS, MAX_TOPIC_ID, PEER_ID_RE
 
 # ISO 639-1 (184 two-letter codes).
 ISO_639_1: frozenset[str] = frozenset(
@@ -134,7 +134,9 @@ HitLimit = Annotated[StrictCount, Field(ge=1, le=100)]
 ScanLimit = Annotated[StrictCount, Field(ge=1, le=10000)]
 """Number of recent messages to scan: 1..10000."""
 
-TopicId = Annotated[StrictCount, Field(ge=1, description="A forum topic's id; General is 1.")]
+TopicId = Annotated[
+    StrictCount, Field(ge=1, le=MAX_TOPIC_ID, description="A forum topic's id; General is 1.")
+]
 """A forum topic id (the id of its ``topic_created`` message; General is 1)."""
 
 SenderPeerIds = Annotated[

@@ -52,6 +52,7 @@ def test_search_stays_inside_the_topic_and_the_senders(
     [
         ({"topic_id": 0}, "topic_id"),
         ({"topic_id": True}, "topic_id"),
+        ({"topic_id": 2**63}, "topic_id"),
         ({"sender_peer_ids": []}, "sender_peer_ids"),
         ({"sender_peer_ids": ["bob"]}, "sender_peer_ids[0]"),
     ],

@@ -18,6 +18,8 @@ MAX_LIMIT = 100
 MAX_SCAN = 10_000
 MAX_QUERY_CHARS = 1000
 MAX_SENDERS = 100
+MAX_TOPIC_ID = 2**31 - 1
+"""Topic ids are message ids: 32-bit on the messenger."""
 PEER_ID_RE = re.compile(r"^(?:user|channel|chat)[1-9][0-9]{0,18}$")
 """A sender's peer id as messages carry it: ``user123``, ``channel123``, ``chat123``."""
 
@@ -71,10 +73,13 @@ def check_filters(
             than ``MAX_SENDERS`` of them (``field="sender_peer_ids"``).
     """
     if topic_id is not None and (
-        isinstance(topic_id, bool) or not isinstance(topic_id, int) or topic_id < 1
+        isinstance(topic_id, bool)
+        or not isinstance(topic_id, int)
+        or not 1 <= topic_id <= MAX_TOPIC_ID
     ):
         raise InvalidRequest(
-            f"topic_id must be a positive integer, got {topic_id!r}", field="topic_id"
+            f"topic_id must be an integer in 1..{MAX_TOPIC_ID}, got {topic_id!r}",
+            field="topic_id",
         )
     if sender_peer_ids is None:
         return topic_id, None
@@ -100,6 +105,7 @@ __all__ = [
     "MAX_QUERY_CHARS",
     "MAX_SCAN",
     "MAX_SENDERS",
+    "MAX_TOPIC_ID",
     "PEER_ID_RE",
     "check_filters",
     "check_request",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
@@ -19,7 +20,10 @@ from toolkit.errors import (
     UnsupportedLanguage,
 )
 from toolkit.models import Summary
+from toolkit.refs import parse_ref
 from toolkit.store import SQLiteStore
+from toolkit.summarize.extractive.grammar import morph
+from toolkit.summarize.extractive.quotes import balanced, one_line
 from toolkit.summarize.llm.answer import URL_RE
 from toolkit.summarize.period_wording import find_period_wording
 from toolkit.summarize.pipeline import summarize_period, summarize_source
@@ -245,3 +249,36 @@ def test_unknown_source_and_llm_without_endpoint(
     llm_only = settings.model_copy(update={"summary_engine": "llm"})
     with pytest.raises(ConfigError):
         summarize_period(store, embedder, llm_only, TEAM, START, START + WEEK, "en")
+
+
+def _quotes(text: str) -> list[str]:
+    return re.findall(r"“([^”]*)”", text) + re.findall(r"«((?:[^«»]|«[^«»]*»)*)»", text)
+
+
+@pytest.mark.parametrize("ref", [TEAM, RU, OPS])
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_digest_quotes_are_exact_or_cut_and_titles_are_phrases(
+    store: SQLiteStore, embedder: Embedder, settings: Settings, ref: str, language: str
+) -> None:
+    source = store.get_source(parse_ref(ref))
+    lines = [one_line(m.text) for m in store.recent_messages(source.id, 100, with_text_only=True)]
+    for summary in (
+        summarize_period(store, embedder, settings, ref, START, START + 30 * WEEK, language),
+        summarize_source(store, embedder, settings, ref, language),
+    ):
+        titles = {source.title.lower(), "platform team", "базы данных", "ops room"}
+        # Topic phrases in another script are quoted too; they come from the titles.
+        titles |= {p.lower() for s in summary.sections for p in s.title.split(", ")}
+        quotes = [q for q in _quotes(summary.summary) if q.lower() not in titles]
+        assert quotes, summary.summary
+        for quote in quotes:
+            assert balanced(quote), quote
+            assert any(quote.removesuffix("…") in line for line in lines), quote
+        for section in summary.sections:
+            for phrase in section.title.split(", "):
+                words = phrase.split()
+                if len(words) == 1 and re.search("[а-яё]", phrase, re.IGNORECASE):
+                    # A lone Russian word is in the nominative (or an acronym).
+                    parses = morph().parse(phrase.lower())
+                    nominative = any(p.tag.case == "nomn" for p in parses)
+                    assert phrase.isupper() or nominative, section.title

@@ -42,7 +42,7 @@ OPENER_WEIGHT = 2.0
 OPENER_DECAY = 0.4
 THREAD_WEIGHT = 1.0
 # A pause this long (hours) starts a new conversation, whose first messages open it.
-SESSION_GAP_HOURS = 3.0
+SESSION_GAP_HOURS = 0.25
 BUDGET_PER_SESSION = 15.0
 MAX_BUDGET = 90
 # Periods longer than this many hours get the time term in the redundancy.

@@ -6,6 +6,7 @@ cached by the app once per process, like in production.
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -103,6 +104,21 @@ def test_search_returns_hits_with_context_links_and_signal_bars(trip_chat: str) 
     assert any(c.value.startswith("[#") for c in at.caption)  # context messages, linked
     bars = [p.proto.text for p in at.get("progress")]
     assert {b.split()[0] for b in bars} == {"semantic", "lexical", "phrase", "short_factor"}
+
+
+@pytest.mark.slow
+def test_a_one_day_period_gives_the_workspaces_hits(workspace: Workspace, trip_chat: str) -> None:
+    at = app("search")
+    at.text_input[0].input(QUERY).run()
+    at.checkbox(key="search_period_on").check().run()
+    day = date(2026, 3, 3)
+    at.date_input(key=f"search_period_{trip_chat}").set_value((day, day)).run()
+    assert not at.exception
+    assert not at.error, [e.value for e in at.error]
+    expected = workspace.search(trip_chat, QUERY, period_from="2026-03-03", period_to="2026-03-03")
+    assert hit_ids(at) == expected.ids
+    assert expected.ids  # the day has hits, and the whole day counts
+    assert {h.posted_at.date() for h in expected} == {day}
 
 
 @pytest.mark.slow

@@ -16,6 +16,7 @@ from toolkit.models import SourceKind
 from toolkit.summarize.extractive.acts import Act, act_of
 from toolkit.summarize.extractive.draft import Draft, author
 from toolkit.summarize.extractive.quotes import passage
+from toolkit.summarize.extractive.reported import report
 from toolkit.summarize.extractive.selection import (
     OPENER_WEIGHT,
     TIME_SPAN_HOURS,
@@ -90,10 +91,32 @@ def addressee(seq: list[Turn], i: int) -> str | None:
     return next((t.author for t in seq[i + 1 : i + 6] if t.author != seq[i].author), None)
 
 
+def retold(book: Phrasebook, draft: Draft, unit: Unit, seq: list[Turn]) -> str | None:
+    """The unit in reported speech (English chats): "Ann baked cookies and asks whether
+    Bob wants some."; None when a member is not English or is only chatter."""
+    if book.code != "en" or draft.ctx.kind is SourceKind.CHANNEL:
+        return None
+    names = tuple(sorted({t.author for t in seq}))
+    parts = []
+    for i in unit.members:
+        text = _passage(draft, i)
+        if script(text) not in (None, "latin"):
+            return None
+        whom = addressee(seq, i) if len(names) == 2 else None
+        said = report(text, seq[i].author, whom, names)
+        if not said:
+            return None
+        parts.append(said)
+    return book.sentence("retold", clauses=", and ".join(parts))
+
+
 def unit_sentence(book: Phrasebook, draft: Draft, unit: Unit, seq: list[Turn]) -> str:
     """One sentence about one unit: "Ann asked Bob “…”, and Bob answered “…”."."""
     first = unit.first
     chat = draft.ctx.kind is not SourceKind.CHANNEL
+    told = retold(book, draft, unit, seq)
+    if told is not None:
+        return told
     if unit.second is not None and seq[first].act is Act.QUESTION:
         key = "asked_answered_to" if chat else "asked_answered"
         return book.sentence(

@@ -1,0 +1,245 @@
+"""Reported speech in English: a chat message retold in the third person, naming people.
+
+"Amanda: I baked cookies. Do you want some?" becomes "Amanda baked cookies and asks
+whether Jerry wants some." The first person becomes the speaker (by name, then
+"they"), "we" becomes "they", and "you" becomes the addressee when one is known (a
+two-party chat). Greetings, interjections and vocatives at the start of a sentence,
+chatter sentences and emoji go; a verb after a replaced subject agrees with it
+("I think" -> "Amanda thinks"). A yes/no question is reported with "whether"; any
+other question with "asks". The result is a paraphrase, never a quote: it carries no
+quotation marks. Rules only, no model; English only (other languages are quoted).
+"""
+
+from __future__ import annotations
+
+import re
+
+from toolkit.summarize.extractive.acts import is_chatter
+from toolkit.summarize.period_wording import split_sentences
+
+_LEAD = re.compile(
+    r"^(?:(?:hey+|hi+|hello|oh+|ah+|aw+|well|so|ok(?:ay)?|kk?|yeah|yes|yep|no|nope|nah|lol|"
+    r"haha\w*|hehe\w*|hmm+|um+|uh+|wow|omg|btw|anyway|c'mon|dear|guys|man|dude|bro|sir|"
+    r"madam|ma'am|excuse me|sorry|listen|look|please|honey|babe|darling|sweetie|"
+    r"good (?:morning|afternoon|evening)|thanks|thank you|sure|great|cool|right|alright)"
+    r"\b[\s,.!:;-]*)+",
+    re.IGNORECASE,
+)
+_VOCATIVE = re.compile(r"^\w+(?:[,!.]+\s*|$)")
+_LETS = re.compile(r"^let'?s\s+", re.IGNORECASE)
+_NOISE = re.compile(r"[^\w\s.,!?;:'’\"()\-/&%$#@+…=*]")
+_REPEAT = re.compile(r"([!?.])[!?.]+")
+_WORD = re.compile(r"[\w#@]+(?:['\-/][\w#@]+)*|[^\s\w#@]+")
+_WH_DO = re.compile(
+    r"^(what|where|when|how|why|who|which)((?: \w+)?) (?:do|does) (you|u|ya|i|we) ", re.IGNORECASE
+)
+_NO_AGREE = frozenset(
+    """can could will would shall should must might may did didn't can't won't wouldn't
+    couldn't shouldn't had was wasn't just really also still never always already only even
+    actually totally probably definitely usually often sometimes rather guess got went saw
+    made thought told said came took gave found knew left felt bought brought met ran sent
+    spent lost won forgot heard kept paid put slept wrote ate drove began became broke chose
+    fell flew held hurt let meant sat sold stood taught understood woke wore gotta gonna wanna
+    to not a an the""".split()  # noqa: SIM905
+)
+_ADVERBS = frozenset(
+    "just really also still never always already only even actually totally probably "
+    "definitely usually often sometimes kinda".split()
+)
+_FIRST = {  # first person singular -> (form after a name, form after "they")
+    "i'm": ("is", "are"),
+    "i've": ("has", "have"),
+    "i'll": ("will", "will"),
+    "i'd": ("would", "would"),
+    "im": ("is", "are"),
+    "ive": ("has", "have"),
+}
+_BE_HAVE = {"am": "is", "are": "is", "were": "was", "have": "has", "do": "does"}
+_BE_HAVE.update({"don't": "doesn't", "haven't": "hasn't", "aren't": "isn't", "go": "goes"})
+_SECOND = {"you're": "is", "you've": "has", "you'll": "will", "you'd": "would"}
+_WE = {"we're": "they're", "we've": "they've", "we'll": "they'll", "we'd": "they'd"}
+_OBJECT = {"me": None, "us": "them", "myself": None, "ourselves": "themselves"}
+_POSSESSIVE = {"my": None, "mine": None, "our": "their", "ours": "theirs"}
+_CLAUSE_START = frozenset(
+    "and but if that when so because or then while as since though what where how why who "
+    "whether , ; :".split()
+)
+_AUX_Q = re.compile(
+    r"^(do|does|are|is|can|could|will|would|should|shall|have|has|may)\s+(you|u|ya|we|i)\b\s*(.*)$",
+    re.IGNORECASE,
+)
+
+
+def third_person(verb: str) -> str:
+    """``verb`` agreeing with a third-person singular subject ("want" -> "wants")."""
+    low = verb.lower()
+    if low in _BE_HAVE:
+        return _BE_HAVE[low]
+    if low in _NO_AGREE or not low.isalpha() or low.endswith(("ed", "ing", "ly", "s")):
+        return verb
+    if low.endswith(("sh", "ch", "x", "z", "o")):
+        return f"{verb}es"
+    if low.endswith("y") and len(low) > 2 and low[-2] not in "aeiou":
+        return f"{verb[:-1]}ies"
+    return f"{verb}s"
+
+
+class _Rewriter:
+    """Replaces pronouns in one message, remembering whom it has named already."""
+
+    def __init__(self, speaker: str, addressee: str | None) -> None:
+        self.speaker = speaker
+        self.addressee = addressee
+        self.named = False
+
+    def _me(self) -> str:
+        if self.named:
+            return "they"
+        self.named = True
+        return self.speaker
+
+    def words(self, text: str) -> str:
+        tokens = _WORD.findall(text.replace("’", "'"))
+        out: list[str] = []
+        agree = False  # the next verb agrees with a third-person singular subject
+        for k, token in enumerate(tokens):
+            low = token.lower()
+            prev = out[-1].lower() if out else ","
+            subject_slot = prev in _CLAUSE_START or not out
+            if low in _FIRST:
+                name = self._me()
+                out += [name, _FIRST[low][name == "they"]]
+            elif low == "i":
+                name = self._me()
+                out.append(name)
+                agree = name != "they"
+                continue
+            elif low in _WE:
+                out.append(_WE[low])
+            elif low == "we":
+                out.append("they")
+            elif low in _OBJECT:
+                out.append(_OBJECT[low] or (self.speaker if not self.named else "them"))
+                self.named = True
+            elif low in _POSSESSIVE:
+                out.append(_POSSESSIVE[low] or f"{self.speaker}'s")
+            elif self.addressee and low in _SECOND:
+                out += [self.addressee, _SECOND[low]]
+            elif self.addressee and low in ("you", "u", "ya"):
+                out.append(self.addressee)
+                agree = subject_slot
+                continue
+            elif self.addressee and low in ("your", "ur", "yours"):
+                out.append(f"{self.addressee}'s")
+            elif agree and low in _ADVERBS:
+                out.append(token)
+                continue
+            elif agree:
+                out.append(third_person(token))
+            else:
+                out.append(token)
+            agree = False
+            del k
+        return _join(out)
+
+
+def _join(tokens: list[str]) -> str:
+    text = " ".join(tokens)
+    text = re.sub(r"\s+([.,!?;:…)'])", r"\1", text)
+    text = re.sub(r"([(])\s+", r"\1", text)
+    return re.sub(r"\s+'(s|t|re|ve|ll|d|m)\b", r"'\1", text)
+
+
+def _clean(sentence: str, names: tuple[str, ...]) -> str:
+    text = _REPEAT.sub(r"\1", _NOISE.sub("", sentence)).strip()
+    for _ in range(3):
+        stripped = _LEAD.sub("", text).strip()
+        if stripped != text:  # a greeting, then perhaps whom it greets ("Hey Jimmy.")
+            stripped = _VOCATIVE.sub("", stripped).strip()
+        text = stripped
+        for name in names:
+            if name and text.lower().startswith(name.lower()) and text[len(name) : len(name) + 1] in ",!":
+                text = text[len(name) + 1 :].strip()
+    return text
+
+
+def report(text: str, speaker: str, addressee: str | None, names: tuple[str, ...] = ()) -> str:
+    """``text`` (one message or a passage of it) as reported speech of ``speaker``.
+
+    Args:
+        text: the message's words.
+        speaker: the author's name.
+        addressee: whom "you" means (None: "you" stays).
+        names: the participants' names, dropped when they open a sentence as a vocative.
+
+    Returns:
+        One sentence without its full stop, starting with ``speaker``; "" when nothing
+        but chatter is left.
+    """
+    rewriter = _Rewriter(speaker, addressee)
+    clauses: list[str] = []
+    for raw in split_sentences(text):
+        sentence = _clean(raw, names)
+        if not sentence or is_chatter(sentence):
+            continue
+        question = sentence.rstrip().endswith("?")
+        body = sentence.rstrip(" .!?;:,")
+        if not body:
+            continue
+        if question:
+            clauses.append(_question(rewriter, _WH_DO.sub(r"\1\2 \3 ", body), names))
+            continue
+        rewriter.named = False
+        if _LETS.match(body):
+            clauses.append(f"suggests they {rewriter.words(_LETS.sub('', body))}")
+            continue
+        said = rewriter.words(body)
+        if said.startswith(f"{speaker} "):
+            clauses.append(said.removeprefix(speaker).strip())
+        else:
+            clauses.append(f"says {_lower(said, names)}")
+    if not clauses:
+        return ""
+    return f"{speaker} {_and(clauses)}"
+
+
+def _lower(text: str, names: tuple[str, ...]) -> str:
+    """``text`` with its first word in lower case unless it is a name or an acronym."""
+    first = text.split(" ", 1)[0]
+    if first in names or not first[1:].islower() or len(first) < 2:
+        return text
+    return text[:1].lower() + text[1:]
+
+
+def _question(rewriter: _Rewriter, body: str, names: tuple[str, ...]) -> str:
+    match = _AUX_Q.match(body)
+    whom = f" {rewriter.addressee}" if rewriter.addressee else ""
+    if match:
+        aux, subject, rest = match.group(1).lower(), match.group(2).lower(), match.group(3)
+        said_rest = rewriter.words(rest) if rest else ""
+        if subject in ("you", "u", "ya") and rewriter.addressee:
+            who = rewriter.addressee
+        elif subject == "i":
+            who = rewriter._me()
+        elif subject == "we":
+            who = "they"
+        else:
+            who = subject
+        third = who not in ("they", "you")
+        if aux in ("do", "does"):
+            head, _, tail = said_rest.partition(" ")
+            verb = third_person(head) if third else head
+            clause = f"{who} {verb} {tail}".strip()
+        else:
+            form = {"are": "is", "have": "has"}.get(aux, aux) if third else aux
+            if not third and aux == "is":
+                form = "are"
+            clause = f"{who} {form} {said_rest}".strip()
+        return f"asks{whom} whether {clause}"
+    return f"asks{whom} {_lower(rewriter.words(body), names)}"
+
+
+def _and(clauses: list[str]) -> str:
+    if len(clauses) == 1:
+        return clauses[0]
+    return f"{', '.join(clauses[:-1])} and {clauses[-1]}"

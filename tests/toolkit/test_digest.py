@@ -66,6 +66,7 @@ def test_every_template_renders_for_1_2_5_and_21(book: Phrasebook, n: int) -> No
     values = {
         "who": who,
         "whom": "Bob",
+        "clauses": "Ann asks Bob whether it is done",
         "asker": "Ann",
         "answerer": "Bob",
         "quote": book.quote("Is it done?"),

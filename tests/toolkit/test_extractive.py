@@ -270,7 +270,8 @@ def test_digest_quotes_are_exact_or_cut_and_titles_are_phrases(
         # Topic phrases in another script are quoted too; they come from the titles.
         titles |= {p.lower() for s in summary.sections for p in s.title.split(", ")}
         quotes = [q for q in _quotes(summary.summary) if q.lower() not in titles]
-        assert quotes, summary.summary
+        # English chat digests retell messages in reported speech, without quotes.
+        assert quotes or language == "en", summary.summary
         for quote in quotes:
             assert balanced(quote), quote
             assert any(quote.removesuffix("…") in line for line in lines), quote

@@ -93,7 +93,8 @@ def addressee(seq: list[Turn], i: int) -> str | None:
 
 def retold(book: Phrasebook, draft: Draft, unit: Unit, seq: list[Turn]) -> str | None:
     """The unit in reported speech (English chats): "Ann baked cookies and asks whether
-    Bob wants some."; None when a member is not English or is only chatter."""
+    Bob wants some."; a member that is only chatter is left out; None when a member is
+    not English or nothing but chatter is left."""
     if book.code != "en" or draft.ctx.kind is SourceKind.CHANNEL:
         return None
     names = tuple(sorted({t.author for t in seq}))
@@ -104,9 +105,10 @@ def retold(book: Phrasebook, draft: Draft, unit: Unit, seq: list[Turn]) -> str |
             return None
         whom = addressee(seq, i) if len(names) == 2 else None
         said = report(text, seq[i].author, whom, names)
-        if not said:
-            return None
-        parts.append(said)
+        if said:
+            parts.append(said)
+    if not parts:
+        return None
     return book.sentence("retold", clauses=", and ".join(parts))
 
 

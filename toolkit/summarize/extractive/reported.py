@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from toolkit.summarize.extractive.acts import is_chatter
+from toolkit.summarize.extractive.acts import CHATTER_WORDS, is_chatter
 from toolkit.summarize.period_wording import split_sentences
 
 _LEAD = re.compile(
@@ -26,6 +26,7 @@ _LEAD = re.compile(
     re.IGNORECASE,
 )
 _VOCATIVE = re.compile(r"^\w+(?:[,!.]+\s*|$)")
+_WANNA = re.compile(r"^(?:do you )?wanna\s+", re.IGNORECASE)
 _LETS = re.compile(r"^let'?s\s+", re.IGNORECASE)
 _NOISE = re.compile(r"[^\w\s.,!?;:'’\"()\-/&%$#@+…=*]")
 _REPEAT = re.compile(r"([!?.])[!?.]+")
@@ -36,10 +37,10 @@ _WH_DO = re.compile(
 _NO_AGREE = frozenset(
     """can could will would shall should must might may did didn't can't won't wouldn't
     couldn't shouldn't had was wasn't just really also still never always already only even
-    actually totally probably definitely usually often sometimes rather guess got went saw
+    actually totally probably definitely usually often sometimes rather got went saw
     made thought told said came took gave found knew left felt bought brought met ran sent
     spent lost won forgot heard kept paid put slept wrote ate drove began became broke chose
-    fell flew held hurt let meant sat sold stood taught understood woke wore gotta gonna wanna
+    fell flew held hurt let meant sat sold stood taught understood woke wore gotta gonna
     to not a an the""".split()  # noqa: SIM905
 )
 _ADVERBS = frozenset(
@@ -99,55 +100,54 @@ class _Rewriter:
         return self.speaker
 
     def words(self, text: str) -> str:
-        tokens = _WORD.findall(text.replace("’", "'"))
+        line = text.replace("’", "'")
+        matches = list(_WORD.finditer(line))
         out: list[str] = []
         agree = False  # the next verb agrees with a third-person singular subject
-        for k, token in enumerate(tokens):
-            low = token.lower()
-            prev = out[-1].lower() if out else ","
-            subject_slot = prev in _CLAUSE_START or not out
-            if low in _FIRST:
-                name = self._me()
-                out += [name, _FIRST[low][name == "they"]]
-            elif low == "i":
-                name = self._me()
-                out.append(name)
-                agree = name != "they"
-                continue
-            elif low in _WE:
-                out.append(_WE[low])
-            elif low == "we":
-                out.append("they")
-            elif low in _OBJECT:
-                out.append(_OBJECT[low] or (self.speaker if not self.named else "them"))
-                self.named = True
-            elif low in _POSSESSIVE:
-                out.append(_POSSESSIVE[low] or f"{self.speaker}'s")
-            elif self.addressee and low in _SECOND:
-                out += [self.addressee, _SECOND[low]]
-            elif self.addressee and low in ("you", "u", "ya"):
-                out.append(self.addressee)
-                agree = subject_slot
-                continue
-            elif self.addressee and low in ("your", "ur", "yours"):
-                out.append(f"{self.addressee}'s")
-            elif agree and low in _ADVERBS:
-                out.append(token)
-                continue
-            elif agree:
-                out.append(third_person(token))
-            else:
-                out.append(token)
-            agree = False
-            del k
-        return _join(out)
-
-
-def _join(tokens: list[str]) -> str:
-    text = " ".join(tokens)
-    text = re.sub(r"\s+([.,!?;:…)'])", r"\1", text)
-    text = re.sub(r"([(])\s+", r"\1", text)
-    return re.sub(r"\s+'(s|t|re|ve|ll|d|m)\b", r"'\1", text)
+        pieces: list[str] = []
+        for match in matches:
+            token, mark = match.group(0), len(out)
+            spaced = match.start() == 0 or line[match.start() - 1].isspace()
+            try:
+                low = token.lower()
+                prev = out[-1].lower() if out else ","
+                subject_slot = prev in _CLAUSE_START or not out
+                if low in _FIRST:
+                    name = self._me()
+                    out += [name, _FIRST[low][name == "they"]]
+                elif low == "i":
+                    name = self._me()
+                    out.append(name)
+                    agree = name != "they"
+                    continue
+                elif low in _WE:
+                    out.append(_WE[low])
+                elif low == "we":
+                    out.append("they")
+                elif low in _OBJECT:
+                    out.append(_OBJECT[low] or (self.speaker if not self.named else "them"))
+                    self.named = True
+                elif low in _POSSESSIVE:
+                    out.append(_POSSESSIVE[low] or f"{self.speaker}'s")
+                elif self.addressee and low in _SECOND:
+                    out += [self.addressee, _SECOND[low]]
+                elif self.addressee and low in ("you", "u", "ya"):
+                    out.append(self.addressee)
+                    agree = subject_slot
+                    continue
+                elif self.addressee and low in ("your", "ur", "yours"):
+                    out.append(f"{self.addressee}'s")
+                elif agree and low in _ADVERBS:
+                    out.append(token)
+                    continue
+                elif agree:
+                    out.append(third_person(token))
+                else:
+                    out.append(token)
+                agree = False
+            finally:
+                pieces.append((" " if spaced else "") + " ".join(out[mark:]))
+        return "".join(pieces).strip()
 
 
 def _clean(sentence: str, names: tuple[str, ...]) -> str:
@@ -156,6 +156,9 @@ def _clean(sentence: str, names: tuple[str, ...]) -> str:
         stripped = _LEAD.sub("", text).strip()
         if stripped != text:  # a greeting, then perhaps whom it greets ("Hey Jimmy.")
             stripped = _VOCATIVE.sub("", stripped).strip()
+            head, _, rest = stripped.partition(" ")
+            if head.strip(",!.") in names and rest:
+                stripped = rest.strip()
         text = stripped
         for name in names:
             if name and text.lower().startswith(name.lower()) and text[len(name) : len(name) + 1] in ",!":
@@ -182,8 +185,9 @@ def report(text: str, speaker: str, addressee: str | None, names: tuple[str, ...
         sentence = _clean(raw, names)
         if not sentence or is_chatter(sentence):
             continue
-        question = sentence.rstrip().endswith("?")
         body = sentence.rstrip(" .!?;:,")
+        question = sentence.rstrip().endswith("?") or bool(_AUX_Q.match(body))
+        body = _WANNA.sub("do you want to ", body)
         if not body:
             continue
         if question:
@@ -206,7 +210,7 @@ def report(text: str, speaker: str, addressee: str | None, names: tuple[str, ...
 def _lower(text: str, names: tuple[str, ...]) -> str:
     """``text`` with its first word in lower case unless it is a name or an acronym."""
     first = text.split(" ", 1)[0]
-    if first in names or not first[1:].islower() or len(first) < 2:
+    if first.lower() not in CHATTER_WORDS or first in names or len(first) < 2:
         return text
     return text[:1].lower() + text[1:]
 

@@ -28,6 +28,7 @@ _LEAD = re.compile(
 _VOCATIVE = re.compile(r"^\w+(?:[,!.]+\s*|$)")
 _WANNA = re.compile(r"^(?:do you )?wanna\s+", re.IGNORECASE)
 _LETS = re.compile(r"^let'?s\s+", re.IGNORECASE)
+MAX_CLAUSES = 1
 _NOISE = re.compile(r"[^\w\s.,!?;:'’\"()\-/&%$#@+…=*]")
 _REPEAT = re.compile(r"([!?.])[!?.]+")
 _WORD = re.compile(r"[\w#@]+(?:['\-/][\w#@]+)*|[^\s\w#@]+")
@@ -202,6 +203,7 @@ def report(text: str, speaker: str, addressee: str | None, names: tuple[str, ...
             clauses.append(said.removeprefix(speaker).strip())
         else:
             clauses.append(f"says {_lower(said, names)}")
+    clauses = clauses[:MAX_CLAUSES]
     if not clauses:
         return ""
     return f"{speaker} {_and(clauses)}"

@@ -29,6 +29,7 @@ _VOCATIVE = re.compile(r"^\w+(?:[,!.]+\s*|$)")
 _WANNA = re.compile(r"^(?:do you )?wanna\s+", re.IGNORECASE)
 _LETS = re.compile(r"^let'?s\s+", re.IGNORECASE)
 MAX_CLAUSES = 1
+"""How many sentences of a message a digest retells (references are short)."""
 _NOISE = re.compile(r"[^\w\s.,!?;:'’\"()\-/&%$#@+…=*]")
 _REPEAT = re.compile(r"([!?.])[!?.]+")
 _WORD = re.compile(r"[\w#@]+(?:['\-/][\w#@]+)*|[^\s\w#@]+")
@@ -44,10 +45,11 @@ _NO_AGREE = frozenset(
     fell flew held hurt let meant sat sold stood taught understood woke wore gotta gonna
     to not a an the""".split()  # noqa: SIM905
 )
-_ADVERBS = frozenset(
+_ADVERB_WORDS = (
     "just really also still never always already only even actually totally probably "
-    "definitely usually often sometimes kinda".split()
+    "definitely usually often sometimes kinda"
 )
+_ADVERBS = frozenset(_ADVERB_WORDS.split())
 _FIRST = {  # first person singular -> (form after a name, form after "they")
     "i'm": ("is", "are"),
     "i've": ("has", "have"),
@@ -62,10 +64,11 @@ _SECOND = {"you're": "is", "you've": "has", "you'll": "will", "you'd": "would"}
 _WE = {"we're": "they're", "we've": "they've", "we'll": "they'll", "we'd": "they'd"}
 _OBJECT = {"me": None, "us": "them", "myself": None, "ourselves": "themselves"}
 _POSSESSIVE = {"my": None, "mine": None, "our": "their", "ours": "theirs"}
-_CLAUSE_START = frozenset(
+_CLAUSE_WORDS = (
     "and but if that when so because or then while as since though what where how why who "
-    "whether , ; :".split()
+    "whether , ; :"
 )
+_CLAUSE_START = frozenset(_CLAUSE_WORDS.split())
 _AUX_Q = re.compile(
     r"^(do|does|are|is|can|could|will|would|should|shall|have|has|may)\s+(you|u|ya|we|i)\b\s*(.*)$",
     re.IGNORECASE,
@@ -162,12 +165,22 @@ def _clean(sentence: str, names: tuple[str, ...]) -> str:
                 stripped = rest.strip()
         text = stripped
         for name in names:
-            if name and text.lower().startswith(name.lower()) and text[len(name) : len(name) + 1] in ",!":
+            if (
+                name
+                and text.lower().startswith(name.lower())
+                and text[len(name) : len(name) + 1] in ",!"
+            ):
                 text = text[len(name) + 1 :].strip()
     return text
 
 
-def report(text: str, speaker: str, addressee: str | None, names: tuple[str, ...] = ()) -> str:
+def report(
+    text: str,
+    speaker: str,
+    addressee: str | None,
+    names: tuple[str, ...] = (),
+    max_clauses: int = MAX_CLAUSES,
+) -> str:
     """``text`` (one message or a passage of it) as reported speech of ``speaker``.
 
     Args:
@@ -175,6 +188,7 @@ def report(text: str, speaker: str, addressee: str | None, names: tuple[str, ...
         speaker: the author's name.
         addressee: whom "you" means (None: "you" stays).
         names: the participants' names, dropped when they open a sentence as a vocative.
+        max_clauses: how many of its sentences to retell (the length prior: the first).
 
     Returns:
         One sentence without its full stop, starting with ``speaker``; "" when nothing
@@ -203,7 +217,7 @@ def report(text: str, speaker: str, addressee: str | None, names: tuple[str, ...
             clauses.append(said.removeprefix(speaker).strip())
         else:
             clauses.append(f"says {_lower(said, names)}")
-    clauses = clauses[:MAX_CLAUSES]
+    clauses = clauses[:max_clauses]
     if not clauses:
         return ""
     return f"{speaker} {_and(clauses)}"

@@ -25,6 +25,7 @@ from toolkit.errors import RateLimited, UpstreamError
 from toolkit.ingest.live import MessengerClient, ResolvedSource
 from toolkit.models import Message, Source, SourceRef, UpsertResult
 from toolkit.store.base import MessageStore
+from toolkit.store.rows import source_fields
 
 Sleep = Callable[[float], Awaitable[object]]
 OnBatch = Callable[[int, list[Message]], None]
@@ -142,13 +143,7 @@ async def sync_source(
     if batch_size < 1:
         raise ValueError("batch_size must be at least 1")
     resolved = await _resolve(client, ref, flood_sleep_threshold, sleep)
-    source = store.upsert_source(
-        title=resolved.title,
-        kind=resolved.kind,
-        internal_id=resolved.internal_id,
-        handle=resolved.handle,
-        chat_type=resolved.chat_type,
-    )
+    source = store.upsert_source(**source_fields(resolved))
     watermark_before = store.get_watermark(source.id)
     cursor = 0 if full else (watermark_before or 0)
     flood_waits, slept = 0, 0.0

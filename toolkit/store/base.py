@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, Unpack
 
 import numpy as np
 import numpy.typing as npt
@@ -46,12 +46,12 @@ from toolkit.models import (
     ApiKeyRecord,
     Message,
     Source,
-    SourceKind,
     SourceRef,
     SourceStats,
     TopicStats,
     UpsertResult,
 )
+from toolkit.store.rows import SourceFields
 
 Vector = npt.NDArray[np.float32]
 
@@ -59,15 +59,7 @@ Vector = npt.NDArray[np.float32]
 class ImportSink(Protocol):
     """Where an import writes: sources, messages and topics that land together."""
 
-    def upsert_source(
-        self,
-        *,
-        title: str,
-        kind: SourceKind,
-        internal_id: int | None = None,
-        handle: str | None = None,
-        chat_type: str | None = None,
-    ) -> Source:
+    def upsert_source(self, **fields: Unpack[SourceFields]) -> Source:
         """As ``MessageStore.upsert_source``; a new source may get a provisional id."""
         ...
 
@@ -90,19 +82,9 @@ class DirectSink:
     def __init__(self, store: MessageStore) -> None:
         self._store = store
 
-    def upsert_source(
-        self,
-        *,
-        title: str,
-        kind: SourceKind,
-        internal_id: int | None = None,
-        handle: str | None = None,
-        chat_type: str | None = None,
-    ) -> Source:
+    def upsert_source(self, **fields: Unpack[SourceFields]) -> Source:
         """Create or update the source in the store."""
-        return self._store.upsert_source(
-            title=title, kind=kind, internal_id=internal_id, handle=handle, chat_type=chat_type
-        )
+        return self._store.upsert_source(**fields)
 
     def upsert_messages(self, messages: Iterable[Message]) -> UpsertResult:
         """Upsert the messages into the store."""
@@ -147,15 +129,7 @@ class MessageStore(Protocol):
         ...
 
     # Sources -----------------------------------------------------------------------------
-    def upsert_source(
-        self,
-        *,
-        title: str,
-        kind: SourceKind,
-        internal_id: int | None = None,
-        handle: str | None = None,
-        chat_type: str | None = None,
-    ) -> Source:
+    def upsert_source(self, **fields: Unpack[SourceFields]) -> Source:
         """Create or update a source found by internal id or handle; return it.
 
         ``chat_type`` (the export's type name) is kept when a later call gives ``None``.

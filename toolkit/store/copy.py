@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from toolkit.models import Message, SourceStats, UpsertResult
 from toolkit.store.base import MessageStore
+from toolkit.store.rows import source_fields
 
 Progress = Callable[[str, int], None]
 """``progress(source key, messages copied so far)``."""
@@ -54,13 +55,7 @@ def _copy_source(
     progress: Progress | None,
 ) -> tuple[UpsertResult, int]:
     old = stats.source
-    new = dst.upsert_source(
-        title=old.title,
-        kind=old.kind,
-        internal_id=old.internal_id,
-        handle=old.handle,
-        chat_type=old.chat_type,
-    )
+    new = dst.upsert_source(**source_fields(old))
     models = src.vector_models(old.id)
     result, vectors = UpsertResult(), 0
     batch: list[Message] = []

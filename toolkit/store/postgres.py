@@ -13,30 +13,24 @@ import contextlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Unpack
 
 from toolkit.errors import SourceNotFound, StoreError
 from toolkit.models import (
     Message,
     Source,
-    SourceKind,
     SourceRef,
     SourceStats,
     UpsertResult,
 )
 from toolkit.store.background import BackgroundWriter
 from toolkit.store.base import ImportSink
-from toolkit.store.postgres_conn import (
-    SOURCE_COLUMNS,
-    PgConnections,
-    dt,
-    source_row,
-    ts,
-)
+from toolkit.store.postgres_conn import PgConnections
 from toolkit.store.postgres_import import publish_messages
 from toolkit.store.postgres_messages import PgMessages
 from toolkit.store.postgres_records import PgRecords
 from toolkit.store.postgres_staging import PgStaging
+from toolkit.store.rows import SOURCE_COLUMNS, SourceFields, dt, source_keys, to_source, ts
 
 # pg_advisory_xact_lock key of imports ("mlens-im" in ASCII).
 _IMPORT_LOCK = 0x6D6C656E732D696D
@@ -98,38 +92,20 @@ class PostgresStore(PgMessages, PgRecords):
         self.pg.close()
 
     # Sources -----------------------------------------------------------------------------
-    def upsert_source(
-        self,
-        *,
-        title: str,
-        kind: SourceKind,
-        internal_id: int | None = None,
-        handle: str | None = None,
-        chat_type: str | None = None,
-    ) -> Source:
+    def upsert_source(self, **fields: Unpack[SourceFields]) -> Source:
         """Create or update a source found by internal id or handle (rules as in SQLite).
 
         ``chat_type`` (the export's type name) is kept when a later call gives none.
         """
-        return self.upsert_source_as(
-            title=title, kind=kind, internal_id=internal_id, handle=handle, chat_type=chat_type
-        )
+        return self.upsert_source_as(**fields)
 
     def upsert_source_as(
-        self,
-        *,
-        title: str,
-        kind: SourceKind,
-        internal_id: int | None = None,
-        handle: str | None = None,
-        chat_type: str | None = None,
-        new_id: int | None = None,
+        self, *, new_id: int | None = None, **fields: Unpack[SourceFields]
     ) -> Source:
         """``upsert_source``; a source created now takes ``new_id`` when given (an id a
         staged import drew from the sequence)."""
-        if internal_id is None and handle is None:
-            raise ValueError("a source needs an internal id or a handle")
-        handle = handle.lower() if handle else None
+        internal_id, handle = source_keys(fields)
+        title, kind, chat_type = fields["title"], fields["kind"], fields.get("chat_type")
         q = self.pg.query
         with self.transaction():
             # Two importers of one new source must not both insert it.
@@ -176,7 +152,7 @@ class PostgresStore(PgMessages, PgRecords):
                     (title, kind.value, internal_id, handle, chat_type, source_id),
                 )
             row = q(f"SELECT {SOURCE_COLUMNS} FROM sources WHERE id = %s", (source_id,))[0]
-        return source_row(row)
+        return to_source(row)
 
     def find_source(self, ref: SourceRef) -> Source | None:
         """The source a reference names, or ``None``."""
@@ -185,7 +161,7 @@ class PostgresStore(PgMessages, PgRecords):
         else:
             sql, value = "internal_id = %s", ref.internal_id  # type: ignore[assignment]
         rows = self.pg.query(f"SELECT {SOURCE_COLUMNS} FROM sources WHERE {sql}", (value,))
-        return source_row(rows[0]) if rows else None
+        return to_source(rows[0]) if rows else None
 
     def get_source(self, ref: SourceRef) -> Source:
         """The source a reference names; ``SourceNotFound`` when the store has none."""
@@ -199,7 +175,7 @@ class PostgresStore(PgMessages, PgRecords):
         rows = self.pg.query(f"SELECT {SOURCE_COLUMNS} FROM sources WHERE id = %s", (source_id,))
         if not rows:
             raise SourceNotFound(f"no source with id {source_id}")
-        return source_row(rows[0])
+        return to_source(rows[0])
 
     def list_sources(self) -> list[SourceStats]:
         """Every source with its counts, time span and last sync, by title."""

@@ -1,4 +1,4 @@
-"""Connections of the PostgreSQL store: a psycopg pool, per-thread transactions, row shapes.
+"""Connections of the PostgreSQL store: a psycopg pool and per-thread transactions.
 
 Pooled connections run in autocommit, so a read is one round trip with no open
 transaction. ``transaction()`` pins one connection to the calling thread for its
@@ -9,11 +9,9 @@ psycopg errors are translated into ``StoreError`` here, at the edge.
 
 from __future__ import annotations
 
-import math
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
@@ -21,106 +19,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from toolkit.config import redact_url
 from toolkit.errors import StoreError
-from toolkit.models import ApiKeyRecord, Message, Source, SourceKind
 from toolkit.store.postgres_migrations import migrate
-
-MSG_COLUMNS = (
-    "source_id, message_id, posted_at, edited_at, sender_peer_id, sender_name, text, "
-    "reply_to, is_service, media, forwarded_from, topic_id"
-)
-SOURCE_COLUMNS = "id, internal_id, handle, title, kind, chat_type"
-KEY_COLUMNS = "id, name, prefix, key_hash, scopes, created_at, revoked_at, last_used_at"
-
-
-def ts(value: datetime | None) -> int | None:
-    """Unix seconds of a datetime (``None`` stays ``None``)."""
-    return None if value is None else int(value.timestamp())
-
-
-def dt(value: int | None) -> datetime | None:
-    """A UTC datetime from Unix seconds (``None`` stays ``None``)."""
-    return None if value is None else datetime.fromtimestamp(value, tz=UTC)
-
-
-def message_row(row: Sequence[Any]) -> Message:
-    """A ``Message`` from a row of ``MSG_COLUMNS``."""
-    return Message(
-        source_id=row[0],
-        messenger_message_id=row[1],
-        posted_at=datetime.fromtimestamp(row[2], tz=UTC),
-        edited_at=dt(row[3]),
-        sender_peer_id=row[4],
-        sender_name=row[5],
-        text=row[6],
-        reply_to=row[7],
-        is_service=bool(row[8]),
-        media=row[9],
-        forwarded_from=row[10],
-        topic_id=row[11],
-    )
-
-
-def source_row(row: Sequence[Any]) -> Source:
-    """A ``Source`` from a row of ``SOURCE_COLUMNS``."""
-    return Source(
-        id=row[0],
-        internal_id=row[1],
-        handle=row[2],
-        title=row[3],
-        kind=SourceKind(row[4]),
-        chat_type=row[5],
-    )
-
-
-def key_row(row: Sequence[Any]) -> ApiKeyRecord:
-    """An ``ApiKeyRecord`` from a row of ``KEY_COLUMNS``."""
-    return ApiKeyRecord(
-        id=row[0],
-        name=row[1],
-        prefix=row[2],
-        scopes=frozenset(s for s in row[4].split() if s),
-        created_at=datetime.fromtimestamp(row[5], tz=UTC),
-        revoked_at=dt(row[6]),
-        last_used_at=dt(row[7]),
-    )
-
-
-def filters(
-    *,
-    since: datetime | None = None,
-    until: datetime | None = None,
-    include_service: bool = False,
-    with_text_only: bool = False,
-    until_inclusive: bool = False,
-    topic_id: int | None = None,
-    sender_peer_ids: Sequence[str] | None = None,
-) -> tuple[str, list[Any]]:
-    """`` AND ...`` clauses and their parameters for the message readers.
-
-    Stored times are whole seconds: a bound with a fraction is rounded so that
-    ``posted_at >= 12:03:00.5`` does not take a message of 12:03:00 (as in SQLite).
-    ``sender_peer_ids=[]`` matches nothing; ``None`` does not filter.
-    """
-    clauses: list[str] = []
-    params: list[Any] = []
-    if topic_id is not None:
-        clauses.append("topic_id = %s")
-        params.append(int(topic_id))
-    if sender_peer_ids is not None:
-        clauses.append("sender_peer_id = ANY(%s)")
-        params.append(list(dict.fromkeys(sender_peer_ids)))
-    if since is not None:
-        clauses.append("posted_at >= %s")
-        params.append(math.ceil(since.timestamp()))
-    if until is not None:
-        clauses.append("posted_at <= %s" if until_inclusive else "posted_at < %s")
-        bound = until.timestamp()
-        params.append(math.floor(bound) if until_inclusive else math.ceil(bound))
-    if not include_service:
-        clauses.append("NOT is_service")
-    if with_text_only:
-        clauses.append("text != ''")
-    return "".join(f" AND {c}" for c in clauses), params
 
 
 class PgConnections:

@@ -15,7 +15,7 @@ from typing import Any
 import psycopg
 
 from toolkit.models import Message, UpsertResult
-from toolkit.store.postgres_conn import MSG_COLUMNS, ts
+from toolkit.store.rows import MSG_COLUMNS, ts
 
 CONTENT = (
     "posted_at, edited_at, sender_peer_id, sender_name, text, reply_to, is_service, media, "

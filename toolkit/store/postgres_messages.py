@@ -1,16 +1,18 @@
 """The PostgreSQL store's message readers: windows, periods, neighbours, paging.
 
 A mixin of ``PostgresStore`` (``postgres.py``), which provides ``self.pg``. Filters and
-rounding are those of the SQLite store (``postgres_conn.filters``).
+rounding are those of the SQLite store (``rows.message_filters``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from datetime import datetime
+from typing import Any
 
 from toolkit.models import Message
-from toolkit.store.postgres_conn import MSG_COLUMNS, PgConnections, filters, message_row
+from toolkit.store.postgres_conn import PgConnections
+from toolkit.store.reads import WindowReads
+from toolkit.store.rows import MSG_COLUMNS, POSTGRES, to_message
 
 _ANCHOR = "(SELECT posted_at FROM messages WHERE source_id = %(s)s AND message_id = %(m)s)"
 _NEIGHBOURS = f"""
@@ -43,83 +45,14 @@ WHERE a.source_id = %(s)s AND a.message_id = ANY(%(ids)s)
 """
 
 
-class PgMessages:
-    """Message readers over ``self.pg``."""
+class PgMessages(WindowReads):
+    """Message readers over ``self.pg`` (the window readers are ``WindowReads``)."""
 
     pg: PgConnections
+    dialect = POSTGRES
 
-    def count_messages(
-        self,
-        source_id: int,
-        *,
-        include_service: bool = False,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
-    ) -> int:
-        """How many messages a source has (in one topic, from some senders, when given)."""
-        where, params = filters(
-            include_service=include_service, topic_id=topic_id, sender_peer_ids=sender_peer_ids
-        )
-        sql = f"SELECT COUNT(*) FROM messages WHERE source_id = %s{where}"
-        return int(self.pg.query(sql, (source_id, *params))[0][0])
-
-    def messages_in_period(
-        self,
-        source_id: int,
-        start: datetime | None,
-        end: datetime | None,
-        *,
-        include_service: bool = False,
-        limit: int | None = None,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
-    ) -> list[Message]:
-        """Messages with ``start <= posted_at < end``, oldest first (at most ``limit``),
-        of one topic and some senders when given."""
-        where, params = filters(
-            since=start,
-            until=end,
-            include_service=include_service,
-            topic_id=topic_id,
-            sender_peer_ids=sender_peer_ids,
-        )
-        sql = (
-            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = %s{where} "
-            "ORDER BY posted_at, message_id"
-        )
-        if limit is not None:
-            sql += f" LIMIT {int(limit)}"
-        return [message_row(r) for r in self.pg.query(sql, (source_id, *params))]
-
-    def recent_messages(
-        self,
-        source_id: int,
-        limit: int,
-        *,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        include_service: bool = False,
-        with_text_only: bool = False,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
-    ) -> list[Message]:
-        """The most recent ``limit`` messages with ``since <= posted_at <= until`` (of one
-        topic and some senders when given), oldest first."""
-        where, params = filters(
-            since=since,
-            until=until,
-            include_service=include_service,
-            with_text_only=with_text_only,
-            until_inclusive=True,
-            topic_id=topic_id,
-            sender_peer_ids=sender_peer_ids,
-        )
-        rows = self.pg.query(
-            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = %s{where} "
-            "ORDER BY posted_at DESC, message_id DESC LIMIT %s",
-            (source_id, *params, int(limit)),
-        )
-        return [message_row(r) for r in reversed(rows)]
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return self.pg.query(sql, params)
 
     def neighbours(
         self, source_id: int, message_id: int, *, before: int = 2, after: int = 2
@@ -129,8 +62,8 @@ class PgMessages:
         rows = self.pg.query(
             _NEIGHBOURS, {"s": source_id, "m": message_id, "before": before, "after": after}
         )
-        older = [message_row(r) for r in reversed(rows) if r[-1] == 0]
-        return older, [message_row(r) for r in rows if r[-1] == 1]
+        older = [to_message(r) for r in reversed(rows) if r[-1] == 0]
+        return older, [to_message(r) for r in rows if r[-1] == 1]
 
     def neighbours_of(
         self, source_id: int, message_ids: Sequence[int], *, before: int = 2, after: int = 2
@@ -143,7 +76,7 @@ class PgMessages:
             _NEIGHBOURS_OF, {"s": source_id, "ids": ids, "before": before, "after": after}
         )
         for row in rows:
-            out[row[0]][row[1]].append(message_row(row[2:]))
+            out[row[0]][row[1]].append(to_message(row[2:]))
         for older, newer in out.values():
             older.sort(key=lambda m: (m.posted_at, m.messenger_message_id))
             newer.sort(key=lambda m: (m.posted_at, m.messenger_message_id))
@@ -157,7 +90,7 @@ class PgMessages:
             "AND message_id = ANY(%s) ORDER BY posted_at, message_id",
             (source_id, ids),
         )
-        return [message_row(r) for r in rows]
+        return [to_message(r) for r in rows]
 
     def iter_messages(self, source_id: int, *, batch_size: int = 1000) -> Iterator[Message]:
         """Every message of a source in posting order, fetched in batches (keyset paging)."""
@@ -171,31 +104,5 @@ class PgMessages:
             )
             if not rows:
                 return
-            yield from (message_row(row) for row in rows)
+            yield from (to_message(row) for row in rows)
             last = (rows[-1][2], rows[-1][1])
-
-    def scan_window(
-        self,
-        source_id: int,
-        limit: int,
-        *,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
-    ) -> list[tuple[int, int, str]]:
-        """The most recent ``limit`` searchable messages in ``[since, until]``, newest first,
-        taken after the topic and sender filters when given."""
-        where, params = filters(
-            since=since,
-            until=until,
-            with_text_only=True,
-            until_inclusive=True,
-            topic_id=topic_id,
-            sender_peer_ids=sender_peer_ids,
-        )
-        return self.pg.query(
-            f"SELECT message_id, posted_at, text FROM messages WHERE source_id = %s{where} "
-            "ORDER BY posted_at DESC, message_id DESC LIMIT %s",
-            (source_id, *params, int(limit)),
-        )

@@ -13,15 +13,8 @@ import numpy as np
 from toolkit.errors import ApiKeyNotFound
 from toolkit.models import GENERAL_TOPIC, ApiKeyRecord, Message, TopicStats
 from toolkit.store.base import Vector
-from toolkit.store.postgres_conn import (
-    KEY_COLUMNS,
-    MSG_COLUMNS,
-    PgConnections,
-    dt,
-    key_row,
-    message_row,
-    ts,
-)
+from toolkit.store.postgres_conn import PgConnections
+from toolkit.store.rows import KEY_COLUMNS, MSG_COLUMNS, dt, to_key_record, to_message, ts
 
 # One statement per request: refill the key's bucket for the time since its last
 # request, take a token when one is there, and say whether it was taken. ``now()`` is
@@ -102,7 +95,7 @@ class PgRecords:
         )
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
-        return [message_row(r) for r in self.pg.query(sql, (source_id, model))]
+        return [to_message(r) for r in self.pg.query(sql, (source_id, model))]
 
     # Forum topics ------------------------------------------------------------------------
     def upsert_topics(self, source_id: int, topics: Iterable[tuple[int, str]]) -> None:
@@ -151,18 +144,17 @@ class PgRecords:
             f"VALUES (%s, %s, %s, %s, %s) RETURNING {KEY_COLUMNS}",
             (name, prefix, key_hash, " ".join(sorted(set(scopes))), ts(datetime.now(UTC))),
         )[0]
-        return key_row(row)
+        return to_key_record(row)
 
     def api_key_by_prefix(self, prefix: str) -> tuple[ApiKeyRecord, str] | None:
         """The key record with this prefix and its stored hash, or ``None``."""
         rows = self.pg.query(f"SELECT {KEY_COLUMNS} FROM api_keys WHERE prefix = %s", (prefix,))
-        return (key_row(rows[0]), rows[0][3]) if rows else None
+        return (to_key_record(rows[0]), rows[0][3]) if rows else None
 
     def list_api_keys(self) -> list[ApiKeyRecord]:
         """Every key, revoked ones included, oldest first."""
-        return [
-            key_row(r) for r in self.pg.query(f"SELECT {KEY_COLUMNS} FROM api_keys ORDER BY id")
-        ]
+        rows = self.pg.query(f"SELECT {KEY_COLUMNS} FROM api_keys ORDER BY id")
+        return [to_key_record(r) for r in rows]
 
     def revoke_api_key(self, id_or_prefix: str) -> ApiKeyRecord:
         """Revoke a key by numeric id or prefix; ``ApiKeyNotFound`` when none matches."""
@@ -175,7 +167,7 @@ class PgRecords:
         )
         if not rows:
             raise ApiKeyNotFound(f"no API key {id_or_prefix!r}")
-        return key_row(rows[0])
+        return to_key_record(rows[0])
 
     def touch_api_key(self, key_id: int, when: datetime) -> None:
         """Record a key's last use."""

@@ -15,13 +15,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 import psycopg
 
 from toolkit.models import Message, Source, SourceKind, UpsertResult
-from toolkit.store.postgres_conn import MSG_COLUMNS, SOURCE_COLUMNS, source_row
 from toolkit.store.postgres_import import CONTENT, PUBLISH, rounds
+from toolkit.store.rows import (
+    MSG_COLUMNS,
+    SOURCE_COLUMNS,
+    SourceFields,
+    source_fields,
+    source_keys,
+    to_source,
+)
 
 if TYPE_CHECKING:
     from toolkit.store.postgres import PostgresStore
@@ -89,19 +96,10 @@ class PgStaging:
         self._topics: dict[int, dict[int, str]] = {}
         self._final: dict[int, Source] = {}
 
-    def upsert_source(
-        self,
-        *,
-        title: str,
-        kind: SourceKind,
-        internal_id: int | None = None,
-        handle: str | None = None,
-        chat_type: str | None = None,
-    ) -> Source:
+    def upsert_source(self, **fields: Unpack[SourceFields]) -> Source:
         """The source as it will be after publishing (a new one gets its id now)."""
-        if internal_id is None and handle is None:
-            raise ValueError("a source needs an internal id or a handle")
-        handle = handle.lower() if handle else None
+        internal_id, handle = source_keys(fields)
+        title, kind, chat_type = fields["title"], fields["kind"], fields.get("chat_type")
         staged = _StagedSource(title, kind, internal_id, handle, chat_type)
         for sid, old in self._sources.items():
             if (internal_id is not None and old.internal_id == internal_id) or (
@@ -133,7 +131,7 @@ class PgStaging:
             sql = f"SELECT {SOURCE_COLUMNS} FROM sources WHERE {column} = %s"
             row = self._conn.execute(sql.encode(), (value,)).fetchone()
             if row is not None:
-                return source_row(row)
+                return to_source(row)
         return None
 
     @staticmethod
@@ -173,14 +171,7 @@ class PgStaging:
         store, conn = self._store, self._conn
         with store.pg.transaction_on(conn):
             for sid, s in self._sources.items():
-                real = store.upsert_source_as(
-                    title=s.title,
-                    kind=s.kind,
-                    internal_id=s.internal_id,
-                    handle=s.handle,
-                    chat_type=s.chat_type,
-                    new_id=sid,
-                )
+                real = store.upsert_source_as(new_id=sid, **source_fields(s))
                 if real.id != sid:  # another writer created it meanwhile
                     move = "UPDATE import_messages SET source_id = %s WHERE source_id = %s"
                     conn.execute(move.encode(), (real.id, sid))

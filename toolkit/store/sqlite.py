@@ -19,16 +19,16 @@ import tempfile
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from toolkit.errors import SourceNotFound, StoreError
-from toolkit.models import Source, SourceKind, SourceRef, SourceStats
+from toolkit.models import Source, SourceRef, SourceStats
 from toolkit.store.background import BackgroundWriter, Task
 from toolkit.store.migrations import migrate
+from toolkit.store.rows import SOURCE_COLUMNS, SourceFields, dt, source_keys, to_source, ts
 from toolkit.store.sqlite_db import Connections, OnWait
 from toolkit.store.sqlite_keys import KeysAndCache
 from toolkit.store.sqlite_messages import Messages
-from toolkit.store.sqlite_rows import SOURCE_COLUMNS, dt, to_source, ts
 from toolkit.store.sqlite_staging import SQLiteStaging
 from toolkit.store.sqlite_topics import Topics
 from toolkit.store.sqlite_vectors import WatermarksAndVectors
@@ -119,24 +119,15 @@ class SQLiteStore(Messages, WatermarksAndVectors, Topics, KeysAndCache):
         self._conns.close()
 
     # Sources -----------------------------------------------------------------------------
-    def upsert_source(
-        self,
-        *,
-        title: str,
-        kind: SourceKind,
-        internal_id: int | None = None,
-        handle: str | None = None,
-        chat_type: str | None = None,
-    ) -> Source:
+    def upsert_source(self, **fields: Unpack[SourceFields]) -> Source:
         """Create or update a source found by internal id or handle.
 
         A source first imported without a handle (``c/<id>``) gains it when a later
         import names it; a handle already held by another source is an error.
         ``chat_type`` (the export's type name) is kept when a later call gives none.
         """
-        if internal_id is None and handle is None:
-            raise ValueError("a source needs an internal id or a handle")
-        handle = handle.lower() if handle else None
+        internal_id, handle = source_keys(fields)
+        title, kind, chat_type = fields["title"], fields["kind"], fields.get("chat_type")
         with self._conns.transaction() as db:
             rows: list[tuple[Any, ...]] = []
             if internal_id is not None:

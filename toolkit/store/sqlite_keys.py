@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 from toolkit.errors import ApiKeyNotFound
 from toolkit.models import ApiKeyRecord
+from toolkit.store.rows import KEY_COLUMNS, to_key_record, ts
 from toolkit.store.sqlite_db import ConnectionsUser
-from toolkit.store.sqlite_rows import KEY_COLUMNS, to_key_record, ts
 
 
 class KeysAndCache(ConnectionsUser):

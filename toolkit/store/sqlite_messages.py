@@ -7,24 +7,24 @@ for the writer); writes through ``self._conns.transaction()``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from datetime import datetime
 from typing import Any
 
 from toolkit.models import Message, UpsertResult
+from toolkit.store.reads import WindowReads
+from toolkit.store.rows import MSG_COLUMNS, SQLITE, to_message
 from toolkit.store.sqlite_db import ConnectionsUser
-from toolkit.store.sqlite_rows import (
-    IN_CHUNK,
-    MSG_COLUMNS,
-    message_row,
-    time_filters,
-    to_message,
-)
+from toolkit.store.sqlite_rows import IN_CHUNK, message_row
 
 _MARKS = ",".join("?" * len(MSG_COLUMNS.split(",")))
 
 
-class Messages(ConnectionsUser):
-    """Message methods of ``SQLiteStore``."""
+class Messages(WindowReads, ConnectionsUser):
+    """Message methods of ``SQLiteStore`` (the window readers are ``WindowReads``)."""
+
+    dialect = SQLITE
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return self._query(sql, params)
 
     def message_rows(
         self, source_id: int, message_ids: Sequence[int]
@@ -82,87 +82,6 @@ class Messages(ConnectionsUser):
                     )
                 updated += 1
         return UpsertResult(inserted, updated, unchanged)
-
-    def count_messages(
-        self,
-        source_id: int,
-        *,
-        include_service: bool = False,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
-    ) -> int:
-        """How many messages a source has (in one topic, from some senders, when given)."""
-        where, params = time_filters(
-            since=None,
-            until=None,
-            include_service=include_service,
-            with_text_only=False,
-            until_inclusive=False,
-            topic_id=topic_id,
-            sender_peer_ids=sender_peer_ids,
-        )
-        sql = f"SELECT COUNT(*) FROM messages WHERE source_id = ?{where}"
-        return int(self._query(sql, (source_id, *params))[0][0])
-
-    def messages_in_period(
-        self,
-        source_id: int,
-        start: datetime | None,
-        end: datetime | None,
-        *,
-        include_service: bool = False,
-        limit: int | None = None,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
-    ) -> list[Message]:
-        """Messages with ``start <= posted_at < end``, oldest first (at most ``limit``),
-        of one topic and some senders when given."""
-        where, params = time_filters(
-            since=start,
-            until=end,
-            include_service=include_service,
-            with_text_only=False,
-            until_inclusive=False,
-            topic_id=topic_id,
-            sender_peer_ids=sender_peer_ids,
-        )
-        sql = (
-            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = ?{where} "
-            "ORDER BY posted_at, message_id"
-        )
-        if limit is not None:
-            sql += f" LIMIT {int(limit)}"
-        return [to_message(r) for r in self._query(sql, (source_id, *params))]
-
-    def recent_messages(
-        self,
-        source_id: int,
-        limit: int,
-        *,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        include_service: bool = False,
-        with_text_only: bool = False,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
-    ) -> list[Message]:
-        """The most recent ``limit`` messages with ``since <= posted_at <= until`` (of one
-        topic and some senders when given), oldest first."""
-        where, params = time_filters(
-            since=since,
-            until=until,
-            include_service=include_service,
-            with_text_only=with_text_only,
-            until_inclusive=True,
-            topic_id=topic_id,
-            sender_peer_ids=sender_peer_ids,
-        )
-        rows = self._query(
-            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = ?{where} "
-            "ORDER BY posted_at DESC, message_id DESC LIMIT ?",
-            (source_id, *params, int(limit)),
-        )
-        return [to_message(r) for r in reversed(rows)]
 
     def neighbours(
         self, source_id: int, message_id: int, *, before: int = 2, after: int = 2
@@ -255,34 +174,3 @@ class Messages(ConnectionsUser):
             for row in rows:
                 yield to_message(row)
             last = (rows[-1][2], rows[-1][1])
-
-    def scan_window(
-        self,
-        source_id: int,
-        limit: int,
-        *,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
-    ) -> list[tuple[int, int, str]]:
-        """The most recent ``limit`` searchable messages in ``[since, until]``, newest first,
-        taken after the topic and sender filters when given.
-
-        Rows are ``(message id, posted_at in Unix seconds, text)``: a search at 10,000
-        messages spends its time scoring rather than building ``Message`` objects.
-        """
-        where, params = time_filters(
-            since=since,
-            until=until,
-            include_service=False,
-            with_text_only=True,
-            until_inclusive=True,
-            topic_id=topic_id,
-            sender_peer_ids=sender_peer_ids,
-        )
-        return self._query(
-            f"SELECT message_id, posted_at, text FROM messages WHERE source_id = ?{where} "
-            "ORDER BY posted_at DESC, message_id DESC LIMIT ?",
-            (source_id, *params, int(limit)),
-        )

@@ -22,10 +22,11 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from toolkit.models import Message, Source, SourceKind, UpsertResult
-from toolkit.store.sqlite_rows import MSG_COLUMNS, message_row
+from toolkit.store.rows import MSG_COLUMNS, SourceFields, source_keys
+from toolkit.store.sqlite_rows import message_row
 
 if TYPE_CHECKING:
     from toolkit.store.sqlite import SQLiteStore
@@ -62,19 +63,10 @@ class SQLiteStaging:
         self._next_key = -1
 
     # ImportSink --------------------------------------------------------------------------
-    def upsert_source(
-        self,
-        *,
-        title: str,
-        kind: SourceKind,
-        internal_id: int | None = None,
-        handle: str | None = None,
-        chat_type: str | None = None,
-    ) -> Source:
+    def upsert_source(self, **fields: Unpack[SourceFields]) -> Source:
         """The source as it will be after publishing (a new one gets a provisional id)."""
-        if internal_id is None and handle is None:
-            raise ValueError("a source needs an internal id or a handle")
-        handle = handle.lower() if handle else None
+        internal_id, handle = source_keys(fields)
+        title, kind, chat_type = fields["title"], fields["kind"], fields.get("chat_type")
         source = next(
             (
                 s

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from toolkit.models import GENERAL_TOPIC, TopicStats
+from toolkit.store.rows import dt
 from toolkit.store.sqlite_db import ConnectionsUser
-from toolkit.store.sqlite_rows import dt
 
 
 class Topics(ConnectionsUser):

@@ -9,8 +9,9 @@ import numpy as np
 
 from toolkit.models import Message
 from toolkit.store.base import Vector
+from toolkit.store.rows import MSG_COLUMNS, to_message, ts
 from toolkit.store.sqlite_db import ConnectionsUser
-from toolkit.store.sqlite_rows import IN_CHUNK, MSG_COLUMNS, to_message, ts
+from toolkit.store.sqlite_rows import IN_CHUNK
 
 
 class WatermarksAndVectors(ConnectionsUser):

@@ -1,0 +1,134 @@
+"""The message readers both stores share: counts, periods, recent windows, scan windows.
+
+A mixin: a store provides ``_read(sql, params)`` (one statement, its rows) and
+``dialect`` (``rows.SQLITE`` or ``rows.POSTGRES``); the SQL is the same otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from toolkit.models import Message
+from toolkit.store.rows import MSG_COLUMNS, Dialect, message_filters, to_message
+
+
+class WindowReads:
+    """``count_messages``, ``messages_in_period``, ``recent_messages``, ``scan_window``."""
+
+    dialect: Dialect
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        raise NotImplementedError
+
+    def count_messages(
+        self,
+        source_id: int,
+        *,
+        include_service: bool = False,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
+    ) -> int:
+        """How many messages a source has (in one topic, from some senders, when given)."""
+        where, params = message_filters(
+            self.dialect,
+            include_service=include_service,
+            topic_id=topic_id,
+            sender_peer_ids=sender_peer_ids,
+        )
+        sql = f"SELECT COUNT(*) FROM messages WHERE source_id = {self.dialect.mark}{where}"
+        return int(self._read(sql, (source_id, *params))[0][0])
+
+    def messages_in_period(
+        self,
+        source_id: int,
+        start: datetime | None,
+        end: datetime | None,
+        *,
+        include_service: bool = False,
+        limit: int | None = None,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
+    ) -> list[Message]:
+        """Messages with ``start <= posted_at < end``, oldest first (at most ``limit``),
+        of one topic and some senders when given."""
+        where, params = message_filters(
+            self.dialect,
+            since=start,
+            until=end,
+            include_service=include_service,
+            topic_id=topic_id,
+            sender_peer_ids=sender_peer_ids,
+        )
+        sql = (
+            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = {self.dialect.mark}{where} "
+            "ORDER BY posted_at, message_id"
+        )
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [to_message(r) for r in self._read(sql, (source_id, *params))]
+
+    def recent_messages(
+        self,
+        source_id: int,
+        limit: int,
+        *,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        include_service: bool = False,
+        with_text_only: bool = False,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
+    ) -> list[Message]:
+        """The most recent ``limit`` messages with ``since <= posted_at <= until`` (of one
+        topic and some senders when given), oldest first."""
+        rows = self._newest(
+            MSG_COLUMNS,
+            source_id,
+            limit,
+            since=since,
+            until=until,
+            include_service=include_service,
+            with_text_only=with_text_only,
+            topic_id=topic_id,
+            sender_peer_ids=sender_peer_ids,
+        )
+        return [to_message(r) for r in reversed(rows)]
+
+    def scan_window(
+        self,
+        source_id: int,
+        limit: int,
+        *,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
+    ) -> list[tuple[int, int, str]]:
+        """The most recent ``limit`` searchable messages in ``[since, until]``, newest first,
+        taken after the topic and sender filters when given.
+
+        Rows are ``(message id, posted_at in Unix seconds, text)``: a search at 10,000
+        messages spends its time scoring rather than building ``Message`` objects.
+        """
+        return self._newest(
+            "message_id, posted_at, text",
+            source_id,
+            limit,
+            since=since,
+            until=until,
+            with_text_only=True,
+            topic_id=topic_id,
+            sender_peer_ids=sender_peer_ids,
+        )
+
+    def _newest(self, columns: str, source_id: int, limit: int, **filters: Any) -> list[Any]:
+        """``columns`` of the ``limit`` newest messages passing ``filters``, newest first."""
+        where, params = message_filters(self.dialect, until_inclusive=True, **filters)
+        p = self.dialect.mark
+        return self._read(
+            f"SELECT {columns} FROM messages WHERE source_id = {p}{where} "
+            f"ORDER BY posted_at DESC, message_id DESC LIMIT {p}",
+            (source_id, *params, int(limit)),
+        )

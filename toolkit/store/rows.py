@@ -1,0 +1,189 @@
+"""Rows of the stores and the model objects they become, shared by SQLite and PostgreSQL.
+
+No I/O here. Both stores keep times as Unix seconds and use the same column lists;
+they differ only in SQL dialect (``Dialect``: placeholder, sender list, service test).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, NotRequired, Protocol, TypedDict
+
+from toolkit.models import ApiKeyRecord, Message, Source, SourceKind
+
+MSG_COLUMNS = (
+    "source_id, message_id, posted_at, edited_at, sender_peer_id, sender_name, text, "
+    "reply_to, is_service, media, forwarded_from, topic_id"
+)
+"""The ``messages`` columns, in the order ``to_message`` reads them."""
+
+SOURCE_COLUMNS = "id, internal_id, handle, title, kind, chat_type"
+KEY_COLUMNS = "id, name, prefix, key_hash, scopes, created_at, revoked_at, last_used_at"
+
+
+class SourceFields(TypedDict):
+    """What ``upsert_source`` takes, as keywords: a source's title, kind and the keys
+    that find it again (``chat_type`` is the export's type name)."""
+
+    title: str
+    kind: SourceKind
+    internal_id: NotRequired[int | None]
+    handle: NotRequired[str | None]
+    chat_type: NotRequired[str | None]
+
+
+class _SourceLike(Protocol):
+    @property
+    def title(self) -> str: ...
+    @property
+    def kind(self) -> SourceKind: ...
+    @property
+    def internal_id(self) -> int | None: ...
+    @property
+    def handle(self) -> str | None: ...
+    @property
+    def chat_type(self) -> str | None: ...
+
+
+def source_fields(source: _SourceLike) -> SourceFields:
+    """The ``upsert_source`` keywords that store ``source`` (a ``Source`` or alike)."""
+    return SourceFields(
+        title=source.title,
+        kind=source.kind,
+        internal_id=source.internal_id,
+        handle=source.handle,
+        chat_type=source.chat_type,
+    )
+
+
+def source_keys(fields: SourceFields) -> tuple[int | None, str | None]:
+    """The internal id and lower-cased handle that find a source.
+
+    Raises:
+        ValueError: neither is given.
+    """
+    internal_id, handle = fields.get("internal_id"), fields.get("handle")
+    if internal_id is None and handle is None:
+        raise ValueError("a source needs an internal id or a handle")
+    return internal_id, handle.lower() if handle else None
+
+
+def ts(value: datetime | None) -> int | None:
+    """Unix seconds of ``value`` (``None`` stays ``None``)."""
+    return None if value is None else int(value.timestamp())
+
+
+def dt(value: int | None) -> datetime | None:
+    """The UTC datetime of Unix seconds (``None`` stays ``None``)."""
+    return None if value is None else datetime.fromtimestamp(value, tz=UTC)
+
+
+def to_message(row: Sequence[Any]) -> Message:
+    """A ``Message`` from a row of ``MSG_COLUMNS``."""
+    return Message(
+        source_id=row[0],
+        messenger_message_id=row[1],
+        posted_at=datetime.fromtimestamp(row[2], tz=UTC),
+        edited_at=dt(row[3]),
+        sender_peer_id=row[4],
+        sender_name=row[5],
+        text=row[6],
+        reply_to=row[7],
+        is_service=bool(row[8]),
+        media=row[9],
+        forwarded_from=row[10],
+        topic_id=row[11],
+    )
+
+
+def to_source(row: Sequence[Any]) -> Source:
+    """A ``Source`` from a row of ``SOURCE_COLUMNS``."""
+    return Source(
+        id=row[0],
+        internal_id=row[1],
+        handle=row[2],
+        title=row[3],
+        kind=SourceKind(row[4]),
+        chat_type=row[5],
+    )
+
+
+def to_key_record(row: Sequence[Any]) -> ApiKeyRecord:
+    """An ``ApiKeyRecord`` from a row of ``KEY_COLUMNS``."""
+    return ApiKeyRecord(
+        id=row[0],
+        name=row[1],
+        prefix=row[2],
+        scopes=frozenset(s for s in row[4].split() if s),
+        created_at=datetime.fromtimestamp(row[5], tz=UTC),
+        revoked_at=dt(row[6]),
+        last_used_at=dt(row[7]),
+    )
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """What differs between the stores' SQL for the message readers."""
+
+    mark: str
+    """The parameter placeholder: ``?`` (SQLite) or ``%s`` (psycopg)."""
+    not_service: str
+    """The clause that leaves service messages out."""
+    senders_as_array: bool
+    """Pass sender ids as one array parameter (``= ANY(%s)``) instead of an ``IN`` list."""
+
+    def senders(self, sender_peer_ids: Sequence[str]) -> tuple[str, list[Any]]:
+        """The clause and parameters of a sender filter (an empty list matches nothing)."""
+        senders = list(dict.fromkeys(sender_peer_ids))
+        if self.senders_as_array:
+            return f"sender_peer_id = ANY({self.mark})", [senders]
+        marks = ",".join([self.mark] * len(senders)) or "NULL"
+        return f"sender_peer_id IN ({marks})", senders
+
+
+SQLITE = Dialect(mark="?", not_service="is_service = 0", senders_as_array=False)
+POSTGRES = Dialect(mark="%s", not_service="NOT is_service", senders_as_array=True)
+
+
+def message_filters(
+    dialect: Dialect,
+    *,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    include_service: bool = False,
+    with_text_only: bool = False,
+    until_inclusive: bool = False,
+    topic_id: int | None = None,
+    sender_peer_ids: Sequence[str] | None = None,
+) -> tuple[str, list[Any]]:
+    """``" AND ..."`` clauses and their parameters for a window of messages.
+
+    Stored times are whole seconds: a bound with a fraction is rounded so that
+    ``posted_at >= 12:03:00.5`` does not take a message of 12:03:00.
+    ``sender_peer_ids=[]`` matches nothing; ``None`` does not filter.
+    """
+    p = dialect.mark
+    clauses: list[str] = []
+    params: list[Any] = []
+    if topic_id is not None:
+        clauses.append(f"topic_id = {p}")
+        params.append(int(topic_id))
+    if sender_peer_ids is not None:
+        clause, values = dialect.senders(sender_peer_ids)
+        clauses.append(clause)
+        params.extend(values)
+    if since is not None:
+        clauses.append(f"posted_at >= {p}")
+        params.append(math.ceil(since.timestamp()))
+    if until is not None:
+        clauses.append(f"posted_at <= {p}" if until_inclusive else f"posted_at < {p}")
+        bound = until.timestamp()
+        params.append(math.floor(bound) if until_inclusive else math.ceil(bound))
+    if not include_service:
+        clauses.append(dialect.not_service)
+    if with_text_only:
+        clauses.append("text != ''")
+    return "".join(f" AND {c}" for c in clauses), params

@@ -98,3 +98,21 @@ class BackgroundWriter:
                 log.warning("a background store write failed", exc_info=True)
             finally:
                 self._done()
+
+
+class BackgroundWrites:
+    """``write_behind`` and ``flush_writes`` of a store over its ``_background`` writer."""
+
+    _background: BackgroundWriter
+
+    def write_behind(self, task: Task) -> bool:
+        """Run a small write later, off the caller's path; ``False`` when it was dropped.
+
+        For read paths (searches, authentication): the caller never waits for the
+        writer. The task runs on one background thread, in submission order.
+        """
+        return self._background.submit(task)
+
+    def flush_writes(self, timeout: float = 10.0) -> bool:
+        """Wait for the writes handed to ``write_behind``; ``False`` on timeout."""
+        return self._background.flush(timeout)

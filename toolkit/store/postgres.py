@@ -15,28 +15,28 @@ from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Any, Unpack
 
-from toolkit.errors import SourceNotFound, StoreError
+from toolkit.errors import StoreError
 from toolkit.models import (
     Message,
     Source,
-    SourceRef,
     SourceStats,
     UpsertResult,
 )
-from toolkit.store.background import BackgroundWriter
+from toolkit.store.background import BackgroundWriter, BackgroundWrites
 from toolkit.store.base import ImportSink
 from toolkit.store.postgres_conn import PgConnections
 from toolkit.store.postgres_import import publish_messages
 from toolkit.store.postgres_messages import PgMessages
 from toolkit.store.postgres_records import PgRecords
 from toolkit.store.postgres_staging import PgStaging
+from toolkit.store.reads import SourceLookups
 from toolkit.store.rows import SOURCE_COLUMNS, SourceFields, dt, source_keys, to_source, ts
 
 # pg_advisory_xact_lock key of imports ("mlens-im" in ASCII).
 _IMPORT_LOCK = 0x6D6C656E732D696D
 
 
-class PostgresStore(PgMessages, PgRecords):
+class PostgresStore(PgMessages, PgRecords, BackgroundWrites, SourceLookups):
     """PostgreSQL implementation of ``MessageStore``.
 
     Args:
@@ -77,14 +77,6 @@ class PostgresStore(PgMessages, PgRecords):
                     sink.discard()
             finally:
                 conn.execute("SELECT pg_advisory_unlock(%s)", (_IMPORT_LOCK,))
-
-    def write_behind(self, task: Callable[[], object]) -> bool:
-        """Run a small write on a background thread; ``False`` when it was dropped."""
-        return self._background.submit(task)
-
-    def flush_writes(self, timeout: float = 10.0) -> bool:
-        """Wait for the writes given to ``write_behind``; ``False`` on timeout."""
-        return self._background.flush(timeout)
 
     def close(self) -> None:
         """Finish background writes (a few seconds at most) and close the connection pool."""
@@ -153,29 +145,6 @@ class PostgresStore(PgMessages, PgRecords):
                 )
             row = q(f"SELECT {SOURCE_COLUMNS} FROM sources WHERE id = %s", (source_id,))[0]
         return to_source(row)
-
-    def find_source(self, ref: SourceRef) -> Source | None:
-        """The source a reference names, or ``None``."""
-        if ref.handle is not None:
-            sql, value = "handle = %s", ref.handle.lower()
-        else:
-            sql, value = "internal_id = %s", ref.internal_id  # type: ignore[assignment]
-        rows = self.pg.query(f"SELECT {SOURCE_COLUMNS} FROM sources WHERE {sql}", (value,))
-        return to_source(rows[0]) if rows else None
-
-    def get_source(self, ref: SourceRef) -> Source:
-        """The source a reference names; ``SourceNotFound`` when the store has none."""
-        source = self.find_source(ref)
-        if source is None:
-            raise SourceNotFound(f"no source {ref.key} in the store; import or sync it first")
-        return source
-
-    def get_source_by_id(self, source_id: int) -> Source:
-        """The source with this store id; ``SourceNotFound`` when there is none."""
-        rows = self.pg.query(f"SELECT {SOURCE_COLUMNS} FROM sources WHERE id = %s", (source_id,))
-        if not rows:
-            raise SourceNotFound(f"no source with id {source_id}")
-        return to_source(rows[0])
 
     def list_sources(self) -> list[SourceStats]:
         """Every source with its counts, time span and last sync, by title."""

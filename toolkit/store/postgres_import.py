@@ -15,7 +15,7 @@ from typing import Any
 import psycopg
 
 from toolkit.models import Message, UpsertResult
-from toolkit.store.rows import MSG_COLUMNS, ts
+from toolkit.store.rows import MSG_COLUMNS, content_values
 
 CONTENT = (
     "posted_at, edited_at, sender_peer_id, sender_name, text, reply_to, is_service, media, "
@@ -28,16 +28,26 @@ CREATE TEMP TABLE IF NOT EXISTS staged_messages
     (LIKE messages INCLUDING DEFAULTS) ON COMMIT DELETE ROWS
 """
 
+
+def outcome(old: str, new: str) -> str:
+    """The ``CASE`` that classifies row ``new`` against stored row ``old`` (absent when
+    its ``message_id`` is null): 'inserted', 'unchanged' (same content, or ``old`` is a
+    later edit) or 'updated'; the rules of the SQLite store."""
+    same = (
+        f"({', '.join(f'{old}.{c}' for c in CONTENT.split(', '))}) "
+        f"IS NOT DISTINCT FROM ({', '.join(f'{new}.{c}' for c in CONTENT.split(', '))})"
+    )
+    return (
+        f"CASE WHEN {old}.message_id IS NULL THEN 'inserted' "
+        f"WHEN {same} OR COALESCE({old}.edited_at, 0) > COALESCE({new}.edited_at, 0) "
+        "THEN 'unchanged' ELSE 'updated' END"
+    )
+
+
 PUBLISH = f"""
 WITH classified AS (
     SELECT s.*,
-        CASE
-            WHEN m.message_id IS NULL THEN 'inserted'
-            WHEN ({", ".join("m." + c for c in CONTENT.split(", "))})
-                 IS NOT DISTINCT FROM ({", ".join("s." + c for c in CONTENT.split(", "))})
-                 OR COALESCE(m.edited_at, 0) > COALESCE(s.edited_at, 0) THEN 'unchanged'
-            ELSE 'updated'
-        END AS outcome,
+        {outcome("m", "s")} AS outcome,
         m.text IS DISTINCT FROM s.text AS text_changed
     FROM {{table}} s
     LEFT JOIN messages m ON m.source_id = s.source_id AND m.message_id = s.message_id
@@ -66,20 +76,8 @@ FROM classified
 
 
 def message_values(m: Message) -> tuple[Any, ...]:
-    return (
-        m.source_id,
-        m.messenger_message_id,
-        ts(m.posted_at),
-        ts(m.edited_at),
-        m.sender_peer_id,
-        m.sender_name,
-        m.text,
-        m.reply_to,
-        bool(m.is_service),
-        m.media,
-        m.forwarded_from,
-        m.topic_id,
-    )
+    """A message's row of ``MSG_COLUMNS``."""
+    return (m.source_id, m.messenger_message_id, *content_values(m))
 
 
 def rounds(messages: Iterable[Message]) -> list[list[tuple[Any, ...]]]:

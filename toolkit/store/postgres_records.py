@@ -14,7 +14,15 @@ from toolkit.errors import ApiKeyNotFound
 from toolkit.models import GENERAL_TOPIC, ApiKeyRecord, Message, TopicStats
 from toolkit.store.base import Vector
 from toolkit.store.postgres_conn import PgConnections
-from toolkit.store.rows import KEY_COLUMNS, MSG_COLUMNS, dt, to_key_record, to_message, ts
+from toolkit.store.rows import (
+    KEY_COLUMNS,
+    MSG_COLUMNS,
+    dt,
+    posting_order,
+    to_key_record,
+    to_message,
+    ts,
+)
 
 # One statement per request: refill the key's bucket for the time since its last
 # request, take a token when one is there, and say whether it was taken. ``now()`` is
@@ -87,11 +95,7 @@ class PgRecords:
             f"SELECT {cols} FROM messages m WHERE m.source_id = %s AND NOT m.is_service "
             "AND m.text != '' AND NOT EXISTS (SELECT 1 FROM embeddings e "
             "WHERE e.source_id = m.source_id AND e.model = %s AND e.message_id = m.message_id) "
-            + (
-                "ORDER BY m.posted_at DESC, m.message_id DESC"
-                if newest_first
-                else "ORDER BY m.posted_at, m.message_id"
-            )
+            + posting_order(newest_first=newest_first, alias="m")
         )
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
@@ -99,11 +103,7 @@ class PgRecords:
 
     # Forum topics ------------------------------------------------------------------------
     def upsert_topics(self, source_id: int, topics: Iterable[tuple[int, str]]) -> None:
-        """Record forum topic titles (a later title replaces an earlier one).
-
-        Once a source has topics it is a forum: its messages stored without a topic
-        belong to General (id 1), which gets its title unless one was given.
-        """
+        """Record forum topic titles (rules as in ``MessageStore.upsert_topics``)."""
         rows = [(source_id, int(tid), title) for tid, title in topics]
         if not rows:
             return

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Unpack
 import psycopg
 
 from toolkit.models import Message, Source, SourceKind, UpsertResult
-from toolkit.store.postgres_import import CONTENT, PUBLISH, rounds
+from toolkit.store.postgres_import import CONTENT, PUBLISH, outcome, rounds
 from toolkit.store.rows import (
     MSG_COLUMNS,
     SOURCE_COLUMNS,
@@ -44,13 +44,7 @@ _SETUP = (
 _STAGE = f"""
 WITH classified AS (
     SELECT b.*,
-        CASE
-            WHEN p.message_id IS NULL THEN 'inserted'
-            WHEN ({", ".join("p." + c for c in CONTENT.split(", "))})
-                 IS NOT DISTINCT FROM ({", ".join("b." + c for c in CONTENT.split(", "))})
-                 OR COALESCE(p.edited_at, 0) > COALESCE(b.edited_at, 0) THEN 'unchanged'
-            ELSE 'updated'
-        END AS outcome
+        {outcome("p", "b")} AS outcome
     FROM import_batch b
     LEFT JOIN LATERAL (
         (SELECT {MSG_COLUMNS} FROM import_messages s

@@ -1,4 +1,4 @@
-"""The message readers both stores share: counts, periods, recent windows, scan windows.
+"""The readers both stores share: source look-ups, counts, periods, recent and scan windows.
 
 A mixin: a store provides ``_read(sql, params)`` (one statement, its rows) and
 ``dialect`` (``rows.SQLITE`` or ``rows.POSTGRES``); the SQL is the same otherwise.
@@ -10,8 +10,16 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from toolkit.models import Message
-from toolkit.store.rows import MSG_COLUMNS, Dialect, message_filters, to_message
+from toolkit.errors import SourceNotFound
+from toolkit.models import Message, Source, SourceRef
+from toolkit.store.rows import (
+    MSG_COLUMNS,
+    SOURCE_COLUMNS,
+    Dialect,
+    message_filters,
+    to_message,
+    to_source,
+)
 
 
 class WindowReads:
@@ -83,16 +91,15 @@ class WindowReads:
     ) -> list[Message]:
         """The most recent ``limit`` messages with ``since <= posted_at <= until`` (of one
         topic and some senders when given), oldest first."""
+        window = {"since": since, "until": until, "topic_id": topic_id}
         rows = self._newest(
             MSG_COLUMNS,
             source_id,
             limit,
-            since=since,
-            until=until,
+            sender_peer_ids=sender_peer_ids,
             include_service=include_service,
             with_text_only=with_text_only,
-            topic_id=topic_id,
-            sender_peer_ids=sender_peer_ids,
+            **window,
         )
         return [to_message(r) for r in reversed(rows)]
 
@@ -132,3 +139,37 @@ class WindowReads:
             f"ORDER BY posted_at DESC, message_id DESC LIMIT {p}",
             (source_id, *params, int(limit)),
         )
+
+
+class SourceLookups:
+    """``find_source``, ``get_source`` and ``get_source_by_id`` over ``_read``."""
+
+    dialect: Dialect
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        raise NotImplementedError
+
+    def find_source(self, ref: SourceRef) -> Source | None:
+        """The source a reference names, or ``None``."""
+        if ref.handle is not None:
+            column, value = "handle", ref.handle.lower()
+        else:
+            column, value = "internal_id", ref.internal_id  # type: ignore[assignment]
+        sql = f"SELECT {SOURCE_COLUMNS} FROM sources WHERE {column} = {self.dialect.mark}"
+        rows = self._read(sql, (value,))
+        return to_source(rows[0]) if rows else None
+
+    def get_source(self, ref: SourceRef) -> Source:
+        """The source a reference names; ``SourceNotFound`` when the store has none."""
+        source = self.find_source(ref)
+        if source is None:
+            raise SourceNotFound(f"no source {ref.key} in the store; import or sync it first")
+        return source
+
+    def get_source_by_id(self, source_id: int) -> Source:
+        """The source with this store id; ``SourceNotFound`` when there is none."""
+        sql = f"SELECT {SOURCE_COLUMNS} FROM sources WHERE id = {self.dialect.mark}"
+        rows = self._read(sql, (source_id,))
+        if not rows:
+            raise SourceNotFound(f"no source with id {source_id}")
+        return to_source(rows[0])

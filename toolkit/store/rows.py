@@ -101,14 +101,8 @@ def to_message(row: Sequence[Any]) -> Message:
 
 def to_source(row: Sequence[Any]) -> Source:
     """A ``Source`` from a row of ``SOURCE_COLUMNS``."""
-    return Source(
-        id=row[0],
-        internal_id=row[1],
-        handle=row[2],
-        title=row[3],
-        kind=SourceKind(row[4]),
-        chat_type=row[5],
-    )
+    sid, internal_id, handle, title, kind, chat_type = row
+    return Source(sid, title, SourceKind(kind), handle, internal_id, chat_type)
 
 
 def to_key_record(row: Sequence[Any]) -> ApiKeyRecord:
@@ -122,6 +116,29 @@ def to_key_record(row: Sequence[Any]) -> ApiKeyRecord:
         revoked_at=dt(row[6]),
         last_used_at=dt(row[7]),
     )
+
+
+def content_values(m: Message) -> tuple[Any, ...]:
+    """A message's stored columns after ``source_id, message_id`` (``MSG_COLUMNS`` order)."""
+    return (
+        ts(m.posted_at),
+        ts(m.edited_at),
+        m.sender_peer_id,
+        m.sender_name,
+        m.text,
+        m.reply_to,
+        bool(m.is_service),
+        m.media,
+        m.forwarded_from,
+        m.topic_id,
+    )
+
+
+def posting_order(*, newest_first: bool = False, alias: str = "") -> str:
+    """``ORDER BY`` posting time then message id (of table ``alias`` when given)."""
+    a = f"{alias}." if alias else ""
+    way = " DESC" if newest_first else ""
+    return f"ORDER BY {a}posted_at{way}, {a}message_id{way}"
 
 
 @dataclass(frozen=True)

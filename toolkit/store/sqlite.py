@@ -21,10 +21,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Unpack
 
-from toolkit.errors import SourceNotFound, StoreError
-from toolkit.models import Source, SourceRef, SourceStats
-from toolkit.store.background import BackgroundWriter, Task
+from toolkit.errors import StoreError
+from toolkit.models import Source, SourceStats
+from toolkit.store.background import BackgroundWriter, BackgroundWrites
 from toolkit.store.migrations import migrate
+from toolkit.store.reads import SourceLookups
 from toolkit.store.rows import SOURCE_COLUMNS, SourceFields, dt, source_keys, to_source, ts
 from toolkit.store.sqlite_db import Connections, OnWait
 from toolkit.store.sqlite_keys import KeysAndCache
@@ -34,7 +35,9 @@ from toolkit.store.sqlite_topics import Topics
 from toolkit.store.sqlite_vectors import WatermarksAndVectors
 
 
-class SQLiteStore(Messages, WatermarksAndVectors, Topics, KeysAndCache):
+class SQLiteStore(
+    Messages, WatermarksAndVectors, Topics, KeysAndCache, BackgroundWrites, SourceLookups
+):
     """SQLite implementation of ``MessageStore``.
 
     Args:
@@ -100,18 +103,6 @@ class SQLiteStore(Messages, WatermarksAndVectors, Topics, KeysAndCache):
     def writer_for_publish(self) -> sqlite3.Connection:
         """The writer connection, for ``SQLiteStaging.publish`` (outside a transaction)."""
         return self._conns.writer
-
-    def write_behind(self, task: Task) -> bool:
-        """Run a small write later, off the caller's path; ``False`` when it was dropped.
-
-        For read paths (searches, authentication): the caller never waits for the
-        writer. The task runs on one background thread, in submission order.
-        """
-        return self._background.submit(task)
-
-    def flush_writes(self, timeout: float = 10.0) -> bool:
-        """Wait for the writes handed to ``write_behind``; ``False`` on timeout."""
-        return self._background.flush(timeout)
 
     def close(self) -> None:
         """Finish background writes (a few seconds at most) and close every connection."""
@@ -179,34 +170,6 @@ class SQLiteStore(Messages, WatermarksAndVectors, Topics, KeysAndCache):
         if not rows and handle is not None:
             rows = self._query(f"SELECT {SOURCE_COLUMNS} FROM sources WHERE handle = ?", (handle,))
         return to_source(rows[0]) if rows else None
-
-    def find_source(self, ref: SourceRef) -> Source | None:
-        """The source a reference names, or ``None``."""
-        if ref.handle is not None:
-            rows = self._query(
-                f"SELECT {SOURCE_COLUMNS} FROM sources WHERE handle = ?",
-                (ref.handle.lower(),),
-            )
-        else:
-            rows = self._query(
-                f"SELECT {SOURCE_COLUMNS} FROM sources WHERE internal_id = ?",
-                (ref.internal_id,),
-            )
-        return to_source(rows[0]) if rows else None
-
-    def get_source(self, ref: SourceRef) -> Source:
-        """The source a reference names; ``SourceNotFound`` when the store has none."""
-        source = self.find_source(ref)
-        if source is None:
-            raise SourceNotFound(f"no source {ref.key} in the store; import or sync it first")
-        return source
-
-    def get_source_by_id(self, source_id: int) -> Source:
-        """The source with this store id; ``SourceNotFound`` when there is none."""
-        rows = self._query(f"SELECT {SOURCE_COLUMNS} FROM sources WHERE id = ?", (source_id,))
-        if not rows:
-            raise SourceNotFound(f"no source with id {source_id}")
-        return to_source(rows[0])
 
     def list_sources(self) -> list[SourceStats]:
         """Every source with its counts, time span and last sync, by title."""

@@ -11,9 +11,9 @@ from typing import Any
 
 from toolkit.models import Message, UpsertResult
 from toolkit.store.reads import WindowReads
-from toolkit.store.rows import MSG_COLUMNS, SQLITE, to_message
+from toolkit.store.rows import MSG_COLUMNS, SQLITE, content_values, to_message
 from toolkit.store.sqlite_db import ConnectionsUser
-from toolkit.store.sqlite_rows import IN_CHUNK, message_row
+from toolkit.store.sqlite_rows import IN_CHUNK
 
 _MARKS = ",".join("?" * len(MSG_COLUMNS.split(",")))
 
@@ -29,7 +29,7 @@ class Messages(WindowReads, ConnectionsUser):
     def message_rows(
         self, source_id: int, message_ids: Sequence[int]
     ) -> dict[int, tuple[Any, ...]]:
-        """Stored columns (as ``message_row`` gives them) of these messages, by id."""
+        """Stored columns (as ``content_values`` gives them) of these messages, by id."""
         out: dict[int, tuple[Any, ...]] = {}
         columns = MSG_COLUMNS.replace("source_id, ", "")
         for start in range(0, len(message_ids), IN_CHUNK):
@@ -52,7 +52,7 @@ class Messages(WindowReads, ConnectionsUser):
         inserted = updated = unchanged = 0
         with self._conns.transaction() as db:
             for m in messages:
-                new = message_row(m)
+                new = content_values(m)
                 old = db.execute(
                     "SELECT posted_at, edited_at, sender_peer_id, sender_name, text, reply_to, "
                     "is_service, media, forwarded_from, topic_id FROM messages "

@@ -25,8 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Unpack
 
 from toolkit.models import Message, Source, SourceKind, UpsertResult
-from toolkit.store.rows import MSG_COLUMNS, SourceFields, source_keys
-from toolkit.store.sqlite_rows import message_row
+from toolkit.store.rows import MSG_COLUMNS, SourceFields, content_values, source_keys
 
 if TYPE_CHECKING:
     from toolkit.store.sqlite import SQLiteStore
@@ -106,7 +105,7 @@ class SQLiteStaging:
             current.update(self._staged_rows(key, ids))
             dirty: dict[int, tuple[Any, ...]] = {}
             for m in batch:
-                new = message_row(m)
+                new = content_values(m)
                 old = current.get(m.messenger_message_id)
                 if old is None:
                     inserted += 1

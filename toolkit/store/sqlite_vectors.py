@@ -9,7 +9,7 @@ import numpy as np
 
 from toolkit.models import Message
 from toolkit.store.base import Vector
-from toolkit.store.rows import MSG_COLUMNS, to_message, ts
+from toolkit.store.rows import MSG_COLUMNS, posting_order, to_message, ts
 from toolkit.store.sqlite_db import ConnectionsUser
 from toolkit.store.sqlite_rows import IN_CHUNK
 
@@ -81,11 +81,7 @@ class WatermarksAndVectors(ConnectionsUser):
             "FROM messages m LEFT JOIN embeddings e ON e.source_id = m.source_id "
             "AND e.message_id = m.message_id AND e.model = ? "
             "WHERE m.source_id = ? AND m.is_service = 0 AND m.text != '' AND e.vector IS NULL "
-            + (
-                "ORDER BY m.posted_at DESC, m.message_id DESC"
-                if newest_first
-                else "ORDER BY m.posted_at, m.message_id"
-            )
+            + posting_order(newest_first=newest_first, alias="m")
         )
         if limit is not None:
             sql += f" LIMIT {int(limit)}"

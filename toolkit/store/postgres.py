@@ -13,9 +13,8 @@ import contextlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
-from typing import Any, Unpack
+from typing import Unpack
 
-from toolkit.errors import StoreError
 from toolkit.models import (
     Message,
     Source,
@@ -102,15 +101,8 @@ class PostgresStore(PgMessages, PgRecords, BackgroundWrites, SourceLookups):
         with self.transaction():
             # Two importers of one new source must not both insert it.
             q("LOCK TABLE sources IN SHARE ROW EXCLUSIVE MODE")
-            rows: list[tuple[Any, ...]] = []
-            if internal_id is not None:
-                rows = q(
-                    "SELECT id, internal_id, handle FROM sources WHERE internal_id = %s",
-                    (internal_id,),
-                )
-            if not rows and handle is not None:
-                rows = q("SELECT id, internal_id, handle FROM sources WHERE handle = %s", (handle,))
-            if not rows:
+            stored = self._keyed_source(internal_id, handle)
+            if stored is None:
                 source_id = q(
                     "INSERT INTO sources "
                     "(id, internal_id, handle, title, kind, chat_type, created_at) VALUES "
@@ -127,16 +119,8 @@ class PostgresStore(PgMessages, PgRecords, BackgroundWrites, SourceLookups):
                     ),
                 )[0][0]
             else:
-                source_id, old_internal, old_handle = rows[0]
-                if handle and old_handle and handle != old_handle:
-                    raise StoreError(
-                        f"source {title!r} is already known as @{old_handle}, not @{handle}"
-                    )
-                if internal_id and old_internal and internal_id != old_internal:
-                    raise StoreError(f"@{handle} already belongs to another source id")
-                taken = "SELECT 1 FROM sources WHERE handle = %s AND id != %s"
-                if handle and not old_handle and q(taken, (handle, source_id)):
-                    raise StoreError(f"@{handle} already belongs to another source")
+                self._check_rekey(title, internal_id, handle, stored)
+                source_id = stored[0]
                 q(
                     "UPDATE sources SET title = %s, kind = %s, "
                     "internal_id = COALESCE(internal_id, %s), handle = COALESCE(handle, %s), "

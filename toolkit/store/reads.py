@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from toolkit.errors import SourceNotFound
+from toolkit.errors import SourceNotFound, StoreError
 from toolkit.models import Message, Source, SourceRef
 from toolkit.store.rows import (
     MSG_COLUMNS,
@@ -173,3 +173,29 @@ class SourceLookups:
         if not rows:
             raise SourceNotFound(f"no source with id {source_id}")
         return to_source(rows[0])
+
+    def _keyed_source(self, internal_id: int | None, handle: str | None) -> Any | None:
+        """``(id, internal_id, handle)`` of the stored source with this internal id, else
+        with this (lower-case) handle; ``None`` when neither is stored."""
+        select = "SELECT id, internal_id, handle FROM sources WHERE"
+        for column, value in (("internal_id", internal_id), ("handle", handle)):
+            if value is not None:
+                rows = self._read(f"{select} {column} = {self.dialect.mark}", (value,))
+                if rows:
+                    return rows[0]
+        return None
+
+    def _check_rekey(
+        self, title: str, internal_id: int | None, handle: str | None, stored: Any
+    ) -> None:
+        """Refuse an upsert that would change a stored source's handle or internal id, or
+        give it a handle another source holds (``StoreError``)."""
+        source_id, old_internal, old_handle = stored
+        if handle and old_handle and handle != old_handle:
+            raise StoreError(f"source {title!r} is already known as @{old_handle}, not @{handle}")
+        if internal_id and old_internal and internal_id != old_internal:
+            raise StoreError(f"@{handle} already belongs to another source id")
+        p = self.dialect.mark
+        taken = f"SELECT 1 FROM sources WHERE handle = {p} AND id != {p}"
+        if handle and not old_handle and self._read(taken, (handle, source_id)):
+            raise StoreError(f"@{handle} already belongs to another source")

@@ -120,17 +120,8 @@ class SQLiteStore(
         internal_id, handle = source_keys(fields)
         title, kind, chat_type = fields["title"], fields["kind"], fields.get("chat_type")
         with self._conns.transaction() as db:
-            rows: list[tuple[Any, ...]] = []
-            if internal_id is not None:
-                rows = self._query(
-                    "SELECT id, internal_id, handle FROM sources WHERE internal_id = ?",
-                    (internal_id,),
-                )
-            if not rows and handle is not None:
-                rows = self._query(
-                    "SELECT id, internal_id, handle FROM sources WHERE handle = ?", (handle,)
-                )
-            if not rows:
+            stored = self._keyed_source(internal_id, handle)
+            if stored is None:
                 cur = db.execute(
                     "INSERT INTO sources (internal_id, handle, title, kind, chat_type, created_at) "
                     "VALUES (?, ?, ?, ?, ?, ?)",
@@ -138,16 +129,8 @@ class SQLiteStore(
                 )
                 source_id = int(cur.lastrowid or 0)
             else:
-                source_id, old_internal, old_handle = rows[0]
-                if handle and old_handle and handle != old_handle:
-                    raise StoreError(
-                        f"source {title!r} is already known as @{old_handle}, not @{handle}"
-                    )
-                if internal_id and old_internal and internal_id != old_internal:
-                    raise StoreError(f"@{handle} already belongs to another source id")
-                taken = "SELECT 1 FROM sources WHERE handle = ? AND id != ?"
-                if handle and not old_handle and self._query(taken, (handle, source_id)):
-                    raise StoreError(f"@{handle} already belongs to another source")
+                self._check_rekey(title, internal_id, handle, stored)
+                source_id = stored[0]
                 db.execute(
                     "UPDATE sources SET title = ?, kind = ?, "
                     "internal_id = COALESCE(internal_id, ?), handle = COALESCE(handle, ?), "

@@ -28,7 +28,20 @@ def test_a_paraphrase_has_no_quotation_marks_and_keeps_quoted_words() -> None:
 
 @pytest.mark.parametrize(
     ("verb", "agreed"),
-    [("want", "wants"), ("go", "goes"), ("try", "tries"), ("have", "has"), ("got", "got")],
+    [
+        ("want", "wants"),
+        ("go", "goes"),
+        ("try", "tries"),
+        ("have", "has"),
+        ("got", "got"),
+        ("guess", "guesses"),
+    ],
 )
 def test_verbs_agree_with_a_third_person_subject(verb: str, agreed: str) -> None:
     assert third_person(verb) == agreed
+
+
+def test_a_declarative_question_is_reported_with_whether_and_a_fragment_not_at_all() -> None:
+    told = report("so you are taking that job for sure?", "Milo", "Dev")
+    assert told == "Milo asks Dev whether Dev is taking that job for sure"
+    assert report("Not much, you?", "Vic", "Kai") == ""

@@ -9,6 +9,7 @@ what the source is and its topics, then typical messages, without any period wor
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from datetime import datetime
 
@@ -29,6 +30,7 @@ from toolkit.summarize.extractive.tokens import script
 from toolkit.summarize.period_wording import has_period_wording
 from toolkit.text import tokenize
 
+_YOU = re.compile(r"\b(?:you|your|ya|u|ur)\b", re.IGNORECASE)
 DIGEST_QUOTE_CHARS = 160
 # About the words a quote of DIGEST_QUOTE_CHARS characters holds.
 QUOTE_WORDS = 28
@@ -103,7 +105,11 @@ def retold(book: Phrasebook, draft: Draft, unit: Unit, seq: list[Turn]) -> str |
         text = _passage(draft, i)
         if script(text) not in (None, "latin"):
             return None
-        whom = addressee(seq, i) if len(names) == 2 else None
+        whom = addressee(seq, i)
+        if whom is None and len(names) == 2:  # the other of two speakers
+            whom = next(n for n in names if n != seq[i].author)
+        if whom is None and _YOU.search(text):
+            return None  # whom "you" means is unknown: quote the message instead
         said = report(text, seq[i].author, whom, names)
         if said:
             parts.append(said)

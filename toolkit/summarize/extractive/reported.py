@@ -69,6 +69,7 @@ _CLAUSE_WORDS = (
     "whether , ; :"
 )
 _CLAUSE_START = frozenset(_CLAUSE_WORDS.split())
+_WH = frozenset(("what", "where", "when", "how", "why", "who", "which", "whose", "whom"))
 _AUX_Q = re.compile(
     r"^(do|does|are|is|can|could|will|would|should|shall|have|has|may)\s+(you|u|ya|we|i)\b\s*(.*)$",
     re.IGNORECASE,
@@ -80,9 +81,11 @@ def third_person(verb: str) -> str:
     low = verb.lower()
     if low in _BE_HAVE:
         return _BE_HAVE[low]
-    if low in _NO_AGREE or not low.isalpha() or low.endswith(("ed", "ing", "ly", "s")):
+    if low in _NO_AGREE or not low.isalpha() or low.endswith(("ed", "ing", "ly")):
         return verb
-    if low.endswith(("sh", "ch", "x", "z", "o")):
+    if low.endswith("s") and not low.endswith("ss"):
+        return verb
+    if low.endswith(("sh", "ch", "x", "z", "o", "ss")):
         return f"{verb}es"
     if low.endswith("y") and len(low) > 2 and low[-2] not in "aeiou":
         return f"{verb[:-1]}ies"
@@ -206,7 +209,9 @@ def report(
         if not body:
             continue
         if question:
-            clauses.append(_question(rewriter, _WH_DO.sub(r"\1\2 \3 ", body), names))
+            asked = _question(rewriter, _WH_DO.sub(r"\1\2 \3 ", body), names)
+            if asked:
+                clauses.append(asked)
             continue
         rewriter.named = False
         if _LETS.match(body):
@@ -256,7 +261,12 @@ def _question(rewriter: _Rewriter, body: str, names: tuple[str, ...]) -> str:
                 form = "are"
             clause = f"{who} {form} {said_rest}".strip()
         return f"asks{whom} whether {clause}"
-    return f"asks{whom} {_lower(rewriter.words(body), names)}"
+    said = _lower(rewriter.words(body), names)
+    if said.split(" ", 1)[0].lower() in _WH:
+        return f"asks{whom} {said}"
+    if len(body.split()) < 4:
+        return ""  # a bare fragment ("Not much, you?", "Tomorrow?") reports nothing
+    return f"asks{whom} whether {said}"
 
 
 def _and(clauses: list[str]) -> str:

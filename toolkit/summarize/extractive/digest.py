@@ -115,7 +115,8 @@ def retold(book: Phrasebook, draft: Draft, unit: Unit, seq: list[Turn]) -> str |
             parts.append(said)
     if not parts:
         return None
-    return book.sentence("retold", clauses=", and ".join(parts))
+    # A clause ending in an initial ("… to Vic W.") takes no second full stop.
+    return book.sentence("retold", clauses=", and ".join(parts).removesuffix("."))
 
 
 def unit_sentence(book: Phrasebook, draft: Draft, unit: Unit, seq: list[Turn]) -> str:

@@ -106,6 +106,8 @@ def retold(book: Phrasebook, draft: Draft, unit: Unit, seq: list[Turn]) -> str |
         if script(text) not in (None, "latin"):
             return None
         whom = addressee(seq, i)
+        if unit.second is not None and i == unit.first:  # a question is for who answers it
+            whom = seq[unit.second].author if seq[unit.second].author != seq[i].author else whom
         if whom is None and len(names) == 2:  # the other of two speakers
             whom = next(n for n in names if n != seq[i].author)
         if whom is None and _YOU.search(text):

@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import NotRequired, TypedDict, Unpack
 
 from tqdm import tqdm
 
@@ -197,17 +198,22 @@ async def sync_source(
     )
 
 
+class SyncOptions(TypedDict):
+    """The keyword options of ``run_sync`` (as in ``sync_source``)."""
+
+    batch_size: int
+    flood_sleep_threshold: float
+    progress: NotRequired[bool]
+    on_batch: NotRequired[OnBatch | None]
+    full: NotRequired[bool]
+    limit: NotRequired[int | None]
+
+
 def run_sync(
     store: MessageStore,
     client: MessengerClient,
     ref: SourceRef,
-    *,
-    batch_size: int,
-    flood_sleep_threshold: float,
-    progress: bool = False,
-    on_batch: OnBatch | None = None,
-    full: bool = False,
-    limit: int | None = None,
+    **options: Unpack[SyncOptions],
 ) -> SyncReport:
     """Connect ``client``, run ``sync_source`` in a fresh event loop, disconnect.
 
@@ -218,17 +224,7 @@ def run_sync(
     async def _run() -> SyncReport:
         await client.connect()
         try:
-            report = await sync_source(
-                store,
-                client,
-                ref,
-                batch_size=batch_size,
-                flood_sleep_threshold=flood_sleep_threshold,
-                progress=progress,
-                on_batch=on_batch,
-                full=full,
-                limit=limit,
-            )
+            report = await sync_source(store, client, ref, **options)
         except BaseException:
             # The sync's own error is the one to report; a failing goodbye must not hide it.
             with suppress(Exception):

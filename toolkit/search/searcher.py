@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 from functools import partial
+from typing import TypedDict, Unpack
 
 import numpy as np
 import numpy.typing as npt
@@ -29,9 +30,6 @@ from toolkit.embeddings import Embedder, Matrix, similarity_floor
 from toolkit.models import ContextMessage, Message, SearchHit, Source, utc
 from toolkit.refs import SourceArg, message_link, ref_topic, resolve_source
 from toolkit.search.request import (
-    MAX_LIMIT,
-    MAX_QUERY_CHARS,
-    MAX_SCAN,
     check_filters,
     check_request,
 )
@@ -245,43 +243,25 @@ class Searcher:
         return hits
 
 
+class SearchOptions(TypedDict, total=False):
+    """The keyword options of ``Searcher.search`` (see there)."""
+
+    limit: int
+    scan_messages_limit: int
+    period_from: datetime | None
+    period_to: datetime | None
+    weights: WeightsArg
+    explain: bool
+    topic_id: int | None
+    sender_peer_ids: Sequence[str] | None
+
+
 def search(
     store: MessageStore,
     embedder: Embedder,
     source: SourceArg,
     query: str,
-    *,
-    limit: int = 20,
-    scan_messages_limit: int = 200,
-    period_from: datetime | None = None,
-    period_to: datetime | None = None,
-    weights: WeightsArg = None,
-    explain: bool = False,
-    topic_id: int | None = None,
-    sender_peer_ids: Sequence[str] | None = None,
+    **options: Unpack[SearchOptions],
 ) -> list[SearchHit]:
     """Search one source (see ``Searcher.search``); default weights unless given."""
-    return Searcher(store, embedder).search(
-        source,
-        query,
-        limit=limit,
-        scan_messages_limit=scan_messages_limit,
-        period_from=period_from,
-        period_to=period_to,
-        weights=weights,
-        explain=explain,
-        topic_id=topic_id,
-        sender_peer_ids=sender_peer_ids,
-    )
-
-
-__all__ = [
-    "MAX_LIMIT",
-    "MAX_QUERY_CHARS",
-    "MAX_SCAN",
-    "Searcher",
-    "WeightsArg",
-    "check_request",
-    "resolve_weights",
-    "search",
-]
+    return Searcher(store, embedder).search(source, query, **options)

@@ -38,7 +38,7 @@ test: $(STAMP) pg
 	MLENS_NB_FAST=$${MLENS_NB_FAST:-1} $(BIN)/python -m pytest --nbval-lax notebooks/
 
 # Tests over ~5 s carry @pytest.mark.slow; this runs the rest, notebooks excluded.
-test-fast: $(STAMP)
+test-fast: $(STAMP) pg
 	$(BIN)/python -m pytest -m "not slow" -q
 
 lint: $(STAMP)

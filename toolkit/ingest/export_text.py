@@ -72,21 +72,22 @@ def _join(*parts: str, sep: str = ", ") -> str:
     return sep.join(p for p in parts if p)
 
 
+def _headed_list(raw: dict[str, Any], key: str, head: str, items: str) -> tuple[str, list[str]]:
+    """``raw[key]``'s ``head`` text and the texts of its ``items`` (``("", [])`` if absent)."""
+    block = raw.get(key)
+    if not isinstance(block, dict):
+        return "", []
+    texts = [_str(i, "text") for i in block.get(items) or [] if isinstance(i, dict)]
+    return _str(block, head), texts
+
+
 def _poll(raw: dict[str, Any]) -> str:
-    poll = raw.get("poll")
-    if not isinstance(poll, dict):
-        return ""
-    answers = [_str(a, "text") for a in poll.get("answers") or [] if isinstance(a, dict)]
-    question = _str(poll, "question")
+    question, answers = _headed_list(raw, "poll", "question", "answers")
     return f"{question} — {' / '.join(answers)}" if answers else question
 
 
 def _todo(raw: dict[str, Any]) -> str:
-    todo = raw.get("todo_list")
-    if not isinstance(todo, dict):
-        return ""
-    items = [_str(i, "text") for i in todo.get("items") or [] if isinstance(i, dict)]
-    title = _str(todo, "title")
+    title, items = _headed_list(raw, "todo_list", "title", "items")
     return f"{title}: {'; '.join(items)}" if items and title else title or "; ".join(items)
 
 

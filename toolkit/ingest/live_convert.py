@@ -110,46 +110,43 @@ def _action_names(message: Any, ids: list[int]) -> str:
     return ", ".join(names)
 
 
+# Actions that read as one phrase (``{title}``: the action's title).
+_PHRASES: dict[type, str] = {
+    tl.MessageActionChatJoinedByLink: "joined by invite link",
+    tl.MessageActionChatJoinedByRequest: "joined after a request was approved",
+    tl.MessageActionChatCreate: "created the group «{title}»",
+    tl.MessageActionChannelCreate: "created the channel «{title}»",
+    tl.MessageActionChatEditTitle: "changed the title to «{title}»",
+    tl.MessageActionChatEditPhoto: "changed the photo",
+    tl.MessageActionChatDeletePhoto: "removed the photo",
+    tl.MessageActionChatMigrateTo: "upgraded the group to a supergroup",
+    tl.MessageActionChannelMigrateFrom: "upgraded from the group «{title}»",
+    tl.MessageActionTopicCreate: "created the topic «{title}»",
+    tl.MessageActionHistoryClear: "cleared the history",
+}
+
+
 def action_text(message: Any) -> str:
     """Readable text for a service message's action, e.g. ``Alice added Bob``."""
     action = message.action
     actor = display_name(getattr(message, "sender", None))
+    phrase = next((p for cls, p in _PHRASES.items() if isinstance(action, cls)), None)
     text: str
-    if isinstance(action, tl.MessageActionChatAddUser):
+    if phrase is not None:
+        text = phrase.format(title=getattr(action, "title", ""))
+    elif isinstance(action, tl.MessageActionChatAddUser):
         text = f"added {_action_names(message, list(action.users))}"
     elif isinstance(action, tl.MessageActionChatDeleteUser):
         if message.from_id == tl.PeerUser(action.user_id):
             text = "left the group"
         else:
             text = f"removed {_action_names(message, [action.user_id])}"
-    elif isinstance(action, tl.MessageActionChatJoinedByLink):
-        text = "joined by invite link"
-    elif isinstance(action, tl.MessageActionChatJoinedByRequest):
-        text = "joined after a request was approved"
-    elif isinstance(action, tl.MessageActionChatCreate):
-        text = f"created the group «{action.title}»"
-    elif isinstance(action, tl.MessageActionChannelCreate):
-        text = f"created the channel «{action.title}»"
-    elif isinstance(action, tl.MessageActionChatEditTitle):
-        text = f"changed the title to «{action.title}»"
-    elif isinstance(action, tl.MessageActionChatEditPhoto):
-        text = "changed the photo"
-    elif isinstance(action, tl.MessageActionChatDeletePhoto):
-        text = "removed the photo"
     elif isinstance(action, tl.MessageActionPinMessage):
         pinned = reply_to_id(message)
         text = f"pinned message {pinned}" if pinned else "pinned a message"
-    elif isinstance(action, tl.MessageActionChatMigrateTo):
-        text = "upgraded the group to a supergroup"
-    elif isinstance(action, tl.MessageActionChannelMigrateFrom):
-        text = f"upgraded from the group «{action.title}»"
-    elif isinstance(action, tl.MessageActionTopicCreate):
-        text = f"created the topic «{action.title}»"
     elif isinstance(action, tl.MessageActionGroupCall):
         duration = action.duration
         text = f"video chat ended after {duration} s" if duration else "started a video chat"
-    elif isinstance(action, tl.MessageActionHistoryClear):
-        text = "cleared the history"
     else:
         # Actions without a phrase of their own still read as words, not a class name.
         text = _words(type(action).__name__.removeprefix("MessageAction")).replace("_", " ")

@@ -27,6 +27,9 @@ EN_CHAT_ID = 1835469021
 RU_CHANNEL_ID = 1962870014
 ROOT = Path(__file__).resolve().parent.parent
 
+NEW_YORK = timezone(timedelta(hours=-4))
+MSK = demo_channel_ru.MSK
+
 
 def main(argv: list[str] | None = None) -> int:
     """Build both demo exports and print what each holds."""
@@ -36,24 +39,22 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     en = demo_chat_en.build(random.Random(SEED), WINDOW_END)
-    stats_en = write_export(
-        args.out / "mlens_demo_en.json",
-        name=demo_chat_en.TITLE,
-        chat_type="public_supergroup",
-        chat_id=EN_CHAT_ID,
-        events=en,
-        tz=timezone(timedelta(hours=-4)),  # the exporter's local time (no offset in 'date')
-    )
     ru = demo_channel_ru.build(random.Random(SEED + 1), WINDOW_END, args.eval_dir, RU_CHANNEL_ID)
-    stats_ru = write_export(
-        args.out / "mlens_demo_ru.json",
-        name=demo_channel_ru.TITLE,
-        chat_type="public_channel",
-        chat_id=RU_CHANNEL_ID,
-        events=ru,
-        tz=demo_channel_ru.MSK,
+    # The exporter's local time (no offset in 'date'): New York for the chat, Moscow for
+    # the channel.
+    exports = (
+        ("mlens_demo_en", demo_chat_en.TITLE, "public_supergroup", EN_CHAT_ID, en, NEW_YORK),
+        ("mlens_demo_ru", demo_channel_ru.TITLE, "public_channel", RU_CHANNEL_ID, ru, MSK),
     )
-    for name, stats in (("mlens_demo_en", stats_en), ("mlens_demo_ru", stats_ru)):
+    for name, title, chat_type, chat_id, events, tz in exports:
+        stats = write_export(
+            args.out / f"{name}.json",
+            name=title,
+            chat_type=chat_type,
+            chat_id=chat_id,
+            events=events,
+            tz=tz,
+        )
         print(name, " ".join(f"{k}={v}" for k, v in stats.items()))
     return 0
 

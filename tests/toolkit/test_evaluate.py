@@ -6,6 +6,7 @@ import json
 import math
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -39,29 +40,28 @@ def test_metrics_on_hand_computed_rankings() -> None:
     assert ndcg_at(ranked, set()) == recall_at(ranked, set()) == 0.0
 
 
+TINY_TEXTS = {
+    "c1": "a green car engine",
+    "c2": "grandma bakes red apple pie",
+    "c3": "apple shares fell",
+}
+
+
+def _row(query_id: str, query: str, candidates: list[str], relevant: str) -> dict[str, Any]:
+    pool = [{"id": c, "text": TINY_TEXTS[c]} for c in candidates]
+    return {
+        "query_id": query_id,
+        "query": query,
+        "lang": "en",
+        "candidates": pool,
+        "relevant": [relevant],
+    }
+
+
 def write_set(folder: Path, name: str = "xx_tiny") -> Path:
     rows = [
-        {
-            "query_id": "q1",
-            "query": "red apple pie",
-            "lang": "en",
-            "candidates": [
-                {"id": "c1", "text": "a green car engine"},
-                {"id": "c2", "text": "grandma bakes red apple pie"},
-                {"id": "c3", "text": "apple shares fell"},
-            ],
-            "relevant": ["c2"],
-        },
-        {
-            "query_id": "q2",
-            "query": "car engine noise",
-            "lang": "en",
-            "candidates": [
-                {"id": "c2", "text": "grandma bakes red apple pie"},
-                {"id": "c1", "text": "a green car engine"},
-            ],
-            "relevant": ["c1"],
-        },
+        _row("q1", "red apple pie", ["c1", "c2", "c3"], "c2"),
+        _row("q2", "car engine noise", ["c2", "c1"], "c1"),
     ]
     path = dev_path(name, folder)
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")

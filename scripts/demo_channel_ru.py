@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from demo_export import NOT_INCLUDED, Event
+from demo_export import NOT_INCLUDED, Event, pin
 
 TITLE_BEFORE = "Вики-заметки"
 TITLE = "Вики-заметки (демо)"
@@ -229,13 +229,7 @@ def build(rng: random.Random, window_end: datetime, data_dir: Path, chat_id: int
         )
     long_posts = [e for e in events if len(e.text) > 400]
     for target in rng.sample(long_posts, 6):
-        pin = Event(
-            target.at + timedelta(minutes=rng.uniform(1, 60)),
-            channel,
-            service={"action": "pin_message"},
-        )
-        pin.pinned = target
-        events.append(pin)
+        events.append(pin(target, channel, target.at + timedelta(minutes=rng.uniform(1, 60))))
     plain = [e for e in events if e.text and not e.service]
     for event in rng.sample(plain, len(plain) * 3 // 100):
         event.edited_after = timedelta(minutes=rng.uniform(1, 40))

@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import chitchat_dataset
-from demo_export import NOT_INCLUDED, Event, utc, week_shift
+from demo_export import NOT_INCLUDED, Event, pin, utc, week_shift
 
 TITLE_BEFORE = "Chitchat Lounge"
 TITLE = "Chitchat Lounge (demo)"
@@ -176,13 +176,7 @@ def _service(
     events.append(Event(middle, host, service={"action": "edit_group_title", "title": TITLE}))
     long_ones = [e for e in ordered if len(e.text) >= 120]
     for target in long_ones[:: max(1, len(long_ones) // 5)][:5]:
-        pin = Event(
-            target.at + timedelta(minutes=rng.uniform(3, 30)),
-            host,
-            service={"action": "pin_message"},
-        )
-        pin.pinned = target
-        events.append(pin)
+        events.append(pin(target, host, target.at + timedelta(minutes=rng.uniform(3, 30))))
 
 
 def _media(

@@ -36,6 +36,11 @@ class Event:
     id: int = 0
 
 
+def pin(target: Event, author: tuple[str, str] | None, at: datetime) -> Event:
+    """A service message by ``author`` at ``at`` that pins ``target``."""
+    return Event(at, author, service={"action": "pin_message"}, pinned=target)
+
+
 def text_fields(text: str) -> tuple[Any, list[dict[str, str]]]:
     """``text`` and ``text_entities`` as the exporter writes them (links become entities)."""
     parts: list[dict[str, str]] = []

@@ -31,7 +31,24 @@ class BodyTooLarge(StarletteHTTPException):
         super().__init__(413, f"the request body is larger than {limit} bytes")
 
 
-class BodyLimitMiddleware:
+class _HttpMiddleware:
+    """Passes other scopes (lifespan, websockets) straight to the app; HTTP to ``http``."""
+
+    app: ASGIApp
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run ``http`` for an HTTP request, the bare app for anything else."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        await self.http(scope, receive, send)
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Handle one HTTP request."""
+        raise NotImplementedError
+
+
+class BodyLimitMiddleware(_HttpMiddleware):
     """Refuse request bodies over ``max_body_bytes`` with a 413 problem.
 
     A declared ``Content-Length`` over the limit is refused before the app runs; a body
@@ -42,11 +59,8 @@ class BodyLimitMiddleware:
         self.app = app
         self.max_body_bytes = max_body_bytes
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Run the app with a counting ``receive``."""
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
         declared = Headers(scope=scope).get("content-length")
         if declared is not None:
             if not declared.strip().isdigit():
@@ -89,7 +103,7 @@ class BodyLimitMiddleware:
             await response(scope, receive, send)
 
 
-class DeadlineMiddleware:
+class DeadlineMiddleware(_HttpMiddleware):
     """Answer a 503 problem when a request has not started its answer after ``seconds``.
 
     The app runs in its own task; on expiry the client gets its answer at once, the task
@@ -102,11 +116,8 @@ class DeadlineMiddleware:
         self.app = app
         self.seconds = seconds
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Run the app against the clock."""
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
         started = expired = False
 
         async def guarded_send(message: Message) -> None:
@@ -160,17 +171,14 @@ def _log_late_failure(task: asyncio.Future[None]) -> None:
         log.warning("abandoned request failed later", exc_info=task.exception())
 
 
-class UnhandledErrorMiddleware:
+class UnhandledErrorMiddleware(_HttpMiddleware):
     """Turn any exception that escaped the app into a logged 500 problem, with no trace."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Run the app; answer 500 if it raises before it started its response."""
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
         started = False
 
         async def tracking_send(message: Message) -> None:

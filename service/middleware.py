@@ -31,6 +31,20 @@ class BodyTooLarge(StarletteHTTPException):
         super().__init__(413, f"the request body is larger than {limit} bytes")
 
 
+class _TrackingSend:
+    """A ``send`` that remembers whether the response has started."""
+
+    def __init__(self, send: Send) -> None:
+        self._send = send
+        self.started = False
+
+    async def __call__(self, message: Message) -> None:
+        """Pass ``message`` on, noting a response start."""
+        if message["type"] == "http.response.start":
+            self.started = True
+        await self._send(message)
+
+
 class _HttpMiddleware:
     """Passes other scopes (lifespan, websockets) straight to the app; HTTP to ``http``."""
 
@@ -76,7 +90,6 @@ class BodyLimitMiddleware(_HttpMiddleware):
                 return
 
         received = 0
-        started = False
 
         async def counting_receive() -> Message:
             nonlocal received
@@ -87,17 +100,12 @@ class BodyLimitMiddleware(_HttpMiddleware):
                     raise BodyTooLarge(self.max_body_bytes)
             return message
 
-        async def tracking_send(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
+        tracking_send = _TrackingSend(send)
         try:
             await self.app(scope, counting_receive, tracking_send)
         except BodyTooLarge as exc:
             # Reached only when the body was read outside FastAPI's request handling.
-            if started:
+            if tracking_send.started:
                 raise
             response = problem_response(Request(scope), 413, detail=exc.detail)
             await response(scope, receive, send)
@@ -179,19 +187,12 @@ class UnhandledErrorMiddleware(_HttpMiddleware):
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Run the app; answer 500 if it raises before it started its response."""
-        started = False
-
-        async def tracking_send(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
+        tracking_send = _TrackingSend(send)
         try:
             await self.app(scope, receive, tracking_send)
         except Exception:
             log.exception("unhandled error on %s %s", scope.get("method"), scope.get("path"))
-            if started:
+            if tracking_send.started:
                 raise
             response = problem_response(
                 Request(scope),

@@ -6,11 +6,17 @@ let a test compare "everything stored" before and after, whichever store it got.
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import psycopg
 
+from toolkit.ingest.export import ImportReport, import_export
 from toolkit.store import SQLiteStore
 from toolkit.store.postgres import PostgresStore
 
@@ -37,3 +43,20 @@ def outside_query(store: Store, sql: str) -> list[tuple[Any, ...]]:
             return conn.execute(sql).fetchall()
     with psycopg.connect(store.pg.url) as pg:
         return pg.execute(sql).fetchall()  # type: ignore[arg-type]
+
+
+@contextmanager
+def half_piped_import(store: Store, text: bytes, fifo: Path) -> Iterator[list[ImportReport]]:
+    """Import ``text`` into ``store`` through a named pipe made at ``fifo``: the first half
+    is written when the block starts, the rest when it ends; the report lands in the
+    yielded list once the import has finished (up to 60 s after the block)."""
+    os.mkfifo(fifo)
+    result: list[ImportReport] = []
+    importer = threading.Thread(target=lambda: result.append(import_export(store, fifo)))
+    importer.start()
+    with fifo.open("wb") as pipe:
+        pipe.write(text[: len(text) // 2])
+        pipe.flush()
+        yield result
+        pipe.write(text[len(text) // 2 :])
+    importer.join(60)

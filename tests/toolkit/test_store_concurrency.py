@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from store_backends import Store
+from store_backends import Store, half_piped_import
 
 from toolkit.evaluate.synthetic import write_export
 from toolkit.ingest import import_export
@@ -89,14 +89,7 @@ def test_other_writers_land_while_an_import_reads_its_file(tmp_path: Path) -> No
     store takes other writes (they do not wait for the import), then the import lands."""
     store = SQLiteStore(tmp_path / "s.sqlite3")
     text = write_export(tmp_path / "e.json", 3000).read_bytes()
-    fifo = tmp_path / "pipe.json"
-    os.mkfifo(fifo)
-    result: list[object] = []
-    importer = threading.Thread(target=lambda: result.append(import_export(store, fifo)))
-    importer.start()
-    with fifo.open("wb") as pipe:
-        pipe.write(text[: len(text) // 2])
-        pipe.flush()
+    with half_piped_import(store, text, tmp_path / "pipe.json") as result:
         done = threading.Event()
 
         def other_writer() -> None:
@@ -108,8 +101,6 @@ def test_other_writers_land_while_an_import_reads_its_file(tmp_path: Path) -> No
         assert done.wait(20)  # a hang guard: a whole-file transaction would hold them
         assert store.cache_get("during") == "the import"
         assert [s.source.title for s in store.list_sources()] == ["Other"]  # import unseen
-        pipe.write(text[len(text) // 2 :])
-    importer.join(60)
     assert result
     assert store.count_messages(store.list_sources()[0].source.id) == 3000
     store.close()

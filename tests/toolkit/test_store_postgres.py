@@ -4,7 +4,6 @@ and ``open_store`` choosing it. The behaviour both stores share is in ``test_sto
 from __future__ import annotations
 
 import json
-import os
 import random
 import threading
 import time
@@ -13,11 +12,12 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from store_backends import half_piped_import
 
 from toolkit.config import Settings
 from toolkit.errors import ConfigError, ImportFormatError, StoreError
 from toolkit.evaluate.synthetic import write_export
-from toolkit.ingest import ImportReport, import_export
+from toolkit.ingest import import_export
 from toolkit.models import Message, SourceKind, UpsertResult
 from toolkit.store import SQLiteStore, open_store
 from toolkit.store.postgres import PostgresStore
@@ -184,22 +184,13 @@ def test_a_staged_import_lets_other_writers_work_and_lands_whole(
     path = write_export(tmp_path / "e.json", 3000)
     text = path.read_bytes()
     chat_id = json.loads(text)["id"]
-    fifo = tmp_path / "pipe.json"
-    os.mkfifo(fifo)
     try:
         early = store.upsert_source(title="Load test", kind=SourceKind.CHAT, internal_id=chat_id)
-        result: list[ImportReport] = []
-        importer = threading.Thread(target=lambda: result.append(import_export(store, fifo)))
-        importer.start()
-        with fifo.open("wb") as pipe:
-            pipe.write(text[: len(text) // 2])
-            pipe.flush()
+        with half_piped_import(store, text, tmp_path / "pipe.json") as result:
             time.sleep(0.5)
             store.cache_put("during", "the import")
             store.set_watermark(early.id, 7, T0)  # a sync of the same source is not held
             assert store.count_messages(early.id) == 0  # the import is not visible yet
-            pipe.write(text[len(text) // 2 :])
-        importer.join(60)
         (report,) = result
         assert store.count_messages(early.id) == 3000
         assert store.get_watermark(early.id) == 7

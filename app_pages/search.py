@@ -2,20 +2,12 @@
 
 import streamlit as st
 
-from app_pages.common import (
-    link_markdown,
-    md_escape,
-    period_picker,
-    shown_errors,
-    source_picker,
-    topic_and_senders,
-    workspace,
-)
+from app_pages import common as ui
 from toolkit import SearchWeights
 from toolkit.models import iso_z
 
 st.title("Search")
-ws = workspace()
+ws = ui.workspace()
 defaults = ws.settings.search
 
 # Slider ranges of the weights; a field not listed keeps its configured value.
@@ -36,18 +28,18 @@ with st.sidebar:
         if name in SearchWeights.model_fields
     }
 
-ref = source_picker()
+ref = ui.source_picker()
 query = st.text_input("Query", placeholder="what are people saying about …")
 left, right = st.columns(2)
 limit = left.number_input("Hits (limit)", 1, 100, ws.settings.default_limit)
 scan = right.number_input(
     "Recent messages to scan", 1, 10000, ws.settings.default_scan_messages_limit
 )
-period = period_picker(ref, key="search_period") if ref else None
-topic, senders = topic_and_senders(ref, key="search") if ref else (None, None)
+period = ui.period_picker(ref, key="search_period") if ref else None
+topic, senders = ui.topic_and_senders(ref, key="search") if ref else (None, None)
 
 if ref and query.strip():
-    with shown_errors():
+    with ui.shown_errors():
         weights = defaults.replace(**chosen)
         hits = ws.search(
             ref,
@@ -66,16 +58,16 @@ if ref and query.strip():
             with st.container(border=True):
                 st.markdown(
                     f"**#{rank} · score {hit.score:.3f}** · "
-                    f"{link_markdown(hit.message_link or 'no link', hit.message_link)} · "
+                    f"{ui.link_markdown(hit.message_link or 'no link', hit.message_link)} · "
                     f"{iso_z(hit.posted_at)}"
                 )
                 for c in hit.context_before:
-                    label = link_markdown(f"#{c.messenger_message_id}", c.message_link)
-                    st.caption(f"{label} {md_escape(c.text)}")
-                st.markdown(md_escape(hit.text))
+                    label = ui.link_markdown(f"#{c.messenger_message_id}", c.message_link)
+                    st.caption(f"{label} {ui.md_escape(c.text)}")
+                st.markdown(ui.md_escape(hit.text))
                 for c in hit.context_after:
-                    label = link_markdown(f"#{c.messenger_message_id}", c.message_link)
-                    st.caption(f"{label} {md_escape(c.text)}")
+                    label = ui.link_markdown(f"#{c.messenger_message_id}", c.message_link)
+                    st.caption(f"{label} {ui.md_escape(c.text)}")
                 signals = hit.signals or {}
                 for column, (name, value) in zip(
                     st.columns(len(signals) or 1), signals.items(), strict=False

@@ -2,21 +2,13 @@
 
 import streamlit as st
 
-from app_pages.common import (
-    link_markdown,
-    md_escape,
-    period_picker,
-    shown_errors,
-    source_picker,
-    topic_and_senders,
-    workspace,
-)
+from app_pages import common as ui
 
 LANGUAGES = ["en", "ru", "de", "fr", "es", "it", "uk", "pt", "tr", "zh"]
 
 st.title("Summaries")
-ws = workspace()
-ref = source_picker()
+ws = ui.workspace()
+ref = ui.source_picker()
 if ref:
     source = ws.source(ref)
     whole = st.radio("Summarise", ["a period", "the whole source"], horizontal=True) != "a period"
@@ -28,11 +20,11 @@ if ref:
         "Engine", ["auto", "extractive", "llm"], help="auto: the LLM when one is configured."
     )
     period = (
-        None if whole else period_picker(ref, key="summary_period", optional=False, last_days=7)
+        None if whole else ui.period_picker(ref, key="summary_period", optional=False, last_days=7)
     )
-    topic, senders = topic_and_senders(ref, key="summary")
+    topic, senders = ui.topic_and_senders(ref, key="summary")
     if st.button("Summarise", type="primary", disabled=not whole and period is None):
-        with shown_errors(), st.spinner("Summarising…"):
+        with ui.shown_errors(), st.spinner("Summarising…"):
             if whole:
                 view = ws.summarize_source(
                     ref,
@@ -54,18 +46,18 @@ if ref:
                     sender_peer_ids=senders,
                 )
             st.caption(f"engine: {view.summary.engine} · language: {view.summary.language}")
-            st.markdown(md_escape(view.text))
+            st.markdown(ui.md_escape(view.text))
             for section in view.summary.sections:
                 st.subheader(section.title)
-                st.markdown(md_escape(section.body))
+                st.markdown(ui.md_escape(section.body))
             if len(view.important):
                 st.subheader("Important messages")
                 st.markdown(
                     "\n".join(
                         "- "
-                        + link_markdown(f"#{row['messenger_message_id']}", row["message_link"])
+                        + ui.link_markdown(f"#{row['messenger_message_id']}", row["message_link"])
                         + " "
-                        f"{md_escape(' '.join(str(row['text']).split())[:200])}"
+                        f"{ui.md_escape(' '.join(str(row['text']).split())[:200])}"
                         for row in view.important
                     )
                 )

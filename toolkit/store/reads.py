@@ -22,13 +22,17 @@ from toolkit.store.rows import (
 )
 
 
-class WindowReads:
-    """``count_messages``, ``messages_in_period``, ``recent_messages``, ``scan_window``."""
+class _Reads:
+    """What both read mixins need of a store: its SQL dialect and one read statement."""
 
     dialect: Dialect
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        raise NotImplementedError
+        raise NotImplementedError  # each store runs the statement on a read connection
+
+
+class WindowReads(_Reads):
+    """``count_messages``, ``messages_in_period``, ``recent_messages``, ``scan_window``."""
 
     def count_messages(
         self,
@@ -141,13 +145,8 @@ class WindowReads:
         )
 
 
-class SourceLookups:
+class SourceLookups(_Reads):
     """``find_source``, ``get_source`` and ``get_source_by_id`` over ``_read``."""
-
-    dialect: Dialect
-
-    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        raise NotImplementedError
 
     def find_source(self, ref: SourceRef) -> Source | None:
         """The source a reference names, or ``None``."""

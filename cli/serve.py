@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import shlex
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 import uvicorn
 
 from cli.state import console, reset, settings, store, workspace
+from cli.workers import serve_workers
 from toolkit.apikeys import ensure_dev_key
+
+APP = "service.app:create_app"
 
 
 def serve(
@@ -66,13 +69,16 @@ def serve(
     # The service is named by its import string so that toolkit never imports it.
     # Each worker process builds its own app (Settings from the same environment), so
     # the model is loaded once per process and the store opened once per process.
-    uvicorn.run(
-        "service.app:create_app",
-        factory=True,
-        host=bind_host,
-        port=bind_port,
-        workers=workers,
+    options: dict[str, Any] = {
+        "factory": True,
+        "host": bind_host,
+        "port": bind_port,
         # On SIGTERM, in-flight requests get this long to finish; the rest are abandoned
-        # (their work runs in daemon threads, see service.workers), so a stop takes seconds.
-        timeout_graceful_shutdown=cfg.shutdown_timeout_seconds,
-    )
+        # (their work runs in daemon threads, see service.middleware), so a stop takes
+        # seconds.
+        "timeout_graceful_shutdown": cfg.shutdown_timeout_seconds,
+    }
+    if workers == 1:
+        uvicorn.run(APP, **options)
+    else:  # one socket per worker, so that connections spread over all of them
+        serve_workers(uvicorn.Config(APP, workers=workers, **options))

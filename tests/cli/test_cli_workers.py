@@ -1,0 +1,153 @@
+"""``mlens serve --workers N``: one SO_REUSEPORT socket per worker, so that connections
+opened together spread over every worker; dead workers are replaced; a worker that
+cannot start stops the service."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psutil  # type: ignore[import-untyped]
+import pytest
+import uvicorn
+from typer.testing import CliRunner
+
+import cli.serve
+from cli.app import app
+from cli.workers import reuseport_sockets
+from toolkit.evaluate.bench_service import free_port, wait_until_healthy
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_sockets_share_one_port_and_the_kernel_spreads_connections_over_them() -> None:
+    listeners = reuseport_sockets("127.0.0.1", 0, 2)
+    try:
+        ports = {sock.getsockname()[1] for sock in listeners}
+        assert len(ports) == 1  # port 0: the first socket's port is taken by the second
+        port = ports.pop()
+        clients = [socket.create_connection(("127.0.0.1", port)) for _ in range(40)]
+        accepted = [0, 0]
+        for i, sock in enumerate(listeners):
+            sock.setblocking(False)
+            while True:
+                try:
+                    conn, _ = sock.accept()
+                except BlockingIOError:
+                    break
+                conn.close()
+                accepted[i] += 1
+        for client in clients:
+            client.close()
+    finally:
+        for sock in listeners:
+            sock.close()
+    assert sum(accepted) == 40
+    # A shared socket would hand all 40 to whichever worker wakes first; here each
+    # socket gets its share (all 40 on one side has a chance of 2**-39).
+    assert min(accepted) >= 5, accepted
+
+
+def test_a_busy_address_is_a_clear_error_and_leaves_no_socket_open() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        before = len(os.listdir("/proc/self/fd"))
+        with pytest.raises(OSError, match="in use"):
+            reuseport_sockets("127.0.0.1", taken.getsockname()[1], 2)
+        assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_serve_with_workers_hands_the_config_to_the_supervisor(
+    cli_env: Path, runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    configs: list[uvicorn.Config] = []
+    monkeypatch.setattr(cli.serve, "serve_workers", configs.append)
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: pytest.fail("one process served"))
+    monkeypatch.setenv("MLENS_SHUTDOWN_TIMEOUT_SECONDS", "4")
+    result = runner.invoke(app, ["serve", "--port", "8124", "--workers", "3"])
+    assert result.exit_code == 0, result.output
+    (config,) = configs
+    assert (config.app, config.factory, config.workers) == ("service.app:create_app", True, 3)
+    assert (config.host, config.port, config.timeout_graceful_shutdown) == ("127.0.0.1", 8124, 4)
+
+
+def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MLENS_")}
+    return env | {"MLENS_DATA_DIR": str(tmp_path / "data"), "PYTHONPATH": str(ROOT)} | extra
+
+
+def _serve(tmp_path: Path, env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "cli", "serve", "--port", str(port), "--workers", "2"]
+    return subprocess.Popen(
+        command,
+        cwd=tmp_path,
+        env=env,
+        start_new_session=True,  # the supervisor and its workers: one group to stop
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def _workers(proc: subprocess.Popen[bytes]) -> list[Any]:
+    """The supervisor's live workers (a killed one is a zombie until it is reaped)."""
+    alive = []
+    for child in psutil.Process(proc.pid).children():
+        try:
+            if "multiprocessing.resource_tracker" not in " ".join(child.cmdline()):
+                alive.append(child)
+        except (psutil.ZombieProcess, psutil.NoSuchProcess):
+            continue
+    return alive
+
+
+@pytest.mark.slow
+def test_a_worker_that_dies_is_replaced_and_the_port_keeps_answering(tmp_path: Path) -> None:
+    port = free_port()
+    proc = _serve(tmp_path, _env(tmp_path), port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_healthy(base, proc, timeout=90, what="mlens serve --workers 2")
+        first = _workers(proc)
+        assert len(first) == 2
+        first[0].kill()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            now = _workers(proc)
+            if len(now) == 2 and first[0].pid not in {p.pid for p in now}:
+                break
+            time.sleep(0.2)
+        else:
+            pytest.fail("the dead worker was not replaced")
+        # New connections (a fresh client each) hash onto both sockets; the one whose
+        # worker died waits for the replacement instead of being refused.
+        statuses = []
+        for _ in range(12):
+            with httpx.Client(timeout=90) as http:
+                statuses.append(http.get(f"{base}/healthz").status_code)
+        assert statuses == [200] * 12
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+    assert proc.returncode == 0
+
+
+@pytest.mark.slow
+def test_workers_that_cannot_start_stop_the_service(tmp_path: Path) -> None:
+    # Nothing listens on this port, so each worker's store cannot open.
+    bad = f"postgresql://nobody@127.0.0.1:{free_port()}/none?connect_timeout=2"
+    proc = _serve(tmp_path, _env(tmp_path, MLENS_DATABASE_URL=bad), free_port())
+    try:
+        code = proc.wait(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        pytest.fail("the supervisor kept restarting workers that cannot start")
+    assert code == 3  # uvicorn's startup-failure status

@@ -118,6 +118,7 @@ def get_searcher(state: StateDep, embedder: EmbedderDep) -> Searcher:
             embedder,
             weights=settings.search,
             embed_batch_size=settings.embed_batch_size,
+            concurrency=settings.search_concurrency,
         ),
     )
 

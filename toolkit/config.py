@@ -60,6 +60,13 @@ class Settings(BaseSettings):
 
     # Search
     search: SearchWeights = Field(default_factory=SearchWeights, description="Ranking weights.")
+    search_concurrency: int = Field(
+        1,
+        ge=1,
+        le=256,
+        description="Searches one process computes at once; others wait their turn "
+        "(more at once thrash the GIL; use more workers for more cores).",
+    )
     weights_file: Path | None = Field(
         None, description="JSON file of SearchWeights; overrides MLENS_SEARCH__*."
     )

@@ -40,4 +40,20 @@ def check() -> None:
     """Raise ``DeadlineExceeded`` when the current deadline has passed."""
     current = _deadline.get()
     if current is not None and time.monotonic() > current[0]:
-        raise DeadlineExceeded(f"the work did not finish within {current[1]:g} s; it was stopped")
+        raise exceeded()
+
+
+def remaining() -> float | None:
+    """Seconds left before the current deadline (0 once it has passed); ``None``
+    outside ``within``."""
+    current = _deadline.get()
+    if current is None:
+        return None
+    return max(0.0, current[0] - time.monotonic())
+
+
+def exceeded() -> DeadlineExceeded:
+    """The error for work that could not finish within the current deadline."""
+    current = _deadline.get()
+    seconds = f" within {current[1]:g} s" if current is not None else ""
+    return DeadlineExceeded(f"the work did not finish{seconds}; it was stopped")

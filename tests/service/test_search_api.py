@@ -190,3 +190,16 @@ def test_unknown_source_is_a_404(client: TestClient, auth: Callable[..., dict[st
     response = post(client, auth("search.read"), source_ref="@nobody_here")
     assert response.status_code == 404
     assert response.headers["content-type"].startswith("application/problem+json")
+
+
+def test_the_service_searcher_takes_turns_as_the_settings_say(
+    client: TestClient, auth: Callable[..., dict[str, str]], seeded: Any
+) -> None:
+    from service.state import state_of
+
+    assert post(client, auth("search.read")).status_code == 200
+    state = state_of(client.app)  # type: ignore[arg-type]
+    searcher = state.searcher  # built by the search above
+    assert searcher is not None
+    assert searcher.turns is not None
+    assert searcher.turns.slots == state.settings.search_concurrency == 1

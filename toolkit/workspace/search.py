@@ -31,6 +31,7 @@ class Search:
                 self.ctx.embedder,
                 weights=self.ctx.settings.search,
                 embed_batch_size=self.ctx.settings.embed_batch_size,
+                concurrency=self.ctx.settings.search_concurrency,
             )
         return self._searcher
 

@@ -1,0 +1,32 @@
+"""``bench_load.render``: the verdict on two workers and the worth of search turns."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from toolkit.evaluate.bench_load import NO_TURNS, LoadResult, render
+
+
+def _text(results: list[LoadResult]) -> str:
+    console = Console(width=200, record=True)
+    console.print(render(results))
+    return console.export_text()
+
+
+def test_two_workers_pass_at_the_target_ratio_with_no_errors() -> None:
+    rows = [
+        LoadResult("SQLite", 1, 1, 200.0, 100, 200, 0),
+        LoadResult("SQLite", 2, 1, 260.0, 80, 150, 0),
+        LoadResult("SQLite", 1, NO_TURNS, 100.0, 300, 500, 0),
+        LoadResult("PostgreSQL", 1, 1, 200.0, 100, 200, 0),
+        LoadResult("PostgreSQL", 2, 1, 240.0, 80, 150, 0),
+    ]
+    text = _text(rows)
+    assert "1.30× (≥ 1.25×) PASS" in text
+    assert "1.20× (≥ 1.25×) FAIL" in text
+    assert "with turns: 2.00×" in text
+
+
+def test_errors_fail_whatever_the_ratio() -> None:
+    rows = [LoadResult("SQLite", 1, 1, 100.0, 1, 1, 0), LoadResult("SQLite", 2, 1, 300.0, 1, 1, 3)]
+    assert "3.00× (≥ 1.25×) FAIL" in _text(rows)

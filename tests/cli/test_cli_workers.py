@@ -68,15 +68,22 @@ def test_a_busy_address_is_a_clear_error_and_leaves_no_socket_open() -> None:
 def test_serve_with_workers_hands_the_config_to_the_supervisor(
     cli_env: Path, runner: CliRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    configs: list[uvicorn.Config] = []
+    configs: list[dict[str, Any]] = []
+    # A real uvicorn.Config would point uvicorn's log handlers at the runner's stderr.
+    monkeypatch.setattr(uvicorn, "Config", lambda app, **kwargs: {"app": app, **kwargs})
     monkeypatch.setattr(cli.serve, "serve_workers", configs.append)
     monkeypatch.setattr(uvicorn, "run", lambda *a, **k: pytest.fail("one process served"))
     monkeypatch.setenv("MLENS_SHUTDOWN_TIMEOUT_SECONDS", "4")
     result = runner.invoke(app, ["serve", "--port", "8124", "--workers", "3"])
     assert result.exit_code == 0, result.output
     (config,) = configs
-    assert (config.app, config.factory, config.workers) == ("service.app:create_app", True, 3)
-    assert (config.host, config.port, config.timeout_graceful_shutdown) == ("127.0.0.1", 8124, 4)
+    assert (config["app"], config["factory"], config["workers"]) == (cli.serve.APP, True, 3)
+    assert (config["host"], config["port"], config["timeout_graceful_shutdown"]) == (
+        "127.0.0.1",
+        8124,
+        4,
+    )
+    assert cli.serve.APP == "service.app:create_app"
 
 
 def _env(tmp_path: Path, **extra: str) -> dict[str, str]:

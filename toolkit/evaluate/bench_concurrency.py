@@ -166,7 +166,7 @@ def rows(outcome: Outcome) -> list[tuple[str, str, str, bool | None]]:
         (
             f"  the {IMPORT_MESSAGES:,}-message import itself",
             f"{outcome.import_seconds:.0f} s"
-            + ("" if outcome.import_ran_throughout else " (ended before the load window)")
+            + ("" if outcome.import_ran_throughout else " (it ended before the load window did)")
             + (", counts add up" if outcome.counts_add_up else ", COUNTS DO NOT ADD UP"),
             "lands whole",
             outcome.counts_add_up,

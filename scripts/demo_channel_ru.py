@@ -50,19 +50,30 @@ class Post:
     thread: int | None = None
 
 
+# UTF-8 punctuation read as Mac Roman somewhere upstream ("BBC'Äôs"); its first byte
+# ("‚") sometimes became an apostrophe as well.
+_MOJIBAKE = {"Äô": "’", "Äò": "‘", "Äú": "“", "Äù": "”", "Äì": "–", "Äî": "—"}
+_MOJIBAKE_RE = re.compile("[‚']?(" + "|".join(_MOJIBAKE) + ")")
+
+
+def repair(text: str) -> str:
+    """``text`` with Mac Roman mojibake of quotes and dashes turned back into them."""
+    return _MOJIBAKE_RE.sub(lambda m: _MOJIBAKE[m.group(1)], text)
+
+
 def _load(data_dir: Path) -> tuple[list[str], list[str], list[set[str]]]:
     """XQuAD paragraphs, STSb sentences, and STSb paraphrase groups (as texts)."""
     paragraphs: dict[str, str] = {}
     for line in (data_dir / "retrieval_ru_xquad.jsonl").open(encoding="utf-8"):
-        paragraphs |= {c["id"]: c["text"] for c in json.loads(line)["candidates"]}
+        paragraphs |= {c["id"]: repair(c["text"]) for c in json.loads(line)["candidates"]}
     sentences: dict[str, str] = {}
     paraphrases: list[set[str]] = []
     for line in (data_dir / "retrieval_ru_stsb.jsonl").open(encoding="utf-8"):
         item = json.loads(line)
-        sentences |= {c["id"]: c["text"] for c in item["candidates"]}
-        by_id = {c["id"]: c["text"] for c in item["candidates"]}
+        by_id = {c["id"]: repair(c["text"]) for c in item["candidates"]}
+        sentences |= by_id
         # The query and its relevant sentences say the same thing (STS score >= 4).
-        paraphrases.append({item["query"], *(by_id[i] for i in item["relevant"])})
+        paraphrases.append({repair(item["query"]), *(by_id[i] for i in item["relevant"])})
     texts = [sentences[i] for i in sorted(sentences)]
     return [paragraphs[i] for i in sorted(paragraphs)], texts, paraphrases
 

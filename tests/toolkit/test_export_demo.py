@@ -128,3 +128,12 @@ def test_import_streams_in_flat_memory(tmp_path: Path) -> None:
     # Four times the file, the same memory: the peak is set by one batch, not the file.
     assert big_peak < 1.25 * small_peak
     assert big_peak < big_size / 10
+
+
+def test_demo_texts_carry_no_mojibake(demo: tuple[SQLiteStore, list[ImportReport]]) -> None:
+    store, reports = demo
+    marks = ("Äô", "Äú", "Äù", "Ã©", "â€", "Ð°", "Ñ\x81")  # UTF-8 read as Mac Roman or Latin-1
+    for report in reports:
+        for item in report.sources:
+            for message in _all(store, item.source.id):
+                assert not any(mark in message.text for mark in marks), message.text

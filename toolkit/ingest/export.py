@@ -23,7 +23,6 @@ UTF-8 is refused with the offset of its first bad byte.
 
 from __future__ import annotations
 
-from collections import Counter
 from datetime import tzinfo
 from pathlib import Path
 
@@ -32,175 +31,18 @@ from tqdm import tqdm
 
 from toolkit.errors import ImportFormatError, InvalidRequest
 from toolkit.ingest.export_errors import READ_BYTES, ByteCounter, json_error
+from toolkit.ingest.export_importer import Importer
 from toolkit.ingest.export_limits import export_events
-from toolkit.ingest.export_messages import (
-    UNNAMED_TITLES,
-    ChatContext,
-    chat_title,
-    source_kind,
-    to_message,
-)
 from toolkit.ingest.export_report import (
-    SKIP_DATE,
-    SKIP_DUPLICATE,
-    SKIP_UNSUPPORTED,
-    ImportedSource,
     ImportReport,
-    SeenIds,
 )
 from toolkit.ingest.export_stream import (
-    ChatClosed,
-    ChatHeader,
-    ChatOpened,
     Cursor,
-    ExportedMessage,
-    Item,
-    chat_label,
     walk,
 )
-from toolkit.ingest.export_times import ImpossibleDate, LocalTimes, zone
-from toolkit.models import Message, Source, UpsertResult
+from toolkit.ingest.export_times import zone
 from toolkit.refs import parse_ref
-from toolkit.store.base import ImportSink, MessageStore
-
-
-def _messages(count: int) -> str:
-    return f"{count} message" if count == 1 else f"{count} messages"
-
-
-class _Importer:
-    """Consumes walked items: creates sources, converts messages, upserts in batches."""
-
-    def __init__(
-        self,
-        store: ImportSink,
-        *,
-        file_name: str,
-        handle: str | None,
-        batch_size: int,
-        tz: tzinfo | None = None,
-    ) -> None:
-        self._store = store
-        self._file = file_name
-        self._handle = handle
-        self._batch_size = batch_size
-        self.times = LocalTimes(tz=tz)
-        self._pending: list[Message] = []
-        self._source: Source | None = None
-        self._chat: ChatContext | None = None
-        self._seen = SeenIds()
-        self._sources: dict[int, Source] = {}
-        self._results: dict[int, UpsertResult] = {}
-        self._skipped: dict[int, Counter[str]] = {}
-        self._notes: dict[int, list[str]] = {}
-
-    def take(self, item: Item) -> None:
-        if isinstance(item, ChatOpened):
-            if self._handle is not None and item.chat.in_account_export:
-                raise InvalidRequest(
-                    "a ref (--ref) names one source, but a full-account export holds "
-                    "every chat; import it without one",
-                    field="ref",
-                )
-            self._open(item.chat)
-            assert item.chat.id is not None
-            self._chat = ChatContext(item.chat.id, item.chat.type, times=self.times)
-            self._seen = SeenIds()
-        elif isinstance(item, ExportedMessage):
-            self._message(item)
-        elif isinstance(item, ChatClosed):
-            self._flush()
-            self._close(item.chat)
-
-    def _close(self, chat: ChatHeader) -> None:
-        source, ctx = self._source, self._chat
-        assert source is not None
-        assert ctx is not None
-        assert chat.id is not None
-        # Name and type may follow the messages (sorted keys): settle them now.
-        if (source.title, source.kind, source.chat_type) != (
-            chat_title(chat.name, chat.type, chat.id),
-            source_kind(chat.type),
-            chat.type,
-        ):
-            self._open(chat)
-            assert self._source is not None
-            source = self._source
-        self._store.upsert_topics(source.id, ctx.topics.titles.items())
-        notes = self._notes[source.id]
-        if not chat.name and chat.type not in UNNAMED_TITLES:
-            notes.append(f"chat {chat.id} has no name: titled {source.title!r}")
-        if ctx.null_texts:
-            notes.append(f"{_messages(ctx.null_texts)} of {source.key} had a null text")
-        if ctx.numeric_senders:
-            notes.append(
-                f"{_messages(ctx.numeric_senders)} of {source.key} gave a bare number as "
-                "sender (older export): read as user<id>, or channel<id> for the channel itself"
-            )
-        self._source = self._chat = None
-
-    def _open(self, chat: ChatHeader) -> None:
-        assert chat.id is not None
-        self._source = self._store.upsert_source(
-            title=chat_title(chat.name, chat.type, chat.id),
-            kind=source_kind(chat.type),
-            internal_id=chat.id,
-            handle=self._handle,
-            chat_type=chat.type,
-        )
-        self._sources[self._source.id] = self._source
-        self._results.setdefault(self._source.id, UpsertResult())
-        self._skipped.setdefault(self._source.id, Counter())
-        self._notes.setdefault(self._source.id, [])
-
-    def _message(self, item: ExportedMessage) -> None:
-        assert self._source is not None
-        assert self._chat is not None
-        skipped = self._skipped[self._source.id]
-        mid = item.data.get("id") if isinstance(item.data, dict) else None
-        if isinstance(mid, int) and not isinstance(mid, bool) and not self._seen.add(mid):
-            skipped[SKIP_DUPLICATE] += 1
-            return
-        try:
-            message = to_message(item.data, source_id=self._source.id, chat=self._chat)
-        except ImpossibleDate:
-            skipped[SKIP_DATE] += 1
-            return
-        except ValueError as exc:
-            raise ImportFormatError(
-                f"{self._file}: in {chat_label(item.chat)}, message #{item.index + 1} "
-                f"(id {mid}): {exc}",
-                file=self._file,
-                message_index=item.index,
-                message_id=mid,
-            ) from None
-        if message is None:
-            skipped[SKIP_UNSUPPORTED] += 1
-            return
-        self._pending.append(message)
-        if len(self._pending) >= self._batch_size:
-            self._flush()
-
-    def _flush(self) -> None:
-        if self._pending and self._source is not None:
-            result = self._store.upsert_messages(self._pending)
-            self._results[self._source.id] += result
-            self._pending = []
-
-    def report(self, path: Path) -> ImportReport:
-        return ImportReport(
-            path=path,
-            sources=tuple(
-                ImportedSource(
-                    self._store.final(source),
-                    self._results[sid],
-                    dict(self._skipped[sid]),
-                    tuple(self._notes[sid]),
-                )
-                for sid, source in self._sources.items()
-            ),
-            notes=tuple(self.times.notes()),
-        )
+from toolkit.store.base import MessageStore
 
 
 def _public_handle(ref: str | None) -> str | None:
@@ -266,7 +108,7 @@ def import_export(
         disable=not progress,
     )
     with raw, bar, store.staging(on_wait=bar.write if progress else None) as sink:
-        importer = _Importer(sink, file_name=path.name, handle=handle, batch_size=batch_size, tz=tz)
+        importer = Importer(sink, file_name=path.name, handle=handle, batch_size=batch_size, tz=tz)
         reader = ByteCounter(raw, bar)
         events = export_events(reader, buf_size=READ_BYTES)
         try:

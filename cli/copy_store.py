@@ -24,7 +24,8 @@ def copy_store(
     ] = None,
     batch_size: Annotated[int, typer.Option(min=1, help="Messages per target transaction.")] = 2000,
 ) -> None:
-    """Copy sources, messages, topics, vectors, watermarks and API keys into another store.
+    """Copy sources, messages, topics, vectors, watermarks, API keys and cached summaries
+    into another store.
 
     Running it again changes nothing that is already there; copy back the same way.
     """
@@ -49,7 +50,7 @@ def copy_store(
         f"Copied {report.sources} sources from {redact_url(origin)} to {redact_url(to)}: "
         f"{m.inserted} messages new, {m.updated} updated, {m.unchanged} unchanged; "
         f"{report.vectors} vectors; {report.keys_added} API keys added, "
-        f"{report.keys_revoked} revoked.",
+        f"{report.keys_revoked} revoked; {report.cache_written} cached summaries written.",
         highlight=False,
         soft_wrap=True,
     )

@@ -171,6 +171,15 @@ class ApiKeyRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class CacheEntry:
+    """One cached result as stored: its key, value and when it was stored."""
+
+    key: str
+    value: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class ContextMessage:
     """A neighbour of a search hit, as the contract shows it."""
 

@@ -12,7 +12,7 @@ import pytest
 from store_backends import Store, outside_query, snapshot
 
 from toolkit.errors import ApiKeyNotFound, SourceNotFound, StoreError
-from toolkit.models import Message, Source, SourceKind, SourceRef
+from toolkit.models import CacheEntry, Message, Source, SourceKind, SourceRef
 from toolkit.store import SQLiteStore
 from toolkit.store.migrations import MIGRATIONS, migrate
 
@@ -271,8 +271,27 @@ def test_api_keys_lifecycle(store: Store) -> None:
         store.revoke_api_key("mlk_nope")
 
 
+def test_api_key_times_can_be_given(store: Store) -> None:
+    made = store.add_api_key(
+        name="old", prefix="mlk_old", key_hash="h" * 64, scopes=[], created_at=at(0)
+    )
+    assert made.created_at == at(0)
+    assert store.revoke_api_key("mlk_old", at=at(5)).revoked_at == at(5)
+    assert store.revoke_api_key("mlk_old", at=at(9)).revoked_at == at(5)  # the first time stays
+
+
 def test_cache_put_replaces(store: Store) -> None:
     assert store.cache_get("k") is None
     store.cache_put("k", "one")
     store.cache_put("k", "two")
     assert store.cache_get("k") == "two"
+
+
+def test_cache_merge_keeps_times_and_the_newer_entry(store: Store) -> None:
+    store.merge_cache([CacheEntry("b", "old b", at(0)), CacheEntry("c", "new c", at(10))])
+    incoming = [CacheEntry("a", "a", at(1)), CacheEntry("b", "new b", at(2))]
+    assert store.merge_cache([*incoming, CacheEntry("c", "old c", at(3))]) == 2
+    expected = [*incoming, CacheEntry("c", "new c", at(10))]
+    assert list(store.iter_cache(batch_size=2)) == expected
+    assert store.merge_cache(expected) == 0  # the same entries again change nothing
+    assert store.cache_get("b") == "new b"

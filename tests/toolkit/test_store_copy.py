@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
 
-from toolkit.models import Message, SourceKind, UpsertResult
+from toolkit.models import Message, SourceKind, SourceRef, UpsertResult
 from toolkit.store import SQLiteStore
 from toolkit.store.copy import copy_store
 from toolkit.store.postgres import PostgresStore
+from toolkit.summarize.cache import cache_key
+from toolkit.summarize.context import SummaryContext
 
 T0 = datetime(2024, 5, 1, 8, 0, tzinfo=UTC)
+CTX = SummaryContext("period", SourceKind.CHAT, "Forum", "en", T0, T0 + timedelta(days=1))
 
 
 def _fill(store: SQLiteStore) -> None:
@@ -35,9 +39,15 @@ def _fill(store: SQLiteStore) -> None:
     )
     store.put_vectors(forum.id, "m2", [(3, np.ones(3, dtype=np.float32))])
     store.set_watermark(forum.id, 7, T0 + timedelta(days=1))
-    store.add_api_key(name="live", prefix="mlk_live", key_hash="a" * 64, scopes=["search.read"])
-    store.add_api_key(name="gone", prefix="mlk_gone", key_hash="b" * 64, scopes=[])
-    store.revoke_api_key("mlk_gone")
+    live = store.add_api_key(
+        name="live", prefix="mlk_live", key_hash="a" * 64, scopes=["search.read"], created_at=T0
+    )
+    store.touch_api_key(live.id, T0 + timedelta(hours=3))
+    store.add_api_key(name="gone", prefix="mlk_gone", key_hash="b" * 64, scopes=[], created_at=T0)
+    store.revoke_api_key("mlk_gone", at=T0 + timedelta(hours=1))
+    messages = store.messages_in_period(forum.id, CTX.started_at, CTX.ended_at)
+    store.cache_put(cache_key(forum, CTX, "extractive-test", messages), '{"summary": "posts"}')
+    store.cache_put("other", "value")
 
 
 def _picture(store: SQLiteStore | PostgresStore) -> dict[str, object]:
@@ -53,10 +63,18 @@ def _picture(store: SQLiteStore | PostgresStore) -> dict[str, object]:
         out[key] = (stats.source.title, stats.source.chat_type, stats.topics, messages, vectors)
         out[key + " sync"] = (stats.last_synced_message_id, stats.last_synced_at)
     out["keys"] = [
-        (k.name, k.prefix, k.scopes, k.active, store.api_key_by_prefix(k.prefix)[1])  # type: ignore[index]
-        for k in store.list_api_keys()
+        (k, store.api_key_by_prefix(k.prefix)[1])  # type: ignore[index]
+        for k in (replace(k, id=0) for k in store.list_api_keys())
     ]
+    out["cache"] = list(store.iter_cache(batch_size=1))
     return out
+
+
+def _cached_summary(store: SQLiteStore | PostgresStore) -> str | None:
+    """The cached summary of ``CTX`` as this store's own ids find it."""
+    forum = store.get_source(SourceRef(raw="@forum", handle="forum"))
+    messages = store.messages_in_period(forum.id, CTX.started_at, CTX.ended_at)
+    return store.cache_get(cache_key(forum, CTX, "extractive-test", messages))
 
 
 def test_copy_to_postgres_and_back_is_whole_and_idempotent(pg_url: str, tmp_path: Path) -> None:
@@ -66,14 +84,37 @@ def test_copy_to_postgres_and_back_is_whole_and_idempotent(pg_url: str, tmp_path
         _fill(lite)
         first = copy_store(lite, pg, batch_size=3)
         assert (first.sources, first.messages.inserted, first.vectors) == (2, 7, 3)
-        assert (first.keys_added, first.keys_revoked) == (2, 1)
+        assert (first.keys_added, first.keys_revoked, first.cache_written) == (2, 1, 2)
         assert _picture(pg) == _picture(lite)
+        assert _cached_summary(pg) == '{"summary": "posts"}'
         again = copy_store(lite, pg, batch_size=3)
         assert again.messages == UpsertResult(0, 0, 7)
-        assert (again.keys_added, again.keys_revoked) == (0, 0)
+        assert (again.keys_added, again.keys_revoked, again.cache_written) == (0, 0, 0)
         assert _picture(pg) == _picture(lite)
         copy_store(pg, back)
         assert _picture(back) == _picture(lite)
+        assert _cached_summary(back) == '{"summary": "posts"}'
     finally:
         for store in (lite, pg, back):
             store.close()
+
+
+def test_copy_keeps_what_the_target_knows_later(pg_url: str, tmp_path: Path) -> None:
+    lite, pg = SQLiteStore(tmp_path / "a.sqlite3"), PostgresStore(pg_url, pool_size=2)
+    try:
+        _fill(lite)
+        copy_store(lite, pg)
+        live = pg.api_key_by_prefix("mlk_live")
+        assert live is not None
+        pg.touch_api_key(live[0].id, T0 + timedelta(days=2))  # used again after the move
+        pg.cache_put("other", "recomputed")  # newer than the copied entry
+        pg.revoke_api_key("mlk_gone", at=T0 + timedelta(days=3))  # already revoked: kept
+        report = copy_store(lite, pg)
+        assert (report.keys_revoked, report.cache_written) == (0, 0)
+        assert pg.cache_get("other") == "recomputed"
+        kept = {k.prefix: k for k in pg.list_api_keys()}
+        assert kept["mlk_live"].last_used_at == T0 + timedelta(days=2)
+        assert kept["mlk_gone"].revoked_at == T0 + timedelta(hours=1)
+    finally:
+        lite.close()
+        pg.close()

@@ -44,6 +44,7 @@ import numpy.typing as npt
 
 from toolkit.models import (
     ApiKeyRecord,
+    CacheEntry,
     Message,
     Source,
     SourceRef,
@@ -282,9 +283,15 @@ class MessageStore(Protocol):
 
     # API keys ----------------------------------------------------------------------------
     def add_api_key(
-        self, *, name: str, prefix: str, key_hash: str, scopes: Iterable[str]
+        self,
+        *,
+        name: str,
+        prefix: str,
+        key_hash: str,
+        scopes: Iterable[str],
+        created_at: datetime | None = None,
     ) -> ApiKeyRecord:
-        """Store a new key's hash and scopes."""
+        """Store a new key's hash and scopes, created now unless ``created_at`` is given."""
         ...
 
     def api_key_by_prefix(self, prefix: str) -> tuple[ApiKeyRecord, str] | None:
@@ -295,8 +302,9 @@ class MessageStore(Protocol):
         """Every key, revoked ones included."""
         ...
 
-    def revoke_api_key(self, id_or_prefix: str) -> ApiKeyRecord:
-        """Revoke a key by numeric id or prefix; ``ApiKeyNotFound`` when none matches."""
+    def revoke_api_key(self, id_or_prefix: str, *, at: datetime | None = None) -> ApiKeyRecord:
+        """Revoke a key by numeric id or prefix, now unless ``at`` is given (a revoked key
+        keeps its first revocation time); ``ApiKeyNotFound`` when none matches."""
         ...
 
     def touch_api_key(self, key_id: int, when: datetime) -> None:
@@ -310,4 +318,13 @@ class MessageStore(Protocol):
 
     def cache_put(self, key: str, value: str) -> None:
         """Store a cached value (replacing any old one)."""
+        ...
+
+    def iter_cache(self, *, batch_size: int = 500) -> Iterator[CacheEntry]:
+        """Every cached entry, by key, fetched in batches."""
+        ...
+
+    def merge_cache(self, entries: Iterable[CacheEntry]) -> int:
+        """Store entries this store lacks or holds an older version of, keeping their
+        ``created_at``, in one transaction; return how many were written."""
         ...

@@ -1,17 +1,21 @@
 """Copy everything one store holds into another: SQLite to PostgreSQL and back.
 
 Sources (with their forum topics and sync watermarks), messages, vectors of every
-model and API keys travel through the ``MessageStore`` protocol, so any two stores
-work. The copy is idempotent: messages use the stores' own upsert rules (a second
-run changes nothing), vectors replace themselves, keys are matched by prefix, the
-watermark never moves backwards. Store ids may differ between the two: sources are
-matched by their internal id or handle. The summary cache is not copied (it refills).
+model, API keys and the summary cache travel through the ``MessageStore`` protocol,
+so any two stores work. The copy is idempotent: messages use the stores' own upsert
+rules (a second run changes nothing), vectors replace themselves, keys are matched by
+prefix and keep their original created, revoked and last-used times (a later use
+recorded in the target is kept), the watermark never moves backwards, and a cache
+entry is written only when the target lacks it or holds an older one. Store ids may
+differ between the two: sources are matched by their internal id or handle, and
+summary cache keys name a source by its canonical reference, not its store id.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from itertools import islice
 
 from toolkit.models import Message, SourceStats, UpsertResult
 from toolkit.store.base import MessageStore
@@ -23,13 +27,15 @@ Progress = Callable[[str, int], None]
 
 @dataclass(frozen=True, slots=True)
 class CopyReport:
-    """What a copy did: per-message outcomes in the target, vectors and keys written."""
+    """What a copy did: per-message outcomes in the target, vectors, keys and cache
+    entries written."""
 
     sources: int
     messages: UpsertResult
     vectors: int
     keys_added: int
     keys_revoked: int
+    cache_written: int = 0
 
 
 def _copy_batch(
@@ -80,6 +86,7 @@ def _copy_source(
 
 
 def _copy_keys(src: MessageStore, dst: MessageStore) -> tuple[int, int]:
+    """Keys by prefix, with their original times; returns (added, revoked) in ``dst``."""
     added = revoked = 0
     for record in src.list_api_keys():
         found = src.api_key_by_prefix(record.prefix)
@@ -87,16 +94,31 @@ def _copy_keys(src: MessageStore, dst: MessageStore) -> tuple[int, int]:
             continue
         there = dst.api_key_by_prefix(record.prefix)
         if there is None:
-            made = dst.add_api_key(
-                name=record.name, prefix=record.prefix, key_hash=found[1], scopes=record.scopes
+            target = dst.add_api_key(
+                name=record.name,
+                prefix=record.prefix,
+                key_hash=found[1],
+                scopes=record.scopes,
+                created_at=record.created_at,
             )
-            if record.last_used_at is not None:
-                dst.touch_api_key(made.id, record.last_used_at)
             added += 1
-        if not record.active and (there is None or there[0].active):
-            dst.revoke_api_key(record.prefix)
+        else:
+            target = there[0]
+        if record.revoked_at is not None and target.active:
+            dst.revoke_api_key(str(target.id), at=record.revoked_at)
             revoked += 1
+        used = record.last_used_at
+        if used is not None and (target.last_used_at is None or target.last_used_at < used):
+            dst.touch_api_key(target.id, used)
     return added, revoked
+
+
+def _copy_cache(src: MessageStore, dst: MessageStore, *, batch_size: int) -> int:
+    """Cache entries ``dst`` lacks or holds older versions of; returns how many were written."""
+    entries, written = src.iter_cache(batch_size=batch_size), 0
+    while batch := list(islice(entries, batch_size)):
+        written += dst.merge_cache(batch)
+    return written
 
 
 def copy_store(
@@ -106,16 +128,17 @@ def copy_store(
     batch_size: int = 2000,
     progress: Progress | None = None,
 ) -> CopyReport:
-    """Copy sources, messages, topics, vectors, watermarks and API keys from ``src`` to ``dst``.
+    """Copy sources, messages, topics, vectors, watermarks, API keys and the summary cache
+    from ``src`` to ``dst``.
 
     Args:
         src: the store to read.
         dst: the store to write (created tables are migrated on open).
-        batch_size: messages per target transaction.
+        batch_size: messages (and cache entries) per target transaction.
         progress: called after each batch.
 
     Returns:
-        What the copy inserted, updated or found unchanged in ``dst``.
+        What the copy inserted, updated, wrote or found unchanged in ``dst``.
     """
     total, vectors = UpsertResult(), 0
     listed = src.list_sources()
@@ -124,4 +147,5 @@ def copy_store(
         total += result
         vectors += written
     added, revoked = _copy_keys(src, dst)
-    return CopyReport(len(listed), total, vectors, added, revoked)
+    cached = _copy_cache(src, dst, batch_size=batch_size)
+    return CopyReport(len(listed), total, vectors, added, revoked, cached)

@@ -5,13 +5,13 @@ A mixin of ``PostgresStore`` (``postgres.py``), which provides ``self.pg``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 
 import numpy as np
 
 from toolkit.errors import ApiKeyNotFound
-from toolkit.models import GENERAL_TOPIC, ApiKeyRecord, Message, TopicStats
+from toolkit.models import GENERAL_TOPIC, ApiKeyRecord, CacheEntry, Message, TopicStats
 from toolkit.store.base import Vector
 from toolkit.store.postgres_conn import PgConnections
 from toolkit.store.rows import (
@@ -136,13 +136,20 @@ class PgRecords:
 
     # API keys ----------------------------------------------------------------------------
     def add_api_key(
-        self, *, name: str, prefix: str, key_hash: str, scopes: Iterable[str]
+        self,
+        *,
+        name: str,
+        prefix: str,
+        key_hash: str,
+        scopes: Iterable[str],
+        created_at: datetime | None = None,
     ) -> ApiKeyRecord:
-        """Store a new key's hash and scopes."""
+        """Store a new key's hash and scopes, created now unless ``created_at`` is given."""
+        created = ts(created_at or datetime.now(UTC))
         row = self.pg.query(
             "INSERT INTO api_keys (name, prefix, key_hash, scopes, created_at) "
             f"VALUES (%s, %s, %s, %s, %s) RETURNING {KEY_COLUMNS}",
-            (name, prefix, key_hash, " ".join(sorted(set(scopes))), ts(datetime.now(UTC))),
+            (name, prefix, key_hash, " ".join(sorted(set(scopes))), created),
         )[0]
         return to_key_record(row)
 
@@ -156,14 +163,15 @@ class PgRecords:
         rows = self.pg.query(f"SELECT {KEY_COLUMNS} FROM api_keys ORDER BY id")
         return [to_key_record(r) for r in rows]
 
-    def revoke_api_key(self, id_or_prefix: str) -> ApiKeyRecord:
-        """Revoke a key by numeric id or prefix; ``ApiKeyNotFound`` when none matches."""
+    def revoke_api_key(self, id_or_prefix: str, *, at: datetime | None = None) -> ApiKeyRecord:
+        """Revoke a key by numeric id or prefix, now unless ``at`` is given (a revoked key
+        keeps its first revocation time); ``ApiKeyNotFound`` when none matches."""
         field = "id" if id_or_prefix.isdigit() else "prefix"
         value: int | str = int(id_or_prefix) if field == "id" else id_or_prefix
         rows = self.pg.query(
             "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, %s) "
             f"WHERE {field} = %s RETURNING {KEY_COLUMNS}",
-            (ts(datetime.now(UTC)), value),
+            (ts(at or datetime.now(UTC)), value),
         )
         if not rows:
             raise ApiKeyNotFound(f"no API key {id_or_prefix!r}")
@@ -187,6 +195,33 @@ class PgRecords:
             "created_at = EXCLUDED.created_at",
             (key, value, ts(datetime.now(UTC))),
         )
+
+    def iter_cache(self, *, batch_size: int = 500) -> Iterator[CacheEntry]:
+        """Every cached entry, by key, fetched in batches (keyset paging)."""
+        last = ""
+        while rows := self.pg.query(
+            "SELECT key, value, created_at FROM cache WHERE key > %s ORDER BY key LIMIT %s",
+            (last, batch_size),
+        ):
+            yield from (CacheEntry(k, v, datetime.fromtimestamp(c, tz=UTC)) for k, v, c in rows)
+            last = rows[-1][0]
+
+    def merge_cache(self, entries: Iterable[CacheEntry]) -> int:
+        """Store entries this store lacks or holds an older version of, keeping their
+        ``created_at``, in one transaction; return how many were written."""
+        written = 0
+        with self.pg.transaction():
+            for entry in entries:
+                written += len(
+                    self.pg.query(
+                        "INSERT INTO cache (key, value, created_at) VALUES (%s, %s, %s) "
+                        "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, "
+                        "created_at = EXCLUDED.created_at "
+                        "WHERE cache.created_at < EXCLUDED.created_at RETURNING 1",
+                        (entry.key, entry.value, ts(entry.created_at)),
+                    )
+                )
+        return written
 
     # Shared rate limits --------------------------------------------------------------------
     def take_rate_token(self, key: str, *, per_minute: float, burst: int) -> float | None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 
 from toolkit.errors import ApiKeyNotFound
-from toolkit.models import ApiKeyRecord
+from toolkit.models import ApiKeyRecord, CacheEntry
 from toolkit.store.rows import KEY_COLUMNS, to_key_record, ts
 from toolkit.store.sqlite_db import ConnectionsUser
 
@@ -15,14 +15,21 @@ class KeysAndCache(ConnectionsUser):
     """API keys (hashes and scopes) and the key-value cache, over ``self._conns``."""
 
     def add_api_key(
-        self, *, name: str, prefix: str, key_hash: str, scopes: Iterable[str]
+        self,
+        *,
+        name: str,
+        prefix: str,
+        key_hash: str,
+        scopes: Iterable[str],
+        created_at: datetime | None = None,
     ) -> ApiKeyRecord:
-        """Store a new key's hash and scopes."""
+        """Store a new key's hash and scopes, created now unless ``created_at`` is given."""
+        created = ts(created_at or datetime.now(UTC))
         with self._conns.transaction() as db:
             cur = db.execute(
                 "INSERT INTO api_keys (name, prefix, key_hash, scopes, created_at) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (name, prefix, key_hash, " ".join(sorted(set(scopes))), ts(datetime.now(UTC))),
+                (name, prefix, key_hash, " ".join(sorted(set(scopes))), created),
             )
             row = db.execute(
                 f"SELECT {KEY_COLUMNS} FROM api_keys WHERE id = ?", (cur.lastrowid,)
@@ -40,8 +47,9 @@ class KeysAndCache(ConnectionsUser):
             to_key_record(r) for r in self._query(f"SELECT {KEY_COLUMNS} FROM api_keys ORDER BY id")
         ]
 
-    def revoke_api_key(self, id_or_prefix: str) -> ApiKeyRecord:
-        """Revoke a key by numeric id or prefix; ``ApiKeyNotFound`` when none matches."""
+    def revoke_api_key(self, id_or_prefix: str, *, at: datetime | None = None) -> ApiKeyRecord:
+        """Revoke a key by numeric id or prefix, now unless ``at`` is given (a revoked key
+        keeps its first revocation time); ``ApiKeyNotFound`` when none matches."""
         with self._conns.transaction() as db:
             field = "id" if id_or_prefix.isdigit() else "prefix"
             value: int | str = int(id_or_prefix) if field == "id" else id_or_prefix
@@ -52,7 +60,7 @@ class KeysAndCache(ConnectionsUser):
                 raise ApiKeyNotFound(f"no API key {id_or_prefix!r}")
             db.execute(
                 "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?",
-                (ts(datetime.now(UTC)), rows[0][0]),
+                (ts(at or datetime.now(UTC)), rows[0][0]),
             )
             row = db.execute(
                 f"SELECT {KEY_COLUMNS} FROM api_keys WHERE id = ?", (rows[0][0],)
@@ -76,3 +84,28 @@ class KeysAndCache(ConnectionsUser):
                 "INSERT OR REPLACE INTO cache (key, value, created_at) VALUES (?, ?, ?)",
                 (key, value, ts(datetime.now(UTC))),
             )
+
+    def iter_cache(self, *, batch_size: int = 500) -> Iterator[CacheEntry]:
+        """Every cached entry, by key, fetched in batches (keyset paging)."""
+        last = ""
+        while rows := self._query(
+            "SELECT key, value, created_at FROM cache WHERE key > ? ORDER BY key LIMIT ?",
+            (last, batch_size),
+        ):
+            for key, value, created in rows:
+                yield CacheEntry(key, value, datetime.fromtimestamp(created, tz=UTC))
+            last = rows[-1][0]
+
+    def merge_cache(self, entries: Iterable[CacheEntry]) -> int:
+        """Store entries this store lacks or holds an older version of, keeping their
+        ``created_at``, in one transaction; return how many were written."""
+        written = 0
+        with self._conns.transaction() as db:
+            for entry in entries:
+                written += db.execute(
+                    "INSERT INTO cache (key, value, created_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value, "
+                    "created_at = excluded.created_at WHERE cache.created_at < excluded.created_at",
+                    (entry.key, entry.value, ts(entry.created_at)),
+                ).rowcount
+        return written

@@ -4,6 +4,9 @@ The key covers the source, the family and period (or "source"), the variant, the
 language, the engine's identity (the LLM endpoint, model and prompt version, or the
 extractive algorithm's version and the embedding model) and a hash of the selected messages'
 content, so an edit, a new message or a prompt change never serves a stale result.
+The source enters the key by its canonical reference (``@handle`` or ``c/<internal
+id>``), never by the store's own id: ``mlens copy-store`` carries cached results over
+to a store where the source has another id.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ def cache_key(
 ) -> str:
     """The cache key of one summary request (``engine_id``: ``SummaryEngine.identity``)."""
     parts = {
-        "source": source.id,
+        "source": source.key,
         "family": ctx.family,
         "kind": ctx.kind.value,
         "title": ctx.title,

@@ -64,7 +64,7 @@ def create_app(
         settings=settings,
         store=app_store,
         rate_limiter=limiter_from_settings(settings, app_store),
-        auth_failures=auth_failure_limiter_from_settings(settings),
+        auth_failures=auth_failure_limiter_from_settings(settings, app_store),
         key_stamps=KeyStamps(app_store),
         embedder=embedder,
         searcher=searcher,

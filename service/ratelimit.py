@@ -6,9 +6,12 @@ seconds until a token is back. When the store keeps shared buckets (PostgreSQL:
 ``take_rate_token``, one atomic statement per request), every replica and worker on
 that database draws from the same bucket per key (``SharedTokenBucketLimiter``).
 
-Failed authentications are limited per client address by an in-process bucket that
-also answers ``check`` (is this client refused right now?) without taking a token:
-``FailureLimiter``. A client that spent it is refused before its key is looked at.
+Failed authentications are limited per client address by a bucket that also answers
+``check`` (is this client refused right now?) without taking a token:
+``FailureLimiter``. A client that spent it is refused before its key is looked at. With
+shared buckets the failures are counted in the store too (``SharedFailureLimiter``), so
+a client guessing keys against several replicas spends one budget; only failures cost a
+statement, never a good request.
 """
 
 from __future__ import annotations
@@ -147,6 +150,70 @@ class SharedTokenBucketLimiter:
             )
 
 
+class SharedFailureLimiter:
+    """Failed authentications per client, counted in the store's shared buckets.
+
+    ``hit`` (a failure) takes a token from the shared bucket; when it finds the bucket
+    empty the client is refused and remembered here until a token is back, so that
+    ``check``, which runs on every request, costs no statement. Another replica learns
+    of the refusal at the client's next failure there: the budget is one for all
+    replicas, and a client spends at most one more key check per replica once it is out.
+
+    Args:
+        buckets: the store holding the buckets.
+        per_minute: sustained failures per minute (> 0).
+        burst: failures a client may make at once (>= 1).
+        clock: monotonic seconds; tests pass a fake one.
+    """
+
+    def __init__(
+        self,
+        buckets: SharedBuckets,
+        *,
+        per_minute: float,
+        burst: int,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if per_minute <= 0 or burst < 1:
+            raise ValueError("a token bucket needs per_minute > 0 and burst >= 1")
+        self.buckets = buckets
+        self.per_minute = per_minute
+        self.burst = burst
+        self._clock = clock
+        self._refused: dict[str, float] = {}  # key -> monotonic time a token is back
+        self._lock = threading.Lock()
+
+    def _refusal(self, wait: float) -> RateLimited:
+        return RateLimited(
+            f"rate limit of {self.per_minute:g} requests per minute (bursts of "
+            f"{self.burst}) exceeded for failed authentications from this client",
+            retry_after=wait,
+        )
+
+    def check(self, key: str) -> None:
+        """Raise ``RateLimited`` while ``key`` is known to be out of tokens."""
+        now = self._clock()
+        with self._lock:
+            until = self._refused.get(key)
+            if until is not None and until <= now:
+                del self._refused[key]
+                until = None
+        if until is not None:
+            raise self._refusal(until - now)
+
+    def hit(self, key: str) -> None:
+        """Count one failure of ``key`` in the shared bucket; ``RateLimited`` when empty."""
+        wait = self.buckets.take_rate_token(key, per_minute=self.per_minute, burst=self.burst)
+        if wait is None:
+            return
+        now = self._clock()
+        with self._lock:
+            self._refused[key] = now + wait
+            if len(self._refused) > _PRUNE_ABOVE:
+                self._refused = {k: t for k, t in self._refused.items() if t > now}
+        raise self._refusal(wait)
+
+
 def limiter_from_settings(settings: Settings, store: object | None = None) -> RateLimiter:
     """The limiter the settings ask for: none when the rate is 0; the store's shared
     buckets when it has them (PostgreSQL); else an in-process token bucket."""
@@ -161,10 +228,17 @@ def limiter_from_settings(settings: Settings, store: object | None = None) -> Ra
     )
 
 
-def auth_failure_limiter_from_settings(settings: Settings) -> FailureLimiter:
-    """The per-client limiter of failed authentications, or none when its rate is 0."""
+def auth_failure_limiter_from_settings(
+    settings: Settings, store: object | None = None
+) -> FailureLimiter:
+    """The per-client limiter of failed authentications: none when its rate is 0; one
+    counted in the store's shared buckets when it has them (PostgreSQL); else in process."""
     if settings.auth_failures_per_minute <= 0:
         return Unlimited()
+    if isinstance(store, SharedBuckets):
+        return SharedFailureLimiter(
+            store, per_minute=settings.auth_failures_per_minute, burst=settings.auth_failure_burst
+        )
     return TokenBucketLimiter(
         per_minute=settings.auth_failures_per_minute,
         burst=settings.auth_failure_burst,

@@ -11,7 +11,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from service.app import create_app
-from service.ratelimit import TokenBucketLimiter, auth_failure_limiter_from_settings
+from service.ratelimit import (
+    SharedFailureLimiter,
+    TokenBucketLimiter,
+    auth_failure_limiter_from_settings,
+)
 from service.state import state_of
 from toolkit.apikeys import create_api_key
 from toolkit.config import Settings
@@ -82,3 +86,56 @@ def test_check_takes_nothing_and_the_limit_can_be_off(settings: Settings) -> Non
     for _ in range(100):
         off.hit("ip")
     off.check("ip")
+
+
+class FakeBuckets:
+    """Shared buckets as a store keeps them (refilled by elapsed time), counting calls."""
+
+    def __init__(self, clock: list[float]) -> None:
+        self.clock = clock
+        self.calls = 0
+        self.state: dict[str, tuple[float, float]] = {}
+
+    def take_rate_token(self, key: str, *, per_minute: float, burst: int) -> float | None:
+        self.calls += 1
+        rate = per_minute / 60
+        tokens, at = self.state.get(key, (float(burst), self.clock[0]))
+        tokens = min(burst, tokens + (self.clock[0] - at) * rate)
+        if tokens < 1:
+            self.state[key] = (tokens, self.clock[0])
+            return (1 - tokens) / rate
+        self.state[key] = (tokens - 1, self.clock[0])
+        return None
+
+
+def test_replicas_share_one_failure_budget_and_checks_cost_no_statement(
+    limited: Settings,
+) -> None:
+    now = [0.0]
+    buckets = FakeBuckets(now)
+    chosen = auth_failure_limiter_from_settings(limited, buckets)
+    assert isinstance(chosen, SharedFailureLimiter)
+    replicas = [SharedFailureLimiter(buckets, per_minute=60, burst=3, clock=lambda: now[0])]
+    replicas.append(SharedFailureLimiter(buckets, per_minute=60, burst=3, clock=lambda: now[0]))
+    admitted = 0
+    for i in range(8):
+        replica = replicas[i % 2]
+        try:
+            replica.check("ip")
+            replica.hit("ip")
+            admitted += 1
+        except RateLimited:
+            pass
+    assert admitted == 3  # one budget of 3 for both replicas, not 3 each
+    calls = buckets.calls
+    for replica in replicas:  # both have met the empty bucket once: refused locally now
+        with pytest.raises(RateLimited, match="failed authentications") as refused:
+            replica.check("ip")
+        assert 0 < refused.value.retry_after <= 1.0
+    assert buckets.calls == calls  # a check reads no shared bucket
+    replicas[0].check("other-ip")  # another client is not refused
+    now[0] += 1.0  # a token is back
+    replicas[0].check("ip")
+    replicas[0].hit("ip")
+    with pytest.raises(RateLimited):
+        replicas[1].hit("ip")

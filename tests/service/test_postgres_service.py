@@ -61,9 +61,13 @@ def test_every_route_answers_on_postgres_and_no_sqlite_file_is_written(
     assert not [p for p in files if "sqlite" in p.name], files
 
 
-@pytest.fixture
-def two_servers(pg_server: PgServer, tmp_path: Path) -> Iterator[tuple[list[str], str]]:
-    """Two ``mlens serve`` processes on one fresh database (burst 10, slow refill), a key."""
+@pytest.fixture(scope="module")
+def two_servers(
+    pg_server: PgServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[list[str], str]]:
+    """Two ``mlens serve`` processes on one fresh database, a key: burst 10 and a slow
+    refill per key, burst 5 and a slow refill of failed authentications per client."""
+    tmp_path = tmp_path_factory.mktemp("two_servers")
     url = pg_server.create_database("two_servers")
     store = PostgresStore(url, pool_size=1)
     store.upsert_source(title="Shared", kind=SourceKind.CHANNEL, handle="shared")
@@ -75,6 +79,8 @@ def two_servers(pg_server: PgServer, tmp_path: Path) -> Iterator[tuple[list[str]
         "MLENS_DATA_DIR": str(tmp_path / "data"),
         "MLENS_RATE_LIMIT_BURST": "10",
         "MLENS_RATE_LIMIT_PER_MINUTE": "1",
+        "MLENS_AUTH_FAILURE_BURST": "5",
+        "MLENS_AUTH_FAILURES_PER_MINUTE": "1",
         "PYTHONPATH": str(ROOT),
     }
     ports = [free_port(), free_port()]
@@ -118,6 +124,28 @@ def test_two_servers_cut_one_key_by_one_shared_budget(
     assert every.count(200) == 10, statuses  # one budget of 10, not 10 per server
     assert every.count(429) == 14, statuses
     assert all(200 in statuses[b] and 429 in statuses[b] for b in bases), statuses
+
+
+@pytest.mark.slow
+def test_two_servers_count_failed_authentications_in_one_budget(
+    two_servers: tuple[list[str], str],
+) -> None:
+    bases, _ = two_servers
+    bad = {"Authorization": "Bearer mlk_00000000_" + "x" * 43}
+    statuses: dict[str, list[int]] = {base: [] for base in bases}
+    # From 127.0.0.2, so that this client's failures leave the other tests' client alone.
+    transport = httpx.HTTPTransport(local_address="127.0.0.2")
+    with httpx.Client(timeout=10, transport=transport) as http:
+        for i in range(12):
+            base = bases[i % 2]
+            response = http.get(
+                f"{base}/v1/sources/by-ref", params={"source_ref": "@shared"}, headers=bad
+            )
+            statuses[base].append(response.status_code)
+    every = [s for base in bases for s in statuses[base]]
+    assert every.count(401) == 5, statuses  # one budget of 5 failures, not 5 per server
+    assert every.count(429) == 7, statuses
+    assert all(429 in statuses[b] for b in bases), statuses
 
 
 @pytest.mark.slow

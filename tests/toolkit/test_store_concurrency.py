@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from store_backends import Store, half_piped_import
+from store_backends import half_piped_import
 
 from toolkit.evaluate.synthetic import write_export
 from toolkit.ingest import import_export
@@ -223,29 +223,6 @@ def test_a_staging_file_left_by_a_killed_import_is_removed_by_the_next(tmp_path:
     assert other.exists()
     assert not list(tmp_path.glob(".s.sqlite3.stage-*"))
     store.close()
-
-
-@pytest.mark.both_stores
-def test_neighbours_of_many_hits_match_neighbours_of_each(store: Store) -> None:
-    """One statement for every hit's context gives what one call per hit gives."""
-    source = store.upsert_source(title="N", kind=SourceKind.CHAT, internal_id=77)
-    base = datetime(2024, 1, 1, tzinfo=UTC)
-    store.upsert_messages(
-        Message(
-            source_id=source.id,
-            messenger_message_id=i,
-            posted_at=base + timedelta(minutes=i // 2),  # pairs share a second
-            text=f"m{i}",
-            is_service=i % 7 == 0,
-        )
-        for i in range(1, 60)
-    )
-    asked = [1, 2, 13, 14, 30, 58, 59, 7, 999]  # ends, service anchors, an unknown id
-    for before, after in ((2, 2), (0, 3), (5, 0)):
-        many = store.neighbours_of(source.id, asked, before=before, after=after)
-        assert set(many) == set(asked)
-        for mid in asked:
-            assert many[mid] == store.neighbours(source.id, mid, before=before, after=after)
 
 
 @pytest.mark.parametrize("seed", range(12))

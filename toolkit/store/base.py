@@ -201,16 +201,36 @@ class MessageStore(Protocol):
         ...
 
     def neighbours(
-        self, source_id: int, message_id: int, *, before: int = 2, after: int = 2
+        self,
+        source_id: int,
+        message_id: int,
+        *,
+        before: int = 2,
+        after: int = 2,
+        same_topic: bool = True,
     ) -> tuple[list[Message], list[Message]]:
-        """Up to ``before``/``after`` non-service messages around one, in posting order."""
+        """Up to ``before``/``after`` non-service messages around one, in posting order.
+
+        With ``same_topic`` (the default) they are of the message's own forum topic: in
+        a forum the topic is the conversation a message belongs to (General is topic 1);
+        a message with no topic (any message of a non-forum source) has as neighbours
+        the messages with none, i.e. the whole source. ``same_topic=False``: the whole
+        source whatever the topics.
+        """
         ...
 
     def neighbours_of(
-        self, source_id: int, message_ids: Sequence[int], *, before: int = 2, after: int = 2
+        self,
+        source_id: int,
+        message_ids: Sequence[int],
+        *,
+        before: int = 2,
+        after: int = 2,
+        same_topic: bool = True,
     ) -> dict[int, tuple[list[Message], list[Message]]]:
-        """``neighbours`` of several messages at once (a search's hits: one or a few
-        statements, not three per hit); every id gets an entry, ``([], [])`` if unknown."""
+        """``neighbours`` of several messages at once (a search's hits: one statement
+        per call, not three per hit; each walk uses ``messages_by_topic`` or
+        ``messages_by_time``); every id gets an entry, ``([], [])`` if unknown."""
         ...
 
     def get_messages(self, source_id: int, message_ids: Sequence[int]) -> list[Message]:

@@ -14,35 +14,42 @@ from toolkit.store.postgres_conn import PgConnections
 from toolkit.store.reads import WindowReads
 from toolkit.store.rows import MSG_COLUMNS, POSTGRES, to_message
 
-_ANCHOR = "(SELECT posted_at FROM messages WHERE source_id = %(s)s AND message_id = %(m)s)"
-_NEIGHBOURS = f"""
-(SELECT {MSG_COLUMNS}, 0 FROM messages WHERE source_id = %(s)s AND NOT is_service
-   AND (posted_at, message_id) < ({_ANCHOR}, %(m)s)
- ORDER BY posted_at DESC, message_id DESC LIMIT %(before)s)
-UNION ALL
-(SELECT {MSG_COLUMNS}, 1 FROM messages WHERE source_id = %(s)s AND NOT is_service
-   AND (posted_at, message_id) > ({_ANCHOR}, %(m)s)
- ORDER BY posted_at, message_id LIMIT %(after)s)
-"""
-
 _M_COLUMNS = ", ".join("m." + c for c in MSG_COLUMNS.split(", "))
+_OLDER = "(m.posted_at, m.message_id) < (a.posted_at, a.message_id)"
+_NEWER = "(m.posted_at, m.message_id) > (a.posted_at, a.message_id)"
+_DESC = "ORDER BY m.posted_at DESC, m.message_id DESC LIMIT %(before)s"
+_ASC = "ORDER BY m.posted_at, m.message_id LIMIT %(after)s"
+
+
+def _walk(side: int, where: str, order: str) -> str:
+    return (
+        f"(SELECT {side} AS side, {_M_COLUMNS} FROM messages m "
+        f"WHERE m.source_id = a.source_id AND NOT m.is_service AND {where} {order})"
+    )
+
+
+def _neighbours_of(walks: str) -> str:
+    return (
+        f"SELECT a.message_id, n.* FROM messages a CROSS JOIN LATERAL ({walks}) n "
+        "WHERE a.source_id = %(s)s AND a.message_id = ANY(%(ids)s)"
+    )
+
+
 # Every anchor's two walks of the time index, in one statement.
-_NEIGHBOURS_OF = f"""
-SELECT a.message_id, n.*
-FROM messages a
-CROSS JOIN LATERAL (
-    (SELECT 0 AS side, {_M_COLUMNS} FROM messages m
-     WHERE m.source_id = a.source_id AND NOT m.is_service
-       AND (m.posted_at, m.message_id) < (a.posted_at, a.message_id)
-     ORDER BY m.posted_at DESC, m.message_id DESC LIMIT %(before)s)
-    UNION ALL
-    (SELECT 1 AS side, {_M_COLUMNS} FROM messages m
-     WHERE m.source_id = a.source_id AND NOT m.is_service
-       AND (m.posted_at, m.message_id) > (a.posted_at, a.message_id)
-     ORDER BY m.posted_at, m.message_id LIMIT %(after)s)
-) n
-WHERE a.source_id = %(s)s AND a.message_id = ANY(%(ids)s)
-"""
+NEIGHBOURS_OF = _neighbours_of(f"{_walk(0, _OLDER, _DESC)} UNION ALL {_walk(1, _NEWER, _ASC)}")
+# The same within the anchor's topic. ``IS NOT DISTINCT FROM`` would use no index, so
+# an anchor with a topic walks ``messages_by_topic`` (equal topic) and one without (a
+# non-forum source) walks ``messages_by_time`` keeping those without a topic; the
+# branch that does not apply stops at its one-time test of ``a.topic_id``.
+_TOPIC = "m.topic_id = a.topic_id AND "
+_NO_TOPIC = "a.topic_id IS NULL AND m.topic_id IS NULL AND "
+NEIGHBOURS_OF_TOPIC = _neighbours_of(
+    " UNION ALL ".join(
+        _walk(side, topic + where, order)
+        for topic in (_TOPIC, _NO_TOPIC)
+        for side, where, order in ((0, _OLDER, _DESC), (1, _NEWER, _ASC))
+    )
+)
 
 
 class PgMessages(WindowReads):
@@ -55,25 +62,36 @@ class PgMessages(WindowReads):
         return self.pg.query(sql, params)
 
     def neighbours(
-        self, source_id: int, message_id: int, *, before: int = 2, after: int = 2
+        self,
+        source_id: int,
+        message_id: int,
+        *,
+        before: int = 2,
+        after: int = 2,
+        same_topic: bool = True,
     ) -> tuple[list[Message], list[Message]]:
-        """Up to ``before``/``after`` non-service messages around one, in posting order."""
-        # One round trip for both sides: a search asks this for every hit.
-        rows = self.pg.query(
-            _NEIGHBOURS, {"s": source_id, "m": message_id, "before": before, "after": after}
-        )
-        older = [to_message(r) for r in reversed(rows) if r[-1] == 0]
-        return older, [to_message(r) for r in rows if r[-1] == 1]
+        """Up to ``before``/``after`` non-service messages around one, in posting order
+        (of the message's own forum topic unless ``same_topic`` is false)."""
+        return self.neighbours_of(
+            source_id, [message_id], before=before, after=after, same_topic=same_topic
+        )[int(message_id)]
 
     def neighbours_of(
-        self, source_id: int, message_ids: Sequence[int], *, before: int = 2, after: int = 2
+        self,
+        source_id: int,
+        message_ids: Sequence[int],
+        *,
+        before: int = 2,
+        after: int = 2,
+        same_topic: bool = True,
     ) -> dict[int, tuple[list[Message], list[Message]]]:
         """``neighbours`` of several messages in one statement (a search's hits); every id
         gets an entry, ``([], [])`` when unknown."""
         ids = list(dict.fromkeys(int(i) for i in message_ids))
         out: dict[int, tuple[list[Message], list[Message]]] = {m: ([], []) for m in ids}
         rows = self.pg.query(
-            _NEIGHBOURS_OF, {"s": source_id, "ids": ids, "before": before, "after": after}
+            NEIGHBOURS_OF_TOPIC if same_topic else NEIGHBOURS_OF,
+            {"s": source_id, "ids": ids, "before": before, "after": after},
         )
         for row in rows:
             out[row[0]][row[1]].append(to_message(row[2:]))

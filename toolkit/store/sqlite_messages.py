@@ -18,6 +18,28 @@ from toolkit.store.sqlite_rows import IN_CHUNK
 _MARKS = ",".join("?" * len(MSG_COLUMNS.split(",")))
 
 
+def neighbours_sql(anchors: int, *, same_topic: bool) -> str:
+    """The statement of ``Messages.neighbours_of`` for this many anchors.
+
+    Per anchor and side, parameters: anchor id, source id, (source id, anchor id when
+    ``same_topic``), source id, anchor id, anchor id, limit.
+    """
+    anchor = "(SELECT {} FROM messages WHERE source_id = ? AND message_id = ?)"
+    # ``IS``: an anchor without a topic (a non-forum source) walks those without one.
+    topic = f"AND topic_id IS {anchor.format('topic_id')} " if same_topic else ""
+    # Row values let SQLite walk the index from the anchor (an OR of the two
+    # conditions would scan the whole source: milliseconds per call at 10k messages).
+    walks = [
+        f"SELECT * FROM (SELECT ? AS anchor, {side} AS side, {MSG_COLUMNS} "
+        f"FROM messages WHERE source_id = ? AND is_service = 0 {topic}"
+        f"AND (posted_at, message_id) {op} ({anchor.format('posted_at')}, ?) "
+        f"ORDER BY posted_at {order}, message_id {order} LIMIT ?)"
+        for _ in range(anchors)
+        for side, op, order in ((0, "<", "DESC"), (1, ">", "ASC"))
+    ]
+    return " UNION ALL ".join(walks)
+
+
 class Messages(WindowReads, ConnectionsUser):
     """Message methods of ``SQLiteStore`` (the window readers are ``WindowReads``)."""
 
@@ -84,58 +106,49 @@ class Messages(WindowReads, ConnectionsUser):
         return UpsertResult(inserted, updated, unchanged)
 
     def neighbours(
-        self, source_id: int, message_id: int, *, before: int = 2, after: int = 2
+        self,
+        source_id: int,
+        message_id: int,
+        *,
+        before: int = 2,
+        after: int = 2,
+        same_topic: bool = True,
     ) -> tuple[list[Message], list[Message]]:
-        """Up to ``before``/``after`` non-service messages around one, in posting order."""
-        anchor = self._query(
-            "SELECT posted_at FROM messages WHERE source_id = ? AND message_id = ?",
-            (source_id, message_id),
-        )
-        if not anchor:
-            return [], []
-        posted = anchor[0][0]
-        # Row values let SQLite walk the time index from the anchor (an OR of the two
-        # conditions would scan the whole source: milliseconds per call at 10k messages).
-        older = self._query(
-            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = ? AND is_service = 0 "
-            "AND (posted_at, message_id) < (?, ?) "
-            "ORDER BY posted_at DESC, message_id DESC LIMIT ?",
-            (source_id, posted, message_id, before),
-        )
-        newer = self._query(
-            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = ? AND is_service = 0 "
-            "AND (posted_at, message_id) > (?, ?) "
-            "ORDER BY posted_at, message_id LIMIT ?",
-            (source_id, posted, message_id, after),
-        )
-        return [to_message(r) for r in reversed(older)], [to_message(r) for r in newer]
+        """Up to ``before``/``after`` non-service messages around one, in posting order
+        (of the message's own forum topic unless ``same_topic`` is false)."""
+        return self.neighbours_of(
+            source_id, [message_id], before=before, after=after, same_topic=same_topic
+        )[int(message_id)]
 
     def neighbours_of(
-        self, source_id: int, message_ids: Sequence[int], *, before: int = 2, after: int = 2
+        self,
+        source_id: int,
+        message_ids: Sequence[int],
+        *,
+        before: int = 2,
+        after: int = 2,
+        same_topic: bool = True,
     ) -> dict[int, tuple[list[Message], list[Message]]]:
         """``neighbours`` of several messages, in one statement per 200 of them.
 
-        Each side of each anchor is a small walk of the time index (as in
-        ``neighbours``), the walks joined with ``UNION ALL``: a search's 20 hits cost
-        one statement instead of 60. Every id gets an entry (``([], [])`` when unknown).
+        Each side of each anchor is a small walk of an index from the anchor, the walks
+        joined with ``UNION ALL``: a search's 20 hits cost one statement instead of 60.
+        With ``same_topic`` the walk is of the anchor's topic (``topic_id IS`` the
+        anchor's, so a message without a topic walks those without one: the whole of a
+        non-forum source) over ``messages_by_topic``; without, of ``messages_by_time``.
+        Every id gets an entry (``([], [])`` when unknown).
         """
         ids = list(dict.fromkeys(int(i) for i in message_ids))
         out: dict[int, tuple[list[Message], list[Message]]] = {m: ([], []) for m in ids}
-        anchor = "(SELECT posted_at FROM messages WHERE source_id = ? AND message_id = ?)"
         # SQLite allows 500 terms in a compound SELECT: two per anchor.
         for start in range(0, len(ids), 200):
-            parts: list[str] = []
+            chunk = ids[start : start + 200]
             params: list[object] = []
-            for mid in ids[start : start + 200]:
-                for side, op, order, limit in ((0, "<", "DESC", before), (1, ">", "ASC", after)):
-                    parts.append(
-                        f"SELECT * FROM (SELECT ? AS anchor, {side} AS side, {MSG_COLUMNS} "
-                        "FROM messages WHERE source_id = ? AND is_service = 0 "
-                        f"AND (posted_at, message_id) {op} ({anchor}, ?) "
-                        f"ORDER BY posted_at {order}, message_id {order} LIMIT ?)"
-                    )
-                    params += [mid, source_id, source_id, mid, mid, limit]
-            for row in self._query(" UNION ALL ".join(parts), params):
+            for mid in chunk:
+                for limit in (before, after):
+                    params += [mid, source_id, *((source_id, mid) if same_topic else ())]
+                    params += [source_id, mid, mid, limit]
+            for row in self._query(neighbours_sql(len(chunk), same_topic=same_topic), params):
                 out[row[0]][row[1]].append(to_message(row[2:]))
         for older, _ in out.values():
             older.reverse()

@@ -105,8 +105,13 @@ class SearchHitOut(BaseModel):
     message_link: str
     posted_at: UtcDatetime
     score: float = Field(ge=0, le=1, description="Hybrid score in [0, 1]; higher is better.")
-    context_before: list[ContextMessageOut]
-    context_after: list[ContextMessageOut]
+    context_before: list[ContextMessageOut] = Field(
+        description="Up to 2 messages before the hit, oldest first, from its conversation: "
+        "its own topic in a forum, else the whole source."
+    )
+    context_after: list[ContextMessageOut] = Field(
+        description="Up to 2 messages after the hit, from the same conversation."
+    )
     signals: Signals | None = Field(None, description="Present when the request set `explain`.")
 
 

@@ -47,6 +47,38 @@ def test_search_stays_inside_the_topic_and_the_senders(
     assert [hit["messenger_message_id"] for hit in bobs["items"]] == ["11"]
 
 
+# The forum's messages by topic (export_builders.forum): General 1, Releases 3, Jobs 6.
+TOPIC_OF = {"2": 1, "8": 1, "4": 3, "5": 3, "9": 3, "7": 6, "11": 6}
+
+
+@pytest.mark.parametrize(
+    ("source_ref", "body"),
+    [
+        (FORUM, {}),  # the whole forum: every hit's context is still its own topic
+        (FORUM, {"topic_id": 3}),
+        (f"{FORUM}/3/4", {}),  # a link into the topic searches the topic
+    ],
+)
+def test_a_hits_context_stays_inside_its_topic(
+    client: TestClient, auth: Auth, imported: None, source_ref: str, body: dict[str, Any]
+) -> None:
+    hits = _search(client, auth, source_ref=source_ref, **body).json()["items"]
+    by_id = {hit["messenger_message_id"]: hit for hit in hits}
+    assert {"5", "9"} <= set(by_id)
+    for hit in hits:
+        context = [*hit["context_before"], *hit["context_after"]]
+        topic = TOPIC_OF[hit["messenger_message_id"]]
+        assert {TOPIC_OF[c["messenger_message_id"]] for c in context} <= {topic}
+    # In posting order the neighbours of 5 would be 2, 4 | 7, 8 (General and Jobs).
+    five = by_id["5"]
+    assert [c["messenger_message_id"] for c in five["context_before"]] == ["4"]
+    assert [c["messenger_message_id"] for c in five["context_after"]] == ["9"]
+    assert five["context_after"][0]["message_link"] == f"{FORUM}/3/9"
+    nine = by_id["9"]
+    assert [c["messenger_message_id"] for c in nine["context_before"]] == ["4", "5"]
+    assert nine["context_after"] == []
+
+
 @pytest.mark.parametrize(
     ("body", "field"),
     [

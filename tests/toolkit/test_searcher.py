@@ -121,7 +121,8 @@ def test_hits_come_only_from_the_window_in_order_with_context_of_their_source(
     assert keys == sorted(keys)
     again = searcher.search(source, " ".join(query), **options)
     assert again == hits
-    # Context: neighbours in posting order from the whole source (not just the window),
+    # Context: neighbours in posting order from the whole source (not just the window;
+    # these sources are no forums, see test_store_topics for those),
     # never from another source, service messages skipped.
     visible = [m for m in own if not m.is_service]
     position = {str(m.messenger_message_id): i for i, m in enumerate(visible)}

@@ -13,7 +13,9 @@
 3. the four signals and their fusion (``scorer``); the query vector comes from the
    embedder's LRU cache when it is a ``CachedQueryEmbedder``;
 4. the top ``limit`` by score, ties newest first, each with up to two messages before
-   and after it from the whole source in posting order.
+   and after it in posting order: of the hit's own topic in a forum (its conversation,
+   whether or not the search was limited to a topic), else of the whole source; not
+   limited to the window.
 """
 
 from __future__ import annotations

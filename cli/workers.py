@@ -11,8 +11,8 @@ Here each worker gets a socket of its own, all bound to the same address with
 client's address and port. The supervisor keeps every socket open, so connections
 that reach a worker that died wait in its queue for the replacement it starts at once
 instead of being refused. SIGINT/SIGTERM stop every worker (each finishes its
-in-flight requests within the graceful timeout); a worker that fails while starting
-stops the whole service with uvicorn's startup-failure exit code.
+in-flight requests within the graceful timeout); a worker that exits with an error
+while starting stops the whole service with uvicorn's startup-failure exit code.
 """
 
 from __future__ import annotations
@@ -84,8 +84,8 @@ class Supervisor:
         self.should_exit.set()
 
     def _replace_dead(self) -> None:
-        """Replace a worker that died or stopped answering after it had served; stop
-        everything when one dies before it ever served (it would fail again)."""
+        """Replace a worker that died, was killed or stopped answering; stop everything
+        when one exits with an error before it ever served (it would fail again)."""
         timeout = self.config.timeout_worker_healthcheck
         for index, process in enumerate(self.processes):
             if self.should_exit.is_set():
@@ -98,7 +98,10 @@ class Supervisor:
                     continue
             process.kill()  # hung or gone: make sure it is gone
             process.join()
-            if not self.served[index] or process.exitcode == STARTUP_FAILURE:
+            # An error exit before serving would come back on every restart; a kill (a
+            # negative exit code: the OOM killer, an operator) is worth a replacement.
+            failed_start = not self.served[index] and (process.exitcode or 0) > 0
+            if failed_start or process.exitcode == STARTUP_FAILURE:
                 logger.error("Worker [%s] failed to start; stopping.", process.pid)
                 self.failed = True
                 self.should_exit.set()

@@ -8,23 +8,20 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
-import psutil  # type: ignore[import-untyped]
 import pytest
 import uvicorn
+from serving import live_workers, serve_env, start_serve, stop_serve
 from typer.testing import CliRunner
 
 import cli.serve
 from cli.app import app
 from cli.workers import reuseport_sockets
 from toolkit.evaluate.bench_service import free_port, wait_until_healthy
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_sockets_share_one_port_and_the_kernel_spreads_connections_over_them() -> None:
@@ -87,47 +84,22 @@ def test_serve_with_workers_hands_the_config_to_the_supervisor(
 
 
 def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MLENS_")}
-    return env | {"MLENS_DATA_DIR": str(tmp_path / "data"), "PYTHONPATH": str(ROOT)} | extra
-
-
-def _serve(tmp_path: Path, env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "cli", "serve", "--port", str(port), "--workers", "2"]
-    return subprocess.Popen(
-        command,
-        cwd=tmp_path,
-        env=env,
-        start_new_session=True,  # the supervisor and its workers: one group to stop
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-
-
-def _workers(proc: subprocess.Popen[bytes]) -> list[Any]:
-    """The supervisor's live workers (a killed one is a zombie until it is reaped)."""
-    alive = []
-    for child in psutil.Process(proc.pid).children():
-        try:
-            if "multiprocessing.resource_tracker" not in " ".join(child.cmdline()):
-                alive.append(child)
-        except (psutil.ZombieProcess, psutil.NoSuchProcess):
-            continue
-    return alive
+    return serve_env(MLENS_DATA_DIR=str(tmp_path / "data"), **extra)
 
 
 @pytest.mark.slow
 def test_a_worker_that_dies_is_replaced_and_the_port_keeps_answering(tmp_path: Path) -> None:
     port = free_port()
-    proc = _serve(tmp_path, _env(tmp_path), port)
+    proc = start_serve(tmp_path, _env(tmp_path), port, workers=2)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_healthy(base, proc, timeout=90, what="mlens serve --workers 2")
-        first = _workers(proc)
+        first = live_workers(proc)
         assert len(first) == 2
         first[0].kill()
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            now = _workers(proc)
+            now = live_workers(proc)
             if len(now) == 2 and first[0].pid not in {p.pid for p in now}:
                 break
             time.sleep(0.2)
@@ -141,8 +113,7 @@ def test_a_worker_that_dies_is_replaced_and_the_port_keeps_answering(tmp_path: P
                 statuses.append(http.get(f"{base}/healthz").status_code)
         assert statuses == [200] * 12
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=30)
+        stop_serve(proc)
     assert proc.returncode == 0
 
 
@@ -150,7 +121,7 @@ def test_a_worker_that_dies_is_replaced_and_the_port_keeps_answering(tmp_path: P
 def test_workers_that_cannot_start_stop_the_service(tmp_path: Path) -> None:
     # Nothing listens on this port, so each worker's store cannot open.
     bad = f"postgresql://nobody@127.0.0.1:{free_port()}/none?connect_timeout=2"
-    proc = _serve(tmp_path, _env(tmp_path, MLENS_DATABASE_URL=bad), free_port())
+    proc = start_serve(tmp_path, _env(tmp_path, MLENS_DATABASE_URL=bad), free_port(), workers=2)
     try:
         code = proc.wait(timeout=120)
     except subprocess.TimeoutExpired:

@@ -3,21 +3,17 @@
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import httpx
-import psutil  # type: ignore[import-untyped]
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
+from serving import alternate, live_workers, serve_env, start_serve, stop_serve
 
 from service.state import state_of
 from toolkit.apikeys import create_api_key
@@ -28,7 +24,8 @@ from toolkit.evaluate.pg_server import PgServer
 from toolkit.models import Message, SourceKind
 from toolkit.store.postgres import PostgresStore
 
-ROOT = Path(__file__).resolve().parents[2]
+BY_REF = "/v1/sources/by-ref"
+SHARED = {"source_ref": "@shared"}
 
 
 @pytest.fixture
@@ -73,27 +70,16 @@ def two_servers(
     store.upsert_source(title="Shared", kind=SourceKind.CHANNEL, handle="shared")
     token, _ = create_api_key(store, name="shared", scopes=["sources.read"])
     store.close()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MLENS_")}
-    env |= {
-        "MLENS_DATABASE_URL": url,
-        "MLENS_DATA_DIR": str(tmp_path / "data"),
-        "MLENS_RATE_LIMIT_BURST": "10",
-        "MLENS_RATE_LIMIT_PER_MINUTE": "1",
-        "MLENS_AUTH_FAILURE_BURST": "5",
-        "MLENS_AUTH_FAILURES_PER_MINUTE": "1",
-        "PYTHONPATH": str(ROOT),
-    }
+    env = serve_env(
+        MLENS_DATABASE_URL=url,
+        MLENS_DATA_DIR=str(tmp_path / "data"),
+        MLENS_RATE_LIMIT_BURST="10",
+        MLENS_RATE_LIMIT_PER_MINUTE="1",
+        MLENS_AUTH_FAILURE_BURST="5",
+        MLENS_AUTH_FAILURES_PER_MINUTE="1",
+    )
     ports = [free_port(), free_port()]
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-m", "cli", "serve", "--port", str(port)],
-            cwd=tmp_path,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for port in ports
-    ]
+    procs = [start_serve(tmp_path, env, port) for port in ports]
     bases = [f"http://127.0.0.1:{port}" for port in ports]
     try:
         for base, proc in zip(bases, procs, strict=True):
@@ -101,9 +87,7 @@ def two_servers(
         yield bases, token
     finally:
         for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            proc.wait(timeout=30)
+            stop_serve(proc)
 
 
 @pytest.mark.slow
@@ -112,14 +96,7 @@ def test_two_servers_cut_one_key_by_one_shared_budget(
 ) -> None:
     bases, token = two_servers
     headers = {"Authorization": f"Bearer {token}"}
-    statuses: dict[str, list[int]] = {base: [] for base in bases}
-    with httpx.Client(timeout=10) as http:
-        for i in range(24):
-            base = bases[i % 2]
-            response = http.get(
-                f"{base}/v1/sources/by-ref", params={"source_ref": "@shared"}, headers=headers
-            )
-            statuses[base].append(response.status_code)
+    statuses = alternate(bases, BY_REF, headers=headers, params=SHARED, count=24)
     every = [s for base in bases for s in statuses[base]]
     assert every.count(200) == 10, statuses  # one budget of 10, not 10 per server
     assert every.count(429) == 14, statuses
@@ -132,16 +109,10 @@ def test_two_servers_count_failed_authentications_in_one_budget(
 ) -> None:
     bases, _ = two_servers
     bad = {"Authorization": "Bearer mlk_00000000_" + "x" * 43}
-    statuses: dict[str, list[int]] = {base: [] for base in bases}
     # From 127.0.0.2, so that this client's failures leave the other tests' client alone.
-    transport = httpx.HTTPTransport(local_address="127.0.0.2")
-    with httpx.Client(timeout=10, transport=transport) as http:
-        for i in range(12):
-            base = bases[i % 2]
-            response = http.get(
-                f"{base}/v1/sources/by-ref", params={"source_ref": "@shared"}, headers=bad
-            )
-            statuses[base].append(response.status_code)
+    statuses = alternate(
+        bases, BY_REF, headers=bad, params=SHARED, count=12, local_address="127.0.0.2"
+    )
     every = [s for base in bases for s in statuses[base]]
     assert every.count(401) == 5, statuses  # one budget of 5 failures, not 5 per server
     assert every.count(429) == 7, statuses
@@ -161,28 +132,17 @@ def test_serve_with_two_workers_runs_two_processes_that_answer(
     )
     token, _ = create_api_key(store, name="w", scopes=["search.read"])
     store.close()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MLENS_")}
-    env |= {"MLENS_DATABASE_URL": url, "MLENS_DATA_DIR": str(tmp_path / "data")}
-    env |= {"MLENS_RATE_LIMIT_PER_MINUTE": "0", "PYTHONPATH": str(ROOT)}
-    port = free_port()
-    command = [sys.executable, "-m", "cli", "serve", "--port", str(port), "--workers", "2"]
-    proc = subprocess.Popen(
-        command,
-        cwd=tmp_path,
-        env=env,
-        start_new_session=True,  # the supervisor and its workers: one group to stop
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+    env = serve_env(
+        MLENS_DATABASE_URL=url,
+        MLENS_DATA_DIR=str(tmp_path / "data"),
+        MLENS_RATE_LIMIT_PER_MINUTE="0",
     )
+    port = free_port()
+    proc = start_serve(tmp_path, env, port, workers=2)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_healthy(base, proc, timeout=90, what="mlens serve --workers 2")
-        workers = [
-            p
-            for p in psutil.Process(proc.pid).children()
-            if "multiprocessing.resource_tracker" not in " ".join(p.cmdline())
-        ]
-        assert len(workers) == 2
+        assert len(live_workers(proc)) == 2
         body = {"source_ref": "@team_room", "query": "deploy", "limit": 2}
         headers = {"Authorization": f"Bearer {token}"}
         with httpx.Client(timeout=60) as http:
@@ -193,5 +153,4 @@ def test_serve_with_two_workers_runs_two_processes_that_answer(
         assert [a.status_code for a in answers] == [200] * 6, answers[0].text
         assert "deploy" in answers[0].json()["items"][0]["text"]
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=30)
+        stop_serve(proc)

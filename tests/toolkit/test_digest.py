@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 from toolkit.summarize.extractive.acts import Act, act_of, is_chatter
+from toolkit.summarize.extractive.conversations import Turn
 from toolkit.summarize.extractive.grammar import morph
 from toolkit.summarize.extractive.keyphrases import candidates, dictionary_form, key_phrases
 from toolkit.summarize.extractive.quotes import balanced, cut, one_line, passage, quotable
-from toolkit.summarize.extractive.selection import Turn, select
+from toolkit.summarize.extractive.selection import select
 from toolkit.summarize.extractive.templates import EN, RU, Phrasebook
 from toolkit.summarize.period_wording import has_period_wording
 from toolkit.text import URL_RE
@@ -73,6 +74,7 @@ def test_every_template_renders_for_1_2_5_and_21(book: Phrasebook, n: int) -> No
         "question": book.quote("Is it done?"),
         "answer": book.quote("Yes, merged."),
         "title": book.quote("Team (demo)"),
+        "topic": book.quote("Deploys"),
         "topics": book.topics([f"topic {i}" for i in range(min(n, 3))]),
         "messages": book.messages(n),
         "posts": book.posts(n),

@@ -1,9 +1,10 @@
 """Cached summaries: the key that identifies a result, and its JSON form in the store.
 
 The key covers the source, the family and period (or "source"), the variant, the
-language, the engine's identity (the LLM endpoint, model and prompt version, or the
-extractive algorithm's version and the embedding model) and a hash of the selected messages'
-content, so an edit, a new message or a prompt change never serves a stale result.
+forum topic (a topic's summary names it), the language, the engine's identity (the LLM
+endpoint, model and prompt version, or the extractive algorithm's version and the
+embedding model) and a hash of the selected messages' content, so an edit, a new
+message or a prompt change never serves a stale result.
 The source enters the key by its canonical reference (``@handle`` or ``c/<internal
 id>``), never by the store's own id: ``mlens copy-store`` carries cached results over
 to a store where the source has another id.
@@ -22,7 +23,8 @@ from toolkit.summarize.context import SummaryContext
 
 
 def content_hash(messages: Sequence[Message]) -> str:
-    """SHA-256 over what a summary reads from each message (ids, times, authors, text)."""
+    """SHA-256 over what a summary reads from each message (ids, times, authors, topic,
+    text)."""
     digest = hashlib.sha256()
     for m in messages:
         for part in (
@@ -31,6 +33,7 @@ def content_hash(messages: Sequence[Message]) -> str:
             m.sender_name or m.sender_peer_id or "",
             m.reply_to or "",
             m.forwarded_from or "",
+            m.topic_id or "",
             m.text,
         ):
             digest.update(str(part).encode())
@@ -51,6 +54,8 @@ def cache_key(
         "family": ctx.family,
         "kind": ctx.kind.value,
         "title": ctx.title,
+        "topic": ctx.topic,
+        "forum": ctx.forum,
         "period": [iso_z(t) if t else None for t in (ctx.started_at, ctx.ended_at)],
         "language": ctx.language,
         "engine": engine_id,

@@ -18,6 +18,9 @@ class SummaryContext:
     ``family`` is ``"period"`` (messages of ``[started_at, ended_at)``, which the text
     may name) or ``"source"`` (what the source is about: no period wording at all);
     ``kind`` picks the chat or channel variant; ``language`` is an ISO 639-1 code.
+    ``topic`` is the title of the forum topic the messages are limited to (the summary
+    is of that topic, not of the source); ``forum``: the source is a forum, so its
+    messages belong to topics and a conversation never crosses one.
     """
 
     family: Family
@@ -26,6 +29,8 @@ class SummaryContext:
     language: str
     started_at: datetime | None = None
     ended_at: datetime | None = None
+    topic: str | None = None
+    forum: bool = False
 
 
 def message_text(message: Message) -> str:

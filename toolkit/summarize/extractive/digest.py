@@ -9,19 +9,20 @@ what the source is and its topics, then typical messages, without any period wor
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from datetime import datetime
 
 from toolkit.models import SourceKind
 from toolkit.summarize.extractive.acts import Act, act_of
+from toolkit.summarize.extractive.conversations import Turn, in_thread
 from toolkit.summarize.extractive.draft import Draft, author
 from toolkit.summarize.extractive.quotes import passage
 from toolkit.summarize.extractive.reported import report
 from toolkit.summarize.extractive.selection import (
     OPENER_WEIGHT,
     TIME_SPAN_HOURS,
-    Turn,
     Unit,
     select,
 )
@@ -66,6 +67,7 @@ def turns(draft: Draft) -> list[Turn]:
                 author=author(message),
                 reply_to=index.get(message.reply_to) if message.reply_to is not None else None,
                 hours=(message.posted_at - start).total_seconds() / 3600,
+                thread=message.topic_id,
             )
         )
     return out
@@ -86,11 +88,13 @@ def _subject(book: Phrasebook, draft: Draft, i: int) -> str:
 
 
 def addressee(seq: list[Turn], i: int) -> str | None:
-    """Whom message ``i`` is for: the author it replies to, else the next other author."""
+    """Whom message ``i`` is for: the author it replies to, else the next other author
+    of its thread (a forum topic: someone posting in another topic is not answering)."""
     j = seq[i].reply_to
     if j is not None and seq[j].author != seq[i].author:
         return seq[j].author
-    return next((t.author for t in seq[i + 1 : i + 6] if t.author != seq[i].author), None)
+    later = itertools.islice(in_thread(seq, i, 1), 5)
+    return next((seq[k].author for k in later if seq[k].author != seq[i].author), None)
 
 
 def retold(book: Phrasebook, draft: Draft, unit: Unit, seq: list[Turn]) -> str | None:
@@ -186,14 +190,19 @@ def opening(book: Phrasebook, draft: Draft, authors: Counter[str]) -> str | None
     topics = topics_of(draft)
     channel = ctx.kind is SourceKind.CHANNEL
     if ctx.family == "source":
+        # A topic's summary describes the topic, never the source from a topic's data.
+        named = {"title": book.quote(ctx.title)}
+        if ctx.topic is not None:
+            named["topic"] = book.quote(ctx.topic)
+        prefix = "source" if ctx.topic is None else "source_topic"
         if channel:
-            first = book.sentence("source_channel", title=book.quote(ctx.title))
+            first = book.sentence(f"{prefix}_channel", **named)
         else:
             first = book.sentence(
-                "source_chat",
-                title=book.quote(ctx.title),
+                f"{prefix}_chat",
                 participants=book.participants(len(authors)),
                 who=who(book, authors),
+                **named,
             )
         if not topics:
             return first

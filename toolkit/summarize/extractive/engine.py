@@ -30,7 +30,7 @@ from toolkit.summarize.period_wording import has_period_wording
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
-EXTRACTIVE_VERSION = "7"
+EXTRACTIVE_VERSION = "8"
 SECTION_QUOTES = 3
 SECTION_QUOTE_CHARS = 220
 MAX_IMPORTANT = 10
@@ -144,6 +144,8 @@ def _empty(book: Phrasebook, ctx: SummaryContext, source_ref: str) -> Summary:
             start=ctx.started_at.strftime("%Y-%m-%d %H:%M UTC"),
             end=ctx.ended_at.strftime("%Y-%m-%d %H:%M UTC"),
         )
+    elif ctx.topic is not None:
+        text = book.say("empty_topic", topic=book.quote(ctx.topic), title=book.quote(ctx.title))
     else:
         text = book.say("empty_source", title=book.quote(ctx.title))
     return Summary(source_ref, text, [], [], engine=ENGINE, language=ctx.language)

@@ -8,11 +8,15 @@
    gets, being a reply: ``THREAD_WEIGHT``), times a length prior that favours
    messages of about ``IDEAL_WORDS`` words. Chatter scores nothing.
 2. **Units.** A question travels with its answer (the reply to it, else the next
-   content message by someone else) and an answer with its question.
+   content message by someone else) and an answer with its question. In a forum a
+   conversation is one topic (``Turn.thread``): "next", "previous" and "after a pause"
+   are counted within the message's own topic, never across topics.
 3. **Maximal marginal relevance** over meaning and time: a unit's gain is its score
    minus its greatest similarity to a unit already chosen, where similarity is the
    cosine of the vectors or, over a long period, closeness in time; so a week shows
-   several days' threads, not only the last day's.
+   several days' threads, not only the last day's. When the messages span several
+   forum topics, two units of one topic count as alike (``SAME_TOPIC_SIMILARITY``), so a
+   digest of the whole forum tells several topics before a second item of one.
 4. **Length prior.** Units are taken while they fit a word budget that grows slowly
    with the number of content messages and with the number of conversations (pauses
    of ``SESSION_GAP_HOURS``), at most ``MAX_UNITS`` of them.
@@ -29,6 +33,12 @@ import numpy as np
 import numpy.typing as npt
 
 from toolkit.summarize.extractive.acts import Act
+from toolkit.summarize.extractive.conversations import (
+    Turn,
+    in_thread,
+    opener,
+    sessions,
+)
 
 Floats = npt.NDArray[np.float64]
 
@@ -39,33 +49,13 @@ MMR_LAMBDA = 0.5
 BASE_BUDGET = 20
 BUDGET_PER_SQRT = 4.0
 OPENER_WEIGHT = 2.0
-OPENER_DECAY = 0.4
 THREAD_WEIGHT = 1.0
-# A pause this long (hours) starts a new conversation, whose first messages open it.
-SESSION_GAP_HOURS = 0.25
 BUDGET_PER_SESSION = 15.0
 MAX_BUDGET = 90
 # Periods longer than this many hours get the time term in the redundancy.
 TIME_SPAN_HOURS = 36.0
-
-
-@dataclass(frozen=True)
-class Turn:
-    """What selection needs of one message."""
-
-    words: int
-    stems: frozenset[str]
-    act: Act
-    author: str
-    reply_to: int | None
-    hours: float
-    cost: int = 0
-    """Words the digest spends quoting it (a long message is quoted in part)."""
-
-    @property
-    def spent(self) -> int:
-        """``cost`` when set, else ``words``."""
-        return self.cost or self.words
+# The least similarity of two units of the same forum topic, among several topics.
+SAME_TOPIC_SIMILARITY = 1.0
 
 
 @dataclass(frozen=True)
@@ -133,32 +123,21 @@ _NO_ANSWER = (Act.CHATTER, Act.QUESTION)
 """Acts that do not answer a question ("ok", or a question back)."""
 
 
-def opener(turns: Sequence[Turn], content: npt.NDArray[np.bool_]) -> Floats:
-    """``OPENER_DECAY`` to the power of a message's rank among its conversation's content."""
-    out = np.zeros(len(turns))
-    rank = 0
-    for i, turn in enumerate(turns):
-        if i == 0 or turn.hours - turns[i - 1].hours > SESSION_GAP_HOURS:
-            rank = 0
-        out[i] = OPENER_DECAY**rank
-        rank += int(content[i])
-    return out
-
-
 def _partner(turns: Sequence[Turn], i: int) -> int | None:
     """The answer to question ``i``, or the question that message ``i`` answers."""
     if turns[i].act is Act.QUESTION:
         replies = [j for j in range(i + 1, len(turns)) if turns[j].reply_to == i]
         later = [
             j
-            for j in range(i + 1, min(len(turns), i + 4))
+            for j in itertools.islice(in_thread(turns, i, 1), 3)
             if turns[j].author != turns[i].author and turns[j].reply_to in (None, i)
         ]
         answers = (k for k in replies + later[:1] if turns[k].act not in _NO_ANSWER)
         return next(answers, None)
     asked = turns[i].reply_to
-    if asked is None and i > 0 and turns[i - 1].author != turns[i].author:
-        asked = i - 1
+    previous = next(in_thread(turns, i, -1), None)
+    if asked is None and previous is not None and turns[previous].author != turns[i].author:
+        asked = previous
     if asked is not None and turns[asked].act is Act.QUESTION:
         return asked
     return None
@@ -181,11 +160,6 @@ def units(turns: Sequence[Turn], score: Floats) -> list[Unit]:
         if key not in out or out[key].score < value:
             out[key] = Unit(first, second, float(value))
     return list(out.values())
-
-
-def sessions(turns: Sequence[Turn]) -> int:
-    """How many conversations the messages hold (a pause of ``SESSION_GAP_HOURS`` splits)."""
-    return 1 + sum(1 for a, b in itertools.pairwise(turns) if b.hours - a.hours > SESSION_GAP_HOURS)
 
 
 def word_budget(turns: Sequence[Turn]) -> int:
@@ -224,6 +198,7 @@ def select(
     span = turns[-1].hours - turns[0].hours
     scale = max(span / (max_units + 1), 1e-9)
     top = max(u.score for u in candidates)
+    topics = len({t.thread for t in turns}) > 1
     chosen: list[Unit] = []
     used = 0
     while len(chosen) < max_units:
@@ -242,6 +217,8 @@ def select(
                         if span > TIME_SPAN_HOURS:
                             near = math.exp(-abs(turns[a].hours - turns[b].hours) / scale)
                             sim = max(sim, near)
+                        if topics and turns[a].thread == turns[b].thread:
+                            sim = max(sim, SAME_TOPIC_SIMILARITY)
                         redundancy = max(redundancy, sim)
             gain = MMR_LAMBDA * unit.score / top - (1 - MMR_LAMBDA) * redundancy
             if best is None or gain > best[0]:

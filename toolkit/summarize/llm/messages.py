@@ -1,8 +1,9 @@
 """Messages as prompt data, and token-budgeted chunks of them.
 
-Each message is one ``<message>`` element with its id, author and (for period
-summaries) its time; text and attributes are XML-escaped, so a message cannot close
-the element, fake another message's id or open a new section of the prompt.
+Each message is one ``<message>`` element with its id, author, (for period
+summaries) its time and (in a forum) its topic's id; text and attributes are
+XML-escaped, so a message cannot close the element, fake another message's id or open
+a new section of the prompt.
 Token counts are estimated from characters (no tokenizer is downloaded): BPE
 vocabularies spend about one token per four Latin characters and about one per two
 characters of other scripts; the estimate leans high so chunks stay under budget.
@@ -52,6 +53,8 @@ def render_message(message: Message, *, with_time: bool, max_chars: int = MAX_ME
         attrs.append(f'time="{message.posted_at.strftime("%Y-%m-%d %H:%M")}"')
     if message.reply_to is not None:
         attrs.append(f'reply_to="{message.reply_to}"')
+    if message.topic_id is not None:  # a forum's topic: its conversation
+        attrs.append(f'topic="{message.topic_id}"')
     if message.forwarded_from:
         attrs.append(f'forwarded_from="{escape(message.forwarded_from, quote=True)}"')
     text = escape(_trim(message_text(message), max_chars), quote=False)

@@ -21,7 +21,7 @@ from toolkit.models import SourceKind, iso_z
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.languages import language_name
 
-PROMPT_VERSION = "2025.1"
+PROMPT_VERSION = "2025.2"
 
 # Shared by both families: the data-handling and output rules.
 SAFETY_RULES = """\
@@ -66,6 +66,16 @@ month, year or time period, and do not use period wording such as "this week", \
 "recently", "during the period", "за период" or "на этой неделе".
 "summary" says in two to four sentences what the source is about; \
 "important_message_ids" are the few messages most typical of it."""
+
+# A forum's messages carry their topic's id (``render_message``): threads never cross topics.
+FORUM_RULE = """\
+This chat is a forum: each message carries the id of its topic in a topic attribute. \
+A conversation stays inside its topic: never present a message of one topic as a reply \
+to, an answer to or part of a discussion in another topic."""
+
+TOPIC_RULE = """\
+The messages are those of one topic of this forum, "{topic}": summarise that topic's \
+conversation, and do not describe the whole forum from it."""
 
 MERGE_SYSTEM = """\
 You merge partial summaries of consecutive parts of the same set of messages into one \
@@ -144,6 +154,10 @@ def system_prompt(ctx: SummaryContext, *, merge: bool = False) -> str:
         language_name=language_name(ctx.language), language=ctx.language
     )
     parts = [task, MERGE_SYSTEM] if merge else [task]
+    if ctx.topic is not None:
+        parts.append(TOPIC_RULE.format(topic=ctx.topic.replace('"', "'")))
+    elif ctx.forum:
+        parts.append(FORUM_RULE)
     return "\n\n".join([*parts, language, SAFETY_RULES])
 
 

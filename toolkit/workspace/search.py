@@ -65,7 +65,8 @@ class Search:
                 window is their most recent messages.
 
         Returns:
-            The hits, best first, each with two messages of context on either side.
+            The hits, best first, each with two messages of context on either side
+            (of its forum topic in a forum, else of the source).
         """
         _, echoed = self.ctx.resolve(ref)
         settings = self.ctx.settings

@@ -2,7 +2,8 @@
 
 It answers ``POST /v1/chat/completions`` from a script of ``Reply`` objects (or from a
 handler that computes a reply from the request), records every request body, and can
-stall, fail with any status, or return text that is not JSON. Tests drive the real
+stall, fail with any status, or return text that is not JSON. A client that hangs up
+while a reply stalls is noticed: ``hung_up`` is set (the client gave up on it). Tests drive the real
 ``openai`` client against it::
 
     with FakeLLM([Reply(content='{"summary": ...}')]) as llm:
@@ -12,6 +13,8 @@ stall, fail with any status, or return text that is not JSON. Tests drive the re
 from __future__ import annotations
 
 import json
+import select
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -77,6 +80,7 @@ class FakeLLM:
         self.script: list[Reply] = list(script or [])
         self.handler = handler
         self.requests: list[dict[str, Any]] = []
+        self.hung_up = threading.Event()
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
@@ -120,12 +124,33 @@ class FakeLLM:
                     self._send(404, {"error": {"message": f"no route {self.path}"}}, {})
                     return
                 reply = fake._next(request)
-                if reply.delay and fake._stop.wait(reply.delay):
+                if reply.delay and self._stalled(reply.delay):
                     return
                 body = reply.body
                 if body is None and reply.content is not None:
                     body = completion(reply.content, request.get("model", "fake-model"))
                 self._send(reply.status, body, reply.headers)
+
+            def _stalled(self, seconds: float) -> bool:
+                """Wait ``seconds``; ``True`` when the server stops or the client hangs up."""
+                end = time.monotonic() + seconds
+                while (left := end - time.monotonic()) > 0:
+                    if fake._stop.wait(min(0.02, left)):
+                        return True
+                    if self._client_gone():
+                        fake.hung_up.set()
+                        return True
+                return False
+
+            def _client_gone(self) -> bool:
+                # The request is read, so anything readable now is the client's EOF.
+                readable, _, _ = select.select([self.connection], [], [], 0)
+                if not readable:
+                    return False
+                try:
+                    return self.connection.recv(1, socket.MSG_PEEK) == b""
+                except OSError:
+                    return True
 
             def _send(self, status: int, body: Any, headers: dict[str, str]) -> None:
                 raw = body if isinstance(body, bytes) else json.dumps(body).encode()

@@ -82,8 +82,14 @@ class Settings(BaseSettings):
     llm_base_url: str | None = Field(None, description="OpenAI-compatible endpoint, e.g. .../v1.")
     llm_api_key: SecretStr | None = Field(None, description="API key of the LLM endpoint.")
     llm_model: str = Field("gpt-4o-mini", description="Model name at the LLM endpoint.")
-    llm_timeout: float = Field(60.0, gt=0, description="Seconds per LLM request.")
-    llm_max_retries: int = Field(2, ge=0, le=10, description="Retries of a failed LLM request.")
+    llm_timeout: float = Field(
+        60.0,
+        gt=0,
+        description="Seconds per LLM request (fewer when the request deadline is nearer).",
+    )
+    llm_max_retries: int = Field(
+        2, ge=0, le=10, description="Retries of a failed LLM request (none after the deadline)."
+    )
     llm_max_concurrency: int = Field(4, ge=1, le=64, description="Chunk requests in flight.")
     llm_chunk_tokens: int = Field(6000, ge=256, description="Token budget of one chunk.")
     source_summary_messages: int = Field(

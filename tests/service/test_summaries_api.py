@@ -6,6 +6,7 @@ in ``conftest.py``; here a key has ``summary.run`` unless a test says otherwise.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -252,3 +253,33 @@ def test_other_llm_failures_are_502(
     response = _chat(llm_client)
     assert response.status_code == 502
     assert response.headers["content-type"] == PROBLEM
+
+
+def test_an_llm_request_past_the_request_deadline_is_abandoned(
+    settings: Settings, embedder: Embedder, llm: FakeLLM
+) -> None:
+    configured = settings.model_copy(
+        update={
+            "llm_base_url": llm.url,
+            "llm_timeout": 10.0,
+            "llm_max_retries": 2,
+            "request_timeout_seconds": 0.5,
+        }
+    )
+    llm.handler = lambda request: Reply(content=summary_json("late"), delay=30.0)
+    store = SQLiteStore(":memory:")
+    seed(store)
+    token, _ = create_api_key(store, name="t", scopes=["summary.run"])
+    app = create_app(configured, store=store, embedder=embedder)
+    try:
+        with TestClient(app, headers={"Authorization": f"Bearer {token}"}) as client:
+            response = _chat(client)
+            assert response.status_code == 503
+            assert response.json()["type"].endswith("deadline-exceeded")
+            # The worker thread's LLM request is closed at the deadline, not after the
+            # 10 s request timeout, and no retry follows it.
+            assert llm.hung_up.wait(5)
+            time.sleep(0.3)
+            assert len(llm.requests) == 1
+    finally:
+        store.close()

@@ -5,15 +5,20 @@ an endpoint that rejects that (a 400/422) is asked again in JSON mode, and one t
 rejects JSON mode too gets no ``response_format`` at all: the answer is then parsed and
 validated like any other. The mode that worked is remembered per client.
 
+Retries (``llm_max_retries``, policy in ``retry.py``: backoff that honours
+``Retry-After``) run here rather than inside the openai client, so that they honour the
+caller's deadline (``toolkit.deadline``, the service's per-request timeout): each
+request waits at most ``min(llm_timeout, deadline.remaining())`` seconds, no request or
+retry starts once the deadline has passed (``DeadlineExceeded``), and a retry whose wait
+would outlast the deadline is not waited for (the failure is raised as it is).
+
 openai's exceptions are translated here, at the edge: a timeout is ``UpstreamTimeout``,
 a 429 ``UpstreamRateLimited`` (with the endpoint's ``Retry-After``), anything else
-``UpstreamError``. The client's own retries (``llm_max_retries``, with backoff that
-honours ``Retry-After``) run first.
+``UpstreamError``.
 """
 
 from __future__ import annotations
 
-import email.utils
 import threading
 import time
 from collections.abc import Iterator
@@ -22,8 +27,10 @@ from typing import Any, Literal
 
 import openai
 
+from toolkit import deadline
 from toolkit.config import Settings
 from toolkit.errors import ConfigError, UpstreamError, UpstreamRateLimited, UpstreamTimeout
+from toolkit.summarize.llm.retry import backoff, retry_after, should_retry
 
 Mode = Literal["json_schema", "json_object", "plain"]
 ChatMessage = dict[str, str]
@@ -32,21 +39,9 @@ _MODES: tuple[Mode, ...] = ("json_schema", "json_object", "plain")
 DEFAULT_RETRY_AFTER = 30.0
 
 
-def _retry_after(response: Any) -> float:
-    headers = getattr(response, "headers", None) or {}
-    try:
-        if "retry-after-ms" in headers:
-            return max(0.0, float(headers["retry-after-ms"]) / 1000)
-        value = headers.get("retry-after")
-        if value is None:
-            return DEFAULT_RETRY_AFTER
-        try:
-            return max(0.0, float(value))
-        except ValueError:
-            when = email.utils.parsedate_to_datetime(value)
-            return max(0.0, when.timestamp() - time.time())
-    except (TypeError, ValueError):
-        return DEFAULT_RETRY_AFTER
+def _passed() -> bool:
+    left = deadline.remaining()
+    return left is not None and left <= 0
 
 
 @contextmanager
@@ -57,8 +52,10 @@ def map_openai_errors(model: str) -> Iterator[None]:
     except openai.APITimeoutError as exc:
         raise UpstreamTimeout(f"the LLM endpoint did not answer in time (model {model})") from exc
     except openai.RateLimitError as exc:
+        wait = retry_after(exc.response)
         raise UpstreamRateLimited(
-            "the LLM endpoint is rate limiting requests", retry_after=_retry_after(exc.response)
+            "the LLM endpoint is rate limiting requests",
+            retry_after=DEFAULT_RETRY_AFTER if wait is None else wait,
         ) from exc
     except openai.APIConnectionError as exc:
         raise UpstreamError(f"cannot reach the LLM endpoint: {exc}") from exc
@@ -92,17 +89,17 @@ class LLMClient:
             base_url: the endpoint, e.g. ``http://localhost:11434/v1``.
             model: the model name at the endpoint.
             api_key: the endpoint's key; local servers accept any value.
-            timeout: seconds per request.
-            max_retries: retries of failed requests (timeouts, 429, 5xx) by the client.
+            timeout: seconds per request (fewer when the deadline is nearer).
+            max_retries: retries of failed requests (timeouts, 429, 5xx), within the deadline.
         """
         self.model = model
         self.base_url = base_url
+        self.timeout = timeout
+        self.max_retries = max_retries
         # Local servers (Ollama, llama.cpp) want no key, but the client insists on one.
+        # Retries are ours (``_create``), so that they stop at the deadline.
         self._client = openai.OpenAI(
-            base_url=base_url,
-            api_key=api_key or "not-needed",
-            timeout=timeout,
-            max_retries=max_retries,
+            base_url=base_url, api_key=api_key or "not-needed", timeout=timeout, max_retries=0
         )
         self._mode_index = 0
         self._lock = threading.Lock()
@@ -148,14 +145,15 @@ class LLMClient:
 
         Raises:
             UpstreamTimeout, UpstreamRateLimited, UpstreamError: as mapped above.
+            DeadlineExceeded: the caller's deadline passed before an answer came.
         """
         index = self._mode_index
         with map_openai_errors(self.model):
             while True:
                 try:
-                    response = self._client.chat.completions.create(
+                    response = self._create(
                         model=self.model,
-                        messages=messages,  # type: ignore[arg-type]
+                        messages=messages,
                         temperature=0,
                         response_format=self._response_format(_MODES[index], schema, name),
                     )
@@ -170,3 +168,30 @@ class LLMClient:
         if not response.choices:
             raise UpstreamError("the LLM endpoint returned no choices")
         return response.choices[0].message.content or ""
+
+    def _create(self, **request: Any) -> Any:
+        """One chat completion, tried again on transient failures while the deadline allows.
+
+        Raises:
+            DeadlineExceeded: the deadline passed before or during a request.
+            openai.OpenAIError: a failure not retried, or the last one.
+        """
+        attempt = 0
+        while True:
+            left = deadline.remaining()
+            if left is not None and left <= 0:
+                raise deadline.exceeded()
+            timeout = self.timeout if left is None else min(self.timeout, left)
+            try:
+                return self._client.chat.completions.create(**request, timeout=timeout)
+            except openai.OpenAIError as exc:
+                if _passed():
+                    raise deadline.exceeded() from exc
+                if attempt >= self.max_retries or not should_retry(exc):
+                    raise
+                wait = backoff(exc, attempt)
+                left = deadline.remaining()
+                if left is not None and wait >= left:
+                    raise  # the retry could not start before the deadline
+                time.sleep(wait)
+                attempt += 1

@@ -2,6 +2,10 @@
 
 One chunk is one request. Several chunks get a partial summary each (at most
 ``max_concurrency`` requests in flight), then merge steps until one summary is left.
+Every request honours the caller's deadline (``toolkit.deadline``, carried into the
+worker threads): once it has passed, no further chunk or merge request starts and the
+summary fails with ``DeadlineExceeded``; the first failing chunk cancels those not
+yet started.
 Each answer is parsed and validated; an invalid one is asked again once with the
 reason, and one still invalid is ``UpstreamInvalidOutput``. A source summary that uses
 period wording is asked again once with the reason, then repaired by removing the
@@ -10,6 +14,7 @@ sentences that still carry it.
 
 from __future__ import annotations
 
+import contextvars
 import json
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -122,7 +127,18 @@ class MapReduce:
         if len(chats) == 1:
             return [ask(self.client, chats[0])]
         with ThreadPoolExecutor(max_workers=min(self.max_concurrency, len(chats))) as pool:
-            return list(pool.map(lambda chat: ask(self.client, chat), chats))
+            # Worker threads start with an empty context: each call runs in a copy of the
+            # caller's, so that it carries the deadline.
+            futures = [
+                pool.submit(contextvars.copy_context().run, ask, self.client, chat)
+                for chat in chats
+            ]
+            try:
+                return [future.result() for future in futures]
+            except BaseException:
+                for future in futures:
+                    future.cancel()  # the summary has failed: start no more calls
+                raise
 
     def _merge(
         self, parts: list[LLMSummary], ctx: SummaryContext

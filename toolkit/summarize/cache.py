@@ -55,7 +55,7 @@ def cache_key(
         "kind": ctx.kind.value,
         "title": ctx.title,
         "topic": ctx.topic,
-        "forum": ctx.forum,
+        "topics": [list(pair) for pair in ctx.topics],
         "period": [iso_z(t) if t else None for t in (ctx.started_at, ctx.ended_at)],
         "language": ctx.language,
         "engine": engine_id,

@@ -19,8 +19,9 @@ class SummaryContext:
     may name) or ``"source"`` (what the source is about: no period wording at all);
     ``kind`` picks the chat or channel variant; ``language`` is an ISO 639-1 code.
     ``topic`` is the title of the forum topic the messages are limited to (the summary
-    is of that topic, not of the source); ``forum``: the source is a forum, so its
-    messages belong to topics and a conversation never crosses one.
+    is of that topic, not of the source); ``topics`` are a forum's topics as
+    ``(id, title)`` pairs (empty for other sources): its messages belong to topics and
+    a conversation never crosses one.
     """
 
     family: Family
@@ -30,7 +31,12 @@ class SummaryContext:
     started_at: datetime | None = None
     ended_at: datetime | None = None
     topic: str | None = None
-    forum: bool = False
+    topics: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def forum(self) -> bool:
+        """Whether the source is a forum (has topics)."""
+        return bool(self.topics)
 
 
 def message_text(message: Message) -> str:

@@ -41,13 +41,15 @@ def _with_text(messages: Sequence[Message]) -> list[Message]:
     return [m for m in messages if not m.is_service and m.text.strip()]
 
 
-def _topic(store: MessageStore, source: Source, topic_id: int | None) -> tuple[str | None, bool]:
+def _topic(
+    store: MessageStore, source: Source, topic_id: int | None
+) -> tuple[str | None, tuple[tuple[int, str], ...]]:
     """The title of the forum topic a summary is limited to (``None``: the whole source),
-    and whether the source is a forum."""
-    topics = {t.topic_id: t.title for t in store.list_topics(source.id)}
+    and the forum's topics (empty for other sources)."""
+    topics = tuple((t.topic_id, t.title) for t in store.list_topics(source.id))
     if topic_id is None:
-        return None, bool(topics)
-    return topics.get(topic_id, f"Topic {topic_id}"), True
+        return None, topics
+    return dict(topics).get(topic_id, f"Topic {topic_id}"), topics
 
 
 def _run(
@@ -146,9 +148,9 @@ def summarize_period(
     messages = _with_text(
         store.messages_in_period(source.id, start, end, topic_id=topic_id, sender_peer_ids=senders)
     )
-    topic, forum = _topic(store, source, topic_id)
+    topic, topics = _topic(store, source, topic_id)
     ctx = SummaryContext(
-        "period", kind or source.kind, source.title, language, start, end, topic, forum
+        "period", kind or source.kind, source.title, language, start, end, topic, topics
     )
     return _run(store, embedder, settings, source, source_ref, messages, ctx, use_cache)
 
@@ -196,6 +198,6 @@ def summarize_source(
             source.id, limit, with_text_only=True, topic_id=topic_id, sender_peer_ids=senders
         )
     )
-    topic, forum = _topic(store, source, topic_id)
-    ctx = SummaryContext("source", source.kind, source.title, language, topic=topic, forum=forum)
+    topic, topics = _topic(store, source, topic_id)
+    ctx = SummaryContext("source", source.kind, source.title, language, topic=topic, topics=topics)
     return _run(store, embedder, settings, source, source_ref, messages, ctx, use_cache)

@@ -6,7 +6,7 @@ the rest of the messages.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -36,6 +36,8 @@ class Draft:
     titles: dict[int, list[str]]
     df: dict[str, int]
     vectors: npt.NDArray[np.float32]
+    headings: dict[int, str] = field(default_factory=dict)
+    """A section label's forum topic title, when sections are a forum's topics."""
 
     def weight(self, sentence: str) -> float:
         """How much a sentence shares the messages' vocabulary (to pick what to quote)."""

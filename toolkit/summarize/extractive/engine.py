@@ -1,6 +1,7 @@
 """The extractive engine: the embedded default, no network and no LLM.
 
-Topic sections come from clusters of message vectors; a section's title is its
+Topic sections come from clusters of message vectors (in a summary of a whole forum,
+from its topics, titled with the topic's title first); a section's title is its
 cluster's most distinctive words, its body a count line and its most representative
 messages, quoted (trimmed, with author and a link built in code). Important ids rank
 messages by centrality, replies received and length. The ``summary`` is a few
@@ -14,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
@@ -30,10 +32,30 @@ from toolkit.summarize.period_wording import has_period_wording
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
-EXTRACTIVE_VERSION = "8"
+EXTRACTIVE_VERSION = "9"
 SECTION_QUOTES = 3
 SECTION_QUOTE_CHARS = 220
 MAX_IMPORTANT = 10
+
+
+def forum_sections(
+    messages: Sequence[Message], ctx: SummaryContext
+) -> tuple[npt.NDArray[np.int_], dict[int, str]] | None:
+    """Section labels by forum topic (largest first) and each label's topic title, when
+    the messages of a forum summary span several topics; else ``None`` (clusters)."""
+    if not ctx.forum or ctx.topic is not None:
+        return None
+    counts = Counter(m.topic_id for m in messages)
+    if len(counts) < 2:
+        return None
+    order = sorted(counts, key=lambda t: (-counts[t], t if t is not None else 0))
+    label_of = {topic: label for label, topic in enumerate(order)}
+    titles = dict(ctx.topics)
+    headings = {
+        label_of[t]: titles.get(t, f"Topic {t}") if t is not None else titles.get(1, "General")
+        for t in order
+    }
+    return np.array([label_of[m.topic_id] for m in messages], dtype=np.int_), headings
 
 
 def _draft(messages: Sequence[Message], vectors: Matrix, ctx: SummaryContext) -> Draft:
@@ -41,7 +63,9 @@ def _draft(messages: Sequence[Message], vectors: Matrix, ctx: SummaryContext) ->
     terms = message_terms(texts)
     sizes = [len(t) for t in terms]
     unit = centred(np.asarray(vectors, dtype=np.float32))
-    labels = cluster(unit)
+    # A forum's topics are its sections: a section never mixes two topics' messages.
+    by_topic = forum_sections(messages, ctx)
+    labels, headings = by_topic if by_topic is not None else (cluster(unit), {})
     central = centrality(unit, labels)
     # Quotes avoid one-word messages and, in source summaries, period wording.
     quality = np.array([min(1.0, (s + 1) / 8) for s in sizes])
@@ -63,6 +87,7 @@ def _draft(messages: Sequence[Message], vectors: Matrix, ctx: SummaryContext) ->
         titles=key_phrases(texts, labels, keep=keep),
         df=dict(Counter(stem for words in terms for stem in {s for s, _ in words})),
         vectors=unit,
+        headings=headings,
     )
 
 
@@ -90,8 +115,12 @@ def _sections(book: Phrasebook, draft: Draft, link: Callable[[int], str]) -> lis
             message_id = draft.messages[i].messenger_message_id
             text = quote(book, draft, i, SECTION_QUOTE_CHARS, whole=True)
             lines.append(f"— {text} ({link(message_id)})")
-        words = draft.titles.get(label) or []
-        title = ", ".join(words) if words else book.say("other_topic")
+        words = ", ".join(draft.titles.get(label) or [])
+        heading = draft.headings.get(label)
+        if heading is not None:  # a forum topic: its title, then its key phrases
+            title = f"{heading}: {words}" if words else heading
+        else:
+            title = words or book.say("other_topic")
         sections.append(Section(title=title[0].upper() + title[1:], body="\n".join(lines)))
     return sections
 

@@ -7,7 +7,7 @@ from datetime import datetime
 import numpy as np
 import pytest
 
-from toolkit.summarize.extractive.acts import Act, act_of, is_chatter
+from toolkit.summarize.extractive.acts import Act, act_of, is_chatter, is_placeholder
 from toolkit.summarize.extractive.conversations import Turn
 from toolkit.summarize.extractive.grammar import morph
 from toolkit.summarize.extractive.keyphrases import candidates, dictionary_form, key_phrases
@@ -220,3 +220,13 @@ def test_selection_covers_the_period_and_keeps_question_with_answer() -> None:
     for unit in chosen:
         if turns[unit.first].act is Act.QUESTION:
             assert unit.second is not None  # a question travels with its answer
+
+
+@pytest.mark.parametrize("text", ["<photo>", "[video]", "<Media omitted>", " <image> <image> "])
+def test_an_attachment_marker_alone_is_a_placeholder(text: str) -> None:
+    assert is_placeholder(text)
+
+
+@pytest.mark.parametrize("text", ["<b>look</b> at this", "see [1] below", "photo"])
+def test_words_around_brackets_are_no_placeholder(text: str) -> None:
+    assert not is_placeholder(text)

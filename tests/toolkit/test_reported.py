@@ -45,3 +45,44 @@ def test_a_declarative_question_is_reported_with_whether_and_a_fragment_not_at_a
     told = report("so you are taking that job for sure?", "Milo", "Dev")
     assert told == "Milo asks Dev whether Dev is taking that job for sure"
     assert report("Not much, you?", "Vic", "Kai") == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "told"),
+    [
+        ("Where is the concert?", "Rita asks Omar where the concert is"),
+        ("How's the new flat working out?", "Rita asks Omar how the new flat is working out"),
+        ("Where can I park my bike?", "Rita asks Omar where Rita can park Rita's bike"),
+        ("When did you paint the fence?", "Rita asks Omar when Omar painted the fence"),
+        ("What time is it there?", "Rita asks Omar what time it is there"),
+        ("Who is bringing the chairs?", "Rita asks Omar who is bringing the chairs"),
+        ("What does she think of it?", "Rita asks Omar what she thinks of it"),
+        ("Where does the tram stop?", "Rita asks Omar where the tram stops"),
+        ("How old are you?", "Rita asks Omar how old Omar is"),
+        ("What are your travel plans, Omar?", "Rita asks Omar what Omar's travel plans are, Omar"),
+        ("Has anyone fed the cat?", "Rita asks Omar whether anyone has fed the cat"),
+        ("Is there any soup left?", "Rita asks Omar whether there is any soup left"),
+        ("Isn't this chair comfortable?", "Rita asks Omar whether this chair isn't comfortable"),
+        ("Did the parcel arrive on time?", "Rita asks Omar whether the parcel arrived on time"),
+        ("Who is Greta Blom?", "Rita asks Omar who Greta Blom is"),
+    ],
+)
+def test_a_reported_question_takes_the_order_of_a_statement(text: str, told: str) -> None:
+    assert report(text, "Rita", "Omar", ("Rita", "Omar")) == told
+
+
+def test_a_base_form_agrees_through_the_dictionary_and_a_leading_conjunction_goes() -> None:
+    assert report("so i need a ladder", "Tess", "Ugo") == "Tess needs a ladder"
+    assert report("but i dont like mushrooms", "Tess", "Ugo") == "Tess doesn't like mushrooms"
+    assert third_person("feed") == "feeds"
+    assert third_person("cant") == "cant"
+
+
+def test_a_retold_sentence_starts_in_lower_case_unless_it_opens_with_a_name() -> None:
+    names = ("Tess", "Ugo")
+    assert report("Bring Ugo the keys!", "Tess", "Ugo", names) == "Tess says bring Ugo the keys"
+    assert report("It's Ugo's turn", "Tess", "Ugo", names) == "Tess says it's Ugo's turn"
+    assert report("Grand Hotel, room 12", "Tess", "Ugo", names) == (
+        "Tess says Grand Hotel, room 12"
+    )
+    assert report("Hm.", "Tess", "Ugo", names) == ""

@@ -57,6 +57,13 @@ _DECISION_RE = re.compile(
     re.IGNORECASE,
 )
 _MEDIA_RE = re.compile(r"^\[(?:photo|video|document|file|audio|voice|sticker|gif)[^\]]*\]$")
+_PLACEHOLDER_RE = re.compile(r"^(?:\s*(?:<[\w .:-]{1,40}>|\[[\w .:-]{1,40}\]))+\s*$")
+
+
+def is_placeholder(text: str) -> bool:
+    """Whether ``text`` is only markup standing for an attachment ("<photo>",
+    "[video]", "<Media omitted>"): a message without words of its own."""
+    return bool(_PLACEHOLDER_RE.match(text))
 
 
 def is_chatter(text: str) -> bool:

@@ -15,7 +15,7 @@ from collections import Counter
 from datetime import datetime
 
 from toolkit.models import SourceKind
-from toolkit.summarize.extractive.acts import Act, act_of
+from toolkit.summarize.extractive.acts import Act, act_of, is_placeholder
 from toolkit.summarize.extractive.conversations import Turn, in_thread
 from toolkit.summarize.extractive.draft import Draft, author
 from toolkit.summarize.extractive.quotes import passage
@@ -57,6 +57,8 @@ def turns(draft: Draft) -> list[Turn]:
         act = act_of(text)
         if draft.ctx.family == "source" and has_period_wording(text):
             act = Act.CHATTER  # a source summary quotes nothing that names a time
+        if is_placeholder(text):
+            act = Act.CHATTER  # an attachment's marker says nothing a digest can retell
         words = len(tokenize(text))
         out.append(
             Turn(

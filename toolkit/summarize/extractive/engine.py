@@ -22,6 +22,7 @@ from toolkit.embeddings import Embedder
 from toolkit.models import Message, Section, SourceKind, Summary
 from toolkit.summarize.context import SummaryContext, message_text
 from toolkit.summarize.engine import SummaryJob
+from toolkit.summarize.extractive.acts import is_placeholder
 from toolkit.summarize.extractive.clusters import Matrix, centrality, centred, cluster, importance
 from toolkit.summarize.extractive.digest import digest
 from toolkit.summarize.extractive.draft import Draft, author, quote
@@ -32,7 +33,7 @@ from toolkit.summarize.period_wording import has_period_wording
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
-EXTRACTIVE_VERSION = "9"
+EXTRACTIVE_VERSION = "10"
 SECTION_QUOTES = 3
 SECTION_QUOTE_CHARS = 220
 MAX_IMPORTANT = 10
@@ -60,7 +61,9 @@ def forum_sections(
 
 def _draft(messages: Sequence[Message], vectors: Matrix, ctx: SummaryContext) -> Draft:
     texts = [message_text(m) for m in messages]
-    terms = message_terms(texts)
+    # An attachment's marker ("<photo>") has no words to be a topic.
+    spoken = ["" if is_placeholder(t) else t for t in texts]
+    terms = message_terms(spoken)
     sizes = [len(t) for t in terms]
     unit = centred(np.asarray(vectors, dtype=np.float32))
     # A forum's topics are its sections: a section never mixes two topics' messages.
@@ -84,7 +87,7 @@ def _draft(messages: Sequence[Message], vectors: Matrix, ctx: SummaryContext) ->
         central=central,
         importance=importance(messages, central, sizes),
         quality=quality,
-        titles=key_phrases(texts, labels, keep=keep),
+        titles=key_phrases(spoken, labels, keep=keep),
         df=dict(Counter(stem for words in terms for stem in {s for s, _ in words})),
         vectors=unit,
         headings=headings,

@@ -15,11 +15,12 @@ from __future__ import annotations
 import re
 
 from toolkit.summarize.extractive.acts import CHATTER_WORDS, is_chatter
+from toolkit.summarize.extractive.indirect import PAST, WH, common_word, indirect, inflect
 from toolkit.summarize.period_wording import split_sentences
 
 _LEAD = re.compile(
-    r"^(?:(?:hey+|hi+|hello|oh+|ah+|aw+|well|so|ok(?:ay)?|kk?|yeah|yes|yep|no|nope|nah|lol|"
-    r"haha\w*|hehe\w*|hmm+|um+|uh+|wow|omg|btw|anyway|c'mon|dear|guys|man|dude|bro|sir|"
+    r"^(?:(?:and|but|hey+|hi+|hello|oh+|ah+|aw+|well|so|ok(?:ay)?|kk?|yeah|yes|yep|no|nope|nah|lol|"
+    r"haha\w*|hehe\w*|hm+|um+|uh+|wow|omg|btw|anyway|c'mon|dear|guys|man|dude|bro|sir|"
     r"madam|ma'am|excuse me|sorry|listen|look|please|honey|babe|darling|sweetie|"
     r"good (?:morning|afternoon|evening)|thanks|thank you|sure|great|cool|right|alright)"
     r"\b[\s,.!:;-]*)+",
@@ -33,12 +34,10 @@ MAX_CLAUSES = 1
 _NOISE = re.compile(r"[^\w\s.,!?;:'’\"()\-/&%$#@+…=*]")
 _REPEAT = re.compile(r"([!?.])[!?.]+")
 _WORD = re.compile(r"[\w#@]+(?:['\-/][\w#@]+)*|[^\s\w#@]+")
-_WH_DO = re.compile(
-    r"^(what|where|when|how|why|who|which)((?: \w+)?) (?:do|does) (you|u|ya|i|we) ", re.IGNORECASE
-)
 _NO_AGREE = frozenset(
     """can could will would shall should must might may did didn't can't won't wouldn't
-    couldn't shouldn't had was wasn't just really also still never always already only even
+    couldn't shouldn't cant wont didnt wouldnt couldnt shouldnt had was wasn't just really
+    also still never always already only even
     actually totally probably definitely usually often sometimes rather got went saw
     made thought told said came took gave found knew left felt bought brought met ran sent
     spent lost won forgot heard kept paid put slept wrote ate drove began became broke chose
@@ -60,6 +59,7 @@ _FIRST = {  # first person singular -> (form after a name, form after "they")
 }
 _BE_HAVE = {"am": "is", "are": "is", "were": "was", "have": "has", "do": "does"}
 _BE_HAVE.update({"don't": "doesn't", "haven't": "hasn't", "aren't": "isn't", "go": "goes"})
+_BE_HAVE.update({"dont": "doesn't", "havent": "hasn't", "arent": "isn't"})
 _SECOND = {"you're": "is", "you've": "has", "you'll": "will", "you'd": "would"}
 _WE = {"we're": "they're", "we've": "they've", "we'll": "they'll", "we'd": "they'd"}
 _OBJECT = {"me": None, "us": "them", "myself": None, "ourselves": "themselves"}
@@ -69,7 +69,6 @@ _CLAUSE_WORDS = (
     "whether , ; :"
 )
 _CLAUSE_START = frozenset(_CLAUSE_WORDS.split())
-_WH = frozenset(("what", "where", "when", "how", "why", "who", "which", "whose", "whom"))
 _AUX_Q = re.compile(
     r"^(do|does|are|is|can|could|will|would|should|shall|have|has|may)\s+(you|u|ya|we|i)\b\s*(.*)$",
     re.IGNORECASE,
@@ -81,7 +80,12 @@ def third_person(verb: str) -> str:
     low = verb.lower()
     if low in _BE_HAVE:
         return _BE_HAVE[low]
-    if low in _NO_AGREE or not low.isalpha() or low.endswith(("ed", "ing", "ly")):
+    if low in _NO_AGREE or not low.isalpha():
+        return verb
+    agreed = inflect(low, "VBZ")
+    if agreed != low:  # a base form the dictionary knows ("need" -> "needs")
+        return agreed
+    if low.endswith(("ed", "ing", "ly")):
         return verb
     if low.endswith("s") and not low.endswith("ss"):
         return verb
@@ -112,10 +116,14 @@ class _Rewriter:
         out: list[str] = []
         agree = False  # the next verb agrees with a third-person singular subject
         pieces: list[str] = []
-        for match in matches:
+        for k, match in enumerate(matches):
             token, mark = match.group(0), len(out)
+            after = matches[k + 1].group(0).lower() if k + 1 < len(matches) else ""
             spaced = match.start() == 0 or line[match.start() - 1].isspace()
             try:
+                if token == PAST:  # a verb already in the past agrees with nothing
+                    agree = False
+                    continue
                 low = token.lower()
                 prev = out[-1].lower() if out else ","
                 subject_slot = prev in _CLAUSE_START or not out
@@ -140,7 +148,7 @@ class _Rewriter:
                     out += [self.addressee, _SECOND[low]]
                 elif self.addressee and low in ("you", "u", "ya"):
                     out.append(self.addressee)
-                    agree = subject_slot
+                    agree = subject_slot or after in _BE_HAVE  # "how old you are"
                     continue
                 elif self.addressee and low in ("your", "ur", "yours"):
                     out.append(f"{self.addressee}'s")
@@ -209,7 +217,7 @@ def report(
         if not body:
             continue
         if question:
-            asked = _question(rewriter, _WH_DO.sub(r"\1\2 \3 ", body), names)
+            asked = _question(rewriter, body, names)
             if asked:
                 clauses.append(asked)
             continue
@@ -229,42 +237,28 @@ def report(
 
 
 def _lower(text: str, names: tuple[str, ...]) -> str:
-    """``text`` with its first word in lower case unless it is a name or an acronym."""
+    """``text`` with its first word in lower case when it is a common word (chatter, a
+    contraction, a word the dictionary knows), not a name or an acronym."""
     first = text.split(" ", 1)[0]
-    if first.lower() not in CHATTER_WORDS or first in names or len(first) < 2:
+    if first in names or len(first) < 2 or first.isupper():
         return text
+    low, second = first.lower(), text.split(" ", 2)[1:2]
+    if low not in CHATTER_WORDS and "'" not in low:
+        if not common_word(low):
+            return text
+        nxt = second[0].removesuffix("'s") if second else ""
+        if nxt[:1].isupper() and nxt not in names:
+            return text  # "Capital Hotel", "Miss Ames": a name of several words
     return text[:1].lower() + text[1:]
 
 
 def _question(rewriter: _Rewriter, body: str, names: tuple[str, ...]) -> str:
-    match = _AUX_Q.match(body)
     whom = f" {rewriter.addressee}" if rewriter.addressee else ""
-    if match:
-        aux, subject, rest = match.group(1).lower(), match.group(2).lower(), match.group(3)
-        said_rest = rewriter.words(rest) if rest else ""
-        if subject in ("you", "u", "ya") and rewriter.addressee:
-            who = rewriter.addressee
-        elif subject == "i":
-            who = rewriter._me()
-        elif subject == "we":
-            who = "they"
-        else:
-            who = subject
-        third = who not in ("they", "you")
-        if aux in ("do", "does"):
-            head, _, tail = said_rest.partition(" ")
-            verb = third_person(head) if third else head
-            clause = f"{who} {verb} {tail}".strip()
-        else:
-            form = {"are": "is", "have": "has"}.get(aux, aux) if third else aux
-            if not third and aux == "is":
-                form = "are"
-            clause = f"{who} {form} {said_rest}".strip()
-        return f"asks{whom} whether {clause}"
-    said = _lower(rewriter.words(body), names)
-    if said.split(" ", 1)[0].lower() in _WH:
+    order = indirect(body, names)
+    said = _lower(rewriter.words(order if order is not None else body), names)
+    if said.split(" ", 1)[0].lower() in WH:
         return f"asks{whom} {said}"
-    if len(body.split()) < 4:
+    if order is None and len(body.split()) < 4:
         return ""  # a bare fragment ("Not much, you?", "Tomorrow?") reports nothing
     return f"asks{whom} whether {said}"
 

@@ -86,3 +86,22 @@ def test_a_retold_sentence_starts_in_lower_case_unless_it_opens_with_a_name() ->
         "Tess says Grand Hotel, room 12"
     )
     assert report("Hm.", "Tess", "Ugo", names) == ""
+
+
+def test_a_second_i_is_they_and_its_verb_agrees_with_they() -> None:
+    told = report("I must say I was tired", "Noor", "Ivo")
+    assert told == "Noor must say they were tired"
+
+
+def test_you_before_a_verb_is_a_subject_after_a_verb_an_object() -> None:
+    assert report("are you sure you need a car?", "Noor", "Ivo") == (
+        "Noor asks Ivo whether Ivo is sure Ivo needs a car"
+    )
+    assert report("I will let you know", "Noor", "Ivo") == "Noor will let Ivo know"
+    assert report("It helps you sleep", "Noor", "Ivo") == "Noor says it helps Ivo sleep"
+
+
+def test_a_name_with_its_possessive_keeps_its_capital() -> None:
+    assert report("Ivo's bike is gone", "Noor", "Ivo", ("Noor", "Ivo")) == (
+        "Noor says Ivo's bike is gone"
+    )

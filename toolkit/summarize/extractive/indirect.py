@@ -62,6 +62,16 @@ def common_word(word: str) -> bool:
     return bool(lemmas) and set(lemmas) != {"PROPN"}
 
 
+def is_verb(word: str) -> bool:
+    """Whether ``word`` is a verb's base form ("need", not "needs" or "said")."""
+    return _verb_lemma(word) == word.lower() and word.isalpha()
+
+
+def is_verb_form(word: str) -> bool:
+    """Whether ``word`` is any form of a verb or an auxiliary ("helps", "could")."""
+    return word.lower() in _AUX or _verb_lemma(word) is not None
+
+
 @lru_cache(maxsize=16384)
 def _verb_lemma(word: str) -> str | None:
     lemmas = lemminflect.getAllLemmas(word.lower()).get("VERB")

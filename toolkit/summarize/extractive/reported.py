@@ -15,7 +15,15 @@ from __future__ import annotations
 import re
 
 from toolkit.summarize.extractive.acts import CHATTER_WORDS, is_chatter
-from toolkit.summarize.extractive.indirect import PAST, WH, common_word, indirect, inflect
+from toolkit.summarize.extractive.indirect import (
+    PAST,
+    WH,
+    common_word,
+    indirect,
+    inflect,
+    is_verb,
+    is_verb_form,
+)
 from toolkit.summarize.period_wording import split_sentences
 
 _LEAD = re.compile(
@@ -115,6 +123,7 @@ class _Rewriter:
         matches = list(_WORD.finditer(line))
         out: list[str] = []
         agree = False  # the next verb agrees with a third-person singular subject
+        plural = False  # the next "am"/"was" follows "they"
         pieces: list[str] = []
         for k, match in enumerate(matches):
             token, mark = match.group(0), len(out)
@@ -134,6 +143,8 @@ class _Rewriter:
                     name = self._me()
                     out.append(name)
                     agree = name != "they"
+                    if not agree and after in ("am", "was"):  # "I am" -> "they are"
+                        plural = True
                     continue
                 elif low in _WE:
                     out.append(_WE[low])
@@ -148,10 +159,17 @@ class _Rewriter:
                     out += [self.addressee, _SECOND[low]]
                 elif self.addressee and low in ("you", "u", "ya"):
                     out.append(self.addressee)
-                    agree = subject_slot or after in _BE_HAVE  # "how old you are"
+                    # "how old you are", "sure you need": a verb after "you" makes it the subject
+                    agree = (
+                        subject_slot
+                        or after in _BE_HAVE
+                        or (not is_verb_form(prev) and is_verb(after))
+                    )
                     continue
                 elif self.addressee and low in ("your", "ur", "yours"):
                     out.append(f"{self.addressee}'s")
+                elif plural:
+                    out.append({"am": "are", "was": "were"}.get(low, token))
                 elif agree and low in _ADVERBS:
                     out.append(token)
                     continue
@@ -159,7 +177,7 @@ class _Rewriter:
                     out.append(third_person(token))
                 else:
                     out.append(token)
-                agree = False
+                agree = plural = False
             finally:
                 pieces.append((" " if spaced else "") + " ".join(out[mark:]))
         return "".join(pieces).strip()
@@ -240,7 +258,7 @@ def _lower(text: str, names: tuple[str, ...]) -> str:
     """``text`` with its first word in lower case when it is a common word (chatter, a
     contraction, a word the dictionary knows), not a name or an acronym."""
     first = text.split(" ", 1)[0]
-    if first in names or len(first) < 2 or first.isupper():
+    if first.removesuffix("'s") in names or len(first) < 2 or first.isupper():
         return text
     low, second = first.lower(), text.split(" ", 2)[1:2]
     if low not in CHATTER_WORDS and "'" not in low:

@@ -105,3 +105,12 @@ def test_a_name_with_its_possessive_keeps_its_capital() -> None:
     assert report("Ivo's bike is gone", "Noor", "Ivo", ("Noor", "Ivo")) == (
         "Noor says Ivo's bike is gone"
     )
+
+
+def test_a_question_inside_a_question_takes_statement_order_too() -> None:
+    assert report("Do you know where is the gym?", "Rita", "Omar", ("Rita", "Omar")) == (
+        "Rita asks Omar whether Omar knows where the gym is"
+    )
+    assert report("How is the price of a ticket?", "Rita", "Omar") == (
+        "Rita asks Omar how the price of a ticket is"
+    )

@@ -122,9 +122,28 @@ def subject_length(tokens: list[str], names: tuple[str, ...] = ()) -> int:
         n += 1
         if tokens[n - 1][-1] in ",;:":
             break  # a comma closes the phrase ("your goals, Ann")
+    while n > 1 and tokens[n - 1].lower() in ("of", "and", "or"):
+        n -= 1  # a phrase ends on a noun ("the process" of getting …)
     if n == 1 and low in _ARTICLES:
         return 0  # "my" alone is no subject
     return n
+
+
+def _is_be(word: str) -> bool:
+    """Whether ``word`` is a form of "be" that can open a question."""
+    return word.lower() in ("is", "are", "was", "were", "am")
+
+
+def embedded(text: str, names: tuple[str, ...] = ()) -> str:
+    """``text`` with a question inside it in reported order too ("whether Ann knows
+    where is the room" -> "… where the room is")."""
+    tokens = text.split()
+    for k in range(1, len(tokens) - 1):
+        if tokens[k].lower() in WH or tokens[k].lower().replace("’", "'") in _CONTRACTED:
+            inner = indirect(" ".join(tokens[k:]), names)
+            if inner is not None:
+                return " ".join([*tokens[:k], inner])
+    return text
 
 
 def indirect(body: str, names: tuple[str, ...] = ()) -> str | None:
@@ -146,6 +165,8 @@ def indirect(body: str, names: tuple[str, ...] = ()) -> str | None:
     if n == 0:
         return None
     subject, rest = tokens[i + 1 : i + 1 + n], tokens[i + 1 + n :]
+    if _is_be(tokens[i]) and rest[:1] and rest[0].lower() == "of" and "," not in body:
+        subject, rest = [*subject, *rest], []  # "how is the price of a ticket"
     mark = subject[-1][-1] if subject[-1][-1] in ",;:" else ""
     if mark:  # "what are your goals, Ann" -> "what your goals are, Ann"
         subject = [*subject[:-1], subject[-1][:-1]]

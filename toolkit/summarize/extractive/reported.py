@@ -19,6 +19,7 @@ from toolkit.summarize.extractive.indirect import (
     PAST,
     WH,
     common_word,
+    embedded,
     indirect,
     inflect,
     is_verb,
@@ -273,7 +274,7 @@ def _lower(text: str, names: tuple[str, ...]) -> str:
 def _question(rewriter: _Rewriter, body: str, names: tuple[str, ...]) -> str:
     whom = f" {rewriter.addressee}" if rewriter.addressee else ""
     order = indirect(body, names)
-    said = _lower(rewriter.words(order if order is not None else body), names)
+    said = _lower(rewriter.words(embedded(order if order is not None else body, names)), names)
     if said.split(" ", 1)[0].lower() in WH:
         return f"asks{whom} {said}"
     if order is None and len(body.split()) < 4:

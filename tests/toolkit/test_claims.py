@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from rich.console import Console
 
@@ -146,3 +148,24 @@ def test_ablation_removes_each_part_but_never_all_weights() -> None:
     assert variants["without short factor"].short_floor == 1.0
     only_semantic = ablation_variants(SearchWeights().replace(lexical=0.0, phrase=0.0))
     assert "without semantic" not in only_semantic
+
+
+def test_report_without_the_dev_folder_says_so_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "no-such-dev"
+    assert report.main(["--dev-dir", str(missing)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"dev data not found at {missing}; pass --dev-dir <folder of the dev files>\n"
+
+
+def test_report_names_a_dev_file_missing_from_the_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MLENS_DATA_DIR", str(tmp_path / "data"))
+    assert report.main(["--dev-dir", str(tmp_path), "--only", "summar", "--limit", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"dev file not found: {tmp_path / 'summaries_en_'}")
+    assert err.endswith("; pass --dev-dir <folder of the dev files>\n")

@@ -16,7 +16,7 @@ from toolkit.evaluate.claims.ranking import hybrid_margins
 from toolkit.evaluate.compare import METHODS, compare, mean_metrics, method_scores, prepare
 from toolkit.evaluate.metrics import mrr_at, ndcg_at, recall_at
 from toolkit.evaluate.rankers import bm25_scores, ranking, rrf_scores
-from toolkit.evaluate.retrieval import DEV_DIR, dev_path, load_queries, load_set
+from toolkit.evaluate.retrieval import dev_path, load_queries, load_set
 from toolkit.evaluate.tuning import pack, packed_ndcg, search_grid, weight_grid
 from toolkit.models import Message, SourceKind
 from toolkit.search.searcher import Searcher
@@ -152,7 +152,7 @@ def test_the_pool_is_ranked_exactly_as_a_search_ranks_its_window(tmp_path: Path)
     assert sorted(search_order) == sorted(pool_order)
 
 
-@pytest.mark.skipif(not DEV_DIR.exists(), reason="the shared dev files are not here")
+@pytest.mark.usefixtures("dev_dir")
 def test_vectorised_tuning_agrees_with_the_plain_evaluation(tmp_path: Path) -> None:
     rset = load_set("en_stsb", BOW, cache_dir=tmp_path, limit=8)
     prepared = prepare(rset, semantic_floor=0.0)

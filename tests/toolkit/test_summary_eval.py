@@ -23,10 +23,11 @@ CACHE = Path(__file__).resolve().parents[2] / "data" / "cache"
 
 
 @pytest.fixture(scope="module")
-def dialogues() -> list[ev.Dialogue]:
+def dialogues(dev_dir: Path) -> list[ev.Dialogue]:
     return ev.load_dialogues(ev.DEV_FILE, limit=4)
 
 
+@pytest.mark.usefixtures("dev_dir")
 def test_dev_file_loads_as_chats() -> None:
     all_of_them = ev.load_dialogues(ev.DEV_FILE)
     assert len(all_of_them) == 100
@@ -144,6 +145,7 @@ def test_bootstrap_interval_is_paired_and_deterministic() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("dev_dir")
 def test_summary_claim_holds_on_both_dev_sets() -> None:
     # The acceptance number (README): ROUGE-L ≥ 1.10 × the best baseline on each set.
     env = {k: os.environ.pop(k) for k in list(os.environ) if k.startswith("MLENS_")}

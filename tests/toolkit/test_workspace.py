@@ -142,6 +142,7 @@ def test_ranking_evaluation_tables(workspace: Workspace, warm_eval: Path) -> Non
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("dev_dir")
 def test_summary_evaluation_and_its_per_dialogue_outputs_agree(workspace: Workspace) -> None:
     rouge = workspace.evaluate_summaries(limit=3).to_pandas().set_index("system")
     outputs = workspace.summary_outputs(limit=3).to_pandas()

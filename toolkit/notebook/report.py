@@ -3,7 +3,9 @@
 Runs every claim of ``toolkit.evaluate.claims.CLAIMS`` (the hybrid against the
 baselines, the README's ranking table, the summary engine against its baselines),
 prints each one's tables and verdicts, and exits 1 when any claim fails. ``--tune``
-runs the weight grid search instead and prints the best settings.
+runs the weight grid search instead and prints the best settings. Without the dev
+files (``--dev-dir``, default ``../shared/data/eval/dev``) it exits 2 with one line
+naming the folder or file it could not find.
 
 The hybrid uses the configured weights: ``SearchWeights`` defaults unless
 ``MLENS_SEARCH__*`` or ``MLENS_WEIGHTS_FILE`` say otherwise.
@@ -71,12 +73,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--step", type=float, default=STEP, help="grid step of the weights")
     parser.add_argument("--top", type=int, default=10, help="settings to show with --tune")
     args = parser.parse_args(argv)
+    hint = "pass --dev-dir <folder of the dev files>"
+    if not args.dev_dir.is_dir():
+        print(f"dev data not found at {args.dev_dir}; {hint}", file=sys.stderr)
+        return 2
     console = Console(width=max(Console().width, 160))
     run = Run(Settings(), dev_dir=args.dev_dir, limit=args.limit)
-    if args.tune:
-        tune(console, run, step=args.step, top=args.top)
-        return 0
-    return check_claims(console, run, only=args.only)
+    try:
+        if args.tune:
+            tune(console, run, step=args.step, top=args.top)
+            return 0
+        return check_claims(console, run, only=args.only)
+    except FileNotFoundError as exc:  # a dev file missing from the folder
+        print(f"dev file not found: {exc.filename}; {hint}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

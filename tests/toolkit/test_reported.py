@@ -114,3 +114,20 @@ def test_a_question_inside_a_question_takes_statement_order_too() -> None:
     assert report("How is the price of a ticket?", "Rita", "Omar") == (
         "Rita asks Omar how the price of a ticket is"
     )
+
+
+def test_emoticons_and_laughter_are_no_words_of_what_was_said() -> None:
+    assert report("I miss the sea :( lol", "Ines", "Per") == "Ines misses the sea"
+    assert report("Haha, where did you buy it? :D", "Ines", "Per") == (
+        "Ines asks Per where Per bought it"
+    )
+    assert report("The bus is late ^.^ at 8:30 xD", "Ines", "Per") == (
+        "Ines says the bus is late at 8:30"
+    )
+
+
+def test_markup_for_an_attachment_is_no_words() -> None:
+    assert report("<photo> the view from the top", "Ines", "Per") == (
+        "Ines says the view from the top"
+    )
+    assert report("here is the menu <file_other>", "Ines", "Per") == "Ines says here is the menu"

@@ -42,6 +42,15 @@ MAX_CLAUSES = 1
 """How many sentences of a message a digest retells (references are short)."""
 _NOISE = re.compile(r"[^\w\s.,!?;:'’\"()\-/&%$#@+…=*]")
 _REPEAT = re.compile(r"([!?.])[!?.]+")
+_TAG = re.compile(r"<[\w .:/-]{1,40}>")
+"""Markup in a message ("<photo>", "<Media omitted>"): an attachment, not words said."""
+_EMOTICON = re.compile(
+    r"(?:(?<=\s)|^)(?:[:;=8xX][-'^o]?[()\[\]DPpOo3xX/\\|*@$]+|<3+|[\^T][_.-]?[\^T]|-_+-|"
+    r"\b(?:lol+|lmao+|rofl|haha\w*|hehe\w*|xd+)\b)(?=[\s.,!?]|$)",
+    re.IGNORECASE,
+)
+"""Emoticons (":)", ";-P", "<3", "^.^", "-_-") and laughter ("lol", "haha", "xD"): no
+words of what was said."""
 _WORD = re.compile(r"[\w#@]+(?:['\-/][\w#@]+)*|[^\s\w#@]+")
 _NO_AGREE = frozenset(
     """can could will would shall should must might may did didn't can't won't wouldn't
@@ -185,7 +194,10 @@ class _Rewriter:
 
 
 def _clean(sentence: str, names: tuple[str, ...]) -> str:
-    text = _REPEAT.sub(r"\1", _NOISE.sub("", sentence)).strip()
+    text = _EMOTICON.sub("", _TAG.sub("", sentence))
+    text = _REPEAT.sub(r"\1", _NOISE.sub("", text)).strip()
+    text = re.sub(r"\s+([.,!?;:])(?=\s|$)", r"\1", re.sub(r"\s{2,}", " ", text))
+    text = text.lstrip(" ,;:-")
     for _ in range(3):
         stripped = _LEAD.sub("", text).strip()
         if stripped != text:  # a greeting, then perhaps whom it greets ("Hey Jimmy.")

@@ -131,3 +131,25 @@ def test_markup_for_an_attachment_is_no_words() -> None:
         "Ines says the view from the top"
     )
     assert report("here is the menu <file_other>", "Ines", "Per") == "Ines says here is the menu"
+
+
+@pytest.mark.parametrize(
+    ("text", "told"),
+    [
+        ("did Omar feed the fish", "Rita asks Omar whether Omar fed the fish"),
+        ("what do you mean", "Rita asks Omar what Omar means"),
+        ("have a nice trip", "Rita says have a nice trip"),
+        ("could be worse", "Rita says could be worse"),
+        (
+            "Could let me know when he calls?",
+            "Rita asks Omar whether Omar could let Rita know when he calls",
+        ),
+        ("You coming to the match?", "Rita asks Omar whether Omar is coming to the match"),
+        ("why not, which film?", "Rita asks Omar which film"),
+        ("Omar, where are the keys?", "Rita asks Omar where the keys are"),
+        ("can sb open the door?", "Rita asks Omar whether sb can open the door"),
+        ("hiya omar, the tram is late", "Rita says the tram is late"),
+    ],
+)
+def test_a_question_without_its_mark_or_its_subject_is_still_reported(text: str, told: str) -> None:
+    assert report(text, "Rita", "Omar", ("Rita", "Omar")) == told

@@ -24,9 +24,10 @@ _AUX_WORDS = """is are was were am can could will would should shall may might m
 had do does did isn't aren't wasn't weren't can't couldn't won't wouldn't shouldn't hasn't
 haven't don't doesn't didn't"""
 _AUX = frozenset(_AUX_WORDS.split())
+_MODALS = frozenset("can could will would should shall may might".split())  # noqa: SIM905
 _CONTRACTED = {f"{wh}'s": wh for wh in ("how", "what", "where", "who", "when", "why")}
 _PRONOUN_WORDS = """you u ya i we he she it they there anybody anyone somebody someone
-everybody everyone nobody"""
+everybody everyone nobody sb"""
 _PRONOUNS = frozenset(_PRONOUN_WORDS.split())
 _AGREEING = frozenset("you u ya i we they".split())  # noqa: SIM905
 """Subjects whose verb the rewriter agrees itself (or that take the plain form)."""
@@ -134,6 +135,22 @@ def _is_be(word: str) -> bool:
     return word.lower() in ("is", "are", "was", "were", "am")
 
 
+def asks(body: str, names: tuple[str, ...] = ()) -> bool:
+    """Whether ``body``, without a question mark, is a question by its word order ("did
+    Ann pay the bill", "what do you mean")."""
+    tokens = body.replace("’", "'").split()
+    first = tokens[0].lower() if tokens else ""
+    if first in WH or first in _CONTRACTED:
+        return indirect(body, names, elided=False) is not None
+    # An auxiliary first asks only before a pronoun or a name ("did Ann pay"), not
+    # before a noun phrase ("have a great day", "are the fish").
+    return (
+        first in _AUX
+        and subject_length(tokens[1:2], names) == 1
+        and (indirect(body, names, elided=False) is not None)
+    )
+
+
 def embedded(text: str, names: tuple[str, ...] = ()) -> str:
     """``text`` with a question inside it in reported order too ("whether Ann knows
     where is the room" -> "… where the room is")."""
@@ -146,9 +163,10 @@ def embedded(text: str, names: tuple[str, ...] = ()) -> str:
     return text
 
 
-def indirect(body: str, names: tuple[str, ...] = ()) -> str | None:
+def indirect(body: str, names: tuple[str, ...] = (), *, elided: bool = True) -> str | None:
     """A question's words in reported order, or None when ``body`` is not an inverted
-    question (the wh-word, if any, stays first; "whether" is the caller's)."""
+    question (the wh-word, if any, stays first; "whether" is the caller's). ``elided``:
+    a modal before a verb asks "you" ("could let me know")."""
     tokens = body.replace("’", "'").split()
     if tokens and tokens[0].lower() in _CONTRACTED:
         tokens = [_CONTRACTED[tokens[0].lower()], "is", *tokens[1:]]
@@ -162,6 +180,14 @@ def indirect(body: str, names: tuple[str, ...] = ()) -> str | None:
         return None
     aux = tokens[i]
     n = subject_length(tokens[i + 1 :], names)
+    if (
+        n == 0
+        and elided
+        and i + 1 < len(tokens)
+        and tokens[i].lower() in _MODALS
+        and is_verb(tokens[i + 1])
+    ):
+        tokens, n = [*tokens[: i + 1], "you", *tokens[i + 1 :]], 1  # "could let me know": you
     if n == 0:
         return None
     subject, rest = tokens[i + 1 : i + 1 + n], tokens[i + 1 + n :]
@@ -172,6 +198,10 @@ def indirect(body: str, names: tuple[str, ...] = ()) -> str | None:
         subject = [*subject[:-1], subject[-1][:-1]]
     low = aux.lower()
     if low in ("do", "does", "did"):
+        if not any(_verb_lemma(w) for w in rest[:2]) and not (
+            len(subject) > 1 and _verb_lemma(subject[-1])
+        ):
+            return None  # "do it now" asks nothing
         if len(subject) > 1 and _verb_lemma(subject[-1]) and not (rest and _verb_lemma(rest[0])):
             subject, rest = subject[:-1], [subject[-1], *rest]  # "does the bus stop"
         if rest and low == "did":

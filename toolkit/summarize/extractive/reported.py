@@ -5,9 +5,12 @@ whether Jerry wants some." The first person becomes the speaker (by name, then
 "they"), "we" becomes "they", and "you" becomes the addressee when one is known (a
 two-party chat). Greetings, interjections and vocatives at the start of a sentence,
 chatter sentences and emoji go; a verb after a replaced subject agrees with it
-("I think" -> "Amanda thinks"). A yes/no question is reported with "whether"; any
-other question with "asks". The result is a paraphrase, never a quote: it carries no
-quotation marks. Rules only, no model; English only (other languages are quoted).
+("I think" -> "Amanda thinks", through ``lemminflect``'s dictionary for base forms).
+A yes/no question is reported with "whether", any other question with "asks", both in
+the word order of a statement ("where the party is", ``indirect``); a question is known
+by its mark or by its inverted order ("did Ann pay"). What is left out first is in
+``cleanup``. The result is a paraphrase, never a quote: it carries no quotation marks.
+Rules only, no model; English only (other languages are quoted).
 """
 
 from __future__ import annotations
@@ -15,9 +18,11 @@ from __future__ import annotations
 import re
 
 from toolkit.summarize.extractive.acts import CHATTER_WORDS, is_chatter
+from toolkit.summarize.extractive.cleanup import before_question, clean
 from toolkit.summarize.extractive.indirect import (
     PAST,
     WH,
+    asks,
     common_word,
     embedded,
     indirect,
@@ -27,30 +32,12 @@ from toolkit.summarize.extractive.indirect import (
 )
 from toolkit.summarize.period_wording import split_sentences
 
-_LEAD = re.compile(
-    r"^(?:(?:and|but|hey+|hi+|hello|oh+|ah+|aw+|well|so|ok(?:ay)?|kk?|yeah|yes|yep|no|nope|nah|lol|"
-    r"haha\w*|hehe\w*|hm+|um+|uh+|wow|omg|btw|anyway|c'mon|dear|guys|man|dude|bro|sir|"
-    r"madam|ma'am|excuse me|sorry|listen|look|please|honey|babe|darling|sweetie|"
-    r"good (?:morning|afternoon|evening)|thanks|thank you|sure|great|cool|right|alright)"
-    r"\b[\s,.!:;-]*)+",
-    re.IGNORECASE,
-)
-_VOCATIVE = re.compile(r"^\w+(?:[,!.]+\s*|$)")
 _WANNA = re.compile(r"^(?:do you )?wanna\s+", re.IGNORECASE)
+_YOU_ING = re.compile(r"^(you|u)\s+(?=\w+ing\b)", re.IGNORECASE)
+"""A question that drops its "are" ("you coming tonight?")."""
 _LETS = re.compile(r"^let'?s\s+", re.IGNORECASE)
 MAX_CLAUSES = 1
 """How many sentences of a message a digest retells (references are short)."""
-_NOISE = re.compile(r"[^\w\s.,!?;:'’\"()\-/&%$#@+…=*]")
-_REPEAT = re.compile(r"([!?.])[!?.]+")
-_TAG = re.compile(r"<[\w .:/-]{1,40}>")
-"""Markup in a message ("<photo>", "<Media omitted>"): an attachment, not words said."""
-_EMOTICON = re.compile(
-    r"(?:(?<=\s)|^)(?:[:;=8xX][-'^o]?[()\[\]DPpOo3xX/\\|*@$]+|<3+|[\^T][_.-]?[\^T]|-_+-|"
-    r"\b(?:lol+|lmao+|rofl|haha\w*|hehe\w*|xd+)\b)(?=[\s.,!?]|$)",
-    re.IGNORECASE,
-)
-"""Emoticons (":)", ";-P", "<3", "^.^", "-_-") and laughter ("lol", "haha", "xD"): no
-words of what was said."""
 _WORD = re.compile(r"[\w#@]+(?:['\-/][\w#@]+)*|[^\s\w#@]+")
 _NO_AGREE = frozenset(
     """can could will would shall should must might may did didn't can't won't wouldn't
@@ -193,29 +180,6 @@ class _Rewriter:
         return "".join(pieces).strip()
 
 
-def _clean(sentence: str, names: tuple[str, ...]) -> str:
-    text = _EMOTICON.sub("", _TAG.sub("", sentence))
-    text = _REPEAT.sub(r"\1", _NOISE.sub("", text)).strip()
-    text = re.sub(r"\s+([.,!?;:])(?=\s|$)", r"\1", re.sub(r"\s{2,}", " ", text))
-    text = text.lstrip(" ,;:-")
-    for _ in range(3):
-        stripped = _LEAD.sub("", text).strip()
-        if stripped != text:  # a greeting, then perhaps whom it greets ("Hey Jimmy.")
-            stripped = _VOCATIVE.sub("", stripped).strip()
-            head, _, rest = stripped.partition(" ")
-            if head.strip(",!.") in names and rest:
-                stripped = rest.strip()
-        text = stripped
-        for name in names:
-            if (
-                name
-                and text.lower().startswith(name.lower())
-                and text[len(name) : len(name) + 1] in ",!"
-            ):
-                text = text[len(name) + 1 :].strip()
-    return text
-
-
 def report(
     text: str,
     speaker: str,
@@ -239,12 +203,15 @@ def report(
     rewriter = _Rewriter(speaker, addressee)
     clauses: list[str] = []
     for raw in split_sentences(text):
-        sentence = _clean(raw, names)
+        sentence = clean(raw, names)
         if not sentence or is_chatter(sentence):
             continue
         body = sentence.rstrip(" .!?;:,")
         question = sentence.rstrip().endswith("?") or bool(_AUX_Q.match(body))
+        question = question or asks(body, names)
         body = _WANNA.sub("do you want to ", body)
+        if question:
+            body = _YOU_ING.sub(r"\1 are ", before_question(body))
         if not body:
             continue
         if question:

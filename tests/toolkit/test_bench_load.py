@@ -30,3 +30,16 @@ def test_two_workers_pass_at_the_target_ratio_with_no_errors() -> None:
 def test_errors_fail_whatever_the_ratio() -> None:
     rows = [LoadResult("SQLite", 1, 1, 100.0, 1, 1, 0), LoadResult("SQLite", 2, 1, 300.0, 1, 1, 3)]
     assert "3.00× (≥ 1.25×) FAIL" in _text(rows)
+
+
+def test_embed_rows_judge_the_sleeping_threads_against_the_spinning_ones() -> None:
+    from toolkit.evaluate.bench_embed import EmbedRate, embed_rows
+
+    rows = embed_rows([EmbedRate("ACTIVE", 80.0, 10.0), EmbedRate("PASSIVE", 76.0, 60.0)])
+    (alone, together) = rows
+    assert alone[1] == "80.0 → 76.0 texts/s (×0.95)"
+    assert alone[3] is True
+    assert together[1] == "10.0 → 60.0 texts/s (×6.00)"
+    assert together[3] is True
+    slower = embed_rows([EmbedRate("ACTIVE", 80.0, 60.0), EmbedRate("PASSIVE", 60.0, 50.0)])
+    assert [row[3] for row in slower] == [False, False]

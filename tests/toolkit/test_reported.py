@@ -153,3 +153,19 @@ def test_markup_for_an_attachment_is_no_words() -> None:
 )
 def test_a_question_without_its_mark_or_its_subject_is_still_reported(text: str, told: str) -> None:
     assert report(text, "Rita", "Omar", ("Rita", "Omar")) == told
+
+
+@pytest.mark.parametrize(
+    ("text", "told"),
+    [
+        ("just got back from the lake", "Vera just got back from the lake"),
+        ("will ring you after lunch", "Vera will ring Sven after lunch"),
+        ("Need a lift to the station", "Vera needs a lift to the station"),
+        ("baked a cake for you", "Vera baked a cake for Sven"),
+        ("grilled fish tonight", "Vera says grilled fish tonight"),
+        ("could be worse", "Vera says could be worse"),
+        ("think harder", "Vera says think harder"),
+    ],
+)
+def test_a_statement_that_drops_its_i_gets_the_speaker_back(text: str, told: str) -> None:
+    assert report(text, "Vera", "Sven", ("Vera", "Sven")) == told

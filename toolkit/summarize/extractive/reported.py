@@ -24,6 +24,7 @@ from toolkit.summarize.extractive.indirect import (
     WH,
     asks,
     common_word,
+    drops_i,
     embedded,
     indirect,
     inflect,
@@ -223,7 +224,7 @@ def report(
         if _LETS.match(body):
             clauses.append(f"suggests they {rewriter.words(_LETS.sub('', body))}")
             continue
-        said = rewriter.words(body)
+        said = rewriter.words(f"I {_lower(body, names)}" if drops_i(body) else body)
         if said.startswith(f"{speaker} "):
             clauses.append(said.removeprefix(speaker).strip())
         else:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from toolkit.summarize.extractive.acts import CHATTER_WORDS, is_chatter
+from toolkit.summarize.extractive.agreement import BE_HAVE, third_person
 from toolkit.summarize.extractive.cleanup import before_question, clean
 from toolkit.summarize.extractive.indirect import (
     PAST,
@@ -27,7 +28,6 @@ from toolkit.summarize.extractive.indirect import (
     drops_i,
     embedded,
     indirect,
-    inflect,
     is_verb,
     is_verb_form,
 )
@@ -40,16 +40,6 @@ _LETS = re.compile(r"^let'?s\s+", re.IGNORECASE)
 MAX_CLAUSES = 1
 """How many sentences of a message a digest retells (references are short)."""
 _WORD = re.compile(r"[\w#@]+(?:['\-/][\w#@]+)*|[^\s\w#@]+")
-_NO_AGREE = frozenset(
-    """can could will would shall should must might may did didn't can't won't wouldn't
-    couldn't shouldn't cant wont didnt wouldnt couldnt shouldnt had was wasn't just really
-    also still never always already only even
-    actually totally probably definitely usually often sometimes rather got went saw
-    made thought told said came took gave found knew left felt bought brought met ran sent
-    spent lost won forgot heard kept paid put slept wrote ate drove began became broke chose
-    fell flew held hurt let meant sat sold stood taught understood woke wore gotta gonna
-    to not a an the""".split()  # noqa: SIM905
-)
 _ADVERB_WORDS = (
     "just really also still never always already only even actually totally probably "
     "definitely usually often sometimes kinda"
@@ -63,9 +53,6 @@ _FIRST = {  # first person singular -> (form after a name, form after "they")
     "im": ("is", "are"),
     "ive": ("has", "have"),
 }
-_BE_HAVE = {"am": "is", "are": "is", "were": "was", "have": "has", "do": "does"}
-_BE_HAVE.update({"don't": "doesn't", "haven't": "hasn't", "aren't": "isn't", "go": "goes"})
-_BE_HAVE.update({"dont": "doesn't", "havent": "hasn't", "arent": "isn't"})
 _SECOND = {"you're": "is", "you've": "has", "you'll": "will", "you'd": "would"}
 _WE = {"we're": "they're", "we've": "they've", "we'll": "they'll", "we'd": "they'd"}
 _OBJECT = {"me": None, "us": "them", "myself": None, "ourselves": "themselves"}
@@ -79,27 +66,6 @@ _AUX_Q = re.compile(
     r"^(do|does|are|is|can|could|will|would|should|shall|have|has|may)\s+(you|u|ya|we|i)\b\s*(.*)$",
     re.IGNORECASE,
 )
-
-
-def third_person(verb: str) -> str:
-    """``verb`` agreeing with a third-person singular subject ("want" -> "wants")."""
-    low = verb.lower()
-    if low in _BE_HAVE:
-        return _BE_HAVE[low]
-    if low in _NO_AGREE or not low.isalpha():
-        return verb
-    agreed = inflect(low, "VBZ")
-    if agreed != low:  # a base form the dictionary knows ("need" -> "needs")
-        return agreed
-    if low.endswith(("ed", "ing", "ly")):
-        return verb
-    if low.endswith("s") and not low.endswith("ss"):
-        return verb
-    if low.endswith(("sh", "ch", "x", "z", "o", "ss")):
-        return f"{verb}es"
-    if low.endswith("y") and len(low) > 2 and low[-2] not in "aeiou":
-        return f"{verb[:-1]}ies"
-    return f"{verb}s"
 
 
 class _Rewriter:
@@ -160,7 +126,7 @@ class _Rewriter:
                     # "how old you are", "sure you need": a verb after "you" makes it the subject
                     agree = (
                         subject_slot
-                        or after in _BE_HAVE
+                        or after in BE_HAVE
                         or (not is_verb_form(prev) and is_verb(after))
                     )
                     continue

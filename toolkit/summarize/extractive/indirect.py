@@ -68,6 +68,12 @@ def is_verb(word: str) -> bool:
     return _verb_lemma(word) == word.lower() and word.isalpha()
 
 
+def opens_question(word: str) -> bool:
+    """Whether a question can start with ``word`` (a wh-word or an auxiliary)."""
+    low = word.lower().replace("’", "'")
+    return low in WH or low in _AUX or low in _CONTRACTED
+
+
 def is_verb_form(word: str) -> bool:
     """Whether ``word`` is any form of a verb or an auxiliary ("helps", "could")."""
     return word.lower() in _AUX or _verb_lemma(word) is not None
@@ -173,8 +179,16 @@ def indirect(body: str, names: tuple[str, ...] = (), *, elided: bool = True) -> 
     head: list[str] = []
     if tokens and tokens[0].lower() in WH:
         head = tokens[:1]
-        if len(tokens) > 2 and tokens[1].lower() not in _AUX and tokens[2].lower() in _AUX:
-            head = tokens[:2]  # "what time is it"
+        for k in (2, 3):  # "what time is it", "how many years have you …"
+            words = [t.lower() for t in tokens[1:k]]
+            if (
+                len(tokens) > k
+                and tokens[k].lower() in _AUX
+                and not (set(words) & (_AUX | _PRONOUNS))
+                and all(w.isalpha() for w in words)
+            ):
+                head = tokens[:k]
+                break
     i = len(head)
     if i >= len(tokens) or tokens[i].lower() not in _AUX:
         return None

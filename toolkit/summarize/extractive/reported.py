@@ -30,6 +30,7 @@ from toolkit.summarize.extractive.indirect import (
     indirect,
     is_verb,
     is_verb_form,
+    opens_question,
 )
 from toolkit.summarize.period_wording import split_sentences
 
@@ -207,7 +208,10 @@ def _lower(text: str, names: tuple[str, ...]) -> str:
     first = text.split(" ", 1)[0]
     if first.removesuffix("'s") in names or len(first) < 2 or first.isupper():
         return text
-    low, second = first.lower(), text.split(" ", 2)[1:2]
+    low, second = first.lower().rstrip(",;:"), text.split(" ", 2)[1:2]
+    rest = text.split(" ", 1)[1] if second else ""
+    if first.endswith(",") and rest and opens_question(second[0]):
+        return text  # "Harry, do you like it": whom a question is for keeps its capital
     if low not in CHATTER_WORDS and "'" not in low:
         if not common_word(low):
             return text

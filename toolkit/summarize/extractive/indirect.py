@@ -65,7 +65,7 @@ def common_word(word: str) -> bool:
 
 def is_verb(word: str) -> bool:
     """Whether ``word`` is a verb's base form ("need", not "needs" or "said")."""
-    return _verb_lemma(word) == word.lower() and word.isalpha()
+    return verb_lemma(word) == word.lower() and word.isalpha()
 
 
 def opens_question(word: str) -> bool:
@@ -76,11 +76,12 @@ def opens_question(word: str) -> bool:
 
 def is_verb_form(word: str) -> bool:
     """Whether ``word`` is any form of a verb or an auxiliary ("helps", "could")."""
-    return word.lower() in _AUX or _verb_lemma(word) is not None
+    return word.lower() in _AUX or verb_lemma(word) is not None
 
 
 @lru_cache(maxsize=16384)
-def _verb_lemma(word: str) -> str | None:
+def verb_lemma(word: str) -> str | None:
+    """The verb ``word`` is a form of, if the dictionary knows it as a verb."""
     lemmas = lemminflect.getAllLemmas(word.lower()).get("VERB")
     return str(lemmas[0]) if lemmas else None
 
@@ -88,7 +89,7 @@ def _verb_lemma(word: str) -> str | None:
 def inflect(word: str, tag: str) -> str:
     """``word``, a verb's base form, in the form ``tag`` ("VBD", "VBZ"); any other word
     (or form: "said") unchanged."""
-    lemma = _verb_lemma(word)
+    lemma = verb_lemma(word)
     if lemma != word.lower():
         return word
     forms = lemminflect.getInflection(lemma, tag)
@@ -212,11 +213,11 @@ def indirect(body: str, names: tuple[str, ...] = (), *, elided: bool = True) -> 
         subject = [*subject[:-1], subject[-1][:-1]]
     low = aux.lower()
     if low in ("do", "does", "did"):
-        if not any(_verb_lemma(w) for w in rest[:2]) and not (
-            len(subject) > 1 and _verb_lemma(subject[-1])
+        if not any(verb_lemma(w) for w in rest[:2]) and not (
+            len(subject) > 1 and verb_lemma(subject[-1])
         ):
             return None  # "do it now" asks nothing
-        if len(subject) > 1 and _verb_lemma(subject[-1]) and not (rest and _verb_lemma(rest[0])):
+        if len(subject) > 1 and verb_lemma(subject[-1]) and not (rest and verb_lemma(rest[0])):
             subject, rest = subject[:-1], [subject[-1], *rest]  # "does the bus stop"
         if rest and low == "did":
             rest = [PAST + inflect(rest[0], "VBD"), *rest[1:]]
@@ -228,38 +229,3 @@ def indirect(body: str, names: tuple[str, ...] = (), *, elided: bool = True) -> 
     if mark:
         clause[len(clause) - len(rest) - 1] += mark
     return " ".join([*head, *clause])
-
-
-_STATIVE = frozenset(
-    "love like hope need want wish miss hate bet prefer doubt".split()  # noqa: SIM905
-)
-"""Verbs of feeling a chat message opens with when it drops "I" ("Love it", "Need a
-lift"); seldom an order, unlike "think harder" or "guess what"."""
-_MODAL_I = frozenset("will would can could should must can't won't wouldn't couldn't".split())  # noqa: SIM905
-_ADVERB_LEAD = frozenset("just really also still never always already only even actually".split())  # noqa: SIM905
-_OBJECT_LEAD = frozenset(
-    """the a an my your his her our their this that these those it him them me us you to
-    up out in on at for with from about back home over off by""".split()  # noqa: SIM905
-)
-
-
-def drops_i(body: str) -> bool:
-    """Whether a statement starts with its verb, its "I" dropped as chat does ("just came
-    back from a trek", "will call you later", "need a lift"): a verb in the past (an
-    "-ed" form only before an object or a particle: "roasted chicken" is no verb), a
-    modal before a verb other than "be" ("could be worse" drops "it"), or a verb of
-    feeling."""
-    tokens = body.replace("’", "'").split()
-    while tokens and tokens[0].lower() in _ADVERB_LEAD:
-        tokens = tokens[1:]
-    if len(tokens) < 2:
-        return False
-    first, second = tokens[0].lower(), tokens[1].lower()
-    if first in _MODAL_I:
-        return is_verb(second) and second != "be"
-    if first in _STATIVE:
-        return True
-    lemma = _verb_lemma(first)
-    if not lemma or lemma == first or inflect(lemma, "VBD") != first:
-        return False
-    return not first.endswith("ed") or second in _OBJECT_LEAD

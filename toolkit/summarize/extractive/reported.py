@@ -20,12 +20,12 @@ import re
 from toolkit.summarize.extractive.acts import CHATTER_WORDS, is_chatter
 from toolkit.summarize.extractive.agreement import BE_HAVE, third_person
 from toolkit.summarize.extractive.cleanup import before_question, clean
+from toolkit.summarize.extractive.ellipsis import drops_i
 from toolkit.summarize.extractive.indirect import (
     PAST,
     WH,
     asks,
     common_word,
-    drops_i,
     embedded,
     indirect,
     is_verb,

@@ -1,4 +1,5 @@
-"""Search: one source, a query, the scan window and the ranking weights; hits with context."""
+"""Search: one source, a query, the scan window and the ranking weights; hits with context
+(in a forum, with each hit's topic)."""
 
 import streamlit as st
 
@@ -56,10 +57,12 @@ if ref and query.strip():
         st.caption(f"{len(hits)} hits")
         for rank, hit in enumerate(hits, 1):
             with st.container(border=True):
+                title = hits.topic_of(hit)  # in a forum, the hit's topic
+                where = f" · topic **{ui.md_escape(title)}**" if title is not None else ""
                 st.markdown(
                     f"**#{rank} · score {hit.score:.3f}** · "
                     f"{ui.link_markdown(hit.message_link or 'no link', hit.message_link)} · "
-                    f"{iso_z(hit.posted_at)}"
+                    f"{iso_z(hit.posted_at)}{where}"
                 )
                 for c in hit.context_before:
                     label = ui.link_markdown(f"#{c.messenger_message_id}", c.message_link)

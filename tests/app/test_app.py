@@ -223,3 +223,21 @@ def test_search_in_a_forum_topic_and_of_one_sender(workspace: Workspace, tmp_pat
     assert [h.split("](")[1].split(")")[0] for h in hit_headers(at)] == [
         "https://t.me/c/1777000001/3/5"
     ]
+
+
+def test_each_hit_of_a_forum_shows_its_topic(workspace: Workspace, tmp_path: Path) -> None:
+    workspace.import_export(write(tmp_path / "forum.json", forum()))
+    at = app("search")
+    at.text_input[0].input("release build").run()
+    assert not at.exception
+    # export_builders.forum: General 2, 8; Releases 4, 5, 9; Jobs (renamed Hiring) 7, 11.
+    topic_of = {2: "General", 8: "General", 4: "Releases", 5: "Releases", 9: "Releases"}
+    topic_of |= {7: "Jobs", 11: "Jobs"}
+    headers = hit_headers(at)
+    assert len(headers) == len(topic_of)
+    for header in headers:
+        link = header.split("](")[1].split(")")[0]
+        assert header.endswith(f" · topic **{topic_of[int(link.rsplit('/', 1)[1])]}**"), header
+    # With the topic filter the hits stay in the topic, and still say which it is.
+    at.selectbox(key="search_topic_c/1777000001").set_value(6).run()
+    assert [h.rsplit(" · topic ", 1)[1] for h in hit_headers(at)] == ["**Jobs**", "**Jobs**"]

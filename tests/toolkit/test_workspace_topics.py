@@ -39,3 +39,31 @@ def test_tables_and_cards_show_the_context_of_the_hits_topic(
     assert "we need a designer" not in card
     explained = workspace.explain(FORUM, "release build", topic_id=3)
     assert len(explained.to_pandas()) == 3
+
+
+def test_each_hit_of_a_forum_names_its_topic_in_the_table_and_the_card(
+    workspace: Workspace, tmp_path: Path
+) -> None:
+    workspace.import_export(write(tmp_path / "result.json", forum()))
+    hits = workspace.search(FORUM, "release build", limit=20)
+    # Each topic by its stored title (Hiring was renamed Jobs), General for the rest.
+    titles = {1: "General", 3: "Releases", 6: "Jobs"}
+    frame = hits.to_pandas()
+    for hit, shown in zip(hits, frame["topic"], strict=True):
+        topic = next(t for t, texts in TEXTS.items() if hit.text in texts)
+        assert hits.topic_of(hit) == shown == titles[topic], hit.text
+    html = hits._repr_html_()
+    assert html.count(" · topic <b>") == len(hits)
+    card = hit_html(next(h for h in hits if h.text == "portfolio attached"), topic="Jobs")
+    assert " · topic <b>Jobs</b>" in card
+    assert "topic <b>" not in hit_html(hits[0])
+
+
+def test_hits_of_a_source_without_topics_have_no_topic(
+    workspace: Workspace, trip_chat: str
+) -> None:
+    hits = workspace.search(trip_chat, "train tickets", limit=3)
+    assert len(hits) == 3
+    assert [hits.topic_of(h) for h in hits] == [None, None, None]
+    assert "topic" not in hits.to_pandas().columns
+    assert "topic <b>" not in hits._repr_html_()

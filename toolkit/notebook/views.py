@@ -3,13 +3,14 @@
 ``HitList`` and ``SummaryView`` wrap the toolkit's own ``SearchHit`` and ``Summary``
 (never copies with other fields), add ``.to_pandas()`` / ``.to_polars()`` through
 ``Table``, and an ``_repr_html_`` that shows what a reader needs at a glance: the score
-with a bar per signal, the message between its neighbours, and the link.
+with a bar per signal, the message between its neighbours, the link, and in a forum the
+title of the hit's topic.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolkit.models import ContextMessage, SearchHit, Summary, iso_z
@@ -39,8 +40,9 @@ def _context_html(items: Sequence[ContextMessage]) -> str:
     )
 
 
-def hit_html(hit: SearchHit, rank: int | None = None) -> str:
-    """One hit as an HTML card: score and signal bars, context around the message, link."""
+def hit_html(hit: SearchHit, rank: int | None = None, *, topic: str | None = None) -> str:
+    """One hit as an HTML card: score and signal bars, context around the message, link,
+    and ``topic``, the title of the forum topic the hit is in, when given."""
     bars = "".join(
         _BAR.format(
             name=html.escape(name),
@@ -51,12 +53,13 @@ def hit_html(hit: SearchHit, rank: int | None = None) -> str:
         for name, value in (hit.signals or {}).items()
     )
     number = f"#{rank} · " if rank is not None else ""
+    where = f" · topic <b>{html.escape(topic)}</b>" if topic is not None else ""
     return (
         '<div style="border:1px solid #ddd;border-radius:6px;padding:8px;margin:6px 0">'
         f'<div style="font-size:13px"><b>{number}score {hit.score:.3f}</b> · '
         f'<a href="{html.escape(hit.message_link)}" target="_blank">'
         f"{html.escape(hit.message_link)}</a>"
-        f" · {html.escape(iso_z(hit.posted_at))}</div>"
+        f" · {html.escape(iso_z(hit.posted_at))}{where}</div>"
         f"{_context_html(hit.context_before)}"
         f'<div style="margin:4px 0 4px 12px;font-weight:500">{html.escape(hit.text)}</div>'
         f"{_context_html(hit.context_after)}"
@@ -64,12 +67,13 @@ def hit_html(hit: SearchHit, rank: int | None = None) -> str:
     )
 
 
-def _hit_row(rank: int, hit: SearchHit) -> dict[str, Any]:
+def _hit_row(rank: int, hit: SearchHit, topic: str | None) -> dict[str, Any]:
     row: dict[str, Any] = {
         "rank": rank,
         "score": hit.score,
         "messenger_message_id": hit.messenger_message_id,
         "posted_at": hit.posted_at,
+        "topic": topic,
         "text": hit.text,
         "message_link": hit.message_link,
         "context_before": " ⏎ ".join(c.text for c in hit.context_before),
@@ -80,12 +84,32 @@ def _hit_row(rank: int, hit: SearchHit) -> dict[str, Any]:
 
 
 class HitList(Sequence[SearchHit]):
-    """Ranked hits of one search, best first, with the query that found them."""
+    """Ranked hits of one search, best first, with the query that found them.
 
-    def __init__(self, hits: Sequence[SearchHit], *, query: str, source_ref: str) -> None:
+    Args:
+        hits: the hits, best first.
+        query: the query that found them.
+        source_ref: the source searched, as the caller named it.
+        topics: in a forum, the title of each hit's topic by its ``messenger_message_id``
+            (empty for other sources).
+    """
+
+    def __init__(
+        self,
+        hits: Sequence[SearchHit],
+        *,
+        query: str,
+        source_ref: str,
+        topics: Mapping[str, str] | None = None,
+    ) -> None:
         self.hits = list(hits)
         self.query = query
         self.source_ref = source_ref
+        self.topics = dict(topics or {})
+
+    def topic_of(self, hit: SearchHit) -> str | None:
+        """The title of the forum topic ``hit`` is in; ``None`` outside forums."""
+        return self.topics.get(hit.messenger_message_id)
 
     def __len__(self) -> int:
         return len(self.hits)
@@ -102,8 +126,12 @@ class HitList(Sequence[SearchHit]):
         return [hit.messenger_message_id for hit in self.hits]
 
     def table(self) -> Table:
-        """One row per hit: rank, score, each signal, text, link and the context as text."""
-        rows = [_hit_row(rank, hit) for rank, hit in enumerate(self.hits, 1)]
+        """One row per hit: rank, score, each signal, text, link and the context as text;
+        in a forum, the title of the hit's topic (column ``topic``)."""
+        rows = [_hit_row(rank, h, self.topic_of(h)) for rank, h in enumerate(self.hits, 1)]
+        if not self.topics:
+            for row in rows:
+                del row["topic"]
         return Table(rows, title=f"{self.source_ref}: {self.query!r}")
 
     def to_pandas(self) -> pd.DataFrame:
@@ -119,7 +147,9 @@ class HitList(Sequence[SearchHit]):
             f"<p><b>{len(self.hits)} hits</b> for <code>{html.escape(self.query)}</code>"
             f" in {html.escape(self.source_ref)}</p>"
         )
-        return head + "".join(hit_html(hit, rank) for rank, hit in enumerate(self.hits, 1))
+        return head + "".join(
+            hit_html(hit, rank, topic=self.topic_of(hit)) for rank, hit in enumerate(self.hits, 1)
+        )
 
     def __repr__(self) -> str:
         return f"<HitList {self.source_ref} {self.query!r}: {len(self.hits)} hits>"

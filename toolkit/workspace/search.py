@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from toolkit.models import Source
+from toolkit.models import GENERAL_TOPIC, SearchHit, Source
 from toolkit.notebook.table import Table
 from toolkit.notebook.tables import explain_table
 from toolkit.notebook.views import HitList
@@ -66,9 +66,10 @@ class Search:
 
         Returns:
             The hits, best first, each with two messages of context on either side
-            (of its forum topic in a forum, else of the source).
+            (of its forum topic in a forum, else of the source); in a forum the list
+            knows each hit's topic title (``HitList.topic_of``).
         """
-        _, echoed = self.ctx.resolve(ref)
+        source, echoed = self.ctx.resolve(ref)
         settings = self.ctx.settings
         hits = self.searcher.search(
             echoed,
@@ -83,7 +84,19 @@ class Search:
             topic_id=topic_id,
             sender_peer_ids=sender_peer_ids,
         )
-        return HitList(hits, query=query, source_ref=echoed.raw)
+        return HitList(hits, query=query, source_ref=echoed.raw, topics=self._topics(source, hits))
+
+    def _topics(self, source: Source, hits: Sequence[SearchHit]) -> dict[str, str]:
+        """Each hit's forum topic title by message id; empty outside forums."""
+        titles = {t.topic_id: t.title for t in self.ctx.store.list_topics(source.id)}
+        if not titles or not hits:
+            return {}
+        ids = [int(hit.messenger_message_id) for hit in hits]
+        out = {}
+        for m in self.ctx.store.get_messages(source.id, ids):
+            topic = m.topic_id or GENERAL_TOPIC  # a forum's message outside topics is in General
+            out[str(m.messenger_message_id)] = titles.get(topic, f"Topic {topic}")
+        return out
 
     def explain(
         self,

@@ -181,3 +181,10 @@ def test_a_longer_wh_phrase_and_a_leading_adverb_or_vocative() -> None:
     )
     # A name that opens a question keeps its capital, though the dictionary knows "mark".
     assert "Mark, will Leo be home" in report("Mark, will you be home at six?", "Ida", "Leo")
+
+
+def test_chat_spelling_of_are_in_a_question() -> None:
+    assert report("where r u?", "Ida", "Leo") == "Ida asks Leo where Leo is"
+    assert report("r u coming tonight?", "Ida", "Leo") == (
+        "Ida asks Leo whether Leo is coming tonight"
+    )

@@ -177,6 +177,8 @@ def indirect(body: str, names: tuple[str, ...] = (), *, elided: bool = True) -> 
     tokens = body.replace("’", "'").split()
     if tokens and tokens[0].lower() in _CONTRACTED:
         tokens = [_CONTRACTED[tokens[0].lower()], "is", *tokens[1:]]
+    # Chat spelling of "are" after a wh-word or first ("where r u", "r u coming").
+    tokens = [("are" if t.lower() == "r" and k < 3 else t) for k, t in enumerate(tokens)]
     head: list[str] = []
     if tokens and tokens[0].lower() in WH:
         head = tokens[:1]

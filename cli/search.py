@@ -21,8 +21,11 @@ _LABELS = {
 
 
 def hits_table(hits: HitList, *, explain: bool) -> Table:
-    """The hits for a terminal: rank, score, time, id, text (and signals with explain)."""
-    columns = ["rank", "score", "posted_at", "messenger_message_id", "text"]
+    """The hits for a terminal: rank, score, time, id, (in a forum) topic, text (and
+    signals with explain)."""
+    columns = ["rank", "score", "posted_at", "messenger_message_id"]
+    columns += ["topic"] if hits.topics else []
+    columns += ["text"]
     columns += list(_SIGNALS) if explain else []
     title = f"{len(hits)} hits for {hits.query!r}"
     return hits.table().view(columns, labels=_LABELS, title=title, digits=3)

@@ -55,6 +55,12 @@ def test_search_and_summary_stay_inside_the_topic(runner: CliRunner, forum_impor
     found = {hit["messenger_message_id"] for hit in json.loads(hits.stdout)}
     assert found
     assert found <= {"4", "5", "9"}
+    assert "topic" not in json.loads(hits.stdout)[0]  # the JSON is the HTTP item
+    table = runner.invoke(app, ["search", FORUM, "release build"], env={"COLUMNS": "200"})
+    assert table.exit_code == 0, table.output
+    (row,) = [line for line in table.stdout.splitlines() if "build 1.2.3" in line]
+    assert "Releases" in row, table.stdout  # each hit names its topic
+    assert "topic" in table.stdout
     summary = runner.invoke(
         app,
         [

@@ -176,8 +176,8 @@ def test_a_longer_wh_phrase_and_a_leading_adverb_or_vocative() -> None:
     assert report("How many days have you stayed there?", "Ida", "Leo") == (
         "Ida asks Leo how many days Leo has stayed there"
     )
-    assert report("Actually, the shop is closed", "Ida", "Leo") == (
-        "Ida says actually, the shop is closed"
+    assert report("First, the shop is closed", "Ida", "Leo") == (
+        "Ida says first, the shop is closed"
     )
     # A name that opens a question keeps its capital, though the dictionary knows "mark".
     assert "Mark, will Leo be home" in report("Mark, will you be home at six?", "Ida", "Leo")
@@ -188,3 +188,17 @@ def test_chat_spelling_of_are_in_a_question() -> None:
     assert report("r u coming tonight?", "Ida", "Leo") == (
         "Ida asks Leo whether Leo is coming tonight"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "told"),
+    [
+        ("btw I owe you a coffee", "Ida owes Leo a coffee"),
+        ("Honestly, the soup was cold", "Ida says the soup was cold"),
+        ("I basically live at the gym now", "Ida lives at the gym now"),
+        ("it rained tho", "Ida says it rained"),
+        ("it rained tho we went out", "Ida says it rained though they went out"),
+    ],
+)
+def test_discourse_markers_go_and_an_inner_tho_is_though(text: str, told: str) -> None:
+    assert report(text, "Ida", "Leo") == told

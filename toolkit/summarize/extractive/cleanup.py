@@ -21,6 +21,14 @@ _LEAD = re.compile(
     r"\b[\s,.!:;-]*)+",
     re.IGNORECASE,
 )
+_MARKER = re.compile(
+    r",?\s*\b(?:btw|basically|literally|honestly|actually|tho(?=\s*[.!?]*\s*$))\b,?"
+    r"(?=\s|[.!?]|$)",
+    re.IGNORECASE,
+)
+"""Discourse markers ("btw", "basically", "actually", a closing "tho"): no content."""
+_THO = re.compile(r"\btho\b", re.IGNORECASE)
+"""A "tho" inside a sentence is "though" ("funny tho you know it")."""
 _VOCATIVE = re.compile(r"^\w+(?:[,!.]+\s*|$)")
 _OPENER = re.compile(r"^([\w'’]+(?: [\w'’]+)?),\s+(\S.*)$")
 _NOISE = re.compile(r"[^\w\s.,!?;:'’\"()\-/&%$#@+…=*]")
@@ -40,7 +48,8 @@ def clean(sentence: str, names: tuple[str, ...]) -> str:
     """One sentence of a message without what reported speech does not retell: markup,
     emoticons, laughter, emoji, repeated punctuation, and the greetings, interjections
     and vocatives that open it ("Hey Jimmy. …", "Ann, …")."""
-    text = _EMOTICON.sub("", _TAG.sub("", sentence))
+    text = _MARKER.sub("", _EMOTICON.sub("", _TAG.sub("", sentence)))
+    text = _THO.sub("though", text)
     text = _REPEAT.sub(r"\1", _NOISE.sub("", text)).strip()
     text = re.sub(r"\s+([.,!?;:])(?=\s|$)", r"\1", re.sub(r"\s{2,}", " ", text))
     text = text.lstrip(" ,;:-")

@@ -202,3 +202,11 @@ def test_chat_spelling_of_are_in_a_question() -> None:
 )
 def test_discourse_markers_go_and_an_inner_tho_is_though(text: str, told: str) -> None:
     assert report(text, "Ida", "Leo") == told
+
+
+def test_politeness_or_address_closing_a_sentence_goes() -> None:
+    assert report("I'll be late, sorry!", "Ida", "Leo") == "Ida will be late"
+    assert report("Can you close the window, please?", "Ida", "Leo") == (
+        "Ida asks Leo whether Leo can close the window"
+    )
+    assert report("The train left, guys", "Ida", "Leo") == "Ida says the train left"

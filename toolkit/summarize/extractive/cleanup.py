@@ -29,6 +29,12 @@ _MARKER = re.compile(
 """Discourse markers ("btw", "basically", "actually", a closing "tho"): no content."""
 _THO = re.compile(r"\btho\b", re.IGNORECASE)
 """A "tho" inside a sentence is "though" ("funny tho you know it")."""
+_TAIL = re.compile(
+    r",\s*(?:please|pls|plz|sorry|thanks|thx|thank you|man|dude|mate|guys|bro|sir|madam|"
+    r"ma'am|dear|honey|babe)\s*([.!?]*)\s*$",
+    re.IGNORECASE,
+)
+"""Politeness and address that close a sentence (", please", ", sorry", ", guys")."""
 _VOCATIVE = re.compile(r"^\w+(?:[,!.]+\s*|$)")
 _OPENER = re.compile(r"^([\w'’]+(?: [\w'’]+)?),\s+(\S.*)$")
 _NOISE = re.compile(r"[^\w\s.,!?;:'’\"()\-/&%$#@+…=*]")
@@ -50,6 +56,7 @@ def clean(sentence: str, names: tuple[str, ...]) -> str:
     and vocatives that open it ("Hey Jimmy. …", "Ann, …")."""
     text = _MARKER.sub("", _EMOTICON.sub("", _TAG.sub("", sentence)))
     text = _THO.sub("though", text)
+    text = _TAIL.sub(lambda m: m.group(1), text)
     text = _REPEAT.sub(r"\1", _NOISE.sub("", text)).strip()
     text = re.sub(r"\s+([.,!?;:])(?=\s|$)", r"\1", re.sub(r"\s{2,}", " ", text))
     text = text.lstrip(" ,;:-")

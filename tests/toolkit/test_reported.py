@@ -210,3 +210,12 @@ def test_politeness_or_address_closing_a_sentence_goes() -> None:
         "Ida asks Leo whether Leo can close the window"
     )
     assert report("The train left, guys", "Ida", "Leo") == "Ida says the train left"
+
+
+def test_a_question_tag_leaves_the_statement_it_asks_about() -> None:
+    assert report("The lake is cold, isn't it?", "Ida", "Leo") == (
+        "Ida asks Leo whether the lake is cold"
+    )
+    assert report("we met in Oslo, didn't we?", "Ida", "Leo") == (
+        "Ida asks Leo whether they met in Oslo"
+    )

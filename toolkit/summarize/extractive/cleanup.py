@@ -35,6 +35,13 @@ _TAIL = re.compile(
     re.IGNORECASE,
 )
 """Politeness and address that close a sentence (", please", ", sorry", ", guys")."""
+_TAG_QUESTION = re.compile(
+    r",\s*(?:(?:is|are|was|were|do|does|did|have|has|had|can|could|will|would|should)n'?t"
+    r"\s+(?:it|you|u|they|he|she|we|there|i|that)|won'?t\s+(?:it|you|they|he|she|we)|right|"
+    r"ok|okay|yeah|no)\s*\?\s*$",
+    re.IGNORECASE,
+)
+"""A question tag (", isn't it?", ", right?"): the statement before it is what is asked."""
 _VOCATIVE = re.compile(r"^\w+(?:[,!.]+\s*|$)")
 _OPENER = re.compile(r"^([\w'’]+(?: [\w'’]+)?),\s+(\S.*)$")
 _NOISE = re.compile(r"[^\w\s.,!?;:'’\"()\-/&%$#@+…=*]")
@@ -57,6 +64,7 @@ def clean(sentence: str, names: tuple[str, ...]) -> str:
     text = _MARKER.sub("", _EMOTICON.sub("", _TAG.sub("", sentence)))
     text = _THO.sub("though", text)
     text = _TAIL.sub(lambda m: m.group(1), text)
+    text = _TAG_QUESTION.sub("?", text)
     text = _REPEAT.sub(r"\1", _NOISE.sub("", text)).strip()
     text = re.sub(r"\s+([.,!?;:])(?=\s|$)", r"\1", re.sub(r"\s{2,}", " ", text))
     text = text.lstrip(" ,;:-")

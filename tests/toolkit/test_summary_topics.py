@@ -21,7 +21,7 @@ from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive.acts import Act
 from toolkit.summarize.extractive.conversations import Turn, sessions
 from toolkit.summarize.extractive.digest import addressee
-from toolkit.summarize.extractive.selection import units
+from toolkit.summarize.extractive.selection import TOPIC_SIZE_WEIGHT, by_topic_size, select, units
 from toolkit.summarize.llm.messages import render_message
 from toolkit.summarize.llm.prompts import FORUM_RULE, system_prompt
 from toolkit.summarize.pipeline import summarize_period, summarize_source
@@ -52,6 +52,23 @@ def test_a_question_is_answered_and_addressed_only_within_its_topic() -> None:
     assert (0, 1) in {(u.first, u.second) for u in units(flat, np.ones(3))}
     assert addressee(flat, 0) == "C"
     assert sessions(flat) == 1
+
+
+def test_a_whole_forums_digest_leans_towards_its_busier_topics() -> None:
+    # Topic 3 has three statements, topic 4 one; all four say as much.
+    threads = [4, 3, 3, 3]
+    seq = [turn("ABCD"[i], Act.STATEMENT, i / 60, t) for i, t in enumerate(threads)]
+    found = units(seq, np.ones(4))
+    weighted = {u.first: u.score for u in by_topic_size(seq, found)}
+    assert weighted == {0: 1 - TOPIC_SIZE_WEIGHT * (1 - 1 / 3), 1: 1.0, 2: 1.0, 3: 1.0}
+    vectors = np.eye(4)
+    (first,) = select(seq, vectors, max_units=1)
+    assert seq[first.first].thread == 3
+    # Then the other topic before a second item of the busier one.
+    assert {seq[u.first].thread for u in select(seq, vectors, max_units=2)} == {3, 4}
+    # Outside a forum nothing changes.
+    flat = [turn(t.author, t.act, t.hours, None) for t in seq]
+    assert by_topic_size(flat, found) == found
 
 
 @pytest.fixture

@@ -16,7 +16,9 @@
    cosine of the vectors or, over a long period, closeness in time; so a week shows
    several days' threads, not only the last day's. When the messages span several
    forum topics, two units of one topic count as alike (``SAME_TOPIC_SIMILARITY``), so a
-   digest of the whole forum tells several topics before a second item of one.
+   digest of the whole forum tells several topics before a second item of one, and a
+   unit's score leans towards the busier topics (``TOPIC_SIZE_WEIGHT``), the ones the
+   digest's opening names first.
 4. **Length prior.** Units are taken while they fit a word budget that grows slowly
    with the number of content messages and with the number of conversations (pauses
    of ``SESSION_GAP_HOURS``), at most ``MAX_UNITS`` of them.
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -56,6 +59,9 @@ MAX_BUDGET = 90
 TIME_SPAN_HOURS = 36.0
 # The least similarity of two units of the same forum topic, among several topics.
 SAME_TOPIC_SIMILARITY = 1.0
+# Among several forum topics, a unit of the busiest topic keeps its whole score and one
+# of a topic with few messages loses up to this share of it.
+TOPIC_SIZE_WEIGHT = 0.5
 
 
 @dataclass(frozen=True)
@@ -162,6 +168,24 @@ def units(turns: Sequence[Turn], score: Floats) -> list[Unit]:
     return list(out.values())
 
 
+def by_topic_size(turns: Sequence[Turn], found: Sequence[Unit]) -> list[Unit]:
+    """The units with their scores leaning towards the busier forum topics: times
+    ``1 - TOPIC_SIZE_WEIGHT * (1 - size / largest)``, a topic's size its content messages.
+    Unchanged when the messages are not of several topics."""
+    sizes = Counter(t.thread for t in turns if t.act is not Act.CHATTER)
+    if len({t.thread for t in turns}) < 2 or not sizes:
+        return list(found)
+    largest = max(sizes.values())
+    return [
+        Unit(
+            u.first,
+            u.second,
+            u.score * (1 - TOPIC_SIZE_WEIGHT * (1 - sizes[turns[u.first].thread] / largest)),
+        )
+        for u in found
+    ]
+
+
 def word_budget(turns: Sequence[Turn]) -> int:
     """How many quoted words a digest may spend.
 
@@ -191,7 +215,7 @@ def select(
     """
     score = informativeness(turns, vectors, opener_weight=opener_weight)
     # Only the best units can win: MMR over the top ``POOL`` keeps 1,000 messages fast.
-    candidates = sorted(units(turns, score), key=lambda u: -u.score)[:POOL]
+    candidates = sorted(by_topic_size(turns, units(turns, score)), key=lambda u: -u.score)[:POOL]
     if not candidates:
         return []
     budget = word_budget(turns)

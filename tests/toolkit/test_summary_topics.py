@@ -149,7 +149,9 @@ def test_a_topics_source_summary_describes_the_topic_not_the_forum(
     assert "Cid" not in summary.summary
     assert "Eve" not in summary.summary
     whole = summarize_source(forum, embedder, _settings(), FORUM, "en")
-    assert whole.summary.startswith("“Team forum” is a chat of 4 participants")
+    assert whole.summary.startswith("“Team forum” is a forum of 4 participants")
+    whole = summarize_source(forum, embedder, _settings(), FORUM, "ru")
+    assert whole.summary.startswith("«Team forum» — форум (4 участника); активнее всех: ")
 
 
 def test_an_empty_topic_is_named_with_its_forum(

@@ -48,8 +48,10 @@ def _source_opening(book: Phrasebook, draft: Draft, authors: Counter[str]) -> st
     if channel:
         first = book.sentence(f"{prefix}_channel", **named)
     else:
+        # A whole forum is called a forum (its topics follow by title).
+        variant = "forum" if ctx.forum and ctx.topic is None else "chat"
         first = book.sentence(
-            f"{prefix}_chat",
+            f"{prefix}_{variant}",
             participants=book.participants(len(authors)),
             who=who(book, authors),
             **named,

@@ -173,6 +173,7 @@ EN = Phrasebook(
         "original_language": "Messages are quoted in their original language.",
         "source_chat": "{title} is a chat of {participants}; the most active are {who}.",
         "source_channel": "{title} is a channel.",
+        "source_forum": "{title} is a forum of {participants}; the most active are {who}.",
         "source_topic_chat": "{topic} is a topic of {title} with {participants}; the most "
         "active are {who}.",
         "source_topic_channel": "{topic} is a topic of {title}.",
@@ -215,6 +216,7 @@ RU = Phrasebook(
         "original_language": "Сообщения цитируются на языке оригинала.",
         "source_chat": "{title} — чат ({participants}); активнее всех: {who}.",
         "source_channel": "{title} — канал.",
+        "source_forum": "{title} — форум ({participants}); активнее всех: {who}.",
         "source_topic_chat": "{topic} — тема чата {title} ({participants}); активнее всех: {who}.",
         "source_topic_channel": "{topic} — тема источника {title}.",
         "source_topics_chat": "Темы разговоров: {topics}.",

@@ -22,7 +22,7 @@ _LEAD = re.compile(
     re.IGNORECASE,
 )
 _MARKER = re.compile(
-    r",?\s*\b(?:btw|basically|literally|honestly|actually|tho(?=\s*[.!?]*\s*$))\b,?"
+    r",?\s*\b(?:btw|tbh|imo|imho|basically|literally|honestly|actually|tho(?=\s*[.!?]*\s*$))\b,?"
     r"(?=\s|[.!?]|$)",
     re.IGNORECASE,
 )

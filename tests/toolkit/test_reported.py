@@ -219,3 +219,13 @@ def test_a_question_tag_leaves_the_statement_it_asks_about() -> None:
     assert report("we met in Oslo, didn't we?", "Ida", "Leo") == (
         "Ida asks Leo whether they met in Oslo"
     )
+
+
+def test_a_repeated_i_after_and_or_but_is_left_out() -> None:
+    assert report("I am at home and I don't feel well", "Ida", "Leo") == (
+        "Ida is at home and doesn't feel well"
+    )
+    assert report("I tried but I can't open it", "Ida", "Leo") == "Ida tried but can't open it"
+    assert report("I'm tired and I'm going home", "Ida", "Leo") == (
+        "Ida is tired and is going home"
+    )

@@ -90,6 +90,7 @@ class _Rewriter:
         agree = False  # the next verb agrees with a third-person singular subject
         plural = False  # the next "am"/"was" follows "they"
         pieces: list[str] = []
+        pending = False  # a space before a word that left nothing
         for k, match in enumerate(matches):
             token, mark = match.group(0), len(out)
             after = matches[k + 1].group(0).lower() if k + 1 < len(matches) else ""
@@ -101,9 +102,13 @@ class _Rewriter:
                 low = token.lower()
                 prev = out[-1].lower() if out else ","
                 subject_slot = prev in _CLAUSE_START or not out
+                shared = self.named and prev in ("and", "but", "or")  # "… and doesn't think"
                 if low in _FIRST:
                     name = self._me()
-                    out += [name, _FIRST[low][name == "they"]]
+                    out += [_FIRST[low][0]] if shared else [name, _FIRST[low][name == "they"]]
+                elif low == "i" and shared:
+                    agree = True
+                    continue
                 elif low == "i":
                     name = self._me()
                     out.append(name)
@@ -144,7 +149,10 @@ class _Rewriter:
                     out.append(token)
                 agree = plural = False
             finally:
-                pieces.append((" " if spaced else "") + " ".join(out[mark:]))
+                piece = " ".join(out[mark:])
+                if piece:  # a dropped word passes its space on
+                    pieces.append((" " if spaced or pending else "") + piece)
+                pending = not piece and (spaced or pending)
         return "".join(pieces).strip()
 
 

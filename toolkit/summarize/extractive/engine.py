@@ -19,8 +19,8 @@ import numpy.typing as npt
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
-from toolkit.models import Message, Section, SourceKind, Summary
-from toolkit.summarize.context import SummaryContext, message_text
+from toolkit.models import GENERAL_TOPIC, Message, Section, SourceKind, Summary
+from toolkit.summarize.context import SummaryContext, forum_topics, message_text
 from toolkit.summarize.engine import SummaryJob
 from toolkit.summarize.extractive.acts import is_placeholder
 from toolkit.summarize.extractive.clusters import Matrix, centrality, centred, cluster, importance
@@ -33,7 +33,7 @@ from toolkit.summarize.period_wording import has_period_wording
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
-EXTRACTIVE_VERSION = "20"
+EXTRACTIVE_VERSION = "21"
 SECTION_QUOTES = 3
 SECTION_QUOTE_CHARS = 220
 MAX_IMPORTANT = 10
@@ -42,21 +42,16 @@ MAX_IMPORTANT = 10
 def forum_sections(
     messages: Sequence[Message], ctx: SummaryContext
 ) -> tuple[npt.NDArray[np.int_], dict[int, str]] | None:
-    """Section labels by forum topic (largest first) and each label's topic title, when
+    """Section labels by forum topic (busiest first) and each label's topic title, when
     the messages of a forum summary span several topics; else ``None`` (clusters)."""
-    if not ctx.forum or ctx.topic is not None:
+    topics = forum_topics(messages, ctx)
+    if len(topics) < 2:
         return None
-    counts = Counter(m.topic_id for m in messages)
-    if len(counts) < 2:
-        return None
-    order = sorted(counts, key=lambda t: (-counts[t], t if t is not None else 0))
-    label_of = {topic: label for label, topic in enumerate(order)}
-    titles = dict(ctx.topics)
-    headings = {
-        label_of[t]: titles.get(t, f"Topic {t}") if t is not None else titles.get(1, "General")
-        for t in order
+    label_of = {topic: label for label, (topic, _) in enumerate(topics)}
+    labels = [label_of[m.topic_id or GENERAL_TOPIC] for m in messages]
+    return np.array(labels, dtype=np.int_), {
+        label: title for label, (_, title) in enumerate(topics)
     }
-    return np.array([label_of[m.topic_id] for m in messages], dtype=np.int_), headings
 
 
 def _draft(messages: Sequence[Message], vectors: Matrix, ctx: SummaryContext) -> Draft:

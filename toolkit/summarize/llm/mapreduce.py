@@ -121,7 +121,9 @@ class MapReduce:
     def chunks(self, messages: Sequence[Message], ctx: SummaryContext) -> list[list[Message]]:
         """The chunks this engine splits ``messages`` into for ``ctx``."""
         budget = self._budget(system_prompt(ctx))
-        return chunk_messages(messages, budget, with_time=ctx.family == "period")
+        return chunk_messages(
+            messages, budget, with_time=ctx.family == "period", topics=dict(ctx.topics)
+        )
 
     def _map(self, chats: list[list[ChatMessage]]) -> list[tuple[LLMSummary, list[ChatMessage]]]:
         if len(chats) == 1:
@@ -184,7 +186,9 @@ class MapReduce:
                 {
                     "role": "user",
                     "content": user_prompt(
-                        render_chunk(chunk, with_time=with_time), part=i, parts=len(chunks)
+                        render_chunk(chunk, with_time=with_time, topics=dict(ctx.topics)),
+                        part=i,
+                        parts=len(chunks),
                     ),
                 },
             ]

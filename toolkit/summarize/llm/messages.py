@@ -1,7 +1,7 @@
 """Messages as prompt data, and token-budgeted chunks of them.
 
 Each message is one ``<message>`` element with its id, author, (for period
-summaries) its time and (in a forum) its topic's id; text and attributes are
+summaries) its time and (in a forum) its topic's id and title; text and attributes are
 XML-escaped, so a message cannot close the element, fake another message's id or open
 a new section of the prompt.
 Token counts are estimated from characters (no tokenizer is downloaded): BPE
@@ -12,7 +12,7 @@ characters of other scripts; the estimate leans high so chunks stay under budget
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 
 from toolkit.models import Message
@@ -36,7 +36,13 @@ def _trim(text: str, limit: int) -> str:
     return cut + " …"
 
 
-def render_message(message: Message, *, with_time: bool, max_chars: int = MAX_MESSAGE_CHARS) -> str:
+def render_message(
+    message: Message,
+    *,
+    with_time: bool,
+    max_chars: int = MAX_MESSAGE_CHARS,
+    topics: Mapping[int, str] | None = None,
+) -> str:
     """One message as an escaped ``<message>`` element of the prompt.
 
     Args:
@@ -44,6 +50,7 @@ def render_message(message: Message, *, with_time: bool, max_chars: int = MAX_ME
         with_time: include the posting time (period prompts); source prompts leave it out
             so that the model has no dates to repeat.
         max_chars: longest text kept; longer text is cut at a word and marked ``…``.
+        topics: a forum's topic titles by id, so that the model can name a topic.
     """
     attrs = [f'id="{message.messenger_message_id}"']
     author = message.sender_name or message.sender_peer_id
@@ -55,6 +62,9 @@ def render_message(message: Message, *, with_time: bool, max_chars: int = MAX_ME
         attrs.append(f'reply_to="{message.reply_to}"')
     if message.topic_id is not None:  # a forum's topic: its conversation
         attrs.append(f'topic="{message.topic_id}"')
+        title = (topics or {}).get(message.topic_id)
+        if title is not None:
+            attrs.append(f'topic_title="{escape(title, quote=True)}"')
     if message.forwarded_from:
         attrs.append(f'forwarded_from="{escape(message.forwarded_from, quote=True)}"')
     text = escape(_trim(message_text(message), max_chars), quote=False)
@@ -62,7 +72,11 @@ def render_message(message: Message, *, with_time: bool, max_chars: int = MAX_ME
 
 
 def chunk_messages(
-    messages: Sequence[Message], budget_tokens: int, *, with_time: bool
+    messages: Sequence[Message],
+    budget_tokens: int,
+    *,
+    with_time: bool,
+    topics: Mapping[int, str] | None = None,
 ) -> list[list[Message]]:
     """Split messages, in order, into chunks whose rendered size fits ``budget_tokens``.
 
@@ -73,6 +87,7 @@ def chunk_messages(
         messages: the messages in posting order.
         budget_tokens: the estimated token budget of one chunk's messages.
         with_time: whether the rendering includes times (affects the size).
+        topics: a forum's topic titles by id (rendered too, so they count).
 
     Returns:
         The chunks, in order; an empty list for no messages.
@@ -81,7 +96,7 @@ def chunk_messages(
     current: list[Message] = []
     used = 0
     for message in messages:
-        cost = estimate_tokens(render_message(message, with_time=with_time))
+        cost = estimate_tokens(render_message(message, with_time=with_time, topics=topics))
         cost += _ELEMENT_OVERHEAD_TOKENS
         if current and used + cost > budget_tokens:
             chunks.append(current)
@@ -93,6 +108,8 @@ def chunk_messages(
     return chunks
 
 
-def render_chunk(messages: Sequence[Message], *, with_time: bool) -> str:
+def render_chunk(
+    messages: Sequence[Message], *, with_time: bool, topics: Mapping[int, str] | None = None
+) -> str:
     """A chunk's messages as newline-separated ``<message>`` elements."""
-    return "\n".join(render_message(m, with_time=with_time) for m in messages)
+    return "\n".join(render_message(m, with_time=with_time, topics=topics) for m in messages)

@@ -21,7 +21,7 @@ from toolkit.models import SourceKind, iso_z
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.languages import language_name
 
-PROMPT_VERSION = "2025.2"
+PROMPT_VERSION = "2025.3"
 
 # Shared by both families: the data-handling and output rules.
 SAFETY_RULES = """\
@@ -67,11 +67,14 @@ month, year or time period, and do not use period wording such as "this week", \
 "summary" says in two to four sentences what the source is about; \
 "important_message_ids" are the few messages most typical of it."""
 
-# A forum's messages carry their topic's id (``render_message``): threads never cross topics.
+# A forum's messages carry their topic's id and title (``render_message``): threads never
+# cross topics, and a topic is named by its title.
 FORUM_RULE = """\
-This chat is a forum: each message carries the id of its topic in a topic attribute. \
-A conversation stays inside its topic: never present a message of one topic as a reply \
-to, an answer to or part of a discussion in another topic."""
+This chat is a forum: each message carries the id of its topic in a topic attribute and \
+the topic's title in a topic_title attribute. A conversation stays inside its topic: \
+never present a message of one topic as a reply to, an answer to or part of a \
+discussion in another topic. Name topics by their titles, the busiest first, and keep \
+each section to one topic."""
 
 TOPIC_RULE = """\
 The messages are those of one topic of this forum, "{topic}": summarise that topic's \

@@ -254,3 +254,20 @@ def test_an_attachment_marker_alone_is_a_placeholder(text: str) -> None:
 @pytest.mark.parametrize("text", ["<b>look</b> at this", "see [1] below", "photo"])
 def test_words_around_brackets_are_no_placeholder(text: str) -> None:
     assert not is_placeholder(text)
+
+
+def test_laughter_is_never_a_key_phrase_even_in_capitals() -> None:
+    texts = [
+        "XD the hike was long XD",
+        "LOL the hike up the ridge XD",
+        "hahaha ridge hike again LMAO",
+        "ахаха поход на хребет",
+    ]
+    phrases = key_phrases(texts, np.array([0, 0, 0, 0]))[0]
+    assert phrases
+    assert not any(
+        word.casefold() in {"xd", "lol", "lmao", "hahaha", "ахаха"}
+        for phrase in phrases
+        for word in phrase.split()
+    ), phrases
+    assert [phrase for phrase, _ in candidates("NASA and the CI run")]  # acronyms stay

@@ -47,10 +47,18 @@ def words(text: str) -> list[str]:
     return tokenize(text)
 
 
+_LAUGHTER = re.compile(r"x+d+|lo+l+z?|lmf?ao+|rofl|(?:ha){2,}h?|(?:he){2,}h?|(?:ха|ах){2,}х?")
+"""Laughter as written in chats ("XD", "LOL", "LMAO", "hahah", "ахаха"): never a topic,
+even in capitals (which would otherwise make it an acronym)."""
+
+
 @lru_cache(maxsize=65536)
 def is_content_token(word: str) -> bool:
-    """Whether one word (as written) is a content word: no stop word, filler or digits."""
+    """Whether one word (as written) is a content word: no stop word, filler, laughter or
+    digits."""
     token = word.casefold().replace("ё", "е").replace("’", "").replace("'", "")
+    if _LAUGHTER.fullmatch(token):
+        return False
     if token.isupper() or (len(word) >= 2 and word.isupper()):
         return True  # an acronym ("США", "CI") is content however short
     return len(token) >= 3 and not token.isdigit() and stem(token) not in _STOP_STEMS

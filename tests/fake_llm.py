@@ -13,6 +13,7 @@ while a reply stalls is noticed: ``hung_up`` is set (the client gave up on it). 
 from __future__ import annotations
 
 import json
+import os
 import select
 import socket
 import threading
@@ -21,6 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from toolkit.config import Settings
 
 
 @dataclass
@@ -184,3 +187,24 @@ class FakeLLM:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def llm_settings(server: FakeLLM, **overrides: Any) -> Settings:
+    """Settings with the LLM at ``server`` (no retries, 5 s timeout unless overridden),
+    read with no ``MLENS_`` variable of the environment."""
+    values: dict[str, Any] = {
+        "database": ":memory:",
+        "llm_base_url": server.url,
+        "llm_api_key": "test-key",
+        "llm_model": "fake-model",
+        "llm_timeout": 5.0,
+        "llm_max_retries": 0,
+    }
+    values.update(overrides)
+    env = {k: v for k, v in os.environ.items() if k.startswith("MLENS_")}
+    for name in env:
+        os.environ.pop(name)
+    try:
+        return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+    finally:
+        os.environ.update(env)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import threading
 import time
@@ -12,7 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from fake_llm import FakeLLM, Reply, summary_json
+from fake_llm import FakeLLM, Reply, llm_settings, summary_json
 from summary_data import START
 
 from toolkit.config import Settings
@@ -40,25 +39,6 @@ ID_RE = re.compile(r'<message id="(\d+)"')
 def llm() -> Iterator[FakeLLM]:
     with FakeLLM() as server:
         yield server
-
-
-def llm_settings(server: FakeLLM, **overrides: Any) -> Settings:
-    values: dict[str, Any] = {
-        "database": ":memory:",
-        "llm_base_url": server.url,
-        "llm_api_key": "test-key",
-        "llm_model": "fake-model",
-        "llm_timeout": 5.0,
-        "llm_max_retries": 0,
-    }
-    values.update(overrides)
-    env = {k: v for k, v in os.environ.items() if k.startswith("MLENS_")}
-    for name in env:
-        os.environ.pop(name)
-    try:
-        return Settings(_env_file=None, **values)  # type: ignore[call-arg]
-    finally:
-        os.environ.update(env)
 
 
 def period(store: SQLiteStore, embedder: Embedder, settings: Settings, **kw: Any) -> Summary:

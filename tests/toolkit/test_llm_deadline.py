@@ -5,14 +5,13 @@ Driven through the real ``openai`` client against the scripted server on 127.0.0
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from fake_llm import FakeLLM, Reply, summary_json
+from fake_llm import FakeLLM, Reply, llm_settings, summary_json
 from summary_data import START
 
 from toolkit import deadline
@@ -96,21 +95,8 @@ def test_retries_that_fit_in_the_deadline_still_happen(llm: FakeLLM) -> None:
 
 
 def _settings(server: FakeLLM, **overrides: Any) -> Settings:
-    values: dict[str, Any] = {
-        "database": ":memory:",
-        "llm_base_url": server.url,
-        "llm_model": "fake-model",
-        "llm_timeout": LLM_TIMEOUT,
-        "llm_max_retries": 2,
-        **overrides,
-    }
-    env = {k: v for k, v in os.environ.items() if k.startswith("MLENS_")}
-    for name in env:
-        os.environ.pop(name)
-    try:
-        return Settings(_env_file=None, **values)  # type: ignore[call-arg]
-    finally:
-        os.environ.update(env)
+    values: dict[str, Any] = {"llm_timeout": LLM_TIMEOUT, "llm_max_retries": 2, **overrides}
+    return llm_settings(server, **values)
 
 
 def test_chunk_requests_stop_at_the_deadline(llm: FakeLLM, embedder: Embedder) -> None:

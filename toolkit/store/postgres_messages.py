@@ -61,21 +61,6 @@ class PgMessages(WindowReads):
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return self.pg.query(sql, params)
 
-    def neighbours(
-        self,
-        source_id: int,
-        message_id: int,
-        *,
-        before: int = 2,
-        after: int = 2,
-        same_topic: bool = True,
-    ) -> tuple[list[Message], list[Message]]:
-        """Up to ``before``/``after`` non-service messages around one, in posting order
-        (of the message's own forum topic unless ``same_topic`` is false)."""
-        return self.neighbours_of(
-            source_id, [message_id], before=before, after=after, same_topic=same_topic
-        )[int(message_id)]
-
     def neighbours_of(
         self,
         source_id: int,

@@ -32,7 +32,35 @@ class _Reads:
 
 
 class WindowReads(_Reads):
-    """``count_messages``, ``messages_in_period``, ``recent_messages``, ``scan_window``."""
+    """``count_messages``, ``messages_in_period``, ``recent_messages``, ``scan_window``,
+    and ``neighbours`` by way of the store's own ``neighbours_of``."""
+
+    def neighbours(
+        self,
+        source_id: int,
+        message_id: int,
+        *,
+        before: int = 2,
+        after: int = 2,
+        same_topic: bool = True,
+    ) -> tuple[list[Message], list[Message]]:
+        """Up to ``before``/``after`` non-service messages around one, in posting order
+        (of the message's own forum topic unless ``same_topic`` is false)."""
+        return self.neighbours_of(
+            source_id, [message_id], before=before, after=after, same_topic=same_topic
+        )[int(message_id)]
+
+    def neighbours_of(
+        self,
+        source_id: int,
+        message_ids: Sequence[int],
+        *,
+        before: int = 2,
+        after: int = 2,
+        same_topic: bool = True,
+    ) -> dict[int, tuple[list[Message], list[Message]]]:
+        """``neighbours`` of several messages at once (see ``MessageStore``)."""
+        raise NotImplementedError  # each store walks its own indexes in one statement
 
     def count_messages(
         self,

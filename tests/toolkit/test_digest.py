@@ -271,3 +271,32 @@ def test_laughter_is_never_a_key_phrase_even_in_capitals() -> None:
         for word in phrase.split()
     ), phrases
     assert [phrase for phrase, _ in candidates("NASA and the CI run")]  # acronyms stay
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Now I have to go! Take care, friend",
+        "ok see you later!",
+        "It was nice talking to you, have a good night",
+        "gotta run, ttyl",
+        "Мне пора, до завтра!",
+        "Спокойной ночи, увидимся",
+    ],
+)
+def test_leave_taking_is_chatter(text: str) -> None:
+    assert is_chatter(text)
+    assert act_of(text) is Act.CHATTER
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have to go to the doctor tomorrow",
+        "see you at 5 at the station",
+        "Nice talking to you about the project plan, can we meet on Monday?",
+        "Мне пора на вокзал, поезд в 8",
+    ],
+)
+def test_leave_taking_words_with_content_are_not_chatter(text: str) -> None:
+    assert not is_chatter(text)

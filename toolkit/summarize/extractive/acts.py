@@ -33,6 +33,7 @@ CHATTER_WORDS = (
     yup no nope nah sure cool nice great good fine awesome perfect excellent super right
     true exactly indeed agreed same too me also alright all right got it sounds sound
     love xd xoxo bro dude guys mate dear man pls please sorry oops yay hooray congrats
+    friend buddy pal now then
     привет приветик здравствуй здравствуйте хай салют пока доброе добрый утро вечер день
     спасибо спс благодарю пожалуйста ок окей ага угу да нет неа ладно хорошо отлично класс
     круто супер понятно ясно согласен согласна точно ну хах хаха ахах лол ого вау ой блин
@@ -41,6 +42,19 @@ CHATTER_WORDS = (
     | STOP_WORDS
 )
 """Words that make up greetings, thanks and backchannels in en and ru (stop words too)."""
+
+_FAREWELL_RE = re.compile(
+    r"\b(?:take care|(?:i )?(?:have|got|need|must) to (?:go|run)(?: now)?|gotta (?:go|run)|"
+    r"talk (?:to you )?(?:later|soon|tomorrow)|ttyl|catch you later|"
+    r"see (?:you|ya) (?:later|soon|tomorrow|around)|until next time|"
+    r"(?:it was )?(?:nice|good|great|lovely) (?:talking|chatting|speaking) (?:to|with) you|"
+    r"have a (?:good|nice|great|lovely) (?:day|night|evening|weekend|one|time)|"
+    r"good night|sweet dreams|мне пора|пора идти|до встречи|до завтра|увидимся|"
+    r"спокойной ночи|хорошего (?:дня|вечера)|береги себя)\b",
+    re.IGNORECASE,
+)
+"""Leave-taking formulas ("Now I have to go! Take care", "мне пора, до завтра"): a
+message made of them and chatter words is chatter."""
 
 _QUESTION_RE = re.compile(r"\?\s*[)\]»”\"']*\s*$|\?\s")
 _PROPOSAL_RE = re.compile(
@@ -67,8 +81,10 @@ def is_placeholder(text: str) -> bool:
 
 
 def is_chatter(text: str) -> bool:
-    """Whether ``text`` is a greeting, thanks, a backchannel or a bare reaction."""
-    tokens = [t for t in tokenize(URL_RE.sub(" link ", text)) if not t.isdigit()]
+    """Whether ``text`` is a greeting, thanks, a leave-taking, a backchannel or a bare
+    reaction."""
+    words = _FAREWELL_RE.sub(" ", URL_RE.sub(" link ", text))
+    tokens = [t for t in tokenize(words) if not t.isdigit()]
     return all(t in CHATTER_WORDS for t in tokens)
 
 

@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 from toolkit.models import Message, SourceKind
 from toolkit.summarize.context import SummaryContext
+from toolkit.summarize.extractive.acts import is_chatter
 from toolkit.summarize.extractive.quotes import passage, quotable
 from toolkit.summarize.extractive.templates import Phrasebook
 from toolkit.summarize.extractive.tokens import content_words
@@ -53,17 +54,18 @@ class Draft:
 
         Short replies ("solo stuff", "que bien") sit close to a cluster's centre too, so
         messages of ``MIN_QUOTE_WORDS`` content words or more go first; messages with no
-        content word at all only when nothing else is left.
+        content word at all, and chatter ("Now I have to go! Take care, friend"), only
+        when nothing else is left.
         """
 
         def rank(i: int) -> tuple[int, float, int]:
             tier = 0 if self.sizes[i] >= MIN_QUOTE_WORDS and self.quality[i] > 0.1 else 1
-            if self.sizes[i] == 0:
+            if self.sizes[i] == 0 or is_chatter(self.texts[i]):
                 tier = 2
             return tier, -(self.central[i] * self.quality[i]), i
 
         ranked = sorted(indices, key=rank)
-        said = [i for i in ranked if self.sizes[i] > 0]
+        said = [i for i in ranked if self.sizes[i] > 0 and not is_chatter(self.texts[i])]
         return (said or ranked)[:count]
 
 

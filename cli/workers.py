@@ -129,7 +129,16 @@ class Supervisor:
 def serve_workers(config: uvicorn.Config) -> None:
     """Serve ``config`` with ``config.workers`` processes, one socket each; exits with the
     supervisor's status when it is not 0."""
-    sockets = reuseport_sockets(config.host, config.port, config.workers)
+    try:
+        sockets = reuseport_sockets(config.host, config.port, config.workers)
+    except OSError as exc:  # as uvicorn says it for one worker: one line, status 3
+        logger.error(
+            "error while attempting to bind on address (%r, %d): %s",
+            config.host,
+            config.port,
+            (exc.strerror or str(exc)).lower(),
+        )
+        sys.exit(STARTUP_FAILURE)
     logger.info("Serving on http://%s:%d with %d workers", config.host, config.port, config.workers)
     status = Supervisor(config, sockets).run()
     if status:

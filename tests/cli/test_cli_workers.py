@@ -8,6 +8,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -129,3 +130,18 @@ def test_workers_that_cannot_start_stop_the_service(tmp_path: Path) -> None:
         proc.wait()
         pytest.fail("the supervisor kept restarting workers that cannot start")
     assert code == 3  # uvicorn's startup-failure status
+
+
+def test_a_busy_port_is_one_line_and_status_3(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        command = [sys.executable, "-m", "cli", "serve", "--port", str(port), "--workers", "2"]
+        result = subprocess.run(
+            command, env=_env(tmp_path), capture_output=True, text=True, timeout=120
+        )
+    assert result.returncode == 3
+    assert "Traceback" not in result.stderr
+    assert f"error while attempting to bind on address ('127.0.0.1', {port})" in result.stderr
+    assert "address already in use" in result.stderr

@@ -132,6 +132,7 @@ def test_workers_that_cannot_start_stop_the_service(tmp_path: Path) -> None:
     assert code == 3  # uvicorn's startup-failure status
 
 
+@pytest.mark.slow
 def test_a_busy_port_is_one_line_and_status_3(tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

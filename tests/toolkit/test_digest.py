@@ -105,7 +105,7 @@ def test_every_template_renders_for_1_2_5_and_21(book: Phrasebook, n: int) -> No
         "start": "2026-10-01 00:00 UTC",
         "end": "2026-10-02 00:00 UTC",
         "day": "1",
-        "sentence": "Ann said “x”.",
+        "sentence": "Ann says “x”.",
     }
     phrases = book.topics([f"topic {i}" for i in range(min(n, 3))])
     titles = book.topic_titles([f"Topic {i}" for i in range(n)], 3)  # a forum's n topics
@@ -126,7 +126,7 @@ def test_a_channel_name_is_always_quoted_the_same_way() -> None:
     assert EN.channel_subject("Lounge") == "“Lounge”"
     day = datetime(2026, 10, 21)
     assert RU.on_day(day, "Канал «X» пишет: «a».") == "21 октября канал «X» пишет: «a»."
-    assert EN.on_day(day, "Ann said “a”.") == "On 21 October, Ann said “a”."
+    assert EN.on_day(day, "Ann says “a”.") == "On 21 October, Ann says “a”."
 
 
 def test_chatter_is_no_content() -> None:

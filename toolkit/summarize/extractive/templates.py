@@ -108,7 +108,7 @@ class Phrasebook:
         return self.say("channel_subject", title=self.quote(title))
 
     def on_day(self, when: datetime, sentence: str) -> str:
-        """``sentence`` placed on its day ("On 21 October, Ann asked …")."""
+        """``sentence`` placed on its day ("On 21 October, Ann asks …")."""
         day = f"{when.day} {_MONTHS[self.code][when.month - 1]}"
         subject = self.say("channel_subject", title="")
         if subject and sentence.startswith(subject[:1].upper() + subject[1:]):
@@ -151,16 +151,15 @@ EN = Phrasebook(
     open_quote="“",
     close_quote="”",
     templates={
-        "asked_answered": "{asker} asked {question}, and {answerer} answered {answer}.",
-        "asked_answered_to": "{asker} asked {answerer} {question}, and {answerer} answered "
-        "{answer}.",
-        "asked": "{who} asked {quote}.",
-        "asked_to": "{who} asked {whom} {quote}.",
-        "proposed": "{who} proposed {quote}.",
-        "proposed_to": "{who} proposed to {whom} {quote}.",
-        "decided": "{who} decided {quote}.",
-        "shared": "{who} shared {quote}.",
-        "said": "{who} said {quote}.",
+        "asked_answered": "{asker} asks {question}, and {answerer} answers {answer}.",
+        "asked_answered_to": "{asker} asks {answerer} {question}, and {answerer} answers {answer}.",
+        "asked": "{who} asks {quote}.",
+        "asked_to": "{who} asks {whom} {quote}.",
+        "proposed": "{who} proposes {quote}.",
+        "proposed_to": "{who} proposes to {whom} {quote}.",
+        "decided": "{who} decides {quote}.",
+        "shared": "{who} shares {quote}.",
+        "said": "{who} says {quote}.",
         "posted": "{who} posted {quote}.",
         "posted_again": "The channel posted {quote}.",
         "retold": "{clauses}.",

@@ -229,3 +229,33 @@ def test_a_repeated_i_after_and_or_but_is_left_out() -> None:
     assert report("I'm tired and I'm going home", "Ida", "Leo") == (
         "Ida is tired and is going home"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "first", "both"),
+    [
+        (
+            "We are going to the cinema, do you want to join?",
+            "Ann says they are going to the cinema",
+            "Ann says they are going to the cinema and asks Bob whether Bob wants to join",
+        ),
+        (
+            "I bought the tickets, are you coming?",
+            "Ann bought the tickets",
+            "Ann bought the tickets and asks Bob whether Bob is coming",
+        ),
+    ],
+)
+def test_a_question_after_a_statements_comma_is_asked_on_its_own(
+    text: str, first: str, both: str
+) -> None:
+    names = ("Ann", "Bob")
+    assert report(text, "Ann", "Bob", names=names) == first
+    assert report(text, "Ann", "Bob", names=names, max_clauses=2) == both
+
+
+def test_a_short_opener_before_a_questions_comma_stays_with_the_question() -> None:
+    asked = report("Ok, can you send it?", "Ann", "Bob", names=("Ann", "Bob"))
+    assert asked == "Ann asks Bob whether Bob can send it"
+    tagged = report("The lake is cold, isn't it?", "Ida", "Leo", names=("Ida", "Leo"))
+    assert tagged == "Ida asks Leo whether the lake is cold"

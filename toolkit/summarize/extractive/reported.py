@@ -178,7 +178,8 @@ def report(
     """
     rewriter = _Rewriter(speaker, addressee)
     clauses: list[str] = []
-    for raw in split_sentences(text):
+    pieces = [piece for sentence in split_sentences(text) for piece in _tail_question(sentence)]
+    for raw in pieces:
         sentence = clean(raw, names)
         if not sentence or is_chatter(sentence):
             continue
@@ -208,6 +209,21 @@ def report(
     if not clauses:
         return ""
     return f"{speaker} {_and(clauses)}"
+
+
+def _tail_question(sentence: str) -> list[str]:
+    """A statement with a question after its last comma, as two sentences: "We are going
+    to the cinema, do you want to join?" is said, then asked."""
+    if not sentence.rstrip().endswith("?"):
+        return [sentence]
+    head, comma, tail = sentence.rpartition(", ")
+    if not comma or len(head.split()) < 3 or opens_question(head.split(" ", 1)[0]):
+        return [sentence]
+    first = tail.split(" ", 1)[0]
+    wanna = first.lower() == "wanna" and len(tail.split()) >= 2
+    if not (wanna or (opens_question(first) and len(tail.split()) >= 3)):
+        return [sentence]  # nor a tag ("…, isn't it?"), which asks the statement itself
+    return [f"{head}.", tail[:1].upper() + tail[1:]]
 
 
 def _lower(text: str, names: tuple[str, ...]) -> str:

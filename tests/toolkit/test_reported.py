@@ -259,3 +259,24 @@ def test_a_short_opener_before_a_questions_comma_stays_with_the_question() -> No
     assert asked == "Ann asks Bob whether Bob can send it"
     tagged = report("The lake is cold, isn't it?", "Ida", "Leo", names=("Ida", "Leo"))
     assert tagged == "Ida asks Leo whether the lake is cold"
+
+
+@pytest.mark.parametrize(
+    ("text", "retold"),
+    [
+        ("Please send me the file", "Ann asks Bob to send Ann the file"),
+        ("Pls call me when you land", "Ann asks Bob to call Ann when Bob lands"),
+        ("Don't forget your keys!", "Ann tells Bob not to forget Bob's keys"),
+        ("Do not tell mom", "Ann tells Bob not to tell mom"),
+        ("Thank you for the flowers", "Ann thanks Bob for the flowers"),
+        ("Thanks so much for helping me", "Ann thanks Bob for helping Ann"),
+    ],
+)
+def test_requests_warnings_and_thanks_name_what_the_speaker_does(text: str, retold: str) -> None:
+    assert report(text, "Ann", "Bob", names=("Ann", "Bob")) == retold
+
+
+def test_a_dropped_i_is_not_an_order_and_nobody_is_told_without_an_addressee() -> None:
+    names = ("Ann", "Bob")
+    assert "tells" not in report("Don't know what to do", "Ann", "Bob", names=names)
+    assert "asks" not in report("Please send me the file", "Ann", None, names=names)

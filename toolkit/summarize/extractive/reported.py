@@ -32,6 +32,7 @@ from toolkit.summarize.extractive.indirect import (
     is_verb_form,
     opens_question,
 )
+from toolkit.summarize.extractive.shapes import directive, split_tail_question
 from toolkit.summarize.period_wording import split_sentences
 
 _WANNA = re.compile(r"^(?:do you )?wanna\s+", re.IGNORECASE)
@@ -39,6 +40,11 @@ _YOU_ING = re.compile(r"^(you|u)\s+(?=\w+ing\b)", re.IGNORECASE)
 """A question that drops its "are" ("you coming tonight?")."""
 _LETS = re.compile(r"^let'?s\s+", re.IGNORECASE)
 MAX_CLAUSES = 1
+_DIRECTIVES = {
+    "asks_to": "asks {whom} to {rest}",
+    "tells_not_to": "tells {whom} not to {rest}",
+    "thanks": "thanks {whom} {rest}",
+}
 """How many sentences of a message a digest retells (references are short)."""
 _WORD = re.compile(r"[\w#@]+(?:['\-/][\w#@]+)*|[^\s\w#@]+")
 _ADVERB_WORDS = (
@@ -178,8 +184,14 @@ def report(
     """
     rewriter = _Rewriter(speaker, addressee)
     clauses: list[str] = []
-    pieces = [piece for sentence in split_sentences(text) for piece in _tail_question(sentence)]
+    pieces = [piece for part in split_sentences(text) for piece in split_tail_question(part)]
     for raw in pieces:
+        shaped = directive(raw) if rewriter.addressee else None
+        if shaped is not None:
+            verb, rest = shaped
+            said = _lower(rewriter.words(rest), names)
+            clauses.append(_DIRECTIVES[verb].format(whom=rewriter.addressee, rest=said))
+            continue
         sentence = clean(raw, names)
         if not sentence or is_chatter(sentence):
             continue
@@ -209,21 +221,6 @@ def report(
     if not clauses:
         return ""
     return f"{speaker} {_and(clauses)}"
-
-
-def _tail_question(sentence: str) -> list[str]:
-    """A statement with a question after its last comma, as two sentences: "We are going
-    to the cinema, do you want to join?" is said, then asked."""
-    if not sentence.rstrip().endswith("?"):
-        return [sentence]
-    head, comma, tail = sentence.rpartition(", ")
-    if not comma or len(head.split()) < 3 or opens_question(head.split(" ", 1)[0]):
-        return [sentence]
-    first = tail.split(" ", 1)[0]
-    wanna = first.lower() == "wanna" and len(tail.split()) >= 2
-    if not (wanna or (opens_question(first) and len(tail.split()) >= 3)):
-        return [sentence]  # nor a tag ("…, isn't it?"), which asks the statement itself
-    return [f"{head}.", tail[:1].upper() + tail[1:]]
 
 
 def _lower(text: str, names: tuple[str, ...]) -> str:

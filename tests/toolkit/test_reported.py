@@ -280,3 +280,15 @@ def test_a_dropped_i_is_not_an_order_and_nobody_is_told_without_an_addressee() -
     names = ("Ann", "Bob")
     assert "tells" not in report("Don't know what to do", "Ann", "Bob", names=names)
     assert "asks" not in report("Please send me the file", "Ann", None, names=names)
+
+
+@pytest.mark.parametrize(
+    ("text", "retold"),
+    [
+        ("Please, no more pizza", "Ann says no more pizza"),
+        ("No one is coming tonight", "Ann says no one is coming tonight"),
+        ("No, I don't think so", "Ann doesn't think so"),
+    ],
+)
+def test_a_no_that_carries_the_meaning_stays(text: str, retold: str) -> None:
+    assert report(text, "Ann", "Bob", names=("Ann", "Bob")) == retold

@@ -13,14 +13,17 @@ from toolkit.summarize.extractive.acts import CHATTER_WORDS
 from toolkit.summarize.extractive.indirect import WH, asks
 
 _LEAD = re.compile(
-    r"^(?:(?:and|but|hey+|hi+|hiya|howdy|heya|yo|hello|oh+|ah+|aw+|well|so|ok(?:ay)?|kk?|"
-    r"yeah|yes|yep|no|nope|nah|lol|"
+    r"^(?:(?:and|but|hey+|hi+|hiya|howdy|heya|yo|hello|oh+|ah+|aw+|ok(?:ay)?|kk?|"
+    r"yeah|yes|yep|nope|nah|lol|"
+    r"no(?!\s+(?:more|longer|one)\b)|"
     r"haha\w*|hehe\w*|hm+|um+|uh+|wow|omg|btw|anyway|c'mon|dear|guys|man|dude|bro|sir|"
-    r"madam|ma'am|excuse me|sorry|listen|look|please|honey|babe|darling|sweetie|"
-    r"good (?:morning|afternoon|evening)|thanks|thank you|sure|great|cool|right|alright)"
+    r"madam|ma'am|excuse me|please|sorry|honey|babe|darling|sweetie|well|so|listen|look|"
+    r"thanks|thank you|sure|great|cool|right|alright|good (?:morning|afternoon|evening))"
     r"\b[\s,.!:;-]*)+",
     re.IGNORECASE,
 )
+"""Greetings and interjections that open a sentence. A "no" that quantifies what follows
+stays ("No more pizza", "no longer", "no one"): it is the sentence's meaning."""
 _MARKER = re.compile(
     r",?\s*\b(?:btw|tbh|imo|imho|basically|literally|honestly|actually|tho(?=\s*[.!?]*\s*$))\b,?"
     r"(?=\s|[.!?]|$)",

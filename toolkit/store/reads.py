@@ -6,7 +6,7 @@ A mixin: a store provides ``_read(sql, params)`` (one statement, its rows) and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -35,6 +35,9 @@ class WindowReads(_Reads):
     """``count_messages``, ``messages_in_period``, ``recent_messages``, ``scan_window``,
     and ``neighbours`` by way of the store's own ``neighbours_of``."""
 
+    # Each store walks its own indexes, in one statement (see ``MessageStore``).
+    neighbours_of: Callable[..., dict[int, tuple[list[Message], list[Message]]]]
+
     def neighbours(
         self,
         source_id: int,
@@ -49,18 +52,6 @@ class WindowReads(_Reads):
         return self.neighbours_of(
             source_id, [message_id], before=before, after=after, same_topic=same_topic
         )[int(message_id)]
-
-    def neighbours_of(
-        self,
-        source_id: int,
-        message_ids: Sequence[int],
-        *,
-        before: int = 2,
-        after: int = 2,
-        same_topic: bool = True,
-    ) -> dict[int, tuple[list[Message], list[Message]]]:
-        """``neighbours`` of several messages at once (see ``MessageStore``)."""
-        raise NotImplementedError  # each store walks its own indexes in one statement
 
     def count_messages(
         self,

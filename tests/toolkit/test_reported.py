@@ -292,3 +292,15 @@ def test_a_dropped_i_is_not_an_order_and_nobody_is_told_without_an_addressee() -
 )
 def test_a_no_that_carries_the_meaning_stays(text: str, retold: str) -> None:
     assert report(text, "Ann", "Bob", names=("Ann", "Bob")) == retold
+
+
+@pytest.mark.parametrize(
+    ("text", "retold"),
+    [
+        ("Don't know what to do", "Ann doesn't know what to do"),
+        ("Didn't see it coming", "Ann didn't see it coming"),
+        ("dont think so", "Ann doesn't think so"),
+    ],
+)
+def test_a_negated_statement_without_its_i_gets_the_speaker_back(text: str, retold: str) -> None:
+    assert report(text, "Ann", "Bob", names=("Ann", "Bob")) == retold

@@ -14,6 +14,13 @@ _STATIVE = frozenset(
 """Verbs of feeling a chat message opens with when it drops "I" ("Love it", "Need a
 lift"); seldom an order, unlike "think harder" or "guess what"."""
 _MODAL_I = frozenset("will would can could should must can't won't wouldn't couldn't".split())  # noqa: SIM905
+_NEGATED_I = frozenset("don't dont didn't didnt".split())  # noqa: SIM905
+_OWN_MIND = frozenset(
+    """know think care remember understand mind like want need feel get believe agree
+    wanna see have recall expect""".split()  # noqa: SIM905
+)
+"""Verbs a negated chat statement without its "I" opens with ("Don't know what to do",
+"Didn't see it"): the speaker's own mind, not an order to the reader."""
 _ADVERB_LEAD = frozenset("just really also still never always already only even actually".split())  # noqa: SIM905
 _OBJECT_LEAD = frozenset(
     """the a an my your his her our their this that these those it him them me us you to
@@ -25,8 +32,8 @@ def drops_i(body: str) -> bool:
     """Whether a statement starts with its verb, its "I" dropped as chat does ("just came
     back from a trek", "will call you later", "need a lift"): a verb in the past (an
     "-ed" form only before an object or a particle: "roasted chicken" is no verb), a
-    modal before a verb other than "be" ("could be worse" drops "it"), or a verb of
-    feeling."""
+    modal before a verb other than "be" ("could be worse" drops "it"), a verb of
+    feeling, or a negated verb of the speaker's own mind ("don't know what to do")."""
     tokens = body.replace("’", "'").split()
     while tokens and tokens[0].lower() in _ADVERB_LEAD:
         tokens = tokens[1:]
@@ -35,6 +42,8 @@ def drops_i(body: str) -> bool:
     first, second = tokens[0].lower(), tokens[1].lower()
     if first in _MODAL_I:
         return is_verb(second) and second != "be"
+    if first in _NEGATED_I:
+        return second in _OWN_MIND
     if first in _STATIVE:
         return True
     lemma = verb_lemma(first)

@@ -33,7 +33,7 @@ from toolkit.summarize.period_wording import has_period_wording
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
-EXTRACTIVE_VERSION = "27"
+EXTRACTIVE_VERSION = "28"
 SECTION_QUOTES = 3
 SECTION_QUOTE_CHARS = 220
 MAX_IMPORTANT = 10

@@ -25,16 +25,24 @@ def serve_env(**settings: str) -> dict[str, str]:
 def start_serve(
     folder: Path, env: dict[str, str], port: int, *, workers: int = 1
 ) -> subprocess.Popen[bytes]:
-    """``mlens serve`` on ``port`` in its own process group (supervisor and workers)."""
+    """``mlens serve`` on ``port`` in its own process group (supervisor and workers); its
+    output goes to ``folder / "serve.log"`` (``serve_log``)."""
     command = [sys.executable, "-m", "cli", "serve", "--port", str(port)]
-    return subprocess.Popen(
-        [*command, "--workers", str(workers)],
-        cwd=folder,
-        env=env,
-        start_new_session=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    with (folder / "serve.log").open("ab") as log:
+        return subprocess.Popen(
+            [*command, "--workers", str(workers)],
+            cwd=folder,
+            env=env,
+            start_new_session=True,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+
+
+def serve_log(folder: Path) -> str:
+    """What the ``mlens serve`` processes started in ``folder`` wrote (for a failure)."""
+    path = folder / "serve.log"
+    return path.read_text(errors="replace")[-4000:] if path.exists() else ""
 
 
 def stop_serve(proc: subprocess.Popen[bytes]) -> None:

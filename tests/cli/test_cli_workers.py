@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
-from serving import live_workers, serve_env, start_serve, stop_serve
+from serving import live_workers, serve_env, serve_log, start_serve, stop_serve
 from typer.testing import CliRunner
 
 import cli.serve
@@ -95,8 +95,10 @@ def test_a_worker_that_dies_is_replaced_and_the_port_keeps_answering(tmp_path: P
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_healthy(base, proc, timeout=90, what="mlens serve --workers 2")
-        first = live_workers(proc)
-        assert len(first) == 2
+        deadline = time.monotonic() + 60
+        while len(first := live_workers(proc)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)  # both are started together; wait for the second to show
+        assert len(first) == 2, serve_log(tmp_path)
         first[0].kill()
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -105,7 +107,7 @@ def test_a_worker_that_dies_is_replaced_and_the_port_keeps_answering(tmp_path: P
                 break
             time.sleep(0.2)
         else:
-            pytest.fail("the dead worker was not replaced")
+            pytest.fail(f"the dead worker was not replaced:\n{serve_log(tmp_path)}")
         # New connections (a fresh client each) hash onto both sockets; the one whose
         # worker died waits for the replacement instead of being refused.
         statuses = []

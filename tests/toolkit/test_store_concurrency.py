@@ -283,3 +283,24 @@ def test_a_staged_import_does_exactly_what_direct_upserts_do(tmp_path: Path, see
     assert {row[1] for row in direct_store._query("SELECT * FROM embeddings")} <= kept
     for s in stores:
         s.close()
+
+
+@pytest.mark.slow
+def test_processes_opening_a_new_store_together_migrate_it_once(tmp_path: Path) -> None:
+    database = tmp_path / "data" / "new.sqlite3"
+    database.parent.mkdir()
+    code = (
+        "import sys, time; from toolkit.store import SQLiteStore; "
+        "time.sleep(max(0.0, float(sys.argv[2]) - time.time())); "
+        "s = SQLiteStore(sys.argv[1]); s.list_sources(); s.close()"
+    )
+    env = os.environ | {"PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    start = str(time.time() + 4.0)
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, str(database), start], env=env, stderr=subprocess.PIPE
+        )
+        for _ in range(3)
+    ]
+    errors = [child.communicate(timeout=60)[1].decode() for child in children]
+    assert [child.returncode for child in children] == [0, 0, 0], errors

@@ -141,7 +141,12 @@ MIGRATIONS: list[Migration] = [
 
 
 def migrate(db: sqlite3.Connection) -> list[str]:
-    """Apply every migration not yet recorded; return the names applied now."""
+    """Apply every migration not yet recorded; return the names applied now.
+
+    Each migration runs in its own ``BEGIN IMMEDIATE`` transaction and is looked up again
+    once the lock is held, so processes opening a new store together (the workers of
+    ``mlens serve --workers N``) take turns and apply each migration once.
+    """
     db.execute(
         "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
     )
@@ -153,14 +158,16 @@ def migrate(db: sqlite3.Connection) -> list[str]:
             continue
         db.execute("BEGIN IMMEDIATE")
         try:
-            migration(db)
-            db.execute(
-                "INSERT INTO _migrations (name, applied_at) VALUES (?, ?)",
-                (name, datetime.now(UTC).isoformat()),
-            )
+            recorded = db.execute("SELECT 1 FROM _migrations WHERE name = ?", (name,)).fetchone()
+            if recorded is None:  # not applied by another process meanwhile
+                migration(db)
+                db.execute(
+                    "INSERT INTO _migrations (name, applied_at) VALUES (?, ?)",
+                    (name, datetime.now(UTC).isoformat()),
+                )
+                applied.append(name)
         except BaseException:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
-        applied.append(name)
     return applied

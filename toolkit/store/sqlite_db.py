@@ -49,7 +49,7 @@ class Connections:
             private_file(database)
         self.writer = self._connect()
         if not self.memory:
-            self.writer.execute("PRAGMA journal_mode = WAL")
+            self._wal()
             self.writer.execute("PRAGMA synchronous = NORMAL")
             # After a big import is checkpointed, the WAL file shrinks back to 64 MiB.
             self.writer.execute(f"PRAGMA journal_size_limit = {64 * 1024 * 1024}")
@@ -60,6 +60,20 @@ class Connections:
         self._opened: list[sqlite3.Connection] = []
         self._pool_lock = threading.Lock()
         self._turn = threading.Lock()
+
+    def _wal(self) -> None:
+        """Switch the file to WAL. The switch needs the file to itself and does not wait
+        for it like other statements, so a process opening the store while another one
+        does (the workers of ``mlens serve --workers N``) tries again for a while."""
+        deadline = time.monotonic() + self.write_wait_s
+        while True:
+            try:
+                self.writer.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def _connect(self, *, read_only: bool = False) -> sqlite3.Connection:
         db = sqlite3.connect(self.database, isolation_level=None, check_same_thread=False)

@@ -11,7 +11,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: venv pg serve test test-fast lint format eval bench bench-load app lab screenshots clean
+.PHONY: venv pg serve test test-fast lint format eval samples bench bench-load app lab screenshots clean
 
 venv: $(STAMP)
 
@@ -54,6 +54,11 @@ format: $(STAMP)
 # The README's quality claims, checked: prints the ranking and ROUGE tables, exits 1 on a failed claim.
 eval: $(STAMP)
 	$(BIN)/python -m toolkit.notebook.report
+
+# docs/samples/: 24 digests of the demo (en, ru, uk; same- and cross-language; chat,
+# channel, source), for readers and for tests/toolkit/summarize/test_samples.py.
+samples: $(STAMP)
+	$(BIN)/python scripts/make_samples.py
 
 bench: $(STAMP)
 	$(BIN)/python -m toolkit.evaluate.bench

@@ -6,6 +6,7 @@ in ``conftest.py``; here a key has ``summary.run`` unless a test says otherwise.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -58,9 +59,13 @@ def test_chat_summary_has_the_contract_shape_and_engine_header(
     data = response.json()
     assert set(data) == {"source_ref", "summary", "sections", "important_messenger_message_ids"}
     assert data["source_ref"] == "https://t.me/platform_team"
-    assert data["summary"].startswith("Alice, Bob, Carol and 1 other discussed")
+    assert "Bob asks Alice" in data["summary"]
     assert all(set(s) == {"title", "body"} for s in data["sections"])
     assert all(isinstance(i, str) for i in data["important_messenger_message_ids"])
+    # The ids are exactly the messages the text links to.
+    text = data["summary"] + "".join(s["title"] + s["body"] for s in data["sections"])
+    cited = set(re.findall(r"https://t\.me/platform_team/(\d+)", text))
+    assert cited == set(data["important_messenger_message_ids"])
 
 
 @pytest.mark.usefixtures("seeded")
@@ -76,7 +81,7 @@ def test_channel_summary_in_russian(client: TestClient, auth: Auth) -> None:
     data = response.json()
     assert data["source_ref"] == "@DB_weekly_ru"
     assert "канал «Базы данных» публикует пост: «" in data["summary"]
-    assert data["sections"][0]["body"].splitlines()[0].endswith("публикаций.")
+    assert data["sections"][0]["body"].splitlines()[0].startswith("12 публикаций, с 6 мая по ")
 
 
 @pytest.mark.usefixtures("seeded")

@@ -22,8 +22,8 @@ from toolkit.evaluate.bench_import import CountingEmbedder
 from toolkit.models import Summary
 from toolkit.refs import parse_ref
 from toolkit.store import SQLiteStore
-from toolkit.summarize.extractive.grammar import morph
 from toolkit.summarize.extractive.quotes import balanced, one_line
+from toolkit.summarize.lang.morph import analyzer
 from toolkit.summarize.llm.answer import URL_RE
 from toolkit.summarize.period_wording import find_period_wording
 from toolkit.summarize.pipeline import summarize_period, summarize_source
@@ -257,6 +257,6 @@ def test_digest_quotes_are_exact_or_cut_and_titles_are_phrases(
                 words = phrase.split()
                 if len(words) == 1 and re.search("[а-яё]", phrase, re.IGNORECASE):
                     # A lone Russian word is in the nominative (or an acronym).
-                    parses = morph().parse(phrase.lower())
+                    parses = analyzer("ru").parse(phrase.lower())
                     nominative = any(p.tag.case == "nomn" for p in parses)
                     assert phrase.isupper() or nominative, section.title

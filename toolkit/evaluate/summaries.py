@@ -184,7 +184,7 @@ def extractive_summary(dialogue: Dialogue, vectors: np.ndarray[Any, Any]) -> str
         ended_at=dialogue.messages[-1].posted_at + timedelta(minutes=1),
     )
     return summarize_extractive(
-        dialogue.messages, vectors, ctx, source_ref=dialogue.id, link=lambda i: f"#{i}"
+        dialogue.messages, vectors, ctx, source_ref=dialogue.id, link=lambda i: ""
     ).summary
 
 

@@ -1,9 +1,11 @@
 """What a message does in a conversation: chatter, a question, a proposal, a decision, a share.
 
-Rules, not a model, in English and Russian. Chatter (greetings, thanks, backchannels
-such as "ok", "lol", "+1", "Hey..", bare reactions) is no content: a digest never
-quotes it. The other acts choose the digest's verb: who *asked*, *proposed*,
-*decided*, *shared* or *announced* what.
+Rules, not a model; the cue words are the message's language pack's (a message in a
+language without a pack is asked of every pack). Chatter (``lang.chatter``) is no
+content: a digest never quotes it. A question is known by its mark in any language.
+The other acts choose the digest's verb: who *asked*, *proposed*, *decided* or
+*shared* what; ``agrees`` and ``declines`` tell how a reply meets a proposal, ``plans``
+and ``names_time`` what goes under plans and dates.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ from __future__ import annotations
 import re
 from enum import Enum
 
-from toolkit.text import STOP_WORDS, URL_RE, tokenize
+from toolkit.summarize.lang import LanguagePack, packs
+from toolkit.summarize.lang.chatter import is_chatter, is_placeholder
+from toolkit.text import URL_RE
 
 
 class Act(Enum):
@@ -25,71 +29,20 @@ class Act(Enum):
     CHATTER = "chatter"
 
 
-CHATTER_WORDS = (
-    frozenset(
-        """hi hii hello hey heya hiya yo sup morning evening night gm gn bye goodbye cya ya see
-    you u later soon thanks thank thx ty tnx cheers welcome np ok okay okey k kk oki okie
-    lol lolz haha hahaha hehe lmao rofl omg wow woah oh ah aha uh um hmm mm yes yeah yea yep
-    yup no nope nah sure cool nice great good fine awesome perfect excellent super right
-    true exactly indeed agreed same too me also alright all right got it sounds sound
-    love xd xoxo bro dude guys mate dear man pls please sorry oops yay hooray congrats
-    friend buddy pal now then
-    привет приветик здравствуй здравствуйте хай салют пока доброе добрый утро вечер день
-    спасибо спс благодарю пожалуйста ок окей ага угу да нет неа ладно хорошо отлично класс
-    круто супер понятно ясно согласен согласна точно ну хах хаха ахах лол ого вау ой блин
-    ya doing going up whats hows как дела""".split()  # noqa: SIM905
-    )
-    | STOP_WORDS
-)
-"""Words that make up greetings, thanks and backchannels in en and ru (stop words too)."""
-
-_FAREWELL_RE = re.compile(
-    r"\b(?:take care|(?:i )?(?:have|got|need|must) to (?:go|run)(?: now)?|gotta (?:go|run)|"
-    r"talk (?:to you )?(?:later|soon|tomorrow)|ttyl|catch you later|"
-    r"see (?:you|ya) (?:later|soon|tomorrow|around)|until next time|"
-    r"(?:it was )?(?:nice|good|great|lovely) (?:talking|chatting|speaking) (?:to|with) you|"
-    r"have a (?:good|nice|great|lovely) (?:day|night|evening|weekend|one|time)|"
-    r"good night|sweet dreams|мне пора|пора идти|до встречи|до завтра|увидимся|"
-    r"спокойной ночи|хорошего (?:дня|вечера)|береги себя)\b",
-    re.IGNORECASE,
-)
-"""Leave-taking formulas ("Now I have to go! Take care", "мне пора, до завтра"): a
-message made of them and chatter words is chatter."""
-
-_QUESTION_RE = re.compile(r"\?\s*[)\]»”\"']*\s*$|\?\s")
-_PROPOSAL_RE = re.compile(
-    r"\b(?:let'?s|let us|how about|what about|shall we|should we|why don'?t|we could|"
-    r"you could|i suggest|i propose|i recommend|maybe we|wanna|would you like|"
-    r"давай|давайте|предлагаю|предлагаем|как насч[её]т|может быть|можем|не хочешь|"
-    r"не хотите|стоит)\b",
-    re.IGNORECASE,
-)
-_DECISION_RE = re.compile(
-    r"\b(?:decided|agreed|deal|settled|we'?ll|we will|i'?ll|i will|will do|i'?m going to|"
-    r"we'?re going to|done|confirmed|booked|approved|решили|решено|договорились|"
-    r"сделаю|сделаем|беру|берём|берем|утвердили|подтверждаю|буду|будем)\b",
-    re.IGNORECASE,
-)
+_QUESTION_RE = re.compile(r"[?？]\s*[)\]»”\"']*\s*$|[?？]\s")
 _MEDIA_RE = re.compile(r"^\[(?:photo|video|document|file|audio|voice|sticker|gif)[^\]]*\]$")
-_PLACEHOLDER_RE = re.compile(r"^(?:\s*(?:<[\w .:-]{1,40}>|\[[\w .:-]{1,40}\]))+\s*$")
 
 
-def is_placeholder(text: str) -> bool:
-    """Whether ``text`` is only markup standing for an attachment ("<photo>",
-    "[video]", "<Media omitted>"): a message without words of its own."""
-    return bool(_PLACEHOLDER_RE.match(text))
+def _asked(pack: LanguagePack | None) -> tuple[LanguagePack, ...]:
+    return (pack,) if pack is not None else packs()
 
 
-def is_chatter(text: str) -> bool:
-    """Whether ``text`` is a greeting, thanks, a leave-taking, a backchannel or a bare
-    reaction."""
-    words = _FAREWELL_RE.sub(" ", URL_RE.sub(" link ", text))
-    tokens = [t for t in tokenize(words) if not t.isdigit()]
-    return all(t in CHATTER_WORDS for t in tokens)
+def _any(text: str, pack: LanguagePack | None, cue: str) -> bool:
+    return any(getattr(p.cue, cue).search(text) for p in _asked(pack))
 
 
-def act_of(text: str) -> Act:
-    """The role of one message, from its own text."""
+def act_of(text: str, pack: LanguagePack | None = None) -> Act:
+    """The role of one message, from its own text (``pack``: its language's, if any)."""
     stripped = text.strip()
     if is_chatter(stripped):
         return Act.CHATTER
@@ -97,8 +50,40 @@ def act_of(text: str) -> Act:
         return Act.SHARE
     if _QUESTION_RE.search(stripped):
         return Act.QUESTION
-    if _PROPOSAL_RE.search(stripped):
+    if _any(stripped, pack, "proposal"):
         return Act.PROPOSAL
-    if _DECISION_RE.search(stripped):
+    if _any(stripped, pack, "decision"):
         return Act.DECISION
     return Act.STATEMENT
+
+
+def agrees(text: str, pack: LanguagePack | None = None) -> bool:
+    """Whether a reply accepts what it answers ("sounds good", "давай", "домовились")."""
+    return _any(text.strip(), pack, "agreement") and not declines(text, pack)
+
+
+def declines(text: str, pack: LanguagePack | None = None) -> bool:
+    """Whether a reply turns down what it answers ("I can't", "не получится")."""
+    return _any(text.strip(), pack, "refusal")
+
+
+def plans(text: str, pack: LanguagePack | None = None) -> bool:
+    """Whether a message states a plan or commitment ("I'll book it", "буду в 9")."""
+    return _any(text, pack, "plan")
+
+
+def names_time(text: str, pack: LanguagePack | None = None) -> bool:
+    """Whether a message names a day or time ("on Friday at 9", "завтра в 10")."""
+    return _any(text, pack, "when")
+
+
+__all__ = [
+    "Act",
+    "act_of",
+    "agrees",
+    "declines",
+    "is_chatter",
+    "is_placeholder",
+    "names_time",
+    "plans",
+]

@@ -21,6 +21,9 @@ from toolkit.summarize.extractive.acts import Act
 Floats = npt.NDArray[np.float64]
 
 OPENER_DECAY = 0.4
+# A question is answered by someone else among its next FOLLOWING messages (ANSWER_HOURS).
+FOLLOWING = 3
+ANSWER_HOURS = 2.0
 # A pause this long (hours) starts a new conversation, whose first messages open it.
 SESSION_GAP_HOURS = 0.25
 
@@ -77,4 +80,15 @@ def sessions(turns: Sequence[Turn]) -> int:
     return sum(
         1 + sum(1 for a, b in itertools.pairwise(seq) if b.hours - a.hours > SESSION_GAP_HOURS)
         for seq in threads.values()
+    )
+
+
+def unanswered(seq: Sequence[Turn], i: int) -> bool:
+    """Whether question ``i`` gets no reply and none of the next ``FOLLOWING`` messages
+    (within ``ANSWER_HOURS``) is by someone else: not even a "no" answers it."""
+    if any(u.reply_to == i and u.author != seq[i].author for u in seq[i + 1 :]):
+        return False
+    later = seq[i + 1 : i + 1 + FOLLOWING]
+    return not any(
+        u.author != seq[i].author and u.hours - seq[i].hours <= ANSWER_HOURS for u in later
     )

@@ -1,11 +1,14 @@
-"""The ``summary`` field of the extractive engine: a digest of one to four sentences.
+"""The ``summary`` field of the extractive engine: a digest of two to four sentences.
 
-It says who asked, proposed, decided, shared or said what, quoting the messages that
-``selection`` chose (a question with its answer), in posting order; over a long period
-each sentence names its day. When the messages hold several threads, an opening
-sentence names their topics (``opening``: a whole forum's topic titles, else key
-phrases). A source summary opens with what the source is and its topics, then typical
-messages, without any period wording.
+An opening names what the period was about (``opening``: its main threads' topics, or
+a whole forum's topic titles; for a source, what the source is). Then the exchanges
+that ``selection`` chose (a question with its answer, a proposal, a decision), in
+posting order: retold in reported speech where the message is in the requested
+language and its pack has reported speech (English), else quoted — short, when the
+message is in another language, the sentence around it saying who asked, answered or
+proposed what, in the requested language. Over a long period each sentence names its
+day. A question nobody answered closes the digest when there is room. Every sentence
+carries the links of the messages it rests on (``cite``).
 """
 
 from __future__ import annotations
@@ -13,23 +16,19 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from datetime import datetime
 
 from toolkit.models import SourceKind
-from toolkit.summarize.extractive.acts import Act, act_of, is_placeholder
-from toolkit.summarize.extractive.conversations import Turn, in_thread
+from toolkit.summarize.extractive.acts import Act, act_of, agrees, is_placeholder
+from toolkit.summarize.extractive.cite import Citer
+from toolkit.summarize.extractive.conversations import Turn, in_thread, unanswered
 from toolkit.summarize.extractive.draft import Draft, author
-from toolkit.summarize.extractive.opening import opening, who
-from toolkit.summarize.extractive.quotes import passage
-from toolkit.summarize.extractive.reported import report
+from toolkit.summarize.extractive.opening import opening
 from toolkit.summarize.extractive.selection import (
     OPENER_WEIGHT,
     TIME_SPAN_HOURS,
     Unit,
     select,
 )
-from toolkit.summarize.extractive.templates import Phrasebook
-from toolkit.summarize.extractive.tokens import script
 from toolkit.summarize.period_wording import has_period_wording
 from toolkit.text import tokenize
 
@@ -38,7 +37,6 @@ DIGEST_QUOTE_CHARS = 160
 # About the words a quote of DIGEST_QUOTE_CHARS characters holds.
 QUOTE_WORDS = 28
 MAX_SENTENCES = 4
-_SCRIPT = {"en": "latin", "ru": "cyrillic"}
 _VERB = {
     Act.QUESTION: "asked",
     Act.PROPOSAL: "proposed",
@@ -55,7 +53,7 @@ def turns(draft: Draft) -> list[Turn]:
     out = []
     for i, message in enumerate(draft.messages):
         text = draft.texts[i]
-        act = act_of(text)
+        act = act_of(text, draft.packs[i])
         if draft.ctx.family == "source" and has_period_wording(text):
             act = Act.CHATTER  # a source summary quotes nothing that names a time
         if is_placeholder(text):
@@ -76,20 +74,6 @@ def turns(draft: Draft) -> list[Turn]:
     return out
 
 
-def _passage(draft: Draft, i: int) -> str:
-    return passage(draft.texts[i], DIGEST_QUOTE_CHARS, draft.weight)
-
-
-def _quote(book: Phrasebook, draft: Draft, i: int) -> str:
-    return book.quote(_passage(draft, i))
-
-
-def _subject(book: Phrasebook, draft: Draft, i: int) -> str:
-    if draft.ctx.kind is SourceKind.CHANNEL:
-        return book.channel_subject(draft.ctx.title)
-    return author(draft.messages[i])
-
-
 def addressee(seq: list[Turn], i: int) -> str | None:
     """Whom message ``i`` is for: the author it replies to, else the next other author
     of its thread (a forum topic: someone posting in another topic is not answering)."""
@@ -100,64 +84,65 @@ def addressee(seq: list[Turn], i: int) -> str | None:
     return next((seq[k].author for k in later if seq[k].author != seq[i].author), None)
 
 
-def retold(book: Phrasebook, draft: Draft, unit: Unit, seq: list[Turn]) -> str | None:
-    """The unit in reported speech (English chats): "Ann baked cookies and asks whether
-    Bob wants some."; a member that is only chatter is left out; None when a member is
-    not English or nothing but chatter is left."""
-    if book.code != "en" or draft.ctx.kind is SourceKind.CHANNEL:
+def retold(c: Citer, unit: Unit, seq: list[Turn]) -> str | None:
+    """The unit in reported speech ("Ann baked cookies and asks whether Bob wants
+    some."); a member that is only chatter is left out; None when the requested
+    language has no reported speech, a member is in another language, or nothing but
+    chatter is left."""
+    draft, book = c.draft, c.draft.book
+    if book.retell is None or draft.ctx.kind is SourceKind.CHANNEL:
         return None
-    names = tuple(sorted({t.author for t in seq}))
+    names = tuple(sorted({book.name(t.author) for t in seq}))
     parts = []
     for i in unit.members:
-        text = _passage(draft, i)
-        if script(text) not in (None, "latin"):
+        if draft.packs[i] is not book:
             return None
+        text = c.text(i, DIGEST_QUOTE_CHARS)
         whom = addressee(seq, i)
         if unit.second is not None and i == unit.first:  # a question is for who answers it
             whom = seq[unit.second].author if seq[unit.second].author != seq[i].author else whom
         if whom is None and len(names) == 2:  # the other of two speakers
-            whom = next(n for n in names if n != seq[i].author)
+            whom = next(n for n in {t.author for t in seq} if n != seq[i].author)
         if whom is None and _YOU.search(text):
             return None  # whom "you" means is unknown: quote the message instead
-        said = report(text, seq[i].author, whom, names)
+        said = book.retell(text, book.name(seq[i].author), book.name(whom) if whom else None, names)
         if said:
             parts.append(said)
     if not parts:
         return None
     # A clause ending in an initial ("… to Vic W.") takes no second full stop.
-    return book.sentence("retold", clauses=", and ".join(parts).removesuffix("."))
+    return book.sentence("retold", clauses=book.say("clause_joint").join(parts).removesuffix("."))
 
 
-def unit_sentence(
-    book: Phrasebook, draft: Draft, unit: Unit, seq: list[Turn], *, named: bool = False
-) -> str:
-    """One sentence about one unit: "Ann asked Bob “…”, and Bob answered “…”."."""
+def unit_sentence(c: Citer, unit: Unit, seq: list[Turn], *, named: bool = False) -> str:
+    """One sentence about one unit: "Ann asks Bob “…”, and Bob answers “…”."."""
+    draft, book = c.draft, c.draft.book
     first = unit.first
     chat = draft.ctx.kind is not SourceKind.CHANNEL
-    told = retold(book, draft, unit, seq)
+    told = retold(c, unit, seq)
     if told is not None:
         return told
     if unit.second is not None and seq[first].act is Act.QUESTION:
         key = "asked_answered_to" if chat else "asked_answered"
         return book.sentence(
             key,
-            asker=_subject(book, draft, first),
-            question=_quote(book, draft, first),
-            answerer=_subject(book, draft, unit.second),
-            answer=_quote(book, draft, unit.second),
+            asker=c.name(first),
+            question=c.quote(first, DIGEST_QUOTE_CHARS),
+            answerer=c.name(unit.second),
+            answer=c.quote(unit.second, DIGEST_QUOTE_CHARS),
         )
     parts = []
     for i in unit.members:
         act = seq[i].act
-        if act is Act.QUESTION and act_of(_passage(draft, i)) is not Act.QUESTION:
+        if act is Act.QUESTION and act_of(c.text(i), draft.packs[i]) is not Act.QUESTION:
             act = Act.STATEMENT  # the quoted part of the message asks nothing
         verb = _VERB.get(act, "said")
         if not chat and verb == "said":
             verb = "posted"
         whom = addressee(seq, i) if chat and verb in ("asked", "proposed") else None
-        values = {"who": _subject(book, draft, i), "quote": _quote(book, draft, i)}
+        values = {"who": c.name(i), "quote": c.quote(i, DIGEST_QUOTE_CHARS)}
         if whom is not None:
-            parts.append(book.sentence(f"{verb}_to", whom=whom, **values))
+            parts.append(book.sentence(f"{verb}_to", whom=book.name(whom), **values))
         elif verb == "posted" and named:
             # The channel is named once; later posts do not repeat its title.
             parts.append(book.sentence("posted_again", quote=values["quote"]))
@@ -166,40 +151,108 @@ def unit_sentence(
     return " ".join(parts)
 
 
-def _day(book: Phrasebook, when: datetime, sentence: str) -> str:
-    return book.on_day(when, sentence)
+def _decision(c: Citer, seq: list[Turn]) -> tuple[str, tuple[int, ...]] | None:
+    """The most important decision, with the reply that accepts it when there is one."""
+    draft = c.draft
+    decided = [i for i, t in enumerate(seq) if t.act is Act.DECISION]
+    if not decided:
+        return None
+    i = max(decided, key=lambda k: (draft.importance[k], -k))
+    replies = [
+        j
+        for j in range(i + 1, min(len(seq), i + 4))
+        if seq[j].author != seq[i].author
+        and (seq[j].reply_to in (None, i))
+        and agrees(draft.texts[j], draft.packs[j])
+    ]
+    book = draft.book
+    if replies:
+        j = replies[0]
+        text = book.sentence(
+            "agreed_decision", who=c.name(i), quote=c.quote(i, 120), agreer=c.name(j)
+        )
+        return text, (i, j)
+    return book.sentence("decided", who=c.name(i), quote=c.quote(i, 120)), (i,)
 
 
-def digest(book: Phrasebook, draft: Draft) -> str:
-    """The ``summary`` field (see the module docstring)."""
+def _open_question(c: Citer, seq: list[Turn], taken: set[int]) -> str | None:
+    draft = c.draft
+    asked = [
+        i
+        for i, t in enumerate(seq)
+        if t.act is Act.QUESTION and t.words >= 4 and i not in taken and unanswered(seq, i)
+    ]
+    if not asked:
+        return None
+    i = max(asked, key=lambda k: (draft.importance[k], -k))
+    text = draft.book.sentence("open_question", who=c.name(i), quote=c.quote(i, 100))
+    return _cited(c, text, (i,))
+
+
+def _cited(c: Citer, sentence: str, members: tuple[int, ...]) -> str:
+    """The sentence with its messages' links before its full stop."""
+    links = c.cite(*members)
+    if not links:
+        return sentence
+    end = sentence[-1] if sentence[-1:] in ".!?…" else ""
+    return f"{sentence[: len(sentence) - len(end)]}{links}{end or '.'}"
+
+
+def digest(
+    c: Citer,
+    seq: list[Turn],
+    phrases: list[str],
+    conversations: int,
+    participants: int | None = None,
+) -> str:
+    """The ``summary`` field (see the module docstring).
+
+    Args:
+        c: quotes, names and links of the messages; records what the text cites.
+        seq: the messages as turns.
+        phrases: the main threads' key phrases, main thread first.
+        conversations: how many threads the period holds.
+        participants: the source's participant count (source summaries).
+    """
+    draft, book = c.draft, c.draft.book
     authors = Counter(author(m) for m in draft.messages)
     sentences: list[str] = []
-    head = opening(book, draft, authors)
+    head = opening(draft, authors, phrases, conversations, participants)
     if head:
         sentences.append(head)
-    seq = turns(draft)
     channel = draft.ctx.kind is SourceKind.CHANNEL
+    # Among several threads, the outcome (a decision) is worth a sentence of its own.
+    outcome = _decision(c, seq) if not channel and conversations > 1 else None
     chosen = select(
         seq,
         draft.vectors.astype("float64"),
-        max_units=MAX_SENTENCES - len(sentences),
+        max_units=MAX_SENTENCES - len(sentences) - (outcome is not None),
         opener_weight=0.0 if channel else OPENER_WEIGHT,
     )
     long_period = draft.ctx.family == "period" and seq[-1].hours - seq[0].hours > TIME_SPAN_HOURS
     named = head is not None
     for unit in chosen:
-        sentence = unit_sentence(book, draft, unit, seq, named=named)
+        sentence = unit_sentence(c, unit, seq, named=named)
         named = named or channel
         if long_period:
-            sentence = _day(book, draft.messages[unit.first].posted_at, sentence)
-        sentences.append(sentence)
+            sentence = book.on_day(draft.messages[unit.first].posted_at, sentence)
+        sentences.append(_cited(c, sentence, unit.members))
+    taken = {i for unit in chosen for i in unit.members}
+    if outcome is not None and not set(outcome[1]) & taken:
+        sentences.append(_cited(c, outcome[0], outcome[1]))
+        taken.update(outcome[1])
+    if not channel and conversations > 1 and len(sentences) < MAX_SENTENCES:
+        closing = _open_question(c, seq, taken)
+        if closing:
+            sentences.append(closing)
     if not chosen and not head:
         sentences.append(
             book.sentence(
-                "chat_plain", messages=book.messages(len(draft.messages)), who=who(book, authors)
+                "chat_plain",
+                messages=book.counted(len(draft.messages), "message"),
+                participants=book.counted(len(authors), "participant"),
             )
         )
-    quoted = [i for unit in chosen for i in unit.members]
-    if any(script(draft.texts[i]) not in (None, _SCRIPT[book.code]) for i in quoted):
+    if any(draft.foreign(i) for i in taken):
         sentences.append(book.say("original_language"))
     return " ".join(sentences)

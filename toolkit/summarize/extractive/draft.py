@@ -15,8 +15,8 @@ from toolkit.models import Message, SourceKind
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive.acts import is_chatter
 from toolkit.summarize.extractive.quotes import passage, quotable
-from toolkit.summarize.extractive.templates import Phrasebook
 from toolkit.summarize.extractive.tokens import content_words
+from toolkit.summarize.lang import LanguagePack
 
 MIN_QUOTE_WORDS = 4
 
@@ -37,8 +37,18 @@ class Draft:
     titles: dict[int, list[str]]
     df: dict[str, int]
     vectors: npt.NDArray[np.float32]
+    book: LanguagePack
+    """The pack of the requested language: every word the engine writes is its."""
+    langs: list[str | None]
+    """Each message's language (``lang.detect``; None: no letters)."""
+    packs: list[LanguagePack | None]
+    """Each message's language pack (None: a language without one)."""
     headings: dict[int, str] = field(default_factory=dict)
     """A section label's forum topic title, when sections are a forum's topics."""
+
+    def foreign(self, i: int) -> bool:
+        """Whether message ``i`` is in another language than the requested one."""
+        return self.langs[i] not in (None, self.book.code)
 
     def weight(self, sentence: str) -> float:
         """How much a sentence shares the messages' vocabulary (to pick what to quote)."""
@@ -74,12 +84,12 @@ def author(message: Message) -> str:
     return message.sender_name or message.sender_peer_id or "?"
 
 
-def quote(book: Phrasebook, draft: Draft, i: int, limit: int, *, whole: bool = False) -> str:
+def quote(draft: Draft, i: int, limit: int, *, whole: bool = False) -> str:
     """Message ``i`` quoted in its own language, with its author in chats."""
     text = (
         quotable(draft.texts[i], limit) if whole else passage(draft.texts[i], limit, draft.weight)
     )
-    quoted = book.quote(text)
+    quoted = draft.book.quote(text)
     if draft.ctx.kind is SourceKind.CHANNEL:
         return quoted
-    return f"{author(draft.messages[i])}: {quoted}"
+    return f"{draft.book.name(author(draft.messages[i]))}: {quoted}"

@@ -1,12 +1,15 @@
 """The extractive engine: the embedded default, no network and no LLM.
 
-Topic sections come from clusters of message vectors (in a summary of a whole forum,
-from its topics, titled with the topic's title first); a section's title is its
-cluster's most distinctive words, its body a count line and its most representative
-messages, quoted (trimmed, with author and a link built in code). Important ids rank
-messages by centrality, replies received and length. The ``summary`` is a few
-connective sentences in the requested language around quotes that stay in their own
-language (``compose.py``); it never claims a translation.
+It writes in the languages it has a pack for (``toolkit.summarize.lang``), whatever
+the messages' languages: each message's language is detected (``lang.detect``); the
+engine's own words are the requested pack's; a message in the requested language may
+be retold, one in another language is quoted short and described. Threads come from
+the reply graph, adjacency, time gaps and vectors (``threads``; a channel's posts are
+grouped by topic clusters, a whole forum's by its topics); the ``summary`` is a digest
+of the main threads (``digest``), the sections say what was decided, what stays open,
+plans and dates, links, and what each main thread was about (``sections``). Every
+statement cites its messages; ``important_messenger_message_ids`` are exactly the
+cited messages, the most important first.
 """
 
 from __future__ import annotations
@@ -15,112 +18,109 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 import numpy as np
-import numpy.typing as npt
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
-from toolkit.models import GENERAL_TOPIC, Message, Section, SourceKind, Summary
+from toolkit.models import GENERAL_TOPIC, Message, SourceKind, Summary
 from toolkit.summarize.context import SummaryContext, forum_topics, message_text
 from toolkit.summarize.engine import SummaryJob
-from toolkit.summarize.extractive.acts import is_placeholder
+from toolkit.summarize.extractive.acts import Act, is_placeholder
+from toolkit.summarize.extractive.cite import Citer
 from toolkit.summarize.extractive.clusters import Matrix, centrality, centred, cluster, importance
-from toolkit.summarize.extractive.digest import digest
-from toolkit.summarize.extractive.draft import Draft, author, quote
+from toolkit.summarize.extractive.conversations import Turn
+from toolkit.summarize.extractive.digest import digest, turns
+from toolkit.summarize.extractive.draft import Draft
 from toolkit.summarize.extractive.keyphrases import key_phrases, message_terms
-from toolkit.summarize.extractive.templates import Phrasebook, phrasebook
+from toolkit.summarize.extractive.sections import sections
+from toolkit.summarize.extractive.threads import Thread, threads
 from toolkit.summarize.extractive.vectors import vectors_for
+from toolkit.summarize.lang import LanguagePack, find, pack
+from toolkit.summarize.lang.detect import languages
 from toolkit.summarize.period_wording import has_period_wording
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
-EXTRACTIVE_VERSION = "28"
-SECTION_QUOTES = 3
-SECTION_QUOTE_CHARS = 220
-MAX_IMPORTANT = 10
+EXTRACTIVE_VERSION = "35"
 
 
-def forum_sections(
-    messages: Sequence[Message], ctx: SummaryContext
-) -> tuple[npt.NDArray[np.int_], dict[int, str]] | None:
-    """Section labels by forum topic (busiest first) and each label's topic title, when
-    the messages of a forum summary span several topics; else ``None`` (clusters)."""
-    topics = forum_topics(messages, ctx)
-    if len(topics) < 2:
-        return None
-    label_of = {topic: label for label, (topic, _) in enumerate(topics)}
-    labels = [label_of[m.topic_id or GENERAL_TOPIC] for m in messages]
-    return np.array(labels, dtype=np.int_), {
-        label: title for label, (_, title) in enumerate(topics)
-    }
-
-
-def _draft(messages: Sequence[Message], vectors: Matrix, ctx: SummaryContext) -> Draft:
+def _draft(
+    messages: Sequence[Message], vectors: Matrix, ctx: SummaryContext, book: LanguagePack
+) -> Draft:
     texts = [message_text(m) for m in messages]
     # An attachment's marker ("<photo>") has no words to be a topic.
     spoken = ["" if is_placeholder(t) else t for t in texts]
     terms = message_terms(spoken)
     sizes = [len(t) for t in terms]
     unit = centred(np.asarray(vectors, dtype=np.float32))
-    # A forum's topics are its sections: a section never mixes two topics' messages.
-    by_topic = forum_sections(messages, ctx)
-    labels, headings = by_topic if by_topic is not None else (cluster(unit), {})
-    central = centrality(unit, labels)
+    langs = languages(spoken)
     # Quotes avoid one-word messages and, in source summaries, period wording.
     quality = np.array([min(1.0, (s + 1) / 8) for s in sizes])
     if ctx.family == "source":
         quality *= np.array([0.05 if has_period_wording(t) else 1.0 for t in texts])
-    keep: Callable[[str], bool] = (
-        (lambda word: not has_period_wording(word)) if ctx.family == "source" else (lambda _: True)
-    )
+    central = centrality(unit, np.zeros(len(messages), dtype=np.int_))
     return Draft(
         messages=list(messages),
         ctx=ctx,
         texts=texts,
         terms=terms,
         sizes=sizes,
-        labels=labels,
+        labels=np.zeros(len(messages), dtype=np.int_),
         central=central,
         importance=importance(messages, central, sizes),
         quality=quality,
-        titles=key_phrases(spoken, labels, keep=keep),
+        titles={},
         df=dict(Counter(stem for words in terms for stem in {s for s, _ in words})),
         vectors=unit,
-        headings=headings,
+        book=book,
+        langs=langs,
+        packs=[find(code) for code in langs],
     )
 
 
-def _sections(book: Phrasebook, draft: Draft, link: Callable[[int], str]) -> list[Section]:
-    sections: list[Section] = []
-    labels = sorted(set(draft.labels.tolist()))
-    for label in labels:
-        idx = draft.members(label)
-        if len(idx) < 2 and len(draft.messages) >= 10:
-            continue  # a lone outlier is no topic; it still counts for importance
-        if not draft.titles.get(label) and len(labels) > 1:
-            continue  # a cluster of "yes" and "ok" has no words to be a topic
-        rep = draft.representatives(idx, SECTION_QUOTES)
-        if draft.ctx.kind is SourceKind.CHANNEL:
-            head = book.say("section_channel", posts=book.posts(len(idx)))
+def _groups(draft: Draft, seq: Sequence[Turn]) -> tuple[list[Thread], dict[int, str]]:
+    """Threads of a chat; a channel's topic clusters; a whole forum's topics (with their
+    titles as the groups' phrases)."""
+    ctx = draft.ctx
+    topics = forum_topics(draft.messages, ctx)
+    if ctx.kind is SourceKind.CHANNEL or len(topics) >= 2:
+        if len(topics) >= 2:
+            label_of = {topic: label for label, (topic, _) in enumerate(topics)}
+            labels = [label_of[m.topic_id or GENERAL_TOPIC] for m in draft.messages]
         else:
-            authors = {author(draft.messages[i]) for i in idx}
-            head = book.say(
-                "section_chat",
-                messages=book.messages(len(idx)),
-                from_participants=book.from_participants(len(authors)),
-            )
-        lines = [head[0].upper() + head[1:]]
-        for i in sorted(rep):
-            message_id = draft.messages[i].messenger_message_id
-            text = quote(book, draft, i, SECTION_QUOTE_CHARS, whole=True)
-            lines.append(f"— {text} ({link(message_id)})")
-        words = ", ".join(draft.titles.get(label) or [])
-        heading = draft.headings.get(label)
-        if heading is not None:  # a forum topic: its title, then its key phrases
-            title = f"{heading}: {words}" if words else heading
-        else:
-            title = words or book.say("other_topic")
-        sections.append(Section(title=title[0].upper() + title[1:], body="\n".join(lines)))
-    return sections
+            labels = cluster(draft.vectors).tolist()
+        groups: dict[int, list[int]] = {}
+        for i, lab in enumerate(labels):
+            groups.setdefault(int(lab), []).append(i)
+        out = []
+        for members in groups.values():
+            counts = Counter(seq[i].author for i in members)
+            content = tuple(i for i in members if seq[i].act is not Act.CHATTER)
+            out.append(Thread(tuple(members), content, tuple(a for a, _ in counts.most_common())))
+        out.sort(key=lambda t: (-len(t.content), t.first))
+        if len(topics) >= 2:
+            title = dict(topics)
+            of = {n: draft.messages[t.first].topic_id or GENERAL_TOPIC for n, t in enumerate(out)}
+            return out, {n: title[topic] for n, topic in of.items()}
+        return out, {}
+    return threads(seq, draft.vectors), {}
+
+
+def _phrases(draft: Draft, found: Sequence[Thread]) -> dict[int, str]:
+    labels = np.full(len(draft.messages), -1, dtype=np.int_)
+    for n, thread in enumerate(found):
+        labels[list(thread.members)] = n
+    spoken = ["" if is_placeholder(t) else t for t in draft.texts]
+    keep: Callable[[str], bool] = (
+        (lambda w: not has_period_wording(w)) if draft.ctx.family == "source" else (lambda _: True)
+    )
+    found_phrases = key_phrases(spoken, labels, top=1, keep=keep, packs=draft.packs)
+    return {n: p[0] for n, p in found_phrases.items() if n >= 0 and p}
+
+
+def _language(draft: Draft, thread: Thread) -> str | None:
+    """The language most of a thread's messages are in."""
+    counts = Counter(draft.langs[i] for i in thread.members if draft.langs[i] is not None)
+    return counts.most_common(1)[0][0] if counts else None
 
 
 def summarize_extractive(
@@ -130,6 +130,7 @@ def summarize_extractive(
     *,
     source_ref: str,
     link: Callable[[int], str],
+    participants: int | None = None,
 ) -> Summary:
     """Summarise messages with text (posting order) whose vectors are ``vectors``' rows.
 
@@ -138,33 +139,48 @@ def summarize_extractive(
         vectors: one normalised embedding per message, same order.
         ctx: family, kind, title, language and period of the request.
         source_ref: the reference to echo in the result.
-        link: builds a message's link from its id (links are never taken from text).
+        link: builds a message's link from its id (links are never taken from text);
+            ``""`` where the chat has none.
+        participants: how many people the source (or topic) has, for a source summary
+            (default: the authors of ``messages``).
 
     Returns:
         The summary; an empty ``messages`` gives a summary that says there are none.
 
     Raises:
-        UnsupportedLanguage: for a language without a phrasebook (en and ru have one).
+        UnsupportedLanguage: for a language without a pack (``lang.CODES``).
     """
-    book = phrasebook(ctx.language)
+    book = pack(ctx.language)
     if not messages:
         return _empty(book, ctx, source_ref)
-    draft = _draft(messages, vectors, ctx)
-    ranked = sorted(range(len(messages)), key=lambda i: (-draft.importance[i], i))
-    count = min(MAX_IMPORTANT, max(1, round(len(messages) ** 0.5)))
+    draft = _draft(messages, vectors, ctx, book)
+    seq = turns(draft)
+    found, headings = _groups(draft, seq)
+    phrases = headings or _phrases(draft, found)
+    # A key phrase in another language than the requested one is quoted in the digest
+    # and never titles a section (a forum topic's title is a name: it stays).
+    own = {n: p for n, p in phrases.items() if headings or _language(draft, found[n]) == book.code}
+    main = [
+        own.get(n, book.quote(phrases[n]))
+        for n in range(len(found))
+        if n in phrases and len(found[n].content) >= 2
+    ]
+    c = Citer(draft, link)
+    conversations = sum(1 for t in found if len(t.content) >= 2) or 1
+    text = digest(c, seq, main, conversations, participants)
+    parts = sections(draft, seq, found, own, c)
+    ranked = sorted(c.cited, key=lambda i: (-draft.importance[i], i))
     return Summary(
         source_ref=source_ref,
-        summary=digest(book, draft),
-        sections=_sections(book, draft, link),
-        important_messenger_message_ids=[
-            str(messages[i].messenger_message_id) for i in ranked[:count]
-        ],
+        summary=text,
+        sections=parts,
+        important_messenger_message_ids=[str(messages[i].messenger_message_id) for i in ranked],
         engine=ENGINE,
         language=ctx.language,
     )
 
 
-def _empty(book: Phrasebook, ctx: SummaryContext, source_ref: str) -> Summary:
+def _empty(book: LanguagePack, ctx: SummaryContext, source_ref: str) -> Summary:
     if ctx.family == "period" and ctx.started_at is not None and ctx.ended_at is not None:
         text = book.say(
             "empty_period",
@@ -188,8 +204,8 @@ class ExtractiveEngine:
         return True
 
     def check(self, ctx: SummaryContext) -> None:
-        """Raises ``UnsupportedLanguage`` for a language without templates (en and ru have)."""
-        phrasebook(ctx.language)
+        """Raises ``UnsupportedLanguage`` for a language without a pack."""
+        pack(ctx.language)
 
     def identity(self, settings: Settings, embedder: Embedder) -> str:
         """Algorithm version and embedding model."""
@@ -200,6 +216,26 @@ class ExtractiveEngine:
         vectors = vectors_for(
             job.store, job.embedder, job.source.id, job.messages, job.settings.embed_batch_size
         )
+        participants = None
+        if job.ctx.family == "source":
+            participants = _participants(job)
         return summarize_extractive(
-            job.messages, vectors, job.ctx, source_ref=job.source_ref, link=job.link
+            job.messages,
+            vectors,
+            job.ctx,
+            source_ref=job.source_ref,
+            link=job.link,
+            participants=participants,
         )
+
+
+def _participants(job: SummaryJob) -> int:
+    """How many senders the source (its topic, when the summary is of one) has."""
+    topic = job.messages[0].topic_id if job.ctx.topic is not None and job.messages else None
+    senders = {
+        m.sender_peer_id or m.sender_name
+        for m in job.store.iter_messages(job.source.id)
+        if not m.is_service and (topic is None or (m.topic_id or GENERAL_TOPIC) == topic)
+    }
+    senders.discard(None)
+    return max(len(senders), len({m.sender_peer_id for m in job.messages}))

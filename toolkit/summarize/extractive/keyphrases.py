@@ -1,13 +1,13 @@
 """Key phrases of message clusters, in dictionary form: section titles and digest topics.
 
 Candidates are runs of one to three adjacent content words that form a noun phrase:
-the head can be a noun (``lemminflect`` for English, ``pymorphy3`` for Russian), the
-words before it nouns or adjectives. A cluster ranks its candidates by a class-based
-TF-IDF (the share of the cluster's messages that use the phrase, times its inverse
-document frequency over all messages); a phrase that recurs gains per extra word, and
-its parts give way to it. Each phrase is shown in dictionary form: English head nouns
-in the singular, Russian phrases in the nominative (adjectives agreeing with the
-head); acronyms and proper names keep their case ("США", "Kubernetes").
+the head can be a noun, the words before it nouns or adjectives, as the message's
+language pack tells (``noun_role``; a language without a pack: every word a noun). A
+cluster ranks its candidates by a class-based TF-IDF (the share of the cluster's
+messages that use the phrase, times its inverse document frequency over all messages);
+a phrase that recurs gains per extra word, and its parts give way to it. Each phrase
+is shown in dictionary form, as its pack writes it (``phrase_form``); acronyms and
+proper names keep their case ("США", "Kubernetes").
 """
 
 from __future__ import annotations
@@ -18,12 +18,11 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-import lemminflect  # type: ignore[import-untyped]
 import numpy as np
 import numpy.typing as npt
 
-from toolkit.summarize.extractive.grammar import morph
 from toolkit.summarize.extractive.tokens import content_words, is_content_token
+from toolkit.summarize.lang import LanguagePack
 from toolkit.text import URL_RE, stem
 
 Labels = npt.NDArray[np.int_]
@@ -31,36 +30,11 @@ Term = tuple[str, str]
 MAX_WORDS = 3
 PHRASE_BONUS = 0.6
 _WORD_RE = re.compile(r"[^\W\d_][\w'’-]*[^\W_]|[^\W\d_]")
-_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 
 
 def message_terms(texts: Sequence[str]) -> list[list[Term]]:
     """The content words (stem, surface) of each text, in text order."""
     return [content_words(text) for text in texts]
-
-
-@lru_cache(maxsize=65536)
-def _role(word: str) -> str:
-    """``noun``, ``adj`` or ``other``: what a word can be in a noun phrase."""
-    if _CYRILLIC.search(word):
-        tag = morph().parse(word.lower())[0].tag
-        if tag.POS == "NOUN":
-            return "noun"
-        return "adj" if tag.POS in ("ADJF", "PRTF") else "other"
-    if word.isupper() and len(word) >= 2:
-        return "noun"
-    lemmas = lemminflect.getAllLemmas(word.lower())
-    if not lemmas:
-        return "noun"  # a name or a term the dictionary does not know
-    if "NOUN" in lemmas or "PROPN" in lemmas:
-        return "noun"
-    return "adj" if "ADJ" in lemmas else "other"
-
-
-@lru_cache(maxsize=65536)
-def _lemma_en(word: str) -> str:
-    lemmas = lemminflect.getAllLemmas(word.lower()).get("NOUN")
-    return str(lemmas[0]) if lemmas else word
 
 
 def _keeps_case(word: str, first: bool) -> bool:
@@ -70,38 +44,23 @@ def _keeps_case(word: str, first: bool) -> bool:
     return word[:1].isupper() and not first
 
 
-def dictionary_form(words: Sequence[str], keep_case: Sequence[bool]) -> str:
-    """A noun phrase in dictionary form (see the module docstring)."""
+def _role(pack: LanguagePack | None, word: str) -> str:
+    return pack.noun_role(word) if pack is not None else "noun"
+
+
+def dictionary_form(
+    pack: LanguagePack | None, words: Sequence[str], keep_case: Sequence[bool]
+) -> str:
+    """A noun phrase in dictionary form (its pack's ``phrase_form``)."""
     shown = [w if keep else w.lower() for w, keep in zip(words, keep_case, strict=True)]
-    if not _CYRILLIC.search(words[-1]) and not any(_CYRILLIC.search(w) for w in words):
-        if not keep_case[-1]:
-            shown[-1] = _lemma_en(shown[-1])
-        return " ".join(shown)
-    heads = [i for i, w in enumerate(words) if _role(w) == "noun"]
-    if not heads:
-        return " ".join(shown)
-    head = heads[0]
-    parse = morph().parse(words[head].lower())[0]
-    number = "plur" if "plur" in parse.tag or "Pltm" in parse.tag else "sing"
-    nominative = parse.inflect({"nomn", number}) if not keep_case[head] else None
-    if nominative is not None:
-        shown[head] = nominative.word
-    gender = nominative.tag.gender if nominative is not None else parse.tag.gender
-    for i in range(head):
-        if keep_case[i]:
-            continue
-        grammemes = {"nomn", "plur"} if number == "plur" or gender is None else {"nomn", gender}
-        adj = morph().parse(words[i].lower())[0].inflect(grammemes)
-        if adj is not None:
-            shown[i] = adj.word
-    return " ".join(shown)
+    return pack.phrase_form(shown, keep_case) if pack is not None else " ".join(shown)
 
 
 Candidate = tuple[tuple[str, ...], tuple[tuple[str, bool], ...]]
 """A phrase's stems, and its words as written with whether each keeps its case."""
 
 
-def candidates(text: str) -> list[Candidate]:
+def candidates(text: str, pack: LanguagePack | None = None) -> list[Candidate]:
     """Every noun-phrase candidate of one message (see the module docstring)."""
     clean = URL_RE.sub(" . ", text)
     out: list[Candidate] = []
@@ -113,21 +72,21 @@ def candidates(text: str) -> list[Candidate]:
         if is_content_token(word) and not (run and before and before[-1] in ",;:.!?…"):
             run.append((word, _keeps_case(word, opens_sentence)))
             continue
-        out.extend(_phrases(run))
+        out.extend(_phrases(pack, run))
         run = [(word, _keeps_case(word, opens_sentence))] if is_content_token(word) else []
-    out.extend(_phrases(run))
+    out.extend(_phrases(pack, run))
     return out
 
 
-def _phrases(run: list[tuple[str, bool]]) -> list[Candidate]:
+def _phrases(pack: LanguagePack | None, run: list[tuple[str, bool]]) -> list[Candidate]:
     out = []
-    roles = [_role(w) for w, _ in run]
+    roles = [_role(pack, w) for w, _ in run]
     for a in range(len(run)):
         for b in range(a + 1, min(len(run), a + MAX_WORDS) + 1):
             span = roles[a:b]
             if "noun" not in span or "other" in span:
                 continue
-            if _CYRILLIC.search(run[a][0]) is None and span[-1] != "noun":
+            if pack is not None and pack.head_last and span[-1] != "noun":
                 continue  # an English phrase ends in its head noun
             keys = tuple(_stem(w) for w, _ in run[a:b])
             out.append((keys, tuple(run[a:b])))
@@ -139,9 +98,8 @@ def _stem(word: str) -> str:
     return stem(word.lower())
 
 
-@lru_cache(maxsize=16384)
-def _form(written: tuple[tuple[str, bool], ...]) -> str:
-    return dictionary_form([w for w, _ in written], [k for _, k in written])
+def _form(pack: LanguagePack | None, written: tuple[tuple[str, bool], ...]) -> str:
+    return dictionary_form(pack, [w for w, _ in written], [k for _, k in written])
 
 
 def key_phrases(
@@ -150,6 +108,7 @@ def key_phrases(
     *,
     top: int = 3,
     keep: Callable[[str], bool] = lambda _: True,
+    packs: Sequence[LanguagePack | None] | None = None,
 ) -> dict[int, list[str]]:
     """The ``top`` key phrases of each cluster, best first (possibly fewer, or none).
 
@@ -158,14 +117,18 @@ def key_phrases(
         labels: each message's cluster.
         top: phrases per cluster.
         keep: a filter on phrases (e.g. no period wording in source summaries).
+        packs: each text's language pack (None: a language without one).
     """
-    per_message = [candidates(t) for t in texts]
+    of_text = list(packs) if packs is not None else [None] * len(texts)
+    per_message = [candidates(t, p) for t, p in zip(texts, of_text, strict=True)]
+    pack_of: dict[tuple[str, ...], LanguagePack | None] = {}
     df: Counter[tuple[str, ...]] = Counter()
     forms: dict[tuple[str, ...], Counter[tuple[tuple[str, bool], ...]]] = defaultdict(Counter)
-    for found in per_message:
+    for found, pack in zip(per_message, of_text, strict=True):
         df.update({k for k, _ in found})
         for k, written in found:
             forms[k][written] += 1
+            pack_of.setdefault(k, pack)
     members: dict[int, list[int]] = defaultdict(list)
     for index, label in enumerate(labels.tolist()):
         members[int(label)].append(index)
@@ -189,7 +152,7 @@ def key_phrases(
         for _, k in scored:
             if any(set(k) <= set(c) or set(c) <= set(k) for c in chosen):
                 continue
-            form = _form(forms[k].most_common(1)[0][0])
+            form = _form(pack_of.get(k), forms[k].most_common(1)[0][0])
             if not keep(form) or form.lower() in (p.lower() for p in phrases):
                 continue
             chosen.append(k)

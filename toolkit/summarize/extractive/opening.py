@@ -1,6 +1,9 @@
 """The digest's opening sentence: what the source is (source summaries) and what was
 discussed. A whole forum's topics are named by their titles, the busiest first, "and N
-more" past a few; other sources' topics by the key phrases of their threads."""
+more" past a few; other chats by how many conversations they had and what the main
+ones were about (a talk of two or three people names them instead); a channel by what
+it posted about. Counts of participants of a source are the source's, not the window's.
+"""
 
 from __future__ import annotations
 
@@ -9,18 +12,14 @@ from collections import Counter
 from toolkit.models import SourceKind
 from toolkit.summarize.context import forum_topics
 from toolkit.summarize.extractive.draft import Draft
-from toolkit.summarize.extractive.templates import Phrasebook
 
 MAX_TOPICS = 3
+FEW_PEOPLE = 3
 
 
-def topics_of(draft: Draft) -> list[str]:
-    """The main topics' key phrases, one per thread (largest first)."""
-    out: list[str] = []
-    for _, phrases in sorted(draft.titles.items()):
-        if phrases and phrases[0] not in out:
-            out.append(phrases[0])
-    return out[:MAX_TOPICS]
+def topics_of(draft: Draft, phrases: list[str]) -> list[str]:
+    """The main topics' key phrases, one per thread (largest first), distinct."""
+    return list(dict.fromkeys(p for p in phrases if p))[:MAX_TOPICS]
 
 
 def forum_titles(draft: Draft) -> list[str]:
@@ -29,17 +28,12 @@ def forum_titles(draft: Draft) -> list[str]:
     return [title for _, title in forum_topics(draft.messages, draft.ctx)]
 
 
-def who(book: Phrasebook, authors: Counter[str], shown: int = 3) -> str:
-    """The most active authors, then how many others ("and 7 other participants")."""
-    names = [name for name, _ in authors.most_common(shown)]
-    if len(authors) > shown:
-        return book.join([*names, book.others(len(authors) - shown)])
-    return book.join(names)
-
-
-def _source_opening(book: Phrasebook, draft: Draft, authors: Counter[str]) -> str:
-    ctx = draft.ctx
+def _source_opening(
+    draft: Draft, authors: Counter[str], phrases: list[str], participants: int | None
+) -> str:
+    book, ctx = draft.book, draft.ctx
     channel = ctx.kind is SourceKind.CHANNEL
+    total = participants if participants is not None else len(authors)
     # A topic's summary describes the topic, never the source from a topic's data.
     named = {"title": book.quote(ctx.title)}
     if ctx.topic is not None:
@@ -48,14 +42,10 @@ def _source_opening(book: Phrasebook, draft: Draft, authors: Counter[str]) -> st
     if channel:
         first = book.sentence(f"{prefix}_channel", **named)
     else:
-        # A whole forum is called a forum (its topics follow by title).
         variant = "forum" if ctx.forum and ctx.topic is None else "chat"
-        one = "_one" if len(authors) == 1 else ""  # no "the most active are Eve"
+        one = "_one" if total == 1 else ""
         first = book.sentence(
-            f"{prefix}_{variant}{one}",
-            participants=book.participants(len(authors)),
-            who=who(book, authors),
-            **named,
+            f"{prefix}_{variant}{one}", participants=book.counted(total, "participant"), **named
         )
     titles = forum_titles(draft)
     if len(titles) == 1:
@@ -63,31 +53,50 @@ def _source_opening(book: Phrasebook, draft: Draft, authors: Counter[str]) -> st
     if titles:
         topics = book.topic_titles(titles, MAX_TOPICS)
         return f"{first} {book.sentence('source_topics_forum', topics=topics)}"
-    phrases = topics_of(draft)
-    if not phrases:
+    main = topics_of(draft, phrases)
+    if not main:
         return first
     key = "source_topics_channel" if channel else "source_topics_chat"
-    return f"{first} {book.sentence(key, topics=book.topics(phrases))}"
+    return f"{first} {book.sentence(key, topics=book.topics(main))}"
 
 
-def opening(book: Phrasebook, draft: Draft, authors: Counter[str]) -> str | None:
+def opening(
+    draft: Draft,
+    authors: Counter[str],
+    phrases: list[str],
+    conversations: int,
+    participants: int | None = None,
+) -> str | None:
     """The sentence that names the topics: always for a source; for a period, in a whole
-    forum (its topics by title) or when the messages hold several threads."""
-    ctx = draft.ctx
+    forum (its topics by title) or when the messages hold several threads.
+
+    Args:
+        draft: the messages.
+        authors: messages per author in the window.
+        phrases: the key phrase of each thread, main threads first.
+        conversations: how many threads the period holds.
+        participants: the source's participant count (source summaries).
+    """
+    book, ctx = draft.book, draft.ctx
     if ctx.family == "source":
-        return _source_opening(book, draft, authors)
+        return _source_opening(draft, authors, phrases, participants)
     titles = forum_titles(draft)
-    if len(titles) == 1:  # where in the forum the talk was
-        return book.sentence("forum_topic", who=who(book, authors), topic=book.quote(titles[0]))
+    if len(titles) == 1:
+        return book.sentence("forum_topic", topic=book.quote(titles[0]))
     if titles:
-        return book.sentence(
-            "forum_topics", who=who(book, authors), topics=book.topic_titles(titles, MAX_TOPICS)
-        )
-    topics = topics_of(draft)
-    if len(topics) < 2:
+        return book.sentence("forum_topics", topics=book.topic_titles(titles, MAX_TOPICS))
+    main = topics_of(draft, phrases)
+    if len(main) < 2:
         return None
     if ctx.kind is SourceKind.CHANNEL:
         return book.sentence(
-            "channel_topics", title=book.quote(ctx.title), topics=book.topics(topics)
+            "channel_topics", title=book.quote(ctx.title), topics=book.topics(main)
         )
-    return book.sentence("chat_topics", who=who(book, authors), topics=book.topics(topics))
+    if len(authors) <= FEW_PEOPLE:
+        who = book.join([book.name(a) for a, _ in authors.most_common()])
+        return book.sentence("chat_people", who=who, topics=book.topics(main))
+    return book.sentence(
+        "chat_topics",
+        conversations=book.counted(conversations, "conversation"),
+        topics=book.topics(main),
+    )

@@ -129,7 +129,7 @@ _NO_ANSWER = (Act.CHATTER, Act.QUESTION)
 """Acts that do not answer a question ("ok", or a question back)."""
 
 
-def _partner(turns: Sequence[Turn], i: int) -> int | None:
+def partner(turns: Sequence[Turn], i: int) -> int | None:
     """The answer to question ``i``, or the question that message ``i`` answers."""
     if turns[i].act is Act.QUESTION:
         replies = [j for j in range(i + 1, len(turns)) if turns[j].reply_to == i]
@@ -155,7 +155,7 @@ def units(turns: Sequence[Turn], score: Floats) -> list[Unit]:
     for i, s in enumerate(score):
         if s <= 0:
             continue
-        j = _partner(turns, i)
+        j = partner(turns, i)
         if j is None:
             out[(i,)] = Unit(i, None, float(s))
             continue

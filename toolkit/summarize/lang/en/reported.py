@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import re
 
-from toolkit.summarize.extractive.acts import CHATTER_WORDS, is_chatter
-from toolkit.summarize.extractive.agreement import BE_HAVE, third_person
-from toolkit.summarize.extractive.cleanup import before_question, clean
-from toolkit.summarize.extractive.ellipsis import drops_i
-from toolkit.summarize.extractive.indirect import (
+from toolkit.summarize.lang.chatter import is_chatter
+from toolkit.summarize.lang.en.agreement import BE_HAVE, third_person
+from toolkit.summarize.lang.en.cleanup import before_question, clean
+from toolkit.summarize.lang.en.ellipsis import drops_i
+from toolkit.summarize.lang.en.indirect import (
     PAST,
     WH,
     asks,
@@ -32,7 +32,8 @@ from toolkit.summarize.extractive.indirect import (
     is_verb_form,
     opens_question,
 )
-from toolkit.summarize.extractive.shapes import directive, split_tail_question
+from toolkit.summarize.lang.en.shapes import directive, split_tail_question
+from toolkit.summarize.lang.en.words import CHATTER_WORDS
 from toolkit.summarize.period_wording import split_sentences
 
 _WANNA = re.compile(r"^(?:do you )?wanna\s+", re.IGNORECASE)

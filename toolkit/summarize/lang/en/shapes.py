@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from toolkit.summarize.extractive.indirect import opens_question, verb_lemma
+from toolkit.summarize.lang.en.indirect import opens_question, verb_lemma
 
 _PLEASE = re.compile(r"^\W*(?:please|pls|plz),?\s+(\w.*)$", re.IGNORECASE)
 _DONT = re.compile(r"^\W*(?:don'?t|don’t|do not)\s+(\w.*)$", re.IGNORECASE)

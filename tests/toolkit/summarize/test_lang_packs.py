@@ -1,0 +1,200 @@
+"""Language packs: one interface, three languages; counts agree, every template renders,
+sentences never end after an abbreviation, each message's language is detected."""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import re
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from toolkit.errors import UnsupportedLanguage
+from toolkit.summarize.extractive.acts import Act, act_of, agrees, declines, plans
+from toolkit.summarize.extractive.quotes import balanced
+from toolkit.summarize.lang import CODES, LanguagePack, pack
+from toolkit.summarize.lang.detect import languages
+from toolkit.summarize.lang.script import letters, to_cyrillic, to_latin
+from toolkit.summarize.period_wording import split_sentences
+
+COUNTS = (1, 2, 5, 21)
+ENGINE = Path(__file__).resolve().parents[3] / "toolkit" / "summarize" / "extractive"
+
+
+@pytest.mark.parametrize(
+    ("code", "noun", "case", "expected"),
+    [
+        ("en", "message", "nomn", ["1 message", "2 messages", "5 messages", "21 messages"]),
+        ("en", "participant", "gent", ["1 participant", "2 participants", "5 participants",
+                                       "21 participants"]),
+        ("ru", "message", "nomn", ["1 сообщение", "2 сообщения", "5 сообщений", "21 сообщение"]),
+        ("ru", "post", "nomn", ["1 публикация", "2 публикации", "5 публикаций", "21 публикация"]),
+        ("ru", "participant", "gent", ["1 участника", "2 участников", "5 участников",
+                                       "21 участника"]),
+        ("ru", "conversation", "nomn", ["1 разговор", "2 разговора", "5 разговоров",
+                                        "21 разговор"]),
+        ("uk", "message", "nomn", ["1 повідомлення", "2 повідомлення", "5 повідомлень",
+                                   "21 повідомлення"]),
+        ("uk", "participant", "nomn", ["1 учасник", "2 учасники", "5 учасників", "21 учасник"]),
+        ("uk", "participant", "gent", ["1 учасника", "2 учасників", "5 учасників",
+                                       "21 учасника"]),
+        ("uk", "post", "nomn", ["1 допис", "2 дописи", "5 дописів", "21 допис"]),
+        ("uk", "conversation", "nomn", ["1 розмова", "2 розмови", "5 розмов", "21 розмова"]),
+    ],
+)  # fmt: skip
+def test_counts_agree_with_their_numbers(
+    code: str, noun: str, case: str, expected: list[str]
+) -> None:
+    assert [pack(code).counted(n, noun, case) for n in COUNTS] == expected
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_every_pack_has_the_same_templates_and_nouns(code: str) -> None:
+    assert set(pack(code).templates) == set(pack("en").templates)
+    assert set(pack(code).nouns) >= {"message", "participant", "post", "conversation", "other"}
+
+
+@pytest.mark.parametrize(("code", "n"), itertools.product(CODES, COUNTS))
+def test_every_template_renders_in_its_language(code: str, n: int) -> None:
+    book = pack(code)
+    day = datetime(2026, 10, 21, 14, 5)
+    ann, bob = book.name("Ann"), book.name("Bob")
+    values = {
+        "who": book.people([f"Person {chr(65 + i)}." for i in range(n)]),
+        "whom": bob,
+        "agreer": bob,
+        "clauses": "x",
+        "asker": ann,
+        "answerer": bob,
+        "quote": book.quote("q"),
+        "question": book.quote("q?"),
+        "answer": book.quote("a"),
+        "proposal": book.quote("p"),
+        "title": book.quote("T"),
+        "topic": book.quote("Deploys"),
+        "topics": book.topic_titles([f"T{i}" for i in range(n)], 3),
+        "messages": book.counted(n, "message"),
+        "posts": book.counted(n, "post"),
+        "participants": book.counted(n, "participant"),
+        "conversations": book.counted(n, "conversation"),
+        "count": book.counted(n, "post"),
+        "start": book.day(day),
+        "end": book.day(day),
+        "span": book.say("span", start=book.day(day), end=book.day(day)),
+        "moment": book.moment(day),
+        "day": book.day(day),
+        "month": book.months[0],
+        "time": "14:05",
+        "host": book.quote("example.org"),
+        "sentence": f"{book.day(day)}.",
+        "n": n,
+    }
+    for key in book.templates:
+        text = book.sentence(key, **values)
+        assert "{" not in text, (key, text)
+        assert "}" not in text, (key, text)
+        assert balanced(text), (key, text)
+        if key != "retold":  # the pack's reported speech fills it
+            own, total = letters(outside_quotes(text), book.script)
+            assert own == total, (key, text)  # the engine's own words are in its script
+
+
+def outside_quotes(text: str) -> str:
+    """``text`` without its quotations (“…”, «…», "…")."""
+    return re.sub(r"“[^”]*”|«[^»]*»|\"[^\"]*\"", " ", text)
+
+
+def test_people_are_named_in_the_requested_script() -> None:
+    assert pack("ru").people(["Ann K.", "Bob"], total=5) == "Анн К., Боб и ещё 3 участника"
+    assert pack("en").people(["Анна Шевченко"]) == "Anna Shevchenko"
+    assert pack("uk").name("Quinn P.") == "Куінн П."
+    assert to_cyrillic("Xavier Chitchat") == "Ксавиер Читчат"
+    assert to_latin("Їжак") == "Yizhak"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mr. Smith will call at noon. Then we go.",
+        "Ann K. said so. Then we go.",
+        "Это т.е. одно предложение. Потом второе.",
+        "Це т.зв. одне речення. Потім друге.",
+    ],
+)
+def test_no_sentence_ends_after_an_abbreviation_or_an_initial(text: str) -> None:
+    assert len(split_sentences(text)) == 2, split_sentences(text)
+
+
+@pytest.mark.parametrize(
+    ("code", "proposal", "agreement", "refusal", "plan"),
+    [
+        ("en", "Let's meet on Friday", "Sounds good!", "I can't, sorry", "I'll book the room"),
+        ("ru", "Давайте встретимся в пятницу", "Договорились", "Не получится", "Я сделаю отчёт"),
+        ("uk", "Давайте зустрінемось у п'ятницю", "Домовились", "Не можу", "Я зроблю звіт"),
+    ],
+)
+def test_cue_words_are_the_messages_packs(
+    code: str, proposal: str, agreement: str, refusal: str, plan: str
+) -> None:
+    book = pack(code)
+    assert act_of(proposal, book) is Act.PROPOSAL
+    assert agrees(agreement, book)
+    assert declines(refusal, book)
+    assert not agrees(refusal, book)
+    assert plans(plan, book)
+
+
+def test_a_language_without_a_pack_is_refused_with_the_way_out() -> None:
+    with pytest.raises(UnsupportedLanguage) as error:
+        pack("de")
+    assert "MLENS_LLM_BASE_URL" in str(error.value)
+    assert "uk (Ukrainian)" in str(error.value)
+
+
+def test_each_message_gets_its_own_language_with_the_chat_as_prior() -> None:
+    chat = [
+        "Привет! Сегодня идём в кино, ты с нами?",
+        "Ну да",
+        "Я думаю, что фильм будет отличный, билеты уже купил",
+        "Привіт! Я буду в офісі о дев'ятій, приходьте всі",
+        "The meeting notes are in the shared folder, please read them",
+        "👍",
+    ]
+    assert languages(chat) == ["ru", "ru", "ru", "uk", "en", None]
+
+
+def test_the_engine_core_holds_no_word_of_any_language() -> None:
+    """No string literal in the engine core has three letters in a row (a word): words
+    live in the packs."""
+    found = []
+    for path in ENGINE.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        # Docstrings (of modules, functions, classes and attributes) are prose about code.
+        docstrings = {
+            id(node.value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if id(node) in docstrings or node.value.isidentifier():
+                    continue  # an identifier: a key, an attribute, an exported name
+                words = [w for w in node.value.replace("{", " ").split() if w.isalpha()]
+                if any(len(w) >= 3 and w.islower() and w not in KEYS for w in words):
+                    found.append((path.name, node.value))
+    assert not found, found
+
+
+KEYS = frozenset(pack("en").templates) | frozenset(pack("en").nouns) | {
+    "nomn", "gent", "period", "source", "chat", "channel", "proposal", "decision",
+    "agreement", "refusal", "plan", "when", "float64", "posted", "said", "asked", "shared",
+    "proposed", "decided", "latin", "cyrillic", "chatter", "question", "statement", "share",
+}  # fmt: skip
+"""Identifiers that are not words of a language: template keys, cue names, act names."""
+
+
+def test_a_pack_is_a_language_pack() -> None:
+    assert all(isinstance(pack(code), LanguagePack) for code in CODES)
+    assert {pack(code).script for code in CODES} == {"latin", "cyrillic"}

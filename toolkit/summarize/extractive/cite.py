@@ -1,0 +1,59 @@
+"""Citations: every statement the engine writes names the messages it rests on.
+
+``Citer`` writes a message's quote and its link (built in code from the id; a chat
+without message links gets no link and no brackets) and records each message it
+cites, so that ``important_messenger_message_ids`` are exactly the messages the text
+rests on. A quote of a message in another language than the requested one is short
+(``FOREIGN_QUOTE_CHARS``): the sentence around it describes, in the requested language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from toolkit.models import SourceKind
+from toolkit.summarize.extractive.draft import Draft, author
+from toolkit.summarize.extractive.quotes import passage
+
+QUOTE_CHARS = 160
+FOREIGN_QUOTE_CHARS = 60
+
+
+@dataclass
+class Citer:
+    """Quotes, names and links of one summary's messages, and the messages cited."""
+
+    draft: Draft
+    link: Callable[[int], str]
+    cited: list[int] = field(default_factory=list)
+
+    def name(self, i: int) -> str:
+        """Who wrote message ``i`` (a channel: the channel), in the requested script."""
+        book = self.draft.book
+        if self.draft.ctx.kind is SourceKind.CHANNEL:
+            return book.say("channel_subject", title=book.quote(self.draft.ctx.title))
+        return book.name(author(self.draft.messages[i]))
+
+    def text(self, i: int, limit: int = QUOTE_CHARS) -> str:
+        """The part of message ``i`` worth quoting (shorter when it is foreign)."""
+        if self.draft.foreign(i):
+            limit = min(limit, FOREIGN_QUOTE_CHARS)
+        return passage(self.draft.texts[i], limit, self.draft.weight)
+
+    def quote(self, i: int, limit: int = QUOTE_CHARS) -> str:
+        """Message ``i``'s passage in the requested language's quotation marks."""
+        return self.draft.book.quote(self.text(i, limit))
+
+    def note(self, *indices: int) -> None:
+        """Record messages a statement rests on (without a link in the text)."""
+        for i in indices:
+            if i not in self.cited:
+                self.cited.append(i)
+
+    def cite(self, *indices: int) -> str:
+        """`` (link, link)`` for the messages, recorded as cited; ``""`` without links."""
+        self.note(*indices)
+        links = [self.link(self.draft.messages[i].messenger_message_id) for i in indices]
+        links = [url for url in links if url]
+        return f" ({', '.join(links)})" if links else ""

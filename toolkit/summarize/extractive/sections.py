@@ -1,0 +1,255 @@
+"""The sections of a digest: what was decided, what stays open, plans and dates, links,
+then the main threads, each line a statement that cites its messages.
+
+Function sections come first and claim their messages: *decisions and agreements*
+(a message that reports a decision; a proposal and the reply that accepts or declines
+it), *open questions* (a question nobody answers in the messages), *plans and dates*
+(a plan or commitment that names a day or time), *shared links* (by host). Then up to
+``MAX_THREADS`` threads (a channel: topic groups of posts), titled by what they are
+about in the requested language: the thread's key phrase when it is in that language,
+else who talked and when. A thread's lines tell how it started and its questions with
+their answers. Every line ends with its messages' links (``cite``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from toolkit.models import Section, SourceKind
+from toolkit.summarize.extractive.acts import Act, agrees, declines, names_time, plans
+from toolkit.summarize.extractive.cite import Citer
+from toolkit.summarize.extractive.conversations import Turn, unanswered
+from toolkit.summarize.extractive.draft import Draft
+from toolkit.summarize.extractive.quotes import host
+from toolkit.summarize.extractive.selection import partner
+from toolkit.summarize.extractive.threads import Thread
+from toolkit.summarize.lang.script import script
+from toolkit.summarize.period_wording import has_period_wording
+from toolkit.text import URL_RE
+
+MAX_THREADS = 4
+MAX_LINES = 5
+THREAD_LINES = 3
+OPENER_WORDS = 3
+"""The content words of the message a thread is said to start with (else its first)."""
+
+
+def _ranked(draft: Draft, indices: Sequence[int]) -> list[int]:
+    return sorted(indices, key=lambda i: (-draft.importance[i], i))
+
+
+def _reply_to(seq: Sequence[Turn], j: int) -> int | None:
+    """The earlier message ``j`` answers: its reply target, else the one just before it."""
+    if seq[j].reply_to is not None:
+        return seq[j].reply_to
+    return j - 1 if j > 0 and seq[j - 1].author != seq[j].author else None
+
+
+def _decisions(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[str]:
+    book, lines = draft.book, []
+    for j in range(len(seq)):
+        i = _reply_to(seq, j)
+        if i is None or i in claimed or seq[i].act not in (Act.PROPOSAL, Act.DECISION):
+            continue
+        if seq[j].author == seq[i].author:
+            continue
+        pack = draft.packs[j]
+        key = "line_agreed" if agrees(draft.texts[j], pack) else None
+        key = "line_declined" if key is None and declines(draft.texts[j], pack) else key
+        if key is None:
+            continue
+        claimed.update((i, j))
+        if seq[i].act is Act.DECISION:
+            key = key.replace("line_", "line_decided_")
+        body = book.say(key, who=c.name(i), quote=c.quote(i), agreer=c.name(j))
+        lines.append((draft.importance[i], body + c.cite(i, j)))
+    for i in range(len(seq)):
+        if seq[i].act is Act.DECISION and i not in claimed:
+            claimed.add(i)
+            body = book.say("line_decided", who=c.name(i), quote=c.quote(i))
+            lines.append((draft.importance[i], body + c.cite(i)))
+    return [line for _, line in sorted(lines, key=lambda x: -x[0])[:MAX_LINES]]
+
+
+def _open(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[str]:
+    asked = [
+        i
+        for i, t in enumerate(seq)
+        if t.act is Act.QUESTION and t.words >= 4 and unanswered(seq, i)
+    ]
+    lines = []
+    for i in _ranked(draft, [i for i in asked if i not in claimed])[:MAX_LINES]:
+        claimed.add(i)
+        lines.append(draft.book.say("line_asked_open", who=c.name(i), quote=c.quote(i)) + c.cite(i))
+    return lines
+
+
+def _plans(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[str]:
+    found = [
+        i
+        for i, t in enumerate(seq)
+        if t.act is not Act.CHATTER
+        and i not in claimed
+        and names_time(draft.texts[i], draft.packs[i])
+        and (plans(draft.texts[i], draft.packs[i]) or t.act is Act.PROPOSAL)
+    ]
+    lines = []
+    for i in sorted(_ranked(draft, found)[:MAX_LINES]):
+        claimed.add(i)
+        body = draft.book.say("line_plan", who=c.name(i), quote=c.quote(i))
+        if draft.ctx.family == "period":  # a source summary names no time
+            body = f"{draft.book.moment(draft.messages[i].posted_at)}: {body}"
+        lines.append(body + c.cite(i))
+    return lines
+
+
+def _links(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[str]:
+    found = [i for i in range(len(seq)) if i not in claimed and URL_RE.search(draft.texts[i])]
+    lines = []
+    for i in sorted(_ranked(draft, found)[:MAX_LINES]):
+        claimed.add(i)
+        hosts = [
+            h for h in dict.fromkeys(host(m.group(0)) for m in URL_RE.finditer(draft.texts[i])) if h
+        ]
+        where = draft.book.join([draft.book.quote(h) for h in hosts[:3]])
+        rest = URL_RE.sub(" ", draft.texts[i]).strip()
+        if sum(ch.isalpha() for ch in rest) >= 12:
+            body = draft.book.say("line_link", who=c.name(i), host=where, quote=c.quote(i))
+        else:
+            body = draft.book.say("line_link_bare", who=c.name(i), host=where)
+        lines.append(body + c.cite(i))
+    return lines
+
+
+def _thread_lines(
+    draft: Draft, seq: Sequence[Turn], thread: Thread, c: Citer, claimed: set[int]
+) -> list[str]:
+    book, lines = draft.book, []
+    free = [i for i in thread.content if i not in claimed]
+    if not free:
+        return []
+    if draft.ctx.kind is SourceKind.CHANNEL:
+        for i in sorted(_ranked(draft, free)[:THREAD_LINES]):
+            claimed.add(i)
+            if draft.ctx.family == "period":
+                day = book.day(draft.messages[i].posted_at)
+                lines.append(book.say("line_post", day=day, quote=c.quote(i)) + c.cite(i))
+            else:  # a source summary names no time
+                lines.append(c.quote(i) + c.cite(i))
+        return lines
+    first = next((i for i in free if draft.sizes[i] >= OPENER_WORDS), free[0])
+    claimed.add(first)
+    lines.append(book.say("line_opened", who=c.name(first), quote=c.quote(first)) + c.cite(first))
+    for i in _ranked(draft, free[1:]):
+        if len(lines) >= THREAD_LINES or i in claimed:
+            continue
+        j = partner(seq, i) if seq[i].act is Act.QUESTION else None
+        if j is not None and j not in claimed:
+            claimed.update((i, j))
+            body = book.say(
+                "line_asked_answered",
+                asker=c.name(i),
+                question=c.quote(i),
+                answerer=c.name(j),
+                answer=c.quote(j),
+            )
+            lines.append(body + c.cite(i, j))
+        elif seq[i].words >= 6 or seq[i].act is Act.QUESTION:
+            claimed.add(i)
+            key = "asked" if seq[i].act is Act.QUESTION else "said"
+            said = book.say(key, who=c.name(i), quote=c.quote(i)).removesuffix(".")
+            lines.append(said + c.cite(i))
+    return lines
+
+
+def _title(draft: Draft, n: int, thread: Thread, phrase: str | None) -> str:
+    book = draft.book
+    if draft.ctx.kind is SourceKind.CHANNEL:
+        if phrase and script(phrase) in (None, book.script):
+            return book.say("posts_title", topic=phrase)
+        posts = book.counted(len(thread.members), "post")
+        if draft.ctx.family == "source":  # a source summary names no time
+            return book.say("posts_group", n=n + 1, posts=posts)
+        return book.say(
+            "posts_title_plain",
+            span=_span(draft, thread),
+            posts=book.counted(len(thread.members), "post"),
+        )
+    who = book.people(list(thread.authors), shown=2)
+    if phrase and script(phrase) in (None, book.script):
+        return book.say("thread_title", topic=phrase[:1].upper() + phrase[1:], who=who)
+    if draft.ctx.family == "source":  # a source summary names no time
+        return book.say("thread_title_who", who=who)
+    moment = book.moment(draft.messages[thread.first].posted_at)
+    return book.say("thread_title_plain", who=who, moment=moment)
+
+
+def _span(draft: Draft, thread: Thread) -> str:
+    book = draft.book
+    start = book.day(draft.messages[thread.first].posted_at)
+    end = book.day(draft.messages[thread.last].posted_at)
+    return start if start == end else book.say("span", start=start, end=end)
+
+
+def _count_line(draft: Draft, thread: Thread) -> str:
+    book = draft.book
+    dated = draft.ctx.family == "period"  # a source summary names no time
+    if draft.ctx.kind is SourceKind.CHANNEL:
+        posts = book.counted(len(thread.members), "post")
+        text = (
+            book.say("section_channel", posts=posts, span=_span(draft, thread))
+            if dated
+            else book.sentence("plain_count", count=posts)
+        )
+    else:
+        values = {
+            "messages": book.counted(len(thread.members), "message"),
+            "participants": book.counted(len(thread.authors), "participant", "gent"),
+        }
+        text = (
+            book.say("section_chat", span=_span(draft, thread), **values)
+            if dated
+            else book.say("section_chat_plain", **values)
+        )
+    return text[:1].upper() + text[1:]
+
+
+def sections(
+    draft: Draft,
+    seq: Sequence[Turn],
+    found: Sequence[Thread],
+    phrases: dict[int, str],
+    c: Citer,
+) -> list[Section]:
+    """The digest's sections (see the module docstring).
+
+    Args:
+        draft: the messages and what the engine knows of them.
+        seq: the messages as turns (acts, replies, authors).
+        found: the threads (a channel: topic groups of posts), the main ones first.
+        phrases: each thread's key phrase, by its index in ``found``.
+        c: the citer that quotes, links and records what the text rests on.
+    """
+    book, claimed = draft.book, set[int]()
+    if draft.ctx.family == "source":  # a source summary quotes nothing that names a time
+        claimed.update(i for i, text in enumerate(draft.texts) if has_period_wording(text))
+    out: list[Section] = []
+    makers = [("sec_plans", _plans), ("sec_links", _links)]
+    if draft.ctx.kind is not SourceKind.CHANNEL:  # a channel's questions are rhetorical
+        makers = [("sec_decisions", _decisions), ("sec_open", _open), *makers]
+    for key, make in makers:
+        lines = make(draft, seq, c, claimed)
+        if lines:
+            out.append(Section(title=book.say(key), body="\n".join(f"— {x}" for x in lines)))
+    shown = 0
+    for n, thread in enumerate(found):
+        if shown == MAX_THREADS or (len(thread.content) < 2 and len(found) > 1):
+            continue
+        lines = _thread_lines(draft, seq, thread, c, claimed)
+        if not lines:
+            continue
+        shown += 1
+        body = "\n".join([_count_line(draft, thread), *(f"— {x}" for x in lines)])
+        title = _title(draft, shown - 1, thread, phrases.get(n))
+        out.insert(shown - 1, Section(title=title[:1].upper() + title[1:], body=body))
+    return out

@@ -1,0 +1,180 @@
+"""The one small interface every language pack fills: ``LanguagePack``.
+
+A pack holds everything about one language that the extractive engine needs, and
+nothing else does: the sentences the engine writes (``templates``), how it counts and
+joins things and names dates, the cue words that tell what a message does (a
+proposal, a decision, an agreement, a plan, a leave-taking), the chatter and filler
+words that are never a topic, the abbreviations a sentence never ends after, the
+period wording a source summary must not use, how a name from another script is
+written in this one, and, where the language has it, reported speech. The engine core
+(``toolkit.summarize.extractive``) holds no word of any language; it asks the pack.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+Counter = Callable[[int, str, str], str]
+"""``count(n, noun, case)``: ``n`` and the noun agreeing with it ("5 messages")."""
+Retell = Callable[[str, str, "str | None", tuple[str, ...]], "str | None"]
+"""``retell(text, speaker, addressee, names)``: the message in reported speech, or None."""
+Transliterate = Callable[[str], str]
+"""A name as this language writes it (its script)."""
+
+_DOUBLE_STOP = re.compile(r"([.!?…][”»\"])\.$")
+_WORD_RE = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+
+
+def _never(_: str) -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class Cues:
+    """Patterns of what a message does, in one language (compiled, case-insensitive)."""
+
+    proposal: re.Pattern[str]
+    decision: re.Pattern[str]
+    agreement: re.Pattern[str]
+    refusal: re.Pattern[str]
+    plan: re.Pattern[str]
+    farewell: re.Pattern[str]
+    when: re.Pattern[str]
+    """Time expressions ("tomorrow", "on Friday", "в пятницу"): a plan's date."""
+
+
+def cues(**patterns: str) -> Cues:
+    """``Cues`` from pattern strings (each compiled case-insensitively)."""
+    return Cues(**{key: re.compile(value, re.IGNORECASE) for key, value in patterns.items()})
+
+
+@dataclass(frozen=True)
+class LanguagePack:
+    """Everything the extractive engine knows about one language (see the module)."""
+
+    code: str
+    script: str
+    """``latin`` or ``cyrillic``: the letters this language is written in."""
+    open_quote: str
+    close_quote: str
+    and_word: str
+    months: tuple[str, ...]
+    """Month names as a date uses them ("21 October", "21 октября")."""
+    templates: Mapping[str, str]
+    nouns: Mapping[str, str]
+    """Nouns the engine counts, by key (``message`` → "message" / "сообщение")."""
+    count: Counter
+    cue: Cues
+    chatter_words: frozenset[str]
+    filler_words: frozenset[str]
+    abbreviations: frozenset[str]
+    """Lower-case words that end with a dot without ending a sentence ("mr", "т.е")."""
+    period_patterns: tuple[str, ...]
+    transliterate: Transliterate
+    retell: Retell | None = None
+    phrase_form: Callable[[Sequence[str], Sequence[bool]], str] = field(
+        default=lambda words, _: " ".join(words)
+    )
+    """A noun phrase in dictionary form, given its words and whether each keeps its case."""
+    noun_role: Callable[[str], str] = field(default=lambda _: "noun")
+    """``noun``, ``adj`` or ``other``: what a word can be in a noun phrase."""
+    head_last: bool = False
+    """Whether a noun phrase ends in its head noun (English: "release notes")."""
+
+    # -- writing ---------------------------------------------------------------
+
+    def say(self, key: str, **values: object) -> str:
+        """Fill one template."""
+        return self.templates[key].format(**values)
+
+    def sentence(self, key: str, **values: object) -> str:
+        """Fill one template as a sentence: capitalised, one full stop at most."""
+        text = _DOUBLE_STOP.sub(r"\1", self.say(key, **values))
+        return text[:1].upper() + text[1:]
+
+    def join(self, items: Sequence[str]) -> str:
+        """``A``, ``A and B``, ``A, B and C`` in this language."""
+        items = [i for i in items if i]
+        if len(items) <= 1:
+            return "".join(items)
+        return f"{', '.join(items[:-1])} {self.and_word} {items[-1]}"
+
+    def quote(self, text: str) -> str:
+        """Text in this language's quotation marks."""
+        return f"{self.open_quote}{text}{self.close_quote}"
+
+    def counted(self, n: int, noun: str, case: str = "nomn") -> str:
+        """``5 messages`` (``5 сообщений``): ``noun`` is a key of ``nouns``."""
+        return self.count(n, self.nouns[noun], case)
+
+    def day(self, when: datetime) -> str:
+        """A day as this language writes it ("21 October")."""
+        return self.say("day", day=when.day, month=self.months[when.month - 1])
+
+    def moment(self, when: datetime) -> str:
+        """A day and time ("21 October, 14:05")."""
+        return self.say("moment", day=self.day(when), time=when.strftime("%H:%M"))
+
+    def name(self, name: str) -> str:
+        """A person's or chat's name in this language's script."""
+        return self.transliterate(name)
+
+    # -- reading ---------------------------------------------------------------
+
+    def words(self, text: str) -> list[str]:
+        """The lower-case words of ``text``."""
+        return [w.casefold().replace("’", "'") for w in _WORD_RE.findall(text)]
+
+    def is_chatter_word(self, word: str) -> bool:
+        """Whether one lower-case word is a greeting, thanks or backchannel word."""
+        return word in self.chatter_words
+
+    def says_farewell(self, text: str) -> bool:
+        """Whether ``text`` holds a leave-taking formula."""
+        return bool(self.cue.farewell.search(text))
+
+    # -- lists -----------------------------------------------------------------
+
+    def topics(self, phrases: Sequence[str]) -> str:
+        """Topic phrases joined; a phrase not in this language's script is quoted (one
+        already quoted stays as it is)."""
+        from toolkit.summarize.lang.script import script
+
+        def shown(phrase: str) -> str:
+            if phrase.startswith(self.open_quote) or script(phrase) in (None, self.script):
+                return phrase
+            return self.quote(phrase)
+
+        return self.join([shown(p) for p in phrases])
+
+    def topic_titles(self, titles: Sequence[str], shown: int) -> str:
+        """Forum topic titles, quoted, the first ``shown`` and how many more when more
+        than one would be left out: ``“A”, “B”, “C” and 5 more``."""
+        quoted = [self.quote(t) for t in titles]
+        if len(quoted) <= shown + 1:
+            return self.join(quoted)
+        more = len(quoted) - shown
+        count = self.counted(more, "topic")
+        return self.join([*quoted[:shown], self.say("more_topics", n=more, count=count)])
+
+    def people(self, names: Sequence[str], total: int | None = None, shown: int = 3) -> str:
+        """Names in this script, the first ``shown``, then how many others ("and 7 others")."""
+        total = len(names) if total is None else total
+        written = [self.name(n) for n in names[:shown]]
+        if total > len(written):
+            others = self.say("others", count=self.counted(total - len(written), "other"))
+            return self.join([*written, others])
+        return self.join(written)
+
+    def on_day(self, when: datetime, sentence: str) -> str:
+        """``sentence`` placed on its day ("On 21 October, Ann asks …")."""
+        subject = self.say("channel_subject", title="")
+        if subject and sentence.startswith(subject[:1].upper() + subject[1:]):
+            sentence = subject[:1] + sentence[1:]  # "канал" stays lower case after a date
+        again = self.say("posted_again", quote="").split(" ", 1)[0]
+        if sentence.startswith(again + " "):
+            sentence = again.lower() + sentence[len(again) :]  # "the channel", "в канале"
+        return self.say("on_day", day=self.day(when), sentence=sentence)

@@ -1,0 +1,42 @@
+"""Chatter in any language a pack knows: greetings, thanks, leave-takings, backchannels.
+
+A message is chatter when, once its leave-taking formulas are removed, every word is a
+chatter word of some pack ("ok", "lol", "+1", "спасибо", "дякую", "Take care!"). Each
+pack holds its own words; this module only asks all of them, because "ok" is chatter
+in a Russian chat too.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from toolkit.summarize.lang import packs
+from toolkit.text import URL_RE, tokenize
+
+_PLACEHOLDER_RE = re.compile(r"^(?:\s*(?:<[\w .:-]{1,40}>|\[[\w .:-]{1,40}\]))+\s*$")
+
+
+@lru_cache(maxsize=1)
+def chatter_words() -> frozenset[str]:
+    """Every pack's chatter words."""
+    return frozenset().union(*(p.chatter_words for p in packs()))
+
+
+@lru_cache(maxsize=1)
+def _farewell() -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p.cue.farewell.pattern})" for p in packs()), re.IGNORECASE)
+
+
+def is_placeholder(text: str) -> bool:
+    """Whether ``text`` is only markup standing for an attachment ("<photo>",
+    "[video]", "<Media omitted>"): a message without words of its own."""
+    return bool(_PLACEHOLDER_RE.match(text))
+
+
+def is_chatter(text: str) -> bool:
+    """Whether ``text`` is a greeting, thanks, a leave-taking, a backchannel or a bare
+    reaction."""
+    words = _farewell().sub(" ", URL_RE.sub(" link ", text))
+    known = chatter_words()
+    return all(t in known for t in tokenize(words) if not t.isdigit())

@@ -1,0 +1,94 @@
+"""English: templates, cue words, reported speech (``reported`` and its helpers).
+
+Reported speech retells an English message in the third person ("Amanda baked cookies
+and asks whether Jerry wants some"): ``reported``, ``indirect``, ``agreement``,
+``cleanup``, ``ellipsis`` and ``shapes``; ``words`` holds the word lists and patterns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from toolkit.summarize.lang.base import LanguagePack, cues
+from toolkit.summarize.lang.en import words
+from toolkit.summarize.lang.en.templates import TEMPLATES
+from toolkit.summarize.lang.script import to_latin
+
+
+def _count(n: int, noun: str, case: str = "nomn") -> str:
+    one, many = noun.split("|")
+    return f"{n} {one if n == 1 else many}"
+
+
+def _retell(text: str, speaker: str, addressee: str | None, names: tuple[str, ...]) -> str | None:
+    from toolkit.summarize.lang.en.reported import report
+
+    return report(text, speaker, addressee, names) or None
+
+
+@lru_cache(maxsize=65536)
+def _role(word: str) -> str:
+    import lemminflect  # type: ignore[import-untyped]
+
+    if word.isupper() and len(word) >= 2:
+        return "noun"
+    lemmas = lemminflect.getAllLemmas(word.lower())
+    if not lemmas or "NOUN" in lemmas or "PROPN" in lemmas:
+        return "noun"  # a name or a term the dictionary does not know is a noun
+    return "adj" if "ADJ" in lemmas else "other"
+
+
+@lru_cache(maxsize=65536)
+def _singular(word: str) -> str:
+    import lemminflect
+
+    lemmas = lemminflect.getAllLemmas(word.lower()).get("NOUN")
+    return str(lemmas[0]) if lemmas else word
+
+
+def _phrase(shown: Sequence[str], keep_case: Sequence[bool]) -> str:
+    """The phrase with its head (last) noun in the singular, unless it keeps its case."""
+    words_ = list(shown)
+    if not keep_case[-1]:
+        words_[-1] = _singular(words_[-1])
+    return " ".join(words_)
+
+
+PACK = LanguagePack(
+    code="en",
+    script="latin",
+    open_quote="“",
+    close_quote="”",
+    and_word="and",
+    months=words.MONTHS,
+    templates=TEMPLATES,
+    nouns={
+        "message": "message|messages",
+        "participant": "participant|participants",
+        "post": "post|posts",
+        "conversation": "conversation|conversations",
+        "other": "other|others",
+        "topic": "topic|topics",
+        "more": "more|more",
+    },
+    count=_count,
+    cue=cues(
+        proposal=words.PROPOSAL,
+        decision=words.DECISION,
+        agreement=words.AGREEMENT,
+        refusal=words.REFUSAL,
+        plan=words.PLAN,
+        farewell=words.FAREWELL,
+        when=words.WHEN,
+    ),
+    chatter_words=words.CHATTER_WORDS,
+    filler_words=words.FILLER_WORDS,
+    abbreviations=words.ABBREVIATIONS,
+    period_patterns=words.PERIOD_PATTERNS,
+    transliterate=to_latin,
+    retell=_retell,
+    phrase_form=_phrase,
+    head_last=True,
+    noun_role=_role,
+)

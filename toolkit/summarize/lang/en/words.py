@@ -1,0 +1,96 @@
+"""English words of the extractive engine: cues, chatter, filler, abbreviations, period wording."""
+
+from __future__ import annotations
+
+from toolkit.text import STOP_WORDS_EN
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+CHATTER_WORDS = (
+    _words(
+        """hi hii hello hey heya hiya yo sup morning evening night gm gn bye goodbye cya ya see
+    you u later soon thanks thank thx ty tnx cheers welcome np ok okay okey k kk oki okie
+    lol lolz haha hahaha hehe lmao rofl omg wow woah oh ah aha uh um hmm mm yes yeah yea yep
+    yup no nope nah sure cool nice great good fine awesome perfect excellent super right
+    true exactly indeed agreed same too me also alright all right got it sounds sound
+    love xd xoxo bro dude guys mate dear man pls please sorry oops yay hooray congrats
+    friend buddy pal now then ya doing going up whats hows"""
+    )
+    | STOP_WORDS_EN
+)
+"""Words that make up greetings, thanks and backchannels (stop words too)."""
+
+FILLER_WORDS = _words(
+    """thanks thank thx please hi hello hey yeah yep nope sure right good great cool nice
+    lol got get gets going gonna want wants know think let make made maybe really still
+    already anyway back done thing things said say says see well like need one much many
+    time day days week month year today tomorrow yesterday haha hahaha lol lmao omg
+    kind sort lot lots bit way ways stuff person people guy guys someone something
+    anything nothing everything everyone anyone somebody anybody thing things idea
+    part kinds sorts point fact case"""
+)
+"""Small talk, time words and generic nouns that never make a topic title."""
+
+ABBREVIATIONS = _words(
+    """mr mrs ms dr prof sr jr st vs etc e.g i.e a.m p.m approx dept inc ltd corp
+    jan feb mar apr jun jul aug sep sept oct nov dec tue thu fri vol cf"""
+)
+"""Words that end with a dot inside a sentence ("Mr. Smith", "e.g. this")."""
+
+FAREWELL = (
+    r"\b(?:take care|(?:i )?(?:have|got|need|must) to (?:go|run)(?: now)?|gotta (?:go|run)|"
+    r"talk (?:to you )?(?:later|soon|tomorrow)|ttyl|catch you later|"
+    r"see (?:you|ya) (?:later|soon|tomorrow|around)|until next time|"
+    r"(?:it was )?(?:nice|good|great|lovely) (?:talking|chatting|speaking) (?:to|with) you|"
+    r"have a (?:good|nice|great|lovely) (?:day|night|evening|weekend|one|time)|"
+    r"good night|sweet dreams)\b"
+)
+PROPOSAL = (
+    r"\b(?:let'?s|let us|how about|what about|shall we|should we|why don'?t|we could|"
+    r"you could|i suggest|i propose|i recommend|maybe we|wanna|would you like)\b"
+)
+DECISION = (
+    r"\b(?:(?:we|i|they) (?:have |'ve )?(?:decided|agreed|settled)|it'?s (?:decided|settled|"
+    r"a deal)|confirmed|booked|approved|final decision)\b|\bdecision:"
+)
+AGREEMENT = (
+    r"^\W*(?:yes|yeah|yep|yup|sure|ok|okay|agreed|deal|sounds good|sounds great|"
+    r"good idea|great idea|let'?s do it|perfect|fine|of course|absolutely|why not)\b"
+)
+REFUSAL = r"^\W*(?:no|nope|nah|i can'?t|can'?t|not really|i don'?t think so|sorry,? (?:i|we))\b"
+PLAN = (
+    r"\b(?:i'?ll|we'?ll|i will|we will|will do|i'?m going to|we'?re going to|gonna|"
+    r"i plan|we plan|planning to|i'?m (?:meeting|leaving|coming|flying|seeing))\b"
+)
+WHEN = (
+    r"\b(?:today|tonight|tomorrow|(?:this|next) (?:week|weekend|month|morning|evening)|"
+    r"(?:on )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"at \d{1,2}(?::\d\d)?\s*(?:am|pm)?|\d{1,2}(?::\d\d)\s*(?:am|pm)?|\d{1,2}\s*(?:am|pm)|"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{1,2}(?:st|nd|rd|th)?|"
+    r"\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:january|february|march|april|may|june|july|"
+    r"august|september|october|november|december))\b"
+)
+
+_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+_MONTHS_SHORT = "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+_UNITS = r"(?:period|week|weekend|month|year|day|quarter|fortnight|time ?frame|date range)"
+PERIOD_PATTERNS = (
+    rf"\b(?:this|last|past|previous|next|current|same|that|coming) {_UNITS}s?\b",
+    rf"\b(?:during|over|in|within|for|throughout|across|through) the (?:\w+ )?{_UNITS}s?\b",
+    r"\b(?:today|yesterday|tomorrow|tonight|recently|lately|nowadays|currently)\b",
+    r"\b(?:this|tomorrow|yesterday|on \w+day) (?:morning|afternoon|evening|night)\b",
+    r"\b(?:right now|just now|at the moment|at present|these days|earlier today|later today|"
+    r"the other day|a (?:few|couple of) (?:days|weeks|hours) ago|(?:\d+|an?) (?:hours?|days?|"
+    r"weeks?|minutes?) ago)\b",
+    rf"\b(?:{_MONTHS}|(?:{_MONTHS_SHORT})\.?) \d{{1,2}}(?:st|nd|rd|th)?\b",
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)? (?:of )?(?:{_MONTHS})\b",
+    r"\b(?:in|since|until|till|by|during|through) (?:early |late |mid-)?"
+    rf"(?:{_MONTHS}|(?:19|20)\d\d)\b",
+    r"\b(?:selected|given|reporting|covered|whole|entire|summary|this|the) period\b",
+)
+"""Wording that names a time: a source summary never uses it."""
+
+MONTHS = tuple(m.capitalize() for m in _MONTHS.split("|"))

@@ -1,0 +1,70 @@
+"""pymorphy3 for the packs of Slavic languages (Russian, Ukrainian): agreement and forms.
+
+pymorphy3 reads its dictionaries from installed packages (``pymorphy3-dicts-ru``,
+``pymorphy3-dicts-uk``), so it works offline. One analyzer per language per process.
+The rules of each language (which case follows which number) stay in its pack; this
+module only asks pymorphy3.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+
+@lru_cache(maxsize=4)
+def analyzer(lang: str) -> Any:
+    """The shared analyzer of ``lang`` (``ru`` or ``uk``)."""
+    import pymorphy3  # type: ignore[import-untyped]
+
+    return pymorphy3.MorphAnalyzer(lang=lang)
+
+
+def _inflected(parse: Any, grammemes: set[str]) -> Any:
+    """``parse`` inflected; the Ukrainian dictionary leaves the singular unmarked, so a
+    form asked "sing" is tried without it too."""
+    form = parse.inflect(grammemes)
+    if form is None and "sing" in grammemes:
+        form = parse.inflect(grammemes - {"sing"})
+    return form
+
+
+@lru_cache(maxsize=8192)
+def inflect(lang: str, word: str, grammemes: frozenset[str]) -> str:
+    """``word`` inflected to ``grammemes`` (itself when pymorphy3 cannot)."""
+    form = _inflected(analyzer(lang).parse(word)[0], set(grammemes))
+    return str(form.word) if form is not None else word
+
+
+@lru_cache(maxsize=65536)
+def role(lang: str, word: str) -> str:
+    """``noun``, ``adj`` or ``other``: what a word can be in a noun phrase."""
+    tag = analyzer(lang).parse(word.lower())[0].tag
+    if tag.POS == "NOUN" or (word.isupper() and len(word) >= 2):
+        return "noun"
+    return "adj" if tag.POS in ("ADJF", "PRTF") else "other"
+
+
+def phrase_form(lang: str, words: Sequence[str], keep_case: Sequence[bool]) -> str:
+    """A noun phrase in the nominative, adjectives agreeing with the first noun (its head);
+    words that keep their case (names, acronyms) stay as written."""
+    shown = [w if keep else w.lower() for w, keep in zip(words, keep_case, strict=True)]
+    heads = [i for i, w in enumerate(words) if role(lang, w) == "noun"]
+    if not heads:
+        return " ".join(shown)
+    head = heads[0]
+    parse = analyzer(lang).parse(words[head].lower())[0]
+    number = "plur" if "plur" in parse.tag or "Pltm" in parse.tag else "sing"
+    nominative = _inflected(parse, {"nomn", number}) if not keep_case[head] else None
+    if nominative is not None:
+        shown[head] = nominative.word
+    gender = nominative.tag.gender if nominative is not None else parse.tag.gender
+    for i in range(head):
+        if keep_case[i]:
+            continue
+        grammemes = {"nomn", "plur"} if number == "plur" or gender is None else {"nomn", gender}
+        adj = _inflected(analyzer(lang).parse(words[i].lower())[0], grammemes)
+        if adj is not None:
+            shown[i] = adj.word
+    return " ".join(shown)

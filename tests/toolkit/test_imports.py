@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("sklearn", "pandas", "polars", "openai", "torch", "scipy", "telethon", "rouge_score")
 
 

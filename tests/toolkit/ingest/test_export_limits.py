@@ -21,7 +21,7 @@ from toolkit.ingest.export_stream import MAX_MESSAGE_EVENTS
 from toolkit.search.searcher import Searcher
 from toolkit.store import SQLiteStore
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _nested_export(path: Path, depth: int) -> Path:

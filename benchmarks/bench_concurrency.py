@@ -103,7 +103,7 @@ class Outcome:
 
 def run(folder: Path) -> Outcome:
     """Build the store and the export in ``folder``, serve, load twice, check the counts."""
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[1]
     database = folder / "load.sqlite3"
     store = SQLiteStore(database)
     build_store(store, Settings(_env_file=None))  # type: ignore[call-arg]

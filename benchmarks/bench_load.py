@@ -249,7 +249,7 @@ def render(results: list[LoadResult]) -> Table:
 
 def main() -> None:
     """Build the stores, run the four loads, print the table."""
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[1]
     base_env = {k: v for k, v in os.environ.items() if not k.startswith("MLENS_")}
     base_env |= {"MLENS_RATE_LIMIT_PER_MINUTE": "0", "PYTHONPATH": str(root)}
     results: list[LoadResult] = []

@@ -61,13 +61,13 @@ samples: $(STAMP)
 	$(BIN)/python scripts/make_samples.py
 
 bench: $(STAMP)
-	$(BIN)/python -m toolkit.evaluate.bench
+	$(BIN)/python -m benchmarks.bench
 
 # Searches/s with 40 clients for 20 s, SQLite and PostgreSQL, --workers 1 and 2 (needs `make pg`);
 # then 50 clients for 30 s with and without a 500,000-message import running (bench_concurrency).
 bench-load: $(STAMP) pg
-	$(BIN)/python -m toolkit.evaluate.bench_load
-	$(BIN)/python -m toolkit.evaluate.bench_concurrency
+	$(BIN)/python -m benchmarks.bench_load
+	$(BIN)/python -m benchmarks.bench_concurrency
 
 # The Streamlit app on 127.0.0.1:8501, with the demo sources loaded into an empty store.
 app: $(STAMP)

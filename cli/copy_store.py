@@ -8,8 +8,6 @@ import typer
 
 from cli.state import console, settings
 from toolkit.config import redact_url
-from toolkit.store import open_store_at
-from toolkit.store.copy import copy_store as copy_between
 
 
 def copy_store(
@@ -29,6 +27,9 @@ def copy_store(
 
     Running it again changes nothing that is already there; copy back the same way.
     """
+    from toolkit.store import open_store_at
+    from toolkit.store.copy import copy_store as copy_between
+
     cfg = settings()
     origin = source or cfg.postgres_url or cfg.database_path
     src = open_store_at(origin, pool_size=cfg.database_pool_size)

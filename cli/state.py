@@ -9,12 +9,15 @@ command which fails early (missing credentials, a bad option) opens nothing.
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
 from toolkit.config import Settings
-from toolkit.store import MessageStore
-from toolkit.workspace import Workspace
+
+if TYPE_CHECKING:
+    from toolkit.store import MessageStore
+    from toolkit.workspace import Workspace
 
 console = Console()
 err_console = Console(stderr=True)
@@ -29,6 +32,10 @@ def settings() -> Settings:
 @cache
 def workspace() -> Workspace:
     """The workspace of the configured data folder, opened once per process."""
+    # Imported here: the workspace brings the models and engines, which ``--help`` and a
+    # command that fails on its options never need.
+    from toolkit.workspace import Workspace
+
     return Workspace(settings())
 
 

@@ -7,7 +7,6 @@ from typing import Annotated
 import typer
 
 from cli.state import console, settings, workspace
-from toolkit.ingest.live import TelethonMessengerClient
 
 
 def sync(
@@ -23,6 +22,8 @@ def sync(
 
     Needs MLENS_MESSENGER_API_ID, MLENS_MESSENGER_API_HASH and MLENS_MESSENGER_SESSION.
     """
+    from toolkit.ingest.live import TelethonMessengerClient
+
     # Credentials are checked before the store is opened: a missing one is one clear line.
     client = TelethonMessengerClient.from_settings(settings())
     report = workspace().sync(ref, client, full=full, limit=limit, progress=True)

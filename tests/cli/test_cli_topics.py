@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "toolkit"))
 from export_builders import chat, forum, write
+from typer.testing import CliRunner
 
 from cli import app
 from cli.state import store

@@ -20,9 +20,9 @@ from serving import live_workers, serve_env, serve_log, start_serve, stop_serve
 from typer.testing import CliRunner
 
 import cli.serve
+from benchmarks.bench_service import free_port, wait_until_healthy
 from cli.app import app
 from cli.workers import reuseport_sockets
-from toolkit.evaluate.bench_service import free_port, wait_until_healthy
 
 
 def test_sockets_share_one_port_and_the_kernel_spreads_connections_over_them() -> None:

@@ -17,7 +17,9 @@ from toolkit.store.base import MessageStore
 
 PROBLEM = "application/problem+json"
 Send = Callable[..., Any]
-Routes = list[tuple[str, str, str, Any]]
+Route = tuple[str, str, str, Any]
+"""(method, path, scope, example) of a protected route."""
+Routes = list[Route]
 
 
 def test_every_authenticated_route_is_in_the_matrix(
@@ -37,11 +39,24 @@ def test_every_authenticated_route_is_in_the_matrix(
     assert {key for key in operations if key[1].startswith("/v1/")} == secured
 
 
-def test_no_key_is_401_with_a_bare_challenge(
-    client: TestClient, send: Send, sources: Any, protected_route: tuple[str, str, str, Any]
-) -> None:
+Knock = Callable[[str | None], Any]
+
+
+@pytest.fixture
+def knock(client: TestClient, send: Send, sources: Any, protected_route: Route) -> Knock:
+    """``knock(token)``: the protected route's example request with that bearer token
+    (``None``: no ``Authorization`` header at all)."""
     method, path, _, example = protected_route
-    response = send(client, method, path, example)
+
+    def knock_with(token: str | None) -> Any:
+        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+        return send(client, method, path, example, headers=headers)
+
+    return knock_with
+
+
+def test_no_key_is_401_with_a_bare_challenge(knock: Knock) -> None:
+    response = knock(None)
     assert response.status_code == 401
     assert response.headers["content-type"] == PROBLEM
     # RFC 6750 §3.1: no error code when the request carried no credentials at all.
@@ -57,62 +72,35 @@ def test_no_key_is_401_with_a_bare_challenge(
     ],
     ids=["malformed", "unknown"],
 )
-def test_bad_key_is_401_invalid_token(
-    client: TestClient,
-    send: Send,
-    sources: Any,
-    protected_route: tuple[str, str, str, Any],
-    token: str,
-) -> None:
-    method, path, _, example = protected_route
-    response = send(client, method, path, example, headers={"Authorization": f"Bearer {token}"})
+def test_bad_key_is_401_invalid_token(knock: Knock, token: str) -> None:
+    response = knock(token)
     assert response.status_code == 401
     assert response.headers["content-type"] == PROBLEM
     assert 'error="invalid_token"' in response.headers["www-authenticate"]
 
 
 def test_right_prefix_wrong_secret_is_401(
-    client: TestClient,
-    send: Send,
-    sources: Any,
-    make_key: Callable[..., str],
-    protected_route: tuple[str, str, str, Any],
+    knock: Knock, make_key: Callable[..., str], protected_route: Route
 ) -> None:
-    method, path, scope, example = protected_route
-    good = make_key(scope)
+    good = make_key(protected_route[2])
     forged = good[:-4] + ("AAAA" if not good.endswith("AAAA") else "BBBB")
-    response = send(client, method, path, example, headers={"Authorization": f"Bearer {forged}"})
-    assert response.status_code == 401
+    assert knock(forged).status_code == 401
 
 
-def test_revoked_key_is_401(
-    client: TestClient,
-    send: Send,
-    store: MessageStore,
-    sources: Any,
-    protected_route: tuple[str, str, str, Any],
-) -> None:
-    method, path, scope, example = protected_route
-    token, record = create_api_key(store, name="soon revoked", scopes={scope})
-    headers = {"Authorization": f"Bearer {token}"}
+def test_revoked_key_is_401(knock: Knock, store: MessageStore, protected_route: Route) -> None:
+    token, record = create_api_key(store, name="soon revoked", scopes={protected_route[2]})
     revoke_api_key(store, record.prefix)
-    response = send(client, method, path, example, headers=headers)
+    response = knock(token)
     assert response.status_code == 401
     assert 'error="invalid_token"' in response.headers["www-authenticate"]
     assert "revoked" in response.json()["detail"]
 
 
 def test_key_without_the_scope_is_403(
-    client: TestClient,
-    send: Send,
-    sources: Any,
-    make_key: Callable[..., str],
-    protected_route: tuple[str, str, str, Any],
+    knock: Knock, make_key: Callable[..., str], protected_route: Route
 ) -> None:
-    method, path, scope, example = protected_route
-    others = sorted(SCOPES - {scope})
-    token = make_key(*others)
-    response = send(client, method, path, example, headers={"Authorization": f"Bearer {token}"})
+    scope = protected_route[2]
+    response = knock(make_key(*sorted(SCOPES - {scope})))
     assert response.status_code == 403
     assert response.headers["content-type"] == PROBLEM
     challenge = response.headers["www-authenticate"]
@@ -122,15 +110,9 @@ def test_key_without_the_scope_is_403(
 
 
 def test_key_with_the_scope_is_admitted(
-    client: TestClient,
-    send: Send,
-    sources: Any,
-    make_key: Callable[..., str],
-    protected_route: tuple[str, str, str, Any],
+    knock: Knock, make_key: Callable[..., str], protected_route: Route
 ) -> None:
-    method, path, scope, example = protected_route
-    token = make_key(scope)  # this scope only
-    response = send(client, method, path, example, headers={"Authorization": f"Bearer {token}"})
+    response = knock(make_key(protected_route[2]))  # this scope only
     assert 200 <= response.status_code < 300, response.text
 
 

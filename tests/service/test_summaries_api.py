@@ -29,7 +29,9 @@ CHAT = "/v1/summaries/chat"
 CHANNEL = "/v1/summaries/channel"
 SOURCE = "/v1/sources/by-ref/summary"
 PERIOD = {"started_at": "2024-05-06T00:00:00Z", "ended_at": "2024-05-13T00:00:00Z"}
+TEAM = {"source_ref": "@platform_team", "language": "en"}
 Auth = Callable[..., dict[str, str]]
+Ask = Callable[[str, dict[str, Any]], Any]
 
 
 @pytest.fixture
@@ -43,17 +45,22 @@ def seeded(store: MessageStore) -> None:
     seed(store)
 
 
+@pytest.fixture
+def ask(client: TestClient, auth: Auth) -> Ask:
+    """``ask(path, body)``: POST ``body`` to ``path`` with a ``summary.run`` key."""
+    headers = auth("summary.run")
+    return lambda path, body: client.post(path, json=body, headers=headers)
+
+
 def _problem_field(response: Any) -> set[str | None]:
     assert response.headers["content-type"] == PROBLEM
     return {e["field"] for e in response.json()["errors"]}
 
 
 @pytest.mark.usefixtures("seeded")
-def test_chat_summary_has_the_contract_shape_and_engine_header(
-    client: TestClient, auth: Auth
-) -> None:
+def test_chat_summary_has_the_contract_shape_and_engine_header(ask: Ask) -> None:
     body = {"source_ref": "https://t.me/platform_team", "language": "en", **PERIOD}
-    response = client.post(CHAT, json=body, headers=auth("summary.run"))
+    response = ask(CHAT, body)
     assert response.status_code == 200
     assert response.headers["x-summary-engine"] == "extractive"
     data = response.json()
@@ -69,14 +76,14 @@ def test_chat_summary_has_the_contract_shape_and_engine_header(
 
 
 @pytest.mark.usefixtures("seeded")
-def test_channel_summary_in_russian(client: TestClient, auth: Auth) -> None:
+def test_channel_summary_in_russian(ask: Ask) -> None:
     body = {
         "source_ref": "@DB_weekly_ru",
         "language": "RU",
         "started_at": "2024-05-01T00:00:00+03:00",
         "ended_at": "2024-06-01T00:00:00",
     }
-    response = client.post(CHANNEL, json=body, headers=auth("summary.run"))
+    response = ask(CHANNEL, body)
     assert response.status_code == 200
     data = response.json()
     assert data["source_ref"] == "@DB_weekly_ru"
@@ -87,12 +94,8 @@ def test_channel_summary_in_russian(client: TestClient, auth: Auth) -> None:
 @pytest.mark.usefixtures("seeded")
 @pytest.mark.parametrize("language", ["en", "ru"])
 @pytest.mark.parametrize("ref", ["@platform_team", "@db_weekly_ru", "t.me/c/1500000003"])
-def test_source_summary_has_no_period_wording(
-    client: TestClient, auth: Auth, ref: str, language: str
-) -> None:
-    response = client.post(
-        SOURCE, json={"source_ref": ref, "language": language}, headers=auth("summary.run")
-    )
+def test_source_summary_has_no_period_wording(ask: Ask, ref: str, language: str) -> None:
+    response = ask(SOURCE, {"source_ref": ref, "language": language})
     assert response.status_code == 200
     data = response.json()
     for text in [data["summary"]] + [f"{s['title']}\n{s['body']}" for s in data["sections"]]:
@@ -100,14 +103,9 @@ def test_source_summary_has_no_period_wording(
 
 
 @pytest.mark.usefixtures("seeded")
-def test_an_empty_period_is_200_saying_so(client: TestClient, auth: Auth) -> None:
-    body = {
-        "source_ref": "@platform_team",
-        "language": "en",
-        "started_at": "2030-01-01T00:00:00Z",
-        "ended_at": "2030-01-02T00:00:00Z",
-    }
-    response = client.post(CHAT, json=body, headers=auth("summary.run"))
+def test_an_empty_period_is_200_saying_so(ask: Ask) -> None:
+    empty = {"started_at": "2030-01-01T00:00:00Z", "ended_at": "2030-01-02T00:00:00Z"}
+    response = ask(CHAT, {**TEAM, **empty})
     assert response.status_code == 200
     assert response.json()["summary"].startswith("There are no messages from 2030-01-01")
     assert response.json()["sections"] == []
@@ -130,18 +128,18 @@ def test_an_empty_period_is_200_saying_so(client: TestClient, auth: Auth) -> Non
     ],
 )
 def test_period_bounds_are_422_naming_the_field(
-    client: TestClient, auth: Auth, path: str, change: dict[str, Any], field: str
+    ask: Ask, path: str, change: dict[str, Any], field: str
 ) -> None:
-    body = {"source_ref": "@platform_team", "language": "en", **PERIOD, **change}
-    response = client.post(path, json=body, headers=auth("summary.run"))
+    body = {**TEAM, **PERIOD, **change}
+    response = ask(path, body)
     assert response.status_code == 422
     assert field in _problem_field(response)
 
 
 @pytest.mark.usefixtures("seeded")
-def test_unsupported_language_says_what_it_can_write(client: TestClient, auth: Auth) -> None:
+def test_unsupported_language_says_what_it_can_write(ask: Ask) -> None:
     body = {"source_ref": "@platform_team", "language": "de", **PERIOD}
-    detail = client.post(CHAT, json=body, headers=auth("summary.run")).json()["detail"]
+    detail = ask(CHAT, body).json()["detail"]
     assert "en (English), ru (Russian)" in detail
     assert "LLM endpoint" in detail
 
@@ -157,27 +155,25 @@ def test_unsupported_language_says_what_it_can_write(client: TestClient, auth: A
         ({"language": None}, "language", 422),
     ],
 )
-def test_source_summary_bounds(
-    client: TestClient, auth: Auth, change: dict[str, Any], field: str, status: int
-) -> None:
-    body = {"source_ref": "@platform_team", "language": "en", **change}
-    response = client.post(SOURCE, json=body, headers=auth("summary.run"))
+def test_source_summary_bounds(ask: Ask, change: dict[str, Any], field: str, status: int) -> None:
+    body = {**TEAM, **change}
+    response = ask(SOURCE, body)
     assert response.status_code == status
     assert field in _problem_field(response)
 
 
 @pytest.mark.usefixtures("seeded")
-def test_source_summary_limits_are_inclusive(client: TestClient, auth: Auth) -> None:
+def test_source_summary_limits_are_inclusive(ask: Ask) -> None:
     for limit in (1, 5000):
-        body = {"source_ref": "@platform_team", "language": "en", "messages_limit": limit}
-        assert client.post(SOURCE, json=body, headers=auth("summary.run")).status_code == 200
+        body = {**TEAM, "messages_limit": limit}
+        assert ask(SOURCE, body).status_code == 200
 
 
 @pytest.mark.usefixtures("seeded")
 @pytest.mark.parametrize("path", [CHAT, CHANNEL, SOURCE])
-def test_unknown_source_is_404(client: TestClient, auth: Auth, path: str) -> None:
+def test_unknown_source_is_404(ask: Ask, path: str) -> None:
     body = {"source_ref": "@nobody_here", "language": "en", **PERIOD}
-    response = client.post(path, json=body, headers=auth("summary.run"))
+    response = ask(path, body)
     assert response.status_code == 404
     assert response.headers["content-type"] == PROBLEM
 
@@ -185,7 +181,7 @@ def test_unknown_source_is_404(client: TestClient, auth: Auth, path: str) -> Non
 @pytest.mark.usefixtures("seeded")
 @pytest.mark.parametrize("path", [CHAT, CHANNEL, SOURCE])
 def test_another_scope_is_403(client: TestClient, auth: Auth, path: str) -> None:
-    body = {"source_ref": "@platform_team", "language": "en", **PERIOD}
+    body = {**TEAM, **PERIOD}
     response = client.post(path, json=body, headers=auth("search.read", "sources.read"))
     assert response.status_code == 403
 

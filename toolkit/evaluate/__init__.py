@@ -1,1 +1,11 @@
-"""toolkit/evaluate."""
+"""Quality on labelled data: what the notebooks, the app and ``make eval`` measure.
+
+Speed and load are measured in ``benchmarks/``, beside the tests, not here.
+
+Modules: ranking: ``retrieval`` (the dev sets and their cached vectors), ``rankers``
+(BM25, dense, RRF and the hybrid over one pool), ``metrics`` (nDCG, MRR, recall),
+``compare`` (every method on every set), ``results`` (what a run produces, as rows),
+``ablation``, ``tuning`` (the weight grid); summaries: ``summaries`` (ROUGE beside
+baselines), ``summary_outputs`` (every system's text, side by side), ``bootstrap``
+(paired intervals); ``claims`` (the README's claims, checked).
+"""

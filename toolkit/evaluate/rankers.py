@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import bm25s
 import numpy as np
 import numpy.typing as npt
 
@@ -40,6 +39,8 @@ def bm25_scores(query: str, texts: Sequence[str]) -> FloatVector:
     query_terms = [t for t in terms(query) if any(t in doc for doc in corpus)]
     if not query_terms:
         return np.zeros(len(texts), dtype=np.float64)
+    import bm25s
+
     retriever = bm25s.BM25(k1=1.5, b=0.75, method="lucene")
     retriever.index(corpus, show_progress=False)
     return np.asarray(retriever.get_scores(query_terms), dtype=np.float64)

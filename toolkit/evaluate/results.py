@@ -7,12 +7,13 @@ tables without loading the evaluation's machinery.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from toolkit.evaluate.metrics import METRICS
 
 if TYPE_CHECKING:
-    from toolkit.evaluate.tuning import Candidate
+    from toolkit.weights import SearchWeights
 
 METHODS = ("BM25", "dense", "RRF", "hybrid")
 """Rows of the evaluation table: three baselines, then the search's own ranking."""
@@ -26,6 +27,21 @@ OUTPUT_COLUMNS = ("dialogue", "turns", "system", "words", *ROUGE_TYPES, "text")
 
 Results = dict[str, dict[str, dict[str, float]]]
 """``results[method][set name][metric]``: mean over the set's queries."""
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One weight setting scored by ``tuning.search_grid``: its nDCG@10 per set and its
+    margins over the best baseline of each set."""
+
+    weights: SearchWeights
+    ndcg: dict[str, float]
+    margins: dict[str, float]
+
+    @property
+    def key(self) -> tuple[float, float]:
+        """Sort key: worst margin first, then the mean nDCG@10."""
+        return (min(self.margins.values()), sum(self.ndcg.values()) / len(self.ndcg))
 
 
 def language_of(set_name: str) -> str:

@@ -25,13 +25,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from rouge_score import rouge_scorer
-from sumy.models.dom import ObjectDocumentModel, Paragraph, Sentence
-from sumy.summarizers.lex_rank import LexRankSummarizer
-from sumy.summarizers.text_rank import TextRankSummarizer
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder, Matrix
@@ -43,6 +39,10 @@ from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive.engine import summarize_extractive
 from toolkit.summarize.extractive.tokens import words
 from toolkit.text import STOP_WORDS, stem
+
+# rouge_score and sumy (with nltk under it) load where a score or a baseline is computed.
+if TYPE_CHECKING:
+    from rouge_score.rouge_scorer import RougeScorer
 
 DEV_FILE = DEV_DIR / "summaries_en_dialogsum.jsonl"
 """The DialogSum dev sample (100 dialogues)."""
@@ -121,6 +121,10 @@ def first_k(messages: Sequence[Message], k: int) -> str:
 
 def sumy_pick(messages: Sequence[Message], k: int, algorithm: str) -> str:
     """Baseline: ``k`` messages picked by sumy's ``lexrank`` or ``textrank``, in order."""
+    from sumy.models.dom import ObjectDocumentModel, Paragraph, Sentence
+    from sumy.summarizers.lex_rank import LexRankSummarizer
+    from sumy.summarizers.text_rank import TextRankSummarizer
+
     tokenizer = _SumyWords()
     document = ObjectDocumentModel([Paragraph([Sentence(_line(m), tokenizer) for m in messages])])
     summarizer = (LexRankSummarizer if algorithm == "lexrank" else TextRankSummarizer)(stem)
@@ -147,7 +151,9 @@ BASELINES: dict[tuple[str, str], Callable[[Sequence[Message]], str]] = {
 
 
 @lru_cache(maxsize=2)
-def _scorer(language: str) -> rouge_scorer.RougeScorer:
+def _scorer(language: str) -> RougeScorer:
+    from rouge_score import rouge_scorer
+
     if language == "en":
         return rouge_scorer.RougeScorer(list(ROUGE_TYPES), use_stemmer=True)
     return rouge_scorer.RougeScorer(list(ROUGE_TYPES), tokenizer=RougeTokenizer())

@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from toolkit.evaluate.compare import PreparedQuery, mean_metrics
-from toolkit.evaluate.results import BASELINES
+from toolkit.evaluate.results import BASELINES, Candidate
 from toolkit.search.scorer import Signals, fuse
 from toolkit.search.signals import semantic, short_factor
 from toolkit.weights import SearchWeights
@@ -92,20 +92,6 @@ def packed_ndcg(packed: PackedSet, weights: SearchWeights) -> float:
     with np.errstate(invalid="ignore", divide="ignore"):
         per_query = np.where(packed.ideal_dcg > 0, dcg / packed.ideal_dcg, 0.0)
     return float(per_query.mean())
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """One weight setting with its nDCG@10 per set and its margins over the baselines."""
-
-    weights: SearchWeights
-    ndcg: dict[str, float]
-    margins: dict[str, float]
-
-    @property
-    def key(self) -> tuple[float, float]:
-        """Sort key: worst margin first, then the mean nDCG@10."""
-        return (min(self.margins.values()), float(np.mean(list(self.ndcg.values()))))
 
 
 def weight_grid(step: float = STEP) -> Iterable[SearchWeights]:

@@ -14,11 +14,7 @@ import asyncio
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
-
-from telethon import TelegramClient, errors
-from telethon.sessions import StringSession
-from telethon.tl import types as tl
+from typing import TYPE_CHECKING, Any, Protocol
 
 from toolkit.config import Settings
 from toolkit.errors import (
@@ -29,15 +25,12 @@ from toolkit.errors import (
     UpstreamRateLimited,
     UpstreamTimeout,
 )
-from toolkit.ingest.live_convert import (
-    convert_message,
-    display_name,
-    entity_chat_type,
-    entity_handle,
-    entity_kind,
-    topic_title,
-)
 from toolkit.models import Message, SourceKind, SourceRef
+
+# Telethon (and ``live_convert``, which reads its types) is imported where a live sync
+# uses it: the workspace and ``sync`` need only the protocol below.
+if TYPE_CHECKING:
+    from telethon import TelegramClient
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,17 +77,6 @@ _CREDENTIALS_HELP = (
     "live sync needs MLENS_MESSENGER_API_ID, MLENS_MESSENGER_API_HASH (from my.telegram.org) "
     "and MLENS_MESSENGER_SESSION (a Telethon StringSession)"
 )
-# RPC errors that mean "this source does not exist or is not readable by this account".
-_NOT_FOUND = (
-    errors.UsernameNotOccupiedError,
-    errors.UsernameInvalidError,
-    errors.ChannelPrivateError,
-    errors.ChannelInvalidError,
-    errors.ChannelBannedError,
-    errors.ChatForbiddenError,
-    errors.ChatIdInvalidError,
-    errors.PeerIdInvalidError,
-)
 
 
 def translate_error(exc: BaseException, *, what: str) -> ToolkitError | None:
@@ -104,12 +86,25 @@ def translate_error(exc: BaseException, *, what: str) -> ToolkitError | None:
         exc: the exception Telethon (or the network under it) raised.
         what: what was being done, for the message (``"reading @handle"``).
     """
+    from telethon import errors
+
+    # RPC errors that mean "this source does not exist or is not readable by this account".
+    not_found = (
+        errors.UsernameNotOccupiedError,
+        errors.UsernameInvalidError,
+        errors.ChannelPrivateError,
+        errors.ChannelInvalidError,
+        errors.ChannelBannedError,
+        errors.ChatForbiddenError,
+        errors.ChatIdInvalidError,
+        errors.PeerIdInvalidError,
+    )
     if isinstance(exc, errors.FloodError):
         seconds = float(getattr(exc, "seconds", 0) or 0)
         return UpstreamRateLimited(
             f"the messenger asks to wait {seconds:g} s before {what}", retry_after=seconds
         )
-    if isinstance(exc, _NOT_FOUND):
+    if isinstance(exc, not_found):
         return SourceNotFound(f"the messenger has no readable source for {what}: {exc}")
     if isinstance(exc, errors.UnauthorizedError | errors.AuthKeyError):
         return ConfigError(f"the messenger session is not authorised ({exc}); {_CREDENTIALS_HELP}")
@@ -139,6 +134,9 @@ def build_telegram_client(settings: Settings) -> TelegramClient:
     Raises:
         ConfigError: a credential is missing, or the session string is not a StringSession.
     """
+    from telethon import TelegramClient
+    from telethon.sessions import StringSession
+
     if not settings.live_configured:
         raise ConfigError(_CREDENTIALS_HELP)
     assert settings.messenger_api_hash is not None
@@ -189,6 +187,15 @@ class TelethonMessengerClient:
 
     async def resolve(self, ref: SourceRef) -> ResolvedSource:
         """Resolve a public handle or a private ``c/<id>`` to the source's identity."""
+        from telethon.tl import types as tl
+
+        from toolkit.ingest.live_convert import (
+            display_name,
+            entity_chat_type,
+            entity_handle,
+            entity_kind,
+        )
+
         target: Any = ref.handle if ref.handle is not None else tl.PeerChannel(ref.internal_id or 0)
         with _translated(f"resolving {ref.key}"):
             try:
@@ -212,6 +219,8 @@ class TelethonMessengerClient:
         self, source: ResolvedSource, *, source_id: int, min_id: int = 0, limit: int | None = None
     ) -> AsyncIterator[Message]:
         """Messages with id > ``min_id``, oldest first, converted to toolkit messages."""
+        from toolkit.ingest.live_convert import convert_message, topic_title
+
         what = f"reading messages of {source.title!r} after id {min_id}"
         stream = self.telegram.iter_messages(
             source.entity, min_id=min_id, reverse=True, limit=limit

@@ -3,8 +3,8 @@
 Beside ``toolkit.workspace`` (the facade), above the features: it may import
 ``toolkit.evaluate``, ``toolkit.search`` … and the core; nothing below imports it.
 
-- ``table``: ``Table``, records that become a DataFrame, HTML or a rich table;
-- ``render``: those three renderings, shared by every table;
+- ``table``: ``Table``, records that become a DataFrame, HTML, a rich table or a Styler;
+- ``cells``: one value as text or HTML, shared by every rendering of a table;
 - ``tables``: tables of sources, messages, per-day counts, imports, explained hits;
 - ``quality``: tables of evaluation results (ranking, ablation, weights, ROUGE);
 - ``views``: ``HitList`` and ``SummaryView``, HTML views of hits and summaries;

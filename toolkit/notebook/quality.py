@@ -14,6 +14,7 @@ from toolkit.evaluate.metrics import METRICS
 from toolkit.evaluate.results import (
     OUTPUT_COLUMNS,
     ROUGE_TYPES,
+    Candidate,
     Results,
     candidate_rows,
     result_rows,
@@ -24,7 +25,6 @@ from toolkit.weights import SearchWeights
 
 if TYPE_CHECKING:
     from toolkit.evaluate.claims import Evidence
-    from toolkit.evaluate.tuning import Candidate
 
 METRIC_NAMES = tuple(METRICS)
 """``("nDCG@10", "MRR@10", "Recall@20")``: the ranking metrics, in table order."""

@@ -3,22 +3,28 @@
 Results of the notebooks, the app and the CLI (sources, messages, evaluation rows) are
 plain records, so a researcher can keep them as Python objects, or call
 ``.to_pandas()`` / ``.to_polars()`` for analysis; in Jupyter they render as HTML, in a
-terminal as a rich table, in the app as a styled DataFrame (``render``). pandas,
-polars and rich are imported only when asked for.
+terminal as a rich table, in the app as a styled DataFrame; every rendering formats
+its values with ``cells``, so a table looks the same (same columns, decimals and bold
+best values) wherever it is shown. pandas, polars and rich are imported only when
+asked for.
 """
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
-from toolkit.notebook import render
+from toolkit.notebook.cells import best_of, cell_html, cell_text, is_best, is_number
 
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped,unused-ignore]
     import polars as pl
     from pandas.io.formats.style import Styler  # type: ignore[import-untyped,unused-ignore]
     from rich.table import Table as RichTable
+
+HTML_ROWS = 50
+"""Rows shown in a notebook; the rest are counted."""
 
 
 class Table:
@@ -119,19 +125,60 @@ class Table:
         data = {c: [row.get(c) for row in self._rows] for c in self.columns}
         return pl.DataFrame(data, strict=False)
 
+    def best_values(self) -> dict[str, Any]:
+        """The highest value of each of the ``best`` columns."""
+        return best_of({column: self[column] for column in self.best})
+
     def to_rich(self) -> RichTable:
-        """The table for a terminal (``rich.console.Console().print``)."""
-        return render.rich_table(self)
+        """The table for a terminal (``rich.console.Console().print``): numbers
+        right-aligned, best values bold; cells fold rather than get cut, so refs and ids
+        stay whole on a narrow terminal."""
+        from rich.markup import escape
+        from rich.table import Table as RichTable
+
+        best = self.best_values()
+        rows = self.to_dicts()
+        out = RichTable(title=self.title)
+        for column in self.columns:
+            numeric = any(is_number(row[column]) for row in rows)
+            out.add_column(column, justify="right" if numeric else "left", overflow="fold")
+        for row in rows:
+            cells = []
+            for column in self.columns:
+                text = escape(cell_text(row[column], self.digits))
+                cells.append(f"[bold]{text}[/]" if is_best(best, column, row[column]) else text)
+            out.add_row(*cells)
+        return out
 
     def styled(self) -> Styler:
-        """The table as a pandas ``Styler``: rounded floats, best values bold."""
-        return render.styled(self)
+        """The table as a pandas ``Styler`` (the app's ``st.dataframe``): floats with the
+        table's decimals, best values bold."""
+        numeric = [c for c in self.columns if any(isinstance(v, float) for v in self[c])]
+        styler = self.to_pandas().style.format(f"{{:.{self.digits}f}}", subset=numeric)
+        if self.best:
+            styler = styler.highlight_max(subset=list(self.best), props="font-weight: bold")
+        return styler
 
     def __rich__(self) -> RichTable:
         return self.to_rich()
 
     def _repr_html_(self) -> str:
-        return render.html_table(self)
+        """The table as an HTML ``<table>`` (first ``HTML_ROWS`` rows), best values bold."""
+        best = self.best_values()
+
+        def cell(column: str, value: Any) -> str:
+            text = cell_html(value, self.digits)
+            return f"<b>{text}</b>" if is_best(best, column, value) else text
+
+        head = "".join(f"<th>{html.escape(c)}</th>" for c in self.columns)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{cell(c, row.get(c))}</td>" for c in self.columns) + "</tr>"
+            for row in self.to_dicts()[:HTML_ROWS]
+        )
+        more = len(self) - HTML_ROWS
+        caption = f"<caption>{html.escape(self.title)}</caption>" if self.title else ""
+        tail = f"<p><i>… {more} more rows</i></p>" if more > 0 else ""
+        return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{tail}"
 
     def __repr__(self) -> str:
         name = f" {self.title!r}" if self.title else ""

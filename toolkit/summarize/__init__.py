@@ -1,14 +1,15 @@
 """Period and source summaries: the extractive engine (default) and any OpenAI-compatible LLM.
 
-Entry points (``pipeline.py``) for the service, the CLI and notebooks::
+The service, the CLI and the notebooks call ``summarize_period`` and
+``summarize_source`` (``pipeline.py``); the engine is chosen by the settings.
 
-    summarize_period(store, embedder, settings, "@handle", started_at, ended_at, "en")
-    summarize_source(store, embedder, settings, "@handle", "ru", messages_limit=500)
-
-Modules: ``prompts`` (the two prompt families), ``llm`` / ``llm_engine`` / ``llm_summary``
-(the openai client, map-reduce, links in code), ``extractive`` / ``compose`` /
-``clusters`` / ``terms`` (the offline engine), ``wording`` (period wording check and
-repair), ``chunking``, ``output``, ``cache``, ``vectors``, ``languages``, ``phrases``.
+Modules: ``pipeline`` (select the messages, pick the engine, cache the result),
+``registry`` (the engines by name and the settings' choice), ``engine`` (the
+``SummaryEngine`` protocol and one request's job), ``context`` (what an engine knows of a
+request), ``cache`` (the cache key and a result's stored form), ``languages`` (the output
+languages), ``period_wording`` (period wording found and removed in source summaries);
+the engines' packages ``extractive`` (offline, the default) and ``llm`` (the openai
+client, map-reduce, links built in code).
 """
 
 from toolkit.summarize.pipeline import summarize_period, summarize_source

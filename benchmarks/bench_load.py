@@ -1,4 +1,4 @@
-"""``python -m toolkit.evaluate.bench_load`` (``make bench-load``): searches/s under load.
+"""``python -m benchmarks.bench_load`` (``make bench-load``): searches/s under load.
 
 For SQLite and for PostgreSQL (a throwaway server started here, like the tests), and
 for ``mlens serve --workers 1`` and ``--workers 2``: 40 clients send searches for 20 s
@@ -34,12 +34,12 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks.bench_service import QUERIES as SEARCHES
+from benchmarks.bench_service import free_port, wait_until_healthy
+from benchmarks.pg_server import PgServer
 from toolkit.apikeys import create_api_key
 from toolkit.config import Settings
 from toolkit.embeddings import get_embedder
-from toolkit.evaluate.bench_service import QUERIES as SEARCHES
-from toolkit.evaluate.bench_service import free_port, wait_until_healthy
-from toolkit.evaluate.pg_server import PgServer
 from toolkit.store import MessageStore, SQLiteStore, open_store_at
 from toolkit.store.copy import copy_store
 
@@ -249,7 +249,7 @@ def render(results: list[LoadResult]) -> Table:
 
 def main() -> None:
     """Build the stores, run the four loads, print the table."""
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[1]
     base_env = {k: v for k, v in os.environ.items() if not k.startswith("MLENS_")}
     base_env |= {"MLENS_RATE_LIMIT_PER_MINUTE": "0", "PYTHONPATH": str(root)}
     results: list[LoadResult] = []

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from summary_data import START, TEAM_CHAT
 
+from benchmarks.bench_import import CountingEmbedder
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
 from toolkit.errors import (
@@ -18,7 +19,6 @@ from toolkit.errors import (
     SourceNotFound,
     UnsupportedLanguage,
 )
-from toolkit.evaluate.bench_import import CountingEmbedder
 from toolkit.models import Summary
 from toolkit.refs import parse_ref
 from toolkit.store import SQLiteStore

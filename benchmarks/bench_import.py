@@ -13,7 +13,7 @@ and service messages) is imported into a fresh SQLite store, as ``mlens import``
    ``MLENS_BENCH_IMPORT_EMBED`` caps how many are embedded in this step (default 2,000,
    a sample of the rate; ``all`` embeds the whole history).
 
-``python -m toolkit.evaluate.bench_import`` runs it alone.
+``python -m benchmarks.bench_import`` runs it alone.
 """
 
 from __future__ import annotations

@@ -14,9 +14,9 @@ import psycopg
 import pytest
 from store_backends import half_piped_import
 
+from benchmarks.synthetic import write_export
 from toolkit.config import Settings
 from toolkit.errors import ConfigError, ImportFormatError, StoreError
-from toolkit.evaluate.synthetic import write_export
 from toolkit.ingest import import_export
 from toolkit.models import Message, SourceKind, UpsertResult
 from toolkit.store import SQLiteStore, open_store

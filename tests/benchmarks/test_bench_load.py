@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from toolkit.evaluate.bench_load import NO_TURNS, LoadResult, render
+from benchmarks.bench_load import NO_TURNS, LoadResult, render
 
 
 def _text(results: list[LoadResult]) -> str:
@@ -33,7 +33,7 @@ def test_errors_fail_whatever_the_ratio() -> None:
 
 
 def test_embed_rows_judge_the_toolkit_setting_against_the_engine_default() -> None:
-    from toolkit.evaluate.bench_embed import EmbedRate, embed_rows
+    from benchmarks.bench_embed import EmbedRate, embed_rows
 
     engine = EmbedRate("engine", 100.0, 50.0)
     rows = embed_rows([engine, EmbedRate("ours", 95.0, 120.0), EmbedRate("passive", 85, 130)])

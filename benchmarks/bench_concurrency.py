@@ -1,6 +1,6 @@
-"""``python -m toolkit.evaluate.bench_concurrency``: searches while a big import runs.
+"""``python -m benchmarks.bench_concurrency``: searches while a big import runs.
 
-``make bench-load`` (and ``python -m toolkit.evaluate.bench --concurrency``) runs it.
+``make bench-load`` (and ``python -m benchmarks.bench --concurrency``) runs it.
 One ``mlens serve`` worker on an SQLite store holding both demo sources (as in
 ``bench_load``); 50 clients send searches for 30 s, first with nothing else going on,
 then while another process imports a 500,000-message export (~190 MB, synthetic:
@@ -25,10 +25,10 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks.bench_load import _client, _requests, _serve, _stop, build_store
+from benchmarks.synthetic import write_export
 from toolkit.apikeys import create_api_key
 from toolkit.config import Settings
-from toolkit.evaluate.bench_load import _client, _requests, _serve, _stop, build_store
-from toolkit.evaluate.synthetic import write_export
 from toolkit.store import SQLiteStore
 
 CLIENTS = 50
@@ -103,7 +103,7 @@ class Outcome:
 
 def run(folder: Path) -> Outcome:
     """Build the store and the export in ``folder``, serve, load twice, check the counts."""
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[1]
     database = folder / "load.sqlite3"
     store = SQLiteStore(database)
     build_store(store, Settings(_env_file=None))  # type: ignore[call-arg]

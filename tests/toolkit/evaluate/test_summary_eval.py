@@ -19,7 +19,7 @@ from toolkit.evaluate.bootstrap import paired_bootstrap
 from toolkit.evaluate.claims.base import Run
 from toolkit.evaluate.claims.summaries import summary_quality, verdict
 
-CACHE = Path(__file__).resolve().parents[2] / "data" / "cache"
+CACHE = Path(__file__).resolve().parents[3] / "data" / "cache"
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,8 @@ Modules: ``pipeline`` (select the messages, pick the engine, cache the result),
 request), ``cache`` (the cache key and a result's stored form), ``languages`` (the output
 languages), ``period_wording`` (period wording found and removed in source summaries);
 the engines' packages ``extractive`` (offline, the default) and ``llm`` (the openai
-client, map-reduce, links built in code).
+client, map-reduce, links built in code); ``lang`` (one package per language the
+offline engine writes: ``en``, ``ru``, ``uk``).
 """
 
 from toolkit.summarize.pipeline import summarize_period, summarize_source

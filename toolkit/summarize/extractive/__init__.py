@@ -1,10 +1,15 @@
-"""The extractive engine: the embedded default, no network and no LLM.
+"""The extractive engine: the embedded default, no network and no LLM, no word of any
+language (the words are the language packs', ``toolkit.summarize.lang``).
 
-Modules: ``engine`` (the ``SummaryEngine``: sections and the result), ``digest`` (the
-``summary`` field: who asked, decided and shared what), ``keyphrases`` (section and
-topic phrases in dictionary form), ``templates`` (the connective sentences, en and ru),
-``clusters`` (topics, centrality, importance), ``tokens`` (content words, quotes),
-``vectors`` (message vectors from the store).
+Modules: ``engine`` (the ``SummaryEngine``: detection, threads, digest, sections, the
+result), ``threads`` (which messages form one conversation), ``digest`` (the
+``summary`` field), ``opening`` (its first sentence), ``selection`` (which exchanges
+the digest tells), ``sections`` (threads, decisions, open questions, plans, links),
+``cite`` (quotes, names and links; what the text rests on), ``acts`` (what a message
+does), ``conversations`` (turns, answered questions), ``keyphrases`` (titles and topics
+in dictionary form), ``quotes`` (passages of messages), ``clusters`` (topics,
+centrality, importance), ``draft`` (what the engine knows of the messages),
+``tokens`` (content words), ``vectors`` (message vectors from the store).
 """
 
 from toolkit.summarize.extractive.engine import ExtractiveEngine, summarize_extractive

@@ -1,0 +1,159 @@
+"""The digest of what happened, end to end on small real-looking chats: threads,
+decisions with who agreed, plans, links, open questions; cited = important ids; the
+requested language across languages (en, ru, uk); nothing claimed that no message makes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from summary_data import TEAM_CHAT, team_messages
+
+from toolkit.embeddings import Embedder
+from toolkit.models import Message, SourceKind, Summary
+from toolkit.summarize.context import SummaryContext
+from toolkit.summarize.extractive.engine import summarize_extractive
+from toolkit.summarize.lang import pack
+from toolkit.summarize.lang.script import letters
+
+_QUOTED = re.compile(r"“[^”]*”|«[^»]*»")
+
+
+def _summarize(
+    embedder: Embedder,
+    messages: Sequence[Message],
+    language: str,
+    *,
+    link: Callable[[int], str] = lambda i: f"https://t.me/team/{i}",
+    kind: SourceKind = SourceKind.CHAT,
+) -> Summary:
+    vectors = embedder.embed_passages([m.text for m in messages])
+    end = messages[-1].posted_at + timedelta(minutes=1)
+    ctx = SummaryContext("period", kind, "Team", language, messages[0].posted_at, end)
+    return summarize_extractive(messages, vectors, ctx, source_ref="@team", link=link)
+
+
+def _all_text(summary: Summary) -> str:
+    return "\n".join([summary.summary, *(s.title + "\n" + s.body for s in summary.sections)])
+
+
+def _ids(text: str) -> set[str]:
+    return set(re.findall(r"https://t\.me/team/(\d+)", text))
+
+
+def _chat(rows: Sequence[tuple[str, str]], minutes: int = 3) -> list[Message]:
+    return [
+        Message(
+            source_id=1,
+            messenger_message_id=i,
+            posted_at=datetime(2025, 3, 3, 10, tzinfo=UTC) + timedelta(minutes=minutes * i),
+            text=text,
+            sender_peer_id=f"user_{who}",
+            sender_name=who,
+        )
+        for i, (who, text) in enumerate(rows, 1)
+    ]
+
+
+def test_a_team_chat_reads_as_what_happened(embedder: Embedder) -> None:
+    summary = _summarize(embedder, team_messages(1), "en")
+    titles = [s.title for s in summary.sections]
+    assert "Decisions and agreements" in titles
+    decisions = next(s for s in summary.sections if s.title == "Decisions and agreements")
+    assert "we ship release 2.4 to production on Thursday" in decisions.body
+    assert "Bob agrees" in decisions.body  # "Agreed on Thursday." replies to it
+    plans = next(s for s in summary.sections if s.title == "Plans and dates")
+    assert "backfill job Wednesday night" in plans.body
+    links = next(s for s in summary.sections if s.title == "Shared links")
+    assert "“docs.example.com”" in links.body
+    # Every question was answered: none is called open.
+    assert "Open questions" not in titles
+    # The digest names the main threads and the decision.
+    assert "conversations" in summary.summary
+    assert "reports a decision" in summary.summary
+    # Threads: the lunch plan is not the release thread.
+    threads = [s for s in summary.sections if s.title not in pack("en").templates.values()]
+    lunch = [s for s in threads if "ramen" in s.body.lower()]
+    assert lunch
+    assert all("release branch" not in s.body for s in lunch)
+    # Each statement carries its links, and the ids are exactly the cited ones.
+    assert _ids(_all_text(summary)) == set(summary.important_messenger_message_ids)
+    assert len(summary.important_messenger_message_ids) == len(
+        set(summary.important_messenger_message_ids)
+    )
+
+
+@pytest.mark.parametrize("language", ["ru", "uk"])
+def test_across_languages_the_engine_writes_the_requested_one(
+    embedder: Embedder, language: str
+) -> None:
+    summary = _summarize(embedder, team_messages(1), language)
+    book = pack(language)
+    text = _QUOTED.sub(" ", re.sub(r"https?://\S+", " ", _all_text(summary)))
+    own, total = letters(text, book.script)
+    assert own / total >= 0.95, text
+    for section in summary.sections:
+        own, total = letters(section.title, book.script)
+        assert own == total, section.title
+    assert book.say("sec_decisions") in [s.title for s in summary.sections]
+    assert _ids(_all_text(summary)) == set(summary.important_messenger_message_ids)
+    # Quotes of English messages stay short.
+    assert all(len(q) <= 64 for q in re.findall(r"«[^»]*»", summary.summary))
+
+
+def test_a_chat_without_links_gets_no_link_and_no_empty_brackets(embedder: Embedder) -> None:
+    summary = _summarize(embedder, team_messages(1), "en", link=lambda _: "")
+    text = _all_text(summary)
+    assert "http" not in text
+    assert "()" not in text
+    assert summary.important_messenger_message_ids  # still the messages it rests on
+
+
+def test_nothing_is_called_a_decision_or_an_answer_that_no_message_makes(
+    embedder: Embedder,
+) -> None:
+    rows = [
+        ("Ann", "Has anyone read the new book by Sally Rooney yet?"),
+        ("Ann", "I wonder whether the ending is as sad as people say it is."),
+        ("Bob", "The weather in Lisbon was lovely last week, sunny every single day."),
+        ("Cid", "My cat learned to open the kitchen door, which is a bit scary."),
+        ("Bob", "Lisbon also had great pastries, I ate far too many of them."),
+    ]
+    summary = _summarize(embedder, _chat(rows, minutes=90), "en")
+    text = _all_text(summary)
+    assert "decision" not in text.lower()
+    assert "agrees" not in text
+    assert "answers" not in text
+    open_questions = next(s for s in summary.sections if s.title == "Open questions")
+    assert "new book by Sally Rooney" in open_questions.body
+
+
+def test_a_ukrainian_chat_in_ukrainian_and_english(embedder: Embedder) -> None:
+    rows = [
+        ("Оксана", "Привіт! Коли зустрічаємося щодо звіту за квартал?"),
+        ("Тарас", "Давайте в п'ятницю о 10:00 в офісі на Хрещатику."),
+        ("Оксана", "Домовились, я підготую слайди до четверга."),
+        ("Тарас", "Я зроблю таблицю з витратами, там вийшло 12 500 гривень."),
+        ("Марія", "Хто замовить переговорну кімнату на п'ятницю?"),
+    ]
+    messages = _chat(rows, minutes=1)
+    summary = _summarize(embedder, messages, "uk")
+    text = _all_text(summary)
+    assert "Тарас пропонує" in text
+    assert "Оксана погоджується" in text
+    assert _ids(text) == set(summary.important_messenger_message_ids)
+    english = _summarize(embedder, messages, "en")
+    bare = _QUOTED.sub(" ", re.sub(r"https?://\S+", " ", _all_text(english)))
+    own, total = letters(bare, "latin")
+    assert own / total >= 0.95, bare
+    assert "Taras proposes" in _all_text(english)
+    assert "Oksana agrees" in _all_text(english)
+
+
+def test_the_team_chats_opening_counts_conversations_not_speakers(embedder: Embedder) -> None:
+    summary = _summarize(embedder, team_messages(1), "en")
+    first = summary.summary.split(". ")[0]
+    assert first.startswith("The chat had ")
+    assert not any(author.capitalize() in first for author, _, _ in TEAM_CHAT)

@@ -198,3 +198,12 @@ KEYS = frozenset(pack("en").templates) | frozenset(pack("en").nouns) | {
 def test_a_pack_is_a_language_pack() -> None:
     assert all(isinstance(pack(code), LanguagePack) for code in CODES)
     assert {pack(code).script for code in CODES} == {"latin", "cyrillic"}
+
+
+@pytest.mark.parametrize("text", ["You're kidding!", "What a game!", "Get out of here!"])
+def test_an_exclamation_is_quoted_not_retold_as_a_claim(text: str) -> None:
+    assert pack("en").retell is not None
+    assert pack("en").retell(text, "Ann", "Bob", ("Ann", "Bob")) is None
+    said = pack("en").retell("I baked cookies!", "Ann", "Bob", ("Ann", "Bob"))
+    assert said is not None
+    assert said.startswith("Ann baked cookies")

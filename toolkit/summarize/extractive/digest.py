@@ -87,8 +87,8 @@ def addressee(seq: list[Turn], i: int) -> str | None:
 def retold(c: Citer, unit: Unit, seq: list[Turn]) -> str | None:
     """The unit in reported speech ("Ann baked cookies and asks whether Bob wants
     some."); a member that is only chatter is left out; None when the requested
-    language has no reported speech, a member is in another language, or nothing but
-    chatter is left."""
+    language has no reported speech, a member is in another language or cannot be
+    retold without changing its meaning, or nothing but chatter is left."""
     draft, book = c.draft, c.draft.book
     if book.retell is None or draft.ctx.kind is SourceKind.CHANNEL:
         return None
@@ -106,6 +106,8 @@ def retold(c: Citer, unit: Unit, seq: list[Turn]) -> str | None:
         if whom is None and _YOU.search(text):
             return None  # whom "you" means is unknown: quote the message instead
         said = book.retell(text, book.name(seq[i].author), book.name(whom) if whom else None, names)
+        if said is None:
+            return None  # reported speech would change its meaning: quote the unit
         if said:
             parts.append(said)
     if not parts:

@@ -22,9 +22,14 @@ def _count(n: int, noun: str, case: str = "nomn") -> str:
 
 
 def _retell(text: str, speaker: str, addressee: str | None, names: tuple[str, ...]) -> str | None:
+    """The message in reported speech; ``""`` when it is only chatter; None when retelling
+    would change its meaning (an exclamation: "You're kidding!", "What a game!")."""
     from toolkit.summarize.lang.en.reported import report
+    from toolkit.summarize.lang.en.shapes import exclaims
 
-    return report(text, speaker, addressee, names) or None
+    if exclaims(text):
+        return None
+    return report(text, speaker, addressee, names)
 
 
 @lru_cache(maxsize=65536)

@@ -84,3 +84,22 @@ def directive(sentence: str) -> tuple[str, str] | None:
             if _base_verb(first) and not (verb == "tells_not_to" and first in _SPEAKER_VERBS):
                 return verb, rest
     return None
+
+
+_EXCLAMATION = re.compile(
+    r"^\W*(?:what an?\b|how\b|you(?:'re| are| did| must)\b|get (?:out|lost)\b|shut up\b|"
+    r"no way\b|oh my\b|stop it\b)",
+    re.IGNORECASE,
+)
+"""An exclamation whose words, retold as a statement, would say something else."""
+
+
+def exclaims(text: str) -> bool:
+    """Whether a sentence of ``text`` is an exclamation that reported speech would turn
+    into a claim the speaker never made ("You're kidding!" is no report that Bob kids)."""
+    from toolkit.summarize.period_wording import split_sentences
+
+    return any(
+        piece.rstrip().endswith("!") and bool(_EXCLAMATION.match(piece))
+        for piece in split_sentences(text)
+    )

@@ -23,6 +23,7 @@ from toolkit.summarize.extractive.cite import Citer
 from toolkit.summarize.extractive.conversations import Turn, in_thread, unanswered
 from toolkit.summarize.extractive.draft import Draft, author
 from toolkit.summarize.extractive.opening import opening
+from toolkit.summarize.extractive.quotes import ELLIPSIS
 from toolkit.summarize.extractive.selection import (
     OPENER_WEIGHT,
     TIME_SPAN_HOURS,
@@ -136,7 +137,9 @@ def unit_sentence(c: Citer, unit: Unit, seq: list[Turn], *, named: bool = False)
     parts = []
     for i in unit.members:
         act = seq[i].act
-        if act is Act.QUESTION and act_of(c.text(i), draft.packs[i]) is not Act.QUESTION:
+        shown = c.text(i)
+        cut = shown.endswith(ELLIPSIS)  # a cut question still asks, though its mark is gone
+        if act is Act.QUESTION and not cut and act_of(shown, draft.packs[i]) is not Act.QUESTION:
             act = Act.STATEMENT  # the quoted part of the message asks nothing
         verb = _VERB.get(act, "said")
         if not chat and verb == "said":

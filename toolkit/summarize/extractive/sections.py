@@ -167,14 +167,9 @@ def _title(draft: Draft, n: int, thread: Thread, phrase: str | None) -> str:
     if draft.ctx.kind is SourceKind.CHANNEL:
         if phrase and script(phrase) in (None, book.script):
             return book.say("posts_title", topic=phrase)
-        posts = book.counted(len(thread.members), "post")
         if draft.ctx.family == "source":  # a source summary names no time
-            return book.say("posts_group", n=n + 1, posts=posts)
-        return book.say(
-            "posts_title_plain",
-            span=_span(draft, thread),
-            posts=book.counted(len(thread.members), "post"),
-        )
+            return book.say("posts_group", n=n + 1)
+        return book.say("posts_title_plain", span=_span(draft, thread), n=n + 1)
     who = book.people(list(thread.authors), shown=2)
     if phrase and script(phrase) in (None, book.script):
         return book.say("thread_title", topic=phrase[:1].upper() + phrase[1:], who=who)

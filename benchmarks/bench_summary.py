@@ -16,6 +16,7 @@ from typing import Any
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
+from toolkit.requests import SummaryRequest
 from toolkit.store import SQLiteStore
 from toolkit.store.files import private_dir
 from toolkit.summarize.extractive.vectors import vectors_for
@@ -74,9 +75,10 @@ def bench_summary(
         sections = 0
         for _ in range(max(1, repeats)):
             began = time.perf_counter()
-            summary = summarize_period(
-                store, embedder, settings, DEMO_HANDLE, start, end, "en", use_cache=False
+            request = SummaryRequest(
+                source_ref=DEMO_HANDLE, started_at=start, ended_at=end, use_cache=False
             )
+            summary = summarize_period(store, embedder, settings, request)
             times.append(time.perf_counter() - began)
             sections = len(summary.sections)
     finally:

@@ -35,7 +35,7 @@ from pydantic_core import PydanticCustomError
 from toolkit.errors import InvalidSourceRef
 from toolkit.models import iso_z, utc
 from toolkit.refs import parse_ref
-from toolkit.search.request import MAX_SENDERS, MAX_TOPIC_ID, PEER_ID_RE
+from toolkit.requests import MAX_SENDERS, MAX_TOPIC_ID, PEER_ID_RE
 
 # ISO 639-1 (184 two-letter codes).
 ISO_639_1: frozenset[str] = frozenset(

@@ -4,12 +4,44 @@ channel, and a prompt-injection chat (instructions, images, links and fake ids).
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from toolkit.models import Message, Source, SourceKind
+from toolkit.refs import SourceArg
+from toolkit.requests import SourceSummaryRequest, SummaryRequest
 from toolkit.store import SQLiteStore
 from toolkit.store.base import MessageStore
 
 START = datetime(2024, 5, 6, 9, 0, tzinfo=UTC)
+
+
+def in_period(
+    ref: SourceArg,
+    started_at: datetime,
+    ended_at: datetime,
+    language: str = "en",
+    kind: SourceKind | None = None,
+    **options: Any,
+) -> SummaryRequest:
+    """The ``SummaryRequest`` of a period, in one short line of a test."""
+    return SummaryRequest(
+        source_ref=ref,
+        started_at=started_at,
+        ended_at=ended_at,
+        language=language,
+        kind=kind,
+        **options,
+    )
+
+
+def about_source(
+    ref: SourceArg, language: str = "en", messages_limit: int | None = None, **options: Any
+) -> SourceSummaryRequest:
+    """The ``SourceSummaryRequest`` of a source, in one short line of a test."""
+    return SourceSummaryRequest(
+        source_ref=ref, language=language, messages_limit=messages_limit, **options
+    )
+
 
 TEAM_CHAT = [
     ("alice", "Morning! The 2.4 release branch is cut, tests are running on CI now.", None),

@@ -87,3 +87,31 @@ def upper_bound(value: When | None, field: str, *, exclusive: bool = False) -> d
         return found
     after = _midnight(found) + _DAY
     return after if exclusive else after - _INSTANT
+
+
+def search_period(
+    period_from: When | None, period_to: When | None
+) -> tuple[datetime | None, datetime | None]:
+    """A search's ``period_from`` and ``period_to`` as a person gave them (both inclusive;
+    a bare day is in whole).
+
+    Raises:
+        InvalidRequest: text that is no ISO 8601 date or datetime.
+    """
+    return lower_bound(period_from, "period_from"), upper_bound(period_to, "period_to")
+
+
+def summary_period(start: When | None, end: When | None) -> tuple[datetime, datetime]:
+    """A summary's ``started_at`` and (exclusive) ``ended_at`` as a person gave them: a
+    bare start day is its midnight, a bare end day is in whole.
+
+    Raises:
+        InvalidRequest: a bound missing, or text that is no ISO 8601 date or datetime.
+    """
+    started_at = lower_bound(start, "started_at")
+    ended_at = upper_bound(end, "ended_at", exclusive=True)
+    if started_at is None:
+        raise InvalidRequest("started_at is required", field="started_at")
+    if ended_at is None:
+        raise InvalidRequest("ended_at is required", field="ended_at")
+    return started_at, ended_at

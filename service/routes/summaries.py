@@ -22,10 +22,12 @@ from service.schemas import (
     UtcDatetime,
     check_not_before,
 )
+from toolkit import requests
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
 from toolkit.models import SourceKind, Summary
-from toolkit.summarize.pipeline import MAX_SOURCE_MESSAGES, summarize_period, summarize_source
+from toolkit.requests import MAX_SOURCE_MESSAGES
+from toolkit.summarize.pipeline import summarize_period, summarize_source
 
 router = APIRouter(tags=["summaries"], route_class=GuardedRoute)
 
@@ -100,18 +102,16 @@ def _period(
     embedder: Embedder,
     response: Response,
 ) -> SummaryResponse:
-    summary = summarize_period(
-        store,
-        embedder,
-        settings,
-        body.source_ref,
-        body.started_at,
-        body.ended_at,
-        body.language,
-        kind,
+    request = requests.SummaryRequest(
+        source_ref=body.source_ref,
+        started_at=body.started_at,
+        ended_at=body.ended_at,
+        language=body.language,
+        kind=kind,
         topic_id=body.topic_id,
         sender_peer_ids=body.sender_peer_ids,
     )
+    summary = summarize_period(store, embedder, settings, request)
     return _answer(summary, response)
 
 
@@ -166,14 +166,12 @@ def summarize_source_by_ref(
     response: Response,
 ) -> SummaryResponse:
     """Describe a source from its most recent messages, with no period wording."""
-    summary = summarize_source(
-        store,
-        embedder,
-        settings,
-        body.source_ref,
-        body.language,
-        body.messages_limit,
+    request = requests.SourceSummaryRequest(
+        source_ref=body.source_ref,
+        language=body.language,
+        messages_limit=body.messages_limit,
         topic_id=body.topic_id,
         sender_peer_ids=body.sender_peer_ids,
     )
+    summary = summarize_source(store, embedder, settings, request)
     return _answer(summary, response)

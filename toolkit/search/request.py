@@ -1,27 +1,25 @@
 """A search request's bounds (DESIGN.md §3) and filters, checked before any work.
 
-The service validates the same bounds in its request schema; these checks make the
-toolkit's own callers (CLI, notebooks, app) get the same ``InvalidRequest`` naming the
-offending field.
+The bounds themselves live in ``toolkit.requests`` (re-exported here). The service
+validates them in its request schema; these checks make the toolkit's own callers (CLI,
+notebooks, app) get the same ``InvalidRequest`` naming the offending field.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import datetime
 
 from toolkit.errors import InvalidRequest
 from toolkit.models import utc
-
-MAX_LIMIT = 100
-MAX_SCAN = 10_000
-MAX_QUERY_CHARS = 1000
-MAX_SENDERS = 100
-MAX_TOPIC_ID = 2**31 - 1
-"""Topic ids are message ids: 32-bit on the messenger."""
-PEER_ID_RE = re.compile(r"^(?:user|channel|chat)[1-9][0-9]{0,18}$")
-"""A sender's peer id as messages carry it: ``user123``, ``channel123``, ``chat123``."""
+from toolkit.requests import (
+    MAX_LIMIT,
+    MAX_QUERY_CHARS,
+    MAX_SCAN,
+    MAX_SENDERS,
+    MAX_TOPIC_ID,
+    PEER_ID_RE,
+)
 
 
 def check_request(

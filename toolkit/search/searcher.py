@@ -1,6 +1,7 @@
 """Search one source: scan its recent messages, score them, return hits with context.
 
-``Searcher(store, embedder).search(ref, query)`` (or the ``search`` function):
+``Searcher(store, embedder).search(ref, query)`` (or the ``search`` function), or
+``Searcher.run(request)`` with a ``toolkit.requests.SearchRequest``:
 
 1. the scan window: the most recent ``scan_messages_limit`` searchable messages (not
    service, with text), inside ``[period_from, period_to]`` when given;
@@ -32,6 +33,7 @@ import numpy.typing as npt
 from toolkit.embeddings import Embedder, Matrix, similarity_floor
 from toolkit.models import ContextMessage, Message, SearchHit, Source, utc
 from toolkit.refs import SourceArg, message_link, ref_topic, resolve_source
+from toolkit.requests import SearchRequest
 from toolkit.search.request import (
     check_filters,
     check_request,
@@ -127,6 +129,26 @@ class Searcher:
             )
             for m in messages
         ]
+
+    def run(self, request: SearchRequest) -> list[SearchHit]:
+        """``search`` for one ``SearchRequest`` (an unset limit takes ``search``'s default).
+
+        Raises:
+            As for ``search``.
+        """
+        options: SearchOptions = {
+            "period_from": request.period_from,
+            "period_to": request.period_to,
+            "weights": request.weights,
+            "explain": request.explain,
+            "topic_id": request.topic_id,
+            "sender_peer_ids": request.sender_peer_ids,
+        }
+        if request.limit is not None:
+            options["limit"] = request.limit
+        if request.scan_messages_limit is not None:
+            options["scan_messages_limit"] = request.scan_messages_limit
+        return self.search(request.source_ref, request.query, **options)
 
     def search(
         self,

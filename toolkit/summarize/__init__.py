@@ -1,7 +1,12 @@
 """Period and source summaries: the extractive engine (default) and any OpenAI-compatible LLM.
 
-The service, the CLI and the notebooks call ``summarize_period`` and
-``summarize_source`` (``pipeline.py``); the engine is chosen by the settings.
+``toolkit.workspace.Workspace`` calls ``summarize_period`` and ``summarize_source``
+(``pipeline.py``) for every face, each with one request object (``toolkit.requests``)::
+
+    summarize_period(store, embedder, settings, SummaryRequest(source_ref="@handle", ...))
+    summarize_source(store, embedder, settings, SourceSummaryRequest(source_ref="@handle"))
+
+The engine is the one the request names, else the settings'.
 
 Modules: ``pipeline`` (select the messages, pick the engine, cache the result),
 ``registry`` (the engines by name and the settings' choice), ``engine`` (the

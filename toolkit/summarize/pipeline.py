@@ -1,8 +1,9 @@
-"""The summary entry points the service, the CLI and the notebooks all call.
+"""The summary entry points the Workspace calls for every face, one request object each.
 
-``summarize_period`` selects the messages of ``[started_at, ended_at)``;
-``summarize_source`` the most recent ``messages_limit`` ones. Both pick the engine from
-the settings through ``registry.select_engine`` (``auto``: the LLM when an endpoint
+``summarize_period`` (a ``SummaryRequest``) selects the messages of
+``[started_at, ended_at)``; ``summarize_source`` (a ``SourceSummaryRequest``) the most
+recent ``messages_limit`` ones. Both pick the engine the request names, else the
+settings', through ``registry.select_engine`` (``auto``: the LLM when an endpoint
 is configured, else extractive), look
 in the store's cache first, and cache what they compute under (source, period,
 language, prompt version, engine, content hash of the selected messages).
@@ -11,13 +12,13 @@ language, prompt version, engine, content hash of the selected messages).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
 from toolkit.errors import InvalidRequest
-from toolkit.models import Message, Source, SourceKind, SourceRef, Summary, utc
-from toolkit.refs import SourceArg, message_link, resolve_source
+from toolkit.models import Message, Source, SourceRef, Summary, utc
+from toolkit.refs import message_link, resolve_source
+from toolkit.requests import MAX_SOURCE_MESSAGES, SourceSummaryRequest, SummaryRequest
 from toolkit.search.request import check_filters
 from toolkit.store.base import MessageStore
 from toolkit.summarize.cache import cache_key, load_cached, store_cached
@@ -25,9 +26,7 @@ from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.engine import SummaryJob
 from toolkit.summarize.languages import normalise_language
 from toolkit.summarize.period_wording import remove_period_phrases, remove_period_sentences
-from toolkit.summarize.registry import select_engine
-
-MAX_SOURCE_MESSAGES = 5000
+from toolkit.summarize.registry import ENGINES, select_engine
 
 
 def _linker(source: Source, messages: Sequence[Message]) -> Callable[[int], str]:
@@ -97,101 +96,87 @@ def without_period_wording(summary: Summary) -> Summary:
     )
 
 
+def _engine_settings(settings: Settings, engine: str | None) -> Settings:
+    """The settings with the engine a request names (``None``: the settings' own)."""
+    if engine is None:
+        return settings
+    if engine != "auto" and engine not in ENGINES:
+        names = ", ".join(("auto", *ENGINES))
+        raise InvalidRequest(f"engine must be one of {names}", field="engine")
+    return settings.model_copy(update={"summary_engine": engine})
+
+
 def summarize_period(
-    store: MessageStore,
-    embedder: Embedder,
-    settings: Settings,
-    ref: SourceArg,
-    started_at: datetime,
-    ended_at: datetime,
-    language: str,
-    kind: SourceKind | None = None,
-    *,
-    use_cache: bool = True,
-    topic_id: int | None = None,
-    sender_peer_ids: Sequence[str] | None = None,
+    store: MessageStore, embedder: Embedder, settings: Settings, request: SummaryRequest
 ) -> Summary:
-    """Summarise the messages a source posted in ``[started_at, ended_at)``.
+    """Summarise the messages a source posted in ``[request.started_at, request.ended_at)``.
 
     Args:
         store: the message store.
         embedder: the embedder whose vectors the extractive engine uses.
         settings: engine choice, LLM endpoint and limits.
-        ref: the source, as a reference string or parsed.
-        started_at: start of the period (naive means UTC), inclusive.
-        ended_at: end of the period, exclusive; must be after ``started_at``.
-        language: ISO 639-1 code of the output language.
-        kind: the chat or channel variant; by default the source's own kind.
-        use_cache: read a cached result when there is one (the result is cached anyway).
-        topic_id: only this forum topic's messages (General is 1).
-        sender_peer_ids: only these senders' messages (``user123``, ``channel123``).
+        request: the source, the period (naive means UTC), the language, the chat or
+            channel variant (by default the source's own kind), the engine, the topic
+            and sender filters, and whether a cached result may answer (the result is
+            cached anyway).
 
     Returns:
         The summary (``engine`` names the engine that wrote it).
 
     Raises:
         InvalidRequest: a period that is empty or reversed, an unknown language code,
-            a bad topic id or sender id.
+            a bad topic id or sender id, an unknown engine.
         UnsupportedLanguage: a language the extractive engine cannot write.
         SourceNotFound: no such source in the store.
         UpstreamError: the LLM endpoint failed (timeout, rate limit, invalid output).
     """
-    language = normalise_language(language)
-    start, end = utc(started_at), utc(ended_at)
+    language = normalise_language(request.language)
+    start, end = utc(request.started_at), utc(request.ended_at)
     if start >= end:
         raise InvalidRequest("ended_at must be after started_at", field="ended_at")
-    source, source_ref = resolve_source(store, ref)
+    settings = _engine_settings(settings, request.engine)
+    source, source_ref = resolve_source(store, request.source_ref)
     topic_id, senders = check_filters(
-        topic_id=source_ref.topic_id if topic_id is None else topic_id,
-        sender_peer_ids=sender_peer_ids,
+        topic_id=source_ref.topic_id if request.topic_id is None else request.topic_id,
+        sender_peer_ids=request.sender_peer_ids,
     )
     messages = _with_text(
         store.messages_in_period(source.id, start, end, topic_id=topic_id, sender_peer_ids=senders)
     )
     topic, topics = _topic(store, source, topic_id)
-    ctx = SummaryContext(
-        "period", kind or source.kind, source.title, language, start, end, topic, topics
-    )
-    return _run(store, embedder, settings, source, source_ref, messages, ctx, use_cache)
+    kind = request.kind or source.kind
+    ctx = SummaryContext("period", kind, source.title, language, start, end, topic, topics)
+    return _run(store, embedder, settings, source, source_ref, messages, ctx, request.use_cache)
 
 
 def summarize_source(
-    store: MessageStore,
-    embedder: Embedder,
-    settings: Settings,
-    ref: SourceArg,
-    language: str,
-    messages_limit: int | None = None,
-    *,
-    use_cache: bool = True,
-    topic_id: int | None = None,
-    sender_peer_ids: Sequence[str] | None = None,
+    store: MessageStore, embedder: Embedder, settings: Settings, request: SourceSummaryRequest
 ) -> Summary:
     """Say what a source is about, from its most recent messages, with no period wording.
 
     Args:
         store, embedder, settings: as for ``summarize_period``.
-        ref: the source.
-        language: ISO 639-1 code of the output language.
-        messages_limit: how many recent messages to read (1..5000; default from settings).
-        use_cache: read a cached result when there is one.
-        topic_id, sender_peer_ids: as for ``summarize_period`` (the recent messages are
-            taken after these filters).
+        request: the source, the language, how many recent messages to read (1..5000;
+            default from settings), the engine, the topic and sender filters (the recent
+            messages are taken after them), and whether a cached result may answer.
 
     Raises:
-        InvalidRequest: ``messages_limit`` out of bounds, or an unknown language code.
+        InvalidRequest: ``messages_limit`` out of bounds, an unknown language code or
+            engine.
         UnsupportedLanguage, SourceNotFound, UpstreamError: as for ``summarize_period``.
     """
-    language = normalise_language(language)
-    limit = settings.source_summary_messages if messages_limit is None else messages_limit
+    language = normalise_language(request.language)
+    limit = request.messages_limit
+    limit = settings.source_summary_messages if limit is None else limit
     if not 1 <= limit <= MAX_SOURCE_MESSAGES:
         raise InvalidRequest(
             f"messages_limit must be between 1 and {MAX_SOURCE_MESSAGES}", field="messages_limit"
         )
-    source, source_ref = resolve_source(store, ref)
+    settings = _engine_settings(settings, request.engine)
+    source, source_ref = resolve_source(store, request.source_ref)
     topic_id, senders = check_filters(
-        topic_id=source_ref.topic_id if topic_id is None else topic_id,
-        sender_peer_ids=sender_peer_ids,
+        topic_id=source_ref.topic_id if request.topic_id is None else request.topic_id,
+        sender_peer_ids=request.sender_peer_ids,
     )
     messages = _with_text(
         store.recent_messages(
@@ -200,4 +185,4 @@ def summarize_source(
     )
     topic, topics = _topic(store, source, topic_id)
     ctx = SummaryContext("source", source.kind, source.title, language, topic=topic, topics=topics)
-    return _run(store, embedder, settings, source, source_ref, messages, ctx, use_cache)
+    return _run(store, embedder, settings, source, source_ref, messages, ctx, request.use_cache)

@@ -10,6 +10,7 @@ from toolkit.errors import InvalidRequest
 from toolkit.models import Source, SourceKind, Summary
 from toolkit.notebook.tables import messages_table
 from toolkit.notebook.views import SummaryView
+from toolkit.requests import SourceSummaryRequest, SummaryRequest
 from toolkit.summarize.pipeline import summarize_period, summarize_source
 from toolkit.summarize.registry import ENGINES as ENGINE_CLASSES
 from toolkit.timeparse import When, lower_bound, upper_bound
@@ -72,17 +73,17 @@ class Summaries:
             The summary, with its important messages resolved to text and links.
         """
         source, echoed = self.ctx.resolve(ref)
-        summary = summarize_period(
-            self.ctx.store,
-            self.ctx.embedder,
-            self._engine_settings(engine),
-            echoed,
-            _required(lower_bound(start, "started_at"), "started_at"),
-            _required(upper_bound(end, "ended_at", exclusive=True), "ended_at"),
-            language,
-            SourceKind(kind) if kind is not None else None,
+        request = SummaryRequest(
+            source_ref=echoed,
+            started_at=_required(lower_bound(start, "started_at"), "started_at"),
+            ended_at=_required(upper_bound(end, "ended_at", exclusive=True), "ended_at"),
+            language=language,
+            kind=SourceKind(kind) if kind is not None else None,
             topic_id=topic_id,
             sender_peer_ids=sender_peer_ids,
+        )
+        summary = summarize_period(
+            self.ctx.store, self.ctx.embedder, self._engine_settings(engine), request
         )
         return self._view(source, summary)
 
@@ -106,14 +107,14 @@ class Summaries:
             topic_id, sender_peer_ids: read only this topic's / these senders' messages.
         """
         source, echoed = self.ctx.resolve(ref)
-        summary = summarize_source(
-            self.ctx.store,
-            self.ctx.embedder,
-            self._engine_settings(engine),
-            echoed,
-            language,
-            messages_limit,
+        request = SourceSummaryRequest(
+            source_ref=echoed,
+            language=language,
+            messages_limit=messages_limit,
             topic_id=topic_id,
             sender_peer_ids=sender_peer_ids,
+        )
+        summary = summarize_source(
+            self.ctx.store, self.ctx.embedder, self._engine_settings(engine), request
         )
         return self._view(source, summary)

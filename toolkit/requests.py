@@ -1,0 +1,117 @@
+"""The requests a face hands the Workspace: one typed object per search or summary.
+
+A route, a command, an app page or a notebook builds one of these and the object itself
+travels through ``Workspace`` to the searcher or the summary pipeline; nothing on the
+way takes the request apart into positional arguments.
+
+- ``SearchRequest``: rank one source's recent messages for a query;
+- ``SummaryRequest``: summarise a period ``[started_at, ended_at)`` of a source;
+- ``SourceSummaryRequest``: say what a source is about, from its recent messages.
+
+Times are datetimes (naive means UTC). A person's times (``"2026-03-02"``) become these
+through ``search_period`` and ``summary_period`` (``toolkit.timeparse``), so that a bare
+day means the same in the CLI, the app and the notebooks. The bounds of DESIGN.md §3 are
+here too, for the service's schemas and the toolkit's own checks to share.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from toolkit.models import SourceKind
+from toolkit.refs import SourceArg
+from toolkit.weights import WeightsArg
+
+MAX_LIMIT = 100
+MAX_SCAN = 10_000
+MAX_QUERY_CHARS = 1000
+MAX_SENDERS = 100
+MAX_TOPIC_ID = 2**31 - 1
+"""Topic ids are message ids: 32-bit on the messenger."""
+MAX_SOURCE_MESSAGES = 5000
+"""The most recent messages a source summary may read."""
+PEER_ID_RE = re.compile(r"^(?:user|channel|chat)[1-9][0-9]{0,18}$")
+"""A sender's peer id as messages carry it: ``user123``, ``channel123``, ``chat123``."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SearchRequest:
+    """A hybrid search of one source's most recent messages.
+
+    Attributes:
+        source_ref: the source (``@handle``, a t.me link; hits echo it as given).
+        query: the search text, 1..1000 characters, not blank.
+        limit: hits to return, 1..100; ``None``: ``Settings.default_limit``.
+        scan_messages_limit: recent messages to scan, 1..10000; ``None``: the settings'.
+        period_from: scan only messages posted at or after this moment.
+        period_to: ... at or before this one.
+        weights: this call's weights (``SearchWeights`` or a mapping of some fields).
+        explain: attach each hit's four signals.
+        topic_id: scan only this forum topic (General is 1).
+        sender_peer_ids: scan only these senders' messages (the window is theirs).
+    """
+
+    source_ref: SourceArg
+    query: str
+    limit: int | None = None
+    scan_messages_limit: int | None = None
+    period_from: datetime | None = None
+    period_to: datetime | None = None
+    weights: WeightsArg = None
+    explain: bool = False
+    topic_id: int | None = None
+    sender_peer_ids: Sequence[str] | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SummaryRequest:
+    """A summary of what a source posted in ``[started_at, ended_at)``.
+
+    Attributes:
+        source_ref: the source (the summary echoes it as given).
+        started_at: start of the period, inclusive.
+        ended_at: end of the period, exclusive; after ``started_at``.
+        language: ISO 639-1 code of the summary's language.
+        kind: the chat or channel variant; ``None``: the source's own kind.
+        engine: ``"auto"`` or an engine's name; ``None``: ``Settings.summary_engine``.
+        topic_id: only this forum topic's messages (General is 1).
+        sender_peer_ids: only these senders' messages.
+        use_cache: answer from the cache when it holds this summary.
+    """
+
+    source_ref: SourceArg
+    started_at: datetime
+    ended_at: datetime
+    language: str = "en"
+    kind: SourceKind | None = None
+    engine: str | None = None
+    topic_id: int | None = None
+    sender_peer_ids: Sequence[str] | None = None
+    use_cache: bool = True
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SourceSummaryRequest:
+    """What a source is about, from its most recent messages (no period wording).
+
+    Attributes:
+        source_ref: the source (the summary echoes it as given).
+        language: ISO 639-1 code of the summary's language.
+        messages_limit: recent messages to read, 1..5000; ``None``: the settings'.
+        engine, topic_id, sender_peer_ids, use_cache: as for ``SummaryRequest``.
+    """
+
+    source_ref: SourceArg
+    language: str = "en"
+    messages_limit: int | None = None
+    engine: str | None = None
+    topic_id: int | None = None
+    sender_peer_ids: Sequence[str] | None = None
+    use_cache: bool = True
+
+
+AnySummaryRequest = SummaryRequest | SourceSummaryRequest
+"""Either kind of summary request (``Workspace.summarize`` takes both)."""

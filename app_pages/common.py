@@ -1,4 +1,8 @@
-"""What every page shares: the workspace (opened once per process) and error display."""
+"""What every page shares: the workspace (opened once per process) and error display.
+
+The pages call the Workspace (domain objects) and make what they show here or with
+``toolkit.notebook``'s tables; the workspace builds the store, embedder and searcher.
+"""
 
 from __future__ import annotations
 
@@ -10,23 +14,16 @@ from datetime import date, timedelta
 import streamlit as st
 
 from toolkit import Settings, Workspace
-from toolkit.embeddings import Embedder, get_embedder
 from toolkit.errors import ToolkitError
 from toolkit.text import URL_RE
 
 log = logging.getLogger("mlens.app")
 
 
-@st.cache_resource(show_spinner="Loading the embedding model…")
-def _embedder(backend: str, model: str, _settings: Settings) -> Embedder:
-    # Keyed by backend and model name: one model per process, whatever the data folder.
-    return get_embedder(_settings)
-
-
 @st.cache_resource(show_spinner=False)
 def _workspace(database_path: str, _settings: Settings) -> Workspace:
-    embedder = _embedder(_settings.embedder, _settings.embedding_model, _settings)
-    return Workspace(_settings, embedder=embedder)
+    # One per data folder and process; it loads its embedder once, on first use.
+    return Workspace(_settings)
 
 
 def workspace() -> Workspace:
@@ -53,11 +50,11 @@ def shown_errors() -> Iterator[None]:
 
 def source_picker(label: str = "Source", *, key: str = "source") -> str | None:
     """A select box of the stored sources (by canonical ref); ``None`` when there are none."""
-    table = workspace().sources()
-    if not len(table):
+    sources = [stats.source for stats in workspace().sources()]
+    if not sources:
         st.info("The store is empty: import an export on the **Sources** page.")
         return None
-    titles = dict(zip(table["ref"], table["title"], strict=True))
+    titles = {source.key: source.title for source in sources}
     choice: str = st.selectbox(
         label, list(titles), format_func=lambda r: f"{titles[r]} ({r})", key=key
     )
@@ -74,8 +71,8 @@ def topic_and_senders(ref: str, *, key: str) -> tuple[int | None, list[str] | No
     topics = ws.topics(ref)
     left, right = st.columns(2)
     topic: int | None = None
-    if len(topics):
-        titles = {row["topic_id"]: f"{row['title']} ({row['messages']:,})" for row in topics}
+    if topics:
+        titles = {t.topic_id: f"{t.title} ({t.message_count:,})" for t in topics}
         topic = left.selectbox(
             "Forum topic",
             [None, *titles],
@@ -134,10 +131,10 @@ def period_picker(
         optional: offer a checkbox and return ``None`` while it is off.
         last_days: start with the last N days of the source instead of all of it.
     """
-    row = next(r for r in workspace().sources() if r["ref"] == ref)
-    if row["first_message_at"] is None:
+    stats = workspace().source_stats(ref)
+    if stats.first_message_at is None or stats.last_message_at is None:
         return None
-    first, last = row["first_message_at"].date(), row["last_message_at"].date()
+    first, last = stats.first_message_at.date(), stats.last_message_at.date()
     if optional and not st.checkbox("Only a period", key=f"{key}_on"):
         return None
     start = max(first, last - timedelta(days=last_days - 1)) if last_days else first

@@ -5,7 +5,7 @@ import streamlit as st
 from app_pages.common import shown_errors, workspace
 from toolkit.evaluate.retrieval import DEV_FILES
 from toolkit.notebook import Table, plots
-from toolkit.notebook.quality import ranking_table
+from toolkit.notebook.quality import candidates_table, ranking_table, results_table
 
 st.title("Evaluation")
 st.caption(
@@ -18,12 +18,12 @@ ws = workspace()
 
 @st.cache_data(show_spinner=False)
 def _ranking(database: str, sets: tuple[str, ...], limit: int | None) -> Table:
-    return ws.evaluate_ranking(sets=sets, limit=limit)
+    return results_table(ws.evaluate_ranking(sets=sets, limit=limit))
 
 
 @st.cache_data(show_spinner=False)
 def _grid(database: str, sets: tuple[str, ...], limit: int | None, step: float) -> Table:
-    return ws.simplex(step=step, sets=sets, limit=limit)
+    return candidates_table(ws.simplex(step=step, sets=sets, limit=limit))
 
 
 left, mid, right = st.columns([3, 1, 1])

@@ -4,8 +4,9 @@
 import streamlit as st
 
 from app_pages import common as ui
-from toolkit import SearchWeights
+from toolkit import SearchRequest, SearchWeights
 from toolkit.models import iso_z
+from toolkit.timeparse import search_period
 
 st.title("Search")
 ws = ui.workspace()
@@ -41,23 +42,25 @@ topic, senders = ui.topic_and_senders(ref, key="search") if ref else (None, None
 
 if ref and query.strip():
     with ui.shown_errors():
-        weights = defaults.replace(**chosen)
-        hits = ws.search(
-            ref,
-            query,
+        period_from, period_to = search_period(*(period or (None, None)))
+        request = SearchRequest(
+            source_ref=ref,
+            query=query,
             limit=int(limit),
             scan_messages_limit=int(scan),
-            weights=weights,
+            weights=defaults.replace(**chosen),
             explain=True,
-            period_from=period[0] if period else None,
-            period_to=period[1] if period else None,
+            period_from=period_from,
+            period_to=period_to,
             topic_id=topic,
             sender_peer_ids=senders,
         )
+        hits = ws.search(request)
+        topics = ws.hit_topics(ref, hits)  # in a forum, each hit's topic
         st.caption(f"{len(hits)} hits")
         for rank, hit in enumerate(hits, 1):
             with st.container(border=True):
-                title = hits.topic_of(hit)  # in a forum, the hit's topic
+                title = topics.get(hit.messenger_message_id)
                 where = f" · topic **{ui.md_escape(title)}**" if title is not None else ""
                 st.markdown(
                     f"**#{rank} · score {hit.score:.3f}** · "

@@ -6,6 +6,7 @@ from pathlib import Path
 import streamlit as st
 
 from app_pages.common import shown_errors, source_picker, workspace
+from toolkit.notebook.tables import import_table, per_day_table, sources_table, topics_table
 
 st.title("Sources")
 ws = workspace()
@@ -39,17 +40,19 @@ with st.expander("Import a Telegram Desktop export", expanded=not len(ws.sources
                 timezone=zone.strip() or None,
             )
             bar.progress(1.0, text="Imported")
-            st.success(imported.title or f"Imported {upload.name}")
-            st.dataframe(imported.to_pandas(), hide_index=True)
+            st.success(imported.report.line() or f"Imported {upload.name}")
+            table = import_table(imported.report, imported.embedded)
+            st.dataframe(table.to_pandas(), hide_index=True)
 
 st.subheader("Sources in the store")
 with shown_errors():
-    st.dataframe(ws.sources().to_pandas(), hide_index=True)
+    st.dataframe(sources_table(ws.sources()).to_pandas(), hide_index=True)
     ref = source_picker("Messages per day of", key="per_day_source")
     if ref is not None:
-        per_day = ws.messages_per_day(ref).to_pandas()
+        source = ws.source(ref)
+        per_day = per_day_table(source, ws.messages_per_day(ref)).to_pandas()
         st.bar_chart(per_day, x="day", y="messages", height=260)
         topics = ws.topics(ref)
-        if len(topics):
+        if topics:
             st.caption("Forum topics")
-            st.dataframe(topics.to_pandas(), hide_index=True)
+            st.dataframe(topics_table(source, topics).to_pandas(), hide_index=True)

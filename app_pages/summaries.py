@@ -3,6 +3,11 @@
 import streamlit as st
 
 from app_pages import common as ui
+from toolkit import SourceSummaryRequest, SummaryRequest
+from toolkit.models import SourceKind
+from toolkit.refs import message_link
+from toolkit.requests import AnySummaryRequest
+from toolkit.timeparse import summary_period
 
 LANGUAGES = ["en", "ru", "de", "fr", "es", "it", "uk", "pt", "tr", "zh"]
 
@@ -25,9 +30,10 @@ if ref:
     topic, senders = ui.topic_and_senders(ref, key="summary")
     if st.button("Summarise", type="primary", disabled=not whole and period is None):
         with ui.shown_errors(), st.spinner("Summarising…"):
+            request: AnySummaryRequest
             if whole:
-                view = ws.summarize_source(
-                    ref,
+                request = SourceSummaryRequest(
+                    source_ref=ref,
                     language=language,
                     engine=engine,
                     topic_id=topic,
@@ -35,29 +41,34 @@ if ref:
                 )
             else:
                 assert period is not None
-                view = ws.summarize_period(
-                    ref,
-                    period[0],
-                    period[1],
+                started_at, ended_at = summary_period(*period)
+                request = SummaryRequest(
+                    source_ref=ref,
+                    started_at=started_at,
+                    ended_at=ended_at,
                     language=language,
-                    kind=kind,
+                    kind=SourceKind(kind),
                     engine=engine,
                     topic_id=topic,
                     sender_peer_ids=senders,
                 )
-            st.caption(f"engine: {view.summary.engine} · language: {view.summary.language}")
-            st.markdown(ui.md_escape(view.text))
-            for section in view.summary.sections:
+            summary = ws.summarize(request)
+            st.caption(f"engine: {summary.engine} · language: {summary.language}")
+            st.markdown(ui.md_escape(summary.summary))
+            for section in summary.sections:
                 st.subheader(section.title)
                 st.markdown(ui.md_escape(section.body))
-            if len(view.important):
+            important = ws.important_messages(summary)
+            if important:
                 st.subheader("Important messages")
                 st.markdown(
                     "\n".join(
                         "- "
-                        + ui.link_markdown(f"#{row['messenger_message_id']}", row["message_link"])
-                        + " "
-                        f"{ui.md_escape(' '.join(str(row['text']).split())[:200])}"
-                        for row in view.important
+                        + ui.link_markdown(
+                            f"#{m.messenger_message_id}",
+                            message_link(source, m.messenger_message_id, topic_id=m.topic_id),
+                        )
+                        + f" {ui.md_escape(' '.join(m.text.split())[:200])}"
+                        for m in important
                     )
                 )

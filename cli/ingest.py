@@ -3,19 +3,27 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cli.render import print_table
 from cli.state import console, workspace
 from toolkit.notebook import Table
+from toolkit.notebook.tables import IMPORT_COLUMNS, import_table
+
+if TYPE_CHECKING:
+    from toolkit.workspace import Imported
 
 _COUNTS = ("inserted", "updated", "unchanged")
 
 
-def report_table(imported: Table, title: str) -> Table:
-    """What an import changed: one row per source, and a total when there are several."""
+def report_table(imports: list[Imported], title: str) -> Table:
+    """What imports changed: one row per source, and a total when there are several."""
+    imported = Table(
+        [row for i in imports for row in import_table(i.report, i.embedded)],
+        columns=IMPORT_COLUMNS,
+    )
     rows = imported.rows
     if len(rows) > 1:
         rows.append({"ref": "total", **{c: sum(imported[c]) for c in _COUNTS}})
@@ -55,11 +63,11 @@ def import_file(
     imported = workspace().import_export(
         file, ref=ref, embed=embed, progress=progress, timezone=timezone
     )
-    if not imported:
+    if not imported.report.sources:
         console.print(f"{file.name}: the export holds no chats; nothing imported.")
         return
-    print_table(report_table(imported, f"Imported {file.name}"))
-    console.print(imported.title or "", highlight=False, soft_wrap=True)
+    print_table(report_table([imported], f"Imported {file.name}"))
+    console.print(imported.report.line(), highlight=False, soft_wrap=True)
 
 
 def index(
@@ -69,11 +77,9 @@ def index(
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
 ) -> None:
     """Embed the messages that have no vector yet (resumes an interrupted embedding)."""
-    table = workspace().index(ref, progress=progress)
-    for row in table:
-        count = row["embedded"]
+    for source, count in workspace().index(ref, progress=progress):
         noun = "message" if count == 1 else "messages"
-        console.print(f"{row['ref']} ({row['title']}): embedded {count} {noun}")
+        console.print(f"{source.key} ({source.title}): embedded {count} {noun}")
 
 
 def demo() -> None:

@@ -10,6 +10,8 @@ from cli.filters import JsonOption, SenderOption, TopicOption, filters
 from cli.render import hit_record, print_json, print_table
 from cli.state import workspace
 from toolkit.notebook import HitList, Table
+from toolkit.requests import SearchRequest
+from toolkit.timeparse import search_period
 
 _SIGNALS = ("semantic", "lexical", "phrase", "short_factor")
 _LABELS = {
@@ -50,17 +52,21 @@ def search(
     as_json: JsonOption = False,
 ) -> None:
     """Search the recent messages of a stored source (of one topic, some senders)."""
-    hits = workspace().search(
-        ref,
-        query,
+    period_from, period_to = search_period(from_, to)
+    request = SearchRequest(
+        source_ref=ref,
+        query=query,
         limit=limit,
         scan_messages_limit=scan,
-        period_from=from_,
-        period_to=to,
+        period_from=period_from,
+        period_to=period_to,
         explain=explain,
         **filters(topic, sender),
     )
+    ws = workspace()
+    hits = ws.search(request)
     if as_json:
         print_json([hit_record(hit) for hit in hits])
         return
-    print_table(hits_table(hits, explain=explain))
+    found = HitList(hits, query=query, source_ref=ref, topics=ws.hit_topics(ref, hits))
+    print_table(hits_table(found, explain=explain))

@@ -10,7 +10,7 @@ from cli.filters import JsonOption, SenderOption, TopicOption, filters
 from cli.render import message_record, print_json, print_table, source_record
 from cli.state import console, settings, workspace
 from toolkit.notebook import Table
-from toolkit.notebook.tables import SOURCE_COLUMNS, messages_table
+from toolkit.notebook.tables import SOURCE_COLUMNS, messages_table, sources_table
 
 SOURCE_VIEW = [column for column in SOURCE_COLUMNS if column != "topics"]
 MESSAGE_VIEW = ["messenger_message_id", "posted_at", "sender", "media", "text", "message_link"]
@@ -27,10 +27,11 @@ LABELS = {
 
 def sources(as_json: JsonOption = False) -> None:
     """List the sources in the store with message counts, time span and forum topics."""
+    stats = workspace().sources()
     if as_json:
-        print_json([source_record(s) for s in workspace().store.list_sources()])
+        print_json([source_record(s) for s in stats])
         return
-    table = workspace().sources()
+    table = sources_table(stats)
     if not table:
         console.print("The store is empty: try `mlens demo` or `mlens import FILE`.")
         return

@@ -11,6 +11,8 @@ from cli.filters import JsonOption, SenderOption, TopicOption, filters
 from cli.render import print_json, summary_record
 from cli.state import console, workspace
 from toolkit.models import SourceKind, Summary
+from toolkit.requests import AnySummaryRequest, SourceSummaryRequest, SummaryRequest
+from toolkit.timeparse import summary_period
 
 
 def _print(summary: Summary) -> None:
@@ -47,12 +49,12 @@ def summarize(
     sender: SenderOption = None,
 ) -> None:
     """Summarise a source's messages of a period, or (--source) describe the source."""
-    ws = workspace()
+    request: AnySummaryRequest
     if source:
         if since or until:
             raise typer.BadParameter("--source takes no --from/--to", param_hint="--source")
-        view = ws.summarize_source(
-            ref,
+        request = SourceSummaryRequest(
+            source_ref=ref,
             language=language,
             messages_limit=messages_limit,
             **filters(topic, sender),
@@ -60,15 +62,17 @@ def summarize(
     else:
         if since is None or until is None:
             raise typer.BadParameter("a period summary needs --from and --to (or use --source)")
-        view = ws.summarize_period(
-            ref,
-            since,
-            until,
+        started_at, ended_at = summary_period(since, until)
+        request = SummaryRequest(
+            source_ref=ref,
+            started_at=started_at,
+            ended_at=ended_at,
             language=language,
             kind=kind,
             **filters(topic, sender),
         )
+    summary = workspace().summarize(request)
     if as_json:
-        print_json(summary_record(view.summary))
+        print_json(summary_record(summary))
     else:
-        _print(view.summary)
+        _print(summary)

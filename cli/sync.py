@@ -22,10 +22,10 @@ def sync(
 
     Needs MLENS_MESSENGER_API_ID, MLENS_MESSENGER_API_HASH and MLENS_MESSENGER_SESSION.
     """
-    from toolkit.ingest.live import TelethonMessengerClient
+    from toolkit.workspace import messenger_client
 
     # Credentials are checked before the store is opened: a missing one is one clear line.
-    client = TelethonMessengerClient.from_settings(settings())
+    client = messenger_client(settings())
     report = workspace().sync(ref, client, full=full, limit=limit, progress=True)
     result = report.result
     waits = (

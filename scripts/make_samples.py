@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from toolkit import Workspace
-from toolkit.models import Summary
+from toolkit.requests import AnySummaryRequest, SourceSummaryRequest, SummaryRequest
 from toolkit.summarize.extractive.engine import EXTRACTIVE_VERSION
+from toolkit.timeparse import summary_period
 
 SOURCES = {"chat": "@mlens_demo_en", "channel": "@mlens_demo_ru"}
 LANGUAGES = ("en", "ru", "uk")
@@ -33,8 +34,14 @@ PERIODS = {
 }
 
 
-def _summary(result: Any) -> Summary:
-    return result if isinstance(result, Summary) else result.summary
+def _request(ref: str, language: str, span: tuple[str, str] | None) -> AnySummaryRequest:
+    """The request ``mlens summarize`` makes of these options."""
+    if span is None:
+        return SourceSummaryRequest(source_ref=ref, language=language)
+    started_at, ended_at = summary_period(*span)
+    return SummaryRequest(
+        source_ref=ref, started_at=started_at, ended_at=ended_at, language=language
+    )
 
 
 def _markdown(entry: dict[str, Any]) -> str:
@@ -71,12 +78,7 @@ def generate(workspace: Workspace, out: Path) -> list[dict[str, Any]]:
             ]
             jobs.append(("source", f"mlens summarize {ref} --source --language {language}", None))
             for period, command, span in jobs:
-                result = (
-                    workspace.summarize_source(ref, language=language)
-                    if span is None
-                    else workspace.summarize_period(ref, *span, language=language)
-                )
-                summary = _summary(result)
+                summary = workspace.summarize(_request(ref, language, span))
                 name = f"{kind}-{period}-{language}"
                 entry = {
                     "name": name,

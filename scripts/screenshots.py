@@ -54,9 +54,9 @@ def load_demo(data_dir: Path) -> None:
     Vectors of the dev sets already cached under ``./data/cache`` are copied along, so
     the Evaluation page need not embed them again.
     """
-    from toolkit import Workspace
+    from toolkit import Lab, Workspace
 
-    with Workspace.open(data_dir) as ws:
+    with Lab(Workspace.open(data_dir)) as ws:
         print(ws.load_demo(embed=False).to_pandas().to_string(index=False))
     cached = sorted((ROOT / "data" / "cache").glob("eval-*.npz"))
     if cached:

@@ -1,9 +1,12 @@
 """Message Lens toolkit: store, ingest, search and summaries of messaging-platform sources.
 
-The notebook surface, in one import::
+``Workspace`` is the application: one per data folder and process, it holds the
+settings, the store, the embedder and the searcher, and answers domain objects
+(``toolkit.models``); a search or a summary is one request object (``toolkit.requests``).
+``Lab`` wraps it for notebooks, answering tables and HTML views::
 
-    from toolkit import Workspace
-    ws = Workspace.open("data")          # Settings, store and (lazily) the embedder
+    from toolkit import Lab, Workspace
+    ws = Lab(Workspace.open("data"))     # Settings, store and (lazily) the embedder
     ws.load_demo()                       # or ws.import_export("result.json", ref="@handle")
     ws.sources()                         # tables: .to_pandas(), .to_polars(), HTML in Jupyter
     ws.search("@mlens_demo_en", "what is your favourite movie", limit=5)
@@ -21,14 +24,23 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from toolkit.config import Settings
-    from toolkit.notebook import HitList, SummaryView, Table
+    from toolkit.notebook import HitList, Lab, SummaryView, Table
+    from toolkit.requests import SearchRequest, SourceSummaryRequest, SummaryRequest
     from toolkit.weights import SearchWeights
     from toolkit.workspace import Workspace
 
+    def _lab(workspace: Workspace) -> Lab:  # mypy checks a Workspace gives Lab its Facade
+        return Lab(workspace)
+
+
 _HOMES = {
     "HitList": "toolkit.notebook",
+    "Lab": "toolkit.notebook",
+    "SearchRequest": "toolkit.requests",
     "SearchWeights": "toolkit.weights",
     "Settings": "toolkit.config",
+    "SourceSummaryRequest": "toolkit.requests",
+    "SummaryRequest": "toolkit.requests",
     "SummaryView": "toolkit.notebook",
     "Table": "toolkit.notebook",
     "Workspace": "toolkit.workspace",
@@ -48,4 +60,15 @@ def __dir__() -> list[str]:
     return sorted([*globals(), *_HOMES])
 
 
-__all__ = ["HitList", "SearchWeights", "Settings", "SummaryView", "Table", "Workspace"]
+__all__ = [
+    "HitList",
+    "Lab",
+    "SearchRequest",
+    "SearchWeights",
+    "Settings",
+    "SourceSummaryRequest",
+    "SummaryRequest",
+    "SummaryView",
+    "Table",
+    "Workspace",
+]

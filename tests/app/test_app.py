@@ -14,7 +14,7 @@ from chat_fixture import HANDLE, TEXTS, write_export
 from export_builders import forum, write
 from streamlit.testing.v1 import AppTest
 
-from toolkit import Workspace
+from toolkit import Lab, Workspace
 
 APP = str(Path(__file__).resolve().parents[2] / "app_streamlit.py")
 QUERY = "train tickets to Berlin"
@@ -64,14 +64,14 @@ def test_upload_imports_an_export_with_progress(data_dir: Path, tmp_path: Path) 
     assert (bar.proto.value, bar.proto.text) == (100, "Imported")
     assert at.dataframe[-1].value["ref"].tolist() == [HANDLE]
     with Workspace.open(data_dir) as ws:
-        assert ws.sources()["messages"] == [len(TEXTS)]
+        assert [s.message_count for s in ws.sources()] == [len(TEXTS)]
 
 
 @pytest.mark.slow
 def test_malformed_upload_shows_the_error_and_leaves_the_store_intact(
     workspace: Workspace, trip_chat: str, tmp_path: Path
 ) -> None:
-    before = workspace.sources().rows
+    before = workspace.sources()
     at = app()
     good = write_export(tmp_path / "result.json").read_bytes()
     at.file_uploader[0].set_value(("broken.json", good[: len(good) // 2], "application/json"))
@@ -82,7 +82,7 @@ def test_malformed_upload_shows_the_error_and_leaves_the_store_intact(
     assert "Malformed export" in error.value
     assert "broken.json is truncated" in error.value
     assert not at.success
-    assert workspace.sources().rows == before
+    assert workspace.sources() == before
     assert at.dataframe[0].value["messages"].tolist() == [len(TEXTS)]
 
 
@@ -115,7 +115,9 @@ def test_a_one_day_period_gives_the_workspaces_hits(workspace: Workspace, trip_c
     at.date_input(key=f"search_period_{trip_chat}").set_value((day, day)).run()
     assert not at.exception
     assert not at.error, [e.value for e in at.error]
-    expected = workspace.search(trip_chat, QUERY, period_from="2026-03-03", period_to="2026-03-03")
+    expected = Lab(workspace).search(
+        trip_chat, QUERY, period_from="2026-03-03", period_to="2026-03-03"
+    )
     assert hit_ids(at) == expected.ids
     assert expected.ids  # the day has hits, and the whole day counts
     assert {h.posted_at.date() for h in expected} == {day}

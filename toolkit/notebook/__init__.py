@@ -1,7 +1,9 @@
 """The notebook layer: how results look, in a notebook, a terminal and the app.
 
-Beside ``toolkit.workspace`` (the facade), above the features: it may import
-``toolkit.evaluate``, ``toolkit.search`` … and the core; nothing below imports it.
+Below ``toolkit.workspace`` (the facade, which answers domain objects), above the
+features: it may import ``toolkit.evaluate``, ``toolkit.search`` … and the core; nothing
+below imports it. Tables and views of the workspace's answers are made here (and in the
+app), never in the workspace; ``Lab(workspace)`` gives the notebooks its verbs this way.
 
 - ``table``: ``Table``, records that become a DataFrame, HTML, a rich table or a Styler;
 - ``cells``: one value as text or HTML, shared by every rendering of a table;
@@ -9,12 +11,15 @@ Beside ``toolkit.workspace`` (the facade), above the features: it may import
 - ``quality``: tables of evaluation results (ranking, ablation, weights, ROUGE);
 - ``views``: ``HitList`` and ``SummaryView``, HTML views of hits and summaries;
 - ``plots``: matplotlib figures (messages per day, the weight simplex, sweeps);
+- ``lab``: ``Lab``, a workspace's verbs answering these tables and views, over
+  ``facade.Facade`` (what it asks of a workspace);
 - ``report``: ``make eval``, the README's claims checked and printed.
 """
 
 from __future__ import annotations
 
+from toolkit.notebook.lab import Lab
 from toolkit.notebook.table import Table
 from toolkit.notebook.views import HitList, SummaryView
 
-__all__ = ["HitList", "SummaryView", "Table"]
+__all__ = ["HitList", "Lab", "SummaryView", "Table"]

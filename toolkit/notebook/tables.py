@@ -80,8 +80,9 @@ def messages_table(source: Source, messages: Sequence[Message]) -> Table:
     return Table(rows, columns=MESSAGE_COLUMNS, title=f"{source.title} ({source.key})")
 
 
-def per_day_table(source: Source, days: Iterable[date]) -> Table:
-    """Messages per UTC day, with zero rows for quiet days between the first and the last."""
+def per_day_table(source: Source, days: Iterable[date] | Mapping[date, int]) -> Table:
+    """Messages per UTC day (a day per message, or counts by day), with zero rows for
+    quiet days between the first and the last."""
     counts = Counter(days)
     rows: list[dict[str, object]] = []
     if counts:
@@ -136,6 +137,12 @@ def import_table(report: ImportReport, embedded: Mapping[int, int]) -> Table:
     ]
     # The title is the import's one-line report: what was stored, skipped and why.
     return Table(rows, columns=IMPORT_COLUMNS, title=report.line())
+
+
+def embedded_table(embedded: Iterable[tuple[Source, int]]) -> Table:
+    """One row per source: its ref, title and how many messages were embedded."""
+    rows = [{"ref": s.key, "title": s.title, "embedded": n} for s, n in embedded]
+    return Table(rows, columns=["ref", "title", "embedded"], title="Embedded")
 
 
 def topics_table(source: Source, topics: Sequence[TopicStats]) -> Table:

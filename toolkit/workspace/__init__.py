@@ -1,21 +1,36 @@
-"""``Workspace``: the toolkit in a few lines, for notebooks, the CLI and the Streamlit app.
+"""``Workspace``: the one assembly of the application, for every face.
 
-A workspace is opened on a data folder and holds the ``Settings``, the store and (loaded
-on first use) the embedder. Every verb is a thin call into the toolkit's own modules
-(ingest, search, summaries, evaluation) and returns a result that converts to pandas or
-polars and renders as HTML in Jupyter::
+A workspace is opened on a data folder and holds the ``Settings``, the store, and (built
+on first use, once) the embedder and the searcher (``assembly.Assembly``). The service,
+the CLI, the Streamlit app and the notebooks all go through it; every verb is a thin call
+into the toolkit's own modules (ingest, search, summaries, evaluation) and answers
+domain objects (``toolkit.models``). A search or a summary is one typed request
+(``toolkit.requests``)::
 
-    from toolkit import Workspace
+    from toolkit import SearchRequest, Workspace
     ws = Workspace.open("data")
     ws.load_demo()
-    ws.search("@mlens_demo_en", "what classes are you taking", limit=5)
+    ws.search(SearchRequest(source_ref="@mlens_demo_en", query="what classes", limit=5))
+
+Tables, HTML views and DataFrames are ``toolkit.notebook``'s: ``Lab(ws)`` has the same
+verbs with keyword arguments, answering those.
 
 The class is built by composition (``workspace.py``): one part per area, ``data``,
-``search``, ``summaries`` and ``evaluation``, over a shared ``Context``.
+``search``, ``summaries`` and ``evaluation``, over a shared ``Assembly``.
 """
 
-from toolkit.workspace.context import Context, Progress
-from toolkit.workspace.summaries import ENGINES
+from toolkit.ingest.live import MessengerClient
+from toolkit.workspace.assembly import Assembly, Parts, Progress
+from toolkit.workspace.data import Imported, messenger_client
 from toolkit.workspace.workspace import Workspace, verb
 
-__all__ = ["ENGINES", "Context", "Progress", "Workspace", "verb"]
+__all__ = [
+    "Assembly",
+    "Imported",
+    "MessengerClient",
+    "Parts",
+    "Progress",
+    "Workspace",
+    "messenger_client",
+    "verb",
+]

@@ -1,41 +1,44 @@
-"""Workspace verbs on the store itself: sources, messages, import and embedding."""
+"""Workspace verbs on the store itself: sources, messages, import, sync and embedding."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
-from typing import TypedDict, Unpack
 
+from toolkit.config import Settings
 from toolkit.demo import demo_files
 from toolkit.embeddings import index_source
 from toolkit.ingest.export import import_export
-from toolkit.ingest.live import MessengerClient
+from toolkit.ingest.export_report import ImportReport
+from toolkit.ingest.live import MessengerClient, TelethonMessengerClient
 from toolkit.ingest.sync import SyncReport, run_sync
-from toolkit.models import Message, Source
-from toolkit.notebook.table import Table
-from toolkit.notebook.tables import (
-    IMPORT_COLUMNS,
-    import_table,
-    messages_table,
-    per_day_table,
-    sources_table,
-    topics_table,
-)
+from toolkit.models import Message, Source, SourceStats, TopicStats
 from toolkit.refs import SourceArg, parse_ref
 from toolkit.search.request import check_filters
 from toolkit.timeparse import When, lower_bound, upper_bound
-from toolkit.workspace.context import Context, Progress
+from toolkit.workspace.assembly import Assembly, Progress
 
 
-class MessageWindow(TypedDict, total=False):
-    """Which messages ``Library.messages`` lists (the arguments of ``recent_messages``)."""
+@dataclass(frozen=True)
+class Imported:
+    """What one import stored (``report``), and how many messages of each of its
+    sources were embedded after it (by the store's source id)."""
 
-    since: When | None
-    until: When | None
-    limit: int
-    include_service: bool
-    topic_id: int | None
-    sender_peer_ids: Sequence[str] | None
+    report: ImportReport
+    embedded: dict[int, int]
+
+
+def messenger_client(settings: Settings) -> MessengerClient:
+    """A fresh live client from the settings (Telethon binds a client to the loop it
+    connects in, so each sync takes a new one).
+
+    Raises:
+        ConfigError: the messenger's credentials are not configured.
+    """
+    return TelethonMessengerClient.from_settings(settings)
 
 
 class Library:
@@ -45,16 +48,16 @@ class Library:
     ``sync`` store first and embed after (``mlens import/demo/sync``, the app use them).
     """
 
-    def __init__(self, context: Context) -> None:
-        self.ctx = context
+    def __init__(self, assembly: Assembly) -> None:
+        self.ctx = assembly
 
-    def sources(self) -> Table:
-        """Every source with its message count and time span."""
-        return sources_table(self.ctx.store.list_sources())
+    def sources(self) -> list[SourceStats]:
+        """Every source with its message counts, time span, last sync and forum topics."""
+        return self.ctx.store.list_sources()
 
-    def messages(self, ref: SourceArg, **window: Unpack[MessageWindow]) -> Table:
-        """``recent_messages`` as a table: id, time, sender, text, media, reply, link."""
-        return messages_table(self.ctx.source(ref), self.recent_messages(ref, **window))
+    def source_stats(self, ref: SourceArg) -> SourceStats:
+        """One stored source with its counts, time span, last sync and forum topics."""
+        return self.ctx.store.source_stats(self.ctx.source(ref).id)
 
     def recent_messages(
         self,
@@ -92,20 +95,20 @@ class Library:
             sender_peer_ids=senders,
         )
 
-    def topics(self, ref: str | Source) -> Table:
+    def topics(self, ref: SourceArg) -> list[TopicStats]:
         """A forum's topics (id, title, message count, last message); empty for others."""
-        source = self.ctx.source(ref)
-        return topics_table(source, self.ctx.store.list_topics(source.id))
+        return self.ctx.store.list_topics(self.ctx.source(ref).id)
 
-    def messages_per_day(self, ref: str | Source) -> Table:
-        """Messages per UTC day over a source's whole history (service messages excluded)."""
+    def messages_per_day(self, ref: SourceArg) -> dict[date, int]:
+        """Messages per UTC day over a source's whole history (service messages
+        excluded), days in order; quiet days are left out."""
         source = self.ctx.source(ref)
-        days = (
+        days = Counter(
             m.posted_at.date() for m in self.ctx.store.iter_messages(source.id) if not m.is_service
         )
-        return per_day_table(source, days)
+        return dict(sorted(days.items()))
 
-    def embed(self, ref: str | Source, *, progress: bool | Progress = False) -> int:
+    def embed(self, ref: SourceArg, *, progress: bool | Progress = False) -> int:
         """Embed a source's messages that have no vector of the configured model yet,
         newest first (``mlens index`` resumes an interrupted embedding this way).
 
@@ -114,16 +117,17 @@ class Library:
         """
         return self._embed_source(self.ctx.source(ref).id, progress)
 
-    def index(self, ref: str | Source | None = None, *, progress: bool | Progress = False) -> Table:
+    def index(
+        self, ref: SourceArg | None = None, *, progress: bool | Progress = False
+    ) -> list[tuple[Source, int]]:
         """Embed what lacks a vector in one source, or in every source when ``ref`` is None.
 
         Returns:
-            One row per source: its ref, title and how many messages were embedded.
+            Each source, with how many of its messages were embedded.
         """
         sources = [self.ctx.source(ref)] if ref is not None else self._all_sources()
         embedded = self._embed_all([s.id for s in sources], progress)
-        rows = [{"ref": s.key, "title": s.title, "embedded": embedded[s.id]} for s in sources]
-        return Table(rows, columns=["ref", "title", "embedded"], title="Embedded")
+        return [(s, embedded[s.id]) for s in sources]
 
     def _embed_all(self, ids: Sequence[int], progress: bool | Progress) -> dict[int, int]:
         """Every source's default scan window first (searchable in seconds), then the
@@ -161,15 +165,17 @@ class Library:
         full: bool = False,
         limit: int | None = None,
         progress: bool = False,
+        embed: bool = True,
     ) -> SyncReport:
         """Fetch a source's new messages live, embedding each committed batch at once.
 
         Args:
             ref: the source (it need not be in the store yet).
-            client: the messenger adapter (``TelethonMessengerClient.from_settings``).
+            client: the messenger adapter (``messenger_client(settings)``).
             full: refetch from the first message, to pick up old edits.
             limit: fetch at most this many messages in this run.
             progress: show a tqdm bar.
+            embed: embed each committed batch (otherwise a search embeds what it reads).
 
         Raises:
             SourceNotFound: the messenger has no such source.
@@ -184,7 +190,7 @@ class Library:
             progress=progress,
             full=full,
             limit=limit,
-            on_batch=self._embed_batch,
+            on_batch=self._embed_batch if embed else None,
         )
 
     def import_export(
@@ -195,7 +201,7 @@ class Library:
         embed: bool = True,
         progress: bool | Progress = False,
         timezone: str | None = None,
-    ) -> Table:
+    ) -> Imported:
         """Import a Telegram Desktop JSON export, then (by default) embed its messages.
 
         The messages are stored first (one transaction); then the default scan window
@@ -212,8 +218,8 @@ class Library:
             timezone: IANA zone of dates without ``date_unixtime`` (older exports).
 
         Returns:
-            One row per imported source: ref, title, kind and what changed; its
-            ``title`` is the import's one-line report (what was skipped and why).
+            The import's report (per source what changed and what was skipped, and its
+            one-line summary ``report.line()``), with the embedded counts.
 
         Raises:
             ImportFormatError: a malformed or truncated file; the store is left unchanged.
@@ -224,23 +230,23 @@ class Library:
         )
         ids = [s.source.id for s in report.sources]
         embedded = self._embed_all(ids, progress) if embed else dict.fromkeys(ids, 0)
-        return import_table(report, embedded)
+        return Imported(report, embedded)
 
     def load_demo(
         self, *, only_if_empty: bool = True, embed: bool = True, progress: bool | Progress = False
-    ) -> Table:
+    ) -> list[Imported]:
         """Import the shipped demo sources (an English chat and a Russian channel).
 
         Args:
             only_if_empty: do nothing when the store already has sources.
             embed: compute every vector now (minutes on 2 cores) or lazily on use.
             progress: as for ``import_export``.
+
+        Returns:
+            One ``Imported`` per demo file; none when the store was left as it was.
         """
-        tables = []
-        if not (only_if_empty and self.ctx.store.list_sources()):
-            tables = [
-                self.import_export(p, ref=h, embed=embed, progress=progress)
-                for p, h in demo_files()
-            ]
-        rows = [row for table in tables for row in table]
-        return Table(rows, columns=IMPORT_COLUMNS, title="Imported demo sources")
+        if only_if_empty and self.ctx.store.list_sources():
+            return []
+        return [
+            self.import_export(p, ref=h, embed=embed, progress=progress) for p, h in demo_files()
+        ]

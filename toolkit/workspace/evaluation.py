@@ -8,21 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from toolkit.notebook.quality import (
-    ablation_table,
-    candidates_table,
-    results_table,
-    rouge_table,
-    summary_outputs_table,
-)
-from toolkit.notebook.table import Table
 from toolkit.weights import SearchWeights, WeightsArg
-from toolkit.workspace.context import Context
+from toolkit.workspace.assembly import Assembly
 
 if TYPE_CHECKING:
     from toolkit.evaluate.compare import Prepared, PreparedQuery
+    from toolkit.evaluate.results import Candidate, Results
     from toolkit.evaluate.summaries import Dialogue
 
 Limit = int | Mapping[str, int | None] | None
@@ -30,10 +23,11 @@ Limit = int | Mapping[str, int | None] | None
 
 
 class Evaluation:
-    """The dev-set measurements of ``toolkit.evaluate``, as tables."""
+    """The dev-set measurements of ``toolkit.evaluate`` (``toolkit.notebook.Lab`` shows
+    them as tables)."""
 
-    def __init__(self, context: Context) -> None:
-        self.ctx = context
+    def __init__(self, assembly: Assembly) -> None:
+        self.ctx = assembly
         self._prepared: dict[tuple[str, int | None], list[PreparedQuery]] = {}
 
     @property
@@ -68,7 +62,7 @@ class Evaluation:
         sets: Sequence[str] | None = None,
         limit: Limit = None,
         methods: Sequence[str] | None = None,
-    ) -> Table:
+    ) -> Results:
         """nDCG@10, MRR@10 and Recall@20 of BM25, dense, RRF and the hybrid on the dev sets.
 
         Args:
@@ -77,23 +71,22 @@ class Evaluation:
             methods: a subset of ``("BM25", "dense", "RRF", "hybrid")``.
 
         Returns:
-            One row per method and set, with the set's language.
+            Each metric's mean, by method and set.
         """
         from toolkit.evaluate.compare import compare
         from toolkit.evaluate.results import METHODS
 
         resolved = self.ctx.weights(weights)
-        results = compare(self.dev_sets(sets, limit=limit), resolved, methods or METHODS)
-        title = f"Ranking quality, hybrid weights {resolved.model_dump()}"
-        return results_table(results, title=title)
+        return compare(self.dev_sets(sets, limit=limit), resolved, methods or METHODS)
 
     def ablation(
         self, weights: WeightsArg = None, *, sets: Sequence[str] | None = None, limit: Limit = None
-    ) -> Table:
-        """The hybrid with each signal (and the short factor) taken out in turn."""
+    ) -> Results:
+        """The hybrid with each signal (and the short factor) taken out in turn: each
+        metric's mean, by variant and set."""
         from toolkit.evaluate.ablation import ablation
 
-        return ablation_table(ablation(self.dev_sets(sets, limit=limit), self.ctx.weights(weights)))
+        return ablation(self.dev_sets(sets, limit=limit), self.ctx.weights(weights))
 
     def weight_grid(
         self,
@@ -102,7 +95,7 @@ class Evaluation:
         step: float = 0.1,
         sets: Sequence[str] | None = None,
         limit: Limit = None,
-    ) -> Table:
+    ) -> list[Candidate]:
         """Score many weight settings with ``toolkit.evaluate.tuning.search_grid``.
 
         Args:
@@ -111,13 +104,13 @@ class Evaluation:
             step, sets, limit: grid step; dev sets and subsample (``dev_sets``).
 
         Returns:
-            One row per setting, best first by the tuning criterion (the worst margin
-            over the best baseline across the sets, then the mean nDCG@10).
+            The settings, best first by the tuning criterion (the worst margin over the
+            best baseline across the sets, then the mean nDCG@10).
         """
         from toolkit.evaluate.tuning import search_grid, weight_grid
 
         chosen = list(points) if points is not None else list(weight_grid(step))
-        return candidates_table(search_grid(self.dev_sets(sets, limit=limit), chosen))
+        return search_grid(self.dev_sets(sets, limit=limit), chosen)
 
     def simplex(
         self,
@@ -126,7 +119,7 @@ class Evaluation:
         weights: WeightsArg = None,
         sets: Sequence[str] | None = None,
         limit: Limit = None,
-    ) -> Table:
+    ) -> list[Candidate]:
         """``weight_grid`` over the whole (semantic, lexical, phrase) simplex at ``step``,
         with the other fields (the short factor's shape …) of ``weights``."""
         from toolkit.evaluate.tuning import simplex_points
@@ -144,34 +137,33 @@ class Evaluation:
         weights.to_file(target)
         return target
 
-    def evaluate_summaries(self, *, limit: int | None = None) -> Table:
+    def evaluate_summaries(self, *, limit: int | None = None) -> list[dict[str, Any]]:
         """ROUGE-1/2/L F1 of the summary engines and the baselines on the dev dialogues.
 
         Args:
             limit: only the first N dialogues (a subsample).
 
         Returns:
-            One row per system (and baseline size ``k``); the LLM engine is included
+            One record per system (and baseline size ``k``); the LLM engine is included
             when an endpoint is configured.
         """
         from toolkit.evaluate.summaries import evaluate_summaries
 
-        rows = evaluate_summaries(
+        return evaluate_summaries(
             self._dialogues(limit),
             self.ctx.embedder,
             settings=self.ctx.settings,
             cache_dir=self.cache_dir,
         )
-        return rouge_table(rows, title="Summaries: ROUGE F1 on the dev dialogues")
 
-    def summary_outputs(self, *, limit: int | None = None, k: int = 2) -> Table:
+    def summary_outputs(self, *, limit: int | None = None, k: int = 2) -> list[dict[str, Any]]:
         """Each dev dialogue's summary by each system, with its length and ROUGE F1."""
         from toolkit.evaluate.summaries import dialogue_vectors
         from toolkit.evaluate.summary_outputs import summary_outputs
 
         dialogues = self._dialogues(limit)
         vectors = dialogue_vectors(dialogues, self.ctx.embedder, cache_dir=self.cache_dir)
-        return summary_outputs_table(summary_outputs(dialogues, vectors, k=k))
+        return summary_outputs(dialogues, vectors, k=k)
 
     def _dialogues(self, limit: int | None) -> list[Dialogue]:
         from toolkit.evaluate.summaries import DEV_FILE, load_dialogues

@@ -1,9 +1,10 @@
 """``Workspace``: one class whose verbs are the methods of four small parts.
 
-The parts share one ``Context`` (settings, store, embedder): ``Library`` (sources,
-messages, import, sync, embedding), ``Search``, ``Summaries`` and ``Evaluation``. Each
-verb of the workspace *is* a part's method (``verb``), so its signature and docstring
-are written once, where the work is done.
+The parts share one ``Assembly`` (settings, store, embedder, searcher, each built once):
+``Library`` (sources, messages, import, sync, embedding), ``Search``, ``Summaries`` and
+``Evaluation``. Each verb of the workspace *is* a part's method (``verb``), so its
+signature and docstring are written once, where the work is done. Verbs answer domain
+objects (``toolkit.models``); ``toolkit.notebook`` makes tables and views of them.
 """
 
 from __future__ import annotations
@@ -11,17 +12,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 from types import MethodType
-from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
+from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, Unpack, overload
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
 from toolkit.models import Source
 from toolkit.refs import SourceArg
 from toolkit.search.searcher import Searcher
-from toolkit.store import MessageStore, open_store
-from toolkit.store.files import private_dir
+from toolkit.store import MessageStore
 from toolkit.weights import SearchWeights, WeightsArg
-from toolkit.workspace.context import Context
+from toolkit.workspace.assembly import Assembly, Parts
 from toolkit.workspace.data import Library
 from toolkit.workspace.evaluation import Evaluation
 from toolkit.workspace.search import Search
@@ -59,39 +59,34 @@ class verb(Generic[Part, P, R]):  # noqa: N801 (used like a decorator, as ``prop
 
 
 class Workspace:
-    """Settings, store and embedder of one data folder, with the researcher's verbs:
+    """The application: settings, store, embedder and searcher of one data folder (one
+    ``Assembly``), with every verb a face needs; each answers domain objects.
 
-    - data (``Library``): ``sources``, ``messages``, ``recent_messages``, ``topics``,
+    - data (``Library``): ``sources``, ``source_stats``, ``recent_messages``, ``topics``,
       ``messages_per_day``, ``import_export``, ``load_demo``, ``sync``, ``embed``,
       ``index``;
-    - search (``Search``): ``search``, ``explain``;
-    - summaries (``Summaries``): ``summarize_period``, ``summarize_source``;
+    - search (``Search``): ``search`` (a ``SearchRequest``), ``hit_topics``;
+    - summaries (``Summaries``): ``summarize`` (a ``SummaryRequest`` or a
+      ``SourceSummaryRequest``), ``important_messages``;
     - evaluation (``Evaluation``): ``dev_sets``, ``evaluate_ranking``, ``ablation``,
       ``weight_grid``, ``simplex``, ``save_weights``, ``evaluate_summaries``,
       ``summary_outputs``.
 
+    The service, the CLI, the app and the notebooks (through ``toolkit.notebook.Lab``)
+    all hold one per process.
+
     Args:
         settings: the settings (they name the store).
-        store: an open store; by default the one ``settings`` name.
-        embedder: an embedder to share (tests, the app); by default loaded on first use.
+        parts: a ready-made ``store``, ``embedder`` or ``searcher`` (tests, the app);
+            whatever is not given is built from the settings, once.
     """
 
-    def __init__(
-        self,
-        settings: Settings,
-        *,
-        store: MessageStore | None = None,
-        embedder: Embedder | None = None,
-    ) -> None:
-        if store is None:
-            if settings.database is None and settings.postgres_url is None:
-                private_dir(settings.data_dir)  # 0700: the store holds private chats
-            store = open_store(settings)
-        self.context = Context(settings, store, embedder)
-        self.library = Library(self.context)
-        self.finder = Search(self.context)
-        self.summaries = Summaries(self.context)
-        self.evaluation = Evaluation(self.context)
+    def __init__(self, settings: Settings, **parts: Unpack[Parts]) -> None:
+        self.assembly = Assembly(settings, **parts)
+        self.library = Library(self.assembly)
+        self.finder = Search(self.assembly)
+        self.summaries = Summaries(self.assembly)
+        self.evaluation = Evaluation(self.assembly)
 
     @classmethod
     def open(
@@ -111,27 +106,27 @@ class Workspace:
         settings = settings if settings is not None else Settings()
         if data_dir is not None:
             settings = settings.model_copy(update={"data_dir": Path(data_dir)})
-        return cls(settings, embedder=embedder)
+        return cls(settings, embedder=embedder) if embedder is not None else cls(settings)
 
     @property
     def settings(self) -> Settings:
         """The workspace's settings."""
-        return self.context.settings
+        return self.assembly.settings
 
     @property
     def store(self) -> MessageStore:
         """The open store."""
-        return self.context.store
+        return self.assembly.store
 
     @property
     def embedder(self) -> Embedder:
         """The configured embedder, loaded once on first use."""
-        return self.context.embedder
+        return self.assembly.embedder
 
     @property
     def searcher(self) -> Searcher:
         """The search engine over this store, with the settings' default weights."""
-        return self.finder.searcher
+        return self.assembly.searcher
 
     @property
     def cache_dir(self) -> Path:
@@ -140,15 +135,15 @@ class Workspace:
 
     def source(self, ref: SourceArg) -> Source:
         """The stored source a reference names (``@handle``, a t.me link, ``c/<id>``)."""
-        return self.context.source(ref)
+        return self.assembly.source(ref)
 
     def weights(self, weights: WeightsArg = None) -> SearchWeights:
         """This call's weights against the settings' (see ``toolkit.weights.WeightsArg``)."""
-        return self.context.weights(weights)
+        return self.assembly.weights(weights)
 
     def close(self) -> None:
-        """Close the store."""
-        self.store.close()
+        """Close the store, unless it was given ready-made."""
+        self.assembly.close()
 
     def __enter__(self) -> Self:
         return self
@@ -161,7 +156,7 @@ class Workspace:
         return f"<{type(self).__name__} {self.settings.store_label}: {count} sources>"
 
     sources = verb("library", Library.sources)
-    messages = verb("library", Library.messages)
+    source_stats = verb("library", Library.source_stats)
     recent_messages = verb("library", Library.recent_messages)
     topics = verb("library", Library.topics)
     messages_per_day = verb("library", Library.messages_per_day)
@@ -172,10 +167,10 @@ class Workspace:
     index = verb("library", Library.index)
 
     search = verb("finder", Search.search)
-    explain = verb("finder", Search.explain)
+    hit_topics = verb("finder", Search.hit_topics)
 
-    summarize_period = verb("summaries", Summaries.summarize_period)
-    summarize_source = verb("summaries", Summaries.summarize_source)
+    summarize = verb("summaries", Summaries.summarize)
+    important_messages = verb("summaries", Summaries.important_messages)
 
     dev_sets = verb("evaluation", Evaluation.dev_sets)
     evaluate_ranking = verb("evaluation", Evaluation.evaluate_ranking)

@@ -1,4 +1,5 @@
-"""``Workspace``: the notebook surface over ingest, store, search, summaries, evaluation."""
+"""``Workspace`` (domain objects) and ``Lab`` over it (tables and views for notebooks):
+ingest, store, search, summaries, evaluation."""
 
 from __future__ import annotations
 
@@ -8,8 +9,15 @@ from pathlib import Path
 import pytest
 from chat_fixture import HANDLE, TEXTS, write_export
 
-from toolkit import SearchWeights, Settings, Workspace
+from toolkit import Lab, SearchRequest, SearchWeights, Settings, SourceSummaryRequest, Workspace
 from toolkit.errors import ImportFormatError, InvalidRequest, SourceNotFound
+from toolkit.models import SearchHit, SourceStats, Summary
+
+
+@pytest.fixture
+def lab(workspace: Workspace) -> Lab:
+    """The test's workspace, answering tables and views."""
+    return Lab(workspace)
 
 
 def test_open_creates_the_data_folder_and_an_empty_store(tmp_path: Path) -> None:
@@ -17,14 +25,28 @@ def test_open_creates_the_data_folder_and_an_empty_store(tmp_path: Path) -> None
     with Workspace.open(tmp_path / "new", settings=settings) as ws:
         assert (tmp_path / "new").is_dir()
         assert ws.settings.database_path == str(tmp_path / "new" / "mlens.sqlite3")
-        assert len(ws.sources()) == 0
+        assert ws.sources() == []
         assert "0 sources" in repr(ws)
+        assert "0 sources" in repr(Lab(ws))
+
+
+def test_the_assembly_builds_each_part_once(workspace: Workspace) -> None:
+    assert workspace.embedder is workspace.embedder
+    assert workspace.searcher is workspace.searcher
+    assert workspace.searcher.store is workspace.store
+    assert workspace.searcher.embedder is workspace.embedder
+    assert workspace.searcher.weights == workspace.settings.search
+
+
+def test_a_store_given_ready_made_stays_open_after_close(workspace: Workspace) -> None:
+    borrowed = Workspace(workspace.settings, store=workspace.store, embedder=workspace.embedder)
+    borrowed.close()
+    assert workspace.sources() == []  # still open: the borrower does not own it
 
 
 @pytest.mark.slow
-def test_import_embeds_with_progress_and_lists_the_source(
-    workspace: Workspace, tmp_path: Path
-) -> None:
+def test_import_embeds_with_progress_and_lists_the_source(lab: Lab, tmp_path: Path) -> None:
+    workspace = lab
     calls: list[tuple[int, int]] = []
     report = workspace.import_export(
         write_export(tmp_path / "result.json"),
@@ -43,6 +65,9 @@ def test_import_embeds_with_progress_and_lists_the_source(
         len(TEXTS),
         0,
     )
+    (stats,) = lab.workspace.sources()
+    assert isinstance(stats, SourceStats)
+    assert (stats.source.key, stats.message_count) == (HANDLE, len(TEXTS))
 
 
 @pytest.mark.slow
@@ -52,14 +77,15 @@ def test_malformed_export_raises_and_leaves_the_store_intact(
     good = write_export(tmp_path / "good.json").read_text()
     broken = tmp_path / "broken.json"
     broken.write_text(good[: len(good) // 2])
-    before = workspace.sources().rows
+    before = workspace.sources()
     with pytest.raises(ImportFormatError, match="truncated"):
         workspace.import_export(broken)
-    assert workspace.sources().rows == before
+    assert workspace.sources() == before
 
 
 @pytest.mark.slow
-def test_messages_window_and_per_day(workspace: Workspace, trip_chat: str) -> None:
+def test_messages_window_and_per_day(lab: Lab, trip_chat: str) -> None:
+    workspace = lab
     recent = workspace.messages(trip_chat, limit=5).to_pandas()
     assert recent["text"].tolist() == TEXTS[-5:]
     assert recent["message_link"].iloc[-1] == f"https://t.me/trip_planning/{len(TEXTS)}"
@@ -68,14 +94,16 @@ def test_messages_window_and_per_day(workspace: Workspace, trip_chat: str) -> No
     per_day = workspace.messages_per_day(trip_chat)
     assert sum(per_day["messages"]) == len(TEXTS)
     assert per_day["day"] == sorted(per_day["day"])
+    counts = lab.workspace.messages_per_day(trip_chat)
+    assert sum(counts.values()) == len(TEXTS)
+    assert list(counts) == sorted(counts)
     with pytest.raises(SourceNotFound):
         workspace.messages("@nobody_here")
 
 
 @pytest.mark.slow
-def test_summaries_resolve_important_messages_to_links(
-    workspace: Workspace, trip_chat: str
-) -> None:
+def test_summaries_resolve_important_messages_to_links(lab: Lab, trip_chat: str) -> None:
+    workspace = lab
     view = workspace.summarize_period(trip_chat, "2026-03-02", "2026-03-04", language="en")
     assert view.summary.engine == "extractive"
     assert view.summary.source_ref == trip_chat
@@ -89,12 +117,19 @@ def test_summaries_resolve_important_messages_to_links(
     assert source.summary.language == "ru"
     with pytest.raises(InvalidRequest, match="engine"):
         workspace.summarize_source(trip_chat, engine="gpt")
+    request = SourceSummaryRequest(source_ref=trip_chat, language="ru", messages_limit=20)
+    summary = lab.workspace.summarize(request)
+    assert isinstance(summary, Summary)
+    assert summary == source.summary  # the same request, answered from the cache
+    important = lab.workspace.important_messages(summary)
+    assert [str(m.messenger_message_id) for m in important] == (
+        summary.important_messenger_message_ids
+    )
 
 
 @pytest.mark.slow
-def test_search_hits_carry_signals_context_and_the_callers_ref(
-    workspace: Workspace, trip_chat: str
-) -> None:
+def test_search_hits_carry_signals_context_and_the_callers_ref(lab: Lab, trip_chat: str) -> None:
+    workspace = lab
     hits = workspace.search(trip_chat, "train tickets to Berlin", limit=5)
     assert len(hits) == 5
     assert hits.source_ref == trip_chat
@@ -107,17 +142,21 @@ def test_search_hits_carry_signals_context_and_the_callers_ref(
         trip_chat, "train tickets to Berlin", limit=5, weights={"semantic": 0}
     )
     assert lexical.ids != hits.ids
+    plain = lab.workspace.search(SearchRequest(source_ref=trip_chat, query="train tickets"))
+    assert all(isinstance(hit, SearchHit) and hit.signals is None for hit in plain)
+    assert len(plain) == min(len(TEXTS), lab.settings.default_limit)  # the settings' default
 
 
 @pytest.mark.slow
-def test_search_period_bounds_take_bare_days_whole(workspace: Workspace, trip_chat: str) -> None:
-    hits = workspace.search(trip_chat, "museum", period_from="2026-03-03", period_to="2026-03-03")
+def test_search_period_bounds_take_bare_days_whole(lab: Lab, trip_chat: str) -> None:
+    hits = lab.search(trip_chat, "museum", period_from="2026-03-03", period_to="2026-03-03")
     assert hits.ids
     assert {h.posted_at.date() for h in hits} == {date(2026, 3, 3)}
 
 
 @pytest.mark.slow
-def test_explain_parts_add_up_to_the_score(workspace: Workspace, trip_chat: str) -> None:
+def test_explain_parts_add_up_to_the_score(lab: Lab, trip_chat: str) -> None:
+    workspace = lab
     why = workspace.explain(trip_chat, "hotel with breakfast", limit=4).to_pandas()
     assert len(why) == 4
     parts = why[["semantic_part", "lexical_part", "phrase_part"]].sum(axis=1)
@@ -125,7 +164,8 @@ def test_explain_parts_add_up_to_the_score(workspace: Workspace, trip_chat: str)
 
 
 @pytest.mark.slow
-def test_ranking_evaluation_tables(workspace: Workspace, warm_eval: Path) -> None:
+def test_ranking_evaluation_tables(lab: Lab, warm_eval: Path) -> None:
+    workspace = lab
     ranking = workspace.evaluate_ranking(sets=["en_stsb"], limit=1).to_pandas()
     assert sorted(ranking["method"]) == ["BM25", "RRF", "dense", "hybrid"]
     assert set(ranking["language"]) == {"en"}
@@ -143,7 +183,8 @@ def test_ranking_evaluation_tables(workspace: Workspace, warm_eval: Path) -> Non
 
 @pytest.mark.slow
 @pytest.mark.usefixtures("dev_dir")
-def test_summary_evaluation_and_its_per_dialogue_outputs_agree(workspace: Workspace) -> None:
+def test_summary_evaluation_and_its_per_dialogue_outputs_agree(lab: Lab) -> None:
+    workspace = lab
     rouge = workspace.evaluate_summaries(limit=3).to_pandas().set_index("system")
     outputs = workspace.summary_outputs(limit=3).to_pandas()
     assert set(outputs["system"]) == {

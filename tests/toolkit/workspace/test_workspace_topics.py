@@ -1,5 +1,5 @@
-"""The Workspace's views of a forum search (table, HTML card, explain) show each hit with
-the context of its own topic, as the service does."""
+"""The views of a forum search (table, HTML card, explain) of a Workspace (``Lab``) show
+each hit with the context of its own topic, as the service does."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from export_builders import forum, write
 
-from toolkit import Workspace
+from toolkit import Lab, Workspace
 from toolkit.notebook.views import hit_html
 
 FORUM = "https://t.me/c/1777000001"
@@ -23,7 +23,7 @@ def test_tables_and_cards_show_the_context_of_the_hits_topic(
     workspace: Workspace, tmp_path: Path
 ) -> None:
     workspace.import_export(write(tmp_path / "result.json", forum()))
-    hits = workspace.search(FORUM, "release build", limit=20)
+    hits = Lab(workspace).search(FORUM, "release build", limit=20)
     assert len(hits) == 7
     frame = hits.to_pandas()
     for hit, before, after in zip(
@@ -37,7 +37,7 @@ def test_tables_and_cards_show_the_context_of_the_hits_topic(
     assert "build 1.2.3" in card
     assert "lunch anyone?" not in card
     assert "we need a designer" not in card
-    explained = workspace.explain(FORUM, "release build", topic_id=3)
+    explained = Lab(workspace).explain(FORUM, "release build", topic_id=3)
     assert len(explained.to_pandas()) == 3
 
 
@@ -45,7 +45,7 @@ def test_each_hit_of_a_forum_names_its_topic_in_the_table_and_the_card(
     workspace: Workspace, tmp_path: Path
 ) -> None:
     workspace.import_export(write(tmp_path / "result.json", forum()))
-    hits = workspace.search(FORUM, "release build", limit=20)
+    hits = Lab(workspace).search(FORUM, "release build", limit=20)
     # Each topic by its stored title (Hiring was renamed Jobs), General for the rest.
     titles = {1: "General", 3: "Releases", 6: "Jobs"}
     frame = hits.to_pandas()
@@ -62,7 +62,7 @@ def test_each_hit_of_a_forum_names_its_topic_in_the_table_and_the_card(
 def test_hits_of_a_source_without_topics_have_no_topic(
     workspace: Workspace, trip_chat: str
 ) -> None:
-    hits = workspace.search(trip_chat, "train tickets", limit=3)
+    hits = Lab(workspace).search(trip_chat, "train tickets", limit=3)
     assert len(hits) == 3
     assert [hits.topic_of(h) for h in hits] == [None, None, None]
     assert "topic" not in hits.to_pandas().columns

@@ -1,0 +1,124 @@
+"""The one assembly of the application: settings, store, embedder, searcher.
+
+Every face reaches data through a ``Workspace``, and every ``Workspace`` through one
+``Assembly``: the store is opened here (unless given), the embedder loaded and the
+searcher built on first use, once, under a lock (the service asks from many threads).
+An embedder is loaded once per process and model, however many workspaces use it (the
+app opens one per data folder). Summary engines are the registry's (``toolkit.summarize.registry``),
+built once when it is imported; the summary pipeline takes this store and embedder.
+Nothing else in the codebase builds a store, an embedder or a searcher for a face.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TypedDict, Unpack
+
+from toolkit.config import Settings
+from toolkit.embeddings import Embedder, get_embedder
+from toolkit.models import Source, SourceRef
+from toolkit.refs import SourceArg, resolve_source
+from toolkit.search.searcher import Searcher
+from toolkit.store import MessageStore, open_store
+from toolkit.store.files import private_dir
+from toolkit.weights import SearchWeights, WeightsArg, resolve_weights
+
+Progress = Callable[[int, int], None]
+"""``progress(done, total)`` while embedding; the app turns it into a progress bar."""
+
+
+class Parts(TypedDict, total=False):
+    """Parts a ``Workspace`` may be given ready-made; the rest it builds itself.
+
+    Tests and the app share a loaded embedder this way, tests put a fake searcher in.
+    """
+
+    store: MessageStore
+    embedder: Embedder
+    searcher: Searcher
+
+
+_embedders: dict[tuple[str, str, int], Embedder] = {}
+_embedders_lock = threading.Lock()
+
+
+def shared_embedder(settings: Settings) -> Embedder:
+    """The embedder the settings name, loaded once per process (``get_embedder``)."""
+    key = (settings.embedder, settings.embedding_model, settings.query_cache_size)
+    with _embedders_lock:
+        if key not in _embedders:
+            _embedders[key] = get_embedder(settings)
+        return _embedders[key]
+
+
+def _open_store(settings: Settings) -> MessageStore:
+    if settings.database is None and settings.postgres_url is None:
+        private_dir(settings.data_dir)  # 0700: the store holds private chats
+    return open_store(settings)
+
+
+class Assembly:
+    """Settings, store, embedder and searcher of one data folder, each built once.
+
+    Args:
+        settings: the settings (they name the store, the embedder, the weights).
+        parts: ready-made parts (``Parts``); a store given here is the caller's to
+            close, one opened here is closed by ``close``.
+    """
+
+    def __init__(self, settings: Settings, **parts: Unpack[Parts]) -> None:
+        self.settings = settings
+        self.owns_store = "store" not in parts
+        self.store = parts["store"] if "store" in parts else _open_store(settings)
+        self._embedder = parts.get("embedder")
+        self._searcher = parts.get("searcher")
+        self._lock = threading.RLock()
+
+    @property
+    def embedder(self) -> Embedder:
+        """The configured embedder, loaded once on first use."""
+        if self._embedder is None:
+            with self._lock:  # re-entrant: building the searcher loads the embedder
+                if self._embedder is None:
+                    self._embedder = shared_embedder(self.settings)
+        return self._embedder
+
+    @property
+    def searcher(self) -> Searcher:
+        """The searcher over this store and embedder, built once on first use."""
+        if self._searcher is None:
+            with self._lock:
+                if self._searcher is None:
+                    self._searcher = self._new_searcher()
+        return self._searcher
+
+    def _new_searcher(self) -> Searcher:
+        return Searcher(
+            self.store,
+            self.embedder,
+            weights=self.settings.search,
+            embed_batch_size=self.settings.embed_batch_size,
+            concurrency=self.settings.search_concurrency,
+        )
+
+    def source(self, ref: SourceArg) -> Source:
+        """The stored source a reference names (``@handle``, a t.me link, ``c/<id>``)."""
+        return resolve_source(self.store, ref)[0]
+
+    def resolve(self, ref: SourceArg) -> tuple[Source, SourceRef]:
+        """The source, and the reference to pass on (results echo the caller's text)."""
+        return resolve_source(self.store, ref)
+
+    def weights(self, weights: WeightsArg = None) -> SearchWeights:
+        """This call's weights against the settings' (see ``toolkit.weights.WeightsArg``).
+
+        Raises:
+            InvalidWeights: a mapping that makes the weights invalid.
+        """
+        return resolve_weights(weights, self.settings.search)
+
+    def close(self) -> None:
+        """Close the store, if this assembly opened it."""
+        if self.owns_store:
+            self.store.close()

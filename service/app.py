@@ -1,15 +1,16 @@
-"""``create_app(settings)``: the /v1 FastAPI service, a thin adapter over the toolkit.
+"""``create_app(settings)``: the /v1 FastAPI service, a thin adapter over the Workspace.
 
 ``uvicorn service.app:create_app --factory`` serves it with ``Settings()`` from the
-environment; tests and notebooks pass their own settings (and may pass a store or a
-ready-made embedder or searcher). Everything a request needs is one typed
-``ServiceState`` (``service.state``).
+environment; tests and notebooks pass their own settings (and may pass a ready-made
+store, embedder or searcher, which the app's ``Workspace`` then uses). Everything a
+request needs is one typed ``ServiceState`` (``service.state``).
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Unpack
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
@@ -24,11 +25,8 @@ from service.routes import ROUTERS
 from service.routes.health import package_version
 from service.state import ServiceState
 from toolkit.config import Settings
-from toolkit.embeddings import Embedder
 from toolkit.errors import ToolkitError
-from toolkit.search.searcher import Searcher
-from toolkit.store import open_store
-from toolkit.store.base import MessageStore
+from toolkit.workspace import Parts, Workspace
 
 DESCRIPTION = """\
 Search and summaries over the messages of messaging-platform chats and channels.
@@ -38,43 +36,31 @@ Authenticate with `Authorization: Bearer <API key>` (create one with
 """
 
 
-def create_app(
-    settings: Settings | None = None,
-    *,
-    store: MessageStore | None = None,
-    embedder: Embedder | None = None,
-    searcher: Searcher | None = None,
-) -> FastAPI:
-    """Build the service.
+def create_app(settings: Settings | None = None, **parts: Unpack[Parts]) -> FastAPI:
+    """Build the service over one ``Workspace``.
 
     Args:
         settings: the configuration; ``Settings()`` (environment, ``.env``) when omitted.
-        store: a store to serve; by default the one the settings name (``open_store``),
-            opened here once and closed when the app shuts down.
-        embedder: the embedder to use; built from the settings on first use otherwise.
-        searcher: the searcher to use; built on first use otherwise.
+        parts: a ready-made ``store`` (by default the one the settings name, opened
+            here once and closed when the app shuts down), ``embedder`` or ``searcher``
+            (by default built from the settings on first use).
 
     Returns:
         The FastAPI application.
     """
     settings = settings if settings is not None else Settings()
-    owns_store = store is None
-    app_store: MessageStore = store if store is not None else open_store(settings)
+    workspace = Workspace(settings, **parts)
     state = ServiceState(
-        settings=settings,
-        store=app_store,
-        rate_limiter=limiter_from_settings(settings, app_store),
-        auth_failures=auth_failure_limiter_from_settings(settings, app_store),
-        key_stamps=KeyStamps(app_store),
-        embedder=embedder,
-        searcher=searcher,
+        workspace=workspace,
+        rate_limiter=limiter_from_settings(settings, workspace.store),
+        auth_failures=auth_failure_limiter_from_settings(settings, workspace.store),
+        key_stamps=KeyStamps(workspace.store),
     )
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         yield
-        if owns_store:
-            app_store.close()
+        workspace.close()  # closes the store only if the workspace opened it
 
     app = FastAPI(
         title="Message Lens",

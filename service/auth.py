@@ -78,4 +78,5 @@ def _verify(
         raise AuthenticationError(
             "an API key is required: send 'Authorization: Bearer <key>'", error=None
         )
-    return verify_api_key(state.store, credentials.credentials, touch=state.key_stamps.submit)
+    store = state.workspace.store
+    return verify_api_key(store, credentials.credentials, touch=state.key_stamps.submit)

@@ -1,14 +1,15 @@
-"""Every Annotated dependency of the routes: state, settings, store, key, scopes, resources.
+"""Every Annotated dependency of the routes: state, settings, the Workspace, key, scopes.
 
 Routes read plainly with these aliases, and tests swap any of them through
 ``app.dependency_overrides``::
 
     @router.post("/v1/search/messages")
-    def search(body: SearchRequest, searcher: SearcherDep,
-               _: Annotated[ApiKeyRecord, Depends(require_scope("search.read"))]) -> ...
+    def search(body: SearchRequest, _: SearchScope, ws: WorkspaceDep) -> ...:
+        hits = ws.search(requests.SearchRequest(...))
 
-Costly resources (the embedder, the searcher) are built once per app, on first use,
-by ``ServiceState.resource``; ``create_app(settings, embedder=...)`` presets one.
+The application is one ``toolkit.workspace.Workspace`` per app (``create_app`` builds
+it; it builds the store, the embedder and the searcher once): routes call its verbs and
+never reach for a store, an embedder or a searcher of their own.
 """
 
 from __future__ import annotations
@@ -23,11 +24,8 @@ from service.auth import authenticate, bearer_scheme
 from service.state import ServiceState, state_of
 from toolkit.apikeys import SCOPES, check_scope
 from toolkit.config import Settings
-from toolkit.embeddings import Embedder, get_embedder
-from toolkit.ingest.live import MessengerClient, TelethonMessengerClient
 from toolkit.models import ApiKeyRecord
-from toolkit.search.searcher import Searcher
-from toolkit.store.base import MessageStore
+from toolkit.workspace import MessengerClient, Workspace, messenger_client
 
 
 def get_state(request: Request) -> ServiceState:
@@ -43,13 +41,13 @@ def get_settings(state: StateDep) -> Settings:
     return state.settings
 
 
-def get_store(state: StateDep) -> MessageStore:
-    """The app's store, opened once by ``create_app``."""
-    return state.store
+def get_workspace(state: StateDep) -> Workspace:
+    """The app's Workspace: its store, embedder, searcher and engines, built once."""
+    return state.workspace
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
-StoreDep = Annotated[MessageStore, Depends(get_store)]
+WorkspaceDep = Annotated[Workspace, Depends(get_workspace)]
 
 
 def get_principal(
@@ -99,32 +97,6 @@ SourcesReadScope = Annotated[ApiKeyRecord, Depends(require_scope("sources.read")
 SourcesWriteScope = Annotated[ApiKeyRecord, Depends(require_scope("sources.write"))]
 SummaryScope = Annotated[ApiKeyRecord, Depends(require_scope("summary.run"))]
 
-
-def get_app_embedder(state: StateDep) -> Embedder:
-    """The app's embedder, shared by search and summaries."""
-    return state.resource("embedder", lambda: get_embedder(state.settings))
-
-
-EmbedderDep = Annotated[Embedder, Depends(get_app_embedder)]
-
-
-def get_searcher(state: StateDep, embedder: EmbedderDep) -> Searcher:
-    """The app's searcher: one per process, over the app's store and embedder."""
-    settings = state.settings
-    return state.resource(
-        "searcher",
-        lambda: Searcher(
-            state.store,
-            embedder,
-            weights=settings.search,
-            embed_batch_size=settings.embed_batch_size,
-            concurrency=settings.search_concurrency,
-        ),
-    )
-
-
-SearcherDep = Annotated[Searcher, Depends(get_searcher)]
-
 MessengerClientFactory = Callable[[], MessengerClient]
 
 
@@ -134,7 +106,7 @@ def get_messenger_client_factory(settings: SettingsDep) -> MessengerClientFactor
     A factory rather than the client, so that the route validates its body before
     finding out whether live credentials are configured.
     """
-    return lambda: TelethonMessengerClient.from_settings(settings)
+    return lambda: messenger_client(settings)
 
 
 MessengerClientFactoryDep = Annotated[MessengerClientFactory, Depends(get_messenger_client_factory)]

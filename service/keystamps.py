@@ -10,19 +10,35 @@ flight at a time, so a burst of requests does not fill the writer's queue with c
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from datetime import datetime
+from typing import Protocol
 
-from toolkit.store.base import MessageStore
+
+class StampStore(Protocol):
+    """What ``KeyStamps`` needs of the workspace's store."""
+
+    def write_behind(self, task: Callable[[], object]) -> bool:
+        """Queue ``task`` for the background writer; ``False`` when it is busy."""
+        ...
+
+    def flush_writes(self, timeout: float = 10.0) -> bool:
+        """Wait until queued writes are done; ``False`` on timeout."""
+        ...
+
+    def touch_api_key(self, key_id: int, when: datetime) -> None:
+        """Record that key ``key_id`` was used at ``when``."""
+        ...
 
 
 class KeyStamps:
     """Records key use through ``store.write_behind``, one pending stamp per key.
 
     Args:
-        store: where the stamps go.
+        store: where the stamps go (the workspace's store).
     """
 
-    def __init__(self, store: MessageStore) -> None:
+    def __init__(self, store: StampStore) -> None:
         self.store = store
         self._pending: set[int] = set()
         self._lock = threading.Lock()

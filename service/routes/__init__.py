@@ -2,7 +2,8 @@
 
 A new route module makes its router with ``APIRouter(..., route_class=GuardedRoute)``
 (authentication before the body, see ``service.routing``), takes its dependencies from
-``service.deps``, and adds its import and one entry to ``ROUTERS``.
+``service.deps`` (``WorkspaceDep``: the app's one Workspace, whose verbs do the work),
+and adds its import and one entry to ``ROUTERS``.
 """
 
 from fastapi import APIRouter

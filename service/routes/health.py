@@ -7,7 +7,7 @@ from importlib.metadata import PackageNotFoundError, version
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
-from service.deps import StoreDep
+from service.deps import WorkspaceDep
 from service.problems import problem_responses
 from service.routing import GuardedRoute
 
@@ -32,9 +32,9 @@ def package_version() -> str:
 
 
 @router.get("/healthz", response_model=Health, summary="Liveness", responses=problem_responses(503))
-def healthz(store: StoreDep) -> Health:
+def healthz(ws: WorkspaceDep) -> Health:
     """``ok`` with the number of sources and messages; 503 when the store fails."""
-    sources = store.list_sources()
+    sources = ws.sources()
     return Health(
         version=package_version(),
         messages=sum(s.message_count for s in sources),

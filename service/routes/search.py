@@ -2,7 +2,8 @@
 
 The contract's request (§2.3) and response (§2.4), bounds from DESIGN.md §3, plus two
 optional request fields: ``explain`` (each hit's signals) and ``weights`` (this call's
-overrides of the configured ``SearchWeights``). The ranking is ``toolkit.search``.
+overrides of the configured ``SearchWeights``). The body becomes one
+``toolkit.requests.SearchRequest`` that the Workspace hands its searcher.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from service.deps import SearcherDep, SearchScope
+from service.deps import SearchScope, WorkspaceDep
 from service.problems import problem_responses
 from service.routing import GuardedRoute
 from service.schemas import (
@@ -25,6 +26,7 @@ from service.schemas import (
     UtcDatetime,
     check_not_before,
 )
+from toolkit import requests
 
 router = APIRouter(tags=["search"], route_class=GuardedRoute)
 
@@ -133,7 +135,7 @@ class SearchResponse(BaseModel):
 def search_messages(
     body: SearchRequest,
     _: SearchScope,
-    searcher: SearcherDep,
+    ws: WorkspaceDep,
 ) -> SearchResponse:
     """Rank the most recent `scan_messages_limit` messages (inside the period) for `query`.
 
@@ -141,9 +143,9 @@ def search_messages(
     very short messages; every hit carries up to two messages before and after it.
     """
     overrides = body.weights.model_dump(exclude_none=True) if body.weights else None
-    hits = searcher.search(
-        body.source_ref,
-        body.query,
+    request = requests.SearchRequest(
+        source_ref=body.source_ref,
+        query=body.query,
         limit=body.limit,
         scan_messages_limit=body.scan_messages_limit,
         period_from=body.period_from,
@@ -153,4 +155,5 @@ def search_messages(
         topic_id=body.topic_id,
         sender_peer_ids=body.sender_peer_ids,
     )
+    hits = ws.search(request)
     return SearchResponse.model_validate({"items": hits}, from_attributes=True)

@@ -10,18 +10,15 @@ from pydantic import BaseModel, Field
 
 from service.deps import (
     MessengerClientFactoryDep,
-    SettingsDep,
     SourcesReadScope,
     SourcesWriteScope,
-    StoreDep,
+    WorkspaceDep,
 )
 from service.problems import problem_responses
 from service.routing import GuardedRoute
 from service.schemas import SourceRefStr, StrictCount, UtcDatetime
-from toolkit.ingest.sync import run_sync
-from toolkit.models import Source, SourceKind
-from toolkit.refs import parse_ref, source_link
-from toolkit.store.base import MessageStore
+from toolkit.models import SourceKind, SourceStats
+from toolkit.refs import source_link
 
 router = APIRouter(prefix="/v1/sources", tags=["sources"], route_class=GuardedRoute)
 
@@ -71,8 +68,8 @@ class SyncResult(SourceInfo):
     complete: bool = Field(description="False when `limit` stopped it: call again for more.")
 
 
-def _info(store: MessageStore, source: Source, source_ref: str) -> SourceInfo:
-    stats = store.source_stats(source.id)
+def _info(stats: SourceStats, source_ref: str) -> SourceInfo:
+    source = stats.source
     return SourceInfo.model_validate(
         {**asdict(source), **asdict(stats), "source_ref": source_ref, "link": source_link(source)}
     )
@@ -89,11 +86,11 @@ def get_source_by_ref(
         SourceRefStr,
         Query(description="`@handle`, `t.me/handle`, `t.me/c/<id>` …", examples=["@durov"]),
     ],
-    store: StoreDep,
+    ws: WorkspaceDep,
     _: SourcesReadScope,
 ) -> SourceInfo:
     """Title, kind, message count, first and last message time and last sync of a source."""
-    return _info(store, store.get_source(parse_ref(source_ref)), source_ref)
+    return _info(ws.source_stats(source_ref), source_ref)
 
 
 @router.post(
@@ -105,23 +102,17 @@ def get_source_by_ref(
 def sync_source_by_ref(
     body: SyncRequest,
     _: SourcesWriteScope,
-    store: StoreDep,
-    settings: SettingsDep,
+    ws: WorkspaceDep,
     new_client: MessengerClientFactoryDep,
 ) -> SyncResult:
     """Fetch new messages oldest first from the last sync's watermark (503 if not configured).
 
     A long FloodWait answers 503 with ``Retry-After``; what arrived before it is kept.
     """
-    report = run_sync(
-        store,
-        new_client(),
-        parse_ref(body.source_ref),
-        batch_size=settings.sync_batch_size,
-        flood_sleep_threshold=settings.flood_sleep_threshold,
-        limit=body.limit,
-    )
-    info = _info(store, report.source, body.source_ref)
+    # Synced messages are embedded by the searches that read them, as before: the sync
+    # answers without waiting for the model.
+    report = ws.sync(body.source_ref, new_client(), limit=body.limit, embed=False)
+    info = _info(ws.source_stats(report.source), body.source_ref)
     return SyncResult.model_validate(
         {
             **info.model_dump(),

@@ -3,6 +3,7 @@
 
 All three need the ``summary.run`` scope. The engine that wrote the answer (``llm`` or
 ``extractive``) is in the ``X-Summary-Engine`` header; the body is the contract's shape.
+Each body becomes one ``toolkit.requests`` object that the Workspace hands the pipeline.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from service.deps import EmbedderDep, SettingsDep, StoreDep, SummaryScope
+from service.deps import SummaryScope, WorkspaceDep
 from service.problems import problem_responses
 from service.routing import GuardedRoute
 from service.schemas import (
@@ -23,11 +24,8 @@ from service.schemas import (
     check_not_before,
 )
 from toolkit import requests
-from toolkit.config import Settings
-from toolkit.embeddings import Embedder
 from toolkit.models import SourceKind, Summary
 from toolkit.requests import MAX_SOURCE_MESSAGES
-from toolkit.summarize.pipeline import summarize_period, summarize_source
 
 router = APIRouter(tags=["summaries"], route_class=GuardedRoute)
 
@@ -95,12 +93,7 @@ def _answer(summary: Summary, response: Response) -> SummaryResponse:
 
 
 def _period(
-    body: SummaryRequest,
-    kind: SourceKind,
-    store: StoreDep,
-    settings: Settings,
-    embedder: Embedder,
-    response: Response,
+    body: SummaryRequest, kind: SourceKind, ws: WorkspaceDep, response: Response
 ) -> SummaryResponse:
     request = requests.SummaryRequest(
         source_ref=body.source_ref,
@@ -111,8 +104,7 @@ def _period(
         topic_id=body.topic_id,
         sender_peer_ids=body.sender_peer_ids,
     )
-    summary = summarize_period(store, embedder, settings, request)
-    return _answer(summary, response)
+    return _answer(ws.summarize(request), response)
 
 
 @router.post(
@@ -122,15 +114,10 @@ def _period(
     responses=ERRORS,
 )
 def summarize_chat(
-    body: SummaryRequest,
-    _: SummaryScope,
-    store: StoreDep,
-    settings: SettingsDep,
-    embedder: EmbedderDep,
-    response: Response,
+    body: SummaryRequest, _: SummaryScope, ws: WorkspaceDep, response: Response
 ) -> SummaryResponse:
     """Threads, questions, decisions and open items of ``[started_at, ended_at)``."""
-    return _period(body, SourceKind.CHAT, store, settings, embedder, response)
+    return _period(body, SourceKind.CHAT, ws, response)
 
 
 @router.post(
@@ -140,15 +127,10 @@ def summarize_chat(
     responses=ERRORS,
 )
 def summarize_channel(
-    body: SummaryRequest,
-    _: SummaryScope,
-    store: StoreDep,
-    settings: SettingsDep,
-    embedder: EmbedderDep,
-    response: Response,
+    body: SummaryRequest, _: SummaryScope, ws: WorkspaceDep, response: Response
 ) -> SummaryResponse:
     """Announcements, topics and links of the posts in ``[started_at, ended_at)``."""
-    return _period(body, SourceKind.CHANNEL, store, settings, embedder, response)
+    return _period(body, SourceKind.CHANNEL, ws, response)
 
 
 @router.post(
@@ -158,12 +140,7 @@ def summarize_channel(
     responses=ERRORS,
 )
 def summarize_source_by_ref(
-    body: SourceSummaryRequest,
-    _: SummaryScope,
-    store: StoreDep,
-    settings: SettingsDep,
-    embedder: EmbedderDep,
-    response: Response,
+    body: SourceSummaryRequest, _: SummaryScope, ws: WorkspaceDep, response: Response
 ) -> SummaryResponse:
     """Describe a source from its most recent messages, with no period wording."""
     request = requests.SourceSummaryRequest(
@@ -173,5 +150,4 @@ def summarize_source_by_ref(
         topic_id=body.topic_id,
         sender_peer_ids=body.sender_peer_ids,
     )
-    summary = summarize_source(store, embedder, settings, request)
-    return _answer(summary, response)
+    return _answer(ws.summarize(request), response)

@@ -207,7 +207,7 @@ def app(settings: Settings, app_state: dict[str, Any], fake_messenger: FakeMesse
 @pytest.fixture
 def store(app: FastAPI) -> MessageStore:
     """The app's store."""
-    return state_of(app).store
+    return state_of(app).workspace.store
 
 
 @pytest.fixture

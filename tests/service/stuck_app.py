@@ -13,19 +13,16 @@ from typing import Any
 from fastapi import FastAPI
 
 from service.app import create_app
-from service.deps import get_searcher
 
 
 class SleepingSearcher:
     """Sleeps for ten minutes, then finds nothing."""
 
-    def search(self, *args: Any, **kwargs: Any) -> list[Any]:
+    def run(self, request: Any) -> list[Any]:
         time.sleep(600)
         return []
 
 
 def create() -> FastAPI:
     """The service, with a searcher that never answers in time."""
-    app = create_app()
-    app.dependency_overrides[get_searcher] = SleepingSearcher
-    return app
+    return create_app(searcher=SleepingSearcher())  # type: ignore[arg-type]

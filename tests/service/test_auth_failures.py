@@ -34,7 +34,7 @@ def limited(settings: Settings) -> Settings:
 
 def _app_and_key(settings: Settings) -> tuple[object, dict[str, str]]:
     app = create_app(settings)
-    store = state_of(app).store
+    store = state_of(app).workspace.store
     store.upsert_source(title="T", kind=SourceKind.CHANNEL, handle="lens_public")
     token, _ = create_api_key(store, name="good", scopes={"sources.read"})
     return app, {"Authorization": f"Bearer {token}"}

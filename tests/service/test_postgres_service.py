@@ -50,7 +50,7 @@ def test_every_route_answers_on_postgres_and_no_sqlite_file_is_written(
     protected_routes: list[tuple[str, str, str, Any]],
     tmp_path: Path,
 ) -> None:
-    assert isinstance(state_of(app).store, PostgresStore)
+    assert isinstance(state_of(app).workspace.store, PostgresStore)
     headers = auth()
     for method, path, _, example in protected_routes:
         response = send(client, method, path, example, headers=headers)

@@ -85,7 +85,7 @@ def test_zero_rate_disables(settings: Settings) -> None:
 def test_429_problem_with_retry_after(settings: Settings) -> None:
     limited = settings.model_copy(update={"rate_limit_per_minute": 6.0, "rate_limit_burst": 2})
     app = create_app(limited)
-    store = state_of(app).store
+    store = state_of(app).workspace.store
     store.upsert_source(title="T", kind=SourceKind.CHANNEL, handle="lens_public")
     one, _ = create_api_key(store, name="one", scopes={"sources.read"})
     two, _ = create_api_key(store, name="two", scopes={"sources.read"})
@@ -121,7 +121,7 @@ def test_one_request_spends_one_token_however_many_dependencies_ask(settings: Se
         assert principal.id == scoped.id
         return principal.id
 
-    token, _ = create_api_key(state_of(app).store, name="k", scopes={"search.read"})
+    token, _ = create_api_key(state_of(app).workspace.store, name="k", scopes={"search.read"})
     with TestClient(app) as client:
         headers = {"Authorization": f"Bearer {token}"}
         statuses = [client.get("/_test/both", headers=headers).status_code for _ in range(3)]

@@ -19,7 +19,6 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from service.app import create_app
-from service.deps import get_searcher
 from service.keystamps import KeyStamps
 from service.state import state_of
 from toolkit import deadline
@@ -40,7 +39,7 @@ class StuckSearcher:
         self.release = threading.Event()
         self.limit = limit
 
-    def search(self, *args: Any, **kwargs: Any) -> list[Any]:
+    def run(self, request: Any) -> list[Any]:
         self.release.wait(self.limit)
         return []
 
@@ -48,10 +47,10 @@ class StuckSearcher:
 def test_request_past_its_deadline_is_a_503_problem(
     settings: Settings, auth: Callable[..., dict[str, str]]
 ) -> None:
-    app = create_app(settings.model_copy(update={"request_timeout_seconds": 0.5}))
     stuck = StuckSearcher()
-    app.dependency_overrides[get_searcher] = lambda: stuck
-    token, _ = create_api_key(state_of(app).store, name="k", scopes={"search.read"})
+    patient = settings.model_copy(update={"request_timeout_seconds": 0.5})
+    app = create_app(patient, searcher=stuck)  # type: ignore[arg-type]
+    token, _ = create_api_key(state_of(app).workspace.store, name="k", scopes={"search.read"})
     headers = {"Authorization": f"Bearer {token}"}
     try:
         with TestClient(app) as client:
@@ -75,7 +74,7 @@ class CheckingSearcher:
         self.stopped = threading.Event()
         self.error: BaseException | None = None
 
-    def search(self, *args: Any, **kwargs: Any) -> list[Any]:
+    def run(self, request: Any) -> list[Any]:
         try:
             for _ in range(2000):  # 20 s of work unless the deadline stops it
                 deadline.check()
@@ -91,10 +90,10 @@ class CheckingSearcher:
 def test_work_past_the_deadline_stops_at_its_next_check(
     settings: Settings, auth: Callable[..., dict[str, str]]
 ) -> None:
-    app = create_app(settings.model_copy(update={"request_timeout_seconds": 0.3}))
     worker = CheckingSearcher()
-    app.dependency_overrides[get_searcher] = lambda: worker
-    token, _ = create_api_key(state_of(app).store, name="k", scopes={"search.read"})
+    hasty = settings.model_copy(update={"request_timeout_seconds": 0.3})
+    app = create_app(hasty, searcher=worker)  # type: ignore[arg-type]
+    token, _ = create_api_key(state_of(app).workspace.store, name="k", scopes={"search.read"})
     with TestClient(app) as client:
         response = client.post(
             SEARCH,

@@ -199,7 +199,7 @@ def test_the_service_searcher_takes_turns_as_the_settings_say(
 
     assert post(client, auth("search.read")).status_code == 200
     state = state_of(client.app)  # type: ignore[arg-type]
-    searcher = state.searcher  # built by the search above
+    searcher = state.workspace.searcher  # built by the search above
     assert searcher is not None
     assert searcher.turns is not None
     assert searcher.turns.slots == state.settings.search_concurrency == 1

@@ -9,8 +9,6 @@ from toolkit.refs import message_link
 from toolkit.requests import AnySummaryRequest
 from toolkit.timeparse import summary_period
 
-LANGUAGES = ["en", "ru", "de", "fr", "es", "it", "uk", "pt", "tr", "zh"]
-
 st.title("Summaries")
 ws = ui.workspace()
 ref = ui.source_picker()
@@ -20,15 +18,24 @@ if ref:
     left, mid, right = st.columns(3)
     kinds = ["chat", "channel"]
     kind = left.selectbox("Kind", kinds, index=kinds.index(source.kind.value), disabled=whole)
-    language = mid.selectbox("Language", LANGUAGES, help="The extractive engine writes en and ru.")
     engine = right.selectbox(
         "Engine", ["auto", "extractive", "llm"], help="auto: the LLM when one is configured."
     )
+    # Only the languages the chosen engine can write: offline, the language packs.
+    languages = ws.summary_languages(engine)
+    language = mid.selectbox(
+        "Language",
+        languages,
+        help="Offline: English, Russian, Ukrainian; an LLM endpoint writes any language.",
+    )
+    if not languages:
+        st.info("No LLM endpoint is configured (MLENS_LLM_BASE_URL): choose auto or extractive.")
     period = (
         None if whole else ui.period_picker(ref, key="summary_period", optional=False, last_days=7)
     )
     topic, senders = ui.topic_and_senders(ref, key="summary")
-    if st.button("Summarise", type="primary", disabled=not whole and period is None):
+    ready = bool(languages) and (whole or period is not None)
+    if st.button("Summarise", type="primary", disabled=not ready):
         with ui.shown_errors(), st.spinner("Summarising…"):
             request: AnySummaryRequest
             if whole:

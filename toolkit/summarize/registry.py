@@ -46,3 +46,16 @@ def engine_name(settings: Settings) -> str:
         ConfigError: as for ``select_engine``.
     """
     return select_engine(settings).name
+
+
+def summary_languages(settings: Settings) -> tuple[str, ...]:
+    """The output languages the settings' engine can write: every ISO 639-1 code with an
+    LLM endpoint, the language packs' codes (``en``, ``ru``, ``uk``) offline.
+
+    Raises:
+        ConfigError: as for ``select_engine``.
+    """
+    from toolkit.summarize.lang import CODES
+    from toolkit.summarize.languages import LANGUAGES
+
+    return tuple(LANGUAGES) if select_engine(settings).name == "llm" else CODES

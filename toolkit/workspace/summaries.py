@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from toolkit.errors import ConfigError, InvalidRequest
 from toolkit.models import Message, Summary
 from toolkit.requests import AnySummaryRequest, SummaryRequest
 from toolkit.summarize.pipeline import summarize_period, summarize_source
+from toolkit.summarize.registry import summary_languages
 from toolkit.workspace.assembly import Assembly
 
 
@@ -32,6 +34,20 @@ class Summaries:
         if isinstance(request, SummaryRequest):
             return summarize_period(ctx.store, ctx.embedder, ctx.settings, request)
         return summarize_source(ctx.store, ctx.embedder, ctx.settings, request)
+
+    def languages(self, engine: str | None = None) -> tuple[str, ...]:
+        """The languages a summary can be written in with ``engine`` (default: the
+        settings'): any ISO 639-1 code through an LLM endpoint, else the offline
+        engine's packs (``en``, ``ru``, ``uk``); none when ``engine`` cannot run."""
+        settings = self.ctx.settings
+        if engine is not None:
+            if engine not in ("auto", "extractive", "llm"):
+                raise InvalidRequest("engine must be auto, extractive or llm", field="engine")
+            settings = settings.model_copy(update={"summary_engine": engine})
+        try:
+            return summary_languages(settings)
+        except ConfigError:
+            return ()
 
     def important_messages(self, summary: Summary) -> list[Message]:
         """The stored messages a summary rests on, most important first."""

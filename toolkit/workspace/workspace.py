@@ -67,7 +67,7 @@ class Workspace:
       ``index``;
     - search (``Search``): ``search`` (a ``SearchRequest``), ``hit_topics``;
     - summaries (``Summaries``): ``summarize`` (a ``SummaryRequest`` or a
-      ``SourceSummaryRequest``), ``important_messages``;
+      ``SourceSummaryRequest``), ``important_messages``, ``summary_languages``;
     - evaluation (``Evaluation``): ``dev_sets``, ``evaluate_ranking``, ``ablation``,
       ``weight_grid``, ``simplex``, ``save_weights``, ``evaluate_summaries``,
       ``summary_outputs``.
@@ -171,6 +171,7 @@ class Workspace:
 
     summarize = verb("summaries", Summaries.summarize)
     important_messages = verb("summaries", Summaries.important_messages)
+    summary_languages = verb("summaries", Summaries.languages)
 
     dev_sets = verb("evaluation", Evaluation.dev_sets)
     evaluate_ranking = verb("evaluation", Evaluation.evaluate_ranking)

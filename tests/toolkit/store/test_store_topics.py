@@ -13,8 +13,6 @@ from store_backends import Store
 
 from toolkit.models import Message, Source, SourceKind
 from toolkit.store import SQLiteStore
-from toolkit.store.postgres_messages import NEIGHBOURS_OF_TOPIC
-from toolkit.store.sqlite_messages import neighbours_sql
 
 pytestmark = pytest.mark.both_stores
 
@@ -132,24 +130,17 @@ def test_neighbours_of_match_a_naive_reference(store: Store, forum_source: bool)
 def test_the_topic_walks_are_served_by_the_topic_index(store: Store, forum: Source) -> None:
     """Each walk searches ``messages_by_topic`` (source, topic, time) from the anchor in
     index order: no sort, no scan of the topic."""
+    sql, params = store.dialect.neighbours(forum.id, [8], before=2, after=2, same_topic=True)
     if isinstance(store, SQLiteStore):
-        sql = neighbours_sql(1, same_topic=True)
-        params = [8, forum.id, forum.id, 8, forum.id, 8, 8, 2] * 2
         with sqlite3.connect(store.database) as db:
             plan = " | ".join(r[3] for r in db.execute(f"EXPLAIN QUERY PLAN {sql}", params))
         walk = "USING INDEX messages_by_topic (source_id=? AND topic_id=? AND (posted_at,"
         assert plan.count(walk) == 2, plan
         assert "TEMP B-TREE" not in plan, plan
         return
-    with psycopg.connect(store.pg.url) as pg:
+    with psycopg.connect(store.dialect.url) as pg:  # type: ignore[attr-defined]
         pg.execute("SET enable_seqscan = off")  # a table this small would be read whole
-        plan = " | ".join(
-            r[0]
-            for r in pg.execute(
-                f"EXPLAIN {NEIGHBOURS_OF_TOPIC}",  # type: ignore[arg-type]
-                {"s": forum.id, "ids": [8], "before": 2, "after": 2},
-            )
-        )
+        plan = " | ".join(r[0] for r in pg.execute(f"EXPLAIN {sql}", params))  # type: ignore[arg-type]
     assert plan.count("Index Scan Backward using messages_by_topic") == 1, plan
     assert plan.count("Index Scan using messages_by_topic") == 1, plan
     assert "Sort" not in plan, plan

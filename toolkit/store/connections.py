@@ -64,13 +64,16 @@ class Connections:
                 return self._run(conn, sql, params, "write")
         return self._statement(self.writers, sql, params, "write")
 
-    def write_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        """Run one statement per row of parameters, in one transaction."""
+    def insert(
+        self, table: str, columns: str, rows: Sequence[Sequence[Any]], tail: str = ""
+    ) -> None:
+        """Insert ``rows`` of ``columns`` into ``table`` in bulk (the dialect's way: many
+        rows per statement, or COPY), in one transaction; ``tail``: ``ON CONFLICT ...``."""
         if not rows:
             return
         with self.transaction() as conn:
             try:
-                conn.cursor().executemany(rewrite(sql, self.dialect.mark), rows)
+                self.dialect.insert(conn, table, columns, rows, tail)
             except self.dialect.errors as exc:
                 raise StoreError(f"store write failed on {self.label}: {exc}") from exc
 

@@ -92,8 +92,11 @@ class Dialect(ABC):
     mark: ClassVar[str] = "?"
     arrays: ClassVar[bool] = False
     """Lists travel as one array parameter (``= ANY(?)``), not as ``IN (?, ?, ...)``."""
+    ids_in: ClassVar[str] = "{} = ANY(?)"
+    """With ``arrays``: the clause matching a column (``{}``) against a list of ids."""
     in_chunk: ClassVar[int] = 500
-    """Values per ``IN (...)`` list when lists are not arrays."""
+    """Ids per ``IN (...)`` list without ``arrays`` (fewer plan better than SQLite's
+    32,766 variables)."""
     same: ClassVar[str] = "IS NOT DISTINCT FROM"
     """The null-safe equality (``IS`` in SQLite)."""
     types: ClassVar[Mapping[str, str]]
@@ -136,6 +139,33 @@ class Dialect(ABC):
     def staging_area(self, conn: Connection) -> AbstractContextManager[None]:
         """Make ``stage`` exist on ``conn`` for one import (nothing: it always does)."""
         return contextlib.nullcontext()
+
+    def id_lists(self, column: str, ids: Sequence[int]) -> list[tuple[str, list[Any]]]:
+        """Clauses matching ``column`` against ``ids``, with their parameters: one
+        ``ids_in`` with the whole list when lists are ``arrays``, else ``IN (?, ...)``
+        lists of ``in_chunk`` ids each; none for no ids."""
+        values = list(ids)
+        if self.arrays:
+            return [(self.ids_in.format(column), [values])] if values else []
+        step = self.in_chunk
+        return [
+            (f"{column} IN ({','.join('?' * len(part))})", part)
+            for part in (values[i : i + step] for i in range(0, len(values), step))
+        ]
+
+    def insert(
+        self, conn: Connection, table: str, columns: str, rows: Sequence[Sequence[Any]], tail: str
+    ) -> None:
+        """``INSERT INTO table (columns) VALUES ... tail`` for every row, a thousand rows
+        (at most 30,000 parameters) per statement; inside the caller's transaction."""
+        width = len(rows[0])
+        step = max(1, min(1000, 30_000 // width))
+        marks = f"({', '.join('?' * width)})"
+        for start in range(0, len(rows), step):
+            part = rows[start : start + step]
+            values = ", ".join([marks] * len(part))
+            sql = f"INSERT INTO {table} ({columns}) VALUES {values} {tail}"
+            conn.execute(rewrite(sql, self.mark), [value for row in part for value in row])
 
     def neighbours(
         self,

@@ -9,7 +9,7 @@ from typing import Any
 
 from toolkit.models import Message
 from toolkit.store.connections import UsesConnections
-from toolkit.store.rows import MSG_COLUMNS, in_lists, message_filters, to_message
+from toolkit.store.rows import MSG_COLUMNS, message_filters, to_message
 
 _CONTENT = MSG_COLUMNS.replace("source_id, ", "")
 
@@ -180,7 +180,7 @@ class Reads(UsesConnections):
         """The messages with these ids, in posting order; unknown ids are skipped."""
         ids = list(dict.fromkeys(int(i) for i in message_ids))
         found: list[Message] = []
-        for clause, params in in_lists("message_id", ids, arrays=self.dialect.arrays):
+        for clause, params in self.dialect.id_lists("message_id", ids):
             rows = self.connections.read(
                 f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = ? AND {clause}",
                 (source_id, *params),
@@ -205,7 +205,7 @@ class Reads(UsesConnections):
     ) -> dict[int, tuple[Any, ...]]:
         """Stored columns (as ``rows.content_values`` gives them) of these messages, by id."""
         out: dict[int, tuple[Any, ...]] = {}
-        for clause, params in in_lists("message_id", message_ids, arrays=self.dialect.arrays):
+        for clause, params in self.dialect.id_lists("message_id", message_ids):
             for row in self.connections.read(
                 f"SELECT {_CONTENT} FROM messages WHERE source_id = ? AND {clause}",
                 (source_id, *params),

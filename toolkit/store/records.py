@@ -14,7 +14,6 @@ from toolkit.store.connections import UsesConnections
 from toolkit.store.rows import (
     KEY_COLUMNS,
     MSG_COLUMNS,
-    in_lists,
     posting_order,
     to_key_record,
     to_message,
@@ -34,7 +33,7 @@ class Records(UsesConnections):
         """Stored float32 vectors of ``model`` for these messages (missing ones absent)."""
         out: dict[int, Vector] = {}
         ids = list(dict.fromkeys(int(i) for i in message_ids))
-        for clause, params in in_lists("message_id", ids, arrays=self.dialect.arrays):
+        for clause, params in self.dialect.id_lists("message_id", ids):
             for mid, blob in self.connections.read(
                 f"SELECT message_id, vector FROM embeddings "
                 f"WHERE source_id = ? AND model = ? AND {clause}",
@@ -45,14 +44,17 @@ class Records(UsesConnections):
 
     def put_vectors(self, source_id: int, model: str, vectors: Iterable[tuple[int, Vector]]) -> int:
         """Store (or replace) vectors of ``model``; return how many were written."""
-        rows = [
-            (source_id, int(mid), model, np.asarray(vec, dtype=np.float32).tobytes())
-            for mid, vec in vectors
-        ]
-        self.connections.write_many(
-            "INSERT INTO embeddings (source_id, message_id, model, vector) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT (source_id, model, message_id) DO UPDATE SET vector = excluded.vector",
+        rows = list(
+            {
+                int(mid): (source_id, int(mid), model, np.asarray(vec, dtype=np.float32).tobytes())
+                for mid, vec in vectors
+            }.values()
+        )
+        self.connections.insert(
+            "embeddings",
+            "source_id, message_id, model, vector",
             rows,
+            "ON CONFLICT (source_id, model, message_id) DO UPDATE SET vector = excluded.vector",
         )
         return len(rows)
 

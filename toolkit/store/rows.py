@@ -140,21 +140,6 @@ def posting_order(*, newest_first: bool = False, alias: str = "") -> str:
     return f"ORDER BY {a}posted_at{way}, {a}message_id{way}"
 
 
-def in_lists(
-    column: str, values: Sequence[Any], *, arrays: bool, chunk: int = 500
-) -> list[tuple[str, list[Any]]]:
-    """``column IN (?, ...)`` clauses with their parameters, ``chunk`` values each (one
-    ``column = ANY(?)`` with the whole list when the dialect passes ``arrays``); none
-    for no values."""
-    values = list(values)
-    if arrays:
-        return [(f"{column} = ANY(?)", [values])] if values else []
-    return [
-        (f"{column} IN ({','.join('?' * len(part))})", part)
-        for part in (values[i : i + chunk] for i in range(0, len(values), chunk))
-    ]
-
-
 def message_filters(
     *,
     arrays: bool,

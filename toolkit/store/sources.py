@@ -11,10 +11,12 @@ from toolkit.models import Source, SourceRef, SourceStats, TopicStats
 from toolkit.store.connections import UsesConnections
 from toolkit.store.rows import SOURCE_COLUMNS, SourceFields, dt, source_keys, to_source, ts
 
+# One pass over the source's messages (and two look-ups of its row).
 _STATS = """
-SELECT COUNT(m.message_id), MIN(m.posted_at), MAX(m.posted_at), s.last_synced_at, s.sync_watermark
-FROM sources s LEFT JOIN messages m ON m.source_id = s.id AND NOT m.is_service
-WHERE s.id = ? GROUP BY s.id, s.last_synced_at, s.sync_watermark
+SELECT COUNT(*), MIN(posted_at), MAX(posted_at),
+    (SELECT last_synced_at FROM sources WHERE id = ?),
+    (SELECT sync_watermark FROM sources WHERE id = ?)
+FROM messages WHERE source_id = ? AND NOT is_service
 """
 
 
@@ -112,7 +114,7 @@ class Sources(UsesConnections):
     def source_stats(self, source_id: int) -> SourceStats:
         """One source's non-service message count, time span, last sync and topics."""
         source = self.get_source_by_id(source_id)
-        row: Any = self.connections.read(_STATS, (source_id,))[0]
+        row: Any = self.connections.read(_STATS, (source_id,) * 3)[0]
         count, first, last, synced_at, watermark = row
         return SourceStats(
             source=source,

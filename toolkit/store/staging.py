@@ -27,8 +27,8 @@ from toolkit.models import Message, Source, UpsertResult
 from toolkit.store.base import MessageStore
 from toolkit.store.connections import Connections
 from toolkit.store.dialect import Dialect, OnWait
-from toolkit.store.rows import MSG_COLUMNS, SourceFields, in_lists, source_fields, source_keys
-from toolkit.store.writes import CONTENT, by_source, classify, upsert_sql
+from toolkit.store.rows import MSG_COLUMNS, SourceFields, source_fields, source_keys
+from toolkit.store.writes import CONTENT, by_source, classify, upsert_tail
 
 _TABLE = """
 CREATE TABLE {stage}.import_messages (
@@ -99,6 +99,7 @@ class Staging:
         self._topics: dict[int, dict[int, str]] = {}
         self._final: dict[int, Source] = {}
         self._next_key = -1
+        self._spans: dict[int, tuple[int, int]] = {}  # lowest and highest id staged, by source
         with self._conns.transaction(begin="BEGIN"):
             self._conns.write(f"DROP TABLE IF EXISTS {self._table}")
             self._conns.write(
@@ -142,10 +143,15 @@ class Staging:
             current.update(self._staged_rows(key, ids))
             result, dirty, _ = classify(batch, current)
             with self._conns.transaction(begin="BEGIN"):
-                self._conns.write_many(
-                    upsert_sql(self._table, newer_only=False),
+                self._conns.insert(
+                    self._table,
+                    MSG_COLUMNS,
                     [(key, mid, *row) for mid, row in dirty.items()],
+                    upsert_tail(self._table, newer_only=False),
                 )
+            if dirty:
+                low, high = self._spans.get(key, (min(dirty), max(dirty)))
+                self._spans[key] = (min(low, *dirty), max(high, *dirty))
             total += result
         return total
 
@@ -159,9 +165,13 @@ class Staging:
 
     # Staging internals -------------------------------------------------------------------
     def _staged_rows(self, key: int, ids: Sequence[int]) -> Mapping[int, tuple[Any, ...]]:
+        """What this import staged of these messages. Only ids within the span it staged
+        are looked up: an export in id order never looks anything up."""
+        low, high = self._spans.get(key, (0, -1))
+        ids = [i for i in ids if low <= i <= high]
         out: dict[int, tuple[Any, ...]] = {}
         columns = ", ".join(["message_id", *CONTENT])
-        for clause, params in in_lists("message_id", ids, arrays=self._store.dialect.arrays):
+        for clause, params in self._store.dialect.id_lists("message_id", ids):
             for row in self._conns.read(
                 f"SELECT {columns} FROM {self._table} WHERE source_id = ? AND {clause}",
                 (key, *params),

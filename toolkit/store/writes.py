@@ -23,17 +23,12 @@ CONTENT = MSG_COLUMNS.split(", ")[2:]
 NEWER = "COALESCE(excluded.edited_at, 0) >= COALESCE({table}.edited_at, 0)"
 
 
-def upsert_sql(table: str, *, newer_only: bool = True) -> str:
-    """``INSERT`` a row of ``MSG_COLUMNS`` into ``table``, replacing the stored content
-    (only by a newer or equal edit, with ``newer_only``)."""
-    marks = ", ".join("?" * (len(CONTENT) + 2))
+def upsert_tail(table: str, *, newer_only: bool = True) -> str:
+    """The ``ON CONFLICT`` clause of an insert of ``MSG_COLUMNS`` rows into ``table``: the
+    stored content is replaced (only by a newer or equal edit, with ``newer_only``)."""
     where = f" WHERE {NEWER.format(table=table.split('.')[-1])}" if newer_only else ""
-    return (
-        f"INSERT INTO {table} ({MSG_COLUMNS}) VALUES ({marks}) "
-        "ON CONFLICT (source_id, message_id) DO UPDATE SET "
-        + ", ".join(f"{c} = excluded.{c}" for c in CONTENT)
-        + where
-    )
+    sets = ", ".join(f"{c} = excluded.{c}" for c in CONTENT)
+    return f"ON CONFLICT (source_id, message_id) DO UPDATE SET {sets}{where}"
 
 
 def classify(
@@ -85,13 +80,17 @@ class Writes(Reads):
             for source_id, batch in by_source(messages).items():
                 ids = [m.messenger_message_id for m in batch]
                 result, dirty, changed = classify(batch, self.message_rows(source_id, ids))
-                self.connections.write_many(
-                    upsert_sql("messages"), [(source_id, mid, *row) for mid, row in dirty.items()]
+                self.connections.insert(
+                    "messages",
+                    MSG_COLUMNS,
+                    [(source_id, mid, *row) for mid, row in dirty.items()],
+                    upsert_tail("messages"),
                 )
-                self.connections.write_many(
-                    "DELETE FROM embeddings WHERE source_id = ? AND message_id = ?",
-                    [(source_id, mid) for mid in changed],
-                )
+                for clause, params in self.dialect.id_lists("message_id", sorted(changed)):
+                    self.connections.write(
+                        f"DELETE FROM embeddings WHERE source_id = ? AND {clause}",
+                        (source_id, *params),
+                    )
                 total += result
         return total
 
@@ -101,15 +100,15 @@ class Writes(Reads):
         Once a source has topics it is a forum: its messages stored without a topic
         belong to General (id 1), which gets its title unless one was given.
         """
-        rows = [(source_id, int(tid), title) for tid, title in topics]
+        rows = list({int(tid): (source_id, int(tid), title) for tid, title in topics}.values())
         if not rows:
             return
-        add = "INSERT INTO topics (source_id, topic_id, title) VALUES (?, ?, ?) ON CONFLICT "
+        insert, columns = self.connections.insert, "source_id, topic_id, title"
         with self.connections.transaction():
-            self.connections.write_many(
-                add + "(source_id, topic_id) DO UPDATE SET title = excluded.title", rows
-            )
-            self.connections.write(add + "DO NOTHING", (source_id, GENERAL_TOPIC, "General"))
+            replace = "ON CONFLICT (source_id, topic_id) DO UPDATE SET title = excluded.title"
+            insert("topics", columns, rows, replace)
+            general = [(source_id, GENERAL_TOPIC, "General")]
+            insert("topics", columns, general, "ON CONFLICT DO NOTHING")
             self.connections.write(
                 "UPDATE messages SET topic_id = ? WHERE source_id = ? AND topic_id IS NULL",
                 (GENERAL_TOPIC, source_id),

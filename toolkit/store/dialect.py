@@ -5,10 +5,11 @@ connection pool, staged imports, migrations) is written once, over this object. 
 dialect says, mostly as data:
 
 - **SQL**: the driver's placeholder (shared SQL is written with ``?`` and rewritten
-  once per statement), whether a list travels as one array parameter (``= ANY(?)``)
-  or as ``IN (...)`` lists, the null-safe equality, the schema's type names (``types``:
+  once per statement), whether a list travels as one array parameter or as ``IN (...)``
+  lists (``id_lists``), the null-safe equality, the schema's type names (``types``:
   BLOB or BYTEA, ``INTEGER PRIMARY KEY`` or an identity column ...), and the schema an
-  import's staging tables live in;
+  import's staging tables live in; upserts are ``INSERT ... ON CONFLICT`` everywhere;
+- **bulk writes**: ``insert`` (many rows per ``VALUES`` statement; PostgreSQL COPYs);
 - **transactions**: how a write begins (``BEGIN IMMEDIATE`` takes SQLite's write lock
   at once), which errors mean "busy, try again", whether a lone write may run on its
   own (autocommit), a session lock around migrations;

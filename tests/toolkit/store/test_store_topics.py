@@ -144,3 +144,15 @@ def test_the_topic_walks_are_served_by_the_topic_index(store: Store, forum: Sour
     assert plan.count("Index Scan Backward using messages_by_topic") == 1, plan
     assert plan.count("Index Scan using messages_by_topic") == 1, plan
     assert "Sort" not in plan, plan
+
+
+def test_a_topic_known_only_from_its_messages_is_listed_by_number(store: Store) -> None:
+    """A live sync that started after a topic was created has its messages, not its title."""
+    source = store.upsert_source(title="F", kind=SourceKind.CHAT, internal_id=5)
+    store.upsert_messages(
+        Message(source.id, i, at(i), f"m{i}", topic_id=topic)
+        for i, topic in ((1, 9), (2, 9), (3, 4))
+    )
+    store.upsert_topics(source.id, [(4, "Known")])
+    listed = [(t.topic_id, t.title, t.message_count) for t in store.list_topics(source.id)]
+    assert listed == [(1, "General", 0), (4, "Known", 1), (9, "Topic 9", 2)]

@@ -13,7 +13,7 @@ from toolkit.store.dialect import rewrite
 from toolkit.store.postgres import PostgresDialect
 from toolkit.store.sqlite import SQLiteDialect
 
-STORE = Path(__file__).resolve().parents[2] / "toolkit" / "store"
+STORE = Path(__file__).resolve().parents[3] / "toolkit" / "store"
 DIALECTS = ("sqlite.py", "postgres.py")
 
 

@@ -41,7 +41,7 @@ def outside_query(store: Store, sql: str) -> list[tuple[Any, ...]]:
     if isinstance(store, SQLiteStore):
         with sqlite3.connect(store.database) as conn:
             return conn.execute(sql).fetchall()
-    with psycopg.connect(store.pg.url) as pg:
+    with psycopg.connect(store.dialect.url) as pg:  # type: ignore[attr-defined]
         return pg.execute(sql).fetchall()  # type: ignore[arg-type]
 
 

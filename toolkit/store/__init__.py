@@ -1,8 +1,17 @@
-"""Message stores: the ``MessageStore`` protocol, SQLite (embedded) and PostgreSQL (teams).
+"""Message stores: the ``MessageStore`` protocol, one SQL store, SQLite (embedded) and
+PostgreSQL (teams) as its dialects.
 
 ``open_store(settings)`` picks the store the settings name: PostgreSQL when
 ``MLENS_DATABASE_URL`` is a ``postgresql://`` URL, the SQLite file otherwise. The
 PostgreSQL module (and psycopg) is imported only when asked for.
+
+Modules: ``base`` (the protocol), ``store`` (``SQLStore``: the store, written once),
+``dialect`` (what a backend says: placeholders, types, locks, connections, errors),
+``sqlite`` and ``postgres`` (the two dialects, each with its store), ``connections`` and
+``pool`` (statements, transactions, pooled connections), ``sources``, ``reads``,
+``writes`` and ``records`` (the store's methods by table), ``staging`` (imports staged
+aside), ``migrations`` (the schema, versioned), ``rows`` (rows to models), ``background``
+(writes off the request path), ``copy`` (store to store), ``files`` (private files).
 """
 
 from __future__ import annotations

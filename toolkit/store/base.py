@@ -1,8 +1,9 @@
 """The ``MessageStore`` protocol: everything the toolkit asks of a message store.
 
-SQLite (``sqlite.py``) is the embedded default; a PostgreSQL store for several service
-replicas would implement the same protocol. Methods that return messages return them
-in posting order (``posted_at``, then message id), oldest first.
+``SQLStore`` (``store.py``) implements it once for every SQL backend, over a dialect:
+SQLite (``sqlite.py``) is the embedded default, PostgreSQL (``postgres.py``) serves
+several service replicas. Methods that return messages return them in posting order
+(``posted_at``, then message id), oldest first.
 
 Forum topics and senders (schema migration ``m005_topics_senders``):
 

@@ -1,42 +1,190 @@
-"""The PostgreSQL ``MessageStore``: what a team runs when one process and one file are not enough.
+"""The PostgreSQL store, for teams (``MLENS_DATABASE_URL=postgresql://…``): its dialect alone.
 
-Selected by ``MLENS_DATABASE_URL=postgresql://…`` (``toolkit.store.open_store``). Same
-behaviour as the SQLite store (the store test suite runs against both): times in Unix
-seconds, vectors as float32 bytes scored in numpy, the summary cache, API keys and
-sync watermarks, plus the token buckets that service replicas share
-(``take_rate_token``). Connections come from a psycopg pool; see ``postgres_conn``.
+Same behaviour as the SQLite store (the store test suite runs against both): times in
+Unix seconds, vectors as float32 bytes scored in numpy. What differs is said here:
+
+- **Connections**: one pool of autocommit connections (``pool_size``), named ``mlens``;
+  a read is one round trip with no transaction open; one the server closed is
+  replaced.
+- **SQL**: ``%s`` placeholders, lists as one array parameter (``= ANY(%s)``), BIGINT,
+  BOOLEAN, BYTEA and identity columns; an import's staging table is a temporary one of
+  its own session (``pg_temp``).
+- **Locks**: migrations and imports take turns on advisory locks, across every process
+  on the database.
+- **Neighbours**: one statement for all of a search's hits (``LATERAL`` walks of the
+  indexes from each anchor).
+- **Rate limits**: token buckets that service replicas share (``take_rate_token``).
+
+Everything else is the shared store (``store.SQLStore``). psycopg is imported with
+this module, which ``open_store`` imports only when asked for PostgreSQL.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import AbstractContextManager
-from datetime import UTC, datetime
-from typing import Unpack
+import math
+from collections.abc import Iterator, Sequence
+from typing import Any, ClassVar
 
-from toolkit.models import (
-    Message,
-    Source,
-    SourceStats,
-    UpsertResult,
-)
-from toolkit.store.background import BackgroundWriter, BackgroundWrites
-from toolkit.store.base import ImportSink
-from toolkit.store.postgres_conn import PgConnections
-from toolkit.store.postgres_import import publish_messages
-from toolkit.store.postgres_messages import PgMessages
-from toolkit.store.postgres_records import PgRecords
-from toolkit.store.postgres_staging import PgStaging
-from toolkit.store.reads import SourceLookups
-from toolkit.store.rows import SOURCE_COLUMNS, SourceFields, dt, source_keys, to_source, ts
+import psycopg
 
-# pg_advisory_xact_lock key of imports ("mlens-im" in ASCII).
+from toolkit.config import redact_url
+from toolkit.store.dialect import Connection, Dialect, OnWait, Params, waiting
+from toolkit.store.rows import MSG_COLUMNS
+from toolkit.store.store import SQLStore
+
+# Advisory lock keys: "mlens" and "mlens-im" in ASCII, so other applications' locks
+# do not collide.
+_MIGRATION_LOCK = 0x6D6C656E73
 _IMPORT_LOCK = 0x6D6C656E732D696D
 
+# Every anchor's two walks of an index, in one statement: a LATERAL subquery per side.
+_WALK = (
+    "(SELECT {side} AS side, "
+    + ", ".join("m." + c for c in MSG_COLUMNS.split(", "))
+    + " FROM messages m WHERE m.source_id = a.source_id AND NOT m.is_service AND {where}"
+    " {order})"
+)
+_SIDES = (
+    (0, "(m.posted_at, m.message_id) < (a.posted_at, a.message_id)",
+     "ORDER BY m.posted_at DESC, m.message_id DESC LIMIT %(before)s"),
+    (1, "(m.posted_at, m.message_id) > (a.posted_at, a.message_id)",
+     "ORDER BY m.posted_at, m.message_id LIMIT %(after)s"),
+)  # fmt: skip
+_ANCHORS = (
+    "SELECT a.message_id, n.* FROM messages a CROSS JOIN LATERAL ({}) n "
+    "WHERE a.source_id = %(s)s AND a.message_id = ANY(%(ids)s)"
+)
+NEIGHBOURS_OF = _ANCHORS.format(
+    " UNION ALL ".join(_WALK.format(side=s, where=w, order=o) for s, w, o in _SIDES)
+)
+# Within the anchor's topic. ``IS NOT DISTINCT FROM`` would use no index, so an anchor
+# with a topic walks ``messages_by_topic`` (equal topic) and one without (a non-forum
+# source) walks ``messages_by_time`` keeping those without a topic; the branch that
+# does not apply stops at its one-time test of ``a.topic_id``.
+NEIGHBOURS_OF_TOPIC = _ANCHORS.format(
+    " UNION ALL ".join(
+        _WALK.format(side=s, where=topic + w, order=o)
+        for topic in (
+            "m.topic_id = a.topic_id AND ",
+            "a.topic_id IS NULL AND m.topic_id IS NULL AND ",
+        )
+        for s, w, o in _SIDES
+    )
+)
 
-class PostgresStore(PgMessages, PgRecords, BackgroundWrites, SourceLookups):
-    """PostgreSQL implementation of ``MessageStore``.
+# One statement per request: refill the key's bucket for the time since its last
+# request, take a token when one is there, and say whether it was taken. ``now()`` is
+# the database's clock, so replicas with skewed clocks still share one budget.
+_TAKE_TOKEN = """
+INSERT INTO rate_buckets AS b (key, tokens, updated_at, allowed)
+VALUES (%(key)s, %(burst)s - 1, EXTRACT(EPOCH FROM now()), TRUE)
+ON CONFLICT (key) DO UPDATE SET
+    allowed = LEAST(%(burst)s, b.tokens + (EXTRACT(EPOCH FROM now()) - b.updated_at) * %(rate)s)
+        >= 1 - 1e-9,
+    tokens = GREATEST(0, LEAST(%(burst)s,
+        b.tokens + (EXTRACT(EPOCH FROM now()) - b.updated_at) * %(rate)s)
+        - CASE WHEN LEAST(%(burst)s,
+            b.tokens + (EXTRACT(EPOCH FROM now()) - b.updated_at) * %(rate)s) >= 1 - 1e-9
+          THEN 1 ELSE 0 END),
+    updated_at = EXTRACT(EPOCH FROM now())
+RETURNING allowed, tokens
+"""
+
+
+class PostgresDialect(Dialect):
+    """PostgreSQL through psycopg 3.
+
+    Args:
+        url: ``postgresql://user:password@host:port/database``.
+        pool_size: most connections this process keeps open.
+        connect_timeout: seconds to wait for the server when connecting.
+    """
+
+    name = "postgres"
+    mark = "%s"
+    arrays = True
+    # Not ``= ANY(?)``: before a table has statistics (a first import) the planner
+    # filters the whole source through the array; a set to join keeps to the index.
+    ids_in = "{} IN (SELECT unnest(?::bigint[]))"
+    types: ClassVar[dict[str, str]] = {
+        "id": "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY",
+        "int": "BIGINT",
+        "bool": "BOOLEAN NOT NULL DEFAULT FALSE",
+        "blob": "BYTEA",
+        "float": "DOUBLE PRECISION",
+        "norowid": "",
+        "stamp": "TIMESTAMPTZ NOT NULL DEFAULT now()",
+    }
+    stage = "pg_temp"
+    errors = (psycopg.Error,)
+    migration_lock = (
+        f"SELECT pg_advisory_lock({_MIGRATION_LOCK})",
+        f"SELECT pg_advisory_unlock({_MIGRATION_LOCK})",
+    )
+    max_anchors = 10_000
+
+    def __init__(self, url: str, *, pool_size: int = 8, connect_timeout: float = 10.0) -> None:
+        self.url = url
+        self.label = redact_url(url)
+        self.pool_size = max(1, pool_size)
+        self.connect_timeout = connect_timeout
+
+    def connect(self, *, read_only: bool = False) -> Connection:
+        """An autocommit connection (``read_only`` changes nothing: readers share the pool)."""
+        timeout = max(2, math.ceil(self.connect_timeout))  # libpq's least
+        return psycopg.connect(
+            self.url, autocommit=True, application_name="mlens", connect_timeout=timeout
+        )
+
+    def broken(self, conn: Connection) -> bool:
+        """Whether the server closed the connection."""
+        return bool(getattr(conn, "closed", False))
+
+    @contextlib.contextmanager
+    def import_turn(self, conn: Connection, on_wait: OnWait | None) -> Iterator[None]:
+        """The import advisory lock of the database, on the import's session."""
+        row = conn.execute("SELECT pg_try_advisory_lock(%s)", (_IMPORT_LOCK,)).fetchone()
+        if not (row and row[0]):
+            waiting(on_wait)()
+            conn.execute("SELECT pg_advisory_lock(%s)", (_IMPORT_LOCK,))
+        try:
+            yield
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (_IMPORT_LOCK,))
+
+    def insert(
+        self, conn: Connection, table: str, columns: str, rows: Sequence[Sequence[Any]], tail: str
+    ) -> None:
+        """Many rows by COPY into a temporary table like ``table``, then one ``INSERT ...
+        SELECT``; a few by ``VALUES`` lists."""
+        if len(rows) < 100:
+            super().insert(conn, table, columns, rows, tail)
+            return
+        bulk = f"bulk_{table.split('.')[-1]}"
+        conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS {bulk} (LIKE {table} INCLUDING DEFAULTS)")
+        with conn.cursor() as cur, cur.copy(f"COPY {bulk} ({columns}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+        conn.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM {bulk} {tail}")
+        conn.execute(f"TRUNCATE {bulk}")
+
+    def neighbours(
+        self,
+        source_id: int,
+        anchors: Sequence[int],
+        *,
+        before: int,
+        after: int,
+        same_topic: bool,
+    ) -> tuple[str, Params]:
+        """Every anchor's walks in one statement (``LATERAL``), with named parameters."""
+        sql = NEIGHBOURS_OF_TOPIC if same_topic else NEIGHBOURS_OF
+        return sql, {"s": source_id, "ids": list(anchors), "before": before, "after": after}
+
+
+class PostgresStore(SQLStore):
+    """The PostgreSQL ``MessageStore``.
 
     Args:
         url: ``postgresql://user:password@host:port/database`` (created tables are migrated).
@@ -45,136 +193,15 @@ class PostgresStore(PgMessages, PgRecords, BackgroundWrites, SourceLookups):
     """
 
     def __init__(self, url: str, *, pool_size: int = 8, connect_timeout: float = 10.0) -> None:
-        self.pg = PgConnections(url, pool_size=pool_size, connect_timeout=connect_timeout)
-        self.database = self.pg.label
-        self._background = BackgroundWriter("store-writer:postgres")
+        super().__init__(PostgresDialect(url, pool_size=pool_size, connect_timeout=connect_timeout))
 
-    # Transactions ------------------------------------------------------------------------
-    def transaction(self) -> AbstractContextManager[None]:
-        """One write transaction; nested calls in the same thread join the outer one."""
-        return self.pg.transaction()
+    def take_rate_token(self, key: str, *, per_minute: float, burst: int) -> float | None:
+        """Take one token from ``key``'s shared bucket in one atomic statement.
 
-    @contextlib.contextmanager
-    def staging(self, *, on_wait: Callable[[str], None] | None = None) -> Iterator[ImportSink]:
-        """An import's sink: messages are COPYed into the import's own staging table while
-        the file is read, and land in one short transaction at the end, or not at all
-        (``postgres_staging``). Imports take turns on an advisory lock, across every
-        process on the database.
+        Returns:
+            ``None`` when the request is admitted, else the seconds until a token is back.
         """
-        with self.pg.dedicated() as conn:
-            row = conn.execute("SELECT pg_try_advisory_lock(%s)", (_IMPORT_LOCK,)).fetchone()
-            if not (row and row[0]):
-                if on_wait is not None:
-                    on_wait("waiting for another import to finish…")
-                conn.execute("SELECT pg_advisory_lock(%s)", (_IMPORT_LOCK,))
-            try:
-                sink = PgStaging(self, conn)
-                try:
-                    yield sink
-                    sink.publish()
-                finally:
-                    sink.discard()
-            finally:
-                conn.execute("SELECT pg_advisory_unlock(%s)", (_IMPORT_LOCK,))
-
-    def close(self) -> None:
-        """Finish background writes (a few seconds at most) and close the connection pool."""
-        self._background.close(timeout=5.0)
-        self.pg.close()
-
-    # Sources -----------------------------------------------------------------------------
-    def upsert_source(self, **fields: Unpack[SourceFields]) -> Source:
-        """Create or update a source found by internal id or handle (rules as in SQLite).
-
-        ``chat_type`` (the export's type name) is kept when a later call gives none.
-        """
-        return self.upsert_source_as(**fields)
-
-    def upsert_source_as(
-        self, *, new_id: int | None = None, **fields: Unpack[SourceFields]
-    ) -> Source:
-        """``upsert_source``; a source created now takes ``new_id`` when given (an id a
-        staged import drew from the sequence)."""
-        internal_id, handle = source_keys(fields)
-        title, kind, chat_type = fields["title"], fields["kind"], fields.get("chat_type")
-        q = self.pg.query
-        with self.transaction():
-            # Two importers of one new source must not both insert it.
-            q("LOCK TABLE sources IN SHARE ROW EXCLUSIVE MODE")
-            stored = self._keyed_source(internal_id, handle)
-            if stored is None:
-                source_id = q(
-                    "INSERT INTO sources "
-                    "(id, internal_id, handle, title, kind, chat_type, created_at) VALUES "
-                    "(COALESCE(%s, nextval(pg_get_serial_sequence('sources', 'id'))), "
-                    "%s, %s, %s, %s, %s, %s) RETURNING id",
-                    (
-                        new_id,
-                        internal_id,
-                        handle,
-                        title,
-                        kind.value,
-                        chat_type,
-                        ts(datetime.now(UTC)),
-                    ),
-                )[0][0]
-            else:
-                self._check_rekey(title, internal_id, handle, stored)
-                source_id = stored[0]
-                q(
-                    "UPDATE sources SET title = %s, kind = %s, "
-                    "internal_id = COALESCE(internal_id, %s), handle = COALESCE(handle, %s), "
-                    "chat_type = COALESCE(%s, chat_type) WHERE id = %s",
-                    (title, kind.value, internal_id, handle, chat_type, source_id),
-                )
-            row = q(f"SELECT {SOURCE_COLUMNS} FROM sources WHERE id = %s", (source_id,))[0]
-        return to_source(row)
-
-    def list_sources(self) -> list[SourceStats]:
-        """Every source with its counts, time span and last sync, by title."""
-        ids = [row[0] for row in self.pg.query("SELECT id FROM sources ORDER BY title, id")]
-        return [self.source_stats(source_id) for source_id in ids]
-
-    def source_stats(self, source_id: int) -> SourceStats:
-        """One source's non-service message count, time span and last sync."""
-        source = self.get_source_by_id(source_id)
-        count, first, last, synced_at, watermark = self.pg.query(
-            "SELECT (SELECT COUNT(*) FROM messages WHERE source_id = s.id AND NOT is_service), "
-            "(SELECT MIN(posted_at) FROM messages WHERE source_id = s.id AND NOT is_service), "
-            "(SELECT MAX(posted_at) FROM messages WHERE source_id = s.id AND NOT is_service), "
-            "last_synced_at, sync_watermark FROM sources s WHERE id = %s",
-            (source_id,),
-        )[0]
-        return SourceStats(
-            source=source,
-            message_count=int(count),
-            first_message_at=dt(first),
-            last_message_at=dt(last),
-            last_synced_at=dt(synced_at),
-            last_synced_message_id=watermark,
-            topics=tuple(self.list_topics(source_id)),
-        )
-
-    # Messages ----------------------------------------------------------------------------
-    def upsert_messages(self, messages: Iterable[Message]) -> UpsertResult:
-        """Insert new messages; replace a stored one only by a newer or equal edit.
-
-        Rows travel by COPY into a staging table and are published by one statement,
-        inside one transaction (the caller's, when there is one).
-        """
-        with self.transaction(), self.pg.connection() as conn:
-            return publish_messages(conn, messages)
-
-    # Sync watermark ----------------------------------------------------------------------
-    def get_watermark(self, source_id: int) -> int | None:
-        """The highest message id a live sync has committed for a source."""
-        rows = self.pg.query("SELECT sync_watermark FROM sources WHERE id = %s", (source_id,))
-        return rows[0][0] if rows else None
-
-    def set_watermark(self, source_id: int, message_id: int, synced_at: datetime) -> None:
-        """Record sync progress; the watermark never moves backwards."""
-        self.pg.query(
-            "UPDATE sources SET sync_watermark = GREATEST(COALESCE(sync_watermark, 0), %s), "
-            "last_synced_at = %s WHERE id = %s",
-            (message_id, ts(synced_at), source_id),
-        )
+        rate = per_minute / 60.0
+        params = {"key": key, "burst": float(burst), "rate": rate}
+        allowed, tokens = self.connections.write(_TAKE_TOKEN, params)[0]
+        return None if allowed else max(0.0, (1.0 - float(tokens)) / rate)

@@ -1,57 +1,25 @@
-"""The readers both stores share: source look-ups, counts, periods, recent and scan windows.
-
-A mixin: a store provides ``_read(sql, params)`` (one statement, its rows) and
-``dialect`` (``rows.SQLITE`` or ``rows.POSTGRES``); the SQL is the same otherwise.
-"""
+"""The message readers of every store: counts, periods, recent and scan windows, neighbours,
+look-ups by id and paging, over ``connections.read`` and the dialect's words."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
-from toolkit.errors import SourceNotFound, StoreError
-from toolkit.models import Message, Source, SourceRef
-from toolkit.store.rows import (
-    MSG_COLUMNS,
-    SOURCE_COLUMNS,
-    Dialect,
-    message_filters,
-    to_message,
-    to_source,
-)
+from toolkit.models import Message
+from toolkit.store.connections import UsesConnections
+from toolkit.store.rows import MSG_COLUMNS, message_filters, to_message
+
+_CONTENT = MSG_COLUMNS.replace("source_id, ", "")
 
 
-class _Reads:
-    """What both read mixins need of a store: its SQL dialect and one read statement."""
-
-    dialect: Dialect
-
-    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        raise NotImplementedError  # each store runs the statement on a read connection
+def _posting_key(m: Message) -> tuple[datetime, int]:
+    return m.posted_at, m.messenger_message_id
 
 
-class WindowReads(_Reads):
-    """``count_messages``, ``messages_in_period``, ``recent_messages``, ``scan_window``,
-    and ``neighbours`` by way of the store's own ``neighbours_of``."""
-
-    # Each store walks its own indexes, in one statement (see ``MessageStore``).
-    neighbours_of: Callable[..., dict[int, tuple[list[Message], list[Message]]]]
-
-    def neighbours(
-        self,
-        source_id: int,
-        message_id: int,
-        *,
-        before: int = 2,
-        after: int = 2,
-        same_topic: bool = True,
-    ) -> tuple[list[Message], list[Message]]:
-        """Up to ``before``/``after`` non-service messages around one, in posting order
-        (of the message's own forum topic unless ``same_topic`` is false)."""
-        return self.neighbours_of(
-            source_id, [message_id], before=before, after=after, same_topic=same_topic
-        )[int(message_id)]
+class Reads(UsesConnections):
+    """Message readers (``MessageStore``), all in posting order unless said otherwise."""
 
     def count_messages(
         self,
@@ -63,13 +31,13 @@ class WindowReads(_Reads):
     ) -> int:
         """How many messages a source has (in one topic, from some senders, when given)."""
         where, params = message_filters(
-            self.dialect,
+            arrays=self.dialect.arrays,
             include_service=include_service,
             topic_id=topic_id,
             sender_peer_ids=sender_peer_ids,
         )
-        sql = f"SELECT COUNT(*) FROM messages WHERE source_id = {self.dialect.mark}{where}"
-        return int(self._read(sql, (source_id, *params))[0][0])
+        sql = f"SELECT COUNT(*) FROM messages WHERE source_id = ?{where}"
+        return int(self.connections.read(sql, (source_id, *params))[0][0])
 
     def messages_in_period(
         self,
@@ -85,7 +53,7 @@ class WindowReads(_Reads):
         """Messages with ``start <= posted_at < end``, oldest first (at most ``limit``),
         of one topic and some senders when given."""
         where, params = message_filters(
-            self.dialect,
+            arrays=self.dialect.arrays,
             since=start,
             until=end,
             include_service=include_service,
@@ -93,12 +61,12 @@ class WindowReads(_Reads):
             sender_peer_ids=sender_peer_ids,
         )
         sql = (
-            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = {self.dialect.mark}{where} "
+            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = ?{where} "
             "ORDER BY posted_at, message_id"
         )
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
-        return [to_message(r) for r in self._read(sql, (source_id, *params))]
+        return [to_message(r) for r in self.connections.read(sql, (source_id, *params))]
 
     def recent_messages(
         self,
@@ -155,65 +123,92 @@ class WindowReads(_Reads):
 
     def _newest(self, columns: str, source_id: int, limit: int, **filters: Any) -> list[Any]:
         """``columns`` of the ``limit`` newest messages passing ``filters``, newest first."""
-        where, params = message_filters(self.dialect, until_inclusive=True, **filters)
-        p = self.dialect.mark
-        return self._read(
-            f"SELECT {columns} FROM messages WHERE source_id = {p}{where} "
-            f"ORDER BY posted_at DESC, message_id DESC LIMIT {p}",
+        where, params = message_filters(arrays=self.dialect.arrays, until_inclusive=True, **filters)
+        return self.connections.read(
+            f"SELECT {columns} FROM messages WHERE source_id = ?{where} "
+            "ORDER BY posted_at DESC, message_id DESC LIMIT ?",
             (source_id, *params, int(limit)),
         )
 
+    def neighbours(
+        self,
+        source_id: int,
+        message_id: int,
+        *,
+        before: int = 2,
+        after: int = 2,
+        same_topic: bool = True,
+    ) -> tuple[list[Message], list[Message]]:
+        """Up to ``before``/``after`` non-service messages around one, in posting order
+        (of the message's own forum topic unless ``same_topic`` is false)."""
+        return self.neighbours_of(
+            source_id, [message_id], before=before, after=after, same_topic=same_topic
+        )[int(message_id)]
 
-class SourceLookups(_Reads):
-    """``find_source``, ``get_source`` and ``get_source_by_id`` over ``_read``."""
+    def neighbours_of(
+        self,
+        source_id: int,
+        message_ids: Sequence[int],
+        *,
+        before: int = 2,
+        after: int = 2,
+        same_topic: bool = True,
+    ) -> dict[int, tuple[list[Message], list[Message]]]:
+        """``neighbours`` of several messages, in one statement per ``max_anchors`` of them
+        (the dialect's: each side of each anchor a short walk of an index from it; with
+        ``same_topic`` of ``messages_by_topic``, else of ``messages_by_time``). Every id
+        gets an entry (``([], [])`` when unknown)."""
+        ids = list(dict.fromkeys(int(i) for i in message_ids))
+        out: dict[int, tuple[list[Message], list[Message]]] = {m: ([], []) for m in ids}
+        step = self.dialect.max_anchors
+        for start in range(0, len(ids), step):
+            sql, params = self.dialect.neighbours(
+                source_id,
+                ids[start : start + step],
+                before=before,
+                after=after,
+                same_topic=same_topic,
+            )
+            for row in self.connections.read(sql, params):
+                out[row[0]][row[1]].append(to_message(row[2:]))
+        for older, newer in out.values():
+            older.sort(key=_posting_key)
+            newer.sort(key=_posting_key)
+        return out
 
-    def find_source(self, ref: SourceRef) -> Source | None:
-        """The source a reference names, or ``None``."""
-        if ref.handle is not None:
-            column, value = "handle", ref.handle.lower()
-        else:
-            column, value = "internal_id", ref.internal_id  # type: ignore[assignment]
-        sql = f"SELECT {SOURCE_COLUMNS} FROM sources WHERE {column} = {self.dialect.mark}"
-        rows = self._read(sql, (value,))
-        return to_source(rows[0]) if rows else None
+    def get_messages(self, source_id: int, message_ids: Sequence[int]) -> list[Message]:
+        """The messages with these ids, in posting order; unknown ids are skipped."""
+        ids = list(dict.fromkeys(int(i) for i in message_ids))
+        found: list[Message] = []
+        for clause, params in self.dialect.id_lists("message_id", ids):
+            rows = self.connections.read(
+                f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = ? AND {clause}",
+                (source_id, *params),
+            )
+            found.extend(to_message(r) for r in rows)
+        found.sort(key=_posting_key)
+        return found
 
-    def get_source(self, ref: SourceRef) -> Source:
-        """The source a reference names; ``SourceNotFound`` when the store has none."""
-        source = self.find_source(ref)
-        if source is None:
-            raise SourceNotFound(f"no source {ref.key} in the store; import or sync it first")
-        return source
+    def iter_messages(self, source_id: int, *, batch_size: int = 1000) -> Iterator[Message]:
+        """Every message of a source in posting order, fetched in batches (keyset paging)."""
+        last = (-(2**62), -(2**62))
+        while rows := self.connections.read(
+            f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = ? "
+            "AND (posted_at, message_id) > (?, ?) ORDER BY posted_at, message_id LIMIT ?",
+            (source_id, *last, batch_size),
+        ):
+            yield from (to_message(row) for row in rows)
+            last = (rows[-1][2], rows[-1][1])
 
-    def get_source_by_id(self, source_id: int) -> Source:
-        """The source with this store id; ``SourceNotFound`` when there is none."""
-        sql = f"SELECT {SOURCE_COLUMNS} FROM sources WHERE id = {self.dialect.mark}"
-        rows = self._read(sql, (source_id,))
-        if not rows:
-            raise SourceNotFound(f"no source with id {source_id}")
-        return to_source(rows[0])
-
-    def _keyed_source(self, internal_id: int | None, handle: str | None) -> Any | None:
-        """``(id, internal_id, handle)`` of the stored source with this internal id, else
-        with this (lower-case) handle; ``None`` when neither is stored."""
-        select = "SELECT id, internal_id, handle FROM sources WHERE"
-        for column, value in (("internal_id", internal_id), ("handle", handle)):
-            if value is not None:
-                rows = self._read(f"{select} {column} = {self.dialect.mark}", (value,))
-                if rows:
-                    return rows[0]
-        return None
-
-    def _check_rekey(
-        self, title: str, internal_id: int | None, handle: str | None, stored: Any
-    ) -> None:
-        """Refuse an upsert that would change a stored source's handle or internal id, or
-        give it a handle another source holds (``StoreError``)."""
-        source_id, old_internal, old_handle = stored
-        if handle and old_handle and handle != old_handle:
-            raise StoreError(f"source {title!r} is already known as @{old_handle}, not @{handle}")
-        if internal_id and old_internal and internal_id != old_internal:
-            raise StoreError(f"@{handle} already belongs to another source id")
-        p = self.dialect.mark
-        taken = f"SELECT 1 FROM sources WHERE handle = {p} AND id != {p}"
-        if handle and not old_handle and self._read(taken, (handle, source_id)):
-            raise StoreError(f"@{handle} already belongs to another source")
+    def message_rows(
+        self, source_id: int, message_ids: Sequence[int]
+    ) -> dict[int, tuple[Any, ...]]:
+        """Stored columns (as ``rows.content_values`` gives them) of these messages, by id."""
+        out: dict[int, tuple[Any, ...]] = {}
+        for clause, params in self.dialect.id_lists("message_id", message_ids):
+            for row in self.connections.read(
+                f"SELECT {_CONTENT} FROM messages WHERE source_id = ? AND {clause}",
+                (source_id, *params),
+            ):
+                out[row[0]] = tuple(row[1:])
+        return out

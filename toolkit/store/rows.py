@@ -1,14 +1,13 @@
 """Rows of the stores and the model objects they become, shared by SQLite and PostgreSQL.
 
-No I/O here. Both stores keep times as Unix seconds and use the same column lists;
-they differ only in SQL dialect (``Dialect``: placeholder, sender list, service test).
+No I/O here. Every store keeps times as Unix seconds and uses the same column lists;
+SQL fragments are written with ``?`` placeholders (``dialect.rewrite`` adapts them).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NotRequired, Protocol, TypedDict
 
@@ -141,33 +140,9 @@ def posting_order(*, newest_first: bool = False, alias: str = "") -> str:
     return f"ORDER BY {a}posted_at{way}, {a}message_id{way}"
 
 
-@dataclass(frozen=True)
-class Dialect:
-    """What differs between the stores' SQL for the message readers."""
-
-    mark: str
-    """The parameter placeholder: ``?`` (SQLite) or ``%s`` (psycopg)."""
-    not_service: str
-    """The clause that leaves service messages out."""
-    senders_as_array: bool
-    """Pass sender ids as one array parameter (``= ANY(%s)``) instead of an ``IN`` list."""
-
-    def senders(self, sender_peer_ids: Sequence[str]) -> tuple[str, list[Any]]:
-        """The clause and parameters of a sender filter (an empty list matches nothing)."""
-        senders = list(dict.fromkeys(sender_peer_ids))
-        if self.senders_as_array:
-            return f"sender_peer_id = ANY({self.mark})", [senders]
-        marks = ",".join([self.mark] * len(senders)) or "NULL"
-        return f"sender_peer_id IN ({marks})", senders
-
-
-SQLITE = Dialect(mark="?", not_service="is_service = 0", senders_as_array=False)
-POSTGRES = Dialect(mark="%s", not_service="NOT is_service", senders_as_array=True)
-
-
 def message_filters(
-    dialect: Dialect,
     *,
+    arrays: bool,
     since: datetime | None = None,
     until: datetime | None = None,
     include_service: bool = False,
@@ -182,25 +157,28 @@ def message_filters(
     ``posted_at >= 12:03:00.5`` does not take a message of 12:03:00.
     ``sender_peer_ids=[]`` matches nothing; ``None`` does not filter.
     """
-    p = dialect.mark
     clauses: list[str] = []
     params: list[Any] = []
     if topic_id is not None:
-        clauses.append(f"topic_id = {p}")
+        clauses.append("topic_id = ?")
         params.append(int(topic_id))
     if sender_peer_ids is not None:
-        clause, values = dialect.senders(sender_peer_ids)
-        clauses.append(clause)
-        params.extend(values)
+        senders = list(dict.fromkeys(sender_peer_ids))
+        if arrays:
+            clauses.append("sender_peer_id = ANY(?)")
+            params.append(senders)
+        else:  # an empty list matches nothing
+            clauses.append(f"sender_peer_id IN ({','.join('?' * len(senders)) or 'NULL'})")
+            params.extend(senders)
     if since is not None:
-        clauses.append(f"posted_at >= {p}")
+        clauses.append("posted_at >= ?")
         params.append(math.ceil(since.timestamp()))
     if until is not None:
-        clauses.append(f"posted_at <= {p}" if until_inclusive else f"posted_at < {p}")
+        clauses.append("posted_at <= ?" if until_inclusive else "posted_at < ?")
         bound = until.timestamp()
         params.append(math.floor(bound) if until_inclusive else math.ceil(bound))
     if not include_service:
-        clauses.append(dialect.not_service)
+        clauses.append("NOT is_service")
     if with_text_only:
         clauses.append("text != ''")
     return "".join(f" AND {c}" for c in clauses), params

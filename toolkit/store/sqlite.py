@@ -1,44 +1,157 @@
-"""The embedded SQLite ``MessageStore``: one file under ``./data/`` (or ``:memory:``).
+"""The embedded SQLite store: one file under ``./data/`` (or ``:memory:``), its dialect alone.
 
-Readers never wait for writers: WAL journal, one writer connection and a pool of
-read-only connections (``sqlite_db.Connections``). Writes are ``BEGIN IMMEDIATE``
-transactions that queue behind other writers (other threads and processes) instead of
-failing. An import stages the whole file aside and publishes it in one short write
-(``staging``); writes a read path wants (a lazily computed vector, a key's last-used
-stamp) go through ``write_behind`` to a background thread. The data folder is created
-0700 and the database files 0600.
+- **Connections**: WAL journal; one writer connection (a pool of one: writers of this
+  process queue for it) and a pool of ``query_only`` readers, which see the last
+  committed state and never wait for the writer. An in-memory database is one
+  connection for everything.
+- **Writes** are ``BEGIN IMMEDIATE`` transactions; a write waits its turn behind other
+  processes' writers (``database is locked``) for up to ``write_wait_s``.
+- **Imports** take turns through a lock file next to the database (``flock``), across
+  processes; their staging table lives in a private file attached next to the store
+  as ``stage`` (a stale one, left by a killed import, is removed by the next).
+- **Privacy**: the data folder is created 0700 and the database files 0600.
+
+Everything else is the shared store (``store.SQLStore``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import glob
 import os
 import sqlite3
 import tempfile
+import threading
+import time
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Unpack
+from typing import ClassVar
 
-from toolkit.errors import StoreError
-from toolkit.models import Source, SourceStats
-from toolkit.store.background import BackgroundWriter, BackgroundWrites
-from toolkit.store.migrations import migrate
-from toolkit.store.reads import SourceLookups
-from toolkit.store.rows import SOURCE_COLUMNS, SourceFields, dt, source_keys, to_source, ts
-from toolkit.store.sqlite_db import Connections, OnWait
-from toolkit.store.sqlite_keys import KeysAndCache
-from toolkit.store.sqlite_messages import Messages
-from toolkit.store.sqlite_staging import SQLiteStaging
-from toolkit.store.sqlite_topics import Topics
-from toolkit.store.sqlite_vectors import WatermarksAndVectors
+from toolkit.store.dialect import Connection, Dialect, OnWait, waiting
+from toolkit.store.files import FILE_MODE, private_file
+from toolkit.store.store import SQLStore
 
 
-class SQLiteStore(
-    Messages, WatermarksAndVectors, Topics, KeysAndCache, BackgroundWrites, SourceLookups
-):
-    """SQLite implementation of ``MessageStore``.
+class SQLiteDialect(Dialect):
+    """SQLite through the standard library's ``sqlite3``.
+
+    Args:
+        database: a file path, or ``":memory:"``.
+        busy_timeout_ms: how long one statement waits for a lock before it is retried.
+        write_wait_s: how long a write waits for its turn behind other writers in all.
+    """
+
+    name = "sqlite"
+    same = "IS"
+    types: ClassVar[dict[str, str]] = {
+        "id": "INTEGER PRIMARY KEY",
+        "int": "INTEGER",
+        "bool": "INTEGER NOT NULL DEFAULT 0",
+        "blob": "BLOB",
+        "float": "REAL",
+        "norowid": " WITHOUT ROWID",
+        "stamp": "TEXT NOT NULL",
+    }
+    stage = "stage"
+    begin = "BEGIN IMMEDIATE"
+    busy = ("locked", "busy")
+    errors = (sqlite3.Error,)
+    lone_writes = False  # a lone write still waits its turn as a transaction
+    max_anchors = 200  # SQLite allows 500 terms in a compound SELECT: two per anchor
+
+    def __init__(
+        self, database: str | Path, *, busy_timeout_ms: int = 5000, write_wait_s: float = 600.0
+    ) -> None:
+        self.label = self.path = str(database)
+        self.busy_timeout_ms = busy_timeout_ms
+        self.wait_s = write_wait_s
+        self.one_connection = self.path == ":memory:"
+        self.readers_apart = not self.one_connection
+        self._turn = threading.Lock()
+
+    def connect(self, *, read_only: bool = False) -> Connection:
+        """A connection with the store's pragmas (a writer switches the file to WAL)."""
+        if not (read_only or self.one_connection):
+            private_file(self.path)
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+        db.execute("PRAGMA foreign_keys = ON")
+        if read_only:
+            db.execute("PRAGMA query_only = ON")
+        elif not self.one_connection:
+            # The switch to WAL needs the file to itself and does not wait like other
+            # statements, so a process opening the store while another one does (the
+            # workers of ``mlens serve --workers N``) tries again for a while.
+            deadline = time.monotonic() + self.wait_s
+            while True:
+                try:
+                    db.execute("PRAGMA journal_mode = WAL")
+                    break
+                except sqlite3.OperationalError as exc:
+                    if "locked" not in str(exc) or time.monotonic() > deadline:
+                        db.close()
+                        raise
+                    time.sleep(0.05)
+            db.execute("PRAGMA synchronous = NORMAL")
+            # After a big import is checkpointed, the WAL file shrinks back to 64 MiB.
+            db.execute(f"PRAGMA journal_size_limit = {64 * 1024 * 1024}")
+        return db
+
+    @contextlib.contextmanager
+    def import_turn(self, conn: Connection, on_wait: OnWait | None) -> Iterator[None]:
+        """This process's turn lock, then the lock file's (``flock``: other processes)."""
+        tell = waiting(on_wait)
+        if not self._turn.acquire(blocking=False):
+            tell()
+            self._turn.acquire()
+        try:
+            if self.one_connection:
+                yield
+                return
+            fd = os.open(f"{self.path}.import-lock", os.O_CREAT | os.O_RDWR, FILE_MODE)
+            try:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    tell()
+                    fcntl.flock(fd, fcntl.LOCK_EX)
+                yield
+            finally:
+                os.close(fd)  # closing the descriptor releases the lock
+        finally:
+            self._turn.release()
+
+    @contextlib.contextmanager
+    def staging_area(self, conn: Connection) -> Iterator[None]:
+        """A private (0600) staging file next to the store, attached as ``stage``, with
+        no journal and no syncs; removed afterwards."""
+        folder = None if self.one_connection else Path(self.path).parent
+        prefix = f".{Path(self.path).name}.stage-"
+        if folder is not None:
+            # Only the holder of the turn stages: any staging file left here is from an
+            # import that was killed, and nobody will ever publish it.
+            for stale in folder.glob(f"{glob.escape(prefix)}*"):
+                with contextlib.suppress(OSError):
+                    stale.unlink()
+        fd, name = tempfile.mkstemp(prefix=prefix, suffix=".sqlite3", dir=folder)
+        os.close(fd)
+        try:
+            conn.execute("ATTACH DATABASE ? AS stage", (name,))
+            try:
+                conn.execute("PRAGMA stage.journal_mode = OFF")
+                conn.execute("PRAGMA stage.synchronous = OFF")
+                yield
+            finally:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("DETACH DATABASE stage")
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(name)
+
+
+class SQLiteStore(SQLStore):
+    """The SQLite ``MessageStore``.
 
     Args:
         database: a file path, or ``":memory:"`` for a private in-memory store (tests).
@@ -53,129 +166,7 @@ class SQLiteStore(
         busy_timeout_ms: int = 5000,
         write_wait_s: float = 600.0,
     ) -> None:
-        self.database = str(database)
-        try:
-            self._conns = Connections(
-                self.database, busy_timeout_ms=busy_timeout_ms, write_wait_s=write_wait_s
-            )
-            with self._conns.write_lock:
-                migrate(self._conns.writer)
-        except (sqlite3.Error, OSError) as exc:
-            raise StoreError(f"cannot open the store at {self.database}: {exc}") from exc
-        self._background = BackgroundWriter(f"store-writer:{Path(self.database).name}")
-
-    # Transactions ------------------------------------------------------------------------
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[None]:
-        """One write transaction (``BEGIN IMMEDIATE``); nested calls join the outer one."""
-        with self._conns.transaction():
-            yield
-
-    @contextlib.contextmanager
-    def staging(self, *, on_wait: OnWait | None = None) -> Iterator[SQLiteStaging]:
-        """An import sink: stage everything, publish on a clean exit, discard on an error.
-
-        Imports into this store take turns (threads and processes alike); a waiting one
-        calls ``on_wait("waiting for another import to finish…")`` once.
-        """
-        if self._conns.depth:
-            raise StoreError("an import cannot run inside another write transaction")
-        with self._conns.import_turn(on_wait):
-            folder = None if self._conns.memory else Path(self.database).parent
-            prefix = f".{Path(self.database).name}.stage-"
-            if folder is not None:
-                # Only the holder of the turn stages: any staging file left here is from
-                # an import that was killed, and nobody will ever publish it.
-                for stale in folder.glob(f"{glob.escape(prefix)}*"):
-                    with contextlib.suppress(OSError):
-                        stale.unlink()
-            fd, name = tempfile.mkstemp(prefix=prefix, suffix=".sqlite3", dir=folder)
-            os.close(fd)
-            sink = SQLiteStaging(self, Path(name))
-            try:
-                yield sink
-                sink.publish()
-            finally:
-                sink.discard()
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(name)
-
-    def writer_for_publish(self) -> sqlite3.Connection:
-        """The writer connection, for ``SQLiteStaging.publish`` (outside a transaction)."""
-        return self._conns.writer
-
-    def close(self) -> None:
-        """Finish background writes (a few seconds at most) and close every connection."""
-        self._background.close(timeout=5.0)
-        self._conns.close()
-
-    # Sources -----------------------------------------------------------------------------
-    def upsert_source(self, **fields: Unpack[SourceFields]) -> Source:
-        """Create or update a source found by internal id or handle.
-
-        A source first imported without a handle (``c/<id>``) gains it when a later
-        import names it; a handle already held by another source is an error.
-        ``chat_type`` (the export's type name) is kept when a later call gives none.
-        """
-        internal_id, handle = source_keys(fields)
-        title, kind, chat_type = fields["title"], fields["kind"], fields.get("chat_type")
-        with self._conns.transaction() as db:
-            stored = self._keyed_source(internal_id, handle)
-            if stored is None:
-                cur = db.execute(
-                    "INSERT INTO sources (internal_id, handle, title, kind, chat_type, created_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (internal_id, handle, title, kind.value, chat_type, ts(datetime.now(UTC))),
-                )
-                source_id = int(cur.lastrowid or 0)
-            else:
-                self._check_rekey(title, internal_id, handle, stored)
-                source_id = stored[0]
-                db.execute(
-                    "UPDATE sources SET title = ?, kind = ?, "
-                    "internal_id = COALESCE(internal_id, ?), handle = COALESCE(handle, ?), "
-                    "chat_type = COALESCE(?, chat_type) WHERE id = ?",
-                    (title, kind.value, internal_id, handle, chat_type, source_id),
-                )
-            row = self._query(
-                f"SELECT {SOURCE_COLUMNS} FROM sources WHERE id = ?",
-                (source_id,),
-            )[0]
-        return to_source(row)
-
-    def lookup_source(self, *, internal_id: int | None, handle: str | None) -> Source | None:
-        """The stored source with this internal id, else with this (lower-case) handle."""
-        rows: list[Any] = []
-        if internal_id is not None:
-            rows = self._query(
-                f"SELECT {SOURCE_COLUMNS} FROM sources WHERE internal_id = ?", (internal_id,)
-            )
-        if not rows and handle is not None:
-            rows = self._query(f"SELECT {SOURCE_COLUMNS} FROM sources WHERE handle = ?", (handle,))
-        return to_source(rows[0]) if rows else None
-
-    def list_sources(self) -> list[SourceStats]:
-        """Every source with its counts, time span and last sync, by title."""
-        ids = [row[0] for row in self._query("SELECT id FROM sources ORDER BY title, id")]
-        return [self.source_stats(source_id) for source_id in ids]
-
-    def source_stats(self, source_id: int) -> SourceStats:
-        """One source's non-service message count, time span and last sync."""
-        source = self.get_source_by_id(source_id)
-        count, first, last = self._query(
-            "SELECT COUNT(*), MIN(posted_at), MAX(posted_at) FROM messages "
-            "WHERE source_id = ? AND is_service = 0",
-            (source_id,),
-        )[0]
-        synced_at, watermark = self._query(
-            "SELECT last_synced_at, sync_watermark FROM sources WHERE id = ?", (source_id,)
-        )[0]
-        return SourceStats(
-            source=source,
-            message_count=count,
-            first_message_at=dt(first),
-            last_message_at=dt(last),
-            last_synced_at=dt(synced_at),
-            last_synced_message_id=watermark,
-            topics=tuple(self.list_topics(source_id)),
+        dialect = SQLiteDialect(
+            database, busy_timeout_ms=busy_timeout_ms, write_wait_s=write_wait_s
         )
+        super().__init__(dialect)

@@ -21,7 +21,7 @@ from toolkit.ingest import import_export
 from toolkit.models import Message, SourceKind
 from toolkit.store import SQLiteStore
 from toolkit.store.background import BackgroundWriter
-from toolkit.store.sqlite_db import WAITING
+from toolkit.store.dialect import WAITING
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -50,7 +50,11 @@ def test_the_data_folder_is_0700_and_the_store_files_0600(tmp_path: Path) -> Non
 
 def test_read_connections_cannot_write(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "s.sqlite3")
-    with store._conns.reader() as db, pytest.raises(Exception, match=r"readonly|read-only"):
+    assert store.connections.readers is not None
+    with (
+        store.connections.readers.take() as db,
+        pytest.raises(Exception, match=r"readonly|read-only"),
+    ):
         db.execute("INSERT INTO cache (key, value, created_at) VALUES ('a', 'b', 0)")
     store.close()
 
@@ -256,7 +260,7 @@ def test_a_staged_import_does_exactly_what_direct_upserts_do(tmp_path: Path, see
         old = store.upsert_source(title="S", kind=SourceKind.CHAT, internal_id=5)
         store.upsert_messages(version(old.id, mid) for mid, _ in initial)
         store.put_vectors(old.id, "m", [(mid, np.ones(3, np.float32)) for mid, _ in initial])
-        before = store._query("SELECT message_id, text FROM messages")
+        before = store.connections.read("SELECT message_id, text FROM messages")
         total = []
         if direct:
             with store.transaction():
@@ -272,15 +276,15 @@ def test_a_staged_import_does_exactly_what_direct_upserts_do(tmp_path: Path, see
     direct_store, staged_store = stores
     assert counts[0] == counts[1]
     query = "SELECT * FROM messages ORDER BY 1, 2"
-    assert direct_store._query(query) == staged_store._query(query)
+    assert direct_store.connections.read(query) == staged_store.connections.read(query)
     # Vectors: a direct upsert drops a message's vector at every text change, even one
     # that is changed back later in the file; the staged import compares the final text
     # with the stored one, so it keeps exactly the vectors whose text did not change.
     texts_before = dict(before)
-    texts_after = dict(staged_store._query("SELECT message_id, text FROM messages"))
-    kept = {row[1] for row in staged_store._query("SELECT * FROM embeddings")}
+    texts_after = dict(staged_store.connections.read("SELECT message_id, text FROM messages"))
+    kept = {row[1] for row in staged_store.connections.read("SELECT * FROM embeddings")}
     assert kept == {m for m, text in texts_before.items() if texts_after[m] == text}
-    assert {row[1] for row in direct_store._query("SELECT * FROM embeddings")} <= kept
+    assert {row[1] for row in direct_store.connections.read("SELECT * FROM embeddings")} <= kept
     for s in stores:
         s.close()
 

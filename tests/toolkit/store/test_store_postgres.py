@@ -20,8 +20,8 @@ from toolkit.errors import ConfigError, ImportFormatError, StoreError
 from toolkit.ingest import import_export
 from toolkit.models import Message, SourceKind, UpsertResult
 from toolkit.store import SQLiteStore, open_store
-from toolkit.store.postgres import PostgresStore
-from toolkit.store.postgres_migrations import MIGRATIONS
+from toolkit.store.migrations import migration_names
+from toolkit.store.postgres import PostgresDialect, PostgresStore
 
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -44,7 +44,7 @@ def test_migrations_are_recorded_once_even_when_processes_open_together(pg_url: 
     with psycopg.connect(pg_url) as conn:
         names = [r[0] for r in conn.execute("SELECT name FROM _migrations ORDER BY applied_at")]
         indexes = {r[0] for r in conn.execute("SELECT indexname FROM pg_indexes")}
-    assert names == [f.__name__ for f in MIGRATIONS]
+    assert names == migration_names(PostgresDialect(pg_url))
     assert {"messages_by_time", "messages_by_topic", "messages_by_sender"} <= indexes
 
 

@@ -13,8 +13,6 @@ from store_backends import Store
 
 from toolkit.models import Message, Source, SourceKind
 from toolkit.store import SQLiteStore
-from toolkit.store.postgres_messages import NEIGHBOURS_OF_TOPIC
-from toolkit.store.sqlite_messages import neighbours_sql
 
 pytestmark = pytest.mark.both_stores
 
@@ -132,24 +130,29 @@ def test_neighbours_of_match_a_naive_reference(store: Store, forum_source: bool)
 def test_the_topic_walks_are_served_by_the_topic_index(store: Store, forum: Source) -> None:
     """Each walk searches ``messages_by_topic`` (source, topic, time) from the anchor in
     index order: no sort, no scan of the topic."""
+    sql, params = store.dialect.neighbours(forum.id, [8], before=2, after=2, same_topic=True)
     if isinstance(store, SQLiteStore):
-        sql = neighbours_sql(1, same_topic=True)
-        params = [8, forum.id, forum.id, 8, forum.id, 8, 8, 2] * 2
         with sqlite3.connect(store.database) as db:
             plan = " | ".join(r[3] for r in db.execute(f"EXPLAIN QUERY PLAN {sql}", params))
         walk = "USING INDEX messages_by_topic (source_id=? AND topic_id=? AND (posted_at,"
         assert plan.count(walk) == 2, plan
         assert "TEMP B-TREE" not in plan, plan
         return
-    with psycopg.connect(store.pg.url) as pg:
+    with psycopg.connect(store.dialect.url) as pg:  # type: ignore[attr-defined]
         pg.execute("SET enable_seqscan = off")  # a table this small would be read whole
-        plan = " | ".join(
-            r[0]
-            for r in pg.execute(
-                f"EXPLAIN {NEIGHBOURS_OF_TOPIC}",  # type: ignore[arg-type]
-                {"s": forum.id, "ids": [8], "before": 2, "after": 2},
-            )
-        )
+        plan = " | ".join(r[0] for r in pg.execute(f"EXPLAIN {sql}", params))  # type: ignore[arg-type]
     assert plan.count("Index Scan Backward using messages_by_topic") == 1, plan
     assert plan.count("Index Scan using messages_by_topic") == 1, plan
     assert "Sort" not in plan, plan
+
+
+def test_a_topic_known_only_from_its_messages_is_listed_by_number(store: Store) -> None:
+    """A live sync that started after a topic was created has its messages, not its title."""
+    source = store.upsert_source(title="F", kind=SourceKind.CHAT, internal_id=5)
+    store.upsert_messages(
+        Message(source.id, i, at(i), f"m{i}", topic_id=topic)
+        for i, topic in ((1, 9), (2, 9), (3, 4))
+    )
+    store.upsert_topics(source.id, [(4, "Known")])
+    listed = [(t.topic_id, t.title, t.message_count) for t in store.list_topics(source.id)]
+    assert listed == [(1, "General", 0), (4, "Known", 1), (9, "Topic 9", 2)]

@@ -1,0 +1,220 @@
+"""The store's connections: statements, transactions and errors, over a dialect's pools.
+
+- **Reads** run on a reader: in SQLite a read-only connection of its own pool, which
+  never waits for the writer (WAL); in PostgreSQL any pooled connection (autocommit).
+- **Transactions** pin a writer to the calling thread: every store call the thread
+  makes inside uses it, so nested calls (an import's batches, a sync's messages and
+  watermark) commit together. A write waits its turn behind other processes' writers
+  (the dialect's ``busy`` errors) for up to ``wait_s`` instead of failing.
+- **Lone writes** (outside a transaction) are one statement where the dialect allows
+  it (PostgreSQL), else a transaction of their own (SQLite, ``BEGIN IMMEDIATE``).
+- A statement outside a transaction whose connection died (the server restarted) is
+  run once more on a fresh one.
+- **A dedicated connection** (``dedicated``) is an import's own session: its staging
+  tables live there, and its publish is a transaction on it.
+- Driver errors become ``StoreError`` here, at the edge.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from functools import partial
+from typing import Any
+
+from toolkit.errors import StoreError
+from toolkit.store.dialect import Connection, Dialect, Params, rewrite
+from toolkit.store.pool import Pool
+
+
+class Connections:
+    """The pools, the per-thread transactions and the statements of one store."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        self.dialect = dialect
+        self.label = dialect.label
+        self.writers = self._pool(read_only=False, size=dialect.pool_size)
+        self.readers = self._pool(read_only=True, size=None) if dialect.readers_apart else None
+        self._local = threading.local()
+
+    def _pool(self, *, read_only: bool, size: int | None) -> Pool:
+        d = self.dialect
+        opener = partial(self._connect, read_only=read_only)
+        return Pool(opener, size=size, wait_s=d.wait_s, broken=d.broken, label=d.label)
+
+    def _connect(self, *, read_only: bool = False) -> Connection:
+        try:
+            return self.dialect.connect(read_only=read_only)
+        except self.dialect.errors as exc:
+            raise StoreError(f"cannot connect to {self.label}: {exc}") from exc
+
+    # Statements ----------------------------------------------------------------------------
+    def read(self, sql: str, params: Params = ()) -> list[Any]:
+        """The rows of one statement that writes nothing (committed data, or the calling
+        thread's own transaction)."""
+        return self._statement(self.readers or self.writers, sql, params, "query")
+
+    def write(self, sql: str, params: Params = ()) -> list[Any]:
+        """Run one writing statement (in the thread's transaction when it has one); its
+        rows (``RETURNING``)."""
+        if self.in_transaction or not self.dialect.lone_writes:
+            with self.transaction() as conn:
+                return self._run(conn, sql, params, "write")
+        return self._statement(self.writers, sql, params, "write")
+
+    def insert(
+        self, table: str, columns: str, rows: Sequence[Sequence[Any]], tail: str = ""
+    ) -> None:
+        """Insert ``rows`` of ``columns`` into ``table`` in bulk (the dialect's way: many
+        rows per statement, or COPY), in one transaction; ``tail``: ``ON CONFLICT ...``."""
+        if not rows:
+            return
+        with self.transaction() as conn:
+            try:
+                self.dialect.insert(conn, table, columns, rows, tail)
+            except self.dialect.errors as exc:
+                raise StoreError(f"store write failed on {self.label}: {exc}") from exc
+
+    def _run(self, conn: Connection, sql: str, params: Params, what: str) -> list[Any]:
+        if not isinstance(params, Mapping):
+            sql = rewrite(sql, self.dialect.mark)
+        try:
+            cur = conn.execute(sql, params)
+            return cur.fetchall() if cur.description else []
+        except self.dialect.errors as exc:
+            raise StoreError(f"store {what} failed on {self.label}: {exc}") from exc
+
+    def _statement(self, pool: Pool, sql: str, params: Params, what: str) -> list[Any]:
+        pinned = self.pinned
+        if pinned is not None:
+            return self._run(pinned, sql, params, what)
+        for retry in (True, False):
+            with pool.take() as conn:
+                try:
+                    return self._run(conn, sql, params, what)
+                except StoreError:
+                    if not (retry and self.dialect.broken(conn)):
+                        raise
+        raise AssertionError("unreachable")
+
+    # Transactions --------------------------------------------------------------------------
+    @property
+    def pinned(self) -> Connection | None:
+        """The calling thread's own connection (in a transaction, or dedicated), if any."""
+        conn: Connection | None = getattr(self._local, "conn", None)
+        return conn
+
+    @property
+    def in_transaction(self) -> bool:
+        """Whether the calling thread is inside a transaction of this store."""
+        return bool(getattr(self._local, "depth", 0))
+
+    @contextlib.contextmanager
+    def transaction(self, *, begin: str | None = None) -> Iterator[Connection]:
+        """One transaction on the thread's writer; nested calls join the outer one.
+
+        ``begin``: the statement that opens it (default ``dialect.begin``); ``"BEGIN"``
+        for one that writes only an import's staging tables and must lock nothing else.
+        """
+        local = self._local
+        if self.in_transaction:
+            local.depth += 1
+            try:
+                yield local.conn
+            finally:
+                local.depth -= 1
+            return
+        with self._pin() as conn:
+            self._begin(conn, begin or self.dialect.begin)
+            local.depth = 1
+            try:
+                yield conn
+            except BaseException:
+                local.depth = 0
+                with contextlib.suppress(*self.dialect.errors):
+                    conn.rollback()
+                raise
+            local.depth = 0
+            try:
+                conn.execute("COMMIT")
+            except self.dialect.errors as exc:
+                with contextlib.suppress(*self.dialect.errors):
+                    conn.rollback()
+                raise StoreError(f"cannot commit to {self.label}: {exc}") from exc
+
+    @contextlib.contextmanager
+    def _pin(self) -> Iterator[Connection]:
+        """The thread's pinned connection, else a writer pinned for the block."""
+        if self.pinned is not None:
+            yield self.pinned
+            return
+        with self.writers.take() as conn:
+            self._local.conn = conn
+            try:
+                yield conn
+            finally:
+                self._local.conn = None
+
+    def _begin(self, conn: Connection, begin: str) -> None:
+        # The driver's own wait (SQLite's busy_timeout) bounds one attempt; writers of
+        # other processes (an import publishing, a sync batch) are waited out for up to
+        # wait_s in all.
+        deadline = time.monotonic() + self.dialect.wait_s
+        while True:
+            try:
+                conn.execute(begin)
+                return
+            except self.dialect.errors as exc:
+                busy = any(word in str(exc) for word in self.dialect.busy)
+                if not busy:
+                    raise StoreError(f"cannot start a write on {self.label}: {exc}") from exc
+                if time.monotonic() >= deadline:
+                    raise StoreError(
+                        f"cannot start a write on {self.label}: another writer held it "
+                        f"for more than {self.dialect.wait_s:.0f} s"
+                    ) from exc
+
+    # Sessions ------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def held(self) -> Iterator[Connection]:
+        """A writer pinned to the calling thread for the block, no transaction open
+        (migrations: a session lock, then one transaction per migration)."""
+        with self._pin() as conn:
+            yield conn
+
+    @contextlib.contextmanager
+    def dedicated(self) -> Iterator[Connection]:
+        """A connection of the caller's own, pinned to its thread for the block (an
+        import's session); the writer itself when one connection is the whole database."""
+        if self.pinned is not None:
+            raise StoreError("an import cannot run inside another write transaction")
+        try:
+            if self.dialect.one_connection:
+                with self.held() as conn:
+                    yield conn
+                return
+            conn = self._connect()
+            self._local.conn = conn
+            try:
+                yield conn
+            finally:
+                self._local.conn = None
+                with contextlib.suppress(*self.dialect.errors):
+                    conn.close()
+        except self.dialect.errors as exc:
+            raise StoreError(f"store import failed on {self.label}: {exc}") from exc
+
+    def close(self) -> None:
+        """Close every connection."""
+        if self.readers is not None:
+            self.readers.close()
+        self.writers.close()
+
+
+class UsesConnections:
+    """Base of the store's parts: its connections and the dialect they speak."""
+
+    connections: Connections
+    dialect: Dialect

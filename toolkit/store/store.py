@@ -1,0 +1,81 @@
+"""``SQLStore``: the one ``MessageStore``, over a ``Dialect`` (``sqlite.py``, ``postgres.py``).
+
+The parts, each written once for every backend:
+
+- ``sources.py``: look-ups, upserts and stats of sources;
+- ``reads.py``: the message readers (windows, periods, neighbours, paging);
+- ``writes.py``: message upserts, forum topics, sync watermarks;
+- ``records.py``: vectors, API keys and the result cache;
+- ``staging.py``: staged imports; ``background.py``: writes off the request path;
+- ``connections.py`` (over ``pool.py``): statements, transactions, errors;
+- ``migrations.py``: the schema, versioned.
+
+A backend is its dialect alone: ``SQLiteStore`` and ``PostgresStore`` are this class
+over theirs (the PostgreSQL one adds the token buckets replicas share).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
+
+from toolkit.errors import StoreError
+from toolkit.store.background import BackgroundWriter, BackgroundWrites
+from toolkit.store.base import ImportSink
+from toolkit.store.connections import Connections
+from toolkit.store.dialect import Dialect, OnWait
+from toolkit.store.migrations import migrate
+from toolkit.store.records import Records
+from toolkit.store.sources import Sources
+from toolkit.store.staging import staged_import
+from toolkit.store.writes import Writes
+
+
+class SQLStore(Writes, Records, Sources, BackgroundWrites):
+    """The ``MessageStore`` of every SQL backend, over its dialect.
+
+    Opening it migrates the schema. Reads never wait for a writer and read paths never
+    write (``write_behind``); writes queue behind other writers; imports stage aside and
+    take turns (see ``MessageStore``).
+
+    Args:
+        dialect: the backend (its database, connections and words).
+    """
+
+    def __init__(self, dialect: Dialect) -> None:
+        self.dialect = dialect
+        self.database = dialect.label
+        self.connections = Connections(dialect)
+        failures: tuple[type[Exception], ...] = (StoreError, OSError, *dialect.errors)
+        try:
+            migrate(self.connections)
+        except failures as exc:
+            self.connections.close()
+            cause = exc.__cause__ if isinstance(exc, StoreError) and exc.__cause__ else exc
+            raise StoreError(f"cannot open the store at {dialect.label}: {cause}") from exc
+        self._background = BackgroundWriter(f"store-writer:{dialect.name}")
+
+    def transaction(self) -> AbstractContextManager[None]:
+        """One write transaction: everything inside commits together or not at all;
+        nested calls in the same thread join the outer one."""
+        return _discard_value(self.connections.transaction())
+
+    def staging(self, *, on_wait: OnWait | None = None) -> AbstractContextManager[ImportSink]:
+        """An import's sink: staged aside, published on a clean exit, discarded on an error.
+
+        Imports into this store take turns (threads and processes alike); a waiting one
+        calls ``on_wait("waiting for another import to finish…")`` once.
+        """
+        return staged_import(self, on_wait)
+
+    def close(self) -> None:
+        """Finish background writes (a few seconds at most) and close every connection."""
+        self._background.close(timeout=5.0)
+        self.connections.close()
+
+
+@contextlib.contextmanager
+def _discard_value(block: AbstractContextManager[object]) -> Iterator[None]:
+    with block:
+        yield

@@ -12,10 +12,13 @@ written in this one, and, where the language has it, reported speech. The engine
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import ModuleType
+from typing import Any
 
 Counter = Callable[[int, str, str], str]
 """``count(n, noun, case)``: ``n`` and the noun agreeing with it ("5 messages")."""
@@ -46,9 +49,28 @@ class Cues:
     """Time expressions ("tomorrow", "on Friday", "в пятницу"): a plan's date."""
 
 
-def cues(**patterns: str) -> Cues:
-    """``Cues`` from pattern strings (each compiled case-insensitively)."""
-    return Cues(**{key: re.compile(value, re.IGNORECASE) for key, value in patterns.items()})
+def pack_from(words: ModuleType, **fields: Any) -> LanguagePack:
+    """A pack whose data are the constants of the module ``words`` (``CODE``, ``SCRIPT``,
+    ``QUOTES``, ``AND``, ``NOUNS``, ``MONTHS``, ``CHATTER_WORDS``, ``FILLER_WORDS``,
+    ``ABBREVIATIONS``, ``PERIOD_PATTERNS`` and one pattern per cue: ``PROPOSAL`` …
+    ``WHEN``, compiled case-insensitively), its functions given as ``fields``."""
+    names = [f.name for f in dataclasses.fields(Cues)]
+    cue = Cues(**{n: re.compile(getattr(words, n.upper()), re.IGNORECASE) for n in names})
+    return LanguagePack(
+        code=words.CODE,
+        script=words.SCRIPT,
+        open_quote=words.QUOTES[0],
+        close_quote=words.QUOTES[1],
+        and_word=words.AND,
+        nouns=words.NOUNS,
+        months=words.MONTHS,
+        cue=cue,
+        chatter_words=words.CHATTER_WORDS,
+        filler_words=words.FILLER_WORDS,
+        abbreviations=words.ABBREVIATIONS,
+        period_patterns=words.PERIOD_PATTERNS,
+        **fields,
+    )
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from toolkit.summarize.lang.base import LanguagePack, cues
+from toolkit.summarize.lang.base import pack_from
 from toolkit.summarize.lang.en import words
 from toolkit.summarize.lang.en.templates import TEMPLATES
 from toolkit.summarize.lang.script import to_latin
@@ -60,37 +60,10 @@ def _phrase(shown: Sequence[str], keep_case: Sequence[bool]) -> str:
     return " ".join(words_)
 
 
-PACK = LanguagePack(
-    code="en",
-    script="latin",
-    open_quote="“",
-    close_quote="”",
-    and_word="and",
-    months=words.MONTHS,
+PACK = pack_from(
+    words,
     templates=TEMPLATES,
-    nouns={
-        "message": "message|messages",
-        "participant": "participant|participants",
-        "post": "post|posts",
-        "conversation": "conversation|conversations",
-        "other": "other|others",
-        "topic": "topic|topics",
-        "more": "more|more",
-    },
     count=_count,
-    cue=cues(
-        proposal=words.PROPOSAL,
-        decision=words.DECISION,
-        agreement=words.AGREEMENT,
-        refusal=words.REFUSAL,
-        plan=words.PLAN,
-        farewell=words.FAREWELL,
-        when=words.WHEN,
-    ),
-    chatter_words=words.CHATTER_WORDS,
-    filler_words=words.FILLER_WORDS,
-    abbreviations=words.ABBREVIATIONS,
-    period_patterns=words.PERIOD_PATTERNS,
     transliterate=to_latin,
     retell=_retell,
     phrase_form=_phrase,

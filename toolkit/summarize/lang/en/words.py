@@ -4,6 +4,20 @@ from __future__ import annotations
 
 from toolkit.text import STOP_WORDS_EN
 
+CODE = "en"
+SCRIPT = "latin"
+QUOTES = "“”"
+AND = "and"
+NOUNS = {
+    "message": "message|messages",
+    "participant": "participant|participants",
+    "post": "post|posts",
+    "conversation": "conversation|conversations",
+    "other": "other|others",
+    "topic": "topic|topics",
+}
+"""Nouns the engine counts, by key, as ``count`` takes them."""
+
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())

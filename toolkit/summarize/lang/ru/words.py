@@ -4,6 +4,20 @@ from __future__ import annotations
 
 from toolkit.text import STOP_WORDS_RU
 
+CODE = "ru"
+SCRIPT = "cyrillic"
+QUOTES = "«»"
+AND = "и"
+NOUNS = {
+    "message": "сообщение",
+    "participant": "участник",
+    "post": "публикация",
+    "conversation": "разговор",
+    "other": "участник",
+    "topic": "тема",
+}
+"""Nouns the engine counts, by key, as ``count`` takes them."""
+
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())

@@ -4,10 +4,10 @@ nominative). Ukrainian messages are quoted, not retold."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from functools import partial
 
 from toolkit.summarize.lang import morph
-from toolkit.summarize.lang.base import LanguagePack, cues
+from toolkit.summarize.lang.base import pack_from
 from toolkit.summarize.lang.script import to_cyrillic
 from toolkit.summarize.lang.uk import words
 from toolkit.summarize.lang.uk.templates import TEMPLATES
@@ -28,50 +28,16 @@ def _count(n: int, noun: str, case: str = "nomn") -> str:
     return f"{n} {morph.inflect('uk', noun, frozenset(grammemes))}"
 
 
-def _phrase(words_: Sequence[str], keep_case: Sequence[bool]) -> str:
-    return morph.phrase_form("uk", words_, keep_case)
-
-
-def _role(word: str) -> str:
-    return morph.role("uk", word)
-
-
 def _name(name: str) -> str:
     # Ukrainian writes the sounds of "y", "i" and "e" with its own letters.
     return to_cyrillic(name, "ru").translate(str.maketrans("иыэИЫЭ", "іиеІИЕ"))
 
 
-PACK = LanguagePack(
-    code="uk",
-    script="cyrillic",
-    open_quote="«",
-    close_quote="»",
-    and_word="і",
-    months=words.MONTHS,
+PACK = pack_from(
+    words,
     templates=TEMPLATES,
-    nouns={
-        "message": "повідомлення",
-        "participant": "учасник",
-        "post": "допис",
-        "conversation": "розмова",
-        "other": "учасник",
-        "topic": "тема",
-    },
     count=_count,
-    cue=cues(
-        proposal=words.PROPOSAL,
-        decision=words.DECISION,
-        agreement=words.AGREEMENT,
-        refusal=words.REFUSAL,
-        plan=words.PLAN,
-        farewell=words.FAREWELL,
-        when=words.WHEN,
-    ),
-    chatter_words=words.CHATTER_WORDS,
-    filler_words=words.FILLER_WORDS,
-    abbreviations=words.ABBREVIATIONS,
-    period_patterns=words.PERIOD_PATTERNS,
     transliterate=_name,
-    phrase_form=_phrase,
-    noun_role=_role,
+    phrase_form=partial(morph.phrase_form, "uk"),
+    noun_role=partial(morph.role, "uk"),
 )

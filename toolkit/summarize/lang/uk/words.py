@@ -3,6 +3,20 @@ wording."""
 
 from __future__ import annotations
 
+CODE = "uk"
+SCRIPT = "cyrillic"
+QUOTES = "«»"
+AND = "і"
+NOUNS = {
+    "message": "повідомлення",
+    "participant": "учасник",
+    "post": "допис",
+    "conversation": "розмова",
+    "other": "учасник",
+    "topic": "тема",
+}
+"""Nouns the engine counts, by key, as ``count`` takes them."""
+
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())

@@ -170,6 +170,10 @@ class MessageStore(Protocol):
         """How many messages a source has (in one topic, from some senders, when given)."""
         ...
 
+    def count_senders(self, source_id: int, *, topic_id: int | None = None) -> int:
+        """How many people (or channels) wrote a source's messages (in one topic)."""
+        ...
+
     def messages_in_period(
         self,
         source_id: int,

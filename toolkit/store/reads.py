@@ -39,6 +39,17 @@ class Reads(UsesConnections):
         sql = f"SELECT COUNT(*) FROM messages WHERE source_id = ?{where}"
         return int(self.connections.read(sql, (source_id, *params))[0][0])
 
+    def count_senders(self, source_id: int, *, topic_id: int | None = None) -> int:
+        """How many people (or channels) wrote a source's messages (in one topic)."""
+        where, params = message_filters(
+            arrays=self.dialect.arrays, include_service=False, topic_id=topic_id
+        )
+        sql = (
+            "SELECT COUNT(DISTINCT COALESCE(sender_peer_id, sender_name)) FROM messages "
+            f"WHERE source_id = ?{where}"
+        )
+        return int(self.connections.read(sql, (source_id, *params))[0][0])
+
     def messages_in_period(
         self,
         source_id: int,

@@ -297,3 +297,17 @@ def test_cache_merge_keeps_times_and_the_newer_entry(store: Store) -> None:
     assert list(store.iter_cache(batch_size=2)) == expected
     assert store.merge_cache(expected) == 0  # the same entries again change nothing
     assert store.cache_get("b") == "new b"
+
+
+def test_senders_are_counted_per_source_and_topic(store: Store, source: Source) -> None:
+    store.upsert_messages(
+        [
+            m(source, 1, 1, "a", sender_peer_id="user1", sender_name="Ann"),
+            m(source, 2, 2, "b", sender_peer_id="user1", sender_name="Ann"),
+            m(source, 3, 3, "c", sender_peer_id="user2", sender_name="Bob", topic_id=5),
+            m(source, 4, 4, "d", sender_name="Cid", topic_id=5),  # a name without an id
+            m(source, 5, 5, "", sender_peer_id="user9", is_service=True),  # joins count not
+        ]
+    )
+    assert store.count_senders(source.id) == 3
+    assert store.count_senders(source.id, topic_id=5) == 2

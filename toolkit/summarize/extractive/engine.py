@@ -232,10 +232,5 @@ class ExtractiveEngine:
 def _participants(job: SummaryJob) -> int:
     """How many senders the source (its topic, when the summary is of one) has."""
     topic = job.messages[0].topic_id if job.ctx.topic is not None and job.messages else None
-    senders = {
-        m.sender_peer_id or m.sender_name
-        for m in job.store.iter_messages(job.source.id)
-        if not m.is_service and (topic is None or (m.topic_id or GENERAL_TOPIC) == topic)
-    }
-    senders.discard(None)
-    return max(len(senders), len({m.sender_peer_id for m in job.messages}))
+    counted = job.store.count_senders(job.source.id, topic_id=topic)
+    return max(counted, len({m.sender_peer_id or m.sender_name for m in job.messages}))

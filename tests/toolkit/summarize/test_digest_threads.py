@@ -66,6 +66,7 @@ def test_a_team_chat_reads_as_what_happened(embedder: Embedder) -> None:
     assert "Bob agrees" in decisions.body  # "Agreed on Thursday." replies to it
     plans = next(s for s in summary.sections if s.title == "Plans and dates")
     assert "backfill job Wednesday night" in plans.body
+    assert "Alice plans for 8 May, 20:00:" in plans.body  # Wednesday after Monday 6 May
     links = next(s for s in summary.sections if s.title == "Shared links")
     assert "“docs.example.com”" in links.body
     # Every question was answered: none is called open.
@@ -98,6 +99,8 @@ def test_across_languages_the_engine_writes_the_requested_one(
         own, total = letters(section.title, book.script)
         assert own == total, section.title
     assert book.say("sec_decisions") in [s.title for s in summary.sections]
+    plans = next(s for s in summary.sections if s.title == book.say("sec_plans"))
+    assert book.day(datetime(2024, 5, 8)) in plans.body  # the date itself, in the language
     assert _ids(_all_text(summary)) == set(summary.important_messenger_message_ids)
     # Quotes of English messages stay short.
     assert all(len(q) <= 64 for q in re.findall(r"«[^»]*»", summary.summary))

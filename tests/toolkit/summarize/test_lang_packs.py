@@ -13,6 +13,7 @@ import pytest
 
 from toolkit.errors import UnsupportedLanguage
 from toolkit.summarize.extractive.acts import Act, act_of, agrees, declines, plans
+from toolkit.summarize.extractive.dates import named_day_only, planned_for
 from toolkit.summarize.extractive.quotes import balanced
 from toolkit.summarize.lang import CODES, LanguagePack, pack
 from toolkit.summarize.lang.detect import languages
@@ -84,6 +85,7 @@ def test_every_template_renders_in_its_language(code: str, n: int) -> None:
         "end": book.day(day),
         "span": book.say("span", start=book.day(day), end=book.day(day)),
         "moment": book.moment(day),
+        "when": book.moment(day),
         "day": book.day(day),
         "month": book.months[0],
         "time": "14:05",
@@ -207,3 +209,27 @@ def test_an_exclamation_is_quoted_not_retold_as_a_claim(text: str) -> None:
     said = pack("en").retell("I baked cookies!", "Ann", "Bob", ("Ann", "Bob"))
     assert said is not None
     assert said.startswith("Ann baked cookies")
+
+
+@pytest.mark.parametrize(
+    ("code", "text", "expected"),
+    [
+        ("en", "I'll run the backfill job Wednesday night", datetime(2024, 5, 8, 20, 0)),
+        ("ru", "Давайте в пятницу в 10:00 в офисе", datetime(2024, 5, 10, 10, 0)),
+        ("uk", "Давайте в п'ятницю о 10:00 в офісі", datetime(2024, 5, 10, 10, 0)),
+        ("en", "We had the review this morning", None),  # before the message: no plan
+        ("en", "We will see each other again", None),  # no time expression at all
+    ],
+)
+def test_a_plan_is_resolved_to_its_date_from_its_message(
+    code: str, text: str, expected: datetime | None
+) -> None:
+    posted = datetime(2024, 5, 6, 10, 38)  # a Monday
+    assert planned_for(text, posted, pack(code)) == expected
+
+
+def test_a_week_or_more_is_no_date_and_a_day_is_a_day() -> None:
+    posted = datetime(2024, 5, 6, 10, 38)
+    assert named_day_only(datetime(2024, 5, 13, 10, 38), posted) is None  # "next week"
+    assert named_day_only(datetime(2024, 5, 7, 10, 38), posted) is True  # "tomorrow"
+    assert named_day_only(datetime(2024, 5, 8, 20, 0), posted) is False  # "Wednesday night"

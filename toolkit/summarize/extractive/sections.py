@@ -1,14 +1,14 @@
-"""The sections of a digest: what was decided, what stays open, plans and dates, links,
-then the main threads, each line a statement that cites its messages.
+"""The sections of a digest: the main threads, then what was decided, what stays open,
+plans and dates, links; each line a statement that cites its messages.
 
-Function sections come first and claim their messages: *decisions and agreements*
+Function sections are made first and claim their messages: *decisions and agreements*
 (a message that reports a decision; a proposal and the reply that accepts or declines
 it), *open questions* (a question nobody answers in the messages), *plans and dates*
-(a plan or commitment that names a day or time), *shared links* (by host). Then up to
-``MAX_THREADS`` threads (a channel: topic groups of posts), titled by what they are
-about in the requested language: the thread's key phrase when it is in that language,
-else who talked and when. A thread's lines tell how it started and its questions with
-their answers. Every line ends with its messages' links (``cite``).
+(a plan or commitment that names a day or time, resolved to its date by ``dates``),
+*shared links* (by host). Then up to ``MAX_THREADS`` threads (a channel: topic groups
+of posts), titled by what they are about in the requested language: the thread's key
+phrase when it is in that language, else who talked and when. A thread's lines tell
+how it started and its questions with their answers. Every line ends with its messages' links (``cite``).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from toolkit.models import Section, SourceKind
 from toolkit.summarize.extractive.acts import Act, agrees, declines, names_time, plans
 from toolkit.summarize.extractive.cite import Citer
 from toolkit.summarize.extractive.conversations import Turn, unanswered
+from toolkit.summarize.extractive.dates import named_day_only, planned_for
 from toolkit.summarize.extractive.draft import Draft
 from toolkit.summarize.extractive.quotes import host
 from toolkit.summarize.extractive.selection import partner
@@ -96,9 +97,15 @@ def _plans(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> li
     lines = []
     for i in sorted(_ranked(draft, found)[:MAX_LINES]):
         claimed.add(i)
-        body = draft.book.say("line_plan", who=c.name(i), quote=c.quote(i))
+        book, posted = draft.book, draft.messages[i].posted_at
+        body = book.say("line_plan", who=c.name(i), quote=c.quote(i))
         if draft.ctx.family == "period":  # a source summary names no time
-            body = f"{draft.book.moment(draft.messages[i].posted_at)}: {body}"
+            when = planned_for(draft.texts[i], posted, draft.packs[i])
+            day_only = named_day_only(when, posted) if when is not None else None
+            if when is not None and day_only is not None:
+                named = book.day(when) if day_only else book.moment(when)
+                body = book.say("line_plan_for", who=c.name(i), when=named, quote=c.quote(i))
+            body = f"{book.moment(posted)}: {body}"
         lines.append(body + c.cite(i))
     return lines
 

@@ -79,6 +79,7 @@ TEMPLATES: dict[str, str] = {
     "line_decided_declined": "{who} reports a decision: {quote}; {agreer} objects",
     "agreed_decision": "{who} reports a decision: {quote}, and {agreer} agrees.",
     "thread_title_who": "Conversation of {who}",
+    "line_plan_for": "{who} plans for {when}: {quote}",
     "others": "{count}",
     "chat_people": "{who} discussed {topics}.",
 }

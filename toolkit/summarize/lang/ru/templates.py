@@ -76,6 +76,7 @@ TEMPLATES: dict[str, str] = {
     "line_decided_declined": "{who} сообщает о решении: {quote}; {agreer} возражает",
     "agreed_decision": "{who} сообщает о решении: {quote}, и {agreer} соглашается.",
     "thread_title_who": "Разговор: {who}",
+    "line_plan_for": "{who} о планах на {when}: {quote}",
     "others": "ещё {count}",
     "chat_people": "{who} обсуждают {topics}.",
 }

@@ -77,6 +77,7 @@ TEMPLATES: dict[str, str] = {
     "line_decided_declined": "{who} повідомляє про рішення: {quote}; {agreer} заперечує",
     "agreed_decision": "{who} повідомляє про рішення: {quote}, і {agreer} погоджується.",
     "thread_title_who": "Розмова: {who}",
+    "line_plan_for": "{who} про плани на {when}: {quote}",
     "others": "ще {count}",
     "chat_people": "{who} обговорюють {topics}.",
 }

@@ -1,0 +1,50 @@
+"""The day and time a plan names, resolved against when its message was posted.
+
+``dateparser`` (offline, one data set per language) reads "Wednesday night", "в
+пятницу в 10:00", "у п'ятницю о 10:00" relative to the message's own time, so a
+reader learns the date itself ("8 May, 20:00") in the requested language. Only what
+the message's pack also calls a time expression counts: dateparser alone would read
+"we" or "may" as dates. A language without a pack, or text without a time, gives None.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from toolkit.summarize.lang import LanguagePack
+
+
+def planned_for(text: str, posted_at: datetime, pack: LanguagePack | None) -> datetime | None:
+    """The first moment after ``posted_at`` that ``text`` names (relative to it)."""
+    if pack is None:
+        return None
+    spans = [m.span() for m in pack.cue.when.finditer(text)]
+    if not spans:
+        return None
+    from dateparser.search import search_dates  # type: ignore[import-untyped]
+
+    settings: dict[str, Any] = {
+        "RELATIVE_BASE": posted_at.replace(tzinfo=None),
+        "PREFER_DATES_FROM": "future",
+        "RETURN_AS_TIMEZONE_AWARE": False,
+    }
+    found = search_dates(text, languages=[pack.code], settings=settings) or []
+    base: datetime = settings["RELATIVE_BASE"]
+    when: datetime
+    for words, when in found:
+        start = text.find(words)
+        # A plan is ahead of its message: "this week" (now) or "this morning" is no date.
+        if when > base and any(start < end and start + len(words) > begin for begin, end in spans):
+            return when.replace(tzinfo=posted_at.tzinfo) if posted_at.tzinfo else when
+    return None
+
+
+def named_day_only(when: datetime, posted_at: datetime) -> bool | None:
+    """How precisely ``when`` was named: ``False`` a time, ``True`` a day ("tomorrow",
+    "on Friday": the posting's time of day kept), ``None`` only a week or more ("next
+    week", "next month": no date to show)."""
+    if when.time() != posted_at.time():
+        return when.hour == 0 and when.minute == 0
+    days = (when.date() - posted_at.date()).days
+    return None if days % 7 == 0 or days >= 28 else True

@@ -8,7 +8,8 @@ it), *open questions* (a question nobody answers in the messages), *plans and da
 *shared links* (by host). Then up to ``MAX_THREADS`` threads (a channel: topic groups
 of posts), titled by what they are about in the requested language: the thread's key
 phrase when it is in that language, else who talked and when. A thread's lines tell
-how it started and its questions with their answers. Every line ends with its messages' links (``cite``).
+how it started and its questions with their answers. Every line ends with its
+messages' links (``cite``).
 """
 
 from __future__ import annotations

@@ -160,3 +160,56 @@ def test_the_team_chats_opening_counts_conversations_not_speakers(embedder: Embe
     first = summary.summary.split(". ")[0]
     assert first.startswith("The chat had ")
     assert not any(author.capitalize() in first for author, _, _ in TEAM_CHAT)
+
+
+RETRO = [
+    ("Ольга", "Коллеги, когда проводим ретро по релизу 3.1?"),
+    ("Игорь", "Предлагаю в четверг в 15:00, переговорка на пятом этаже."),
+    ("Ольга", "Давай, договорились."),
+    ("Марина", "Кто-нибудь знает, почему упал ночной билд?"),
+    ("Павел", "Упал из-за миграции базы, я починю сегодня вечером."),
+    ("Игорь", "Решение: релиз 3.2 выпускаем 15 ноября, без новой фичи оплаты."),
+    ("Ольга", "Согласна, фичу оплаты переносим в 3.3."),
+    ("Марина", "А бюджет на новые сервера уже согласовали?"),
+]
+
+
+def _retro() -> list[Message]:
+    replies = {2: 1, 3: 2, 5: 4, 7: 6}
+    return [
+        Message(
+            source_id=1,
+            messenger_message_id=i,
+            posted_at=datetime(2025, 11, 3, 10, tzinfo=UTC) + timedelta(minutes=6 * i),
+            text=text,
+            sender_peer_id=f"user_{who}",
+            sender_name=who,
+            reply_to=replies.get(i),
+        )
+        for i, (who, text) in enumerate(RETRO, 1)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("language", "decided", "agreed", "for_date", "asked"),
+    [
+        ("ru", "Игорь сообщает о решении", "Ольга соглашается", "(на 6 ноября, 15:00)",
+         "вопрос, который задаёт Марина"),
+        ("en", "Igor reports a decision", "Olga agrees", "(for 6 November, 15:00)",
+         "Marina's question"),
+        ("uk", "Игорь повідомляє про рішення", "Ольга погоджується", "(на 6 листопада, 15:00)",
+         "питання, яке ставить Марина"),
+    ],
+)  # fmt: skip
+def test_a_russian_chat_tells_its_decisions_dates_and_open_question(
+    embedder: Embedder, language: str, decided: str, agreed: str, for_date: str, asked: str
+) -> None:
+    summary = _summarize(embedder, _retro(), language)
+    assert decided in summary.summary
+    assert agreed in summary.summary
+    assert asked in summary.summary
+    book = pack(language)
+    decisions = next(s for s in summary.sections if s.title == book.say("sec_decisions"))
+    assert for_date in decisions.body  # "в четверг в 15:00" from Monday 3 November
+    assert agreed in decisions.body
+    assert _ids(_all_text(summary)) == set(summary.important_messenger_message_ids)

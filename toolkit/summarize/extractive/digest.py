@@ -236,14 +236,22 @@ def digest(
     )
     long_period = draft.ctx.family == "period" and seq[-1].hours - seq[0].hours > TIME_SPAN_HOURS
     named = head is not None
+    told = False
     for unit in chosen:
-        sentence = unit_sentence(c, unit, seq, named=named)
+        members = unit.members
+        if outcome is not None and outcome[1][0] in members and unit.second is None:
+            # The decision chosen on its own: told with who agreed to it.
+            sentence, members, told = outcome[0], outcome[1], True
+        else:
+            sentence = unit_sentence(c, unit, seq, named=named)
         named = named or channel
         if long_period:
             sentence = book.on_day(draft.messages[unit.first].posted_at, sentence)
-        sentences.append(_cited(c, sentence, unit.members))
+        sentences.append(_cited(c, sentence, members))
     taken = {i for unit in chosen for i in unit.members}
-    if outcome is not None and not set(outcome[1]) & taken:
+    if outcome is not None and told:
+        taken.update(outcome[1])
+    if outcome is not None and not told and not set(outcome[1]) & taken:
         sentences.append(_cited(c, outcome[0], outcome[1]))
         taken.update(outcome[1])
     if not channel and conversations > 1 and len(sentences) < MAX_SENTENCES:

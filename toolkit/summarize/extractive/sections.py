@@ -47,6 +47,19 @@ def _reply_to(seq: Sequence[Turn], j: int) -> int | None:
     return j - 1 if j > 0 and seq[j - 1].author != seq[j].author else None
 
 
+def _when(draft: Draft, i: int) -> str:
+    """`` (for 8 May, 20:00)`` when message ``i`` of a period names a time ahead of it."""
+    if draft.ctx.family != "period":
+        return ""  # a source summary names no time
+    posted = draft.messages[i].posted_at
+    when = planned_for(draft.texts[i], posted, draft.packs[i])
+    day_only = named_day_only(when, posted) if when is not None else None
+    if when is None or day_only is None:
+        return ""
+    book = draft.book
+    return book.say("when_suffix", when=book.day(when) if day_only else book.moment(when))
+
+
 def _decisions(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[str]:
     book, lines = draft.book, []
     for j in range(len(seq)):
@@ -63,12 +76,13 @@ def _decisions(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -
         claimed.update((i, j))
         if seq[i].act is Act.DECISION:
             key = key.replace("line_", "line_decided_")
-        body = book.say(key, who=c.name(i), quote=c.quote(i), agreer=c.name(j))
+        quote = c.quote(i) + _when(draft, i)
+        body = book.say(key, who=c.name(i), quote=quote, agreer=c.name(j))
         lines.append((draft.importance[i], body + c.cite(i, j)))
     for i in range(len(seq)):
         if seq[i].act is Act.DECISION and i not in claimed:
             claimed.add(i)
-            body = book.say("line_decided", who=c.name(i), quote=c.quote(i))
+            body = book.say("line_decided", who=c.name(i), quote=c.quote(i) + _when(draft, i))
             lines.append((draft.importance[i], body + c.cite(i)))
     return [line for _, line in sorted(lines, key=lambda x: -x[0])[:MAX_LINES]]
 

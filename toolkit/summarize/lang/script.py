@@ -16,6 +16,7 @@ _CYRILLIC_RE = re.compile(r"[\u0400-\u04ff]")
 _LATIN_RE = re.compile(r"[A-Za-z\u00c0-\u024f]")
 _UKRAINIAN_RE = re.compile(r"[іїєґІЇЄҐ]")
 _WORD_RE = re.compile(r"[^\W\d_]+")
+_SIGNS = str.maketrans("", "", "ьъЬЪ")
 _LATIN_ONLY = {"x": "кс", "q": "к", "w": "в", "h": "х"}
 """Letters ``cyrtranslit`` leaves in Latin, as Russian and Ukrainian write their sound."""
 
@@ -43,7 +44,8 @@ def to_latin(name: str) -> str:
     from transliterate import translit  # type: ignore[import-untyped]
 
     table = "uk" if _UKRAINIAN_RE.search(name) else "ru"
-    return str(translit(name, table, reversed=True))
+    # Names drop the soft and hard signs in Latin letters ("Ольга" → "Olga", not "Ol'ga").
+    return str(translit(name.translate(_SIGNS), table, reversed=True))
 
 
 def _cyrillic_word(word: str, table: str) -> str:

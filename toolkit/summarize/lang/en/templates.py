@@ -80,6 +80,7 @@ TEMPLATES: dict[str, str] = {
     "agreed_decision": "{who} reports a decision: {quote}, and {agreer} agrees.",
     "thread_title_who": "Conversation of {who}",
     "line_plan_for": "{who} plans for {when}: {quote}",
+    "when_suffix": " (for {when})",
     "others": "{count}",
     "chat_people": "{who} discussed {topics}.",
 }

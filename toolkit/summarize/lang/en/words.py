@@ -43,6 +43,7 @@ FILLER_WORDS = _words(
     already anyway back done thing things said say says see well like need one much many
     time day days week month year today tomorrow yesterday haha hahaha lol lmao omg
     morning mornings afternoon evening evenings night nights weekend hour hours minute
+    monday tuesday wednesday thursday friday saturday sunday
     kind sort lot lots bit way ways stuff person people guy guys someone something
     anything nothing everything everyone anyone somebody anybody thing things idea
     part kinds sorts point fact case"""

@@ -21,7 +21,7 @@ TEMPLATES: dict[str, str] = {
     "on_day": "{day} {sentence}",
     "day": "{day} {month}",
     "moment": "{day}, {time}",
-    "chat_topics": "В чате {conversations}; самые активные — о темах {topics}.",
+    "chat_topics": "В чате {conversations}; главные темы: {topics}.",
     "chat_threads": "В чате {conversations}, участников — {participants}.",
     "forum_topics": "Разговор на форуме идёт в темах {topics}.",
     "forum_topic": "Разговор идёт в теме форума {topic}.",
@@ -77,6 +77,7 @@ TEMPLATES: dict[str, str] = {
     "agreed_decision": "{who} сообщает о решении: {quote}, и {agreer} соглашается.",
     "thread_title_who": "Разговор: {who}",
     "line_plan_for": "{who} о планах на {when}: {quote}",
+    "when_suffix": " (на {when})",
     "others": "ещё {count}",
     "chat_people": "{who} обсуждают {topics}.",
 }

@@ -29,8 +29,12 @@ def _count(n: int, noun: str, case: str = "nomn") -> str:
 
 
 def _name(name: str) -> str:
+    """A Latin name in Ukrainian letters; a Cyrillic one as its owner writes it."""
+    written = to_cyrillic(name, "ru")
+    if written == name:
+        return name
     # Ukrainian writes the sounds of "y", "i" and "e" with its own letters.
-    return to_cyrillic(name, "ru").translate(str.maketrans("иыэИЫЭ", "іиеІИЕ"))
+    return written.translate(str.maketrans("иыэИЫЭ", "іиеІИЕ"))
 
 
 PACK = pack_from(

@@ -22,7 +22,7 @@ TEMPLATES: dict[str, str] = {
     "on_day": "{day} {sentence}",
     "day": "{day} {month}",
     "moment": "{day}, {time}",
-    "chat_topics": "У чаті {conversations}; найактивніші — про теми {topics}.",
+    "chat_topics": "У чаті {conversations}; головні теми: {topics}.",
     "chat_threads": "У чаті {conversations}, учасників — {participants}.",
     "forum_topics": "Розмова на форумі йде в темах {topics}.",
     "forum_topic": "Розмова йде в темі форуму {topic}.",
@@ -78,6 +78,7 @@ TEMPLATES: dict[str, str] = {
     "agreed_decision": "{who} повідомляє про рішення: {quote}, і {agreer} погоджується.",
     "thread_title_who": "Розмова: {who}",
     "line_plan_for": "{who} про плани на {when}: {quote}",
+    "when_suffix": " (на {when})",
     "others": "ще {count}",
     "chat_people": "{who} обговорюють {topics}.",
 }

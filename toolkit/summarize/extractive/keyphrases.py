@@ -21,7 +21,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from toolkit.summarize.extractive.tokens import content_words, is_content_token
+from toolkit.summarize.extractive.tokens import content_words, is_topic_token
 from toolkit.summarize.lang import LanguagePack
 from toolkit.text import URL_RE, stem
 
@@ -69,11 +69,11 @@ def candidates(text: str, pack: LanguagePack | None = None) -> list[Candidate]:
         word = match.group(0)
         before = clean[: match.start()].rstrip(" \t\"'«“(")
         opens_sentence = not before or before[-1] in ".!?…\n:"
-        if is_content_token(word) and not (run and before and before[-1] in ",;:.!?…"):
+        if is_topic_token(word) and not (run and before and before[-1] in ",;:.!?…"):
             run.append((word, _keeps_case(word, opens_sentence)))
             continue
         out.extend(_phrases(pack, run))
-        run = [(word, _keeps_case(word, opens_sentence))] if is_content_token(word) else []
+        run = [(word, _keeps_case(word, opens_sentence))] if is_topic_token(word) else []
     out.extend(_phrases(pack, run))
     return out
 

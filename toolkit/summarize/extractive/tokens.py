@@ -46,6 +46,17 @@ def is_content_token(word: str) -> bool:
     return len(token) >= 3 and not token.isdigit() and stem(token) not in _stop_stems()
 
 
+@lru_cache(maxsize=1)
+def _not_topic_stems() -> frozenset[str]:
+    return frozenset(stem(w) for p in packs() for w in p.not_topics)
+
+
+def is_topic_token(word: str) -> bool:
+    """Whether one word can be part of a topic phrase: a content word that no pack calls
+    a non-topic ("mean" in "I mean")."""
+    return is_content_token(word) and stem(word.casefold()) not in _not_topic_stems()
+
+
 def content_words(text: str) -> list[tuple[str, str]]:
     """(stem, surface) of each content word, in order: no stop words, filler or digits."""
     stops = _stop_stems()
@@ -56,4 +67,4 @@ def content_words(text: str) -> list[tuple[str, str]]:
     ]
 
 
-__all__ = ["content_words", "is_content_token", "script", "words"]
+__all__ = ["content_words", "is_content_token", "is_topic_token", "script", "words"]

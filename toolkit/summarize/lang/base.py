@@ -68,6 +68,7 @@ def pack_from(words: ModuleType, **fields: Any) -> LanguagePack:
         chatter_words=words.CHATTER_WORDS,
         filler_words=words.FILLER_WORDS,
         abbreviations=words.ABBREVIATIONS,
+        not_topics=getattr(words, "NOT_TOPICS", frozenset()),
         period_patterns=words.PERIOD_PATTERNS,
         **fields,
     )
@@ -94,6 +95,8 @@ class LanguagePack:
     filler_words: frozenset[str]
     abbreviations: frozenset[str]
     """Lower-case words that end with a dot without ending a sentence ("mr", "т.е")."""
+    not_topics: frozenset[str]
+    """Words that are content but never a topic title ("mean" in "I mean")."""
     period_patterns: tuple[str, ...]
     transliterate: Transliterate
     retell: Retell | None = None

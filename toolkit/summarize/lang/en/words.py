@@ -50,6 +50,10 @@ FILLER_WORDS = _words(
 )
 """Small talk, time words and generic nouns that never make a topic title."""
 
+NOT_TOPICS = _words("mean means meant guess guessing feel feels felt sound sounds look looks")
+"""Discourse verbs ("I mean", "I guess", "sounds good") that look like nouns to a
+dictionary: never a topic, though they count as words of the conversation."""
+
 ABBREVIATIONS = _words(
     """mr mrs ms dr prof sr jr st vs etc e.g i.e a.m p.m approx dept inc ltd corp
     jan feb mar apr jun jul aug sep sept oct nov dec tue thu fri vol cf"""

@@ -3,9 +3,9 @@
 ``--json`` output uses the field names of the /v1 API: a search hit is the
 ``/v1/search/messages`` item; a message has ``messenger_message_id``, ``text``,
 ``sender_peer_id``, ``sender_name``, ``posted_at``, ``message_link``, ``reply_to``; a
-source has ``ref``, ``title``, ``kind``, ``message_count``, its time span and its forum
-``topics``. Times are
-ISO 8601 UTC with ``Z``; ids are strings, as in the API.
+source is the ``/v1/sources/by-ref`` answer: ``source_ref`` (the canonical ref, which
+every face accepts back), ``title``, ``kind``, ``message_count``, its time span, ``link``
+and its forum ``topics``. Times are ISO 8601 UTC with ``Z``; ids are strings, as in the API.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from rich.console import Console, RenderableType
 
 from cli.state import console
 from toolkit.models import ApiKeyRecord, Message, SearchHit, Source, SourceStats, Summary, iso_z
-from toolkit.refs import message_link
+from toolkit.refs import message_link, source_link
 
 _UNBOUNDED = 1_000_000  # columns: a table printed to a pipe is as wide as its content
 
@@ -56,15 +56,16 @@ def print_json(document: Any) -> None:
 
 
 def source_record(stats: SourceStats) -> dict[str, Any]:
-    """A stored source with its message count and time span."""
+    """A stored source as ``GET /v1/sources/by-ref`` answers for its canonical ref."""
     return {
-        "ref": stats.source.key,
+        "source_ref": stats.source.key,
         "title": stats.source.title,
         "kind": stats.source.kind,
         "message_count": stats.message_count,
         "first_message_at": stats.first_message_at,
         "last_message_at": stats.last_message_at,
         "last_synced_at": stats.last_synced_at,
+        "link": source_link(stats.source),
         "topics": [dataclasses.asdict(topic) for topic in stats.topics],
     }
 

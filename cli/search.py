@@ -36,10 +36,18 @@ def hits_table(hits: HitList, *, explain: bool) -> Table:
 def search(
     ref: Annotated[str, typer.Argument(help="The source: @handle, a t.me link or t.me/c/<id>.")],
     query: Annotated[str, typer.Argument(help="What to look for.")],
-    limit: Annotated[int, typer.Option(min=1, max=100, help="Hits to show.")] = 20,
+    limit: Annotated[
+        int | None,
+        typer.Option(min=1, max=100, help="Hits to show; default MLENS_DEFAULT_LIMIT (20)."),
+    ] = None,
     scan: Annotated[
-        int, typer.Option(min=1, max=10000, help="Most recent messages to scan.")
-    ] = 200,
+        int | None,
+        typer.Option(
+            min=1,
+            max=10000,
+            help="Most recent messages to scan; default MLENS_DEFAULT_SCAN_MESSAGES_LIMIT (200).",
+        ),
+    ] = None,
     from_: Annotated[
         str | None, typer.Option("--from", help="Scan messages posted from (ISO 8601).")
     ] = None,

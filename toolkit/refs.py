@@ -7,6 +7,7 @@ Accepted forms (scheme optional, ``www.`` optional, query and fragment ignored):
     t.me/handle/<topic>/<id>                       handle.t.me[/123]
     telegram.me/...    telegram.dog/...            (same paths as t.me)
     t.me/c/<internal id>[/<id> | /<topic>/<id>]    private sources
+    c/<internal id>[/...]                          the canonical key listings print
 
 A three-part path names a forum topic and a message in it (``SourceRef.topic_id``).
 
@@ -17,7 +18,6 @@ can resolve without joining, so they are rejected with a clear ``InvalidSourceRe
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
@@ -137,6 +137,8 @@ def parse_ref(raw: str) -> SourceRef:
         return SourceRef(raw=raw, handle=_handle(text[1:], raw))
     if text.lower().startswith("tg://"):
         return _from_tg_scheme(text, raw)
+    if text[:2].lower() == "c/":  # the key ``mlens sources`` and the app print
+        return _from_path([part for part in text.split("/") if part], raw)
     if "/" not in text and "." not in text:
         return SourceRef(raw=raw, handle=_handle(text, raw))
 
@@ -231,8 +233,9 @@ def resolve_source(store: MessageStore, ref: SourceArg) -> tuple[Source, SourceR
 
     Args:
         store: the store to look in.
-        ref: any form ``parse_ref`` accepts, or the canonical key ``c/<id>`` that
-            listings print; a parsed ``SourceRef``; or a ``Source`` (echoed as its key).
+        ref: any form ``parse_ref`` accepts (the canonical key ``c/<id>`` that
+            listings print included); a parsed ``SourceRef``; or a ``Source`` (echoed
+            as its key).
 
     Returns:
         The source, and a ``SourceRef`` whose ``raw`` is the caller's own text.
@@ -244,8 +247,5 @@ def resolve_source(store: MessageStore, ref: SourceArg) -> tuple[Source, SourceR
     if isinstance(ref, Source):
         return ref, SourceRef(raw=ref.key, handle=ref.handle, internal_id=ref.internal_id)
     if isinstance(ref, str):
-        text = ref.strip()
-        is_key = text.startswith("c/") and text[2:].isdigit()
-        parsed = parse_ref(f"https://t.me/{text}") if is_key else parse_ref(ref)
-        ref = dataclasses.replace(parsed, raw=ref)
+        ref = parse_ref(ref)
     return store.get_source(ref), ref

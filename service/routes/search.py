@@ -49,9 +49,15 @@ class SearchRequest(BaseModel):
 
     source_ref: SourceRefStr = Field(description="`@handle`, a t.me link or `t.me/c/<id>`.")
     query: QueryText = Field(description="Search text: 1..1000 characters, not blank.")
-    limit: HitLimit = Field(20, description="Hits to return (1..100).")
-    scan_messages_limit: ScanLimit = Field(
-        200, description="Most recent messages to scan (1..10000)."
+    # Absent: the service's Settings decide (DESIGN.md §3 Defaults), so the schema
+    # names the setting rather than a number that may not be the one in force.
+    limit: HitLimit | None = Field(
+        None, description="Hits to return (1..100); default 20 (`MLENS_DEFAULT_LIMIT`)."
+    )
+    scan_messages_limit: ScanLimit | None = Field(
+        None,
+        description="Most recent messages to scan (1..10000); default 200 "
+        "(`MLENS_DEFAULT_SCAN_MESSAGES_LIMIT`).",
     )
     period_from: UtcDatetime | None = Field(None, description="Scan messages posted from here.")
     period_to: UtcDatetime | None = Field(

@@ -26,13 +26,14 @@ MESSAGE_FIELDS = [
     "reply_to",
 ]
 SOURCE_FIELDS = [
-    "ref",
+    "source_ref",
     "title",
     "kind",
     "message_count",
     "first_message_at",
     "last_message_at",
     "last_synced_at",
+    "link",
     "topics",
 ]
 HIT_FIELDS = {field.name for field in dataclasses.fields(SearchHit)}
@@ -64,7 +65,7 @@ def days_of_export() -> dict[str, date]:
 def test_sources_json(runner: CliRunner, trip: str) -> None:
     doc = run_json(runner, "sources")
     assert [list(s) for s in doc] == [SOURCE_FIELDS]
-    assert doc[0]["ref"] == trip
+    assert doc[0]["source_ref"] == trip
     assert doc[0]["kind"] == "chat"
     assert doc[0]["message_count"] == len(TEXTS)
     assert doc[0]["first_message_at"].endswith("Z")

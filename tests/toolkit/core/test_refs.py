@@ -35,6 +35,8 @@ VALID = [
     ("https://t.me/c/1234567890", "c/1234567890", None),
     ("t.me/c/1234567890/77", "c/1234567890", 77),
     ("t.me/c/1234567890/5/77", "c/1234567890", 77),
+    ("c/1962870014", "c/1962870014", None),  # the key `mlens sources` prints
+    ("C/1962870014/12", "c/1962870014", 12),
     ("tg://resolve?domain=durov_news", "@durov_news", None),
     ("tg://resolve?domain=durov_news&post=3", "@durov_news", 3),
     ("tg://privatepost?channel=123456&post=8", "c/123456", 8),
@@ -58,6 +60,8 @@ INVALID = [
     ("https://t.me/s/", "needs a handle"),
     ("https://t.me/c/", "internal id"),
     ("https://t.me/c/abc/1", "positive number"),
+    ("c/", "internal id"),
+    ("c/-5", "positive number"),
     ("https://t.me/c/0/1", "positive number"),
     ("t.me/durov_news/abc", "positive number"),
     ("t.me/durov_news/1/2/3", "too many"),

@@ -9,6 +9,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# `make app` listens on APP_PORT: PORT when you give one (make app PORT=9000), else 8501.
+APP_PORT ?= $(if $(filter file,$(origin PORT)),8501,$(PORT))
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: venv pg serve test test-fast lint format eval samples bench bench-load app lab screenshots clean
@@ -69,10 +71,11 @@ bench-load: $(STAMP) pg
 	$(BIN)/python -m benchmarks.bench_load
 	$(BIN)/python -m benchmarks.bench_concurrency
 
-# The Streamlit app on 127.0.0.1:8501, with the demo sources loaded into an empty store.
+# The Streamlit app on $(HOST):$(APP_PORT) (127.0.0.1:8501; `make app PORT=9000` or
+# APP_PORT=9000 to move it), with the demo sources loaded into an empty store.
 app: $(STAMP)
 	$(BIN)/python -c "from toolkit import Workspace; Workspace.open().load_demo(progress=True)"
-	$(BIN)/streamlit run app_streamlit.py --server.address 127.0.0.1 --server.port 8501 \
+	$(BIN)/streamlit run app_streamlit.py --server.address $(HOST) --server.port $(APP_PORT) \
 		--server.headless true --browser.gatherUsageStats false
 
 lab: $(STAMP)

@@ -16,6 +16,7 @@ from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from service.docs import install_docs
 from service.keystamps import KeyStamps
 from service.middleware import BodyLimitMiddleware, DeadlineMiddleware, UnhandledErrorMiddleware
 from service.openapi import install_openapi
@@ -67,6 +68,8 @@ def create_app(settings: Settings | None = None, **parts: Unpack[Parts]) -> Fast
         version=package_version(),
         description=DESCRIPTION,
         lifespan=lifespan,
+        docs_url=None,  # FastAPI's pages load Swagger UI and ReDoc from a CDN:
+        redoc_url=None,  # install_docs serves installed copies instead
     )
     app.state.service = state
 
@@ -82,4 +85,5 @@ def create_app(settings: Settings | None = None, **parts: Unpack[Parts]) -> Fast
     for router in ROUTERS:
         app.include_router(router)
     install_openapi(app)
+    install_docs(app)
     return app

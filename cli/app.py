@@ -3,7 +3,7 @@
 Each command module defines plain functions; this module adds them to ``app`` (and the
 ``keys`` group) through ``_register``, which also turns a ``ToolkitError`` into one
 clear line on stderr and exit status 1, for the console script and for callers of
-``app`` (tests, scripts) alike.
+``app`` (tests, scripts) alike; usage errors are two lines (``cli.usage``).
 """
 
 from __future__ import annotations
@@ -17,10 +17,12 @@ import typer
 
 from cli import copy_store, ingest, keys, search, serve, sources, summarize, sync
 from cli.state import err_console, print_error
+from cli.usage import LineErrorsGroup
 from toolkit.errors import ToolkitError
 
 app = typer.Typer(
     name="mlens",
+    cls=LineErrorsGroup,  # usage errors in two lines, not a box
     help="Message Lens: import, search and summarise chats and channels.",
     no_args_is_help=True,
     add_completion=False,

@@ -52,7 +52,8 @@ def search(
         str | None, typer.Option("--from", help="Scan messages posted from (ISO 8601).")
     ] = None,
     to: Annotated[
-        str | None, typer.Option("--to", help="... up to (ISO 8601; a bare day is included).")
+        str | None,
+        typer.Option("--to", help="... up to (ISO 8601, inclusive; a bare day is included whole)."),
     ] = None,
     explain: Annotated[bool, typer.Option(help="Show each hit's four signals.")] = False,
     topic: TopicOption = None,

@@ -31,7 +31,11 @@ def summarize(
     ] = None,
     until: Annotated[
         str | None,
-        typer.Option("--to", help="Period end (exclusive), ISO 8601; a bare day is included."),
+        typer.Option(
+            "--to",
+            help="End of the period, ISO 8601 (UTC if naive): a time is the first moment "
+            "left out; a bare day is included whole.",
+        ),
     ] = None,
     language: Annotated[str, typer.Option(help="Output language, ISO 639-1.")] = "en",
     kind: Annotated[

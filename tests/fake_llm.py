@@ -2,7 +2,8 @@
 
 It answers ``POST /v1/chat/completions`` from a script of ``Reply`` objects (or from a
 handler that computes a reply from the request), records every request body, and can
-stall, fail with any status, or return text that is not JSON. A client that hangs up
+stall, trickle its body a byte at a time, fail with any status, or return text that is
+not JSON (or a body that is not JSON at all, an HTML page say). A client that hangs up
 while a reply stalls is noticed: ``hung_up`` is set (the client gave up on it). Tests drive the real
 ``openai`` client against it::
 
@@ -35,6 +36,9 @@ class Reply:
     body: Any = None
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    # Seconds between the bytes of the body (headers go at once): a trickling endpoint.
+    trickle: float = 0.0
+    content_type: str = "application/json"
 
 
 Handler = Callable[[dict[str, Any]], Reply]
@@ -132,7 +136,7 @@ class FakeLLM:
                 body = reply.body
                 if body is None and reply.content is not None:
                     body = completion(reply.content, request.get("model", "fake-model"))
-                self._send(reply.status, body, reply.headers)
+                self._send(reply.status, body, reply.headers, reply)
 
             def _stalled(self, seconds: float) -> bool:
                 """Wait ``seconds``; ``True`` when the server stops or the client hangs up."""
@@ -155,18 +159,29 @@ class FakeLLM:
                 except OSError:
                     return True
 
-            def _send(self, status: int, body: Any, headers: dict[str, str]) -> None:
+            def _send(
+                self, status: int, body: Any, headers: dict[str, str], reply: Reply | None = None
+            ) -> None:
                 raw = body if isinstance(body, bytes) else json.dumps(body).encode()
                 try:
                     self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
+                    self.send_header(
+                        "Content-Type", reply.content_type if reply else "application/json"
+                    )
                     self.send_header("Content-Length", str(len(raw)))
                     for name, value in headers.items():
                         self.send_header(name, value)
                     self.end_headers()
-                    self.wfile.write(raw)
+                    if reply is None or not reply.trickle:
+                        self.wfile.write(raw)
+                        return
+                    for i in range(len(raw)):
+                        self.wfile.write(raw[i : i + 1])
+                        self.wfile.flush()
+                        if fake._stop.wait(reply.trickle):
+                            return
                 except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up (a timeout test): nothing to tell it
+                    fake.hung_up.set()  # the client gave up (a timeout test)
 
         return _Handler
 

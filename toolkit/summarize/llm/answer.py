@@ -57,6 +57,12 @@ def _json_object(text: str) -> Any:
         return json.loads(text[start : end + 1])
     except json.JSONDecodeError as exc:
         raise InvalidOutput(f"the answer is not valid JSON ({exc.msg} at {exc.pos})") from exc
+    except (ValueError, RecursionError) as exc:  # a number too long, nesting too deep
+        raise InvalidOutput(f"the answer is not usable JSON ({_short(str(exc))})") from exc
+
+
+def _short(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def parse_summary(text: str) -> LLMSummary:

@@ -1,20 +1,29 @@
 """The ``openai`` client against any OpenAI-compatible endpoint, mapped to our errors.
 
-Structured output is asked for with a JSON schema (``response_format: json_schema``);
-an endpoint that rejects that (a 400/422) is asked again in JSON mode, and one that
-rejects JSON mode too gets no ``response_format`` at all: the answer is then parsed and
-validated like any other. The mode that worked is remembered per client.
+Structured output is asked for with a JSON schema (``response_format: json_schema``).
+Real servers refuse what they do not take in many ways (llama.cpp's Python server answers
+HTTP 500 "Input should be 'text' or 'json_object'"), so any 400/422, and any status whose
+body names ``response_format`` or a schema, is taken as a refusal of the format, never
+retried as such, and the request is sent again one step down: JSON mode with the schema
+in llama.cpp's ``schema`` extension, plain JSON mode, then no ``response_format`` at all
+(the answer is parsed and validated like any other). The step that worked is remembered
+per endpoint (base URL and model), for every client of the process.
+
+Every request carries ``max_tokens`` (a runaway model stops there) and runs under one
+deadline, ``min(llm_timeout, deadline.remaining())`` seconds for the whole request:
+connect, waiting and every read (``transport.DeadlineTransport``), so an endpoint that
+trickles bytes is cut off at the deadline and its connection closed. The body read is
+bounded too (``llm_max_answer_bytes``).
 
 Retries (``llm_max_retries``, policy in ``retry.py``: backoff that honours
 ``Retry-After``) run here rather than inside the openai client, so that they honour the
-caller's deadline (``toolkit.deadline``, the service's per-request timeout): each
-request waits at most ``min(llm_timeout, deadline.remaining())`` seconds, no request or
+caller's deadline (``toolkit.deadline``, the service's per-request timeout): no request or
 retry starts once the deadline has passed (``DeadlineExceeded``), and a retry whose wait
 would outlast the deadline is not waited for (the failure is raised as it is).
 
 openai's exceptions are translated here, at the edge: a timeout is ``UpstreamTimeout``,
-a 429 ``UpstreamRateLimited`` (with the endpoint's ``Retry-After``), anything else
-``UpstreamError``.
+a 429 ``UpstreamRateLimited`` (with the endpoint's ``Retry-After``), a body too large or
+not a chat completion ``UpstreamInvalidOutput``, anything else ``UpstreamError``.
 """
 
 from __future__ import annotations
@@ -29,19 +38,51 @@ import openai
 
 from toolkit import deadline
 from toolkit.config import Settings
-from toolkit.errors import ConfigError, UpstreamError, UpstreamRateLimited, UpstreamTimeout
+from toolkit.errors import (
+    ConfigError,
+    UpstreamError,
+    UpstreamInvalidOutput,
+    UpstreamRateLimited,
+    UpstreamTimeout,
+)
 from toolkit.summarize.llm.retry import backoff, retry_after, should_retry
+from toolkit.summarize.llm.transport import AnswerTooLarge, DeadlineTransport, request_deadline
 
-Mode = Literal["json_schema", "json_object", "plain"]
+Mode = Literal["json_schema", "json_object_schema", "json_object", "plain"]
 ChatMessage = dict[str, str]
 
-_MODES: tuple[Mode, ...] = ("json_schema", "json_object", "plain")
+_MODES: tuple[Mode, ...] = ("json_schema", "json_object_schema", "json_object", "plain")
 DEFAULT_RETRY_AFTER = 30.0
+DEFAULT_MAX_TOKENS = 700
+DEFAULT_MAX_ANSWER_BYTES = 256 * 1024
+_REFUSAL_WORDS = ("response_format", "json_schema", "json_object", "schema")
+
+# The step each endpoint settled on, shared by every client of the process.
+_learned: dict[tuple[str, str], int] = {}
+_learned_lock = threading.Lock()
 
 
 def _passed() -> bool:
     left = deadline.remaining()
     return left is not None and left <= 0
+
+
+def refuses_format(exc: openai.OpenAIError) -> bool:
+    """Whether ``exc`` is the endpoint refusing the request's ``response_format``."""
+    if not isinstance(exc, openai.APIStatusError) or exc.status_code == 429:
+        return False
+    if exc.status_code in (400, 422):
+        return True
+    text = f"{exc.message} {exc.body}".lower()
+    return any(word in text for word in _REFUSAL_WORDS)
+
+
+def _too_large(exc: BaseException) -> AnswerTooLarge | None:
+    while exc is not None:
+        if isinstance(exc, AnswerTooLarge):
+            return exc
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+    return None
 
 
 @contextmanager
@@ -58,7 +99,14 @@ def map_openai_errors(model: str) -> Iterator[None]:
             retry_after=DEFAULT_RETRY_AFTER if wait is None else wait,
         ) from exc
     except openai.APIConnectionError as exc:
+        large = _too_large(exc)
+        if large is not None:
+            raise UpstreamInvalidOutput(f"the LLM's answer is too large: {large}") from exc
         raise UpstreamError(f"cannot reach the LLM endpoint: {exc}") from exc
+    except openai.APIResponseValidationError as exc:
+        raise UpstreamInvalidOutput(
+            f"the LLM endpoint's answer is not a chat completion: {_short(exc.message)}"
+        ) from exc
     except openai.APIStatusError as exc:
         raise UpstreamError(
             f"the LLM endpoint answered HTTP {exc.status_code}: {_short(exc.message)}"
@@ -67,8 +115,39 @@ def map_openai_errors(model: str) -> Iterator[None]:
         raise UpstreamError(f"the LLM request failed: {_short(str(exc))}") from exc
 
 
+@contextmanager
+def _unusable_body() -> Iterator[None]:
+    """A body that is too large or not JSON is an unusable answer, not a crash."""
+    try:
+        yield
+    except AnswerTooLarge as exc:
+        raise UpstreamInvalidOutput(f"the LLM's answer is too large: {exc}") from exc
+    except (ValueError, RecursionError) as exc:  # openai parses the body as JSON
+        raise UpstreamInvalidOutput(
+            f"the LLM endpoint's answer is not a chat completion: {_short(str(exc))}"
+        ) from exc
+
+
 def _short(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
+
+
+def completion_text(response: Any) -> str:
+    """The assistant's text of a chat completion.
+
+    Raises:
+        UpstreamInvalidOutput: the response is no chat completion (an HTML page with
+            status 200, a JSON of another shape) or carries no text.
+    """
+    try:
+        content = response.choices[0].message.content
+    except (AttributeError, IndexError, KeyError, TypeError) as exc:
+        raise UpstreamInvalidOutput(
+            "the LLM endpoint's answer is not a chat completion (no choices)"
+        ) from exc
+    if not isinstance(content, str) or not content.strip():
+        raise UpstreamInvalidOutput("the LLM's answer has no content")
+    return content
 
 
 class LLMClient:
@@ -82,6 +161,8 @@ class LLMClient:
         api_key: str | None = None,
         timeout: float = 60.0,
         max_retries: int = 2,
+        max_tokens: int = DEFAULT_MAX_TOKENS,
+        max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
     ) -> None:
         """Build the client; nothing is sent until the first request.
 
@@ -89,20 +170,28 @@ class LLMClient:
             base_url: the endpoint, e.g. ``http://localhost:11434/v1``.
             model: the model name at the endpoint.
             api_key: the endpoint's key; local servers accept any value.
-            timeout: seconds per request (fewer when the deadline is nearer).
+            timeout: seconds for a whole request (fewer when the deadline is nearer).
             max_retries: retries of failed requests (timeouts, 429, 5xx), within the deadline.
+            max_tokens: the answer's token bound, sent with every request.
+            max_answer_bytes: the largest response body read.
         """
         self.model = model
         self.base_url = base_url
         self.timeout = timeout
         self.max_retries = max_retries
+        self.max_tokens = max_tokens
         # Local servers (Ollama, llama.cpp) want no key, but the client insists on one.
         # Retries are ours (``_create``), so that they stop at the deadline.
         self._client = openai.OpenAI(
-            base_url=base_url, api_key=api_key or "not-needed", timeout=timeout, max_retries=0
+            base_url=base_url,
+            api_key=api_key or "not-needed",
+            timeout=timeout,
+            max_retries=0,
+            http_client=openai.DefaultHttpxClient(
+                transport=DeadlineTransport(max_bytes=max_answer_bytes)
+            ),
         )
-        self._mode_index = 0
-        self._lock = threading.Lock()
+        self._endpoint = (base_url.rstrip("/"), model)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> LLMClient:
@@ -116,12 +205,14 @@ class LLMClient:
             api_key=key,
             timeout=settings.llm_timeout,
             max_retries=settings.llm_max_retries,
+            max_tokens=settings.llm_max_tokens,
+            max_answer_bytes=settings.llm_max_answer_bytes,
         )
 
     @property
     def mode(self) -> Mode:
-        """The structured-output mode the next request starts with."""
-        return _MODES[self._mode_index]
+        """The structured-output mode the next request starts with (learned per endpoint)."""
+        return _MODES[_learned.get(self._endpoint, 0)]
 
     def _response_format(self, mode: Mode, schema: dict[str, Any], name: str) -> Any:
         if mode == "json_schema":
@@ -129,6 +220,8 @@ class LLMClient:
                 "type": "json_schema",
                 "json_schema": {"name": name, "schema": schema, "strict": True},
             }
+        if mode == "json_object_schema":  # llama.cpp's extension: a grammar from the schema
+            return {"type": "json_object", "schema": schema}
         if mode == "json_object":
             return {"type": "json_object"}
         return openai.NOT_GIVEN
@@ -144,30 +237,29 @@ class LLMClient:
             name: the schema's name in the request.
 
         Raises:
-            UpstreamTimeout, UpstreamRateLimited, UpstreamError: as mapped above.
+            UpstreamTimeout, UpstreamRateLimited, UpstreamError, UpstreamInvalidOutput:
+                as mapped above.
             DeadlineExceeded: the caller's deadline passed before an answer came.
         """
-        index = self._mode_index
-        with map_openai_errors(self.model):
+        index = _learned.get(self._endpoint, 0)
+        with map_openai_errors(self.model), _unusable_body():
             while True:
                 try:
                     response = self._create(
                         model=self.model,
                         messages=messages,
                         temperature=0,
+                        max_tokens=self.max_tokens,
                         response_format=self._response_format(_MODES[index], schema, name),
                     )
                     break
-                except (openai.BadRequestError, openai.UnprocessableEntityError):
-                    # Taken as "this response_format is not supported": step down a mode.
-                    if index + 1 >= len(_MODES):
+                except openai.APIStatusError as exc:
+                    if _MODES[index] == "plain" or not refuses_format(exc):
                         raise
-                    index += 1
-        with self._lock:
-            self._mode_index = max(self._mode_index, index)
-        if not response.choices:
-            raise UpstreamError("the LLM endpoint returned no choices")
-        return response.choices[0].message.content or ""
+                    index += 1  # this response_format is refused: step down
+        with _learned_lock:
+            _learned[self._endpoint] = max(_learned.get(self._endpoint, 0), index)
+        return completion_text(response)
 
     def _create(self, **request: Any) -> Any:
         """One chat completion, tried again on transient failures while the deadline allows.
@@ -177,16 +269,22 @@ class LLMClient:
             openai.OpenAIError: a failure not retried, or the last one.
         """
         attempt = 0
+        formatted = request.get("response_format") is not openai.NOT_GIVEN
         while True:
             left = deadline.remaining()
             if left is not None and left <= 0:
                 raise deadline.exceeded()
             timeout = self.timeout if left is None else min(self.timeout, left)
             try:
-                return self._client.chat.completions.create(**request, timeout=timeout)
+                with request_deadline(timeout):
+                    return self._client.chat.completions.create(**request, timeout=timeout)
             except openai.OpenAIError as exc:
                 if _passed():
                     raise deadline.exceeded() from exc
+                if formatted and refuses_format(exc):
+                    raise  # the caller steps down; the same format would be refused again
+                if _too_large(exc) is not None:
+                    raise
                 if attempt >= self.max_retries or not should_retry(exc):
                     raise
                 wait = backoff(exc, attempt)

@@ -26,11 +26,24 @@ LINKS_PER_SECTION = 5
 
 @lru_cache(maxsize=8)
 def _client(
-    base_url: str, api_key: str | None, model: str, timeout: float, max_retries: int
+    base_url: str,
+    api_key: str | None,
+    model: str,
+    timeout: float,
+    max_retries: int,
+    max_tokens: int,
+    max_answer_bytes: int,
 ) -> LLMClient:
-    # One client per endpoint, so connections and the learned output mode are reused.
+    # One client per endpoint and settings, so connections are reused (the output mode
+    # learned is kept per endpoint by the client module, whatever the settings).
     return LLMClient(
-        base_url=base_url, model=model, api_key=api_key, timeout=timeout, max_retries=max_retries
+        base_url=base_url,
+        model=model,
+        api_key=api_key,
+        timeout=timeout,
+        max_retries=max_retries,
+        max_tokens=max_tokens,
+        max_answer_bytes=max_answer_bytes,
     )
 
 
@@ -45,6 +58,8 @@ def engine_for(settings: Settings) -> MapReduce:
         settings.llm_model,
         settings.llm_timeout,
         settings.llm_max_retries,
+        settings.llm_max_tokens,
+        settings.llm_max_answer_bytes,
     )
     return MapReduce(
         client,

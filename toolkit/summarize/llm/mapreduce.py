@@ -44,8 +44,10 @@ from toolkit.summarize.period_wording import (
     remove_period_sentences,
 )
 
-# Tokens kept free in each request for the answer and the chat framing.
-ANSWER_RESERVE_TOKENS = 1200
+# Tokens kept free in each request's prompt budget for the chat framing. The answer's
+# room is max_tokens, outside the budget: the budget is what the endpoint must read
+# before it writes (on a local model, what the wait is made of).
+FRAMING_TOKENS = 100
 MIN_CHUNK_TOKENS = 256
 
 
@@ -114,9 +116,7 @@ class MapReduce:
         self.max_concurrency = max_concurrency
 
     def _budget(self, system: str) -> int:
-        return max(
-            MIN_CHUNK_TOKENS, self.chunk_tokens - estimate_tokens(system) - ANSWER_RESERVE_TOKENS
-        )
+        return max(MIN_CHUNK_TOKENS, self.chunk_tokens - estimate_tokens(system) - FRAMING_TOKENS)
 
     def chunks(self, messages: Sequence[Message], ctx: SummaryContext) -> list[list[Message]]:
         """The chunks this engine splits ``messages`` into for ``ctx``."""

@@ -1,0 +1,173 @@
+"""The LLM client against endpoints that behave as real ones do: refusals of
+``response_format`` with any status, ``max_tokens`` on every request, one deadline for
+the whole request (a trickling endpoint included), and answers that cannot be used.
+
+Driven through the real ``openai`` client against the scripted server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from datetime import timedelta
+
+import pytest
+from fake_llm import FakeLLM, Reply, llm_settings, summary_json
+from summary_data import START
+
+from toolkit import deadline
+from toolkit.embeddings import Embedder
+from toolkit.errors import DeadlineExceeded, UpstreamInvalidOutput, UpstreamTimeout
+from toolkit.store import SQLiteStore
+from toolkit.summarize.llm.client import LLMClient
+from toolkit.summarize.llm.prompts import SUMMARY_SCHEMA
+from toolkit.summarize.pipeline import summarize_period
+
+CHAT = [{"role": "user", "content": "Summarise."}]
+TEAM = "@platform_team"
+DAY = timedelta(days=1)
+# llama-cpp-python's server, asked for json_schema (its validation error, as it answers).
+LLAMA_CPP_REFUSAL = {
+    "detail": [
+        {
+            "type": "literal_error",
+            "loc": ["body", "response_format", "type"],
+            "msg": "Input should be 'text' or 'json_object'",
+            "input": "json_schema",
+        }
+    ]
+}
+
+
+@pytest.fixture
+def llm() -> Iterator[FakeLLM]:
+    with FakeLLM() as server:
+        yield server
+
+
+def client(server: FakeLLM, **kw: float) -> LLMClient:
+    return LLMClient(base_url=server.url, model="fake-model", **kw)  # type: ignore[arg-type]
+
+
+def kinds(server: FakeLLM) -> list[str | None]:
+    return [(r.get("response_format") or {}).get("type") for r in server.requests]
+
+
+def test_a_500_refusal_of_json_schema_steps_down_to_json_mode_with_the_schema(
+    llm: FakeLLM,
+) -> None:
+    llm.push(Reply(status=500, body=LLAMA_CPP_REFUSAL), Reply(content=summary_json("ok")))
+    # Retries allowed, yet the refusal is not retried as it was: it steps down at once.
+    assert json.loads(client(llm, max_retries=2).complete_json(CHAT, schema=SUMMARY_SCHEMA))
+    assert kinds(llm) == ["json_schema", "json_object"]
+    assert llm.requests[1]["response_format"]["schema"] == SUMMARY_SCHEMA
+    # Remembered per endpoint: a new client of the same endpoint starts in JSON mode.
+    llm.push(Reply(content=summary_json("again")))
+    client(llm).complete_json(CHAT, schema=SUMMARY_SCHEMA)
+    assert kinds(llm)[2] == "json_object"
+    assert client(llm).mode == "json_object_schema"
+
+
+@pytest.mark.parametrize("status", [400, 422, 500, 501, 503])
+def test_every_refusal_steps_down_to_plain_whatever_the_status(llm: FakeLLM, status: int) -> None:
+    refusal = {"error": {"message": "unsupported response_format"}}
+    llm.push(*[Reply(status=status, body=refusal)] * 3, Reply(content=summary_json("plain")))
+    text = client(llm, max_retries=3).complete_json(CHAT, schema=SUMMARY_SCHEMA)
+    assert json.loads(text)["summary"] == "plain"
+    assert kinds(llm) == ["json_schema", "json_object", "json_object", None]
+    assert "schema" in llm.requests[1]["response_format"]
+    assert "schema" not in llm.requests[2]["response_format"]
+
+
+def test_a_500_that_is_no_refusal_is_retried_in_the_same_mode(llm: FakeLLM) -> None:
+    llm.push(
+        Reply(status=500, body={"error": {"message": "out of memory"}}),
+        Reply(content=summary_json("ok")),
+    )
+    client(llm, max_retries=1).complete_json(CHAT, schema=SUMMARY_SCHEMA)
+    assert kinds(llm) == ["json_schema", "json_schema"]
+
+
+def test_max_tokens_is_on_every_request(
+    llm: FakeLLM, store: SQLiteStore, embedder: Embedder, summary_sources: None
+) -> None:
+    llm.push(
+        Reply(status=500, body=LLAMA_CPP_REFUSAL),
+        Reply(content='{"summary": "cut'),  # invalid: asked again
+        Reply(status=503, body={"error": {"message": "busy"}}),  # retried
+        Reply(content=summary_json("fine")),
+    )
+    settings = llm_settings(llm, llm_max_tokens=333, llm_max_retries=1)
+    summary = summarize_period(store, embedder, settings, TEAM, START, START + DAY, "en")
+    assert summary.summary == "fine"
+    assert len(llm.requests) == 4
+    assert [r["max_tokens"] for r in llm.requests] == [333] * 4
+
+
+def test_a_trickling_endpoint_ends_within_the_deadline(llm: FakeLLM) -> None:
+    llm.push(Reply(content=summary_json("a" * 200), trickle=0.2))
+    started = time.monotonic()
+    with deadline.within(1.5), pytest.raises(DeadlineExceeded):
+        client(llm, timeout=30.0, max_retries=2).complete_json(CHAT, schema=SUMMARY_SCHEMA)
+    assert time.monotonic() - started < 2.0
+    assert llm.hung_up.wait(2)  # the connection was closed
+
+
+def test_a_trickling_endpoint_ends_within_the_request_timeout(llm: FakeLLM) -> None:
+    llm.push(Reply(content=summary_json("a" * 200), trickle=0.2))
+    started = time.monotonic()
+    with pytest.raises(UpstreamTimeout):
+        client(llm, timeout=1.0, max_retries=0).complete_json(CHAT, schema=SUMMARY_SCHEMA)
+    assert time.monotonic() - started < 1.5
+
+
+def test_an_oversized_answer_is_unusable_and_not_retried(llm: FakeLLM) -> None:
+    llm.push(Reply(content=summary_json("x" * 300_000)), Reply(content=summary_json("small")))
+    with pytest.raises(UpstreamInvalidOutput, match="too large"):
+        client(llm, max_retries=2, max_answer_bytes=100_000).complete_json(
+            CHAT, schema=SUMMARY_SCHEMA
+        )
+    assert len(llm.requests) == 1
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        Reply(
+            body=b"<html><body><h1>Welcome to nginx!</h1></body></html>", content_type="text/html"
+        ),
+        Reply(body=b"<html>not json</html>"),
+        Reply(body={"ok": True}),
+        Reply(body={"choices": []}),
+        Reply(body={"choices": [{"index": 0, "message": {"role": "assistant"}}]}),
+        Reply(body=[1, 2, 3]),
+    ],
+    ids=["html-page", "html-as-json", "other-json", "no-choices", "no-content", "a-list"],
+)
+def test_an_answer_that_is_no_chat_completion_is_unusable(llm: FakeLLM, reply: Reply) -> None:
+    llm.push(reply)
+    with pytest.raises(UpstreamInvalidOutput):
+        client(llm, max_retries=0).complete_json(CHAT, schema=SUMMARY_SCHEMA)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "[" * 100_000 + "]" * 100_000,
+        '{"summary": ' + "[" * 50_000 + "]" * 50_000 + "}",
+        '{"summary": "s", "sections": [], "important_message_ids": [' + "9" * 5000 + "]}",
+        '{"summary": {"nested": {"deeper": ["x"]}}, "sections": []}',
+        '{"summary": "s", "sections": [{"title": {"a": 1}, "body": 2}]}',
+    ],
+    ids=["deep-array", "deep-summary", "bigint-id", "nested-summary", "nested-title"],
+)
+def test_unusable_json_is_upstream_invalid_output(
+    llm: FakeLLM,
+    store: SQLiteStore,
+    embedder: Embedder,
+    summary_sources: None,
+    content: str,
+) -> None:
+    llm.push(Reply(content=content), Reply(content=content))
+    with pytest.raises(UpstreamInvalidOutput, match="stayed invalid"):
+        summarize_period(store, embedder, llm_settings(llm), TEAM, START, START + DAY, "en")

@@ -93,7 +93,7 @@ class Settings(BaseSettings):
         2, ge=0, le=10, description="Retries of a failed LLM request (none after the deadline)."
     )
     llm_max_concurrency: int = Field(
-        2,
+        1,
         ge=1,
         le=64,
         description="Chunk requests in flight (a local server on 2 cores answers one at a "

@@ -24,7 +24,7 @@ from toolkit.errors import (
 )
 from toolkit.models import Message, SourceKind, Summary
 from toolkit.store import SQLiteStore
-from toolkit.summarize.llm.answer import URL_RE
+from toolkit.summarize.llm.plaintext import URL_ANYWHERE as URL_RE
 from toolkit.summarize.period_wording import has_period_wording
 from toolkit.summarize.pipeline import summarize_period, summarize_source
 

@@ -1,22 +1,22 @@
 """The LLM's answer: its pydantic shape, parsing, and cleaning against the input.
 
 The model returns ids only. Cleaning keeps the ids that were in the input (in order,
-once each), removes markdown images and HTML tags, and removes every URL the model
-wrote, even one copied from a message: a message's text may carry a phishing link, and
-the model has no business repeating it. The links a summary carries are message links
-added later, in code, for the ids the model cited.
+once each), makes every text plain text (``plaintext``: no markup, no entity, no
+markdown link) and removes every URL and bare host the model wrote, even one copied
+from a message: a message's text may carry a phishing link, and the model has no
+business repeating it. Each text, and the answer, has a size bound. The links a
+summary carries are message links added later, in code, for the ids the model cited.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Collection, Iterable
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 
-from toolkit.text import URL_RE
+from toolkit.summarize.llm.plaintext import cut, plain_text
 
 
 def _ids(value: Any) -> Any:
@@ -82,33 +82,31 @@ def parse_summary(text: str) -> LLMSummary:
         raise InvalidOutput(f"the JSON does not match the schema ({problems})") from exc
 
 
-_IMAGE_RE = re.compile(r"!\[([^\]]*)\]\(([^)]*)\)")
-_MD_LINK_RE = re.compile(r"\[([^\]]+)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
-_TAG_RE = re.compile(r"</?[a-zA-Z][^<>]*>")
+# Bounds of a cleaned answer: what a reader and a response can hold, whatever the model wrote.
+MAX_SUMMARY_CHARS = 2000
+MAX_TITLE_CHARS = 200
+MAX_BODY_CHARS = 3000
+MAX_SECTIONS = 12
+MAX_IDS = 50
 
 
 def strip_urls(text: str) -> str:
-    """Model text without images, HTML tags, markdown link targets or URLs."""
-    text = _IMAGE_RE.sub("", text)
-    text = _TAG_RE.sub("", text)
-    text = _MD_LINK_RE.sub(lambda m: m.group(1), text)
-    text = URL_RE.sub("", text)
-    text = re.sub(r"\(\s*\)", "", text)
-    text = re.sub(r"[ \t]+([.,;:!?])", r"\1", text)
-    return re.sub(r"[ \t]{2,}", " ", text).strip()
+    """Model text as plain text: no markup, entity, markdown link or URL (``plaintext``)."""
+    return plain_text(text)
 
 
 def known_ids(ids: Iterable[str], allowed: Collection[str]) -> list[str]:
     """The ids that are in ``allowed``, in order, each once."""
-    return list(dict.fromkeys(i.strip() for i in ids if i.strip() in allowed))
+    return list(dict.fromkeys(i.strip() for i in ids if i.strip() in allowed))[:MAX_IDS]
 
 
 def clean_summary(answer: LLMSummary, *, allowed_ids: Collection[str]) -> LLMSummary:
-    """The answer with foreign ids dropped and every link removed; empty sections go."""
+    """The answer as plain text within its bounds: foreign ids dropped, markup and every
+    link removed, each text cut to its bound; empty sections go."""
     sections = []
-    for section in answer.sections:
-        title = strip_urls(section.title)
-        body = strip_urls(section.body)
+    for section in answer.sections[:MAX_SECTIONS]:
+        title = cut(plain_text(section.title), MAX_TITLE_CHARS)
+        body = cut(plain_text(section.body), MAX_BODY_CHARS)
         if title or body:
             sections.append(
                 {
@@ -119,7 +117,7 @@ def clean_summary(answer: LLMSummary, *, allowed_ids: Collection[str]) -> LLMSum
             )
     return LLMSummary.model_validate(
         {
-            "summary": strip_urls(answer.summary) or "—",
+            "summary": cut(plain_text(answer.summary), MAX_SUMMARY_CHARS) or "—",
             "sections": sections,
             "important_message_ids": known_ids(answer.important_message_ids, allowed_ids),
         }

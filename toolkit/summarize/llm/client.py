@@ -214,20 +214,27 @@ class LLMClient:
         """The structured-output mode the next request starts with (learned per endpoint)."""
         return _MODES[_learned.get(self._endpoint, 0)]
 
-    def _response_format(self, mode: Mode, schema: dict[str, Any], name: str) -> Any:
+    def _response_format(
+        self, mode: Mode, schema: dict[str, Any], name: str, grammar_schema: dict[str, Any]
+    ) -> Any:
         if mode == "json_schema":
             return {
                 "type": "json_schema",
                 "json_schema": {"name": name, "schema": schema, "strict": True},
             }
         if mode == "json_object_schema":  # llama.cpp's extension: a grammar from the schema
-            return {"type": "json_object", "schema": schema}
+            return {"type": "json_object", "schema": grammar_schema}
         if mode == "json_object":
             return {"type": "json_object"}
         return openai.NOT_GIVEN
 
     def complete_json(
-        self, messages: list[ChatMessage], *, schema: dict[str, Any], name: str = "summary"
+        self,
+        messages: list[ChatMessage],
+        *,
+        schema: dict[str, Any],
+        name: str = "summary",
+        grammar_schema: dict[str, Any] | None = None,
     ) -> str:
         """Send a chat and return the assistant's text, which should be one JSON object.
 
@@ -235,6 +242,9 @@ class LLMClient:
             messages: the chat (``{"role": ..., "content": ...}`` dicts).
             schema: the JSON schema of the answer.
             name: the schema's name in the request.
+            grammar_schema: the schema for servers that make a grammar of it (llama.cpp's
+                ``json_object`` + ``schema``), with bounds a strict json_schema may not
+                take; ``schema`` when not given.
 
         Raises:
             UpstreamTimeout, UpstreamRateLimited, UpstreamError, UpstreamInvalidOutput:
@@ -250,7 +260,9 @@ class LLMClient:
                         messages=messages,
                         temperature=0,
                         max_tokens=self.max_tokens,
-                        response_format=self._response_format(_MODES[index], schema, name),
+                        response_format=self._response_format(
+                            _MODES[index], schema, name, grammar_schema or schema
+                        ),
                     )
                     break
                 except openai.APIStatusError as exc:

@@ -31,6 +31,7 @@ from toolkit.summarize.llm.answer import (
 from toolkit.summarize.llm.client import ChatMessage, LLMClient
 from toolkit.summarize.llm.messages import chunk_messages, estimate_tokens, render_chunk
 from toolkit.summarize.llm.prompts import (
+    GRAMMAR_SCHEMA,
     RETRY_INVALID,
     RETRY_PERIOD_WORDING,
     SUMMARY_SCHEMA,
@@ -61,7 +62,7 @@ def ask(client: LLMClient, chat: list[ChatMessage]) -> tuple[LLMSummary, list[Ch
     Raises:
         UpstreamInvalidOutput: when the retry is invalid too.
     """
-    text = client.complete_json(chat, schema=SUMMARY_SCHEMA)
+    text = client.complete_json(chat, schema=SUMMARY_SCHEMA, grammar_schema=GRAMMAR_SCHEMA)
     try:
         answer = parse_summary(text)
     except InvalidOutput as first:
@@ -70,7 +71,7 @@ def ask(client: LLMClient, chat: list[ChatMessage]) -> tuple[LLMSummary, list[Ch
             {"role": "assistant", "content": text},
             {"role": "user", "content": RETRY_INVALID.format(reason=first)},
         ]
-        text = client.complete_json(chat, schema=SUMMARY_SCHEMA)
+        text = client.complete_json(chat, schema=SUMMARY_SCHEMA, grammar_schema=GRAMMAR_SCHEMA)
         try:
             answer = parse_summary(text)
         except InvalidOutput as second:

@@ -21,7 +21,7 @@ from toolkit.models import SourceKind, iso_z
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.languages import language_name
 
-PROMPT_VERSION = "2025.3"
+PROMPT_VERSION = "2026.1"
 
 # Shared by both families: the data-handling and output rules.
 SAFETY_RULES = """\
@@ -129,6 +129,37 @@ SUMMARY_SCHEMA: dict[str, Any] = {
     "required": ["summary", "sections", "important_message_ids"],
     "additionalProperties": False,
 }
+
+
+def _bounded(schema: dict[str, Any]) -> dict[str, Any]:
+    """``SUMMARY_SCHEMA`` with lengths and counts bounded, for servers that turn the schema
+    into a grammar (llama.cpp): a small model that loops ("Wayne, Wayne, …") is then
+    made to close its strings and arrays, and the JSON ends within ``max_tokens``."""
+    ids = {"type": "array", "items": {"type": "string", "maxLength": 20}, "maxItems": 5}
+    section = schema["properties"]["sections"]["items"]
+    return {
+        **schema,
+        "properties": {
+            "summary": {"type": "string", "minLength": 1, "maxLength": 600},
+            "sections": {
+                "type": "array",
+                "maxItems": 4,
+                "items": {
+                    **section,
+                    "properties": {
+                        "title": {"type": "string", "minLength": 1, "maxLength": 80},
+                        "body": {"type": "string", "maxLength": 300},
+                        "message_ids": ids,
+                    },
+                },
+            },
+            "important_message_ids": ids,
+        },
+    }
+
+
+GRAMMAR_SCHEMA = _bounded(SUMMARY_SCHEMA)
+"""The schema sent where the server builds a grammar from it (``json_object`` + ``schema``)."""
 
 
 def _fmt(value: datetime | None) -> str:

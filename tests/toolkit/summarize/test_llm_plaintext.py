@@ -1,0 +1,120 @@
+"""The model's text is plain text: no markup, no entity, no URL or bare host it wrote;
+only links built in code from message ids survive, and the answer is bounded."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterator
+from datetime import timedelta
+
+import nh3
+import pytest
+from fake_llm import FakeLLM, Reply, llm_settings, summary_json
+from summary_data import START
+
+from toolkit.embeddings import Embedder
+from toolkit.models import Summary
+from toolkit.store import SQLiteStore
+from toolkit.summarize.llm.answer import MAX_SECTIONS, MAX_SUMMARY_CHARS, MAX_TITLE_CHARS
+from toolkit.summarize.llm.plaintext import URL_ANYWHERE, plain_text
+from toolkit.summarize.pipeline import summarize_period
+
+TEAM = "@platform_team"
+DAY = timedelta(days=1)
+
+HOSTILE = [
+    ("<scr<b>ipt>alert(1)</script>", "ipt>alert(1)"),
+    ("<sc<script>ript>alert(1)</sc</script>ript>", None),
+    ("ok <img src=x onerror=alert(1)", "ok"),
+    ('<img src="x" onerror="alert(1)">pic', "pic"),
+    ("&lt;script&gt;alert(1)&lt;/script&gt;", ""),
+    ("&amp;lt;iframe src=x&amp;gt;", ""),
+    ("&#60;svg onload=alert(1)&#62;", ""),
+    ('<a href="javascript:alert(1)">Release</a> notes', "Release notes"),
+    ("click javascript:alert(document.cookie) now", "click now"),
+    ("JaVaScRiPt :alert(1) end", "end"),
+    ("see data:text/html;base64,PHNjcmlwdD4= here", "see here"),
+    ("open tg://resolve?domain=evil_bot please", "open please"),
+    ("login at evil.example/login today", "login at today"),
+    ("visit phish.top or www.bad.com", "visit or"),
+    ("write bob@evil.com", "write"),
+    ("[verify](https://evil.example/x) your account", "verify your account"),
+    ("![pixel](https://evil.example/p.png)tracked", "tracked"),
+    ("копия на пример.рф/путь тут", "копия на тут"),
+    ("https://t.me/platform_team/12 copied", "copied"),
+    ("<!-- hidden --><b>bold</b> and <i>italic</i>", "bold and italic"),
+    ("<style>body{display:none}</style>styled", "styled"),
+]
+
+
+def no_markup(text: str) -> bool:
+    """Whether the sanitizer finds nothing to remove in ``text`` (entities aside)."""
+    return html.unescape(nh3.clean(text, tags=set())) == text
+
+
+@pytest.mark.parametrize(("text", "expected"), HOSTILE)
+def test_hostile_text_becomes_plain_text(text: str, expected: str | None) -> None:
+    out = plain_text(text)
+    if expected is not None:
+        assert out == expected
+    assert no_markup(out)
+    assert "<script" not in out.lower()
+    assert "javascript" not in out.lower()
+    assert not URL_ANYWHERE.search(out)
+    assert plain_text(out) == out  # a fixed point
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Node.js and README.md, e.g. 3.14, the U.S. team",
+        "Meet at 10:30, ratio 2:1, a < b and c > d",
+        "Key data: revenue grew; see section 2.",
+        "Тим предложил перенести релиз на четверг.",
+    ],
+)
+def test_plain_prose_is_kept(text: str) -> None:
+    assert plain_text(text) == text
+
+
+@pytest.fixture
+def llm() -> Iterator[FakeLLM]:
+    with FakeLLM() as server:
+        yield server
+
+
+def _texts(summary: Summary) -> list[str]:
+    return [summary.summary] + [t for s in summary.sections for t in (s.title, s.body)]
+
+
+def test_hostile_answers_come_out_plain_in_summary_titles_and_bodies(
+    llm: FakeLLM, store: SQLiteStore, embedder: Embedder, summary_sources: None
+) -> None:
+    sections = [(text, f"Body {i}: {text}", ["12"]) for i, (text, _) in enumerate(HOSTILE)]
+    llm.push(Reply(content=summary_json(" ".join(t for t, _ in HOSTILE), sections, ["12"])))
+    summary = summarize_period(store, embedder, llm_settings(llm), TEAM, START, START + DAY, "en")
+    for text in _texts(summary):
+        urls = set(URL_ANYWHERE.findall(text))
+        assert urls <= {"https://t.me/platform_team/12"}, text
+        assert "<script" not in text.lower()
+        assert "onerror" not in text.lower()
+        assert "javascript" not in text.lower()
+        assert no_markup(text)
+    assert len(summary.sections) <= MAX_SECTIONS
+    for section in summary.sections:
+        assert section.body.endswith("https://t.me/platform_team/12")
+
+
+def test_an_answer_is_cut_to_its_bounds(
+    llm: FakeLLM, store: SQLiteStore, embedder: Embedder, summary_sources: None
+) -> None:
+    huge = "word " * 20_000
+    sections = [(huge, huge, ["12"])] * 40
+    llm.push(Reply(content=summary_json(huge, sections, ["12"] * 500)))
+    settings = llm_settings(llm, llm_max_answer_bytes=10_000_000)
+    summary = summarize_period(store, embedder, settings, TEAM, START, START + DAY, "en")
+    assert len(summary.summary) <= MAX_SUMMARY_CHARS
+    assert summary.summary.endswith("…")
+    assert len(summary.sections) <= MAX_SECTIONS
+    assert all(len(s.title) <= MAX_TITLE_CHARS for s in summary.sections)
+    assert summary.important_messenger_message_ids == ["12"]

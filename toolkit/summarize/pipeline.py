@@ -73,7 +73,8 @@ def _run(
     summary = engine.summarize(job)
     if ctx.family == "source":
         summary = without_period_wording(summary)
-    store_cached(store, key, summary)
+    if summary.engine == engine.name:  # a fallback's answer is not the engine's to cache
+        store_cached(store, key, summary)
     return summary
 
 

@@ -2,19 +2,33 @@
 
 The model names the messages a section draws on by id; the links under each section
 are made here from those ids (``refs.message_link``), never copied from the model.
+
+With ``llm_fallback = "extractive"``, an endpoint that fails or answers nothing usable
+(``UpstreamError`` and its kinds) is replaced by the extractive engine, when it writes
+the requested language, and the summary's ``engine`` says so:
+``extractive (llm fallback: invalid output)``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
-from toolkit.errors import ConfigError
+from toolkit.errors import (
+    ConfigError,
+    ToolkitError,
+    UpstreamError,
+    UpstreamInvalidOutput,
+    UpstreamRateLimited,
+    UpstreamTimeout,
+)
 from toolkit.models import Message, Section, Summary
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.engine import SummaryJob
+from toolkit.summarize.extractive import ExtractiveEngine
 from toolkit.summarize.llm.answer import LLMSummary
 from toolkit.summarize.llm.client import LLMClient
 from toolkit.summarize.llm.mapreduce import MapReduce
@@ -125,7 +139,37 @@ class LLMSummaryEngine:
         return f"llm|{settings.llm_base_url}|{settings.llm_model}|{PROMPT_VERSION}"
 
     def summarize(self, job: SummaryJob) -> Summary:
-        """The endpoint's summary of the job's messages."""
-        return summarize_with_llm(
-            job.settings, job.messages, job.ctx, source_ref=job.source_ref, link=job.link
-        )
+        """The endpoint's summary of the job's messages (or the fallback's, as configured).
+
+        Raises:
+            UpstreamError: the endpoint failed and no fallback is configured or possible.
+        """
+        try:
+            return summarize_with_llm(
+                job.settings, job.messages, job.ctx, source_ref=job.source_ref, link=job.link
+            )
+        except UpstreamError as exc:
+            if job.settings.llm_fallback != "extractive":
+                raise
+            return _fallback(job, exc)
+
+
+def fallback_reason(exc: UpstreamError) -> str:
+    """A few ASCII words for the ``engine`` field (it travels in an HTTP header)."""
+    if isinstance(exc, UpstreamInvalidOutput):
+        return "invalid output"
+    if isinstance(exc, UpstreamTimeout):
+        return "timeout"
+    if isinstance(exc, UpstreamRateLimited):
+        return "rate limited"
+    return "endpoint error"
+
+
+def _fallback(job: SummaryJob, exc: UpstreamError) -> Summary:
+    extractive = ExtractiveEngine()
+    try:
+        extractive.check(job.ctx)  # a language it has no pack for
+    except ToolkitError:
+        raise exc from None
+    summary = extractive.summarize(job)
+    return replace(summary, engine=f"{summary.engine} (llm fallback: {fallback_reason(exc)})")

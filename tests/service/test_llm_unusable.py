@@ -77,8 +77,8 @@ UNUSABLE = {
     "no-choices": ([Reply(body={"choices": []})], "not a chat completion"),
     "empty-content": ([Reply(content="")], "no content"),
     "invalid-json-twice": (
-        [Reply(content="Sure!"), Reply(content='{"summary": "cut')],
-        "holds no JSON object",
+        [Reply(content="Sure!"), Reply(content='{"summary": cut}')],
+        "not valid JSON",
     ),
     "schema-mismatch": ([Reply(content='{"sections": 3}')] * 2, "does not match the schema"),
     "nested-json": ([Reply(content=BAD_JSON)] * 2, "not usable JSON"),

@@ -86,13 +86,25 @@ def test_valid_answer_is_a_summary_with_links_built_in_code(
 def test_malformed_json_is_asked_again_once_with_the_reason(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder
 ) -> None:
-    llm.push(Reply(content='{"summary": "cut off'), Reply(content=summary_json("Fixed.")))
+    llm.push(Reply(content='{"summary": cut off}'), Reply(content=summary_json("Fixed.")))
     summary = period(store, embedder, llm_settings(llm))
     assert summary.summary == "Fixed."
     assert len(llm.requests) == 2
     retry = llm.requests[1]["messages"]
-    assert retry[-2] == {"role": "assistant", "content": '{"summary": "cut off'}
+    assert retry[-2] == {"role": "assistant", "content": '{"summary": cut off}'}
     assert "could not be used" in retry[-1]["content"]
+
+
+def test_an_answer_cut_at_max_tokens_is_closed_where_it_stopped(
+    llm: FakeLLM, store: SQLiteStore, embedder: Embedder
+) -> None:
+    cut = summary_json("The team shipped 2.4.", [("Release", "Shipped on Thursday", ["12"])])
+    llm.push(Reply(content=cut[: cut.index("Thursday") + 5]))
+    summary = period(store, embedder, llm_settings(llm))
+    assert summary.summary == "The team shipped 2.4."
+    assert summary.sections[0].title == "Release"
+    assert summary.sections[0].body == "Shipped on Thurs"
+    assert len(llm.requests) == 1
 
 
 def test_output_that_stays_invalid_is_upstream_invalid_output(

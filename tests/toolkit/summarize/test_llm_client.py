@@ -93,7 +93,7 @@ def test_max_tokens_is_on_every_request(
 ) -> None:
     llm.push(
         Reply(status=500, body=LLAMA_CPP_REFUSAL),
-        Reply(content='{"summary": "cut'),  # invalid: asked again
+        Reply(content='{"summary": cut}'),  # invalid: asked again
         Reply(status=503, body={"error": {"message": "busy"}}),  # retried
         Reply(content=summary_json("fine")),
     )

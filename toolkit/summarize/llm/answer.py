@@ -11,7 +11,7 @@ summary carries are message links added later, in code, for the ids the model ci
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError
@@ -49,16 +49,72 @@ class InvalidOutput(ValueError):
     """The answer is not JSON of the required shape; the message says why, briefly."""
 
 
+MAX_REPAIR_CUTS = 40
+
+
+def _closed_prefixes(text: str) -> Iterator[str]:
+    """``text`` (JSON cut off mid-way, as at ``max_tokens``) closed as it stands, then cut
+    back to each earlier comma and closed there, the longest first."""
+    stack: list[str] = []
+    cuts: list[tuple[int, str]] = []
+    in_string = escaped = False
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            stack.append("}" if ch == "{" else "]")
+        elif ch in "}]" and stack:
+            stack.pop()
+        elif ch == ",":
+            cuts.append((i, "".join(reversed(stack))))
+    if not stack:
+        return  # not cut off: malformed, which no closing repairs
+    tail = text.rstrip().rstrip(",")
+    if in_string:
+        tail = (tail[:-1] if escaped else tail) + '"'
+    yield tail + "".join(reversed(stack))
+    for i, closers in reversed(cuts[-MAX_REPAIR_CUTS:]):
+        yield text[:i] + closers
+
+
+def _repaired(text: str) -> Any:
+    # An answer cut at max_tokens is closed where it stopped, if that makes an answer.
+    for candidate in _closed_prefixes(text):
+        try:
+            value = json.loads(candidate, strict=False)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(value, dict) and value.get("summary"):
+            return value
+    return None
+
+
 def _json_object(text: str) -> Any:
     start, end = text.find("{"), text.rfind("}")
-    if start < 0 or end <= start:
+    if start < 0:
         raise InvalidOutput("the answer holds no JSON object")
     try:
-        return json.loads(text[start : end + 1])
+        if end <= start:
+            raise InvalidOutput("the answer holds no JSON object")
+        # strict=False: a raw newline inside a string (small models write them) is kept.
+        return json.loads(text[start : end + 1], strict=False)
     except json.JSONDecodeError as exc:
-        raise InvalidOutput(f"the answer is not valid JSON ({exc.msg} at {exc.pos})") from exc
+        error = InvalidOutput(f"the answer is not valid JSON ({exc.msg} at {exc.pos})")
+    except InvalidOutput as exc:
+        error = exc
     except (ValueError, RecursionError) as exc:  # a number too long, nesting too deep
-        raise InvalidOutput(f"the answer is not usable JSON ({_short(str(exc))})") from exc
+        error = InvalidOutput(f"the answer is not usable JSON ({_short(str(exc))})")
+    repaired = _repaired(text[start:])
+    if repaired is None:
+        raise error
+    return repaired
 
 
 def _short(text: str, limit: int = 120) -> str:

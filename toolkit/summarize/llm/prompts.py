@@ -132,23 +132,24 @@ SUMMARY_SCHEMA: dict[str, Any] = {
 
 
 def _bounded(schema: dict[str, Any]) -> dict[str, Any]:
-    """``SUMMARY_SCHEMA`` with lengths and counts bounded, for servers that turn the schema
-    into a grammar (llama.cpp): a small model that loops ("Wayne, Wayne, …") is then
-    made to close its strings and arrays, and the JSON ends within ``max_tokens``."""
-    ids = {"type": "array", "items": {"type": "string", "maxLength": 20}, "maxItems": 5}
+    """``SUMMARY_SCHEMA`` with counts bounded, for servers that turn the schema into a
+    grammar (llama.cpp): a small model that loops is made to close its arrays, so the
+    JSON ends within ``max_tokens`` more often. Lengths stay unbounded: llama.cpp spells
+    ``maxLength: n`` as n nested optional characters, and sampling slows to seconds a token."""
+    ids = {"type": "array", "items": {"type": "string"}, "maxItems": 5}
     section = schema["properties"]["sections"]["items"]
     return {
         **schema,
         "properties": {
-            "summary": {"type": "string", "minLength": 1, "maxLength": 600},
+            "summary": {"type": "string", "minLength": 1},
             "sections": {
                 "type": "array",
                 "maxItems": 4,
                 "items": {
                     **section,
                     "properties": {
-                        "title": {"type": "string", "minLength": 1, "maxLength": 80},
-                        "body": {"type": "string", "maxLength": 300},
+                        "title": {"type": "string", "minLength": 1},
+                        "body": {"type": "string"},
                         "message_ids": ids,
                     },
                 },

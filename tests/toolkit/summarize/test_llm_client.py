@@ -13,7 +13,7 @@ from datetime import timedelta
 
 import pytest
 from fake_llm import FakeLLM, Reply, llm_settings, summary_json
-from summary_data import START
+from summary_data import START, in_period
 
 from toolkit import deadline
 from toolkit.embeddings import Embedder
@@ -26,6 +26,7 @@ from toolkit.summarize.pipeline import summarize_period
 CHAT = [{"role": "user", "content": "Summarise."}]
 TEAM = "@platform_team"
 DAY = timedelta(days=1)
+WINDOW = in_period(TEAM, START, START + DAY, "en")
 # llama-cpp-python's server, asked for json_schema (its validation error, as it answers).
 LLAMA_CPP_REFUSAL = {
     "detail": [
@@ -98,7 +99,7 @@ def test_max_tokens_is_on_every_request(
         Reply(content=summary_json("fine")),
     )
     settings = llm_settings(llm, llm_max_tokens=333, llm_max_retries=1)
-    summary = summarize_period(store, embedder, settings, TEAM, START, START + DAY, "en")
+    summary = summarize_period(store, embedder, settings, WINDOW)
     assert summary.summary == "fine"
     assert len(llm.requests) == 4
     assert [r["max_tokens"] for r in llm.requests] == [333] * 4
@@ -170,4 +171,6 @@ def test_unusable_json_is_upstream_invalid_output(
 ) -> None:
     llm.push(Reply(content=content), Reply(content=content))
     with pytest.raises(UpstreamInvalidOutput, match="stayed invalid"):
-        summarize_period(store, embedder, llm_settings(llm), TEAM, START, START + DAY, "en")
+        summarize_period(
+            store, embedder, llm_settings(llm), in_period(TEAM, START, START + DAY, "en")
+        )

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from llama_server import MODEL, LlamaServer, llama_server  # noqa: F401 (a fixture)
+from summary_data import about_source, in_period
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
@@ -86,11 +87,7 @@ def test_a_chat_period_summary(
         demo.store,
         embedder,
         local_settings(llama_server),
-        CHAT,
-        CHAT_FROM,
-        end,
-        "en",
-        use_cache=False,
+        in_period(CHAT, CHAT_FROM, end, "en", use_cache=False),
     )
     print(f"chat hour: {time.monotonic() - started:.1f} s")
     assert_sound(summary, CHAT, window_ids(demo.store, CHAT, CHAT_FROM, end))
@@ -106,11 +103,7 @@ def test_a_channel_period_summary(
         demo.store,
         embedder,
         local_settings(llama_server),
-        CHANNEL,
-        CHANNEL_FROM,
-        end,
-        "en",
-        use_cache=False,
+        in_period(CHANNEL, CHANNEL_FROM, end, "en", use_cache=False),
     )
     assert_sound(summary, CHANNEL, window_ids(demo.store, CHANNEL, CHANNEL_FROM, end))
 
@@ -122,7 +115,7 @@ def test_a_source_summary(
 ) -> None:
     settings = local_settings(llama_server)
     summary = summarize_source(
-        demo.store, embedder, settings, CHAT, "en", messages_limit=12, use_cache=False
+        demo.store, embedder, settings, about_source(CHAT, "en", 12, use_cache=False)
     )
     source = next(s.source for s in demo.store.list_sources() if s.source.handle == "mlens_demo_en")
     recent = demo.store.recent_messages(source.id, 12, with_text_only=True)

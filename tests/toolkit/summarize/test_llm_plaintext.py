@@ -10,7 +10,7 @@ from datetime import timedelta
 import nh3
 import pytest
 from fake_llm import FakeLLM, Reply, llm_settings, summary_json
-from summary_data import START
+from summary_data import START, in_period
 
 from toolkit.embeddings import Embedder
 from toolkit.models import Summary
@@ -21,6 +21,7 @@ from toolkit.summarize.pipeline import summarize_period
 
 TEAM = "@platform_team"
 DAY = timedelta(days=1)
+WINDOW = in_period(TEAM, START, START + DAY, "en")
 
 HOSTILE = [
     ("<scr<b>ipt>alert(1)</script>", "ipt>alert(1)"),
@@ -92,7 +93,9 @@ def test_hostile_answers_come_out_plain_in_summary_titles_and_bodies(
 ) -> None:
     sections = [(text, f"Body {i}: {text}", ["12"]) for i, (text, _) in enumerate(HOSTILE)]
     llm.push(Reply(content=summary_json(" ".join(t for t, _ in HOSTILE), sections, ["12"])))
-    summary = summarize_period(store, embedder, llm_settings(llm), TEAM, START, START + DAY, "en")
+    summary = summarize_period(
+        store, embedder, llm_settings(llm), in_period(TEAM, START, START + DAY, "en")
+    )
     for text in _texts(summary):
         urls = set(URL_ANYWHERE.findall(text))
         assert urls <= {"https://t.me/platform_team/12"}, text
@@ -112,7 +115,7 @@ def test_an_answer_is_cut_to_its_bounds(
     sections = [(huge, huge, ["12"])] * 40
     llm.push(Reply(content=summary_json(huge, sections, ["12"] * 500)))
     settings = llm_settings(llm, llm_max_answer_bytes=10_000_000)
-    summary = summarize_period(store, embedder, settings, TEAM, START, START + DAY, "en")
+    summary = summarize_period(store, embedder, settings, WINDOW)
     assert len(summary.summary) <= MAX_SUMMARY_CHARS
     assert summary.summary.endswith("…")
     assert len(summary.sections) <= MAX_SECTIONS

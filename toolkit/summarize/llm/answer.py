@@ -17,6 +17,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 
 from toolkit.summarize.llm.plaintext import cut, plain_text
+from toolkit.text import URL_RE  # noqa: F401 (re-exported: tests import it from here)
 
 
 def _ids(value: Any) -> Any:

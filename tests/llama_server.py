@@ -46,6 +46,15 @@ def gguf_path() -> Path | None:
     return next(iter(sorted(folder.glob("*.gguf"))), None)
 
 
+def _die_with_parent() -> None:
+    # Linux: the server gets SIGTERM when the test process dies, even killed outright
+    # (a new session keeps Ctrl-C from reaching it; this keeps it from outliving us).
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that nothing listens on now."""
     with socket.socket() as sock:
@@ -91,7 +100,11 @@ class LlamaServer:
             str(self.threads),
         ]
         self.process = subprocess.Popen(
-            command, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True
+            command,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
         )
         self._wait_ready()
         return self

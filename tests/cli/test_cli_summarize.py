@@ -24,7 +24,7 @@ def test_cli_period_and_source_summaries(cli_env: Path) -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["engine"] == "extractive"
-    assert data["summary"].startswith("В чате 6 разговоров; самые активные — о темах «")
+    assert data["summary"].startswith("В чате 6 разговоров; главные темы: «")
     text = runner.invoke(app, [*period_args, "--kind", "channel"])
     assert text.exit_code == 0, text.output
     assert "“Platform Team” posted" in text.stdout

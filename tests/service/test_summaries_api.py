@@ -278,9 +278,11 @@ def test_an_llm_request_past_the_request_deadline_is_abandoned(
             assert response.status_code == 503
             assert response.json()["type"].endswith("deadline-exceeded")
             # The worker thread's LLM request is closed at the deadline, not after the
-            # 10 s request timeout, and no retry follows it.
-            assert llm.hung_up.wait(5)
+            # 10 s request timeout, and no retry follows it. On a busy machine the
+            # messages' embedding can outlast the 0.5 s deadline: then no LLM call starts.
+            if not llm.hung_up.wait(5):
+                assert llm.requests == []
             time.sleep(0.3)
-            assert len(llm.requests) == 1
+            assert len(llm.requests) <= 1
     finally:
         store.close()

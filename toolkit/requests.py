@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
+from typing import Any, TypeVar
 
 from toolkit.models import SourceKind
 from toolkit.refs import SourceArg
@@ -115,3 +116,26 @@ class SourceSummaryRequest:
 
 AnySummaryRequest = SummaryRequest | SourceSummaryRequest
 """Either kind of summary request (``Workspace.summarize`` takes both)."""
+
+AnyRequest = TypeVar("AnyRequest", SearchRequest, SummaryRequest, SourceSummaryRequest)
+
+
+def request_from(
+    request_type: type[AnyRequest], source: object, /, **overrides: Any
+) -> AnyRequest:
+    """A request of ``request_type`` built from the same-named attributes of ``source``.
+
+    A face whose input already has the request's field names (a /v1 body, a tool's
+    arguments) hands it over whole instead of copying it field by field.
+
+    Args:
+        request_type: ``SearchRequest``, ``SummaryRequest`` or ``SourceSummaryRequest``.
+        source: any object; each of its attributes named like a field of ``request_type`` is taken.
+        overrides: fields to set whatever ``source`` holds (e.g. ``weights``, ``kind``).
+
+    Returns:
+        The request; fields ``source`` lacks keep their defaults.
+    """
+    names = (field.name for field in fields(request_type))
+    taken = {name: getattr(source, name) for name in names if hasattr(source, name)}
+    return request_type(**(taken | overrides))

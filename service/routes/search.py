@@ -149,17 +149,6 @@ def search_messages(
     very short messages; every hit carries up to two messages before and after it.
     """
     overrides = body.weights.model_dump(exclude_none=True) if body.weights else None
-    request = requests.SearchRequest(
-        source_ref=body.source_ref,
-        query=body.query,
-        limit=body.limit,
-        scan_messages_limit=body.scan_messages_limit,
-        period_from=body.period_from,
-        period_to=body.period_to,
-        weights=overrides,
-        explain=body.explain,
-        topic_id=body.topic_id,
-        sender_peer_ids=body.sender_peer_ids,
-    )
+    request = requests.request_from(requests.SearchRequest, body, weights=overrides)
     hits = ws.search(request)
     return SearchResponse.model_validate({"items": hits}, from_attributes=True)

@@ -95,15 +95,7 @@ def _answer(summary: Summary, response: Response) -> SummaryResponse:
 def _period(
     body: SummaryRequest, kind: SourceKind, ws: WorkspaceDep, response: Response
 ) -> SummaryResponse:
-    request = requests.SummaryRequest(
-        source_ref=body.source_ref,
-        started_at=body.started_at,
-        ended_at=body.ended_at,
-        language=body.language,
-        kind=kind,
-        topic_id=body.topic_id,
-        sender_peer_ids=body.sender_peer_ids,
-    )
+    request = requests.request_from(requests.SummaryRequest, body, kind=kind)
     return _answer(ws.summarize(request), response)
 
 
@@ -143,11 +135,5 @@ def summarize_source_by_ref(
     body: SourceSummaryRequest, _: SummaryScope, ws: WorkspaceDep, response: Response
 ) -> SummaryResponse:
     """Describe a source from its most recent messages, with no period wording."""
-    request = requests.SourceSummaryRequest(
-        source_ref=body.source_ref,
-        language=body.language,
-        messages_limit=body.messages_limit,
-        topic_id=body.topic_id,
-        sender_peer_ids=body.sender_peer_ids,
-    )
+    request = requests.request_from(requests.SourceSummaryRequest, body)
     return _answer(ws.summarize(request), response)

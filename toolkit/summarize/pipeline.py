@@ -51,6 +51,19 @@ def _topic(
     return dict(topics).get(topic_id, f"Topic {topic_id}"), topics
 
 
+def _scope(
+    store: MessageStore, request: SummaryRequest | SourceSummaryRequest
+) -> tuple[Source, SourceRef, int | None, list[str] | None]:
+    """The request's source, its reference, and its checked topic and sender filters (a
+    topic link's topic unless the request names one)."""
+    source, source_ref = resolve_source(store, request.source_ref)
+    topic_id, senders = check_filters(
+        topic_id=source_ref.topic_id if request.topic_id is None else request.topic_id,
+        sender_peer_ids=request.sender_peer_ids,
+    )
+    return source, source_ref, topic_id, senders
+
+
 def _run(
     store: MessageStore,
     embedder: Embedder,
@@ -136,11 +149,7 @@ def summarize_period(
     if start >= end:
         raise InvalidRequest("ended_at must be after started_at", field="ended_at")
     settings = _engine_settings(settings, request.engine)
-    source, source_ref = resolve_source(store, request.source_ref)
-    topic_id, senders = check_filters(
-        topic_id=source_ref.topic_id if request.topic_id is None else request.topic_id,
-        sender_peer_ids=request.sender_peer_ids,
-    )
+    source, source_ref, topic_id, senders = _scope(store, request)
     messages = _with_text(
         store.messages_in_period(source.id, start, end, topic_id=topic_id, sender_peer_ids=senders)
     )
@@ -174,11 +183,7 @@ def summarize_source(
             f"messages_limit must be between 1 and {MAX_SOURCE_MESSAGES}", field="messages_limit"
         )
     settings = _engine_settings(settings, request.engine)
-    source, source_ref = resolve_source(store, request.source_ref)
-    topic_id, senders = check_filters(
-        topic_id=source_ref.topic_id if request.topic_id is None else request.topic_id,
-        sender_peer_ids=request.sender_peer_ids,
-    )
+    source, source_ref, topic_id, senders = _scope(store, request)
     messages = _with_text(
         store.recent_messages(
             source.id, limit, with_text_only=True, topic_id=topic_id, sender_peer_ids=senders

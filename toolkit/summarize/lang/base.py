@@ -56,22 +56,36 @@ def pack_from(words: ModuleType, **fields: Any) -> LanguagePack:
     ``WHEN``, compiled case-insensitively), its functions given as ``fields``."""
     names = [f.name for f in dataclasses.fields(Cues)]
     cue = Cues(**{n: re.compile(getattr(words, n.upper()), re.IGNORECASE) for n in names})
+    data = {name: getattr(words, name.upper()) for name in _PLAIN_DATA}
+    open_quote, close_quote = words.QUOTES
+    not_topics = getattr(words, "NOT_TOPICS", frozenset())
     return LanguagePack(
-        code=words.CODE,
-        script=words.SCRIPT,
-        open_quote=words.QUOTES[0],
-        close_quote=words.QUOTES[1],
+        open_quote=open_quote,
+        close_quote=close_quote,
         and_word=words.AND,
-        nouns=words.NOUNS,
-        months=words.MONTHS,
         cue=cue,
-        chatter_words=words.CHATTER_WORDS,
-        filler_words=words.FILLER_WORDS,
-        abbreviations=words.ABBREVIATIONS,
-        not_topics=getattr(words, "NOT_TOPICS", frozenset()),
-        period_patterns=words.PERIOD_PATTERNS,
+        not_topics=not_topics,
+        **data,
         **fields,
     )
+
+
+_PLAIN_DATA = (
+    "code",
+    "script",
+    "nouns",
+    "months",
+    "chatter_words",
+    "filler_words",
+    "abbreviations",
+    "period_patterns",
+)
+"""Pack fields whose data is the ``words`` constant of the same name in capitals."""
+
+
+def word_set(text: str) -> frozenset[str]:
+    """The whitespace-separated words of ``text`` (a pack's word lists are written so)."""
+    return frozenset(text.split())
 
 
 @dataclass(frozen=True)

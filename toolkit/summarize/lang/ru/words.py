@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from toolkit.summarize.lang.base import word_set as _words
 from toolkit.text import STOP_WORDS_RU
 
 CODE = "ru"
@@ -17,10 +18,6 @@ NOUNS = {
     "topic": "тема",
 }
 """Nouns the engine counts, by key, as ``count`` takes them."""
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
 
 
 CHATTER_WORDS = (

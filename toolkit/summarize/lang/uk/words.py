@@ -3,6 +3,8 @@ wording."""
 
 from __future__ import annotations
 
+from toolkit.summarize.lang.base import word_set as _words
+
 CODE = "uk"
 SCRIPT = "cyrillic"
 QUOTES = "«»"
@@ -16,10 +18,6 @@ NOUNS = {
     "topic": "тема",
 }
 """Nouns the engine counts, by key, as ``count`` takes them."""
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
 
 
 STOP_WORDS = _words(

@@ -120,9 +120,7 @@ AnySummaryRequest = SummaryRequest | SourceSummaryRequest
 AnyRequest = TypeVar("AnyRequest", SearchRequest, SummaryRequest, SourceSummaryRequest)
 
 
-def request_from(
-    request_type: type[AnyRequest], source: object, /, **overrides: Any
-) -> AnyRequest:
+def request_from(request_type: type[AnyRequest], source: object, /, **overrides: Any) -> AnyRequest:
     """A request of ``request_type`` built from the same-named attributes of ``source``.
 
     A face whose input already has the request's field names (a /v1 body, a tool's

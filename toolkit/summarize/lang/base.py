@@ -58,7 +58,7 @@ def pack_from(words: ModuleType, **fields: Any) -> LanguagePack:
     cue = Cues(**{n: re.compile(getattr(words, n.upper()), re.IGNORECASE) for n in names})
     data = {name: getattr(words, name.upper()) for name in _PLAIN_DATA}
     open_quote, close_quote = words.QUOTES
-    not_topics = getattr(words, "NOT_TOPICS", frozenset())
+    not_topics: frozenset[str] = getattr(words, "NOT_TOPICS", frozenset())
     return LanguagePack(
         open_quote=open_quote,
         close_quote=close_quote,

@@ -10,6 +10,7 @@ import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, timedelta
+from typing import TypedDict
 
 import streamlit as st
 
@@ -61,11 +62,18 @@ def source_picker(label: str = "Source", *, key: str = "source") -> str | None:
     return choice
 
 
-def topic_and_senders(ref: str, *, key: str) -> tuple[int | None, list[str] | None]:
+class Scope(TypedDict):
+    """A request's topic and sender filters, as its keyword arguments."""
+
+    topic_id: int | None
+    sender_peer_ids: list[str] | None
+
+
+def topic_and_senders(ref: str, *, key: str) -> Scope:
     """A forum-topic picker (forums only) and a sender filter for one source.
 
     Returns:
-        ``(topic_id, sender_peer_ids)``: ``None`` for "all topics" / "every sender".
+        ``topic_id`` and ``sender_peer_ids``: ``None`` for "all topics" / "every sender".
     """
     ws = workspace()
     topics = ws.topics(ref)
@@ -92,7 +100,7 @@ def topic_and_senders(ref: str, *, key: str) -> tuple[int | None, list[str] | No
         format_func=lambda p: f"{names[p]} ({p})",
         key=f"{key}_senders_{ref}",
     )
-    return topic, chosen or None
+    return Scope(topic_id=topic, sender_peer_ids=chosen or None)
 
 
 def link_markdown(label: str, link: str) -> str:

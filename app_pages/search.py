@@ -4,9 +4,9 @@
 import streamlit as st
 
 from app_pages import common as ui
-from toolkit import SearchRequest, SearchWeights
+from toolkit import SearchWeights
 from toolkit.models import iso_z
-from toolkit.timeparse import search_period
+from toolkit.requests import search_request
 
 st.title("Search")
 ws = ui.workspace()
@@ -38,22 +38,23 @@ scan = right.number_input(
     "Recent messages to scan", 1, 10000, ws.settings.default_scan_messages_limit
 )
 period = ui.period_picker(ref, key="search_period") if ref else None
-topic, senders = ui.topic_and_senders(ref, key="search") if ref else (None, None)
+scope = (
+    ui.topic_and_senders(ref, key="search")
+    if ref
+    else ui.Scope(topic_id=None, sender_peer_ids=None)
+)
 
 if ref and query.strip():
     with ui.shown_errors():
-        period_from, period_to = search_period(*(period or (None, None)))
-        request = SearchRequest(
-            source_ref=ref,
-            query=query,
+        request = search_request(
+            ref,
+            query,
+            period=period or (None, None),
             limit=int(limit),
             scan_messages_limit=int(scan),
             weights=defaults.replace(**chosen),
             explain=True,
-            period_from=period_from,
-            period_to=period_to,
-            topic_id=topic,
-            sender_peer_ids=senders,
+            **scope,
         )
         hits = ws.search(request)
         topics = ws.hit_topics(ref, hits)  # in a forum, each hit's topic

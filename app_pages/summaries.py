@@ -3,11 +3,8 @@
 import streamlit as st
 
 from app_pages import common as ui
-from toolkit import SourceSummaryRequest, SummaryRequest
-from toolkit.models import SourceKind
 from toolkit.refs import message_link
-from toolkit.requests import AnySummaryRequest
-from toolkit.timeparse import summary_period
+from toolkit.requests import summary_request
 
 st.title("Summaries")
 ws = ui.workspace()
@@ -33,32 +30,18 @@ if ref:
     period = (
         None if whole else ui.period_picker(ref, key="summary_period", optional=False, last_days=7)
     )
-    topic, senders = ui.topic_and_senders(ref, key="summary")
+    scope = ui.topic_and_senders(ref, key="summary")
     ready = bool(languages) and (whole or period is not None)
     if st.button("Summarise", type="primary", disabled=not ready):
         with ui.shown_errors(), st.spinner("Summarising…"):
-            request: AnySummaryRequest
-            if whole:
-                request = SourceSummaryRequest(
-                    source_ref=ref,
-                    language=language,
-                    engine=engine,
-                    topic_id=topic,
-                    sender_peer_ids=senders,
-                )
-            else:
-                assert period is not None
-                started_at, ended_at = summary_period(*period)
-                request = SummaryRequest(
-                    source_ref=ref,
-                    started_at=started_at,
-                    ended_at=ended_at,
-                    language=language,
-                    kind=SourceKind(kind),
-                    engine=engine,
-                    topic_id=topic,
-                    sender_peer_ids=senders,
-                )
+            request = summary_request(
+                ref,
+                period=None if whole else period,
+                kind=None if whole else kind,
+                language=language,
+                engine=engine,
+                **scope,
+            )
             summary = ws.summarize(request)
             st.caption(f"engine: {summary.engine} · language: {summary.language}")
             st.markdown(ui.md_escape(summary.summary))

@@ -10,8 +10,7 @@ from cli.filters import JsonOption, SenderOption, TopicOption, filters
 from cli.render import hit_record, print_json, print_table
 from cli.state import workspace
 from toolkit.notebook import HitList, Table
-from toolkit.requests import SearchRequest
-from toolkit.timeparse import search_period
+from toolkit.requests import search_request
 
 _SIGNALS = ("semantic", "lexical", "phrase", "short_factor")
 _LABELS = {
@@ -61,14 +60,12 @@ def search(
     as_json: JsonOption = False,
 ) -> None:
     """Search the recent messages of a stored source (of one topic, some senders)."""
-    period_from, period_to = search_period(from_, to)
-    request = SearchRequest(
-        source_ref=ref,
-        query=query,
+    request = search_request(
+        ref,
+        query,
+        period=(from_, to),
         limit=limit,
         scan_messages_limit=scan,
-        period_from=period_from,
-        period_to=period_to,
         explain=explain,
         **filters(topic, sender),
     )

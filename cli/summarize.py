@@ -11,8 +11,7 @@ from cli.filters import JsonOption, SenderOption, TopicOption, filters
 from cli.render import print_json, summary_record
 from cli.state import console, workspace
 from toolkit.models import SourceKind, Summary
-from toolkit.requests import AnySummaryRequest, SourceSummaryRequest, SummaryRequest
-from toolkit.timeparse import summary_period
+from toolkit.requests import summary_request
 
 
 def _print(summary: Summary) -> None:
@@ -53,28 +52,18 @@ def summarize(
     sender: SenderOption = None,
 ) -> None:
     """Summarise a source's messages of a period, or (--source) describe the source."""
-    request: AnySummaryRequest
-    if source:
-        if since or until:
-            raise typer.BadParameter("--source takes no --from/--to", param_hint="--source")
-        request = SourceSummaryRequest(
-            source_ref=ref,
-            language=language,
-            messages_limit=messages_limit,
-            **filters(topic, sender),
-        )
-    else:
-        if since is None or until is None:
-            raise typer.BadParameter("a period summary needs --from and --to (or use --source)")
-        started_at, ended_at = summary_period(since, until)
-        request = SummaryRequest(
-            source_ref=ref,
-            started_at=started_at,
-            ended_at=ended_at,
-            language=language,
-            kind=kind,
-            **filters(topic, sender),
-        )
+    if source and (since or until):
+        raise typer.BadParameter("--source takes no --from/--to", param_hint="--source")
+    if not source and (since is None or until is None):
+        raise typer.BadParameter("a period summary needs --from and --to (or use --source)")
+    request = summary_request(
+        ref,
+        period=None if source else (since, until),
+        language=language,
+        kind=kind,
+        messages_limit=messages_limit,
+        **filters(topic, sender),
+    )
     summary = workspace().summarize(request)
     if as_json:
         print_json(summary_record(summary))

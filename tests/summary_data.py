@@ -24,14 +24,8 @@ def in_period(
     **options: Any,
 ) -> SummaryRequest:
     """The ``SummaryRequest`` of a period, in one short line of a test."""
-    return SummaryRequest(
-        source_ref=ref,
-        started_at=started_at,
-        ended_at=ended_at,
-        language=language,
-        kind=kind,
-        **options,
-    )
+    options |= {"language": language, "kind": kind}
+    return SummaryRequest(source_ref=ref, started_at=started_at, ended_at=ended_at, **options)
 
 
 def about_source(

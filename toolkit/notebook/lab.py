@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Self, Unpack
 
 from toolkit.models import Source, SourceKind
 from toolkit.notebook.facade import Facade
@@ -39,8 +39,14 @@ from toolkit.notebook.tables import (
 )
 from toolkit.notebook.views import HitList, SummaryView
 from toolkit.refs import SourceArg
-from toolkit.requests import AnySummaryRequest, SearchRequest, SourceSummaryRequest, SummaryRequest
-from toolkit.timeparse import When, search_period, summary_period
+from toolkit.requests import (
+    AnySummaryRequest,
+    SearchOptions,
+    SummaryOptions,
+    search_request,
+    summary_request,
+)
+from toolkit.timeparse import When
 from toolkit.weights import SearchWeights, WeightsArg
 
 
@@ -111,44 +117,28 @@ class Lab:
         ref: SourceArg,
         query: str,
         *,
-        limit: int | None = None,
-        scan_messages_limit: int | None = None,
         period_from: When | None = None,
         period_to: When | None = None,
-        weights: WeightsArg = None,
-        explain: bool = True,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
+        **options: Unpack[SearchOptions],
     ) -> HitList:
         """Hybrid search of one source's most recent messages (a ``SearchRequest``).
 
         Args:
             ref, query: the source and the search text.
-            limit, scan_messages_limit: hits, and recent messages to scan (default: the
-                settings').
             period_from, period_to: scan only messages of this period; a bare day is
                 included whole.
-            weights: this call's weights (see ``WeightsArg``); default: the settings'.
-            explain: attach each hit's four signals (``HitList.to_pandas`` shows them).
-            topic_id, sender_peer_ids: scan only this forum topic, these senders.
+            options: the ``SearchOptions``: ``limit`` and ``scan_messages_limit`` (hits,
+                and recent messages to scan; default: the settings'); ``weights`` (see
+                ``WeightsArg``; default: the settings'); ``explain`` (each hit's four
+                signals, which ``HitList.to_pandas`` shows; default ``True`` here);
+                ``topic_id`` and ``sender_peer_ids`` (only this forum topic, these senders).
 
         Returns:
             The hits, best first, with two messages of context on either side; in a
             forum the list knows each hit's topic title (``HitList.topic_of``).
         """
-        start, end = search_period(period_from, period_to)
-        request = SearchRequest(
-            source_ref=ref,
-            query=query,
-            limit=limit,
-            scan_messages_limit=scan_messages_limit,
-            period_from=start,
-            period_to=end,
-            weights=weights,
-            explain=explain,
-            topic_id=topic_id,
-            sender_peer_ids=sender_peer_ids,
-        )
+        options.setdefault("explain", True)
+        request = search_request(ref, query, period=(period_from, period_to), **options)
         hits = self.workspace.search(request)
         topics = self.workspace.hit_topics(ref, hits)
         return HitList(hits, query=query, source_ref=_echo(ref), topics=topics)
@@ -181,11 +171,8 @@ class Lab:
         start: When,
         end: When,
         *,
-        language: str = "en",
         kind: str | SourceKind | None = None,
-        engine: str | None = None,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
+        **options: Unpack[SummaryOptions],
     ) -> SummaryView:
         """Summarise what a source posted in ``[start, end)`` (a ``SummaryRequest``).
 
@@ -193,51 +180,32 @@ class Lab:
             ref: the source.
             start: first moment of the period; a bare day means its midnight (UTC).
             end: the end (exclusive); a bare day is included whole.
-            language: ISO 639-1 code of the summary's language.
             kind: ``"chat"`` or ``"channel"`` variant; by default the source's kind.
-            engine: ``"auto"``, ``"extractive"`` or ``"llm"``; by default the settings'.
-            topic_id, sender_peer_ids: only this forum topic's, these senders' messages.
+            options: the ``SummaryOptions``: ``language`` (ISO 639-1, default ``"en"``),
+                ``engine`` (``"auto"``, ``"extractive"`` or ``"llm"``; by default the
+                settings'), ``topic_id`` and ``sender_peer_ids`` (only this forum topic's,
+                these senders' messages), ``use_cache``.
 
         Returns:
             The summary, with its important messages resolved to text and links.
         """
-        started_at, ended_at = summary_period(start, end)
-        request = SummaryRequest(
-            source_ref=ref,
-            started_at=started_at,
-            ended_at=ended_at,
-            language=language,
-            kind=SourceKind(kind) if kind is not None else None,
-            engine=engine,
-            topic_id=topic_id,
-            sender_peer_ids=sender_peer_ids,
-        )
-        return self._view(request)
+        return self._view(summary_request(ref, period=(start, end), kind=kind, **options))
 
     def summarize_source(
         self,
         ref: SourceArg,
         *,
-        language: str = "en",
         messages_limit: int | None = None,
-        engine: str | None = None,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
+        **options: Unpack[SummaryOptions],
     ) -> SummaryView:
         """Say what a source is about from its recent messages (a ``SourceSummaryRequest``).
 
         Args:
-            ref, language, engine, topic_id, sender_peer_ids: as for ``summarize_period``.
+            ref: the source.
             messages_limit: recent messages to read (default: the settings').
+            options: as for ``summarize_period``.
         """
-        request = SourceSummaryRequest(
-            source_ref=ref,
-            language=language,
-            messages_limit=messages_limit,
-            engine=engine,
-            topic_id=topic_id,
-            sender_peer_ids=sender_peer_ids,
-        )
+        request = summary_request(ref, period=None, messages_limit=messages_limit, **options)
         return self._view(request)
 
     def _view(self, request: AnySummaryRequest) -> SummaryView:

@@ -43,6 +43,15 @@ def settings(monkeypatch: pytest.MonkeyPatch) -> Settings:
     return Settings(_env_file=None, database=":memory:")  # type: ignore[call-arg]
 
 
+def _team_week(
+    store: SQLiteStore, embedder: Embedder, settings: Settings, language: str
+) -> Summary:
+    """The summary of the team chat's first week in ``language``."""
+    return summarize_period(
+        store, embedder, settings, in_period(TEAM, START, START + WEEK, language)
+    )
+
+
 def _texts(summary: Summary) -> list[str]:
     return [summary.summary] + [f"{s.title}\n{s.body}" for s in summary.sections]
 
@@ -55,9 +64,7 @@ def _urls(summary: Summary) -> set[str]:
 def test_english_period_summary_of_a_team_chat(
     store: SQLiteStore, embedder: Embedder, settings: Settings
 ) -> None:
-    summary = summarize_period(
-        store, embedder, settings, in_period(TEAM, START, START + WEEK, "en")
-    )
+    summary = _team_week(store, embedder, settings, "en")
     assert summary.engine == "extractive"
     assert summary.language == "en"
     assert summary.summary.startswith("The chat had 6 conversations; the busiest were about")
@@ -88,9 +95,7 @@ def test_english_period_summary_of_a_team_chat(
 def test_quotes_are_verbatim_in_their_own_language(
     store: SQLiteStore, embedder: Embedder, settings: Settings
 ) -> None:
-    summary = summarize_period(
-        store, embedder, settings, in_period(TEAM, START, START + WEEK, "ru")
-    )
+    summary = _team_week(store, embedder, settings, "ru")
     assert "«flaky Redis test»" in summary.summary  # English topics quoted as written
     assert " пишет: «" in summary.summary
     assert summary.summary.endswith("Сообщения цитируются на языке оригинала.")
@@ -163,7 +168,7 @@ def test_an_unsupported_language_names_what_it_can_write(
     store: SQLiteStore, embedder: Embedder, settings: Settings
 ) -> None:
     with pytest.raises(UnsupportedLanguage) as info:
-        summarize_period(store, embedder, settings, in_period(TEAM, START, START + WEEK, "de"))
+        _team_week(store, embedder, settings, "de")
     assert info.value.field == "language"
     assert "en (English), ru (Russian)" in str(info.value)
     assert "LLM endpoint" in str(info.value)
@@ -236,7 +241,7 @@ def test_vectors_are_computed_once_and_stored(
 def test_same_input_same_summary_and_cache_hit(
     store: SQLiteStore, embedder: Embedder, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    first = summarize_period(store, embedder, settings, in_period(TEAM, START, START + WEEK, "en"))
+    first = _team_week(store, embedder, settings, "en")
 
     def fail(*_: Any, **__: Any) -> Summary:
         raise AssertionError("recomputed instead of read from the cache")

@@ -32,6 +32,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any, Literal
 
 import openai
@@ -195,19 +196,13 @@ class LLMClient:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> LLMClient:
-        """A client for the endpoint the settings name; ``ConfigError`` when none is set."""
+        """The client for the endpoint the settings name, one per endpoint and settings so
+        that connections are reused; ``ConfigError`` when none is set."""
         if not settings.llm_base_url:
             raise ConfigError("no LLM endpoint is configured (set MLENS_LLM_BASE_URL)")
         key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
-        return cls(
-            base_url=settings.llm_base_url,
-            model=settings.llm_model,
-            api_key=key,
-            timeout=settings.llm_timeout,
-            max_retries=settings.llm_max_retries,
-            max_tokens=settings.llm_max_tokens,
-            max_answer_bytes=settings.llm_max_answer_bytes,
-        )
+        options = tuple((name, getattr(settings, f"llm_{name}")) for name in _FROM_SETTINGS)
+        return _shared_client(key, options)
 
     @property
     def mode(self) -> Mode:
@@ -305,3 +300,13 @@ class LLMClient:
                     raise  # the retry could not start before the deadline
                 time.sleep(wait)
                 attempt += 1
+
+
+_FROM_SETTINGS = ("base_url", "model", "timeout", "max_retries", "max_tokens", "max_answer_bytes")
+"""The client's arguments that are the settings' ``llm_<name>`` fields."""
+
+
+@lru_cache(maxsize=8)
+def _shared_client(api_key: str | None, options: tuple[tuple[str, Any], ...]) -> LLMClient:
+    # The output mode learned is kept per endpoint by this module, whatever the client.
+    return LLMClient(api_key=api_key, **dict(options))

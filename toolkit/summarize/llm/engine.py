@@ -13,12 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from functools import lru_cache
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
 from toolkit.errors import (
-    ConfigError,
     ToolkitError,
     UpstreamError,
     UpstreamInvalidOutput,
@@ -38,43 +36,9 @@ ENGINE = "llm"
 LINKS_PER_SECTION = 5
 
 
-@lru_cache(maxsize=8)
-def _client(
-    base_url: str,
-    api_key: str | None,
-    model: str,
-    timeout: float,
-    max_retries: int,
-    max_tokens: int,
-    max_answer_bytes: int,
-) -> LLMClient:
-    # One client per endpoint and settings, so connections are reused (the output mode
-    # learned is kept per endpoint by the client module, whatever the settings).
-    return LLMClient(
-        base_url=base_url,
-        model=model,
-        api_key=api_key,
-        timeout=timeout,
-        max_retries=max_retries,
-        max_tokens=max_tokens,
-        max_answer_bytes=max_answer_bytes,
-    )
-
-
 def engine_for(settings: Settings) -> MapReduce:
     """The LLM engine for the endpoint the settings configure (``ConfigError`` if none)."""
-    if not settings.llm_base_url:
-        raise ConfigError("no LLM endpoint is configured (set MLENS_LLM_BASE_URL)")
-    key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
-    client = _client(
-        settings.llm_base_url,
-        key,
-        settings.llm_model,
-        settings.llm_timeout,
-        settings.llm_max_retries,
-        settings.llm_max_tokens,
-        settings.llm_max_answer_bytes,
-    )
+    client = LLMClient.from_settings(settings)
     return MapReduce(
         client,
         chunk_tokens=settings.llm_chunk_tokens,

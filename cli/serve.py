@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import shlex
-from typing import Annotated, Any
+import sys
+from typing import Annotated
 
 import typer
 import uvicorn
+from uvicorn.config import STARTUP_FAILURE
 
+from cli.edge import EdgeConfig, EdgeLimits, raise_fd_limit
 from cli.state import console, reset, settings, store, workspace
 from cli.workers import serve_workers
 from toolkit.apikeys import ensure_dev_key
@@ -65,20 +68,34 @@ def serve(
             soft_wrap=True,
             highlight=False,
         )
+    store()  # a store that cannot open (a file that is no store, no server) stops here
     reset()  # the service opens its own store
+    fd_limit = raise_fd_limit()  # workers inherit it
     # The service is named by its import string so that toolkit never imports it.
     # Each worker process builds its own app (Settings from the same environment), so
     # the model is loaded once per process and the store opened once per process.
-    options: dict[str, Any] = {
-        "factory": True,
-        "host": bind_host,
-        "port": bind_port,
+    config = EdgeConfig(
+        APP,
+        limits=EdgeLimits.from_settings(cfg, fd_limit=fd_limit),
+        factory=True,
+        host=bind_host,
+        port=bind_port,
+        workers=workers,
         # On SIGTERM, in-flight requests get this long to finish; the rest are abandoned
         # (their work runs in daemon threads, see service.middleware), so a stop takes
         # seconds.
-        "timeout_graceful_shutdown": cfg.shutdown_timeout_seconds,
-    }
+        timeout_graceful_shutdown=cfg.shutdown_timeout_seconds,
+        timeout_keep_alive=cfg.keep_alive_timeout_seconds,
+        backlog=cfg.listen_backlog,
+        h11_max_incomplete_event_size=cfg.max_header_bytes,
+        # The app believes X-Forwarded-* from MLENS_TRUSTED_PROXIES only (create_app);
+        # uvicorn's own default would believe any peer on 127.0.0.1.
+        proxy_headers=False,
+    )
     if workers == 1:
-        uvicorn.run(APP, **options)
+        server = uvicorn.Server(config)
+        server.run()
+        if not server.started:
+            sys.exit(STARTUP_FAILURE)
     else:  # one socket per worker, so that connections spread over all of them
-        serve_workers(uvicorn.Config(APP, workers=workers, **options))
+        serve_workers(config)

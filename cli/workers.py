@@ -32,8 +32,11 @@ logger = logging.getLogger("uvicorn.error")
 CHECK_SECONDS = 0.5
 
 
-def reuseport_sockets(host: str, port: int, count: int) -> list[socket.socket]:
-    """``count`` listening sockets on one address (``SO_REUSEPORT``), inheritable.
+def reuseport_sockets(
+    host: str, port: int, count: int, *, backlog: int = 2048
+) -> list[socket.socket]:
+    """``count`` listening sockets on one address (``SO_REUSEPORT``), inheritable, each
+    queueing up to ``backlog`` connections.
 
     Port 0 takes the free port the first socket is given for the others too.
     """
@@ -49,7 +52,7 @@ def reuseport_sockets(host: str, port: int, count: int) -> list[socket.socket]:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
             sock.bind(address)
             address = sock.getsockname()  # a port of 0 is now the one chosen
-            sock.listen(2048)
+            sock.listen(backlog)
             sock.set_inheritable(True)
     except OSError:
         for sock in sockets:
@@ -130,7 +133,9 @@ def serve_workers(config: uvicorn.Config) -> None:
     """Serve ``config`` with ``config.workers`` processes, one socket each; exits with the
     supervisor's status when it is not 0."""
     try:
-        sockets = reuseport_sockets(config.host, config.port, config.workers)
+        sockets = reuseport_sockets(
+            config.host, config.port, config.workers, backlog=config.backlog
+        )
     except OSError as exc:  # as uvicorn says it for one worker: one line, status 3
         logger.error(
             "error while attempting to bind on address (%r, %d): %s",

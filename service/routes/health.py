@@ -1,4 +1,4 @@
-"""``GET /healthz``: liveness, version and the store's size; no key needed."""
+"""``GET /healthz``: liveness, version and the store's size, in bounded time; no key needed."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from importlib.metadata import PackageNotFoundError, version
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
-from service.deps import WorkspaceDep
+from service.deps import SettingsDep, WorkspaceDep
 from service.problems import problem_responses
 from service.routing import GuardedRoute
 
@@ -32,11 +32,9 @@ def package_version() -> str:
 
 
 @router.get("/healthz", response_model=Health, summary="Liveness", responses=problem_responses(503))
-def healthz(ws: WorkspaceDep) -> Health:
-    """``ok`` with the number of sources and messages; 503 when the store fails."""
-    sources = ws.sources()
-    return Health(
-        version=package_version(),
-        messages=sum(s.message_count for s in sources),
-        sources=len(sources),
-    )
+def healthz(ws: WorkspaceDep, settings: SettingsDep) -> Health:
+    """``ok`` with the number of sources and messages once the store answered a check
+    within ``MLENS_HEALTH_TIMEOUT_SECONDS``; a 503 problem naming the store otherwise
+    (unreachable, too slow, or its file damaged)."""
+    health = ws.health(settings.health_timeout_seconds)
+    return Health(version=package_version(), messages=health.messages, sources=health.sources)

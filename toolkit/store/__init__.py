@@ -28,8 +28,16 @@ __all__ = ["MessageStore", "SQLiteStore", "Vector", "open_store", "open_store_at
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
-def open_store_at(location: str | Path, *, pool_size: int = 8) -> MessageStore:
-    """Open the store at ``location``: a ``postgresql://`` URL or an SQLite path.
+def open_store_at(
+    location: str | Path,
+    *,
+    pool_size: int = 8,
+    connect_timeout: float = 2.0,
+    pool_wait: float = 2.0,
+) -> MessageStore:
+    """Open the store at ``location``: a ``postgresql://`` URL or an SQLite path
+    (PostgreSQL: ``pool_size`` connections, each opened within ``connect_timeout`` s, a
+    free one waited for ``pool_wait`` s).
 
     Raises:
         ConfigError: a URL of another scheme, or psycopg is not installed.
@@ -42,7 +50,9 @@ def open_store_at(location: str | Path, *, pool_size: int = 8) -> MessageStore:
             raise ConfigError(
                 f"PostgreSQL needs psycopg: pip install 'message-lens[pg]' ({exc})"
             ) from exc
-        return PostgresStore(text, pool_size=pool_size)
+        return PostgresStore(
+            text, pool_size=pool_size, connect_timeout=connect_timeout, pool_wait=pool_wait
+        )
     if "://" in text:
         raise ConfigError(f"unsupported database URL {text.split('://')[0]}://; use postgresql://")
     return SQLiteStore(text)
@@ -58,5 +68,10 @@ def open_store(settings: Settings) -> MessageStore:
     if url is not None:
         if not url.startswith(POSTGRES_SCHEMES):
             raise ConfigError("MLENS_DATABASE_URL must be a postgresql:// URL")
-        return open_store_at(url, pool_size=settings.database_pool_size)
+        return open_store_at(
+            url,
+            pool_size=settings.database_pool_size,
+            connect_timeout=settings.database_connect_timeout_seconds,
+            pool_wait=settings.database_pool_wait_seconds,
+        )
     return SQLiteStore(settings.database_path)

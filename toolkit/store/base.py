@@ -306,6 +306,13 @@ class MessageStore(Protocol):
         ``(message id, posted_at in Unix seconds, text)`` tuples."""
         ...
 
+    # Health ------------------------------------------------------------------------------
+    def check_health(self, budget_s: float) -> None:
+        """Ask the database something cheap (an integrity check where it fits in
+        ``budget_s``); ``StoreError`` when it cannot answer, ``StoreDamaged`` while its
+        file is known to be corrupted."""
+        ...
+
     # API keys ----------------------------------------------------------------------------
     def add_api_key(
         self,

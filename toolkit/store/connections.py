@@ -12,21 +12,28 @@
   run once more on a fresh one.
 - **A dedicated connection** (``dedicated``) is an import's own session: its staging
   tables live there, and its publish is a transaction on it.
-- Driver errors become ``StoreError`` here, at the edge.
+- Driver errors become ``StoreError`` here, at the edge; one that says the database
+  file is corrupted becomes ``StoreDamaged``, and the first of those is logged once, in
+  one line naming the file and the recovery step. The store stays marked damaged (its
+  health check fails) until an integrity check of the whole file passes.
+- **Health** (``check``): a cheap question to the database on a pooled connection.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from toolkit.errors import StoreError
+from toolkit.errors import StoreDamaged, StoreError
 from toolkit.store.dialect import Connection, Dialect, Params, rewrite
 from toolkit.store.pool import Pool
+
+log = logging.getLogger("toolkit.store")
 
 
 class Connections:
@@ -38,6 +45,38 @@ class Connections:
         self.writers = self._pool(read_only=False, size=dialect.pool_size)
         self.readers = self._pool(read_only=True, size=None) if dialect.readers_apart else None
         self._local = threading.local()
+        self.damage: str | None = None
+        """Why the database file is known to be corrupted (``None``: not known to be)."""
+
+    def failed(self, what: str, exc: Exception) -> StoreError:
+        """The ``StoreError`` for the driver's error ``exc`` during ``what``
+        (``StoreDamaged`` for a corrupted file, logged the first time)."""
+        message = f"store {what} failed on {self.label}: {exc}"
+        if not self.dialect.damaged(exc):
+            return StoreError(message)
+        if self.damage is None:
+            log.error(self.dialect.recovery(exc))
+        self.damage = str(exc)
+        return StoreDamaged(message)
+
+    def check(self, budget_s: float) -> None:
+        """Ask the database something cheap (an integrity check where it fits in
+        ``budget_s``); ``StoreError`` when it cannot answer, ``StoreDamaged`` while it is
+        known to be corrupted."""
+        pool = self.readers or self.writers
+        try:
+            with pool.take() as conn:
+                try:
+                    whole = self.dialect.health_check(conn, budget_s)
+                except self.dialect.errors as exc:
+                    raise self.failed("health check", exc) from exc
+        except StoreError:
+            pool.drop_idle()  # a server that went away: open fresh ones next time
+            raise
+        if whole:
+            self.damage = None
+        elif self.damage is not None:
+            raise StoreDamaged(f"the store at {self.label} is damaged: {self.damage}")
 
     def _pool(self, *, read_only: bool, size: int | None) -> Pool:
         d = self.dialect
@@ -48,6 +87,8 @@ class Connections:
         try:
             return self.dialect.connect(read_only=read_only)
         except self.dialect.errors as exc:
+            if self.dialect.damaged(exc):
+                raise self.failed("connect", exc) from exc
             raise StoreError(f"cannot connect to {self.label}: {exc}") from exc
 
     # Statements ----------------------------------------------------------------------------
@@ -75,7 +116,7 @@ class Connections:
             try:
                 self.dialect.insert(conn, table, columns, rows, tail)
             except self.dialect.errors as exc:
-                raise StoreError(f"store write failed on {self.label}: {exc}") from exc
+                raise self.failed("write", exc) from exc
 
     def _run(self, conn: Connection, sql: str, params: Params, what: str) -> list[Any]:
         if not isinstance(params, Mapping):
@@ -84,7 +125,7 @@ class Connections:
             cur = conn.execute(sql, params)
             return cur.fetchall() if cur.description else []
         except self.dialect.errors as exc:
-            raise StoreError(f"store {what} failed on {self.label}: {exc}") from exc
+            raise self.failed(what, exc) from exc
 
     def _statement(self, pool: Pool, sql: str, params: Params, what: str) -> list[Any]:
         pinned = self.pinned
@@ -97,6 +138,7 @@ class Connections:
                 except StoreError:
                     if not (retry and self.dialect.broken(conn)):
                         raise
+                    pool.drop_idle()  # opened before the server went away, like this one
         raise AssertionError("unreachable")
 
     # Transactions --------------------------------------------------------------------------
@@ -126,8 +168,7 @@ class Connections:
             finally:
                 local.depth -= 1
             return
-        with self._pin() as conn:
-            self._begin(conn, begin or self.dialect.begin)
+        with self._pin_begun(begin or self.dialect.begin) as conn:
             local.depth = 1
             try:
                 yield conn
@@ -143,6 +184,23 @@ class Connections:
                 with contextlib.suppress(*self.dialect.errors):
                     conn.rollback()
                 raise StoreError(f"cannot commit to {self.label}: {exc}") from exc
+
+    @contextlib.contextmanager
+    def _pin_begun(self, begin: str) -> Iterator[Connection]:
+        """``_pin`` with ``begin`` run; a pooled connection that died with its server is
+        replaced once by a fresh one (the idle ones are dropped with it)."""
+        fresh = self.pinned is None
+        for retry in (fresh, False):
+            with self._pin() as conn:
+                try:
+                    self._begin(conn, begin)
+                except StoreError:
+                    if retry and self.dialect.broken(conn):
+                        self.writers.drop_idle()
+                        continue
+                    raise
+                yield conn
+                return
 
     @contextlib.contextmanager
     def _pin(self) -> Iterator[Connection]:

@@ -137,6 +137,20 @@ class Dialect(ABC):
         """Whether ``conn`` died (the server closed it): the pool drops it."""
         return False
 
+    def damaged(self, exc: Exception) -> bool:
+        """Whether the driver's error ``exc`` says the database file is corrupted."""
+        return False
+
+    def recovery(self, exc: Exception) -> str:
+        """One line for the log when the database is damaged: what, and what to do."""
+        return f"the store at {self.label} is damaged ({exc}); restore it from a backup"
+
+    def health_check(self, conn: Connection, budget_s: float) -> bool:
+        """Ask the database something cheap on ``conn`` (a driver error when it cannot
+        answer); whether the check read the whole database (an integrity check)."""
+        conn.execute("SELECT count(*) FROM sources").fetchall()
+        return False
+
     def staging_area(self, conn: Connection) -> AbstractContextManager[None]:
         """Make ``stage`` exist on ``conn`` for one import (nothing: it always does)."""
         return contextlib.nullcontext()

@@ -67,6 +67,18 @@ class Pool:
         with contextlib.suppress(Exception):
             conn.close()
 
+    def drop_idle(self) -> None:
+        """Close every idle connection (one died with its server: they were opened
+        before it went away too)."""
+        with self._cond:
+            idle, self._idle = self._idle, []
+            for conn in idle:
+                self._open.remove(conn)
+            self._cond.notify_all()
+        for conn in idle:
+            with contextlib.suppress(Exception):
+                conn.close()
+
     def close(self) -> None:
         """Close every connection, idle or in use."""
         with self._cond:

@@ -4,8 +4,10 @@ Same behaviour as the SQLite store (the store test suite runs against both): tim
 Unix seconds, vectors as float32 bytes scored in numpy. What differs is said here:
 
 - **Connections**: one pool of autocommit connections (``pool_size``), named ``mlens``;
-  a read is one round trip with no transaction open; one the server closed is
-  replaced.
+  a read is one round trip with no transaction open; one the server closed (or
+  began to close: a stopping server writes to its idle sessions) is replaced before it
+  is used, with every idle one beside it. Connecting and waiting for a pooled
+  connection each give up after about two seconds (``StoreError``: a 503).
 - **SQL**: ``%s`` placeholders, lists as one array parameter (``= ANY(%s)``), BIGINT,
   BOOLEAN, BYTEA and identity columns; an import's staging table is a temporary one of
   its own session (``pg_temp``).
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import select
 from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
 
@@ -99,6 +102,7 @@ class PostgresDialect(Dialect):
         url: ``postgresql://user:password@host:port/database``.
         pool_size: most connections this process keeps open.
         connect_timeout: seconds to wait for the server when connecting.
+        pool_wait: seconds a caller waits for a free pooled connection (then ``StoreError``).
     """
 
     name = "postgres"
@@ -124,11 +128,14 @@ class PostgresDialect(Dialect):
     )
     max_anchors = 10_000
 
-    def __init__(self, url: str, *, pool_size: int = 8, connect_timeout: float = 10.0) -> None:
+    def __init__(
+        self, url: str, *, pool_size: int = 8, connect_timeout: float = 2.0, pool_wait: float = 2.0
+    ) -> None:
         self.url = url
         self.label = redact_url(url)
         self.pool_size = max(1, pool_size)
         self.connect_timeout = connect_timeout
+        self.wait_s = pool_wait
 
     def connect(self, *, read_only: bool = False) -> Connection:
         """An autocommit connection (``read_only`` changes nothing: readers share the pool)."""
@@ -138,8 +145,19 @@ class PostgresDialect(Dialect):
         )
 
     def broken(self, conn: Connection) -> bool:
-        """Whether the server closed the connection."""
-        return bool(getattr(conn, "closed", False))
+        """Whether the server closed the connection, or said something to it while it
+        was idle: an idle autocommit session is sent nothing but its end (a server
+        stopping or restarting), so one that can be read from is not reused."""
+        if getattr(conn, "closed", False):
+            return True
+        pgconn = getattr(conn, "pgconn", None)
+        if pgconn is None or pgconn.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            return False
+        try:
+            readable, _, _ = select.select([pgconn.socket], [], [], 0)
+        except (OSError, ValueError, psycopg.OperationalError):
+            return True
+        return bool(readable)
 
     @contextlib.contextmanager
     def import_turn(self, conn: Connection, on_wait: OnWait | None) -> Iterator[None]:
@@ -189,11 +207,18 @@ class PostgresStore(SQLStore):
     Args:
         url: ``postgresql://user:password@host:port/database`` (created tables are migrated).
         pool_size: most connections this process keeps open.
-        connect_timeout: seconds to wait for the server when opening.
+        connect_timeout: seconds to wait for the server when opening a connection.
+        pool_wait: seconds a caller waits for a free pooled connection.
     """
 
-    def __init__(self, url: str, *, pool_size: int = 8, connect_timeout: float = 10.0) -> None:
-        super().__init__(PostgresDialect(url, pool_size=pool_size, connect_timeout=connect_timeout))
+    def __init__(
+        self, url: str, *, pool_size: int = 8, connect_timeout: float = 2.0, pool_wait: float = 2.0
+    ) -> None:
+        super().__init__(
+            PostgresDialect(
+                url, pool_size=pool_size, connect_timeout=connect_timeout, pool_wait=pool_wait
+            )
+        )
 
     def take_rate_token(self, key: str, *, per_minute: float, burst: int) -> float | None:
         """Take one token from ``key``'s shared bucket in one atomic statement.

@@ -10,6 +10,11 @@
   processes; their staging table lives in a private file attached next to the store
   as ``stage`` (a stale one, left by a killed import, is removed by the next).
 - **Privacy**: the data folder is created 0700 and the database files 0600.
+- **The file**: a missing one is made whole in one step (never seen half made by
+  another process); one that is not a store (0 bytes, not SQLite, another program's
+  database) is refused with one line and left alone; a damaged one (``malformed``)
+  makes requests fail with ``StoreDamaged`` (503) and logs one line naming the file
+  and how to recover it.
 
 Everything else is the shared store (``store.SQLStore``).
 """
@@ -27,10 +32,17 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar
+from urllib.parse import quote
 
+from toolkit.errors import StoreError
 from toolkit.store.dialect import Connection, Dialect, OnWait, waiting
-from toolkit.store.files import FILE_MODE, private_file
+from toolkit.store.files import FILE_MODE, private_dir
 from toolkit.store.store import SQLStore
+
+_HEADER = b"SQLite format 3\x00"
+_DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+_DAMAGED_WORDS = ("malformed", "file is not a database")
+_MIGRATIONS_COLUMNS = "name TEXT PRIMARY KEY, applied_at TEXT NOT NULL"
 
 
 class SQLiteDialect(Dialect):
@@ -71,10 +83,15 @@ class SQLiteDialect(Dialect):
         self._turn = threading.Lock()
 
     def connect(self, *, read_only: bool = False) -> Connection:
-        """A connection with the store's pragmas (a writer switches the file to WAL)."""
-        if not (read_only or self.one_connection):
-            private_file(self.path)
-        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        """A connection with the store's pragmas (a writer switches the file to WAL).
+
+        The file must exist (``SQLiteStore`` made or checked it): one that vanished is an
+        error, never a new empty store.
+        """
+        target = self.path if self.one_connection else f"file:{quote(self.path)}?mode=rw"
+        db = sqlite3.connect(
+            target, isolation_level=None, check_same_thread=False, uri=not self.one_connection
+        )
         db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
         db.execute("PRAGMA foreign_keys = ON")
         if read_only:
@@ -97,6 +114,42 @@ class SQLiteDialect(Dialect):
             # After a big import is checkpointed, the WAL file shrinks back to 64 MiB.
             db.execute(f"PRAGMA journal_size_limit = {64 * 1024 * 1024}")
         return db
+
+    def damaged(self, exc: Exception) -> bool:
+        """SQLite's "database disk image is malformed" and "file is not a database"."""
+        name = getattr(exc, "sqlite_errorname", "")
+        return name in _DAMAGED or any(word in str(exc) for word in _DAMAGED_WORDS)
+
+    def recovery(self, exc: Exception) -> str:
+        """The one log line about a damaged store file: which file, and how to recover."""
+        return (
+            f"the store file {self.path} is damaged ({exc}); requests answer 503 until it "
+            f"is replaced: stop the service, move it aside and restore a backup, or keep "
+            f"what is readable with `sqlite3 {self.path} .recover | sqlite3 recovered.sqlite3` "
+            "and move recovered.sqlite3 in its place, then start again"
+        )
+
+    def health_check(self, conn: Connection, budget_s: float) -> bool:
+        """Read the sources, then ``PRAGMA quick_check`` for as long as ``budget_s``
+        allows; whether that check got through the whole file (it raises a damage
+        error when it finds one)."""
+        conn.execute("SELECT count(*) FROM sources").fetchall()
+        if not isinstance(conn, sqlite3.Connection):
+            return False
+        stop = time.monotonic() + budget_s
+        conn.set_progress_handler(lambda: time.monotonic() > stop, 10_000)
+        try:
+            rows = conn.execute("PRAGMA quick_check(1)").fetchall()
+        except sqlite3.OperationalError as exc:
+            if "interrupted" in str(exc):
+                return False  # a big file: the check did not finish in time
+            raise
+        finally:
+            conn.set_progress_handler(None, 0)
+        verdict = str(rows[0][0]) if rows else "no answer"
+        if verdict != "ok":
+            raise sqlite3.DatabaseError(f"database disk image is malformed: {verdict}")
+        return True
 
     @contextlib.contextmanager
     def import_turn(self, conn: Connection, on_wait: OnWait | None) -> Iterator[None]:
@@ -166,7 +219,69 @@ class SQLiteStore(SQLStore):
         busy_timeout_ms: int = 5000,
         write_wait_s: float = 600.0,
     ) -> None:
+        if str(database) != ":memory:":
+            claim_store_file(Path(database))
         dialect = SQLiteDialect(
             database, busy_timeout_ms=busy_timeout_ms, write_wait_s=write_wait_s
         )
         super().__init__(dialect)
+
+
+def claim_store_file(path: Path) -> None:
+    """Make sure ``path`` is a store: create it (0600, with the store's first table) when
+    missing, in one step so that processes opening it together never see it half made;
+    refuse a file that is no SQLite database (0 bytes included), or an SQLite database
+    of another program, with one line: it is never overwritten or recreated.
+
+    Raises:
+        StoreError: ``path`` is a folder, an empty or foreign file, or cannot be read.
+    """
+    try:
+        if not path.exists():
+            _create_store_file(path)
+            return
+        if path.is_dir():
+            raise StoreError(f"{path} is a folder, not a store file")
+        with path.open("rb") as f:
+            head = f.read(len(_HEADER))
+    except OSError as exc:
+        raise StoreError(f"cannot open the store at {path}: {exc.strerror or exc}") from exc
+    if not head:
+        why = "an empty file (0 bytes)"
+    elif head != _HEADER:
+        why = "not an SQLite database"
+    elif not _ours(path):
+        why = "an SQLite database of another program"
+    else:
+        return
+    raise StoreError(
+        f"{path} is {why}, not a Message Lens store; it is left as it is: move it away "
+        "(a new store is made where there is no file) or point MLENS_DATABASE at the store"
+    )
+
+
+def _ours(path: Path) -> bool:
+    """Whether the SQLite file at ``path`` is empty of tables or has the store's."""
+    try:
+        with contextlib.closing(
+            sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True)
+        ) as db:
+            names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    except sqlite3.DatabaseError:
+        return True  # damaged: opening says so (StoreDamaged), with the recovery step
+    return not names or "_migrations" in names
+
+
+def _create_store_file(path: Path) -> None:
+    private_dir(path.parent)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.new-", dir=path.parent)
+    os.close(fd)
+    try:
+        os.chmod(name, FILE_MODE)
+        with contextlib.closing(sqlite3.connect(name)) as db:
+            db.execute(f"CREATE TABLE IF NOT EXISTS _migrations ({_MIGRATIONS_COLUMNS})")
+            db.commit()
+        with contextlib.suppress(FileExistsError):  # another process made it first
+            os.link(name, path)
+    finally:
+        os.unlink(name)

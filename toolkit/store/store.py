@@ -69,6 +69,12 @@ class SQLStore(Writes, Records, Sources, BackgroundWrites):
         """
         return staged_import(self, on_wait)
 
+    def check_health(self, budget_s: float) -> None:
+        """Ask the database something cheap (and, for SQLite, check the file's integrity
+        for up to ``budget_s``); ``StoreError`` when it cannot answer, ``StoreDamaged``
+        while its file is known to be corrupted."""
+        self.connections.check(budget_s)
+
     def close(self) -> None:
         """Finish background writes (a few seconds at most) and close every connection."""
         self._background.close(timeout=5.0)

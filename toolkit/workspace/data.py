@@ -18,6 +18,7 @@ from toolkit.ingest.sync import SyncReport, run_sync
 from toolkit.models import Message, Source, SourceStats, TopicStats
 from toolkit.refs import SourceArg, parse_ref
 from toolkit.search.request import check_filters
+from toolkit.store.health import HealthProbe, StoreHealth
 from toolkit.timeparse import When, lower_bound, upper_bound
 from toolkit.workspace.assembly import Assembly, Progress
 
@@ -50,6 +51,16 @@ class Library:
 
     def __init__(self, assembly: Assembly) -> None:
         self.ctx = assembly
+        self._probe = HealthProbe(assembly.store)
+
+    def health(self, timeout: float) -> StoreHealth:
+        """Whether the store answers within ``timeout`` seconds, and its size.
+
+        Raises:
+            StoreError: it failed (``StoreDamaged``: its file is corrupted), or did not
+                answer in time.
+        """
+        return self._probe.run(timeout)
 
     def sources(self) -> list[SourceStats]:
         """Every source with its message counts, time span, last sync and forum topics."""

@@ -62,9 +62,9 @@ class Workspace:
     """The application: settings, store, embedder and searcher of one data folder (one
     ``Assembly``), with every verb a face needs; each answers domain objects.
 
-    - data (``Library``): ``sources``, ``source_stats``, ``recent_messages``, ``topics``,
-      ``messages_per_day``, ``import_export``, ``load_demo``, ``sync``, ``embed``,
-      ``index``;
+    - data (``Library``): ``health``, ``sources``, ``source_stats``, ``recent_messages``,
+      ``topics``, ``messages_per_day``, ``import_export``, ``load_demo``, ``sync``,
+      ``embed``, ``index``;
     - search (``Search``): ``search`` (a ``SearchRequest``), ``hit_topics``;
     - summaries (``Summaries``): ``summarize`` (a ``SummaryRequest`` or a
       ``SourceSummaryRequest``), ``important_messages``, ``summary_languages``;
@@ -156,6 +156,7 @@ class Workspace:
         return f"<{type(self).__name__} {self.settings.store_label}: {count} sources>"
 
     sources = verb("library", Library.sources)
+    health = verb("library", Library.health)
     source_stats = verb("library", Library.source_stats)
     recent_messages = verb("library", Library.recent_messages)
     topics = verb("library", Library.topics)

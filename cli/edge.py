@@ -78,6 +78,14 @@ def connection_bound(fd_limit: int, configured: int | None = None) -> int:
     return max(16, min(MAX_DEFAULT_CONNECTIONS, fd_limit - max(64, fd_limit // 4), headroom))
 
 
+def accept_burst(backlog: int, fd_limit: int, max_connections: int) -> int:
+    """The listen queue ``mlens serve`` asks for: ``backlog``, but at most half the
+    descriptors kept beside the connection bound (at least 16). asyncio accepts up to
+    the queue's length in one go before any connection is counted, so this keeps one
+    burst of accepts from reaching the descriptor limit."""
+    return max(16, min(backlog, (fd_limit - max_connections) // 2))
+
+
 @dataclass(frozen=True)
 class EdgeLimits:
     """What the edge enforces in each worker.
@@ -153,6 +161,7 @@ class EdgeState:
             victim.cancel_head_timer()
             if not victim.transport.is_closing():
                 victim.transport.close()
+                self.log.note("idle connections closed to admit new ones")
                 return True
         return False
 

@@ -10,7 +10,7 @@ import typer
 import uvicorn
 from uvicorn.config import STARTUP_FAILURE
 
-from cli.edge import EdgeConfig, EdgeLimits, raise_fd_limit
+from cli.edge import EdgeConfig, EdgeLimits, accept_burst, raise_fd_limit
 from cli.state import console, reset, settings, store, workspace
 from cli.workers import serve_workers
 from toolkit.apikeys import ensure_dev_key
@@ -71,12 +71,13 @@ def serve(
     store()  # a store that cannot open (a file that is no store, no server) stops here
     reset()  # the service opens its own store
     fd_limit = raise_fd_limit()  # workers inherit it
+    limits = EdgeLimits.from_settings(cfg, fd_limit=fd_limit)
     # The service is named by its import string so that toolkit never imports it.
     # Each worker process builds its own app (Settings from the same environment), so
     # the model is loaded once per process and the store opened once per process.
     config = EdgeConfig(
         APP,
-        limits=EdgeLimits.from_settings(cfg, fd_limit=fd_limit),
+        limits=limits,
         factory=True,
         host=bind_host,
         port=bind_port,
@@ -86,7 +87,7 @@ def serve(
         # seconds.
         timeout_graceful_shutdown=cfg.shutdown_timeout_seconds,
         timeout_keep_alive=cfg.keep_alive_timeout_seconds,
-        backlog=cfg.listen_backlog,
+        backlog=accept_burst(cfg.listen_backlog, fd_limit, limits.max_connections),
         h11_max_incomplete_event_size=cfg.max_header_bytes,
         # The app believes X-Forwarded-* from MLENS_TRUSTED_PROXIES only (create_app);
         # uvicorn's own default would believe any peer on 127.0.0.1.

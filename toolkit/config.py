@@ -211,7 +211,8 @@ class Settings(BaseSettings):
         ge=16,
         le=65535,
         description="Connections the kernel queues before `mlens serve` accepts them "
-        "(uvicorn's backlog).",
+        "(uvicorn's backlog); at most half the descriptors left beside max_connections, "
+        "since asyncio accepts a whole queue at once before any connection is counted.",
     )
     max_header_bytes: int = Field(
         16384,

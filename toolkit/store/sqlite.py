@@ -34,15 +34,12 @@ from pathlib import Path
 from typing import ClassVar
 from urllib.parse import quote
 
-from toolkit.errors import StoreError
 from toolkit.store.dialect import Connection, Dialect, OnWait, waiting
-from toolkit.store.files import FILE_MODE, private_dir
+from toolkit.store.files import FILE_MODE, claim_store_file
 from toolkit.store.store import SQLStore
 
-_HEADER = b"SQLite format 3\x00"
 _DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
 _DAMAGED_WORDS = ("malformed", "file is not a database")
-_MIGRATIONS_COLUMNS = "name TEXT PRIMARY KEY, applied_at TEXT NOT NULL"
 
 
 class SQLiteDialect(Dialect):
@@ -123,7 +120,8 @@ class SQLiteDialect(Dialect):
     def recovery(self, exc: Exception) -> str:
         """The one log line about a damaged store file: which file, and how to recover."""
         return (
-            f"the store file {self.path} is damaged ({exc}); requests answer 503 until it "
+            f"the store file {self.path} is damaged ({' '.join(str(exc).split())}); "
+            "requests answer 503 until it "
             f"is replaced: stop the service, move it aside and restore a backup, or keep "
             f"what is readable with `sqlite3 {self.path} .recover | sqlite3 recovered.sqlite3` "
             "and move recovered.sqlite3 in its place, then start again"
@@ -146,7 +144,7 @@ class SQLiteDialect(Dialect):
             raise
         finally:
             conn.set_progress_handler(None, 0)
-        verdict = str(rows[0][0]) if rows else "no answer"
+        verdict = " ".join(str(rows[0][0]).split()) if rows else "no answer"
         if verdict != "ok":
             raise sqlite3.DatabaseError(f"database disk image is malformed: {verdict}")
         return True
@@ -225,63 +223,3 @@ class SQLiteStore(SQLStore):
             database, busy_timeout_ms=busy_timeout_ms, write_wait_s=write_wait_s
         )
         super().__init__(dialect)
-
-
-def claim_store_file(path: Path) -> None:
-    """Make sure ``path`` is a store: create it (0600, with the store's first table) when
-    missing, in one step so that processes opening it together never see it half made;
-    refuse a file that is no SQLite database (0 bytes included), or an SQLite database
-    of another program, with one line: it is never overwritten or recreated.
-
-    Raises:
-        StoreError: ``path`` is a folder, an empty or foreign file, or cannot be read.
-    """
-    try:
-        if not path.exists():
-            _create_store_file(path)
-            return
-        if path.is_dir():
-            raise StoreError(f"{path} is a folder, not a store file")
-        with path.open("rb") as f:
-            head = f.read(len(_HEADER))
-    except OSError as exc:
-        raise StoreError(f"cannot open the store at {path}: {exc.strerror or exc}") from exc
-    if not head:
-        why = "an empty file (0 bytes)"
-    elif head != _HEADER:
-        why = "not an SQLite database"
-    elif not _ours(path):
-        why = "an SQLite database of another program"
-    else:
-        return
-    raise StoreError(
-        f"{path} is {why}, not a Message Lens store; it is left as it is: move it away "
-        "(a new store is made where there is no file) or point MLENS_DATABASE at the store"
-    )
-
-
-def _ours(path: Path) -> bool:
-    """Whether the SQLite file at ``path`` is empty of tables or has the store's."""
-    try:
-        with contextlib.closing(
-            sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True)
-        ) as db:
-            names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    except sqlite3.DatabaseError:
-        return True  # damaged: opening says so (StoreDamaged), with the recovery step
-    return not names or "_migrations" in names
-
-
-def _create_store_file(path: Path) -> None:
-    private_dir(path.parent)
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.new-", dir=path.parent)
-    os.close(fd)
-    try:
-        os.chmod(name, FILE_MODE)
-        with contextlib.closing(sqlite3.connect(name)) as db:
-            db.execute(f"CREATE TABLE IF NOT EXISTS _migrations ({_MIGRATIONS_COLUMNS})")
-            db.commit()
-        with contextlib.suppress(FileExistsError):  # another process made it first
-            os.link(name, path)
-    finally:
-        os.unlink(name)

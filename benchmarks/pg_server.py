@@ -79,6 +79,11 @@ class PgServer:
             shutil.chown(self.root, "postgres", "postgres")
             shutil.chown(self.sockets, "postgres", "postgres")
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8")
+        self.resume()
+        return self
+
+    def resume(self) -> None:
+        """Start the (initialised) server on its port; wait until it accepts connections."""
         options = (
             f"-p {self.port} -k {self.sockets} -c listen_addresses=127.0.0.1 "
             "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
@@ -88,7 +93,20 @@ class PgServer:
         self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(log), "-w", "start")
         pid_line = (self.data / "postmaster.pid").read_text().splitlines()[0]
         self.pid = int(pid_line)
-        return self
+
+    def halt(self) -> None:
+        """Stop the server by its PID (fast shutdown: sessions are ended, data kept) and
+        wait until it is gone; ``resume`` starts it again on the same port."""
+        if self.pid is None:
+            return
+        try:
+            os.kill(self.pid, signal.SIGINT)
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and _alive(self.pid):
+                time.sleep(0.05)
+        except ProcessLookupError:
+            pass
+        self.pid = None
 
     @property
     def admin_url(self) -> str:

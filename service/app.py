@@ -15,6 +15,7 @@ from typing import Unpack
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from service.docs import install_docs
 from service.keystamps import KeyStamps
@@ -81,6 +82,10 @@ def create_app(settings: Settings | None = None, **parts: Unpack[Parts]) -> Fast
     app.add_middleware(BodyLimitMiddleware, max_body_bytes=settings.max_body_bytes)
     app.add_middleware(DeadlineMiddleware, seconds=settings.request_timeout_seconds)
     app.add_middleware(UnhandledErrorMiddleware)
+    if settings.trusted_proxies.strip():
+        # Outermost: the client address every limit keys on is the one a trusted proxy
+        # forwarded; from any other peer X-Forwarded-* is ignored.
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
 
     for router in ROUTERS:
         app.include_router(router)

@@ -1,10 +1,12 @@
 """API keys: creation, verification and scopes (DESIGN.md §3, "Credentials").
 
 A key reads ``mlk_<id>_<secret>``: ``mlk_<id>`` is the public *prefix* (8 random hex
-characters after ``mlk_``) by which the store finds the key, and ``<secret>`` carries
+characters after ``mlk_``) by which people name the key, and ``<secret>`` carries
 256 random bits. The full key is shown once, when it is created; the store keeps only
 the prefix and the SHA-256 of the whole key, so a leaked database reveals no key.
-Verification hashes the presented key and compares digests in constant time.
+Verification hashes the presented key, finds the key by that hash (the ``key_hash``
+column, unique since the first schema: no migration needed) and compares digests in
+constant time; the prefix only names a key to people (list, revoke).
 
 The CLI (``mlens keys``) and the service both use this module; it knows nothing of HTTP.
 """
@@ -119,12 +121,14 @@ def verify_api_key(
     Raises:
         AuthenticationError: for a malformed, unknown or revoked key.
     """
-    prefix = key_prefix(token)
-    found = store.api_key_by_prefix(prefix) if prefix else None
+    # Looked up by the hash of the whole key (a unique index), never by its readable
+    # prefix: how long the look-up takes says nothing about any part of a real key. The
+    # digests are compared again in constant time, and a malformed key costs the same
+    # look-up as any other.
     digest = hash_key(token)
+    found = store.api_key_by_hash(digest)
     stored = found[1] if found else _NO_KEY_DIGEST
-    # Constant-time compare so that response timing says nothing about the digest.
-    if not hmac.compare_digest(digest, stored) or found is None:
+    if not hmac.compare_digest(digest, stored) or found is None or key_prefix(token) is None:
         raise AuthenticationError("the API key is not valid")
     record = found[0]
     if not record.active:

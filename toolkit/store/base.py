@@ -330,6 +330,10 @@ class MessageStore(Protocol):
         """The key record with this prefix and its stored hash, or ``None``."""
         ...
 
+    def api_key_by_hash(self, key_hash: str) -> tuple[ApiKeyRecord, str] | None:
+        """The key record whose stored hash is ``key_hash`` and that hash, or ``None``."""
+        ...
+
     def list_api_keys(self) -> list[ApiKeyRecord]:
         """Every key, revoked ones included."""
         ...

@@ -104,6 +104,12 @@ class Records(UsesConnections):
         rows = self.connections.read(sql, (prefix,))
         return (to_key_record(rows[0]), rows[0][3]) if rows else None
 
+    def api_key_by_hash(self, key_hash: str) -> tuple[ApiKeyRecord, str] | None:
+        """The key record whose stored hash is ``key_hash`` and that hash, or ``None``."""
+        sql = f"SELECT {KEY_COLUMNS} FROM api_keys WHERE key_hash = ?"
+        rows = self.connections.read(sql, (key_hash,))
+        return (to_key_record(rows[0]), rows[0][3]) if rows else None
+
     def list_api_keys(self) -> list[ApiKeyRecord]:
         """Every key, revoked ones included, oldest first."""
         rows = self.connections.read(f"SELECT {KEY_COLUMNS} FROM api_keys ORDER BY id")

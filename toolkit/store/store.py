@@ -20,7 +20,7 @@ import contextlib
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 
-from toolkit.errors import StoreError
+from toolkit.errors import StoreDamaged, StoreError
 from toolkit.store.background import BackgroundWriter, BackgroundWrites
 from toolkit.store.base import ImportSink
 from toolkit.store.connections import Connections
@@ -35,7 +35,8 @@ from toolkit.store.writes import Writes
 class SQLStore(Writes, Records, Sources, BackgroundWrites):
     """The ``MessageStore`` of every SQL backend, over its dialect.
 
-    Opening it migrates the schema. Reads never wait for a writer and read paths never
+    Opening it migrates the schema (a damaged SQLite file is opened anyway, to answer
+    ``StoreDamaged`` wherever the damage is met). Reads never wait for a writer and read paths never
     write (``write_behind``); writes queue behind other writers; imports stage aside and
     take turns (see ``MessageStore``).
 
@@ -50,6 +51,10 @@ class SQLStore(Writes, Records, Sources, BackgroundWrites):
         failures: tuple[type[Exception], ...] = (StoreError, OSError, *dialect.errors)
         try:
             migrate(self.connections)
+        except StoreDamaged:
+            # Served as it is: whatever meets the damage fails with StoreDamaged (a 503),
+            # the health check says so, and the log has said once how to recover it.
+            pass
         except failures as exc:
             self.connections.close()
             cause = exc.__cause__ if isinstance(exc, StoreError) and exc.__cause__ else exc

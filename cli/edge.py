@@ -272,12 +272,13 @@ class EdgeConfig(uvicorn.Config):
     accept failures counted (``EdgeLog``).
 
     Args:
-        app: the application's import string (``service.app:create_app``).
+        app: the application's import string (``service.app:create_app``; with workers
+            it must be one), or the ASGI application itself.
         limits: the edge's limits.
         kwargs: uvicorn's own settings.
     """
 
-    def __init__(self, app: str, *, limits: EdgeLimits, **kwargs: Any) -> None:
+    def __init__(self, app: Any, *, limits: EdgeLimits, **kwargs: Any) -> None:
         super().__init__(app, http=EdgeProtocol, **kwargs)
         self.limits = limits
         self._edge_state: EdgeState | None = None

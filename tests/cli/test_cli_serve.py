@@ -3,23 +3,38 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import ClassVar
 
 import pytest
 import uvicorn
 from typer.testing import CliRunner
 
 from cli.app import app
+from cli.edge import EdgeConfig
+
+
+class FakeServer:
+    """Records the config ``mlens serve`` would run, serves nothing."""
+
+    configs: ClassVar[list[EdgeConfig]] = []
+
+    def __init__(self, config: EdgeConfig) -> None:
+        self.configs.append(config)
+        self.started = False
+
+    def run(self) -> None:
+        """Pretend to have served."""
+        self.started = True
 
 
 def test_serve_bounds_the_graceful_shutdown(
     cli_env: Path, runner: CliRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls: list[dict[str, Any]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda target, **kwargs: calls.append(kwargs))
+    FakeServer.configs = []
+    monkeypatch.setattr(uvicorn, "Server", FakeServer)
     monkeypatch.setenv("MLENS_SHUTDOWN_TIMEOUT_SECONDS", "3")
     result = runner.invoke(app, ["serve", "--port", "8123"])
     assert result.exit_code == 0, result.output
-    (kwargs,) = calls
-    assert kwargs["timeout_graceful_shutdown"] == 3
-    assert (kwargs["host"], kwargs["port"]) == ("127.0.0.1", 8123)
+    (config,) = FakeServer.configs
+    assert config.timeout_graceful_shutdown == 3
+    assert (config.host, config.port, config.workers) == ("127.0.0.1", 8123, 1)

@@ -5,13 +5,11 @@ cannot start stops the service."""
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -22,6 +20,7 @@ from typer.testing import CliRunner
 import cli.serve
 from benchmarks.bench_service import free_port, wait_until_healthy
 from cli.app import app
+from cli.edge import EdgeConfig
 from cli.workers import reuseport_sockets
 
 
@@ -66,21 +65,15 @@ def test_a_busy_address_is_a_clear_error_and_leaves_no_socket_open() -> None:
 def test_serve_with_workers_hands_the_config_to_the_supervisor(
     cli_env: Path, runner: CliRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    configs: list[dict[str, Any]] = []
-    # A real uvicorn.Config would point uvicorn's log handlers at the runner's stderr.
-    monkeypatch.setattr(uvicorn, "Config", lambda app, **kwargs: {"app": app, **kwargs})
+    configs: list[EdgeConfig] = []
     monkeypatch.setattr(cli.serve, "serve_workers", configs.append)
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: pytest.fail("one process served"))
+    monkeypatch.setattr(uvicorn, "Server", lambda config: pytest.fail("one process served"))
     monkeypatch.setenv("MLENS_SHUTDOWN_TIMEOUT_SECONDS", "4")
     result = runner.invoke(app, ["serve", "--port", "8124", "--workers", "3"])
     assert result.exit_code == 0, result.output
     (config,) = configs
-    assert (config["app"], config["factory"], config["workers"]) == (cli.serve.APP, True, 3)
-    assert (config["host"], config["port"], config["timeout_graceful_shutdown"]) == (
-        "127.0.0.1",
-        8124,
-        4,
-    )
+    assert (config.app, config.factory, config.workers) == (cli.serve.APP, True, 3)
+    assert (config.host, config.port, config.timeout_graceful_shutdown) == ("127.0.0.1", 8124, 4)
     assert cli.serve.APP == "service.app:create_app"
 
 
@@ -121,17 +114,23 @@ def test_a_worker_that_dies_is_replaced_and_the_port_keeps_answering(tmp_path: P
 
 
 @pytest.mark.slow
-def test_workers_that_cannot_start_stop_the_service(tmp_path: Path) -> None:
-    # Nothing listens on this port, so each worker's store cannot open.
-    bad = f"postgresql://nobody@127.0.0.1:{free_port()}/none?connect_timeout=2"
-    proc = start_serve(tmp_path, _env(tmp_path, MLENS_DATABASE_URL=bad), free_port(), workers=2)
-    try:
-        code = proc.wait(timeout=120)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-        pytest.fail("the supervisor kept restarting workers that cannot start")
-    assert code == 3  # uvicorn's startup-failure status
+def test_a_store_that_cannot_open_stops_serve_before_any_worker_starts(tmp_path: Path) -> None:
+    # Nothing listens on this port, so the store cannot open: one line, no worker.
+    bad = f"postgresql://nobody@127.0.0.1:{free_port()}/none"
+    command = [sys.executable, "-m", "cli", "serve", "--port", str(free_port()), "--workers", "2"]
+    started = time.monotonic()
+    result = subprocess.run(
+        command,
+        env=_env(tmp_path, MLENS_DATABASE_URL=bad),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip().startswith("error: cannot open the store at postgresql://")
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert time.monotonic() - started < 60
 
 
 @pytest.mark.slow

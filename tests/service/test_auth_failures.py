@@ -139,3 +139,26 @@ def test_replicas_share_one_failure_budget_and_checks_cost_no_statement(
     replicas[0].hit("ip")
     with pytest.raises(RateLimited):
         replicas[1].hit("ip")
+
+
+def _failures_from_forwarded_addresses(settings: Settings) -> list[int]:
+    """Four bad keys from one peer, each claiming another client in X-Forwarded-For."""
+    app, _ = _app_and_key(settings)
+    with TestClient(app, client=("127.0.0.1", 4321)) as client:  # type: ignore[arg-type]
+        return [
+            client.get(
+                PATH, params=PARAMS, headers=BAD | {"X-Forwarded-For": f"203.0.113.{i}"}
+            ).status_code
+            for i in range(4)
+        ]
+
+
+def test_forwarded_addresses_are_ignored_unless_the_peer_is_a_trusted_proxy(
+    limited: Settings,
+) -> None:
+    # Not trusted (the default, even on loopback): the peer is the client, and spends
+    # its own budget whatever it claims to forward.
+    assert _failures_from_forwarded_addresses(limited) == [401, 401, 401, 429]
+    trusted = limited.model_copy(update={"trusted_proxies": "127.0.0.1"})
+    # A trusted proxy's forwarded addresses are the clients: four budgets of their own.
+    assert _failures_from_forwarded_addresses(trusted) == [401] * 4

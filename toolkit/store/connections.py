@@ -36,6 +36,11 @@ from toolkit.store.pool import Pool
 log = logging.getLogger("toolkit.store")
 
 
+def one_line(exc: BaseException) -> str:
+    """A driver's error message on one line (libpq's run over several)."""
+    return " ".join(str(exc).split())
+
+
 class Connections:
     """The pools, the per-thread transactions and the statements of one store."""
 
@@ -51,7 +56,7 @@ class Connections:
     def failed(self, what: str, exc: Exception) -> StoreError:
         """The ``StoreError`` for the driver's error ``exc`` during ``what``
         (``StoreDamaged`` for a corrupted file, logged the first time)."""
-        message = f"store {what} failed on {self.label}: {exc}"
+        message = f"store {what} failed on {self.label}: {one_line(exc)}"
         if not self.dialect.damaged(exc):
             return StoreError(message)
         if self.damage is None:
@@ -89,7 +94,7 @@ class Connections:
         except self.dialect.errors as exc:
             if self.dialect.damaged(exc):
                 raise self.failed("connect", exc) from exc
-            raise StoreError(f"cannot connect to {self.label}: {exc}") from exc
+            raise StoreError(f"cannot connect to {self.label}: {one_line(exc)}") from exc
 
     # Statements ----------------------------------------------------------------------------
     def read(self, sql: str, params: Params = ()) -> list[Any]:

@@ -23,7 +23,7 @@ from contextlib import AbstractContextManager
 from toolkit.errors import StoreDamaged, StoreError
 from toolkit.store.background import BackgroundWriter, BackgroundWrites
 from toolkit.store.base import ImportSink
-from toolkit.store.connections import Connections
+from toolkit.store.connections import Connections, one_line
 from toolkit.store.dialect import Dialect, OnWait
 from toolkit.store.migrations import migrate
 from toolkit.store.records import Records
@@ -58,7 +58,9 @@ class SQLStore(Writes, Records, Sources, BackgroundWrites):
         except failures as exc:
             self.connections.close()
             cause = exc.__cause__ if isinstance(exc, StoreError) and exc.__cause__ else exc
-            raise StoreError(f"cannot open the store at {dialect.label}: {cause}") from exc
+            raise StoreError(
+                f"cannot open the store at {dialect.label}: {one_line(cause)}"
+            ) from exc
         self._background = BackgroundWriter(f"store-writer:{dialect.name}")
 
     def transaction(self) -> AbstractContextManager[None]:

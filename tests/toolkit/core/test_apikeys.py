@@ -191,3 +191,25 @@ def test_dev_key_is_replaced_when_revoked_or_unknown(store: SQLiteStore, tmp_pat
     assert third != second
     assert verify_api_key(fresh, third).scopes == SCOPES
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_keys_are_looked_up_by_the_hash_of_the_whole_key(
+    store: SQLiteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    token, record = create_api_key(store, name="k", scopes={"search.read"})
+    asked: list[str] = []
+    by_hash = store.api_key_by_hash
+
+    def spy(digest: str) -> object:
+        asked.append(digest)
+        return by_hash(digest)
+
+    monkeypatch.setattr(store, "api_key_by_hash", spy)
+    monkeypatch.setattr(store, "api_key_by_prefix", lambda _: pytest.fail("looked up by prefix"))
+    assert verify_api_key(store, token, touch=lambda *_: None).id == record.id
+    wrong = token[:-1] + ("A" if token[-1] != "A" else "B")
+    for bad in (wrong, "not a key at all"):
+        with pytest.raises(AuthenticationError):
+            verify_api_key(store, bad)  # the right prefix alone finds nothing
+    digests = [hashlib.sha256(t.encode()).hexdigest() for t in (token, wrong, "not a key at all")]
+    assert asked == digests

@@ -17,8 +17,10 @@ known as ``t.me/c/<id>``.
 Doubtful input is refused or reported, never silently changed: a second message with
 an id already seen in the chat, or with an impossible date, is skipped and counted by
 reason; a chat without a name, ``null`` texts, numeric sender ids and dates without
-``date_unixtime`` are named in the report (``ImportReport.line()``). A file that is not
-UTF-8 is refused with the offset of its first bad byte.
+``date_unixtime`` are named in the report (``ImportReport.line()``), and so are texts
+whose control characters or lone surrogates were cleaned (``toolkit.controls``: the
+same characters reach SQLite and PostgreSQL). A file that is not UTF-8 is refused with
+the offset of its first bad byte.
 """
 
 from __future__ import annotations

@@ -104,6 +104,11 @@ class Importer:
             notes.append(f"chat {chat.id} has no name: titled {source.title!r}")
         if ctx.null_texts:
             notes.append(f"{_messages(ctx.null_texts)} of {source.key} had a null text")
+        if ctx.cleaned:
+            notes.append(
+                f"{_messages(ctx.cleaned)} of {source.key} held control characters or broken "
+                "UTF-16 (lone surrogates): removed, or replaced by U+FFFD"
+            )
         if ctx.numeric_senders:
             notes.append(
                 f"{_messages(ctx.numeric_senders)} of {source.key} gave a bare number as "

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolkit.controls import clean_message, clean_text
 from toolkit.ingest.export_text import flatten_text, media_text, service_text
 from toolkit.ingest.export_times import ImpossibleDate, LocalTimes
 from toolkit.ingest.export_topics import TopicTracker
@@ -50,8 +51,8 @@ def source_kind(chat_type: str | None) -> SourceKind:
 
 def chat_title(name: str | None, chat_type: str | None, chat_id: int) -> str:
     """The chat's title; Saved Messages and Replies have no ``name`` in an export."""
-    if name:
-        return name
+    if name and (title := clean_text(name)).strip():
+        return title
     return UNNAMED_TITLES.get(chat_type or "", f"Chat {chat_id}")
 
 
@@ -76,6 +77,7 @@ class ChatContext:
     topics: TopicTracker = field(default_factory=TopicTracker)
     numeric_senders: int = 0
     null_texts: int = 0
+    cleaned: int = 0
 
 
 def _peer(value: Any, chat: ChatContext | None = None) -> str | None:
@@ -156,7 +158,7 @@ def to_message(raw: Any, *, source_id: int, chat: int | ChatContext) -> Message 
         ctx.null_texts += "text" in raw and raw["text"] is None
         text = flatten_text(raw.get("text")) or media_text(raw, media)
         topic, reply_to = ctx.topics.message(mid, _reply_to(raw, ctx.chat_id))
-    return Message(
+    message = Message(
         source_id=source_id,
         messenger_message_id=mid,
         posted_at=posted,
@@ -170,3 +172,6 @@ def to_message(raw: Any, *, source_id: int, chat: int | ChatContext) -> Message 
         forwarded_from=forwarded,
         topic_id=topic,
     )
+    cleaned = clean_message(message)
+    ctx.cleaned += cleaned is not message
+    return cleaned

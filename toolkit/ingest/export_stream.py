@@ -26,6 +26,7 @@ from typing import Any
 
 from ijson.common import ObjectBuilder
 
+from toolkit.controls import clean_text
 from toolkit.ingest.export_messages import chat_id
 
 # Where chat objects live: the root of a single-chat export, the lists of a full one.
@@ -125,7 +126,7 @@ def _set_meta(chat: ChatHeader, key: str, event: str, value: Any) -> None:
             raise ValueError(f"the chat 'id' must be a number, not {value!r}")
         chat.id = chat_id(value)
     elif event == "string":
-        setattr(chat, key, value)
+        setattr(chat, key, clean_text(value))
     elif event != "null":
         raise ValueError(f"the chat {key!r} must be a string, not {value!r}")
 

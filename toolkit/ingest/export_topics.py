@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolkit.controls import clean_text
+
 
 @dataclass
 class TopicTracker:
@@ -25,14 +27,15 @@ class TopicTracker:
         action = raw.get("action")
         if action == "topic_created":
             title = raw.get("title")
-            self.titles[message_id] = title if isinstance(title, str) and title else "Topic"
+            title = clean_text(title) if isinstance(title, str) else ""
+            self.titles[message_id] = title if title.strip() else "Topic"
             self._topic_of[message_id] = message_id
             return message_id
         target = raw.get("reply_to_message_id")
         topic = self._topic_of.get(target) if isinstance(target, int) else None
         if action == "topic_edit" and topic is not None:
             title = raw.get("new_title")
-            if isinstance(title, str) and title:
+            if isinstance(title, str) and (title := clean_text(title)).strip():
                 self.titles[topic] = title
         return topic
 

@@ -4,7 +4,8 @@ Telethon hands out its own ``Message`` / ``MessageService`` objects (TL types pa
 with helpers such as ``sender``); this module turns them into ``toolkit.models.Message``
 with the same conventions as the export importer: peers as ``user123`` /
 ``channel123`` / ``chat123``, UTC datetimes, the attachment kind named as a Telegram
-Desktop export names it, and service actions as short readable text. No I/O here.
+Desktop export names it, service actions as short readable text, and control characters
+cleaned (``toolkit.controls``) as an export's are. No I/O here.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from telethon import utils as tg_utils
 from telethon.tl import types as tl
 
+from toolkit.controls import clean_message, clean_text
 from toolkit.ingest.live_media import media_kind, media_text
 from toolkit.models import GENERAL_TOPIC, Message, SourceKind, utc
 
@@ -37,7 +39,7 @@ def display_name(entity: Any) -> str | None:
     """A user's full name (or username), a chat's or channel's title; ``None`` if unknown."""
     if entity is None:
         return None
-    name = tg_utils.get_display_name(entity).strip()
+    name = clean_text(tg_utils.get_display_name(entity)).strip()
     if not name and isinstance(entity, tl.User) and entity.username:
         name = entity.username
     return name or None
@@ -79,10 +81,10 @@ def topic_title(message: Any) -> tuple[int, str] | None:
     """``(topic id, title)`` when a service message creates or renames a topic."""
     action = getattr(message, "action", None)
     if isinstance(action, tl.MessageActionTopicCreate):
-        return int(message.id), str(action.title)
+        return int(message.id), clean_text(str(action.title))
     if isinstance(action, tl.MessageActionTopicEdit) and action.title:
         topic = topic_of(message, forum=True)
-        return (topic, str(action.title)) if topic is not None else None
+        return (topic, clean_text(str(action.title))) if topic is not None else None
     return None
 
 
@@ -210,17 +212,19 @@ def convert_message(message: Any, source_id: int, *, forum: bool = False) -> Mes
     sender_peer_id, sender_name = sender_of(message)
     is_service = isinstance(message, tl.MessageService)
     edit_date = getattr(message, "edit_date", None)
-    return Message(
-        source_id=source_id,
-        messenger_message_id=int(message.id),
-        posted_at=utc(message.date),
-        text=action_text(message) if is_service else (message.message or media_text(message)),
-        sender_peer_id=sender_peer_id,
-        sender_name=sender_name,
-        reply_to=None if is_service else reply_to_id(message),
-        edited_at=utc(edit_date) if edit_date is not None else None,
-        is_service=is_service,
-        media=None if is_service else media_kind(message.media),
-        forwarded_from=None if is_service else forwarded_from(message),
-        topic_id=topic_of(message, forum=forum),
+    return clean_message(
+        Message(
+            source_id=source_id,
+            messenger_message_id=int(message.id),
+            posted_at=utc(message.date),
+            text=action_text(message) if is_service else (message.message or media_text(message)),
+            sender_peer_id=sender_peer_id,
+            sender_name=sender_name,
+            reply_to=None if is_service else reply_to_id(message),
+            edited_at=utc(edit_date) if edit_date is not None else None,
+            is_service=is_service,
+            media=None if is_service else media_kind(message.media),
+            forwarded_from=None if is_service else forwarded_from(message),
+            topic_id=topic_of(message, forum=forum),
+        )
     )

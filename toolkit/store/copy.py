@@ -9,6 +9,9 @@ recorded in the target is kept), the watermark never moves backwards, and a cach
 entry is written only when the target lacks it or holds an older one. Store ids may
 differ between the two: sources are matched by their internal id or handle, and
 summary cache keys name a source by its canonical reference, not its store id.
+
+Text is cleaned on the way (``toolkit.controls``), as an import cleans it: an older
+SQLite store may hold NUL or other control characters that PostgreSQL refuses.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import islice
 
+from toolkit.controls import clean_message, clean_optional, clean_text
 from toolkit.models import Message, SourceStats, UpsertResult
 from toolkit.store.base import MessageStore
 from toolkit.store.rows import source_fields
@@ -45,7 +49,9 @@ def _copy_batch(
     ids = [m.messenger_message_id for m in messages]
     written = 0
     with dst.transaction():
-        result = dst.upsert_messages([replace(m, source_id=new_id) for m in messages])
+        result = dst.upsert_messages(
+            [clean_message(replace(m, source_id=new_id)) for m in messages]
+        )
         for model in models:
             found = src.get_vectors(messages[0].source_id, ids, model)
             written += dst.put_vectors(new_id, model, found.items())
@@ -61,7 +67,9 @@ def _copy_source(
     progress: Progress | None,
 ) -> tuple[UpsertResult, int]:
     old = stats.source
-    new = dst.upsert_source(**source_fields(old))
+    fields = source_fields(old)
+    fields["title"], fields["chat_type"] = clean_text(old.title), clean_optional(old.chat_type)
+    new = dst.upsert_source(**fields)
     models = src.vector_models(old.id)
     result, vectors = UpsertResult(), 0
     batch: list[Message] = []
@@ -76,7 +84,7 @@ def _copy_source(
     if batch:
         done, written = _copy_batch(src, dst, batch, new.id, models)
         result, vectors = result + done, vectors + written
-    topics = [(t.topic_id, t.title) for t in stats.topics]
+    topics = [(t.topic_id, clean_text(t.title)) for t in stats.topics]
     if topics:
         dst.upsert_topics(new.id, topics)
     watermark = src.get_watermark(old.id)
@@ -95,7 +103,7 @@ def _copy_keys(src: MessageStore, dst: MessageStore) -> tuple[int, int]:
         there = dst.api_key_by_prefix(record.prefix)
         if there is None:
             target = dst.add_api_key(
-                name=record.name,
+                name=clean_text(record.name),
                 prefix=record.prefix,
                 key_hash=found[1],
                 scopes=record.scopes,

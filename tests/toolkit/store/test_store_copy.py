@@ -118,3 +118,29 @@ def test_copy_keeps_what_the_target_knows_later(pg_url: str, tmp_path: Path) -> 
     finally:
         lite.close()
         pg.close()
+
+
+def test_copy_cleans_what_an_older_sqlite_store_holds(pg_url: str, tmp_path: Path) -> None:
+    # Before imports cleaned text, SQLite took NUL and escapes that PostgreSQL refuses.
+    lite, pg = SQLiteStore(tmp_path / "old.sqlite3"), PostgresStore(pg_url, pool_size=2)
+    try:
+        old = lite.upsert_source(
+            title="Old\x00 chat", kind=SourceKind.CHAT, internal_id=5, chat_type="private_group"
+        )
+        lite.upsert_messages(
+            [
+                Message(old.id, 1, T0, "nul\x00 esc\x1b[1m", sender_name="A\x00"),
+                Message(old.id, 2, T0 + timedelta(minutes=1), "fine"),
+            ]
+        )
+        lite.upsert_topics(old.id, [(1, "Gen\x00eral")])
+        first = copy_store(lite, pg)
+        assert first.messages == UpsertResult(2, 0, 0)
+        (copied,) = pg.list_sources()
+        assert (copied.source.title, [t.title for t in copied.topics]) == ("Old chat", ["General"])
+        texts = [(m.text, m.sender_name) for m in pg.iter_messages(copied.source.id)]
+        assert texts == [("nul esc[1m", "A"), ("fine", None)]
+        assert copy_store(lite, pg).messages == UpsertResult(0, 0, 2)  # the cleaned text is kept
+    finally:
+        lite.close()
+        pg.close()

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from cli.render import literal
 from cli.state import console, settings
 from toolkit.config import redact_url
 
@@ -40,7 +41,9 @@ def copy_store(
                 src,
                 dst,
                 batch_size=batch_size,
-                progress=lambda key, n: console.print(f"  {key}: {n} messages", highlight=False),
+                progress=lambda key, n: console.print(
+                    f"  {literal(key)}: {n} messages", highlight=False
+                ),
             )
         finally:
             dst.close()
@@ -48,7 +51,8 @@ def copy_store(
         src.close()
     m = report.messages
     console.print(
-        f"Copied {report.sources} sources from {redact_url(origin)} to {redact_url(to)}: "
+        f"Copied {report.sources} sources from {literal(redact_url(origin))} "
+        f"to {literal(redact_url(to))}: "
         f"{m.inserted} messages new, {m.updated} updated, {m.unchanged} unchanged; "
         f"{report.vectors} vectors; {report.keys_added} API keys added, "
         f"{report.keys_revoked} revoked; {report.cache_written} cached summaries written.",

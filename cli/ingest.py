@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.render import print_table
+from cli.render import literal, print_table
 from cli.state import console, workspace
 from toolkit.notebook import Table
 from toolkit.notebook.tables import IMPORT_COLUMNS, import_table
@@ -64,10 +64,10 @@ def import_file(
         file, ref=ref, embed=embed, progress=progress, timezone=timezone
     )
     if not imported.report.sources:
-        console.print(f"{file.name}: the export holds no chats; nothing imported.")
+        console.print(f"{literal(file.name)}: the export holds no chats; nothing imported.")
         return
     print_table(report_table([imported], f"Imported {file.name}"))
-    console.print(imported.report.line(), highlight=False, soft_wrap=True)
+    console.print(literal(imported.report.line()), highlight=False, soft_wrap=True)
 
 
 def index(
@@ -79,7 +79,8 @@ def index(
     """Embed the messages that have no vector yet (resumes an interrupted embedding)."""
     for source, count in workspace().index(ref, progress=progress):
         noun = "message" if count == 1 else "messages"
-        console.print(f"{source.key} ({source.title}): embedded {count} {noun}")
+        label = literal(f"{source.key} ({source.title})", one_line=True)
+        console.print(f"{label}: embedded {count} {noun}", highlight=False)
 
 
 def demo() -> None:

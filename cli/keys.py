@@ -13,7 +13,7 @@ import typer
 from rich.table import Table
 
 from cli.filters import JsonOption
-from cli.render import key_record, print_json, print_table
+from cli.render import key_record, literal, print_json, print_table
 from cli.state import console, err_console, store
 from toolkit.apikeys import SCOPES, create_api_key, list_api_keys, revoke_api_key
 
@@ -36,7 +36,7 @@ def create(
     """Create a key with the given scopes and print it once."""
     token, record = create_api_key(store(), name=name, scopes=scope)
     err_console.print(
-        f"Created key {record.id} ({record.name}, prefix {record.prefix}) "
+        f"Created key {record.id} ({literal(record.name)}, prefix {literal(record.prefix)}) "
         f"with scopes {', '.join(sorted(record.scopes))}.",
         highlight=False,
         soft_wrap=True,
@@ -71,8 +71,8 @@ def list_(as_json: JsonOption = False) -> None:
     for record in records:
         table.add_row(
             str(record.id),
-            record.name,
-            record.prefix,
+            literal(record.name),
+            literal(record.prefix),
             " ".join(sorted(record.scopes)),
             _when(record.created_at),
             _when(record.last_used_at),
@@ -90,7 +90,7 @@ def revoke(
     """Revoke a key: requests with it are refused from now on."""
     record = revoke_api_key(store(), key)
     console.print(
-        f"Revoked key {record.id} ({record.name}, prefix {record.prefix}) "
+        f"Revoked key {record.id} ({literal(record.name)}, prefix {literal(record.prefix)}) "
         f"at {_when(record.revoked_at)} UTC.",
         highlight=False,
     )

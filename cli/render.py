@@ -1,5 +1,9 @@
 """How the commands print: tables that survive a pipe, and one JSON document.
 
+What a message, a title or a name holds is printed literally (``literal``): Rich markup
+is escaped and control characters are shown as glyphs (ESC as ``␛``), so a message
+can neither colour, hide nor move text on the reader's terminal.
+
 ``--json`` output uses the field names of the /v1 API: a search hit is the
 ``/v1/search/messages`` item; a message has ``messenger_message_id``, ``text``,
 ``sender_peer_id``, ``sender_name``, ``posted_at``, ``message_link``, ``reply_to``; a
@@ -18,12 +22,24 @@ from enum import Enum
 from typing import Any
 
 from rich.console import Console, RenderableType
+from rich.markup import escape
 
 from cli.state import console
+from toolkit.controls import visible
 from toolkit.models import ApiKeyRecord, Message, SearchHit, Source, SourceStats, Summary, iso_z
 from toolkit.refs import message_link, source_link
 
 _UNBOUNDED = 1_000_000  # columns: a table printed to a pipe is as wide as its content
+
+
+def literal(value: object, *, one_line: bool = False) -> str:
+    """``value`` as text for ``console.print``, shown as it is: Rich markup escaped,
+    control characters (terminal escapes) made visible (``toolkit.controls.visible``).
+
+    Every message text, title, name or file name a command prints goes through this
+    (tables through ``Table.to_rich``, which does the same).
+    """
+    return escape(visible(str(value), one_line=one_line))
 
 
 def print_table(table: RenderableType) -> None:

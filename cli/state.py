@@ -53,5 +53,11 @@ def reset() -> None:
 
 
 def print_error(message: object) -> None:
-    """One line on stderr: ``error: <message>``."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    """One line on stderr: ``error: <message>``, shown literally (markup and control
+    characters from a file, a ref or a title are never obeyed)."""
+    from rich.markup import escape
+
+    from toolkit.controls import visible
+
+    text = escape(visible(str(message), one_line=True))
+    err_console.print(f"[bold red]error:[/] {text}", highlight=False, soft_wrap=True)

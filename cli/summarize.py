@@ -5,22 +5,21 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
 from cli.filters import JsonOption, SenderOption, TopicOption, filters
-from cli.render import print_json, summary_record
+from cli.render import literal, print_json, summary_record
 from cli.state import console, workspace
 from toolkit.models import SourceKind, Summary
 from toolkit.requests import summary_request
 
 
 def _print(summary: Summary) -> None:
-    console.print(escape(summary.summary), highlight=False)
+    console.print(literal(summary.summary), highlight=False)
     for section in summary.sections:
-        console.print(f"\n[bold]{escape(section.title)}[/]")
-        console.print(escape(section.body), highlight=False)
-    ids = ", ".join(summary.important_messenger_message_ids) or "—"
-    console.print(f"\n[dim]important: {ids} · engine: {summary.engine}[/]")
+        console.print(f"\n[bold]{literal(section.title, one_line=True)}[/]")
+        console.print(literal(section.body), highlight=False)
+    ids = literal(", ".join(summary.important_messenger_message_ids) or "—")
+    console.print(f"\n[dim]important: {ids} · engine: {literal(summary.engine)}[/]")
 
 
 def summarize(

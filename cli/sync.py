@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from cli.render import literal
 from cli.state import console, settings, workspace
 
 
@@ -34,7 +35,8 @@ def sync(
         else ""
     )
     console.print(
-        f"{report.source.key} ({report.source.title}): fetched {report.fetched} messages in "
+        literal(f"{report.source.key} ({report.source.title})", one_line=True) + ": fetched"
+        f" {report.fetched} messages in "
         f"{report.batches} batches — {result.inserted} new, {result.updated} edited, "
         f"{result.unchanged} unchanged; watermark {report.watermark_after or 0}{waits}.",
         highlight=False,

@@ -33,7 +33,7 @@ except ImportError:  # pragma: no cover - older Typer
 
 def show_usage_error(exc: _errors.UsageError) -> None:
     """The error on one line, the usage and the help option on the next."""
-    print_error(escape(exc.format_message()))
+    print_error(exc.format_message())
     ctx = exc.ctx
     if ctx is None:
         return
@@ -68,7 +68,7 @@ class LineErrorsGroup(TyperGroup):
             show_usage_error(exc)
             _exit(exc.exit_code)
         except _errors.ClickException as exc:
-            print_error(escape(exc.format_message()))
+            print_error(exc.format_message())
             _exit(exc.exit_code)
         except typer.Abort:
             err_console.print("aborted")

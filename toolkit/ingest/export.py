@@ -20,11 +20,13 @@ reason; a chat without a name, ``null`` texts, numeric sender ids and dates with
 ``date_unixtime`` are named in the report (``ImportReport.line()``), and so are texts
 whose control characters or lone surrogates were cleaned (``toolkit.controls``: the
 same characters reach SQLite and PostgreSQL). A file that is not UTF-8 is refused with
-the offset of its first bad byte.
+the offset of its first bad byte; one re-saved as UTF-8 with a byte-order mark, or as
+UTF-16 or UTF-32, is decoded as such (``export_encoding``) and the report says so.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import tzinfo
 from pathlib import Path
 
@@ -32,6 +34,7 @@ import ijson
 from tqdm import tqdm
 
 from toolkit.errors import ImportFormatError, InvalidRequest
+from toolkit.ingest.export_encoding import decoded
 from toolkit.ingest.export_errors import READ_BYTES, ByteCounter, json_error
 from toolkit.ingest.export_importer import Importer
 from toolkit.ingest.export_limits import export_events
@@ -112,7 +115,8 @@ def import_export(
     with raw, bar, store.staging(on_wait=bar.write if progress else None) as sink:
         importer = Importer(sink, file_name=path.name, handle=handle, batch_size=batch_size, tz=tz)
         reader = ByteCounter(raw, bar)
-        events = export_events(reader, buf_size=READ_BYTES)
+        text = decoded(reader)
+        events = export_events(text, buf_size=READ_BYTES)
         try:
             for item in walk(events, cursor):
                 importer.take(item)
@@ -124,4 +128,7 @@ def import_export(
                 "" if cursor.chat is None and not cursor.chats_seen else f" {cursor.describe()}:"
             )
             raise ImportFormatError(f"{path.name}:{where} {exc}", file=path.name) from None
-    return importer.report(path)
+    report = importer.report(path)
+    if text.note is not None:
+        report = dataclasses.replace(report, notes=(text.note, *report.notes))
+    return report

@@ -15,6 +15,7 @@ import html
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
+from toolkit.controls import visible
 from toolkit.notebook.cells import best_of, cell_html, cell_text, is_best, is_number
 
 if TYPE_CHECKING:
@@ -132,20 +133,23 @@ class Table:
     def to_rich(self) -> RichTable:
         """The table for a terminal (``rich.console.Console().print``): numbers
         right-aligned, best values bold; cells fold rather than get cut, so refs and ids
-        stay whole on a narrow terminal."""
+        stay whole on a narrow terminal. Every cell, the title and the headers are shown
+        literally: Rich markup escaped, control characters visible (``controls.visible``),
+        so a message can neither colour nor move text on the terminal."""
         from rich.markup import escape
         from rich.table import Table as RichTable
 
         best = self.best_values()
         rows = self.to_dicts()
-        out = RichTable(title=self.title)
+        out = RichTable(title=escape(visible(self.title, one_line=True)) if self.title else None)
         for column in self.columns:
             numeric = any(is_number(row[column]) for row in rows)
-            out.add_column(column, justify="right" if numeric else "left", overflow="fold")
+            header = escape(visible(column, one_line=True))
+            out.add_column(header, justify="right" if numeric else "left", overflow="fold")
         for row in rows:
             cells = []
             for column in self.columns:
-                text = escape(cell_text(row[column], self.digits))
+                text = escape(visible(cell_text(row[column], self.digits)))
                 cells.append(f"[bold]{text}[/]" if is_best(best, column, row[column]) else text)
             out.add_row(*cells)
         return out

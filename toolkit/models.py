@@ -138,17 +138,20 @@ class Message:
 
 @dataclass(frozen=True, slots=True)
 class UpsertResult:
-    """What an upsert changed: new rows, rows whose content changed, rows left as they were."""
+    """What an upsert changed: new rows, rows whose content changed, rows left as they were;
+    and how many stored messages came again with another posting time (theirs was kept)."""
 
     inserted: int = 0
     updated: int = 0
     unchanged: int = 0
+    times_kept: int = 0
 
     def __add__(self, other: UpsertResult) -> UpsertResult:
         return UpsertResult(
             self.inserted + other.inserted,
             self.updated + other.updated,
             self.unchanged + other.unchanged,
+            self.times_kept + other.times_kept,
         )
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from toolkit.errors import ImportFormatError, InvalidRequest
 from toolkit.ingest.export_messages import (
+    NO_HANDLE_TYPES,
     UNNAMED_TITLES,
     ChatContext,
     chat_title,
@@ -38,6 +39,16 @@ from toolkit.store.base import ImportSink
 
 def _messages(count: int) -> str:
     return f"{count} message" if count == 1 else f"{count} messages"
+
+
+def _kept_times(result: UpsertResult, source: Source) -> tuple[str, ...]:
+    """The note on stored messages that came again with another posting time."""
+    if not result.times_kept:
+        return ()
+    return (
+        f"{_messages(result.times_kept)} of {source.key} came with another posting time "
+        "than stored (another file's offset or --timezone): the stored time was kept",
+    )
 
 
 class Importer:
@@ -74,6 +85,7 @@ class Importer:
                     "every chat; import it without one",
                     field="ref",
                 )
+            self._check_ref(item.chat)
             self._open(item.chat)
             assert item.chat.id is not None
             self._chat = ChatContext(item.chat.id, item.chat.type, times=self.times)
@@ -81,8 +93,38 @@ class Importer:
         elif isinstance(item, ExportedMessage):
             self._message(item)
         elif isinstance(item, ChatClosed):
+            self._check_ref(item.chat)  # the type may follow the messages
             self._flush()
             self._close(item.chat)
+
+    def _check_ref(self, chat: ChatHeader) -> None:
+        """Refuse a ``--ref`` handle that the export's own chat type contradicts."""
+        if self._handle is None or chat.type not in NO_HANDLE_TYPES:
+            return
+        raise InvalidRequest(
+            f"--ref @{self._handle} names a public source, but {self._file} is the export of "
+            f"{chat_label(chat)}, a {str(chat.type).replace('_', ' ')}, which has no public "
+            "handle; import it without --ref",
+            field="ref",
+        )
+
+    def _check_stored(self, chat: ChatHeader, source: Source) -> None:
+        """Refuse a ``--ref`` handle that the store knows as another chat's, or a chat the
+        store knows under another handle."""
+        if self._handle is None:
+            return
+        if source.internal_id is not None and source.internal_id != chat.id:
+            raise InvalidRequest(
+                f"--ref @{self._handle} names another chat in the store (id "
+                f"{source.internal_id}), not {chat_label(chat)} of {self._file}",
+                field="ref",
+            )
+        if source.handle is not None and source.handle != self._handle:
+            raise InvalidRequest(
+                f"--ref @{self._handle} contradicts the store: {chat_label(chat)} of "
+                f"{self._file} is stored as @{source.handle}",
+                field="ref",
+            )
 
     def _close(self, chat: ChatHeader) -> None:
         source, ctx = self._source, self._chat
@@ -125,6 +167,7 @@ class Importer:
             handle=self._handle,
             chat_type=chat.type,
         )
+        self._check_stored(chat, self._source)
         self._sources[self._source.id] = self._source
         self._results.setdefault(self._source.id, UpsertResult())
         self._skipped.setdefault(self._source.id, Counter())
@@ -172,7 +215,7 @@ class Importer:
                     self._store.final(source),
                     self._results[sid],
                     dict(self._skipped[sid]),
-                    tuple(self._notes[sid]),
+                    (*self._notes[sid], *_kept_times(self._results[sid], source)),
                 )
                 for sid, source in self._sources.items()
             ),

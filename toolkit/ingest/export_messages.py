@@ -30,6 +30,19 @@ CHANNEL_TYPES = frozenset({"public_channel", "private_channel"})
 # Chats whose numeric id is a channel's (supergroups are channels to the messenger).
 _CHANNEL_IDS = CHANNEL_TYPES | {"public_supergroup", "private_supergroup"}
 UNNAMED_TITLES = {"saved_messages": "Saved Messages", "replies": "Replies"}
+# Chat types that have no public handle (a private channel or group, a personal chat).
+NO_HANDLE_TYPES = frozenset(
+    {
+        "private_channel",
+        "private_supergroup",
+        "private_group",
+        "personal_chat",
+        "bot_chat",
+        "saved_messages",
+        "replies",
+        "verification_codes",
+    }
+)
 # Keys that mark a message's attachment, in the order the exporter writes them.
 _MEDIA_KEYS = (
     ("photo", "photo"),

@@ -28,7 +28,7 @@ from toolkit.store.base import MessageStore
 from toolkit.store.connections import Connections
 from toolkit.store.dialect import Dialect, OnWait
 from toolkit.store.rows import MSG_COLUMNS, SourceFields, source_fields, source_keys
-from toolkit.store.writes import CONTENT, by_source, classify, upsert_tail
+from toolkit.store.writes import CONTENT, EDITABLE, by_source, classify, upsert_tail
 
 _TABLE = """
 CREATE TABLE {stage}.import_messages (
@@ -49,7 +49,7 @@ _DROP_VECTORS = (
 _APPLY = (
     f"INSERT INTO messages ({MSG_COLUMNS}) SELECT ?, {', '.join(MSG_COLUMNS.split(', ')[1:])} "
     "FROM {table} WHERE source_id = ? ON CONFLICT (source_id, message_id) DO UPDATE SET "
-    + ", ".join(f"{c} = excluded.{c}" for c in CONTENT)
+    + ", ".join(f"{c} = excluded.{c}" for c in EDITABLE)
     + " WHERE COALESCE(excluded.edited_at, 0) >= COALESCE(messages.edited_at, 0)"
 )
 

@@ -6,6 +6,13 @@ edit, or unchanged (same content, or the stored one is a later edit). ``classify
 is that rule, shared by direct upserts and staged imports; the rows it keeps are
 written by one ``INSERT ... ON CONFLICT DO UPDATE`` whose ``WHERE`` repeats the edit
 rule, so a concurrent writer's newer edit is never overwritten.
+
+A message's posting time is written once, when it is first stored: the first stored
+time wins. A message posts once, so another time for it is a reading of the same
+moment through another file's offset or ``--timezone`` (a full-account export after
+the chat's own, an older export without ``date_unixtime``), never news. Content
+is compared without the times, so such a message is unchanged, not updated; the count
+of them (``UpsertResult.times_kept``) lets the import report say so.
 """
 
 from __future__ import annotations
@@ -19,15 +26,18 @@ from toolkit.store.reads import Reads
 from toolkit.store.rows import MSG_COLUMNS, content_values, dt, ts
 
 CONTENT = MSG_COLUMNS.split(", ")[2:]
-"""The columns an edit may change (after ``source_id, message_id``)."""
+"""The stored columns after ``source_id, message_id``."""
+EDITABLE = [c for c in CONTENT if c != "posted_at"]
+"""The columns an edit may change: all but the posting time."""
 NEWER = "COALESCE(excluded.edited_at, 0) >= COALESCE({table}.edited_at, 0)"
 
 
 def upsert_tail(table: str, *, newer_only: bool = True) -> str:
     """The ``ON CONFLICT`` clause of an insert of ``MSG_COLUMNS`` rows into ``table``: the
-    stored content is replaced (only by a newer or equal edit, with ``newer_only``)."""
+    stored content but the posting time is replaced (only by a newer or equal edit, with
+    ``newer_only``); an import's own staging table (``newer_only=False``) takes every column."""
     where = f" WHERE {NEWER.format(table=table.split('.')[-1])}" if newer_only else ""
-    sets = ", ".join(f"{c} = excluded.{c}" for c in CONTENT)
+    sets = ", ".join(f"{c} = excluded.{c}" for c in (EDITABLE if newer_only else CONTENT))
     return f"ON CONFLICT (source_id, message_id) DO UPDATE SET {sets}{where}"
 
 
@@ -40,22 +50,25 @@ def classify(
         The counts; the content to write, by id; the ids whose text an update changed
         (their vectors go).
     """
-    inserted = updated = unchanged = 0
+    inserted = updated = unchanged = times_kept = 0
     dirty: dict[int, tuple[Any, ...]] = {}
     changed: set[int] = set()
     for m in batch:
         new, old = content_values(m), current.get(m.messenger_message_id)
+        if old is not None and old[0] != new[0]:
+            times_kept += 1
+            new = (old[0], *new[1:])  # the first stored posting time wins
         if old is None:
             inserted += 1
-        elif old == new or (old[1] or 0) > (new[1] or 0):
-            unchanged += 1
+        elif old[2:] == new[2:] or (old[1] or 0) > (new[1] or 0):
+            unchanged += 1  # the same content (whatever its times say), or an older edit
             continue
         else:
             updated += 1
             if old[4] != new[4]:  # the text
                 changed.add(m.messenger_message_id)
         current[m.messenger_message_id] = dirty[m.messenger_message_id] = new
-    return UpsertResult(inserted, updated, unchanged), dirty, changed
+    return UpsertResult(inserted, updated, unchanged, times_kept), dirty, changed
 
 
 def by_source(messages: Iterable[Message]) -> dict[int, list[Message]]:

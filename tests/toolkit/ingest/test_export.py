@@ -276,8 +276,8 @@ def test_ref_names_a_public_source_whose_links_use_the_handle(
     assert store.get_source(parse_ref("@DEMO_channel")).id == item.source.id
 
 
-def test_a_private_source_gains_its_handle_on_reimport(store: SQLiteStore, tmp_path: Path) -> None:
-    path = write(tmp_path / "r.json", chat([msg(1, "x")]))
+def test_a_public_source_gains_its_handle_on_reimport(store: SQLiteStore, tmp_path: Path) -> None:
+    path = write(tmp_path / "r.json", chat([msg(1, "x")], kind="public_supergroup"))
     first = import_export(store, path).sources[0].source
     second = import_export(store, path, ref="@named_later").sources[0]
     assert second.source.id == first.id

@@ -14,6 +14,8 @@ in an error's MRO wins. Decisions worth stating:
 - ``StoreError`` → 503 with a generic detail (its message names server paths); logged.
   ``StoreDamaged`` (a corrupted file) is not logged per request: the store logged it
   once, naming the file and how to recover it.
+  ``StoreFull`` (no space left on the store's disk) → 507 Insufficient Storage, generic
+  detail, logged.
 - Any other exception becomes a 500 problem in ``service.middleware`` (logged, no trace);
   the middleware also answers 413 (body too large) and 503 (deadline passed, stopping).
 - Problems quote client input; ``ProblemResponse`` writes any text (a lone surrogate
@@ -46,6 +48,7 @@ from toolkit.errors import (
     RateLimited,
     StoreDamaged,
     StoreError,
+    StoreFull,
     ToolkitError,
     UpstreamError,
     UpstreamRateLimited,
@@ -71,6 +74,7 @@ STATUS_BY_ERROR: dict[type[ToolkitError], int] = {
     UpstreamError: 502,
     ConfigError: 503,
     DeadlineExceeded: 503,
+    StoreFull: 507,
     StoreError: 503,
     ToolkitError: 500,
 }
@@ -182,7 +186,11 @@ async def toolkit_error_handler(request: Request, exc: Exception) -> JSONRespons
         detail = "The message store's file is damaged; the service log says how to recover it."
     elif isinstance(exc, StoreError):
         log.error("store error on %s %s: %s", request.method, request.url.path, exc)
-        detail = "The message store is unavailable; try again later."
+        detail = (
+            "The server's disk is full; nothing was changed."
+            if isinstance(exc, StoreFull)
+            else "The message store is unavailable; try again later."
+        )
     elif status >= 500:
         log.warning("%s on %s %s: %s", type(exc).__name__, request.method, request.url.path, exc)
     errors = None

@@ -22,7 +22,8 @@ ToolkitError
 │   └── UpstreamRateLimited  the upstream refused for now (also a RateLimited: a FloodWait,
 │                            an LLM endpoint's 429)
 ├── StoreError               the local store cannot be opened or written
-│   └── StoreDamaged         the store's file is corrupted (the log says how to recover it)
+│   ├── StoreDamaged         the store's file is corrupted (the log says how to recover it)
+│   └── StoreFull            no space left on the disk of the store or its temporary files
 ├── DeadlineExceeded         the work passed the deadline its caller set (toolkit.deadline)
 ├── AuthenticationError      a missing, malformed, unknown or revoked API key
 └── PermissionDenied         a valid API key without the scope a request needs
@@ -31,6 +32,7 @@ ToolkitError
 
 from __future__ import annotations
 
+import errno
 from typing import Any
 
 
@@ -159,6 +161,33 @@ class StoreDamaged(StoreError):
     restored or recovered (the one log line about it says how)."""
 
     title = "Store damaged"
+
+
+class StoreFull(StoreError):
+    """No space left on the disk that holds the store or an import's temporary files."""
+
+    title = "Store full"
+
+
+def is_disk_full(exc: BaseException | None) -> bool:
+    """Whether ``exc``, or an exception it was raised from, says the disk is full: an
+    ``OSError`` with ENOSPC or EDQUOT, SQLite's ``SQLITE_FULL``, PostgreSQL's
+    ``disk_full`` (SQLSTATE 53100)."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        if getattr(exc, "sqlite_errorcode", None) == _SQLITE_FULL:
+            return True
+        if getattr(exc, "sqlstate", None) == _PG_DISK_FULL:
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+_SQLITE_FULL = 13
+_PG_DISK_FULL = "53100"
 
 
 class UpstreamRateLimited(UpstreamError, RateLimited):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -11,6 +13,7 @@ from typer.testing import CliRunner
 from cli import app
 from cli.state import store
 from toolkit.refs import parse_ref
+from toolkit.store import sqlite as sqlite_backend
 
 
 def export(path: Path, texts: list[str]) -> Path:
@@ -47,3 +50,33 @@ def test_cli_import_of_a_bad_file_is_one_line_and_a_failure(
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, lines
     assert lines[0].startswith("error: result.json is truncated")
+
+
+def test_cli_import_on_a_full_disk_is_one_line_and_leaves_nothing(
+    runner: CliRunner, cli_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_space(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    path = export(cli_env / "result.json", ["a", "b"])
+    store()  # the store exists; only the import's staging file finds no space
+    monkeypatch.setattr(sqlite_backend.tempfile, "mkstemp", no_space)
+    result = runner.invoke(app, ["import", str(path), "--no-progress", "--no-embed"])
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("error: result.json: no space left on the disk")
+    assert store().list_sources() == []
+
+
+def test_cli_import_refuses_a_handle_for_a_private_channel_in_one_line(
+    runner: CliRunner, cli_env: Path
+) -> None:
+    path = cli_env / "result.json"
+    data = {"name": "Secret", "type": "private_channel", "id": 5, "messages": []}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = runner.invoke(app, ["import", str(path), "--ref", "@public_handle", "--no-progress"])
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert "private channel, which has no public handle" in lines[0]

@@ -168,6 +168,7 @@ ERRORS: list[tuple[errors.ToolkitError, int, dict[str, str]]] = [
     (errors.UpstreamError("LLM 500"), 502, {}),
     (errors.ConfigError("live sync is not configured"), 503, {}),
     (errors.StoreError("cannot open /srv/secret/mlens.sqlite3"), 503, {}),
+    (errors.StoreFull("no space left under /srv/secret"), 507, {}),
     (errors.DeadlineExceeded("stopped after 30 s"), 503, {}),
     (errors.AuthenticationError("bad key"), 401, {}),
     (errors.PermissionDenied("no scope", scope="search.read"), 403, {}),

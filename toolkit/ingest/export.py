@@ -27,13 +27,21 @@ UTF-16 or UTF-32, is decoded as such (``export_encoding``) and the report says s
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from datetime import tzinfo
 from pathlib import Path
+from typing import Any
 
 import ijson
 from tqdm import tqdm
 
-from toolkit.errors import ImportFormatError, InvalidRequest
+from toolkit.errors import (
+    ImportFormatError,
+    InvalidRequest,
+    StoreError,
+    StoreFull,
+    is_disk_full,
+)
 from toolkit.ingest.export_encoding import decoded
 from toolkit.ingest.export_errors import READ_BYTES, ByteCounter, json_error
 from toolkit.ingest.export_importer import Importer
@@ -60,6 +68,27 @@ def _public_handle(ref: str | None) -> str | None:
             field="ref",
         )
     return parsed.handle
+
+
+def _read(
+    importer: Importer,
+    events: Iterator[tuple[str, str, Any]],
+    cursor: Cursor,
+    path: Path,
+    reader: ByteCounter,
+    size: int,
+) -> None:
+    """Feed the export's walked items to ``importer``; a malformed file is an
+    ``ImportFormatError`` saying where it broke."""
+    try:
+        for item in walk(events, cursor):
+            importer.take(item)
+    except ijson.JSONError as exc:
+        message = json_error(path, cursor, reader.position, size, exc)
+        raise ImportFormatError(message, file=path.name, position=reader.position) from None
+    except ValueError as exc:
+        where = "" if cursor.chat is None and not cursor.chats_seen else f" {cursor.describe()}:"
+        raise ImportFormatError(f"{path.name}:{where} {exc}", file=path.name) from None
 
 
 def import_export(
@@ -91,6 +120,8 @@ def import_export(
     Raises:
         ImportFormatError: the file is not JSON, not an export, truncated, or has a
             malformed message; the store is left unchanged.
+        StoreFull: the disk of the store or of the import's staging file filled up; the
+            store is left unchanged and the staging file removed.
         InvalidRequest: ``ref`` is not a public handle, or is given with a full-account
             export; the file cannot be read; ``timezone`` is unknown.
         InvalidSourceRef: ``ref`` cannot be parsed.
@@ -112,22 +143,21 @@ def import_export(
         desc=f"import {path.name}",
         disable=not progress,
     )
-    with raw, bar, store.staging(on_wait=bar.write if progress else None) as sink:
-        importer = Importer(sink, file_name=path.name, handle=handle, batch_size=batch_size, tz=tz)
-        reader = ByteCounter(raw, bar)
-        text = decoded(reader)
-        events = export_events(text, buf_size=READ_BYTES)
-        try:
-            for item in walk(events, cursor):
-                importer.take(item)
-        except ijson.JSONError as exc:
-            message = json_error(path, cursor, reader.position, size, exc)
-            raise ImportFormatError(message, file=path.name, position=reader.position) from None
-        except ValueError as exc:
-            where = (
-                "" if cursor.chat is None and not cursor.chats_seen else f" {cursor.describe()}:"
+    try:
+        with raw, bar, store.staging(on_wait=bar.write if progress else None) as sink:
+            importer = Importer(
+                sink, file_name=path.name, handle=handle, batch_size=batch_size, tz=tz
             )
-            raise ImportFormatError(f"{path.name}:{where} {exc}", file=path.name) from None
+            reader = ByteCounter(raw, bar)
+            text = decoded(reader)
+            _read(importer, export_events(text, buf_size=READ_BYTES), cursor, path, reader, size)
+    except (OSError, StoreError) as exc:
+        if not is_disk_full(exc):
+            raise
+        raise StoreFull(
+            f"{path.name}: no space left on the disk of the store or of its temporary files; "
+            "nothing was imported and the store is unchanged: free some space and import again"
+        ) from exc
     report = importer.report(path)
     if text.note is not None:
         report = dataclasses.replace(report, notes=(text.note, *report.notes))

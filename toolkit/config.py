@@ -143,6 +143,18 @@ class Settings(BaseSettings):
         description="extractive: an unusable LLM answer (or a failing endpoint) is replaced "
         "by the extractive engine's summary, and `engine` says so; none: a 502 problem.",
     )
+    summary_cache_max_entries: int = Field(
+        2000,
+        ge=0,
+        description="Summaries kept in the store's cache; past it (or past "
+        "MLENS_SUMMARY_CACHE_MAX_BYTES) the least recently used go. 0 keeps none.",
+    )
+    summary_cache_max_bytes: int = Field(
+        64 * 1024 * 1024,
+        ge=0,
+        description="UTF-8 bytes of cached summaries kept in the store (64 MiB); past it "
+        "the least recently used go.",
+    )
     source_summary_messages: int = Field(
         500, ge=1, le=5000, description="Recent messages read by a source summary by default."
     )

@@ -349,11 +349,23 @@ class MessageStore(Protocol):
 
     # Cache -------------------------------------------------------------------------------
     def cache_get(self, key: str) -> str | None:
-        """A cached value, or ``None``."""
+        """A cached value, or ``None`` (a read only: ``cache_touch`` records the use)."""
         ...
 
-    def cache_put(self, key: str, value: str) -> None:
-        """Store a cached value (replacing any old one)."""
+    def cache_touch(self, key: str, when: datetime | None = None) -> None:
+        """Record a use of a cached entry (a write: call it through ``write_behind``)."""
+        ...
+
+    def cache_put(
+        self,
+        key: str,
+        value: str,
+        *,
+        max_entries: int | None = None,
+        max_bytes: int | None = None,
+    ) -> int:
+        """Store a cached value (replacing any old one), then remove the least recently
+        used entries past ``max_entries`` or ``max_bytes``; return how many went."""
         ...
 
     def iter_cache(self, *, batch_size: int = 500) -> Iterator[CacheEntry]:

@@ -150,6 +150,20 @@ MIGRATIONS: tuple[Migration, ...] = (
         """,
         recorded_as={"sqlite": "m005_topics_senders"},
     ),
+    Migration(
+        "m007_cache_use",
+        # The cache is bounded: each entry's last use and size (UTF-8 bytes) decide what
+        # goes first (least recently used) when a bound is passed.
+        """
+        ALTER TABLE cache ADD COLUMN used_at {int};
+        ALTER TABLE cache ADD COLUMN size {int};
+        CREATE INDEX cache_by_use ON cache (used_at)
+        """,
+        extra={
+            "sqlite": "UPDATE cache SET used_at = created_at, size = length(CAST(value AS BLOB))",
+            "postgres": "UPDATE cache SET used_at = created_at, size = octet_length(value)",
+        },
+    ),
 )
 
 

@@ -21,6 +21,14 @@ from toolkit.store.rows import (
 )
 
 _M_COLUMNS = ", ".join("m." + c for c in MSG_COLUMNS.split(", "))
+_UNBOUNDED = 2**62
+# The entries past either bound, most recently used first: the newest ones stay.
+_EVICT = (
+    "DELETE FROM cache WHERE key IN (SELECT key FROM (SELECT key, "
+    "ROW_NUMBER() OVER (ORDER BY used_at DESC, created_at DESC, key) AS n, "
+    "SUM(size) OVER (ORDER BY used_at DESC, created_at DESC, key ROWS UNBOUNDED PRECEDING) "
+    "AS total FROM cache) ranked WHERE n > ? OR total > ?) RETURNING key"
+)
 
 
 class Records(UsesConnections):
@@ -137,17 +145,52 @@ class Records(UsesConnections):
 
     # Cache -------------------------------------------------------------------------------
     def cache_get(self, key: str) -> str | None:
-        """A cached value, or ``None``."""
+        """A cached value, or ``None`` (a read only: ``cache_touch`` records the use)."""
         rows = self.connections.read("SELECT value FROM cache WHERE key = ?", (key,))
         return str(rows[0][0]) if rows else None
 
-    def cache_put(self, key: str, value: str) -> None:
-        """Store a cached value (replacing any old one)."""
+    def cache_touch(self, key: str, when: datetime | None = None) -> None:
+        """Record a use of a cached entry (now unless ``when``): it goes last when the
+        cache is over a bound."""
         self.connections.write(
-            "INSERT INTO cache (key, value, created_at) VALUES (?, ?, ?) ON CONFLICT (key) "
-            "DO UPDATE SET value = excluded.value, created_at = excluded.created_at",
-            (key, value, ts(_now())),
+            "UPDATE cache SET used_at = ? WHERE key = ?", (ts(when or _now()), key)
         )
+
+    def cache_put(
+        self,
+        key: str,
+        value: str,
+        *,
+        max_entries: int | None = None,
+        max_bytes: int | None = None,
+    ) -> int:
+        """Store a cached value (replacing any old one), then remove the least recently
+        used entries while the cache holds more than ``max_entries`` entries or
+        ``max_bytes`` bytes of values; return how many were removed. A value larger than
+        ``max_bytes`` on its own is not stored (nor is an older value kept under its key)."""
+        now, size = ts(_now()), len(value.encode("utf-8", "replace"))
+        with self.connections.transaction():
+            if max_bytes is not None and size > max_bytes:
+                self.connections.write("DELETE FROM cache WHERE key = ?", (key,))
+                return 0
+            self.connections.write(
+                "INSERT INTO cache (key, value, created_at, used_at, size) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, "
+                "created_at = excluded.created_at, used_at = excluded.used_at, "
+                "size = excluded.size",
+                (key, value, now, now, size),
+            )
+            if max_entries is None and max_bytes is None:
+                return 0
+            return len(
+                self.connections.write(
+                    _EVICT,
+                    (
+                        _UNBOUNDED if max_entries is None else max_entries,
+                        _UNBOUNDED if max_bytes is None else max_bytes,
+                    ),
+                )
+            )
 
     def iter_cache(self, *, batch_size: int = 500) -> Iterator[CacheEntry]:
         """Every cached entry, by key, fetched in batches (keyset paging)."""
@@ -167,11 +210,19 @@ class Records(UsesConnections):
             for entry in entries:
                 written += len(
                     self.connections.write(
-                        "INSERT INTO cache (key, value, created_at) VALUES (?, ?, ?) "
+                        "INSERT INTO cache (key, value, created_at, used_at, size) "
+                        "VALUES (?, ?, ?, ?, ?) "
                         "ON CONFLICT (key) DO UPDATE SET value = excluded.value, "
-                        "created_at = excluded.created_at "
+                        "created_at = excluded.created_at, used_at = excluded.used_at, "
+                        "size = excluded.size "
                         "WHERE cache.created_at < excluded.created_at RETURNING 1",
-                        (entry.key, entry.value, ts(entry.created_at)),
+                        (
+                            entry.key,
+                            entry.value,
+                            ts(entry.created_at),
+                            ts(entry.created_at),
+                            len(entry.value.encode("utf-8", "replace")),
+                        ),
                     )
                 )
         return written

@@ -8,6 +8,12 @@ message or a prompt change never serves a stale result.
 The source enters the key by its canonical reference (``@handle`` or ``c/<internal
 id>``), never by the store's own id: ``mlens copy-store`` carries cached results over
 to a store where the source has another id.
+
+The cache never sits on a request's path: a hit is a read (its use is recorded later),
+and a new result is written by the store's background writer (``write_behind``) after
+the answer is on its way. It is bounded (``Settings.summary_cache_max_entries`` and
+``summary_cache_max_bytes``): each write removes the least recently used entries past
+either bound. A write the busy writer drops costs one recomputation, never an error.
 """
 
 from __future__ import annotations
@@ -16,7 +22,9 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import asdict
+from datetime import UTC, datetime
 
+from toolkit.config import Settings
 from toolkit.models import Message, Section, Source, Summary, iso_z
 from toolkit.store.base import MessageStore
 from toolkit.summarize.context import SummaryContext
@@ -66,13 +74,14 @@ def cache_key(
 
 
 def load_cached(store: MessageStore, key: str, source_ref: str) -> Summary | None:
-    """A cached summary under ``key``, echoing ``source_ref`` as this request gave it."""
+    """A cached summary under ``key``, echoing ``source_ref`` as this request gave it; a hit
+    records its use off the caller's path."""
     raw = store.cache_get(key)
     if raw is None:
         return None
     try:
         data = json.loads(raw)
-        return Summary(
+        summary = Summary(
             source_ref=source_ref,
             summary=data["summary"],
             sections=[Section(s["title"], s["body"]) for s in data["sections"]],
@@ -82,8 +91,22 @@ def load_cached(store: MessageStore, key: str, source_ref: str) -> Summary | Non
         )
     except (ValueError, KeyError, TypeError):
         return None  # an unreadable entry is recomputed and overwritten
+    used = datetime.now(UTC)
+    store.write_behind(lambda: store.cache_touch(key, used))
+    return summary
 
 
-def store_cached(store: MessageStore, key: str, summary: Summary) -> None:
-    """Cache ``summary`` under ``key``."""
-    store.cache_put(key, json.dumps(asdict(summary), ensure_ascii=False))
+def store_cached(store: MessageStore, key: str, summary: Summary, settings: Settings) -> bool:
+    """Cache ``summary`` under ``key`` off the caller's path (the store's background
+    writer), within the settings' bounds; ``False`` when the busy writer dropped it."""
+    value = json.dumps(asdict(summary), ensure_ascii=False)
+    if settings.summary_cache_max_entries == 0:
+        return False
+    return store.write_behind(
+        lambda: store.cache_put(
+            key,
+            value,
+            max_entries=settings.summary_cache_max_entries,
+            max_bytes=settings.summary_cache_max_bytes,
+        )
+    )

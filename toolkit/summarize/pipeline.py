@@ -87,7 +87,7 @@ def _run(
     if ctx.family == "source":
         summary = without_period_wording(summary)
     if summary.engine == engine.name:  # a fallback's answer is not the engine's to cache
-        store_cached(store, key, summary)
+        store_cached(store, key, summary, settings)
     return summary
 
 

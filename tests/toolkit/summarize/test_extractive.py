@@ -242,6 +242,7 @@ def test_same_input_same_summary_and_cache_hit(
     store: SQLiteStore, embedder: Embedder, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     first = _team_week(store, embedder, settings, "en")
+    assert store.flush_writes()  # the result is cached by the background writer
 
     def fail(*_: Any, **__: Any) -> Summary:
         raise AssertionError("recomputed instead of read from the cache")

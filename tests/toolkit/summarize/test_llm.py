@@ -210,6 +210,7 @@ def test_results_are_cached_by_content(
     settings = llm_settings(llm)
     llm.push(Reply(content=summary_json("First.")), Reply(content=summary_json("Second.")))
     assert period(store, embedder, settings).summary == "First."
+    assert store.flush_writes()  # the result is cached by the background writer
     assert period(store, embedder, settings, ref="https://t.me/platform_team").summary == "First."
     assert len(llm.requests) == 1
     edited = store.get_messages(1, [5])[0]

@@ -236,6 +236,13 @@ def test_message_empty_is_skipped(fake: FakeTelegram) -> None:
     assert [m.messenger_message_id for m in kept] == [2, 4]
 
 
+def test_live_text_is_cleaned_as_an_export_is() -> None:
+    hostile = text_message(TALK, 7, "nul\x00 esc\x1b[2J half\ud800 ok\tline\r\nend")
+    converted = convert_message(hostile, source_id=1)
+    assert converted is not None
+    assert converted.text == "nul esc[2J half\ufffd ok\tline\nend"
+
+
 def test_resolve_public_private_and_unknown(fake: FakeTelegram) -> None:
     client = TelethonMessengerClient(fake)
     news = asyncio.run(client.resolve(parse_ref("https://t.me/DAILYNEWS")))

@@ -58,6 +58,10 @@ def classify(
         if old is not None and old[0] != new[0]:
             times_kept += 1
             new = (old[0], *new[1:])  # the first stored posting time wins
+        if old is not None and new[-1] is None and old[-1] == GENERAL_TOPIC:
+            # A forum's message outside any topic is in General once stored
+            # (``upsert_topics``); an export that brings it again without a topic agrees.
+            new = (*new[:-1], GENERAL_TOPIC)
         if old is None:
             inserted += 1
         elif old[2:] == new[2:] or (old[1] or 0) > (new[1] or 0):

@@ -110,3 +110,15 @@ def test_a_chat_stored_under_another_handle_is_refused(store: Store, tmp_path: P
         import_export(store, path, ref="@second_name")
     assert snapshot(store) == before
     import_export(store, path, ref="@FIRST_name")  # the same handle, any case, is fine
+
+
+def test_a_forum_export_imported_again_is_all_unchanged(store: Store, tmp_path: Path) -> None:
+    created = {"id": 1, "type": "service", "date": MOSCOW.isoformat(), "actor": "Al",
+               "actor_id": "user1", "action": "topic_created", "title": "Plans"}  # fmt: skip
+    messages = [created, msg(2, "in the topic", reply_to_message_id=1), msg(3, "in General")]
+    path = write(tmp_path / "forum.json", chat(messages))
+    import_export(store, path)
+    before = snapshot(store)
+    again = import_export(store, path).total
+    assert (again.inserted, again.updated, again.unchanged) == (0, 0, 3)
+    assert snapshot(store) == before

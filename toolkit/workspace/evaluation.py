@@ -15,6 +15,7 @@ from toolkit.workspace.assembly import Assembly
 
 if TYPE_CHECKING:
     from toolkit.evaluate.compare import Prepared, PreparedQuery
+    from toolkit.evaluate.published import Published
     from toolkit.evaluate.results import Candidate, Results
     from toolkit.evaluate.summaries import Dialogue
 
@@ -136,6 +137,22 @@ class Evaluation:
         target = Path(path) if path is not None else self.ctx.settings.data_dir / "weights.json"
         weights.to_file(target)
         return target
+
+    def published_evaluation(self, path: Path | None = None) -> tuple[Published, list[str]]:
+        """What ``make eval`` last measured (``docs/results/eval.json``) and its stale parts.
+
+        Args:
+            path: another results file (default: the one committed with the code).
+
+        Returns:
+            The published results, and the parts (``"ranking"``, ``"summaries"``)
+            missing or measured with another engine than this workspace's embedder and
+            today's default weights and extractive engine.
+        """
+        from toolkit.evaluate.published import RESULTS_FILE, current_engines, read_published
+
+        published = read_published(path or RESULTS_FILE)
+        return published, published.stale_parts(current_engines(self.ctx.embedder.model_name))
 
     def evaluate_summaries(self, *, limit: int | None = None) -> list[dict[str, Any]]:
         """ROUGE-1/2/L F1 of the summary engines and the baselines on the dev dialogues.

@@ -180,5 +180,6 @@ class Workspace:
     weight_grid = verb("evaluation", Evaluation.weight_grid)
     simplex = verb("evaluation", Evaluation.simplex)
     save_weights = verb("evaluation", Evaluation.save_weights)
+    published_evaluation = verb("evaluation", Evaluation.published_evaluation)
     evaluate_summaries = verb("evaluation", Evaluation.evaluate_summaries)
     summary_outputs = verb("evaluation", Evaluation.summary_outputs)

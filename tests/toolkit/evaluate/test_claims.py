@@ -1,4 +1,5 @@
-"""``make eval``'s claims: verdicts, the README's ranking table, the report's exit code."""
+"""``make eval``'s claims: verdicts, the published ranking table, the report's exit code
+and the results file it writes."""
 
 from __future__ import annotations
 
@@ -11,50 +12,32 @@ from toolkit.config import Settings
 from toolkit.evaluate.ablation import ablation_variants
 from toolkit.evaluate.claims import Claim, Evidence, Finding, Run, Verdict
 from toolkit.evaluate.claims import ranking as ranking_claims
-from toolkit.evaluate.claims.ranking import (
-    README,
-    compare_with_readme,
-    hybrid_margins,
-    readme_ranking,
-)
+from toolkit.evaluate.claims.ranking import compare_with_published, hybrid_margins
+from toolkit.evaluate.published import RESULTS_FILE, read_published, write_published
 from toolkit.evaluate.results import Results
 from toolkit.evaluate.retrieval import DEV_FILES
 from toolkit.evaluate.tuning import simplex_points
 from toolkit.notebook import report
 from toolkit.weights import SearchWeights
 
-README_TEXT = """
-### Ranking quality — `make eval`
-
-| method | ru_xquad | en_stsb |
-|---|---|---|
-| BM25 | .985 / .980 / 1.0 | .928 / .907 / .990 |
-| **hybrid (defaults)** | **.990** / .987 / 1.0 | **.964** / .952 / 1.0 |
-
-**How the defaults were chosen** … | not a row
-"""
-
 
 def _metrics(ndcg: float, mrr: float, recall: float) -> dict[str, float]:
     return {"nDCG@10": ndcg, "MRR@10": mrr, "Recall@20": recall}
 
 
-def test_readme_table_parses_into_results() -> None:
-    stated = readme_ranking(README_TEXT)
-    assert list(stated) == ["BM25", "hybrid"]
-    assert stated["BM25"]["en_stsb"] == _metrics(0.928, 0.907, 0.99)
-    assert stated["hybrid"]["ru_xquad"] == _metrics(0.99, 0.987, 1.0)
-    assert readme_ranking("no table here") == {}
+STATED: Results = {
+    "BM25": {"ru_xquad": _metrics(0.985, 0.98, 1.0), "en_stsb": _metrics(0.928, 0.907, 0.99)},
+    "hybrid": {"ru_xquad": _metrics(0.99, 0.987, 1.0), "en_stsb": _metrics(0.964, 0.952, 1.0)},
+}
 
 
-def test_the_readme_states_every_method_on_every_dev_set() -> None:
-    stated = readme_ranking(README.read_text(encoding="utf-8"))
+def test_the_published_results_hold_every_method_on_every_dev_set() -> None:
+    stated = read_published(RESULTS_FILE).ranking
     assert list(stated) == ["BM25", "dense", "RRF", "hybrid"]
     assert all(list(per_set) == list(DEV_FILES) for per_set in stated.values())
 
 
-def test_readme_comparison_fails_on_a_number_that_moved() -> None:
-    stated = readme_ranking(README_TEXT)
+def test_published_comparison_fails_on_a_number_that_moved() -> None:
     measured: Results = {
         "BM25": {
             "ru_xquad": _metrics(0.9851, 0.9797, 1.0),
@@ -62,14 +45,30 @@ def test_readme_comparison_fails_on_a_number_that_moved() -> None:
         },
         "hybrid": {"ru_xquad": _metrics(0.99, 0.987, 1.0), "en_stsb": _metrics(0.96, 0.952, 1.0)},
     }
-    bm25, hybrid = compare_with_readme(measured, stated)
+    bm25, hybrid = compare_with_published(measured, STATED)
     assert bm25.passed is True
     assert hybrid.passed is False
-    assert "en_stsb nDCG@10: README 0.964, measured 0.9600" in hybrid.message
-    (missing,) = compare_with_readme({}, readme_ranking(README_TEXT))[:1]
+    assert "en_stsb nDCG@10: published 0.9640, measured 0.9600" in hybrid.message
+    (missing,) = compare_with_published({}, STATED)[:1]
     assert missing.passed is False
     assert "measured nothing" in missing.message
-    assert compare_with_readme(measured, {})[0].passed is False
+    assert compare_with_published(measured, {})[0].passed is False
+
+
+def test_the_claim_reads_the_file_as_it_was_before_the_run(tmp_path: Path) -> None:
+    path = tmp_path / "eval.json"
+    write_published({"ranking": {"engine": {}, "results": STATED}}, path)
+    run = Run(Settings(), results_file=path)
+    run.measure(f"ranking {SearchWeights()!r}", lambda: STATED)  # as if measured
+    assert not ranking_claims.published_table_holds(run).failed
+    moved = {**STATED, "BM25": {**STATED["BM25"], "en_stsb": _metrics(0.9, 0.907, 0.99)}}
+    write_published({"ranking": {"engine": {}, "results": moved}}, path)
+    assert not ranking_claims.published_table_holds(run).failed  # read once per run
+    fresh = Run(Settings(), results_file=path)
+    fresh.measure(f"ranking {SearchWeights()!r}", lambda: STATED)
+    finding = ranking_claims.published_table_holds(fresh)
+    assert finding.failed
+    assert "en_stsb nDCG@10: published 0.9000, measured 0.9280" in str(finding.verdicts[0])
 
 
 def test_hybrid_margins_allow_a_tie_and_fail_a_loss() -> None:
@@ -94,8 +93,8 @@ def test_ranking_evidence_is_the_wide_table_with_every_metric_column_marked() ->
                               "a_set Recall@20": 1.0}]  # fmt: skip
 
 
-def test_the_readme_claim_is_skipped_on_a_subsample() -> None:
-    finding = ranking_claims.readme_table_holds(Run(Settings(), limit=3))
+def test_the_published_claim_is_skipped_on_a_subsample() -> None:
+    finding = ranking_claims.published_table_holds(Run(Settings(), limit=3))
     assert [v.passed for v in finding.verdicts] == [None]
     assert not finding.failed
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from toolkit.config import Settings
+from toolkit.evaluate.published import RESULTS_FILE
 from toolkit.evaluate.retrieval import DEV_DIR
 
 if TYPE_CHECKING:
@@ -76,6 +77,7 @@ class Run:
     Args:
         settings: the settings (embedder, data folder, configured weights …).
         dev_dir: folder of the dev files.
+        results_file: the published results (``docs/results/eval.json``).
         limit: only the first N queries or dialogues of each dev file (a subsample:
             claims about the full sets are then skipped).
     """
@@ -83,6 +85,7 @@ class Run:
     settings: Settings
     dev_dir: Path = DEV_DIR
     limit: int | None = None
+    results_file: Path = RESULTS_FILE
     _measured: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
@@ -106,10 +109,12 @@ class Run:
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """A named check (see the module docstring)."""
+    """A named check (see the module docstring); ``part`` is the part of the published
+    results its measurements go to (``toolkit.evaluate.published.PARTS``), if any."""
 
     name: str
     check: Callable[[Run], Finding]
+    part: str | None = None
 
 
 def run_claims(claims: Sequence[Claim], run: Run) -> list[Finding]:

@@ -1,4 +1,4 @@
-"""The README's summary claim, on every summary dev set (DialogSum and SAMSum dialogues):
+"""The summary claim (docs/evaluation.md), on every summary dev set (DialogSum and SAMSum):
 the ROUGE-L of the ``summary`` field is at least ``RATIO`` times the best of the four
 baselines (lead-3, longest-3, LexRank-2, TextRank-2) computed in the same run, and the
 lower end of the paired bootstrap interval of the difference is above zero; and on the

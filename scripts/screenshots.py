@@ -2,9 +2,9 @@
 
 Starts the Streamlit app on a free 127.0.0.1 port against a temporary data folder with
 the demo sources loaded, opens each page in Debian's ``chromium`` driven by Playwright
-(``executable_path``: Playwright downloads no browser), runs a search and a summary,
-and saves one PNG per page. Exits non-zero when a page does not show its content, so
-this is also the real-browser check of the app.
+(``executable_path``: Playwright downloads no browser), runs a search, a summary and the
+Evaluation page's live sample, and saves one PNG per page. Exits non-zero when a page
+does not show its content, so this is also the real-browser check of the app.
 
     .venv/bin/python scripts/screenshots.py --out docs/screenshots
 """
@@ -37,7 +37,7 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
 ]
 QUERY = "what classes are you taking in college"
-EVAL_SETS = ("ru_xquad", "en_xquad")
+LIVE_QUERIES = 10  # of each STS-B set, the page's default sample (fewer: quicker to embed)
 TIMEOUT_MS = 180_000
 
 
@@ -142,20 +142,23 @@ def take(base: str, out: Path, chromium: str) -> list[Path]:
         saved.append(shoot(page, out, "summaries"))
 
         page.goto(f"{base}/evaluation")
-        page.get_by_text("Dev sets").wait_for()
-        settle(page)
-        for name in ("ru_stsb", "en_stsb"):  # keep the XQuAD sets: quick to embed
-            page.get_by_role("button", name=f"Remove {name}").click()
-        queries = page.get_by_label("Queries per set (0: all)", exact=True).and_(
-            page.locator("input")
-        )
-        queries.fill("0")
-        queries.press("Enter")
-        settle(page)
-        page.get_by_role("button", name="Evaluate").click()
+        page.get_by_text("Ranking quality").first.wait_for()  # published: no click needed
         page.locator('[data-testid="stImage"] img').first.wait_for()
         settle(page)
         saved.append(shoot(page, out, "evaluation"))
+
+        page.get_by_role("tab", name="Run live on a sample").click()
+        queries = page.get_by_label("Queries per set (0: all)", exact=True).and_(
+            page.locator("input")
+        )
+        queries.fill(str(LIVE_QUERIES))
+        queries.press("Enter")
+        settle(page)
+        page.get_by_role("button", name="Run live").click()
+        page.get_by_text("Ranking quality, live").wait_for()
+        page.locator('[data-testid="stImage"] img').nth(1).wait_for()
+        settle(page)
+        saved.append(shoot(page, out, "evaluation-live"))
         browser.close()
     return saved
 

@@ -13,7 +13,7 @@ the signal steepest where cosines are high: among near-paraphrases the embedding
 while among passages that are only loosely related the query's own words count for more.
 
 The defaults were chosen on the dev retrieval sets only (``python -m
-toolkit.evaluate.tuning``); see the README.
+toolkit.evaluate.tuning``); see docs/search.md and docs/evaluation.md.
 """
 
 from __future__ import annotations

@@ -7,5 +7,6 @@ Modules: ranking: ``retrieval`` (the dev sets and their cached vectors), ``ranke
 ``compare`` (every method on every set), ``results`` (what a run produces, as rows),
 ``ablation``, ``tuning`` (the weight grid); summaries: ``summaries`` (ROUGE beside
 baselines), ``summary_outputs`` (every system's text, side by side), ``bootstrap``
-(paired intervals); ``claims`` (the README's claims, checked).
+(paired intervals); ``claims`` (the claims of docs/evaluation.md, checked);
+``published`` (what ``make eval`` writes to docs/results/eval.json).
 """

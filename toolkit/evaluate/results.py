@@ -59,7 +59,7 @@ def result_rows(results: Results, *, key: str = "method") -> list[dict[str, Any]
 
 
 def wide_rows(rows: Iterable[Mapping[str, Any]], *, key: str = "method") -> list[dict[str, Any]]:
-    """Long rows (``result_rows``) as the README's ranking table: one row per ``key``,
+    """Long rows (``result_rows``) as the docs' ranking table: one row per ``key``,
     one column per set and metric (``"ru_xquad nDCG@10"``), sets in first-seen order."""
     wide: dict[str, dict[str, Any]] = {}
     for row in rows:

@@ -13,7 +13,7 @@ app), never in the workspace; ``Lab(workspace)`` gives the notebooks its verbs t
 - ``plots``: matplotlib figures (messages per day, the weight simplex, sweeps);
 - ``lab``: ``Lab``, a workspace's verbs answering these tables and views, over
   ``facade.Facade`` (what it asks of a workspace);
-- ``report``: ``make eval``, the README's claims checked and printed.
+- ``report``: ``make eval``, the quality claims checked, printed and published.
 """
 
 from __future__ import annotations

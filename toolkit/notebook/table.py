@@ -156,9 +156,9 @@ class Table:
 
     def styled(self) -> Styler:
         """The table as a pandas ``Styler`` (the app's ``st.dataframe``): floats with the
-        table's decimals, best values bold."""
+        table's decimals, missing values empty, best values bold."""
         numeric = [c for c in self.columns if any(isinstance(v, float) for v in self[c])]
-        styler = self.to_pandas().style.format(f"{{:.{self.digits}f}}", subset=numeric)
+        styler = self.to_pandas().style.format(f"{{:.{self.digits}f}}", subset=numeric, na_rep="")
         if self.best:
             styler = styler.highlight_max(subset=list(self.best), props="font-weight: bold")
         return styler

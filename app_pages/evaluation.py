@@ -79,8 +79,9 @@ with live_tab:
     st.caption(
         "Scores a sample of the dev sets with the configured weights now. The default "
         "sample, the first 20 queries of both STS-B sets, is one where the methods "
-        "differ. The first run of a sample embeds its texts (about a minute per set on "
-        "two cores; cached under the data folder); later runs take seconds."
+        "differ. Its vectors come from the data folder's cache when `make eval` has run "
+        "there; otherwise the first run embeds the sample's texts (minutes on two cores, "
+        "then cached), and later runs take seconds."
     )
     left, mid, right = st.columns([3, 1, 1])
     sets = left.multiselect("Dev sets", DEV_FILES, default=LIVE_SETS)

@@ -255,11 +255,10 @@ def bench_headline_block(document: Mapping[str, Any]) -> str:
         row = next((r for r in document["rows"] if r["measurement"].startswith(start)), None)
         if row is None:
             raise KeyError(f"no bench row starts with {start!r}: update HEADLINE_BENCH")
-        rows.append([row["measurement"].strip(), row["result"], _verdict(row["ok"])])
+        target = row["target"] if row["ok"] is not None else "—"
+        rows.append([row["measurement"].strip(), row["result"], f"{target} {_verdict(row['ok'])}"])
     return (
-        markdown_table(["measurement", "result", "target met"], rows)
-        + "\n\n"
-        + _bench_note(document)
+        markdown_table(["measurement", "result", "target"], rows) + "\n\n" + _bench_note(document)
     )
 
 

@@ -6,6 +6,7 @@ cached by the app once per process, like in production.
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from pathlib import Path
 
@@ -205,6 +206,10 @@ def test_evaluation_page_shows_the_published_results_without_a_click(data_dir: P
     assert ranking["en_stsb nDCG@10"].nunique() == 4
     rouge = [df.value for df in at.dataframe[1:3]]
     assert [list(df["system"]) for df in rouge] == [SYSTEMS, SYSTEMS]
+    for df in rouge:  # the engine's row has no difference to itself; each baseline has one
+        assert df["ΔL [95 % CI]"].iloc[0] == ""
+        assert all(re.fullmatch(r"[+-]\d+\.\d\d \[[+-]\d+\.\d\d, [+-]\d+\.\d\d\]", v)
+                   for v in df["ΔL [95 % CI]"].iloc[1:])  # fmt: skip
     assert len(at.get("imagelist") or at.get("image")) == 1  # the published heat map
     assert not at.get("progress")  # nothing was run
 

@@ -70,10 +70,21 @@ def rouge_table(rows: Sequence[Mapping[str, Any]], *, title: str) -> Table:
 
 def rouge_comparison_table(rows: Sequence[Mapping[str, Any]], *, title: str) -> Table:
     """``make eval``'s summary rows (``claims.summaries.comparison_rows``, also published):
-    ROUGE × 100 per system, and each baseline's ROUGE-L difference to the engine (ΔL)
-    with its bootstrap interval."""
-    columns = [*ROUGE_COLUMNS, "ΔL", "ΔL low", "ΔL high"]
-    return Table(rows, columns=columns, title=title, best=ROUGE_TYPES, digits=2)
+    ROUGE × 100 per system, and each baseline's ROUGE-L difference to the engine with its
+    bootstrap interval, as text (``+4.18 [+1.96, +6.57]``; empty on the engine's row)."""
+    delta = "ΔL [95 % CI]"
+    shown = [
+        {
+            **{c: row.get(c) for c in ROUGE_COLUMNS},
+            delta: (
+                f"{row['ΔL']:+.2f} [{row['ΔL low']:+.2f}, {row['ΔL high']:+.2f}]"
+                if row.get("ΔL") is not None
+                else ""
+            ),
+        }
+        for row in rows
+    ]
+    return Table(shown, columns=[*ROUGE_COLUMNS, delta], title=title, best=ROUGE_TYPES, digits=2)
 
 
 def summary_outputs_table(rows: Sequence[Mapping[str, Any]]) -> Table:

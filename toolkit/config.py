@@ -96,6 +96,21 @@ class Settings(BaseSettings):
     default_scan_messages_limit: int = Field(
         200, ge=1, le=10000, description="Recent messages scanned by default."
     )
+    search_all_max_scan: int = Field(
+        100_000,
+        ge=1,
+        le=10_000_000,
+        description="Bound of a search across sources (MLENS_SEARCH_ALL_MAX_SCAN): sources "
+        "searched × scan_messages_limit; a request above it is refused (HTTP 422).",
+    )
+    search_index_max_messages: int = Field(
+        1_000_000,
+        ge=1_000,
+        le=100_000_000,
+        description="Messages one process keeps in its in-memory search index over all "
+        "sources (MLENS_SEARCH_INDEX_MAX_MESSAGES); the least recently searched sources "
+        "go first. About 1.6 KB each once its vector is loaded (384-d float32).",
+    )
 
     # Summaries
     summary_engine: SummaryEngineName = Field(

@@ -5,6 +5,7 @@ travels through ``Workspace`` to the searcher or the summary pipeline; nothing o
 way takes the request apart into positional arguments.
 
 - ``SearchRequest``: rank one source's recent messages for a query;
+- ``SearchAllRequest``: rank the recent messages of several sources as one list;
 - ``SummaryRequest``: summarise a period ``[started_at, ended_at)`` of a source;
 - ``SourceSummaryRequest``: say what a source is about, from its recent messages.
 
@@ -59,6 +60,37 @@ class SearchRequest:
 
     source_ref: SourceArg
     query: str
+    limit: int | None = None
+    scan_messages_limit: int | None = None
+    period_from: datetime | None = None
+    period_to: datetime | None = None
+    weights: WeightsArg = None
+    explain: bool = False
+    topic_id: int | None = None
+    sender_peer_ids: Sequence[str] | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SearchAllRequest:
+    """A hybrid search of the most recent messages of several sources, as one ranking.
+
+    Attributes:
+        query: the search text, 1..1000 characters, not blank.
+        source_refs: the sources (hits echo each reference as given); ``None``: every
+            source in the store (hits carry each source's key, ``@handle`` or ``c/<id>``).
+        limit: hits to return over all sources, 1..100; ``None``: ``Settings.default_limit``.
+        scan_messages_limit: recent messages to scan in each source, 1..10000; ``None``:
+            the settings'. Sources × this is bounded by ``Settings.search_all_max_scan``.
+        period_from: scan only messages posted at or after this moment.
+        period_to: ... at or before this one.
+        weights: this call's weights (``SearchWeights`` or a mapping of some fields).
+        explain: attach each hit's four signals.
+        topic_id: scan only this forum topic in each source (General is 1).
+        sender_peer_ids: scan only these senders' messages (each window is theirs).
+    """
+
+    query: str
+    source_refs: Sequence[SourceArg] | None = None
     limit: int | None = None
     scan_messages_limit: int | None = None
     period_from: datetime | None = None

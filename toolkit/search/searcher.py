@@ -1,18 +1,24 @@
-"""Search one source: scan its recent messages, score them, return hits with context.
+"""Search one source, or several as one ranking: scan recent messages, score, add context.
 
 ``Searcher(store, embedder).search(ref, query)`` (or the ``search`` function), or
-``Searcher.run(request)`` with a ``toolkit.requests.SearchRequest``:
+``Searcher.run(request)`` with a ``toolkit.requests.SearchRequest``;
+``Searcher.search_all(query)`` / ``run_all(SearchAllRequest)`` across sources:
 
 1. the scan window: the most recent ``scan_messages_limit`` searchable messages (not
    service, with text), inside ``[period_from, period_to]`` when given;
    and of one forum topic and some senders when ``topic_id``/``sender_peer_ids`` are
-   given (the window is taken after these filters);
-2. their vectors: from memory, else the store; a message with no stored vector of the
-   model is embedded once and its vector handed to the store's background writer
+   given (the window is taken after these filters). It is taken from the process's
+   in-memory index of the source (``toolkit.search.index``), which reloads when the
+   store says the source changed;
+2. their vectors: from the index, else the store; a message with no stored vector of
+   the model is embedded once and its vector handed to the store's background writer
    (``write_behind``: a search never writes itself; stored vectors are never
    recomputed), so a search waits on embedding at most for the messages of its own window;
-3. the four signals and their fusion (``scorer``); the query vector comes from the
-   embedder's LRU cache when it is a ``CachedQueryEmbedder``;
+3. the four signals and their fusion (``scorer``), one vectorised pass over the window;
+   the query vector comes from the embedder's LRU cache when it is a
+   ``CachedQueryEmbedder``. Across sources the windows are scored as ONE window: the
+   lexical signal's IDF is taken over all of them, so a score means the same whichever
+   source a message is in (the other three signals are the message's own);
 4. the top ``limit`` by score, ties newest first, each with up to two messages before
    and after it in posting order: of the hit's own topic in a forum (its conversation,
    whether or not the search was limited to a topic), else of the whole source; not
@@ -23,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import nullcontext
+from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from typing import TypedDict, Unpack
@@ -30,16 +37,18 @@ from typing import TypedDict, Unpack
 import numpy as np
 import numpy.typing as npt
 
-from toolkit.embeddings import Embedder, Matrix, similarity_floor
+from toolkit.embeddings import Embedder, similarity_floor
+from toolkit.errors import InvalidRequest
 from toolkit.models import ContextMessage, Message, SearchHit, Source, utc
 from toolkit.refs import SourceArg, message_link, ref_topic, resolve_source
-from toolkit.requests import SearchRequest
+from toolkit.requests import SearchAllRequest, SearchRequest
+from toolkit.search.index import SearchIndex, SourceIndex, Window, WindowFilters, shared_index
 from toolkit.search.request import (
     check_filters,
     check_request,
 )
 from toolkit.search.scorer import Signals, compute_signals, fuse
-from toolkit.search.textcache import TextCache
+from toolkit.search.signals import TermWindow
 from toolkit.store.base import MessageStore
 from toolkit.turns import Turns
 from toolkit.weights import SearchWeights, WeightsArg, resolve_weights
@@ -48,10 +57,18 @@ CONTEXT = 2
 # Scores are reported (and compared) at this precision, so that equal scores are
 # really equal and the newest-first tie rule decides, on every platform.
 SCORE_DECIMALS = 6
+DEFAULT_MAX_SCAN_ALL = 100_000
+"""Sources × ``scan_messages_limit`` a search across sources may scan (``Settings``)."""
 
 
-# Keyed by text, the cache is valid for any store: one per process serves them all.
-_shared_cache = TextCache()
+@dataclass(frozen=True, slots=True)
+class _Part:
+    """One source's share of a search: its window in its index."""
+
+    source: Source
+    source_ref: str
+    index: SourceIndex
+    window: Window
 
 
 class Searcher:
@@ -61,11 +78,14 @@ class Searcher:
         store: where messages and vectors live.
         embedder: the model; wrap it in ``CachedQueryEmbedder`` to cache query vectors.
         weights: default weights (``Settings.search``); a call may pass its own.
-        cache: term ids and vectors of texts; by default one shared by the process.
+        index: the in-memory index of the store's sources; by default the one the
+            process shares for this store (``toolkit.search.index.shared_index``).
         embed_batch_size: messages per embedding call for messages lacking a vector.
         concurrency: searches computed at once when several threads search (the
             service, the app); the others wait their turn (``toolkit.turns``).
             ``None``: no limit.
+        max_scan_all: sources × ``scan_messages_limit`` a ``search_all`` may scan
+            (``Settings.search_all_max_scan``).
     """
 
     def __init__(
@@ -74,49 +94,57 @@ class Searcher:
         embedder: Embedder,
         *,
         weights: SearchWeights | None = None,
-        cache: TextCache | None = None,
+        index: SearchIndex | None = None,
         embed_batch_size: int = 64,
         concurrency: int | None = None,
+        max_scan_all: int = DEFAULT_MAX_SCAN_ALL,
     ) -> None:
         self.store = store
         self.turns = Turns(concurrency) if concurrency is not None else None
         self.embedder = embedder
         self.weights = weights if weights is not None else SearchWeights()
-        self.cache = cache if cache is not None else _shared_cache
+        self.index = index if index is not None else shared_index(store)
         self.embed_batch_size = embed_batch_size
+        self.max_scan_all = max_scan_all
 
-    def _source(self, ref: SourceArg) -> tuple[Source, str]:
-        source, echoed = resolve_source(self.store, ref)
-        return source, echoed.raw
+    def _part(
+        self, source: Source, source_ref: str, limit: int, filters: WindowFilters
+    ) -> _Part | None:
+        """The source's window with every vector filled; ``None`` when it is empty."""
+        index = self.index.source(source.id)
+        positions = index.select(limit, filters)
+        if len(positions) == 0:
+            return None
+        window = index.window(positions, self.embedder.model_name, self.embedder.dimension)
+        self._fill(index, window)
+        return _Part(source, source_ref, index, window)
 
-    def _vectors(
-        self,
-        source_id: int,
-        ids: Sequence[int],
-        texts: Sequence[str],
-        vectors: Matrix,
-        known: npt.NDArray[np.bool_],
-    ) -> Matrix:
-        """Fill the rows the cache lacked: stored vectors first, then the embedder."""
-        model = self.embedder.model_name
-        missing = [int(i) for i in np.flatnonzero(~known)]
-        if not missing:
-            return vectors
-        stored = self.store.get_vectors(source_id, [ids[i] for i in missing], model)
-        for i in missing:
-            if ids[i] in stored:
-                vectors[i] = stored[ids[i]]
-        absent = [i for i in missing if ids[i] not in stored]
+    def _fill(self, index: SourceIndex, window: Window) -> None:
+        """Fill the rows the index lacked: stored vectors first, then the embedder."""
+        missing = np.flatnonzero(~window.known)
+        if len(missing) == 0:
+            return
+        model, vectors = self.embedder.model_name, window.vectors
+        ids = [int(i) for i in window.ids[missing]]
+        stored = self.store.get_vectors(index.source_id, ids, model)
+        absent = []
+        for k, message_id in zip(missing.tolist(), ids, strict=True):
+            if message_id in stored:
+                vectors[k] = stored[message_id]
+            else:
+                absent.append(k)
+        rows = window.positions
         for start in range(0, len(absent), self.embed_batch_size):
             batch = absent[start : start + self.embed_batch_size]
-            fresh = self.embedder.embed_passages([texts[i] for i in batch])
+            fresh = self.embedder.embed_passages([index.texts[rows[k]] for k in batch])
             vectors[batch] = fresh
             # A search writes nothing itself: the background writer stores the vectors
             # (or drops them when it is busy; the next search computes them again).
-            rows = [(ids[i], fresh[k].copy()) for k, i in enumerate(batch)]
-            self.store.write_behind(partial(self.store.put_vectors, source_id, model, rows))
-        self.cache.put_vectors([texts[i] for i in missing], model, vectors[missing])
-        return vectors
+            written = [(int(window.ids[k]), fresh[j].copy()) for j, k in enumerate(batch)]
+            self.store.write_behind(
+                partial(self.store.put_vectors, index.source_id, model, written)
+            )
+        index.put_vectors(model, rows[missing], vectors[missing])
 
     def _context(self, source: Source, messages: Sequence[Message]) -> list[ContextMessage]:
         return [
@@ -149,6 +177,26 @@ class Searcher:
         if request.scan_messages_limit is not None:
             options["scan_messages_limit"] = request.scan_messages_limit
         return self.search(request.source_ref, request.query, **options)
+
+    def run_all(self, request: SearchAllRequest) -> list[SearchHit]:
+        """``search_all`` for one ``SearchAllRequest`` (unset limits take its defaults).
+
+        Raises:
+            As for ``search_all``.
+        """
+        options: SearchOptions = {
+            "period_from": request.period_from,
+            "period_to": request.period_to,
+            "weights": request.weights,
+            "explain": request.explain,
+            "topic_id": request.topic_id,
+            "sender_peer_ids": request.sender_peer_ids,
+        }
+        if request.limit is not None:
+            options["limit"] = request.limit
+        if request.scan_messages_limit is not None:
+            options["scan_messages_limit"] = request.scan_messages_limit
+        return self.search_all(request.query, source_refs=request.source_refs, **options)
 
     def search(
         self,
@@ -201,63 +249,172 @@ class Searcher:
             topic_id = ref_topic(source)
         topic_id, senders = check_filters(topic_id=topic_id, sender_peer_ids=sender_peer_ids)
         chosen = resolve_weights(weights, self.weights)
+        filters = WindowFilters(
+            since=utc(period_from) if period_from else None,
+            until=utc(period_to) if period_to else None,
+            topic_id=topic_id,
+            sender_peer_ids=senders,
+        )
         with self.turns.turn() if self.turns is not None else nullcontext():
-            found, source_ref = self._source(source)
-            rows = self.store.scan_window(
-                found.id,
-                scan_messages_limit,
-                since=utc(period_from) if period_from else None,
-                until=utc(period_to) if period_to else None,
-                topic_id=topic_id,
-                sender_peer_ids=senders,
-            )
-            if not rows:
+            found, echoed = resolve_source(self.store, source)
+            part = self._part(found, echoed.raw, scan_messages_limit, filters)
+            if part is None:
                 return []
-            ids = [r[0] for r in rows]
-            posted = np.array([r[1] for r in rows], dtype=np.int64)
-            texts = [r[2] for r in rows]
-            model = self.embedder.model_name
-            window, vectors, known = self.cache.lookup(texts, model, self.embedder.dimension)
-            vectors = self._vectors(found.id, ids, texts, vectors, known)
-            query_vector = self.embedder.embed_queries([query])[0]
-            # einsum rather than BLAS: a multi-threaded BLAS call leaves its threads
-            # spinning on the second core, which slows the next query's embedding several
-            # times over on a 2-core machine; a single-threaded pass costs under 1 ms.
-            cosines = np.einsum("ij,j->i", vectors, query_vector)
-            signals = compute_signals(
-                cosines,
-                window,
-                self.cache.query_ids(query),
-                chosen,
-                semantic_floor=similarity_floor(self.embedder),
+            return self._rank([part], query, limit, chosen, explain)
+
+    def search_all(
+        self,
+        query: str,
+        *,
+        source_refs: Sequence[SourceArg] | None = None,
+        limit: int = 20,
+        scan_messages_limit: int = 200,
+        period_from: datetime | None = None,
+        period_to: datetime | None = None,
+        weights: WeightsArg = None,
+        explain: bool = False,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
+    ) -> list[SearchHit]:
+        """Rank the scan windows of several sources for ``query``, as one list.
+
+        Each source's window is what ``search`` would scan; the windows are then scored
+        together, as one window (the lexical signal's IDF over all of them), so that
+        every score means the same whichever source its message is in.
+
+        Args:
+            query: the search text, 1..1000 characters, not blank.
+            source_refs: the sources (each echoed in its hits as given); ``None``: every
+                stored source (hits carry its key: ``@handle`` or ``c/<id>``).
+            limit: hits to return over all sources, 1..100.
+            scan_messages_limit: recent messages to scan in each source, 1..10000.
+            period_from, period_to, weights, explain, topic_id, sender_peer_ids: as for
+                ``search``, in every source (a link into a forum topic searches that
+                topic of its source when ``topic_id`` is not given).
+
+        Returns:
+            At most ``limit`` hits, best first, ties newest first.
+
+        Raises:
+            InvalidRequest: out-of-bounds arguments; ``source_refs`` empty; sources ×
+                ``scan_messages_limit`` above ``max_scan_all`` (``field`` names
+                ``scan_messages_limit``).
+            InvalidSourceRef: a reference that names no source.
+            SourceNotFound: a source the store does not have.
+            DeadlineExceeded: the deadline passed while waiting for a turn.
+        """
+        query = check_request(
+            query,
+            limit=limit,
+            scan_messages_limit=scan_messages_limit,
+            period_from=period_from,
+            period_to=period_to,
+        )
+        topic_id, senders = check_filters(topic_id=topic_id, sender_peer_ids=sender_peer_ids)
+        chosen = resolve_weights(weights, self.weights)
+        targets = self._targets(source_refs)
+        total = len(targets) * scan_messages_limit
+        if total > self.max_scan_all:
+            raise InvalidRequest(
+                f"{len(targets)} sources × scan_messages_limit {scan_messages_limit} = "
+                f"{total:,} messages, above the bound of {self.max_scan_all:,} "
+                "(MLENS_SEARCH_ALL_MAX_SCAN): name fewer sources or scan fewer messages",
+                field="scan_messages_limit",
             )
-            scores = np.round(fuse(signals, chosen), SCORE_DECIMALS)
-            # lexsort: the last key is the primary one; all descending.
-            order = np.lexsort((-np.asarray(ids, dtype=np.int64), -posted, -scores))[:limit]
-            return self._hits(
-                found, source_ref, [int(i) for i in order], ids, scores, signals, explain
+        since = utc(period_from) if period_from else None
+        until = utc(period_to) if period_to else None
+        with self.turns.turn() if self.turns is not None else nullcontext():
+            parts = []
+            for source, ref, ref_topic_id in targets:
+                filters = WindowFilters(
+                    since=since,
+                    until=until,
+                    topic_id=topic_id if topic_id is not None else ref_topic_id,
+                    sender_peer_ids=senders,
+                )
+                part = self._part(source, ref, scan_messages_limit, filters)
+                if part is not None:
+                    parts.append(part)
+            if not parts:
+                return []
+            return self._rank(parts, query, limit, chosen, explain)
+
+    def _targets(
+        self, source_refs: Sequence[SourceArg] | None
+    ) -> list[tuple[Source, str, int | None]]:
+        """The sources of a ``search_all``, each once (its first reference echoed), with
+        the topic its reference points into."""
+        if source_refs is None:
+            return [(s.source, s.source.key, None) for s in self.store.list_sources()]
+        if isinstance(source_refs, str | Source) or not source_refs:
+            raise InvalidRequest(
+                "source_refs must list at least one source (leave it out for all)",
+                field="source_refs",
             )
+        out: dict[int, tuple[Source, str, int | None]] = {}
+        for ref in source_refs:
+            source, echoed = resolve_source(self.store, ref)
+            out.setdefault(source.id, (source, echoed.raw, ref_topic(ref)))
+        return list(out.values())
+
+    def _rank(
+        self,
+        parts: Sequence[_Part],
+        query: str,
+        limit: int,
+        weights: SearchWeights,
+        explain: bool,
+    ) -> list[SearchHit]:
+        """Score the windows as one, keep the best ``limit``, add their context."""
+        if len(parts) == 1:
+            terms, vectors = parts[0].window.terms, parts[0].window.vectors
+        else:
+            terms = _concatenate([p.window.terms for p in parts])
+            vectors = np.concatenate([p.window.vectors for p in parts])
+        ids = np.concatenate([p.window.ids for p in parts])
+        posted = np.concatenate([p.window.posted for p in parts])
+        owner = np.repeat(np.arange(len(parts)), [len(p.window.ids) for p in parts])
+        query_vector = self.embedder.embed_queries([query])[0]
+        # einsum rather than BLAS: a multi-threaded BLAS call leaves its threads
+        # spinning on the second core, which slows the next query's embedding several
+        # times over on a 2-core machine; a single-threaded pass costs under 1 ms.
+        cosines = np.einsum("ij,j->i", vectors, query_vector)
+        signals = compute_signals(
+            cosines,
+            terms,
+            self.index.vocabulary.query_ids(query),
+            weights,
+            semantic_floor=similarity_floor(self.embedder),
+        )
+        scores = np.round(fuse(signals, weights), SCORE_DECIMALS)
+        # lexsort: the last key is the primary one; all descending (the source's id
+        # last, so that equal times in two sources still order the same every time).
+        sources = np.array([p.source.id for p in parts], dtype=np.int64)[owner]
+        order = np.lexsort((-sources, -ids, -posted, -scores))[:limit]
+        hits: dict[int, SearchHit] = {}
+        for k, part in enumerate(parts):
+            mine = [int(i) for i in order if owner[i] == k]
+            if mine:
+                found = self._hits(part, mine, ids, scores, signals, explain)
+                hits.update(zip(mine, found, strict=True))
+        return [hits[int(i)] for i in order]
 
     def _hits(
         self,
-        source: Source,
-        source_ref: str,
+        part: _Part,
         order: Sequence[int],
-        ids: Sequence[int],
+        ids: npt.NDArray[np.int64],
         scores: npt.NDArray[np.float64],
         signals: Signals,
         explain: bool,
     ) -> list[SearchHit]:
-        messages = {
-            m.messenger_message_id: m
-            for m in self.store.get_messages(source.id, [ids[i] for i in order])
-        }
-        around = self.store.neighbours_of(
-            source.id, [ids[i] for i in order], before=CONTEXT, after=CONTEXT
-        )
+        source, source_ref = part.source, part.source_ref
+        wanted = [int(ids[i]) for i in order]
+        messages = {m.messenger_message_id: m for m in self.store.get_messages(source.id, wanted)}
+        around = self.store.neighbours_of(source.id, wanted, before=CONTEXT, after=CONTEXT)
         hits = []
         for i in order:
-            message = messages[ids[i]]
+            message = messages[int(ids[i])]
             before, after = around[message.messenger_message_id]
             hits.append(
                 SearchHit(
@@ -276,6 +433,22 @@ class Searcher:
                 )
             )
         return hits
+
+
+def _concatenate(windows: Sequence[TermWindow]) -> TermWindow:
+    """Several term windows as one (messages of the first, then of the second, ...)."""
+    sizes = [w.size for w in windows]
+    offsets = [np.zeros(1, dtype=np.int64)]
+    shift = 0
+    for w in windows:
+        offsets.append(w.offsets[1:] + shift)
+        shift += int(w.offsets[-1])
+    firsts = np.cumsum([0, *sizes[:-1]])
+    return TermWindow(
+        ids=np.concatenate([w.ids for w in windows]),
+        offsets=np.concatenate(offsets),
+        owner=np.concatenate([w.owner + first for w, first in zip(windows, firsts, strict=True)]),
+    )
 
 
 class SearchOptions(TypedDict, total=False):

@@ -290,6 +290,21 @@ class MessageStore(Protocol):
         posting order, or newest first when ``newest_first``."""
         ...
 
+    def index_rows(self, source_id: int) -> list[tuple[int, int, str, int | None, str | None]]:
+        """Every searchable message of a source (text, not service), newest first, as
+        ``(message id, posted_at in Unix seconds, text, topic id, sender peer id)``."""
+        ...
+
+    def source_generation(self, source_id: int) -> int:
+        """A counter every write that changes a source's searchable messages (upserts,
+        staged imports, topics) raises, in every process: an in-memory index of the
+        source is current while it is unchanged. 0 for an unknown source."""
+        ...
+
+    def bump_generation(self, source_id: int) -> None:
+        """Raise ``source_generation`` (writers call it inside their transaction)."""
+        ...
+
     def scan_window(
         self,
         source_id: int,

@@ -164,6 +164,13 @@ MIGRATIONS: tuple[Migration, ...] = (
             "postgres": "UPDATE cache SET used_at = created_at, size = octet_length(value)",
         },
     ),
+    Migration(
+        "m008_source_generation",
+        # Bumped by every write that changes a source's searchable messages (upserts,
+        # staged imports, topics), so a process's in-memory search index knows when to
+        # reload (``toolkit.search.index``), whichever process wrote.
+        "ALTER TABLE sources ADD COLUMN generation {int} NOT NULL DEFAULT 0",
+    ),
 )
 
 

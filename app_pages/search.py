@@ -1,12 +1,13 @@
-"""Search: one source, a query, the scan window and the ranking weights; hits with context
-(in a forum, with each hit's topic)."""
+"""Search: one source (or all sources as one ranking), a query, the scan window and the
+ranking weights; hits with context (in a forum, with each hit's topic; across sources,
+with each hit's source)."""
 
 import streamlit as st
 
 from app_pages import common as ui
 from toolkit import SearchWeights
 from toolkit.models import iso_z
-from toolkit.requests import search_request
+from toolkit.requests import search_all_request, search_request
 
 st.title("Search")
 ws = ui.workspace()
@@ -30,12 +31,19 @@ with st.sidebar:
         if name in SearchWeights.model_fields
     }
 
-ref = ui.source_picker()
+everywhere = (
+    st.radio("Search in", ["one source", "all sources"], horizontal=True, key="search_scope")
+    == "all sources"
+)
+ref = None if everywhere else ui.source_picker()
 query = st.text_input("Query", placeholder="what are people saying about …")
 left, right = st.columns(2)
 limit = left.number_input("Hits (limit)", 1, 100, ws.settings.default_limit)
 scan = right.number_input(
-    "Recent messages to scan", 1, 10000, ws.settings.default_scan_messages_limit
+    "Recent messages to scan" + (" in each source" if everywhere else ""),
+    1,
+    10000,
+    ws.settings.default_scan_messages_limit,
 )
 period = ui.period_picker(ref, key="search_period") if ref else None
 scope = (
@@ -44,7 +52,36 @@ scope = (
     else ui.Scope(topic_id=None, sender_peer_ids=None)
 )
 
-if ref and query.strip():
+if everywhere and query.strip():
+    sources = {s.source.key: s.source.title for s in ws.sources()}
+    chosen_refs = st.multiselect(
+        "Only these sources (none chosen: all)",
+        list(sources),
+        format_func=lambda r: f"{sources[r]} ({r})",
+        key="search_all_sources",
+    )
+    with ui.shown_errors():
+        hits = ws.search_all(
+            search_all_request(
+                query,
+                source_refs=chosen_refs,
+                limit=int(limit),
+                scan_messages_limit=int(scan),
+                weights=defaults.replace(**chosen),
+                explain=True,
+            )
+        )
+        st.caption(f"{len(hits)} hits in {len(chosen_refs) or len(sources)} sources")
+        for rank, hit in enumerate(hits, 1):
+            with st.container(border=True):
+                st.markdown(
+                    f"**#{rank} · score {hit.score:.3f}** · "
+                    f"**{ui.md_escape(hit.source_title)}** ({ui.md_escape(hit.source_ref)}) · "
+                    f"{ui.link_markdown(hit.message_link or 'no link', hit.message_link)} · "
+                    f"{iso_z(hit.posted_at)}"
+                )
+                ui.hit_body(hit)
+elif ref and query.strip():
     with ui.shown_errors():
         request = search_request(
             ref,
@@ -68,17 +105,8 @@ if ref and query.strip():
                     f"{ui.link_markdown(hit.message_link or 'no link', hit.message_link)} · "
                     f"{iso_z(hit.posted_at)}{where}"
                 )
-                for c in hit.context_before:
-                    label = ui.link_markdown(f"#{c.messenger_message_id}", c.message_link)
-                    st.caption(f"{label} {ui.md_escape(c.text)}")
-                st.markdown(ui.md_escape(hit.text))
-                for c in hit.context_after:
-                    label = ui.link_markdown(f"#{c.messenger_message_id}", c.message_link)
-                    st.caption(f"{label} {ui.md_escape(c.text)}")
-                signals = hit.signals or {}
-                for column, (name, value) in zip(
-                    st.columns(len(signals) or 1), signals.items(), strict=False
-                ):
-                    column.progress(min(max(value, 0.0), 1.0), text=f"{name} {value:.2f}")
+                ui.hit_body(hit)
 elif ref:
     st.info("Type a query to search the most recent messages of this source.")
+elif everywhere:
+    st.info("Type a query to search the most recent messages of every source at once.")

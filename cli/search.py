@@ -1,4 +1,5 @@
-"""``mlens search REF "query"``: the hybrid search from the command line, as a table."""
+"""``mlens search REF "query"``: the hybrid search from the command line, as a table;
+``mlens search --all "query"``: every stored source (or each ``--source``) as one ranking."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from cli.filters import JsonOption, SenderOption, TopicOption, filters
 from cli.render import hit_record, print_json, print_table
 from cli.state import workspace
 from toolkit.notebook import HitList, Table
-from toolkit.requests import search_request
+from toolkit.requests import SearchAllRequest, search_all_request, search_request
 
 _SIGNALS = ("semantic", "lexical", "phrase", "short_factor")
 _LABELS = {
@@ -18,6 +19,7 @@ _LABELS = {
     "posted_at": "posted (UTC)",
     "messenger_message_id": "id",
     "short_factor": "short",
+    "source": "source",
 }
 
 
@@ -32,9 +34,27 @@ def hits_table(hits: HitList, *, explain: bool) -> Table:
     return hits.table().view(columns, labels=_LABELS, title=title, digits=3)
 
 
+def all_hits_table(hits: HitList, *, explain: bool) -> Table:
+    """The hits of a search across sources: as ``hits_table``, with each hit's source."""
+    rows = hits.table().rows
+    for row, hit in zip(rows, hits, strict=True):
+        row["source"] = hit.source_ref
+    columns = ["rank", "score", "source", "posted_at", "messenger_message_id", "text"]
+    columns += list(_SIGNALS) if explain else []
+    title = f"{len(hits)} hits for {hits.query!r} in all sources"
+    return Table(rows).view(columns, labels=_LABELS, title=title, digits=3)
+
+
 def search(
-    ref: Annotated[str, typer.Argument(help="The source: @handle, a t.me link or t.me/c/<id>.")],
-    query: Annotated[str, typer.Argument(help="What to look for.")],
+    ref: Annotated[
+        str,
+        typer.Argument(
+            help="The source: @handle, a t.me link or t.me/c/<id>; with --all, the query."
+        ),
+    ],
+    query: Annotated[
+        str | None, typer.Argument(help="What to look for (not given with --all).")
+    ] = None,
     limit: Annotated[
         int | None,
         typer.Option(min=1, max=100, help="Hits to show; default MLENS_DEFAULT_LIMIT (20)."),
@@ -44,7 +64,8 @@ def search(
         typer.Option(
             min=1,
             max=10000,
-            help="Most recent messages to scan; default MLENS_DEFAULT_SCAN_MESSAGES_LIMIT (200).",
+            help="Most recent messages to scan (of each source with --all); default "
+            "MLENS_DEFAULT_SCAN_MESSAGES_LIMIT (200).",
         ),
     ] = None,
     from_: Annotated[
@@ -55,11 +76,44 @@ def search(
         typer.Option("--to", help="... up to (ISO 8601, inclusive; a bare day is included whole)."),
     ] = None,
     explain: Annotated[bool, typer.Option(help="Show each hit's four signals.")] = False,
+    all_sources: Annotated[
+        bool,
+        typer.Option(
+            "--all",
+            help="Search every stored source (or each --source) as one ranking: "
+            "mlens search --all QUERY.",
+        ),
+    ] = False,
+    source: Annotated[
+        list[str] | None,
+        typer.Option("--source", help="With --all: search this source; repeat for several."),
+    ] = None,
     topic: TopicOption = None,
     sender: SenderOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Search the recent messages of a stored source (of one topic, some senders)."""
+    """Search the recent messages of a stored source (of one topic, some senders), or
+    of every source at once with --all."""
+    if all_sources or source:
+        if query is not None:
+            raise typer.BadParameter(
+                "with --all, give the query alone: mlens search --all QUERY", param_hint="QUERY"
+            )
+        search_everywhere(
+            search_all_request(
+                ref,
+                source_refs=source,
+                period=(from_, to),
+                limit=limit,
+                scan_messages_limit=scan,
+                explain=explain,
+                **filters(topic, sender),
+            ),
+            as_json=as_json,
+        )
+        return
+    if query is None:
+        raise typer.BadParameter("give the source and the query: mlens search REF QUERY")
     request = search_request(
         ref,
         query,
@@ -76,3 +130,13 @@ def search(
         return
     found = HitList(hits, query=query, source_ref=ref, topics=ws.hit_topics(ref, hits))
     print_table(hits_table(found, explain=explain))
+
+
+def search_everywhere(request: SearchAllRequest, *, as_json: bool) -> None:
+    """``mlens search --all``: one ranking over the sources, as a table or JSON."""
+    hits = workspace().search_all(request)
+    if as_json:
+        print_json([hit_record(hit) for hit in hits])
+        return
+    found = HitList(hits, query=request.query, source_ref="all sources")
+    print_table(all_hits_table(found, explain=request.explain))

@@ -25,7 +25,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from toolkit.config import Settings
     from toolkit.notebook import HitList, Lab, SummaryView, Table
-    from toolkit.requests import SearchRequest, SourceSummaryRequest, SummaryRequest
+    from toolkit.requests import (
+        SearchAllRequest,
+        SearchRequest,
+        SourceSummaryRequest,
+        SummaryRequest,
+    )
     from toolkit.weights import SearchWeights
     from toolkit.workspace import Workspace
 
@@ -36,6 +41,7 @@ if TYPE_CHECKING:
 _HOMES = {
     "HitList": "toolkit.notebook",
     "Lab": "toolkit.notebook",
+    "SearchAllRequest": "toolkit.requests",
     "SearchRequest": "toolkit.requests",
     "SearchWeights": "toolkit.weights",
     "Settings": "toolkit.config",
@@ -63,6 +69,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "HitList",
     "Lab",
+    "SearchAllRequest",
     "SearchRequest",
     "SearchWeights",
     "Settings",

@@ -218,6 +218,34 @@ def search_request(
     )
 
 
+def search_all_request(
+    query: str,
+    *,
+    source_refs: Sequence[SourceArg] | None = None,
+    period: tuple[When | None, When | None] = (None, None),
+    **options: Unpack[SearchOptions],
+) -> SearchAllRequest:
+    """A ``SearchAllRequest`` from what a person gave (the CLI, the app, a notebook).
+
+    Args:
+        query: the search text.
+        source_refs: the sources; ``None`` (or empty): every stored source.
+        period: ``(from, to)`` as for ``search_request``.
+        options: the request's other fields.
+
+    Raises:
+        InvalidRequest: a bound that is no ISO 8601 date or datetime.
+    """
+    period_from, period_to = search_period(*period)
+    return SearchAllRequest(
+        query=query,
+        source_refs=list(source_refs) if source_refs else None,
+        period_from=period_from,
+        period_to=period_to,
+        **options,
+    )
+
+
 def summary_request(
     source_ref: SourceArg,
     *,

@@ -1,9 +1,12 @@
-"""``POST /v1/search/messages`` (scope ``search.read``): hybrid search of one source.
+"""``POST /v1/search/messages`` (scope ``search.read``): hybrid search of one source;
+``POST /v1/search/all`` (same scope): several sources (every one by default) as one
+ranking.
 
 The contract's request (§2.3) and response (§2.4), bounds from DESIGN.md §3, plus two
 optional request fields: ``explain`` (each hit's signals) and ``weights`` (this call's
 overrides of the configured ``SearchWeights``). The body becomes one
-``toolkit.requests.SearchRequest`` that the Workspace hands its searcher.
+``toolkit.requests.SearchRequest`` (``SearchAllRequest``) that the Workspace hands its
+searcher.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from service.schemas import (
 from toolkit import requests
 
 router = APIRouter(tags=["search"], route_class=GuardedRoute)
+MAX_SOURCE_REFS = 1000
 
 
 class WeightsOverride(BaseModel):
@@ -80,6 +84,48 @@ class SearchRequest(BaseModel):
         return check_not_before(value, info, other="period_from", strict=False)
 
 
+class SearchAllRequest(BaseModel):
+    """A search of the recent messages of several sources, ranked as one list."""
+
+    query: QueryText = Field(description="Search text: 1..1000 characters, not blank.")
+    source_refs: list[SourceRefStr] | None = Field(
+        None,
+        min_length=1,
+        max_length=MAX_SOURCE_REFS,
+        description="The sources to search (each echoed in its hits as given); "
+        "absent: every stored source (hits carry its `@handle` or `c/<id>`).",
+    )
+    limit: HitLimit | None = Field(
+        None,
+        description="Hits to return over all sources (1..100); default 20 (`MLENS_DEFAULT_LIMIT`).",
+    )
+    scan_messages_limit: ScanLimit | None = Field(
+        None,
+        description="Most recent messages to scan in EACH source (1..10000); default 200 "
+        "(`MLENS_DEFAULT_SCAN_MESSAGES_LIMIT`). Sources × this may be at most "
+        "`MLENS_SEARCH_ALL_MAX_SCAN` (100000 by default): above it, 422.",
+    )
+    period_from: UtcDatetime | None = Field(None, description="Scan messages posted from here.")
+    period_to: UtcDatetime | None = Field(
+        None, description="Scan messages posted up to here; not before period_from."
+    )
+    explain: StrictFlag = Field(False, description="Add each hit's four signals.")
+    weights: WeightsOverride | None = Field(
+        None, description="Override some of the configured ranking weights for this call."
+    )
+    topic_id: TopicId | None = Field(None, description="Scan only this forum topic of each.")
+    sender_peer_ids: SenderPeerIds | None = Field(
+        None, description="Scan only these senders' messages (the windows are theirs)."
+    )
+
+    @field_validator("period_to")
+    @classmethod
+    def _not_before_from(
+        cls, value: UtcDatetime | None, info: ValidationInfo
+    ) -> UtcDatetime | None:
+        return check_not_before(value, info, other="period_from", strict=False)
+
+
 class ContextMessageOut(BaseModel):
     """A neighbour of a hit (contract §2.4)."""
 
@@ -106,7 +152,10 @@ class SearchHitOut(BaseModel):
 
     model_config = ConfigDict(from_attributes=True)
 
-    source_ref: str = Field(description="The reference exactly as the request gave it.")
+    source_ref: str = Field(
+        description="The reference exactly as the request gave it (`/v1/search/all` "
+        "without `source_refs`: the source's `@handle` or `c/<id>`)."
+    )
     messenger_message_id: str
     source_title: str
     text: str
@@ -151,4 +200,40 @@ def search_messages(
     overrides = body.weights.model_dump(exclude_none=True) if body.weights else None
     request = requests.request_from(requests.SearchRequest, body, weights=overrides)
     hits = ws.search(request)
+    return SearchResponse.model_validate({"items": hits}, from_attributes=True)
+
+
+@router.post(
+    "/v1/search/all",
+    response_model=SearchResponse,
+    response_model_exclude_none=True,
+    summary="Search the recent messages of several sources as one ranking",
+    responses=problem_responses(404, 422),
+)
+def search_all(
+    body: SearchAllRequest,
+    _: SearchScope,
+    ws: WorkspaceDep,
+) -> SearchResponse:
+    """Rank the most recent `scan_messages_limit` messages of each source (every stored
+    source unless `source_refs` names some) for `query`, as one list.
+
+    Scores compare across sources: the windows are scored as one (the lexical signal's
+    term weights are taken over all of them). Each hit names its source (`source_ref`,
+    `source_title`) and carries up to two messages before and after it.
+    """
+    overrides = body.weights.model_dump(exclude_none=True) if body.weights else None
+    request = requests.SearchAllRequest(
+        query=body.query,
+        source_refs=body.source_refs,
+        limit=body.limit,
+        scan_messages_limit=body.scan_messages_limit,
+        period_from=body.period_from,
+        period_to=body.period_to,
+        weights=overrides,
+        explain=body.explain,
+        topic_id=body.topic_id,
+        sender_peer_ids=body.sender_peer_ids,
+    )
+    hits = ws.search_all(request)
     return SearchResponse.model_validate({"items": hits}, from_attributes=True)

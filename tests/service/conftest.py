@@ -81,6 +81,7 @@ PROTECTED_ROUTES: list[tuple[str, str, str, dict[str, Any] | None]] = [
         "search.read",
         {"source_ref": "@lens_public", "query": "post"},
     ),
+    ("POST", "/v1/search/all", "search.read", {"query": "post"}),
 ]
 
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from toolkit.models import GENERAL_TOPIC, SearchHit
 from toolkit.refs import SourceArg
-from toolkit.requests import SearchRequest
+from toolkit.requests import SearchAllRequest, SearchRequest
 from toolkit.workspace.assembly import Assembly
 
 
@@ -42,6 +42,34 @@ class Search:
             else request.scan_messages_limit,
         )
         return self.ctx.searcher.run(request)
+
+    def search_all(self, request: SearchAllRequest) -> list[SearchHit]:
+        """Hybrid search of the most recent messages of several sources (every stored
+        source unless ``request.source_refs`` names some), as one ranking whose scores
+        compare across sources (``Searcher.search_all``).
+
+        Unset limits take the settings' defaults as in ``search``; sources ×
+        ``scan_messages_limit`` is bounded by ``MLENS_SEARCH_ALL_MAX_SCAN``.
+
+        Returns:
+            The hits, best first (ties newest first), each naming its source
+            (``source_ref``, ``source_title``) and with its context as in ``search``.
+
+        Raises:
+            InvalidRequest: out-of-bounds fields, the bound above exceeded
+                (``field="scan_messages_limit"``), an empty ``source_refs``.
+            SourceNotFound: a named source the store does not have.
+            DeadlineExceeded: the request's deadline passed while waiting for a turn.
+        """
+        settings = self.ctx.settings
+        request = replace(
+            request,
+            limit=settings.default_limit if request.limit is None else request.limit,
+            scan_messages_limit=settings.default_scan_messages_limit
+            if request.scan_messages_limit is None
+            else request.scan_messages_limit,
+        )
+        return self.ctx.searcher.run_all(request)
 
     def hit_topics(self, ref: SourceArg, hits: Sequence[SearchHit]) -> dict[str, str]:
         """The title of each hit's forum topic, by message id; empty outside forums."""

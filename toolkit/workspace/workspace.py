@@ -65,7 +65,8 @@ class Workspace:
     - data (``Library``): ``health``, ``sources``, ``source_stats``, ``recent_messages``,
       ``topics``, ``messages_per_day``, ``import_export``, ``load_demo``, ``sync``,
       ``embed``, ``index``;
-    - search (``Search``): ``search`` (a ``SearchRequest``), ``hit_topics``;
+    - search (``Search``): ``search`` (a ``SearchRequest``), ``search_all`` (a
+      ``SearchAllRequest``: several sources as one ranking), ``hit_topics``;
     - summaries (``Summaries``): ``summarize`` (a ``SummaryRequest`` or a
       ``SourceSummaryRequest``), ``important_messages``, ``summary_languages``;
     - evaluation (``Evaluation``): ``dev_sets``, ``evaluate_ranking``, ``ablation``,
@@ -168,6 +169,7 @@ class Workspace:
     index = verb("library", Library.index)
 
     search = verb("finder", Search.search)
+    search_all = verb("finder", Search.search_all)
     hit_topics = verb("finder", Search.hit_topics)
 
     summarize = verb("summaries", Summaries.summarize)

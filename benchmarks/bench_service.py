@@ -1,8 +1,11 @@
-"""Peak memory of a real service process: ``uvicorn`` on 127.0.0.1, one search, its RSS.
+"""Peak memory of a real service process: ``uvicorn`` on 127.0.0.1, one search, its RSS;
+then the latency of searches over HTTP at a given scan (``http_scan``).
 
 The process is started with the store the benchmark built, asked one authenticated
-search (so the model is loaded and has run), measured with ``psutil`` and stopped by
-its PID.
+search (so the model is loaded and has run), measured with ``psutil``; then, when
+asked, ``http_runs`` searches at ``http_scan`` messages are timed one after another
+(each a new query vector: the service's query cache is off) after a warm-up pass over
+the queries; and it is stopped by its PID.
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ class ServiceMemory:
     rss: int
     peak_rss: int
     search_seconds: float
+    http_p50_ms: float = 0.0
+    http_p95_ms: float = 0.0
 
 
 def free_port() -> int:
@@ -84,7 +89,13 @@ def _peak_rss(process: psutil.Process) -> int:
 
 
 def measure_service(
-    database: Path, source_ref: str, query: str, *, timeout: float = 120
+    database: Path,
+    source_ref: str,
+    query: str,
+    *,
+    timeout: float = 120,
+    http_scan: int = 10_000,
+    http_runs: int = 0,
 ) -> ServiceMemory:
     """Start the service on ``database``, run one search, measure it, stop it.
 
@@ -93,6 +104,8 @@ def measure_service(
         source_ref: the source to search.
         query: the search text.
         timeout: seconds to wait for the service to answer.
+        http_scan: ``scan_messages_limit`` of the timed searches.
+        http_runs: searches to time over HTTP (0: none).
     """
     store = SQLiteStore(database)
     token, _ = create_api_key(store, name="bench", scopes=["search.read"])
@@ -103,6 +116,7 @@ def measure_service(
         "MLENS_DATABASE": str(database),
         "MLENS_DATA_DIR": str(database.parent),
         "MLENS_RATE_LIMIT_PER_MINUTE": "0",
+        "MLENS_QUERY_CACHE_SIZE": "0",
     }
     command = [sys.executable, "-m", "uvicorn", "service.app:create_app", "--factory"]
     command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
@@ -120,7 +134,11 @@ def measure_service(
         elapsed = time.perf_counter() - started
         answer.raise_for_status()
         process = psutil.Process(child.pid)
-        return ServiceMemory(int(process.memory_info().rss), _peak_rss(process), elapsed)
+        rss, peak = int(process.memory_info().rss), _peak_rss(process)
+        p50 = p95 = 0.0
+        if http_runs:
+            p50, p95 = _http_latency(base, token, source_ref, http_scan, http_runs, timeout)
+        return ServiceMemory(rss, peak, elapsed, p50, p95)
     finally:
         child.terminate()
         try:
@@ -128,6 +146,28 @@ def measure_service(
         except subprocess.TimeoutExpired:
             child.kill()
             child.wait()
+
+
+def _http_latency(
+    base: str, token: str, source_ref: str, scan: int, runs: int, timeout: float
+) -> tuple[float, float]:
+    """p50 and p95 (ms) of ``runs`` searches over one keep-alive connection."""
+    headers = {"Authorization": f"Bearer {token}"}
+    with httpx.Client(base_url=base, headers=headers, timeout=timeout) as client:
+
+        def ask(query: str) -> None:
+            body = {"source_ref": source_ref, "query": query, "scan_messages_limit": scan}
+            client.post("/v1/search/messages", json=body).raise_for_status()
+
+        for query in QUERIES:
+            ask(query)
+        samples = []
+        for i in range(runs):
+            started = time.perf_counter()
+            ask(QUERIES[i % len(QUERIES)])
+            samples.append(time.perf_counter() - started)
+    ms = sorted(s * 1000 for s in samples)
+    return ms[len(ms) // 2], ms[min(len(ms) - 1, int(len(ms) * 0.95))]
 
 
 __all__ = ["ServiceMemory", "free_port", "measure_service"]

@@ -15,7 +15,11 @@ import schemathesis
 from fastapi import FastAPI
 from hypothesis import HealthCheck, settings
 from schemathesis import Case, CheckContext, GenerationMode, Response
-from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
+from schemathesis.specs.openapi.checks import (
+    ignored_auth,
+    negative_data_rejection,
+    positive_data_acceptance,
+)
 
 from service.app import create_app
 from service.problems import PROBLEM_JSON
@@ -74,7 +78,10 @@ def test_api(case: Case, app: FastAPI, sources: Any, auth: Callable[..., dict[st
         additional_checks=[problem_json_on_errors],
         # JSON Schema cannot say everything the API checks (a ref's grammar, that a
         # period ends after it starts), so a schema-valid request may rightly get a 422.
-        excluded_checks=[positive_data_acceptance],
+        # Its probe without a key goes through the requests transport, not the ASGI app
+        # (a TypeError whenever an operation answers 2xx to a bare generated body, as
+        # /v1/search/all does); keys and scopes are checked per route in test_auth.
+        excluded_checks=[positive_data_acceptance, ignored_auth],
     )
 
 

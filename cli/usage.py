@@ -31,6 +31,10 @@ except ImportError:  # pragma: no cover - older Typer
     from click import exceptions as _errors  # type: ignore[no-redef]
 
 
+MissingParameter = _errors.MissingParameter
+"""The error of a missing argument or option (a command that finds one missing itself)."""
+
+
 def show_usage_error(exc: _errors.UsageError) -> None:
     """The error on one line, the usage and the help option on the next."""
     print_error(exc.format_message())

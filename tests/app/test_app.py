@@ -277,3 +277,18 @@ def test_each_hit_of_a_forum_shows_its_topic(workspace: Workspace, tmp_path: Pat
     # With the topic filter the hits stay in the topic, and still say which it is.
     at.selectbox(key="search_topic_c/1777000001").set_value(6).run()
     assert [h.rsplit(" · topic ", 1)[1] for h in hit_headers(at)] == ["**Jobs**", "**Jobs**"]
+
+
+@pytest.mark.slow
+def test_search_in_all_sources_names_each_hits_source(trip_chat: str) -> None:
+    at = app("search")
+    at.radio(key="search_scope").set_value("all sources").run()
+    assert not at.selectbox  # no source to pick
+    at.text_input[0].input(QUERY).run()
+    assert not at.exception
+    assert not at.error, [e.value for e in at.error]
+    headers = hit_headers(at)
+    assert len(headers) == min(20, len(TEXTS))
+    assert all("**Trip planning** (@trip_planning)" in h for h in headers)
+    scores = [float(h.split("score ")[1].split("**")[0]) for h in headers]
+    assert scores == sorted(scores, reverse=True)

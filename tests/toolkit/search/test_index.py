@@ -20,6 +20,7 @@ from toolkit.search.scorer import compute_signals, fuse
 from toolkit.search.searcher import SCORE_DECIMALS, Searcher
 from toolkit.search.textcache import TextCache
 from toolkit.store import SQLiteStore
+from toolkit.store.postgres import PostgresStore
 from toolkit.weights import SearchWeights
 
 T0 = datetime(2024, 5, 1, tzinfo=UTC)
@@ -218,3 +219,26 @@ def test_the_index_keeps_at_most_its_bound_of_messages() -> None:
     memory = index.memory()
     assert set(memory) == {"arrays", "terms", "texts", "vectors"}
     assert memory["vectors"] == 0  # nothing searched: no vector loaded
+
+
+@pytest.mark.both_stores
+def test_replicas_see_each_others_writes(store: SQLiteStore | PostgresStore, db: Path) -> None:
+    """A second store object on the same database stands for another worker or replica
+    (on PostgreSQL, another service replica): its writes reach this index's next search."""
+    other: SQLiteStore | PostgresStore
+    if isinstance(store, SQLiteStore):
+        other = SQLiteStore(db)
+    else:
+        other = PostgresStore(store.dialect.url)  # type: ignore[attr-defined]
+    try:
+        source = other.upsert_source(title="Chat", kind=SourceKind.CHAT, handle="chatroom")
+        other.upsert_messages([Message(source.id, 1, T0, "red apple")])
+        searcher = Searcher(store, BOW, index=SearchIndex(store))
+        assert [h.text for h in searcher.search("@chatroom", "train")] == ["red apple"]
+        with other.staging() as sink:  # an import, staged and published
+            staged = sink.upsert_source(title="Chat", kind=SourceKind.CHAT, handle="chatroom")
+            sink.upsert_messages([Message(staged.id, 2, T0 + timedelta(hours=1), "train ticket")])
+        assert searcher.search("@chatroom", "train")[0].text == "train ticket"
+        assert store.source_generation(source.id) == other.source_generation(source.id) > 0
+    finally:
+        other.close()

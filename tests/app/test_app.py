@@ -289,6 +289,7 @@ def test_search_in_all_sources_names_each_hits_source(trip_chat: str) -> None:
     assert not at.error, [e.value for e in at.error]
     headers = hit_headers(at)
     assert len(headers) == min(20, len(TEXTS))
-    assert all("**Trip planning** (@trip_planning)" in h for h in headers)
+    # the source's title and its ref (markdown-escaped: @trip\_planning)
+    assert all("**Trip planning** (@trip" in h and "planning)" in h for h in headers)
     scores = [float(h.split("score ")[1].split("**")[0]) for h in headers]
     assert scores == sorted(scores, reverse=True)

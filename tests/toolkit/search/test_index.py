@@ -225,11 +225,8 @@ def test_the_index_keeps_at_most_its_bound_of_messages() -> None:
 def test_replicas_see_each_others_writes(store: SQLiteStore | PostgresStore, db: Path) -> None:
     """A second store object on the same database stands for another worker or replica
     (on PostgreSQL, another service replica): its writes reach this index's next search."""
-    other: SQLiteStore | PostgresStore
-    if isinstance(store, SQLiteStore):
-        other = SQLiteStore(db)
-    else:
-        other = PostgresStore(store.dialect.url)  # type: ignore[attr-defined]
+    url = getattr(store.dialect, "url", None)  # PostgreSQL's dialect knows its URL
+    other = SQLiteStore(db) if url is None else PostgresStore(url)
     try:
         source = other.upsert_source(title="Chat", kind=SourceKind.CHAT, handle="chatroom")
         other.upsert_messages([Message(source.id, 1, T0, "red apple")])

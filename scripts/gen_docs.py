@@ -10,7 +10,7 @@
     .venv/bin/python scripts/gen_docs.py --check   # exit 1 naming each stale file
 
 ``make eval`` and ``make bench`` run it after writing their results;
-``tests/test_docs.py`` fails when a generated part differs from what this renders.
+``tests/test_docs_pages.py`` fails when a generated part differs from what this renders.
 """
 
 from __future__ import annotations

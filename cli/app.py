@@ -15,7 +15,7 @@ from typing import Any
 
 import typer
 
-from cli import copy_store, ingest, keys, search, serve, sources, summarize, sync
+from cli import copy_store, ingest, keys, mcp_stdio, search, serve, sources, summarize, sync
 from cli.state import err_console, print_error
 from cli.usage import LineErrorsGroup
 from toolkit.errors import ToolkitError
@@ -55,6 +55,7 @@ COMMANDS: list[tuple[str, Callable[..., None]]] = [
     ("search", search.search),
     ("summarize", summarize.summarize),
     ("serve", serve.serve),
+    ("mcp", mcp_stdio.mcp),
     ("copy-store", copy_store.copy_store),
 ]
 """Every top-level command, by name, in the order ``mlens --help`` lists them."""

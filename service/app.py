@@ -15,10 +15,13 @@ from typing import Unpack
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from service.docs import install_docs
 from service.keystamps import KeyStamps
+from service.mcp import PATH as MCP_PATH
+from service.mcp import McpEndpoint
 from service.middleware import BodyLimitMiddleware, DeadlineMiddleware, UnhandledErrorMiddleware
 from service.openapi import install_openapi
 from service.problems import http_error_handler, toolkit_error_handler, validation_error_handler
@@ -59,9 +62,12 @@ def create_app(settings: Settings | None = None, **parts: Unpack[Parts]) -> Fast
         key_stamps=KeyStamps(workspace.store),
     )
 
+    mcp = McpEndpoint(state)
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        yield
+        async with mcp.running():
+            yield
         workspace.close()  # closes the store only if the workspace opened it
 
     app = FastAPI(
@@ -89,6 +95,8 @@ def create_app(settings: Settings | None = None, **parts: Unpack[Parts]) -> Fast
 
     for router in ROUTERS:
         app.include_router(router)
+    # The MCP tools over streamable HTTP (API keys as /v1; not in the OpenAPI document).
+    app.router.routes.append(Route(MCP_PATH, mcp, include_in_schema=False))
     install_openapi(app)
     install_docs(app)
     return app

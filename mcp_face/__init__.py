@@ -1,0 +1,12 @@
+"""The MCP face: Message Lens's read-only tools for agents, over stdio and HTTP.
+
+One module set serves both transports: ``tools`` (the tools over a ``Workspace``, the
+/v1 shapes in ``schemas``) and ``server`` (``build_server``, ``serve_stdio``). The CLI
+(``mlens mcp``) and the service (``/mcp``) import it only when they use it, so that
+``mlens --help`` never loads the ``mcp`` SDK.
+"""
+
+from mcp_face.server import build_server, serve_stdio
+from mcp_face.tools import TOOL_SCOPES
+
+__all__ = ["TOOL_SCOPES", "build_server", "serve_stdio"]

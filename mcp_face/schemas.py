@@ -1,0 +1,107 @@
+"""What the MCP tools answer: the /v1 contract's shapes, as structured tool output.
+
+A source is the ``GET /v1/sources/by-ref`` answer (its ``source_ref`` the canonical ref,
+which every tool takes back), a search answer is ``{items: [hit]}`` of
+``POST /v1/search/messages``, a summary the summaries' answer plus the ``engine`` and
+``language`` that wrote it (the service puts the engine in a header). Times are ISO 8601
+UTC with ``Z``; message ids are strings, as in the API.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+
+class TopicOut(_Out):
+    """A forum topic of a source."""
+
+    topic_id: int = Field(description="The topic's id (`topic_id` of search and summaries).")
+    title: str
+    message_count: int = Field(description="Messages in the topic, service messages excluded.")
+    last_message_at: datetime | None
+
+
+class SourceOut(_Out):
+    """A stored source: what it is, how much it holds, and its forum topics."""
+
+    source_ref: str = Field(description="Canonical ref (`@handle` or `c/<id>`): pass it back.")
+    title: str
+    kind: str = Field(description="`chat` or `channel`.")
+    message_count: int = Field(description="Messages stored, service messages excluded.")
+    first_message_at: datetime | None
+    last_message_at: datetime | None
+    last_synced_at: datetime | None = Field(description="Last live sync; null if never.")
+    link: str = Field(description="Public link of the source.")
+    topics: list[TopicOut] = Field(description="A forum's topics; empty otherwise.")
+
+
+class SourceList(_Out):
+    """Every stored source."""
+
+    items: list[SourceOut]
+
+
+class TopicList(_Out):
+    """The forum topics of one source (empty when it is no forum)."""
+
+    source_ref: str = Field(description="The reference as the call gave it.")
+    items: list[TopicOut]
+
+
+class ContextMessageOut(_Out):
+    """A neighbour of a hit."""
+
+    messenger_message_id: str
+    text: str
+    sender_peer_id: str
+    posted_at: datetime
+    message_link: str = Field(description="Link to the message; empty where chats have none.")
+
+
+class SearchHitOut(_Out):
+    """One ranked message with up to two neighbours on each side."""
+
+    source_ref: str = Field(description="The reference as the call gave it.")
+    messenger_message_id: str
+    source_title: str
+    text: str
+    message_link: str = Field(description="Link to the message; empty where chats have none.")
+    posted_at: datetime
+    score: float = Field(ge=0, le=1, description="Hybrid score in [0, 1]; higher is better.")
+    context_before: list[ContextMessageOut] = Field(description="Up to 2 messages before.")
+    context_after: list[ContextMessageOut] = Field(description="Up to 2 messages after.")
+    signals: dict[str, float] | None = Field(
+        None, description="semantic, lexical, phrase, short_factor (with `explain`)."
+    )
+
+
+class SearchResult(_Out):
+    """Hits ordered by score, ties newest first."""
+
+    items: list[SearchHitOut]
+
+
+class SectionOut(_Out):
+    """One section of a summary."""
+
+    title: str
+    body: str = Field(description="Section text; message links, when present, end it.")
+
+
+class SummaryOut(_Out):
+    """A summary, with the engine and language that wrote it."""
+
+    source_ref: str = Field(description="The reference as the call gave it.")
+    summary: str
+    sections: list[SectionOut]
+    important_messenger_message_ids: list[str] = Field(
+        description="The messages the text rests on, most important first."
+    )
+    engine: str = Field(description="`extractive` or `llm` (and a fallback, when one ran).")
+    language: str

@@ -1,0 +1,127 @@
+"""``build_server(workspace)``: the MCP server of the tools, for stdio and for HTTP.
+
+``mlens mcp`` runs it over stdio (``serve_stdio``) with the CLI's workspace: every tool,
+errors as the CLI prints them. The service mounts it at ``/mcp`` (streamable HTTP) with
+``api_key``, which names the key each request authenticated with: a tool whose scope
+the key lacks is not listed and is refused, and a store error does not name server paths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.mcpserver import MCPServer
+from mcp_types import ListToolsResult
+
+from mcp_face.tools import READ_ONLY, TOOL_SCOPES, cli_line, make_tools, tool_error
+from toolkit.apikeys import check_scope
+from toolkit.errors import PermissionDenied, StoreError, ToolkitError
+from toolkit.models import ApiKeyRecord
+from toolkit.workspace import Workspace
+
+NAME = "message-lens"
+INSTRUCTIONS = """\
+Message Lens: search and summaries of the chats and channels in one message store.
+Call list_sources first: its `source_ref` values name the sources for every other tool.
+search_messages looks only at a source's most recent messages (its scan window); a
+summary covers a period (summarize_period) or what the source is about (summarize_source).
+Every tool only reads."""
+
+KeyOf = Callable[[ServerRequestContext[Any, Any]], ApiKeyRecord | None]
+"""The API key a request authenticated with (``None``: none, refuse everything)."""
+
+
+def package_version() -> str:
+    """The installed distribution's version (``0+unknown`` when run from a bare tree)."""
+    try:
+        return version("message-lens")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def remote_error_text(exc: ToolkitError) -> str:
+    """An error as an HTTP client may read it: a store error names no server path."""
+    if isinstance(exc, StoreError):
+        return "The message store is unavailable; try again later."
+    return cli_line(exc)
+
+
+class ScopeGuard:
+    """Server middleware: only the tools the request's key has the scopes for.
+
+    ``tools/list`` leaves the others out; ``tools/call`` of one of them is a tool error
+    saying which scope the key lacks (the /v1 403's words).
+    """
+
+    def __init__(self, key_of: KeyOf) -> None:
+        self.key_of = key_of
+
+    def allowed(self, record: ApiKeyRecord | None, tool: str) -> str | None:
+        """``None`` when ``record`` may call ``tool``, else why not."""
+        scope = TOOL_SCOPES.get(tool)
+        if scope is None:
+            return None  # an unknown tool: the server answers that itself
+        if record is None:
+            return "this request carries no API key"
+        try:
+            check_scope(record, scope)
+        except PermissionDenied as exc:
+            return exc.message
+        return None
+
+    async def __call__(
+        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
+        """Filter ``tools/list``, refuse a ``tools/call`` out of scope, pass the rest."""
+        if ctx.method == "tools/call":
+            name = str((ctx.params or {}).get("name", ""))
+            refused = self.allowed(self.key_of(ctx), name)
+            if refused is not None:
+                return tool_error(refused)
+            return await call_next(ctx)
+        result = await call_next(ctx)
+        if ctx.method == "tools/list" and isinstance(result, ListToolsResult):
+            record = self.key_of(ctx)
+            kept = [t for t in result.tools if self.allowed(record, t.name) is None]
+            return result.model_copy(update={"tools": kept})
+        return result
+
+
+def build_server(workspace: Workspace, *, api_key: KeyOf | None = None) -> MCPServer[Any]:
+    """The MCP server of the read-only tools over ``workspace``.
+
+    Args:
+        workspace: the application (the CLI's or the service's one Workspace).
+        api_key: over HTTP, the key each request authenticated with: tools are listed
+            and run only within its scopes, and store errors are not detailed. ``None``
+            (stdio, the user's own machine): every tool, errors as the CLI prints them.
+
+    Returns:
+        The server; ``serve_stdio`` runs it, the service mounts its streamable HTTP.
+    """
+    server: MCPServer[Any] = MCPServer(
+        NAME,
+        title="Message Lens",
+        instructions=INSTRUCTIONS,
+        version=package_version(),
+        log_level="WARNING",
+        middleware=[ScopeGuard(api_key)] if api_key is not None else None,
+    )
+    error_text = remote_error_text if api_key is not None else cli_line
+    for spec in make_tools(workspace, error_text):
+        server.add_tool(
+            spec.fn,
+            name=spec.name,
+            title=spec.title,
+            description=spec.description,
+            annotations=READ_ONLY,
+        )
+    return server
+
+
+def serve_stdio(workspace: Workspace) -> None:
+    """Serve the tools over stdin/stdout until the client closes them."""
+    build_server(workspace).run("stdio")

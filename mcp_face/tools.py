@@ -1,0 +1,334 @@
+"""The read-only tools, each a few lines over the ``Workspace`` as the /v1 routes are.
+
+Every tool builds the same ``toolkit.requests`` object as its /v1 route and its CLI
+command, so a limit left out takes the Settings' default (``MLENS_DEFAULT_LIMIT`` …),
+and a ref that any face prints (``@handle``, ``c/<id>``, a t.me link) is accepted.
+Times are ISO 8601 (a bare day names the whole UTC day, as in the CLI).
+
+A tool answers a ``CallToolResult`` of its own making: the /v1 shape as structured
+content (and as JSON text, for clients that read only text), or, for any error of the
+toolkit's tree, ``is_error`` with the one line the CLI prints for it (``error_text``).
+The descriptions state the bounds, the defaults in force and the summary languages.
+"""
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Annotated, Literal
+
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, Field
+
+from mcp_face.schemas import (
+    SearchHitOut,
+    SearchResult,
+    SourceList,
+    SourceOut,
+    SummaryOut,
+    TopicList,
+    TopicOut,
+)
+from toolkit.errors import ToolkitError
+from toolkit.models import SourceKind, SourceStats
+from toolkit.refs import source_link
+from toolkit.requests import (
+    MAX_LIMIT,
+    MAX_QUERY_CHARS,
+    MAX_SCAN,
+    MAX_SENDERS,
+    MAX_SOURCE_MESSAGES,
+    MAX_TOPIC_ID,
+    SearchRequest,
+    SourceSummaryRequest,
+    SummaryRequest,
+)
+from toolkit.timeparse import search_period, summary_period
+from toolkit.workspace import Workspace
+
+READ_ONLY = ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+
+TOOL_SCOPES: dict[str, str] = {
+    "list_sources": "sources.read",
+    "list_topics": "sources.read",
+    "search_messages": "search.read",
+    "summarize_period": "summary.run",
+    "summarize_source": "summary.run",
+}
+"""The API-key scope each tool needs over HTTP: the scope of its /v1 twin."""
+
+REF_HELP = (
+    "The source: `@handle`, `handle`, a t.me link (`https://t.me/handle`, "
+    "`t.me/c/<id>/<msg>`) or the `source_ref` list_sources prints (`c/<id>` for private ones)."
+)
+SourceRef = Annotated[str, Field(min_length=1, max_length=300, description=REF_HELP)]
+TopicId = Annotated[
+    int | None,
+    Field(ge=1, le=MAX_TOPIC_ID, description="Only this forum topic (list_topics; General is 1)."),
+]
+Senders = Annotated[
+    list[str] | None,
+    Field(
+        max_length=MAX_SENDERS,
+        description=f"Only these senders' messages (`user123`, `channel123`; at most "
+        f"{MAX_SENDERS}).",
+    ),
+]
+
+ErrorText = Callable[[ToolkitError], str]
+
+
+def cli_line(exc: ToolkitError) -> str:
+    """The message the CLI prints after ``error:`` for ``exc``."""
+    return str(exc)
+
+
+def answer(make: Callable[[], BaseModel], error_text: ErrorText = cli_line) -> CallToolResult:
+    """Run ``make``: its model as structured content and JSON text, or a toolkit error as
+    a tool error (``is_error``) reading ``error_text(exc)``; anything else propagates."""
+    try:
+        model = make()
+    except ToolkitError as exc:
+        return tool_error(error_text(exc))
+    data = model.model_dump(mode="json")
+    text = json.dumps(data, ensure_ascii=False)
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
+def tool_error(message: str) -> CallToolResult:
+    """A tool error whose one text block is ``message``."""
+    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+
+
+def source_out(stats: SourceStats) -> SourceOut:
+    """A stored source as ``GET /v1/sources/by-ref`` answers for its canonical ref."""
+    source = stats.source
+    return SourceOut(
+        source_ref=source.key,
+        title=source.title,
+        kind=source.kind.value,
+        message_count=stats.message_count,
+        first_message_at=stats.first_message_at,
+        last_message_at=stats.last_message_at,
+        last_synced_at=stats.last_synced_at,
+        link=source_link(source),
+        topics=[TopicOut.model_validate(t) for t in stats.topics],
+    )
+
+
+@dataclass
+class ToolSpec:
+    """One tool: its function (typed parameters make the input schema) and description."""
+
+    fn: Callable[..., CallToolResult]
+    name: str
+    title: str
+    description: str
+    scope: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.scope = TOOL_SCOPES[self.name]
+
+
+def _languages(ws: Workspace) -> str:
+    codes = ws.summary_languages()
+    if not codes:
+        return "The configured summary engine cannot run: every summary fails until it is fixed."
+    if ws.settings.summary_engine != "extractive" and len(codes) > 10:
+        return "Languages: any ISO 639-1 code (an LLM endpoint writes the summary)."
+    return (
+        f"Languages: {', '.join(codes)} (the offline engine's; others need an LLM endpoint "
+        "configured on the server)."
+    )
+
+
+def make_tools(ws: Workspace, error_text: ErrorText = cli_line) -> list[ToolSpec]:
+    """The tools over ``ws``, their descriptions stating ``ws.settings``' defaults."""
+    cfg = ws.settings
+    languages = _languages(ws)
+
+    def run(make: Callable[[], BaseModel]) -> CallToolResult:
+        return answer(make, error_text)
+
+    def list_sources() -> Annotated[CallToolResult, SourceList]:
+        return run(lambda: SourceList(items=[source_out(s) for s in ws.sources()]))
+
+    def list_topics(source_ref: SourceRef) -> Annotated[CallToolResult, TopicList]:
+        return run(
+            lambda: TopicList(
+                source_ref=source_ref,
+                items=[TopicOut.model_validate(t) for t in ws.topics(source_ref)],
+            )
+        )
+
+    def search_messages(
+        source_ref: SourceRef,
+        query: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=MAX_QUERY_CHARS,
+                description=f"What to look for: 1..{MAX_QUERY_CHARS} characters, not blank; "
+                "any language.",
+            ),
+        ],
+        limit: Annotated[
+            int | None,
+            Field(
+                ge=1,
+                le=MAX_LIMIT,
+                description=f"Hits to return (1..{MAX_LIMIT}); default {cfg.default_limit}.",
+            ),
+        ] = None,
+        scan_messages_limit: Annotated[
+            int | None,
+            Field(
+                ge=1,
+                le=MAX_SCAN,
+                description=f"Most recent messages to scan (1..{MAX_SCAN}); default "
+                f"{cfg.default_scan_messages_limit}. Older messages are not searched.",
+            ),
+        ] = None,
+        period_from: Annotated[
+            str | None,
+            Field(description="Scan only messages posted from here: ISO 8601 date or datetime."),
+        ] = None,
+        period_to: Annotated[
+            str | None,
+            Field(description="... up to here (inclusive; a bare date includes the whole day)."),
+        ] = None,
+        topic_id: TopicId = None,
+        sender_peer_ids: Senders = None,
+        explain: Annotated[bool, Field(description="Add each hit's four signals.")] = False,
+    ) -> Annotated[CallToolResult, SearchResult]:
+        def make() -> SearchResult:
+            start, end = search_period(period_from, period_to)
+            request = SearchRequest(
+                source_ref=source_ref,
+                query=query,
+                limit=limit,
+                scan_messages_limit=scan_messages_limit,
+                period_from=start,
+                period_to=end,
+                explain=explain,
+                topic_id=topic_id,
+                sender_peer_ids=sender_peer_ids,
+            )
+            hits = ws.search(request)
+            return SearchResult(items=[SearchHitOut.model_validate(h) for h in hits])
+
+        return run(make)
+
+    language_field = Field(description=f"ISO 639-1 code of the summary's language. {languages}")
+
+    def summarize_period(
+        source_ref: SourceRef,
+        started_at: Annotated[
+            str, Field(description="Start of the period (inclusive): ISO 8601 date or datetime.")
+        ],
+        ended_at: Annotated[
+            str,
+            Field(
+                description="End of the period: a datetime is the first moment left out; a "
+                "bare date includes that whole day."
+            ),
+        ],
+        language: Annotated[str, language_field] = "en",
+        kind: Annotated[
+            Literal["chat", "channel"] | None,
+            Field(description="Prompt variant; default: the source's own kind."),
+        ] = None,
+        topic_id: TopicId = None,
+        sender_peer_ids: Senders = None,
+    ) -> Annotated[CallToolResult, SummaryOut]:
+        def make() -> SummaryOut:
+            start, end = summary_period(started_at, ended_at)
+            request = SummaryRequest(
+                source_ref=source_ref,
+                started_at=start,
+                ended_at=end,
+                language=language,
+                kind=SourceKind(kind) if kind else None,
+                topic_id=topic_id,
+                sender_peer_ids=sender_peer_ids,
+            )
+            return SummaryOut.model_validate(ws.summarize(request))
+
+        return run(make)
+
+    def summarize_source(
+        source_ref: SourceRef,
+        language: Annotated[str, language_field] = "en",
+        messages_limit: Annotated[
+            int | None,
+            Field(
+                ge=1,
+                le=MAX_SOURCE_MESSAGES,
+                description=f"Recent messages to read (1..{MAX_SOURCE_MESSAGES}); default "
+                f"{cfg.source_summary_messages}.",
+            ),
+        ] = None,
+        topic_id: TopicId = None,
+        sender_peer_ids: Senders = None,
+    ) -> Annotated[CallToolResult, SummaryOut]:
+        def make() -> SummaryOut:
+            request = SourceSummaryRequest(
+                source_ref=source_ref,
+                language=language,
+                messages_limit=messages_limit,
+                topic_id=topic_id,
+                sender_peer_ids=sender_peer_ids,
+            )
+            return SummaryOut.model_validate(ws.summarize(request))
+
+        return run(make)
+
+    return [
+        ToolSpec(
+            list_sources,
+            "list_sources",
+            "List sources",
+            "Every chat and channel in the store: its `source_ref` (pass it to the other "
+            "tools), title, kind, message count, first and last message time, link and forum "
+            "topics. Start here.",
+        ),
+        ToolSpec(
+            list_topics,
+            "list_topics",
+            "List forum topics",
+            "The forum topics of one source (id, title, message count, last message); empty "
+            "for a source that is no forum. A topic's id is the `topic_id` of the search and "
+            "summary tools.",
+        ),
+        ToolSpec(
+            search_messages,
+            "search_messages",
+            "Search one source",
+            "Hybrid search (meaning, words, exact phrase; very short messages damped) of the "
+            f"most recent `scan_messages_limit` messages of one source (default "
+            f"{cfg.default_scan_messages_limit}, at most {MAX_SCAN}), inside "
+            "`period_from`..`period_to` when given. Returns at most `limit` hits (default "
+            f"{cfg.default_limit}, at most {MAX_LIMIT}), best first, each with its link and "
+            "up to 2 messages before and after it. To search older messages, raise "
+            "`scan_messages_limit` or give a period.",
+        ),
+        ToolSpec(
+            summarize_period,
+            "summarize_period",
+            "Summarise a period",
+            "A digest of what a source's messages of `[started_at, ended_at)` said: threads, "
+            "who raised what, answers, decisions, open questions, links; for a channel what "
+            "was announced. Times: ISO 8601 date or datetime, UTC unless an offset is given. "
+            f"{languages} Answers `summary`, `sections` and the ids of the messages it rests "
+            "on.",
+        ),
+        ToolSpec(
+            summarize_source,
+            "summarize_source",
+            "Say what a source is about",
+            "What a source is about, from its most recent `messages_limit` messages (default "
+            f"{cfg.source_summary_messages}, at most {MAX_SOURCE_MESSAGES}); no period "
+            f"wording. {languages}",
+        ),
+    ]

@@ -1,0 +1,107 @@
+"""``/mcp``: the MCP tools over streamable HTTP, behind the same API keys as /v1.
+
+``McpEndpoint`` is an ASGI endpoint mounted as a plain route (so not in the OpenAPI
+document). Each request is authenticated like a /v1 request (``service.auth``: bearer
+key, its rate limit, the failed-attempt limit) before the SDK reads it: no, a malformed
+or an unknown key is a 401 problem, a key with none of the tools' scopes a 403 problem.
+The SDK then serves it statelessly with JSON answers (any worker process can answer any
+request, and the app's deadline covers the whole call); the tools a key may see and call
+are those of its scopes (``mcp_face.server.ScopeGuard``: a tool's scope is its /v1
+twin's). The app's middleware (body limit, deadline, last-resort 500) wraps it as it
+wraps /v1; ``running()`` belongs in the app's lifespan (it starts the SDK's task group).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.auth.provider import AccessToken
+from mcp.server.context import ServerRequestContext
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.types import Receive, Scope, Send
+
+from mcp_face import TOOL_SCOPES, build_server
+from service.auth import authenticate, bearer_scheme
+from service.problems import problem_response, toolkit_error_handler
+from service.state import ServiceState
+from toolkit.errors import PermissionDenied, ToolkitError
+from toolkit.models import ApiKeyRecord
+
+PATH = "/mcp"
+KEY = "mlens.api_key"
+"""Where the authenticated key travels in the ASGI scope, to the tools' scope guard."""
+MCP_SCOPES = frozenset(TOOL_SCOPES.values())
+
+
+def key_of(ctx: ServerRequestContext[Any, Any]) -> ApiKeyRecord | None:
+    """The key the HTTP request carrying ``ctx``'s message authenticated with."""
+    scope = getattr(ctx.request, "scope", None)
+    record = scope.get(KEY) if isinstance(scope, dict) else None
+    return record if isinstance(record, ApiKeyRecord) else None
+
+
+class McpEndpoint:
+    """The streamable-HTTP MCP endpoint of one app (``__call__`` is its ASGI app)."""
+
+    def __init__(self, state: ServiceState) -> None:
+        self.state = state
+        self.server = build_server(state.workspace, api_key=key_of)
+        self.manager: StreamableHTTPSessionManager | None = None
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """Serve while the app runs (a fresh SDK session manager per lifespan)."""
+        self.server.streamable_http_app(
+            streamable_http_path=PATH,
+            stateless_http=True,
+            json_response=True,
+            max_request_body_size=self.state.settings.max_body_bytes,
+            # Requests need an API key, so a rebound browser page gets nothing; the
+            # service's own host names are the operator's business.
+            transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        )
+        manager = self.server.session_manager
+        async with manager.run():
+            self.manager = manager
+            try:
+                yield
+            finally:
+                self.manager = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Authenticate, then hand the request to the SDK."""
+        request = Request(scope, receive)
+        try:
+            record = await self._authenticate(request)
+        except ToolkitError as exc:
+            response = await toolkit_error_handler(request, exc)
+            await response(scope, receive, send)
+            return
+        manager = self.manager
+        if manager is None:  # the app was called without running its lifespan
+            detail = "the MCP endpoint is not running"
+            await problem_response(request, 503, detail=detail)(scope, receive, send)
+            return
+        scope[KEY] = record
+        # The SDK binds a session to its creator through ``user`` (no sessions here,
+        # stateless; kept so that a stateful setup would stay safe).
+        scope["user"] = AuthenticatedUser(
+            AccessToken(token=record.prefix, client_id=f"key-{record.id}", scopes=[*record.scopes])
+        )
+        await manager.handle_request(scope, receive, send)
+
+    async def _authenticate(self, request: Request) -> ApiKeyRecord:
+        credentials = await bearer_scheme(request)
+        record = await run_in_threadpool(authenticate, request, self.state, credentials)
+        if not record.scopes & MCP_SCOPES:
+            wanted = " ".join(sorted(MCP_SCOPES))
+            raise PermissionDenied(
+                f"this API key has none of the scopes of the MCP tools ({wanted})", scope=wanted
+            )
+        return record

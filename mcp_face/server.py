@@ -14,9 +14,8 @@ from typing import Any
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
-from mcp_types import ListToolsResult
 
-from mcp_face.tools import READ_ONLY, TOOL_SCOPES, cli_line, make_tools, tool_error
+from mcp_face.tools import READ_ONLY, TOOL_SCOPES, cli_line, make_tools
 from toolkit.apikeys import check_scope
 from toolkit.errors import PermissionDenied, StoreError, ToolkitError
 from toolkit.models import ApiKeyRecord
@@ -49,45 +48,45 @@ def remote_error_text(exc: ToolkitError) -> str:
     return cli_line(exc)
 
 
-class ScopeGuard:
-    """Server middleware: only the tools the request's key has the scopes for.
+def refusal(record: ApiKeyRecord | None, tool: str) -> str | None:
+    """``None`` when the key ``record`` may run ``tool``, else why not (the /v1 403's words)."""
+    scope = TOOL_SCOPES.get(tool)
+    if scope is None:
+        return None  # an unknown tool: the server answers that itself
+    if record is None:
+        return "this request carries no API key"
+    try:
+        check_scope(record, scope)
+    except PermissionDenied as exc:
+        return exc.message
+    return None
 
-    ``tools/list`` leaves the others out; ``tools/call`` of one of them is a tool error
-    saying which scope the key lacks (the /v1 403's words).
+
+class ScopeGuard:
+    """Only the tools the request's key has the scopes for.
+
+    As server middleware it leaves the others out of ``tools/list``; ``refuse`` is the
+    tools' own check before a call (a tool error saying which scope the key lacks).
     """
 
     def __init__(self, key_of: KeyOf) -> None:
         self.key_of = key_of
 
-    def allowed(self, record: ApiKeyRecord | None, tool: str) -> str | None:
-        """``None`` when ``record`` may call ``tool``, else why not."""
-        scope = TOOL_SCOPES.get(tool)
-        if scope is None:
-            return None  # an unknown tool: the server answers that itself
-        if record is None:
-            return "this request carries no API key"
-        try:
-            check_scope(record, scope)
-        except PermissionDenied as exc:
-            return exc.message
-        return None
+    def refuse(self, ctx: ServerRequestContext[Any, Any], tool: str) -> str | None:
+        """Why the request of ``ctx`` may not run ``tool`` (``None``: it may)."""
+        return refusal(self.key_of(ctx), tool)
 
     async def __call__(
         self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
     ) -> HandlerResult:
-        """Filter ``tools/list``, refuse a ``tools/call`` out of scope, pass the rest."""
-        if ctx.method == "tools/call":
-            name = str((ctx.params or {}).get("name", ""))
-            refused = self.allowed(self.key_of(ctx), name)
-            if refused is not None:
-                return tool_error(refused)
-            return await call_next(ctx)
+        """Pass the request on; drop the tools out of scope from a ``tools/list`` answer."""
         result = await call_next(ctx)
-        if ctx.method == "tools/list" and isinstance(result, ListToolsResult):
-            record = self.key_of(ctx)
-            kept = [t for t in result.tools if self.allowed(record, t.name) is None]
-            return result.model_copy(update={"tools": kept})
-        return result
+        # Middleware sees the answer in its wire form: a dict (``tools``: [{name …}]).
+        if ctx.method != "tools/list" or not isinstance(result, dict):
+            return result
+        record = self.key_of(ctx)
+        kept = [t for t in result.get("tools", []) if refusal(record, str(t.get("name"))) is None]
+        return {**result, "tools": kept}
 
 
 def build_server(workspace: Workspace, *, api_key: KeyOf | None = None) -> MCPServer[Any]:
@@ -102,16 +101,20 @@ def build_server(workspace: Workspace, *, api_key: KeyOf | None = None) -> MCPSe
     Returns:
         The server; ``serve_stdio`` runs it, the service mounts its streamable HTTP.
     """
+    guard = ScopeGuard(api_key) if api_key is not None else None
     server: MCPServer[Any] = MCPServer(
         NAME,
         title="Message Lens",
         instructions=INSTRUCTIONS,
         version=package_version(),
         log_level="WARNING",
-        middleware=[ScopeGuard(api_key)] if api_key is not None else None,
+        middleware=[guard] if guard is not None else None,
     )
-    error_text = remote_error_text if api_key is not None else cli_line
-    for spec in make_tools(workspace, error_text):
+    if guard is None:
+        tools = make_tools(workspace, cli_line)
+    else:
+        tools = make_tools(workspace, remote_error_text, guard.refuse)
+    for spec in tools:
         server.add_tool(
             spec.fn,
             name=spec.name,

@@ -14,8 +14,10 @@ The descriptions state the bounds, the defaults in force and the summary languag
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
+from mcp.server.context import ServerRequestContext
+from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
@@ -77,6 +79,8 @@ Senders = Annotated[
 ]
 
 ErrorText = Callable[[ToolkitError], str]
+Refuse = Callable[[ServerRequestContext[Any, Any], str], str | None]
+"""Why the request of a call may not run the named tool (``None``: it may)."""
 
 
 def cli_line(exc: ToolkitError) -> str:
@@ -143,26 +147,40 @@ def _languages(ws: Workspace) -> str:
     )
 
 
-def make_tools(ws: Workspace, error_text: ErrorText = cli_line) -> list[ToolSpec]:
-    """The tools over ``ws``, their descriptions stating ``ws.settings``' defaults."""
+def make_tools(
+    ws: Workspace, error_text: ErrorText = cli_line, refuse: Refuse | None = None
+) -> list[ToolSpec]:
+    """The tools over ``ws``, their descriptions stating ``ws.settings``' defaults.
+
+    Args:
+        ws: the workspace every tool calls.
+        error_text: the text of a toolkit error's tool error.
+        refuse: checked before each call (the HTTP scope guard); ``None``: no check.
+    """
     cfg = ws.settings
     languages = _languages(ws)
 
-    def run(make: Callable[[], BaseModel]) -> CallToolResult:
+    def run(ctx: Context, name: str, make: Callable[[], BaseModel]) -> CallToolResult:
+        refused = refuse(ctx.request_context, name) if refuse is not None else None
+        if refused is not None:
+            return tool_error(refused)
         return answer(make, error_text)
 
-    def list_sources() -> Annotated[CallToolResult, SourceList]:
-        return run(lambda: SourceList(items=[source_out(s) for s in ws.sources()]))
+    def list_sources(ctx: Context) -> Annotated[CallToolResult, SourceList]:
+        return run(ctx, "list_sources", lambda: SourceList(items=[*map(source_out, ws.sources())]))
 
-    def list_topics(source_ref: SourceRef) -> Annotated[CallToolResult, TopicList]:
+    def list_topics(ctx: Context, source_ref: SourceRef) -> Annotated[CallToolResult, TopicList]:
         return run(
+            ctx,
+            "list_topics",
             lambda: TopicList(
                 source_ref=source_ref,
                 items=[TopicOut.model_validate(t) for t in ws.topics(source_ref)],
-            )
+            ),
         )
 
     def search_messages(
+        ctx: Context,
         source_ref: SourceRef,
         query: Annotated[
             str,
@@ -218,11 +236,12 @@ def make_tools(ws: Workspace, error_text: ErrorText = cli_line) -> list[ToolSpec
             hits = ws.search(request)
             return SearchResult(items=[SearchHitOut.model_validate(h) for h in hits])
 
-        return run(make)
+        return run(ctx, "search_messages", make)
 
     language_field = Field(description=f"ISO 639-1 code of the summary's language. {languages}")
 
     def summarize_period(
+        ctx: Context,
         source_ref: SourceRef,
         started_at: Annotated[
             str, Field(description="Start of the period (inclusive): ISO 8601 date or datetime.")
@@ -255,9 +274,10 @@ def make_tools(ws: Workspace, error_text: ErrorText = cli_line) -> list[ToolSpec
             )
             return SummaryOut.model_validate(ws.summarize(request))
 
-        return run(make)
+        return run(ctx, "summarize_period", make)
 
     def summarize_source(
+        ctx: Context,
         source_ref: SourceRef,
         language: Annotated[str, language_field] = "en",
         messages_limit: Annotated[
@@ -282,7 +302,7 @@ def make_tools(ws: Workspace, error_text: ErrorText = cli_line) -> list[ToolSpec
             )
             return SummaryOut.model_validate(ws.summarize(request))
 
-        return run(make)
+        return run(ctx, "summarize_source", make)
 
     return [
         ToolSpec(

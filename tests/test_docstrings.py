@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("toolkit", "service", "cli", "benchmarks")
+PACKAGES = ("toolkit", "service", "cli", "mcp_face", "benchmarks")
 _QUOTED = re.compile(r"``([^`]+)``")
 _NAME = re.compile(r"[a-z_][a-z0-9_]*")
 _FILE = re.compile(r"[\w/]+\.py")

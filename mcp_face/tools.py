@@ -1,9 +1,10 @@
 """The read-only tools, each a few lines over the ``Workspace`` as the /v1 routes are.
 
-Every tool builds the same ``toolkit.requests`` object as its /v1 route and its CLI
-command, so a limit left out takes the Settings' default (``MLENS_DEFAULT_LIMIT`` …),
-and a ref that any face prints (``@handle``, ``c/<id>``, a t.me link) is accepted.
-Times are ISO 8601 (a bare day names the whole UTC day, as in the CLI).
+Every tool builds its ``toolkit.requests`` object as the CLI command does
+(``toolkit.requests.search_request``, ``summary_request``: times as a person types
+them, ISO 8601, a bare day naming the whole UTC day), so a limit left out takes the
+Settings' default (``MLENS_DEFAULT_LIMIT`` …) and a ref that any face prints
+(``@handle``, ``c/<id>``, a t.me link) is accepted.
 
 A tool answers a ``CallToolResult`` of its own making: the /v1 shape as structured
 content (and as JSON text, for clients that read only text), or, for any error of the
@@ -31,7 +32,7 @@ from mcp_face.schemas import (
     TopicOut,
 )
 from toolkit.errors import ToolkitError
-from toolkit.models import SourceKind, SourceStats
+from toolkit.models import SourceStats
 from toolkit.refs import source_link
 from toolkit.requests import (
     MAX_LIMIT,
@@ -40,11 +41,9 @@ from toolkit.requests import (
     MAX_SENDERS,
     MAX_SOURCE_MESSAGES,
     MAX_TOPIC_ID,
-    SearchRequest,
-    SourceSummaryRequest,
-    SummaryRequest,
+    search_request,
+    summary_request,
 )
-from toolkit.timeparse import search_period, summary_period
 from toolkit.workspace import Workspace
 
 READ_ONLY = ToolAnnotations(
@@ -221,14 +220,12 @@ def make_tools(
         explain: Annotated[bool, Field(description="Add each hit's four signals.")] = False,
     ) -> Annotated[CallToolResult, SearchResult]:
         def make() -> SearchResult:
-            start, end = search_period(period_from, period_to)
-            request = SearchRequest(
-                source_ref=source_ref,
-                query=query,
+            request = search_request(
+                source_ref,
+                query,
+                period=(period_from, period_to),
                 limit=limit,
                 scan_messages_limit=scan_messages_limit,
-                period_from=start,
-                period_to=end,
                 explain=explain,
                 topic_id=topic_id,
                 sender_peer_ids=sender_peer_ids,
@@ -262,13 +259,11 @@ def make_tools(
         sender_peer_ids: Senders = None,
     ) -> Annotated[CallToolResult, SummaryOut]:
         def make() -> SummaryOut:
-            start, end = summary_period(started_at, ended_at)
-            request = SummaryRequest(
-                source_ref=source_ref,
-                started_at=start,
-                ended_at=end,
+            request = summary_request(
+                source_ref,
+                period=(started_at, ended_at),
                 language=language,
-                kind=SourceKind(kind) if kind else None,
+                kind=kind,
                 topic_id=topic_id,
                 sender_peer_ids=sender_peer_ids,
             )
@@ -293,8 +288,9 @@ def make_tools(
         sender_peer_ids: Senders = None,
     ) -> Annotated[CallToolResult, SummaryOut]:
         def make() -> SummaryOut:
-            request = SourceSummaryRequest(
-                source_ref=source_ref,
+            request = summary_request(
+                source_ref,
+                period=None,
                 language=language,
                 messages_limit=messages_limit,
                 topic_id=topic_id,

@@ -12,12 +12,11 @@ from typing import Any
 
 import pytest
 from mcp import Client
+from mcp_calls import Call
 from mcp_types import CallToolResult, Tool
 
 from mcp_face import build_server
 from toolkit import Workspace
-
-Call = Callable[..., CallToolResult]
 
 
 async def _session(workspace: Workspace, work: Callable[[Client], Any]) -> Any:
@@ -43,14 +42,3 @@ def listed(workspace: Workspace) -> list[Tool]:
     """The tools the server lists."""
     result = asyncio.run(_session(workspace, lambda client: client.list_tools()))
     return list(result.tools)
-
-
-def error_text(result: CallToolResult) -> str:
-    """The one line of a tool error (asserting it is one)."""
-    assert result.is_error
-    assert result.structured_content is None
-    (block,) = result.content
-    text = getattr(block, "text", "")
-    assert "\n" not in text
-    assert "Traceback" not in text
-    return str(text)

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import error_text
 from mcp import Client, StdioServerParameters
+from mcp_calls import error_text
 from typer.testing import CliRunner
 
 from cli import state

@@ -5,15 +5,19 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import Call, error_text
+from mcp_calls import Call, error_text
 from mcp_types import Tool
 
 from cli.render import hit_record, source_record, summary_record
 from mcp_face import TOOL_SCOPES
 from toolkit import Workspace
 from toolkit.errors import ToolkitError
-from toolkit.requests import SearchRequest, SourceSummaryRequest, SummaryRequest
-from toolkit.timeparse import summary_period
+from toolkit.requests import (
+    SearchRequest,
+    SourceSummaryRequest,
+    search_request,
+    summary_request,
+)
 
 
 def _plain(record: object) -> object:
@@ -90,10 +94,8 @@ def test_summaries_are_the_workspace_summaries(
         ended_at="2026-03-03",
         language="ru",
     )
-    start, end = summary_period("2026-03-02", "2026-03-03")
-    summary = workspace.summarize(
-        SummaryRequest(source_ref=trip_chat, started_at=start, ended_at=end, language="ru")
-    )
+    period = ("2026-03-02", "2026-03-03")
+    summary = workspace.summarize(summary_request(trip_chat, period=period, language="ru"))
     assert result.structured_content == _plain(summary_record(summary))
     about = call("summarize_source", source_ref=trip_chat, messages_limit=20)
     expected = workspace.summarize(SourceSummaryRequest(source_ref=trip_chat, messages_limit=20))
@@ -129,19 +131,17 @@ def test_a_toolkit_error_is_the_line_the_cli_prints(call: Call, workspace: Works
 
 def _run_directly(workspace: Workspace, tool: str, arguments: dict[str, str]) -> None:
     """What the CLI does with the same input (whose message it prints after ``error:``)."""
-    from toolkit.timeparse import search_period
-
     ref = arguments["source_ref"]
     if tool == "list_topics":
         workspace.topics(ref)
     elif tool == "search_messages":
-        start, end = search_period(arguments.get("period_from"), None)
-        workspace.search(SearchRequest(source_ref=ref, query=arguments["query"], period_from=start))
+        period = (arguments.get("period_from"), None)
+        workspace.search(search_request(ref, arguments["query"], period=period))
     elif tool == "summarize_period":
-        start, end = summary_period(arguments["started_at"], arguments["ended_at"])
-        workspace.summarize(SummaryRequest(source_ref=ref, started_at=start, ended_at=end))
+        period = (arguments["started_at"], arguments["ended_at"])
+        workspace.summarize(summary_request(ref, period=period))
     else:
-        workspace.summarize(SourceSummaryRequest(source_ref=ref, language=arguments["language"]))
+        workspace.summarize(summary_request(ref, period=None, language=arguments["language"]))
 
 
 def test_arguments_out_of_bounds_are_a_tool_error(call: Call, trip_chat: str) -> None:

@@ -7,6 +7,8 @@ entered by the test), so the whole middleware stack of /v1 is in the way, as in 
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -17,7 +19,13 @@ from fastapi.testclient import TestClient
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from service.app import create_app
+from service.state import state_of
+from toolkit import deadline
+from toolkit.apikeys import create_api_key
+from toolkit.config import Settings
 from toolkit.embeddings import Embedder
+from toolkit.errors import DeadlineExceeded
 
 LIST_TOOLS = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
 ACCEPT = {"Accept": "application/json, text/event-stream"}
@@ -170,3 +178,57 @@ def test_a_plain_json_rpc_post_is_answered_as_json(
     assert response.headers["content-type"].startswith("application/json")
     names = [t["name"] for t in response.json()["result"]["tools"]]
     assert names == ["list_sources", "list_topics"]
+
+
+class CheckingSearcher:
+    """A searcher that works in small steps (20 s in all), checking the deadline."""
+
+    def __init__(self) -> None:
+        self.stopped = threading.Event()
+        self.error: BaseException | None = None
+
+    def run(self, request: Any) -> list[Any]:
+        try:
+            for _ in range(2000):
+                deadline.check()
+                time.sleep(0.01)
+        except BaseException as exc:
+            self.error = exc
+            raise
+        finally:
+            self.stopped.set()
+        return []
+
+
+def test_a_tool_past_the_deadline_is_a_503_problem_and_its_work_stops(
+    settings: Settings,
+) -> None:
+    worker = CheckingSearcher()
+    hasty = settings.model_copy(update={"request_timeout_seconds": 0.3})
+    app = create_app(hasty, searcher=worker)  # type: ignore[arg-type]
+    token, _ = create_api_key(state_of(app).workspace.store, name="k", scopes={"search.read"})
+    call = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {"name": "search_messages", "arguments": {"source_ref": "@lens_x", "query": "q"}},
+    }
+    with TestClient(app) as client:
+        headers = {**ACCEPT, "Authorization": f"Bearer {token}"}
+        response = client.post("/mcp", json=call, headers=headers)
+        assert response.status_code == 503
+        assert response.json()["type"].endswith("deadline-exceeded")
+        assert worker.stopped.wait(10)  # not after its 20 s: the tool's thread stopped
+    assert isinstance(worker.error, DeadlineExceeded)
+
+
+def test_the_keys_rate_limit_holds_for_mcp(settings: Settings) -> None:
+    limited = settings.model_copy(update={"rate_limit_per_minute": 6.0, "rate_limit_burst": 2})
+    app = create_app(limited)
+    token, _ = create_api_key(state_of(app).workspace.store, name="k", scopes={"sources.read"})
+    headers = {**ACCEPT, "Authorization": f"Bearer {token}"}
+    with TestClient(app) as client:
+        statuses = [client.post("/mcp", json=LIST_TOOLS, headers=headers) for _ in range(3)]
+    assert [r.status_code for r in statuses] == [200, 200, 429]
+    assert statuses[2].headers["content-type"] == "application/problem+json"
+    assert int(statuses[2].headers["retry-after"]) >= 1

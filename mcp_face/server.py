@@ -15,7 +15,8 @@ from typing import Any
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 
-from mcp_face.tools import READ_ONLY, TOOL_SCOPES, cli_line, make_tools
+from mcp_face.answers import cli_line
+from mcp_face.tools import READ_ONLY, TOOL_SCOPES, make_tools
 from toolkit.apikeys import check_scope
 from toolkit.errors import PermissionDenied, StoreError, ToolkitError
 from toolkit.models import ApiKeyRecord

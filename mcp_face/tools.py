@@ -6,41 +6,44 @@ them, ISO 8601, a bare day naming the whole UTC day), so a limit left out takes 
 Settings' default (``MLENS_DEFAULT_LIMIT`` …) and a ref that any face prints
 (``@handle``, ``c/<id>``, a t.me link) is accepted.
 
-A tool answers a ``CallToolResult`` of its own making: the /v1 shape as structured
-content (and as JSON text, for clients that read only text), or, for any error of the
-toolkit's tree, ``is_error`` with the one line the CLI prints for it (``error_text``).
-The descriptions state the bounds, the defaults in force and the summary languages.
+Each answers as ``mcp_face.answers`` says (the /v1 shape, or a toolkit error as the
+CLI's line); the descriptions state the bounds, the defaults in force and the summary
+languages. (No ``from __future__ import annotations`` here: the parameters' annotations
+carry descriptions made from the settings, evaluated where the tools are defined.)
 """
 
-import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from dataclasses import dataclass
+from typing import Annotated, Literal
 
-from mcp.server.context import ServerRequestContext
 from mcp.server.mcpserver import Context
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, Field
 
+from mcp_face.answers import (
+    ErrorText,
+    Refuse,
+    Senders,
+    SourceRef,
+    TopicId,
+    answer,
+    cli_line,
+    source_out,
+    tool_error,
+)
 from mcp_face.schemas import (
     SearchHitOut,
     SearchResult,
     SourceList,
-    SourceOut,
     SummaryOut,
     TopicList,
     TopicOut,
 )
-from toolkit.errors import ToolkitError
-from toolkit.models import SourceStats
-from toolkit.refs import source_link
 from toolkit.requests import (
     MAX_LIMIT,
     MAX_QUERY_CHARS,
     MAX_SCAN,
-    MAX_SENDERS,
     MAX_SOURCE_MESSAGES,
-    MAX_TOPIC_ID,
     search_request,
     summary_request,
 )
@@ -59,66 +62,6 @@ TOOL_SCOPES: dict[str, str] = {
 }
 """The API-key scope each tool needs over HTTP: the scope of its /v1 twin."""
 
-REF_HELP = (
-    "The source: `@handle`, `handle`, a t.me link (`https://t.me/handle`, "
-    "`t.me/c/<id>/<msg>`) or the `source_ref` list_sources prints (`c/<id>` for private ones)."
-)
-SourceRef = Annotated[str, Field(min_length=1, max_length=300, description=REF_HELP)]
-TopicId = Annotated[
-    int | None,
-    Field(ge=1, le=MAX_TOPIC_ID, description="Only this forum topic (list_topics; General is 1)."),
-]
-Senders = Annotated[
-    list[str] | None,
-    Field(
-        max_length=MAX_SENDERS,
-        description=f"Only these senders' messages (`user123`, `channel123`; at most "
-        f"{MAX_SENDERS}).",
-    ),
-]
-
-ErrorText = Callable[[ToolkitError], str]
-Refuse = Callable[[ServerRequestContext[Any, Any], str], str | None]
-"""Why the request of a call may not run the named tool (``None``: it may)."""
-
-
-def cli_line(exc: ToolkitError) -> str:
-    """The message the CLI prints after ``error:`` for ``exc``."""
-    return str(exc)
-
-
-def answer(make: Callable[[], BaseModel], error_text: ErrorText = cli_line) -> CallToolResult:
-    """Run ``make``: its model as structured content and JSON text, or a toolkit error as
-    a tool error (``is_error``) reading ``error_text(exc)``; anything else propagates."""
-    try:
-        model = make()
-    except ToolkitError as exc:
-        return tool_error(error_text(exc))
-    data = model.model_dump(mode="json")
-    text = json.dumps(data, ensure_ascii=False)
-    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
-
-
-def tool_error(message: str) -> CallToolResult:
-    """A tool error whose one text block is ``message``."""
-    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
-
-
-def source_out(stats: SourceStats) -> SourceOut:
-    """A stored source as ``GET /v1/sources/by-ref`` answers for its canonical ref."""
-    source = stats.source
-    return SourceOut(
-        source_ref=source.key,
-        title=source.title,
-        kind=source.kind.value,
-        message_count=stats.message_count,
-        first_message_at=stats.first_message_at,
-        last_message_at=stats.last_message_at,
-        last_synced_at=stats.last_synced_at,
-        link=source_link(source),
-        topics=[TopicOut.model_validate(t) for t in stats.topics],
-    )
-
 
 @dataclass
 class ToolSpec:
@@ -128,17 +71,13 @@ class ToolSpec:
     name: str
     title: str
     description: str
-    scope: str = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.scope = TOOL_SCOPES[self.name]
 
 
 def _languages(ws: Workspace) -> str:
     codes = ws.summary_languages()
     if not codes:
         return "The configured summary engine cannot run: every summary fails until it is fixed."
-    if ws.settings.summary_engine != "extractive" and len(codes) > 10:
+    if codes != ws.summary_languages("extractive"):
         return "Languages: any ISO 639-1 code (an LLM endpoint writes the summary)."
     return (
         f"Languages: {', '.join(codes)} (the offline engine's; others need an LLM endpoint "

@@ -1,0 +1,81 @@
+"""What every tool shares: argument types with their bounds, and how it answers.
+
+A tool answers a ``CallToolResult`` of its own making (``answer``): its /v1-shaped
+model as structured content and as JSON text, for clients that read only text; or, for
+an error of the toolkit's tree, ``is_error`` with one line of text (``tool_error``):
+the line the CLI prints after ``error:`` (``cli_line``) unless the server says otherwise.
+"""
+
+import json
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from mcp.server.context import ServerRequestContext
+from mcp_types import CallToolResult, TextContent
+from pydantic import BaseModel, Field
+
+from mcp_face.schemas import SourceOut, TopicOut
+from toolkit.errors import ToolkitError
+from toolkit.models import SourceStats
+from toolkit.refs import source_link
+from toolkit.requests import MAX_SENDERS, MAX_TOPIC_ID
+
+REF_HELP = (
+    "The source: `@handle`, `handle`, a t.me link (`https://t.me/handle`, "
+    "`t.me/c/<id>/<msg>`) or the `source_ref` list_sources prints (`c/<id>` for private ones)."
+)
+SourceRef = Annotated[str, Field(min_length=1, max_length=300, description=REF_HELP)]
+TopicId = Annotated[
+    int | None,
+    Field(ge=1, le=MAX_TOPIC_ID, description="Only this forum topic (list_topics; General is 1)."),
+]
+Senders = Annotated[
+    list[str] | None,
+    Field(
+        max_length=MAX_SENDERS,
+        description=f"Only these senders' messages (`user123`, `channel123`; at most "
+        f"{MAX_SENDERS}).",
+    ),
+]
+
+ErrorText = Callable[[ToolkitError], str]
+Refuse = Callable[[ServerRequestContext[Any, Any], str], str | None]
+"""Why the request of a call may not run the named tool (``None``: it may)."""
+
+
+def cli_line(exc: ToolkitError) -> str:
+    """The message the CLI prints after ``error:`` for ``exc``."""
+    return str(exc)
+
+
+def answer(make: Callable[[], BaseModel], error_text: ErrorText = cli_line) -> CallToolResult:
+    """Run ``make``: its model as structured content and JSON text, or a toolkit error as
+    a tool error (``is_error``) reading ``error_text(exc)``; anything else propagates."""
+    try:
+        model = make()
+    except ToolkitError as exc:
+        return tool_error(error_text(exc))
+    data = model.model_dump(mode="json")
+    text = json.dumps(data, ensure_ascii=False)
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
+def tool_error(message: str) -> CallToolResult:
+    """A tool error whose one text block is ``message``."""
+    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+
+
+def source_out(stats: SourceStats) -> SourceOut:
+    """A stored source as ``GET /v1/sources/by-ref`` answers for its canonical ref."""
+    source = stats.source
+    return SourceOut(
+        source_ref=source.key,
+        title=source.title,
+        kind=source.kind.value,
+        message_count=stats.message_count,
+        first_message_at=stats.first_message_at,
+        last_message_at=stats.last_message_at,
+        last_synced_at=stats.last_synced_at,
+        link=source_link(source),
+        topics=[TopicOut.model_validate(t) for t in stats.topics],
+    )

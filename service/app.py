@@ -38,8 +38,8 @@ Search and summaries over the messages of messaging-platform chats and channels.
 
 Authenticate with `Authorization: Bearer <API key>` (create one with
 `mlens keys create --scope ...`). Every error is `application/problem+json` (RFC 9457).
-MCP clients reach the same tools over streamable HTTP at `/mcp`, with the same keys
-(see docs/mcp.md).
+MCP clients reach search and summaries as tools over streamable HTTP at `/mcp`, with
+the same keys and scopes (see docs/mcp.md).
 """
 
 

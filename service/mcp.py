@@ -4,10 +4,11 @@
 document). Each request is authenticated like a /v1 request (``service.auth``: bearer
 key, its rate limit, the failed-attempt limit) before the SDK reads it: no, a malformed
 or an unknown key is a 401 problem, a key with none of the tools' scopes a 403 problem.
-The SDK then serves it statelessly with JSON answers (any worker process can answer any
-request, and the app's deadline covers the whole call); the tools a key may see and call
-are those of its scopes (``mcp_face.server.ScopeGuard``: a tool's scope is its /v1
-twin's). The app's middleware (body limit, deadline, last-resort 500) wraps it as it
+The SDK then serves it statelessly with JSON answers: any worker process can answer any
+request, and the app's deadline covers the whole call. So only POST is served; GET and
+DELETE are 405 problems (no stream to open, no session to end). The tools a key may see
+and call are those of its scopes (``mcp_face.server.ScopeGuard``: a tool's scope is its
+/v1 twin's). The app's middleware (body limit, deadline, last-resort 500) wraps it as it
 wraps /v1; ``running()`` belongs in the app's lifespan (it starts the SDK's task group).
 """
 
@@ -75,8 +76,15 @@ class McpEndpoint:
                 self.manager = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Authenticate, then hand the request to the SDK."""
+        """Authenticate, then hand the request to the SDK (POST only)."""
         request = Request(scope, receive)
+        if request.method != "POST":
+            # Stateless: no stream to open with GET (the spec's answer is 405; the SDK
+            # would hold the request open), no session to end with DELETE.
+            detail = f"{request.method} is not allowed here: send MCP messages with POST"
+            response = problem_response(request, 405, detail=detail, headers={"Allow": "POST"})
+            await response(scope, receive, send)
+            return
         try:
             record = await self._authenticate(request)
         except ToolkitError as exc:

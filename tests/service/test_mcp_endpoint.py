@@ -232,3 +232,14 @@ def test_the_keys_rate_limit_holds_for_mcp(settings: Settings) -> None:
     assert [r.status_code for r in statuses] == [200, 200, 429]
     assert statuses[2].headers["content-type"] == "application/problem+json"
     assert int(statuses[2].headers["retry-after"]) >= 1
+
+
+@pytest.mark.parametrize("method", ["GET", "DELETE", "PUT"])
+def test_only_post_is_served_the_rest_is_a_405_problem(
+    client: TestClient, auth: Callable[..., dict[str, str]], method: str
+) -> None:
+    # Stateless: no SSE stream to open with GET, no session to end with DELETE.
+    response = client.request(method, "/mcp", headers={**ACCEPT, **auth()})
+    assert response.status_code == 405
+    assert response.headers["allow"] == "POST"
+    assert response.headers["content-type"] == "application/problem+json"

@@ -23,8 +23,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import gen_docs  # noqa: E402
 
 PAGES = gen_docs.pages()
-TOP = ("toolkit/", "cli/", "service/", "app_pages/", "tests/", "scripts/", "benchmarks/",
-       "notebooks/", "docs/", "app_streamlit.py", "Makefile", "pyproject.toml",
+TOP = ("toolkit/", "cli/", "service/", "app_pages/", "mcp_face/", "tests/", "scripts/",
+       "benchmarks/", "notebooks/", "docs/", "app_streamlit.py", "Makefile", "pyproject.toml",
        "environment.yml")  # fmt: skip
 CODE_PATH = re.compile(r"`([A-Za-z0-9_./-]+)`")
 LINK = re.compile(r"\]\(([^)\s]+)\)")

@@ -44,6 +44,7 @@ from toolkit.requests import (
     MAX_QUERY_CHARS,
     MAX_SCAN,
     MAX_SOURCE_MESSAGES,
+    search_all_request,
     search_request,
     summary_request,
 )
@@ -53,10 +54,14 @@ READ_ONLY = ToolAnnotations(
     read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
 )
 
+MAX_SOURCE_REFS = 1000
+"""Most sources one search_all call may name (as ``POST /v1/search/all``)."""
+
 TOOL_SCOPES: dict[str, str] = {
     "list_sources": "sources.read",
     "list_topics": "sources.read",
     "search_messages": "search.read",
+    "search_all": "search.read",
     "summarize_period": "summary.run",
     "summarize_source": "summary.run",
 }
@@ -117,46 +122,53 @@ def make_tools(
             ),
         )
 
+    Query = Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=MAX_QUERY_CHARS,
+            description=f"What to look for: 1..{MAX_QUERY_CHARS} characters, not blank; "
+            "any language.",
+        ),
+    ]
+    Limit = Annotated[
+        int | None,
+        Field(
+            ge=1,
+            le=MAX_LIMIT,
+            description=f"Hits to return (1..{MAX_LIMIT}); default {cfg.default_limit}.",
+        ),
+    ]
+    Scan = Annotated[
+        int | None,
+        Field(
+            ge=1,
+            le=MAX_SCAN,
+            description=f"Most recent messages to scan in a source (1..{MAX_SCAN}); default "
+            f"{cfg.default_scan_messages_limit}. Older messages are not searched.",
+        ),
+    ]
+    PeriodFrom = Annotated[
+        str | None,
+        Field(description="Scan only messages posted from here: ISO 8601 date or datetime."),
+    ]
+    PeriodTo = Annotated[
+        str | None,
+        Field(description="... up to here (inclusive; a bare date includes the whole day)."),
+    ]
+    Explain = Annotated[bool, Field(description="Add each hit's four signals.")]
+
     def search_messages(
         ctx: Context,
         source_ref: SourceRef,
-        query: Annotated[
-            str,
-            Field(
-                min_length=1,
-                max_length=MAX_QUERY_CHARS,
-                description=f"What to look for: 1..{MAX_QUERY_CHARS} characters, not blank; "
-                "any language.",
-            ),
-        ],
-        limit: Annotated[
-            int | None,
-            Field(
-                ge=1,
-                le=MAX_LIMIT,
-                description=f"Hits to return (1..{MAX_LIMIT}); default {cfg.default_limit}.",
-            ),
-        ] = None,
-        scan_messages_limit: Annotated[
-            int | None,
-            Field(
-                ge=1,
-                le=MAX_SCAN,
-                description=f"Most recent messages to scan (1..{MAX_SCAN}); default "
-                f"{cfg.default_scan_messages_limit}. Older messages are not searched.",
-            ),
-        ] = None,
-        period_from: Annotated[
-            str | None,
-            Field(description="Scan only messages posted from here: ISO 8601 date or datetime."),
-        ] = None,
-        period_to: Annotated[
-            str | None,
-            Field(description="... up to here (inclusive; a bare date includes the whole day)."),
-        ] = None,
+        query: Query,
+        limit: Limit = None,
+        scan_messages_limit: Scan = None,
+        period_from: PeriodFrom = None,
+        period_to: PeriodTo = None,
         topic_id: TopicId = None,
         sender_peer_ids: Senders = None,
-        explain: Annotated[bool, Field(description="Add each hit's four signals.")] = False,
+        explain: Explain = False,
     ) -> Annotated[CallToolResult, SearchResult]:
         def make() -> SearchResult:
             request = search_request(
@@ -173,6 +185,42 @@ def make_tools(
             return SearchResult(items=[SearchHitOut.model_validate(h) for h in hits])
 
         return run(ctx, "search_messages", make)
+
+    def search_all(
+        ctx: Context,
+        query: Query,
+        source_refs: Annotated[
+            list[str] | None,
+            Field(
+                min_length=1,
+                max_length=MAX_SOURCE_REFS,
+                description="Search only these sources (refs as for search_messages); "
+                "default: every stored source.",
+            ),
+        ] = None,
+        limit: Limit = None,
+        scan_messages_limit: Scan = None,
+        period_from: PeriodFrom = None,
+        period_to: PeriodTo = None,
+        topic_id: TopicId = None,
+        sender_peer_ids: Senders = None,
+        explain: Explain = False,
+    ) -> Annotated[CallToolResult, SearchResult]:
+        def make() -> SearchResult:
+            request = search_all_request(
+                query,
+                source_refs=source_refs,
+                period=(period_from, period_to),
+                limit=limit,
+                scan_messages_limit=scan_messages_limit,
+                explain=explain,
+                topic_id=topic_id,
+                sender_peer_ids=sender_peer_ids,
+            )
+            hits = ws.search_all(request)
+            return SearchResult(items=[SearchHitOut.model_validate(h) for h in hits])
+
+        return run(ctx, "search_all", make)
 
     language_field = Field(description=f"ISO 639-1 code of the summary's language. {languages}")
 
@@ -267,6 +315,18 @@ def make_tools(
             f"{cfg.default_limit}, at most {MAX_LIMIT}), best first, each with its link and "
             "up to 2 messages before and after it. To search older messages, raise "
             "`scan_messages_limit` or give a period.",
+        ),
+        ToolSpec(
+            search_all,
+            "search_all",
+            "Search every source",
+            "The same hybrid search over several sources at once (every stored source unless "
+            "`source_refs` names some), as one ranking whose scores compare across sources; "
+            "each hit names its source (`source_ref`, `source_title`). Scans the most recent "
+            f"`scan_messages_limit` messages of each source (default "
+            f"{cfg.default_scan_messages_limit}); sources × `scan_messages_limit` may not "
+            f"exceed {cfg.search_all_max_scan}. At most `limit` hits (default "
+            f"{cfg.default_limit}, at most {MAX_LIMIT}).",
         ),
         ToolSpec(
             summarize_period,

@@ -69,6 +69,7 @@ def test_a_client_spawns_mlens_mcp_and_calls_every_tool(
         "list_sources",
         "list_topics",
         "search_messages",
+        "search_all",
         "summarize_period",
         "summarize_source",
     ]

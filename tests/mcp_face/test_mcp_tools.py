@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from mcp_calls import Call, error_text
@@ -15,6 +16,7 @@ from toolkit.errors import ToolkitError
 from toolkit.requests import (
     SearchRequest,
     SourceSummaryRequest,
+    search_all_request,
     search_request,
     summary_request,
 )
@@ -65,6 +67,15 @@ def test_search_answers_the_workspace_hits_with_the_settings_defaults(
     assert len(hits) == workspace.settings.default_limit  # the chat has more messages
 
 
+def test_search_all_answers_the_workspace_hits(
+    call: Call, workspace: Workspace, trip_chat: str
+) -> None:
+    result = call("search_all", query="hotel breakfast", limit=3)
+    hits = workspace.search_all(search_all_request("hotel breakfast", limit=3))
+    assert result.structured_content == {"items": [_plain(hit_record(h)) for h in hits]}
+    assert len(hits) == 3
+
+
 def test_search_takes_a_bare_day_and_the_printed_ref(
     call: Call, workspace: Workspace, trip_chat: str
 ) -> None:
@@ -102,11 +113,12 @@ def test_summaries_are_the_workspace_summaries(
     assert about.structured_content == _plain(summary_record(expected))
 
 
-ERRORS: list[tuple[str, dict[str, str]]] = [
+ERRORS: list[tuple[str, dict[str, Any]]] = [
     ("search_messages", {"source_ref": "@no_such_chat", "query": "x"}),
     ("search_messages", {"source_ref": "@nope", "query": "x"}),
     ("search_messages", {"source_ref": "@trip_planning", "query": "x", "period_from": "May"}),
     ("list_topics", {"source_ref": "t.me/c/123"}),
+    ("search_all", {"query": "x", "source_refs": ["@no_such_chat"]}),
     (
         "summarize_period",
         {"source_ref": "@trip_planning", "started_at": "2026-03-05", "ended_at": "2026-03-02"},
@@ -129,11 +141,14 @@ def test_a_toolkit_error_is_the_line_the_cli_prints(call: Call, workspace: Works
         assert error_text(call(tool, **arguments)) == str(raised.value), (tool, arguments)
 
 
-def _run_directly(workspace: Workspace, tool: str, arguments: dict[str, str]) -> None:
+def _run_directly(workspace: Workspace, tool: str, arguments: dict[str, Any]) -> None:
     """What the CLI does with the same input (whose message it prints after ``error:``)."""
-    ref = arguments["source_ref"]
+    ref = arguments.get("source_ref", "")
     if tool == "list_topics":
         workspace.topics(ref)
+    elif tool == "search_all":
+        request = search_all_request(arguments["query"], source_refs=arguments["source_refs"])
+        workspace.search_all(request)
     elif tool == "search_messages":
         period = (arguments.get("period_from"), None)
         workspace.search(search_request(ref, arguments["query"], period=period))

@@ -73,6 +73,7 @@ def test_a_client_lists_and_calls_every_tool(
                 "ended_at": "2024-03-01",
             },
             "summarize_source": {"source_ref": "@lens_public", "language": "ru"},
+            "search_all": {"query": "hello post", "limit": 20},
             "unknown": {"source_ref": "@lens_missing", "query": "hello"},
             "bad_period": {
                 "source_ref": "@lens_public",
@@ -91,6 +92,7 @@ def test_a_client_lists_and_calls_every_tool(
         "list_sources",
         "list_topics",
         "search_messages",
+        "search_all",
         "summarize_period",
         "summarize_source",
     ]
@@ -106,6 +108,8 @@ def test_a_client_lists_and_calls_every_tool(
     assert period["summary"]
     assert period["engine"] == "extractive"
     assert got["summarize_source"].structured_content["language"] == "ru"
+    everywhere = got["search_all"].structured_content["items"]
+    assert {h["source_ref"] for h in everywhere} == {"@lens_public", "c/1987654321"}
     for name in ("unknown", "bad_period"):
         assert got[name].is_error
     assert got["unknown"].content[0].text.startswith("no source @lens_missing in the store")
@@ -125,7 +129,7 @@ def test_a_key_sees_and_runs_only_the_tools_of_its_scopes(
         return [t.name for t in listed.tools], refused, allowed
 
     names, refused, allowed = with_client(app, make_key("search.read"), work, mode=mode)
-    assert names == ["search_messages"]
+    assert names == ["search_messages", "search_all"]
     assert refused.is_error
     assert refused.content[0].text == "this API key lacks the scope 'sources.read'"
     assert not allowed.is_error

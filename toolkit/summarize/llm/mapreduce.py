@@ -36,6 +36,7 @@ from toolkit.summarize.llm.prompts import (
     RETRY_PERIOD_WORDING,
     SUMMARY_SCHEMA,
     merge_prompt,
+    source_data,
     system_prompt,
     user_prompt,
 )
@@ -121,7 +122,7 @@ class MapReduce:
 
     def chunks(self, messages: Sequence[Message], ctx: SummaryContext) -> list[list[Message]]:
         """The chunks this engine splits ``messages`` into for ``ctx``."""
-        budget = self._budget(system_prompt(ctx))
+        budget = self._budget(system_prompt(ctx) + source_data(ctx))
         return chunk_messages(
             messages, budget, with_time=ctx.family == "period", topics=dict(ctx.topics)
         )
@@ -147,7 +148,7 @@ class MapReduce:
         self, parts: list[LLMSummary], ctx: SummaryContext
     ) -> tuple[LLMSummary, list[ChatMessage]]:
         system = system_prompt(ctx, merge=True)
-        budget = self._budget(system)
+        budget = self._budget(system + source_data(ctx))
         while True:
             groups: list[list[LLMSummary]] = [[]]
             for part in parts:
@@ -161,7 +162,7 @@ class MapReduce:
             chats = [
                 [
                     {"role": "system", "content": system},
-                    {"role": "user", "content": merge_prompt(_partials_text(group))},
+                    {"role": "user", "content": merge_prompt(_partials_text(group), ctx)},
                 ]
                 for group in groups
             ]
@@ -188,6 +189,7 @@ class MapReduce:
                     "role": "user",
                     "content": user_prompt(
                         render_chunk(chunk, with_time=with_time, topics=dict(ctx.topics)),
+                        ctx,
                         part=i,
                         parts=len(chunks),
                     ),

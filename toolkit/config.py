@@ -193,6 +193,12 @@ class Settings(BaseSettings):
         description="Seconds a summary waits for a turn; then it fails as busy (the service "
         "answers 503 with Retry-After: how long a turn has lately been held).",
     )
+    llm_pseudonymise: bool = Field(
+        False,
+        description="Before an external endpoint: sender names, @handles, phone numbers and "
+        "e-mail addresses are sent as stable placeholders (Person 1, @user_1, PHONE_1, "
+        "EMAIL_1) and mapped back in the answer.",
+    )
     source_summary_messages: int = Field(
         500, ge=1, le=5000, description="Recent messages read by a source summary by default."
     )

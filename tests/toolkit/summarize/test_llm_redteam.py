@@ -219,7 +219,7 @@ def test_red_team_against_the_local_model(
         llm_base_url=llama_server.url,
         llm_model=MODEL,
         llm_max_tokens=300,
-        llm_timeout=120.0,
+        llm_timeout=300.0,  # a busy 2-core machine: prompt and 300 tokens
         llm_max_retries=0,
         summary_engine="llm",
         llm_fallback="none",

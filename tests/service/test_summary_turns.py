@@ -82,6 +82,9 @@ def test_summaries_beyond_the_turns_are_503_with_retry_after_and_searches_answer
                 assert time.monotonic() < give_up, "summaries waiting for a turn hang"
                 time.sleep(0.02)
             searches = [search() for _ in range(3)]
+            while len(llm.requests) < SLOTS:  # the holders' requests are on their way
+                assert time.monotonic() < give_up, "a summary holding a turn never asked"
+                time.sleep(0.02)
             assert len(llm.requests) == SLOTS  # only the summaries with a turn asked
             llm.gate.set()  # type: ignore[attr-defined]
             answers = [future.result(timeout=30) for future in futures]

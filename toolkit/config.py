@@ -23,7 +23,7 @@ LLMFallback = Literal["none", "extractive"]
 
 
 def cores() -> int:
-    """The CPU cores this process may run on (the default of ``summary_concurrency``)."""
+    """The CPU cores this process may run on (``summary_concurrency`` when unset)."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not Linux
@@ -179,11 +179,11 @@ class Settings(BaseSettings):
         description="UTF-8 bytes of cached summaries kept in the store (64 MiB); past it "
         "the least recently used go.",
     )
-    summary_concurrency: int = Field(
-        default_factory=cores,
+    summary_concurrency: int | None = Field(
+        None,
         ge=1,
         le=256,
-        description="Summaries one process computes at once (default: the machine's cores); "
+        description="Summaries one process computes at once (unset: the machine's cores); "
         "the others wait their turn, at most summary_wait_seconds.",
     )
     summary_wait_seconds: float = Field(
@@ -321,6 +321,11 @@ class Settings(BaseSettings):
     def live_configured(self) -> bool:
         """Whether live fetching has the credentials it needs."""
         return bool(self.messenger_api_id and self.messenger_api_hash and self.messenger_session)
+
+    @property
+    def summary_slots(self) -> int:
+        """Summaries computed at once: ``summary_concurrency``, else the machine's cores."""
+        return self.summary_concurrency or cores()
 
     @property
     def llm_configured(self) -> bool:

@@ -78,7 +78,7 @@ class Assembly:
         self._searcher = parts.get("searcher")
         self._lock = threading.RLock()
         # Summaries take turns (``summary_concurrency``), as searches do in the searcher.
-        self.summary_turns = Turns(settings.summary_concurrency, what="summaries")
+        self.summary_turns = Turns(settings.summary_slots, what="summaries")
 
     @property
     def embedder(self) -> Embedder:

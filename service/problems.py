@@ -9,6 +9,8 @@ in an error's MRO wins. Decisions worth stating:
   ``UpstreamRateLimited`` (a messenger FloodWait, an LLM endpoint's 429; the adapters
   raise it, nothing here re-translates) → 503 + ``Retry-After``: the client did nothing
   wrong, this server is out of upstream capacity for a while.
+- ``Busy`` (every turn for summaries is taken, ``toolkit.turns``) → 503 + ``Retry-After``:
+  the server is at capacity, and says when a turn is likely free.
 - ``ConfigError`` → 503: the server is not configured for what was asked (live sync
   without credentials); nothing the client can change, and no retry time to promise.
 - ``StoreError`` → 503 with a generic detail (its message names server paths); logged.
@@ -39,6 +41,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from toolkit.errors import (
     AuthenticationError,
+    Busy,
     ConfigError,
     DeadlineExceeded,
     ImportFormatError,
@@ -73,6 +76,7 @@ STATUS_BY_ERROR: dict[type[ToolkitError], int] = {
     UpstreamTimeout: 504,
     UpstreamError: 502,
     ConfigError: 503,
+    Busy: 503,
     DeadlineExceeded: 503,
     StoreFull: 507,
     StoreError: 503,
@@ -160,7 +164,7 @@ def _slug(cls: type[ToolkitError]) -> str:
 
 
 def _headers(exc: ToolkitError) -> dict[str, str]:
-    if isinstance(exc, RateLimited | UpstreamRateLimited):
+    if isinstance(exc, RateLimited | UpstreamRateLimited | Busy):
         return {"Retry-After": retry_after_header(exc.retry_after)}
     if isinstance(exc, AuthenticationError):
         challenge = f'Bearer realm="{REALM}"'

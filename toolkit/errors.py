@@ -25,6 +25,7 @@ ToolkitError
 │   ├── StoreDamaged         the store's file is corrupted (the log says how to recover it)
 │   └── StoreFull            no space left on the disk of the store or its temporary files
 ├── DeadlineExceeded         the work passed the deadline its caller set (toolkit.deadline)
+├── Busy                     every turn for such work is taken (toolkit.turns); retry_after
 ├── AuthenticationError      a missing, malformed, unknown or revoked API key
 └── PermissionDenied         a valid API key without the scope a request needs
 ```
@@ -148,6 +149,17 @@ class DeadlineExceeded(ToolkitError):
     """The work passed the deadline its caller set (``toolkit.deadline.within``)."""
 
     title = "Deadline exceeded"
+
+
+class Busy(ToolkitError):
+    """Every turn for this kind of work (summaries) is taken and none came free within
+    the wait allowed (``toolkit.turns``); try again after ``retry_after`` seconds."""
+
+    title = "Busy"
+
+    def __init__(self, message: str, *, retry_after: float) -> None:
+        super().__init__(message, retry_after=retry_after)
+        self.retry_after = retry_after
 
 
 class StoreError(ToolkitError):

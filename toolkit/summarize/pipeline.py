@@ -7,11 +7,16 @@ settings', through ``registry.select_engine`` (``auto``: the LLM when an endpoin
 is configured, else extractive), look
 in the store's cache first, and cache what they compute under (source, period,
 language, prompt version, engine, content hash of the selected messages).
+
+A summary not in the cache is computed in a turn of ``turns`` when given (the
+Workspace's, ``MLENS_SUMMARY_CONCURRENCY`` at once): it waits at most
+``summary_wait_seconds`` for one, then fails with ``Busy``. A cached answer needs no turn.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
@@ -27,6 +32,7 @@ from toolkit.summarize.engine import SummaryJob
 from toolkit.summarize.languages import normalise_language
 from toolkit.summarize.period_wording import remove_period_phrases, remove_period_sentences
 from toolkit.summarize.registry import ENGINES, select_engine
+from toolkit.turns import Turns
 
 
 def _linker(source: Source, messages: Sequence[Message]) -> Callable[[int], str]:
@@ -73,6 +79,7 @@ def _run(
     messages: list[Message],
     ctx: SummaryContext,
     use_cache: bool,
+    turns: Turns | None,
 ) -> Summary:
     engine = select_engine(settings)
     engine.check(ctx)  # e.g. an unsupported language fails before any work
@@ -83,7 +90,8 @@ def _run(
     job = SummaryJob(
         store, embedder, settings, source, messages, ctx, ref.raw, _linker(source, messages)
     )
-    summary = engine.summarize(job)
+    with turns.turn(settings.summary_wait_seconds) if turns is not None else nullcontext():
+        summary = engine.summarize(job)
     if ctx.family == "source":
         summary = without_period_wording(summary)
     if summary.engine == engine.name:  # a fallback's answer is not the engine's to cache
@@ -121,7 +129,12 @@ def _engine_settings(settings: Settings, engine: str | None) -> Settings:
 
 
 def summarize_period(
-    store: MessageStore, embedder: Embedder, settings: Settings, request: SummaryRequest
+    store: MessageStore,
+    embedder: Embedder,
+    settings: Settings,
+    request: SummaryRequest,
+    *,
+    turns: Turns | None = None,
 ) -> Summary:
     """Summarise the messages a source posted in ``[request.started_at, request.ended_at)``.
 
@@ -133,6 +146,7 @@ def summarize_period(
             channel variant (by default the source's own kind), the engine, the topic
             and sender filters, and whether a cached result may answer (the result is
             cached anyway).
+        turns: the turns summaries take (``None``: no waiting for one).
 
     Returns:
         The summary (``engine`` names the engine that wrote it).
@@ -143,6 +157,7 @@ def summarize_period(
         UnsupportedLanguage: a language the extractive engine cannot write.
         SourceNotFound: no such source in the store.
         UpstreamError: the LLM endpoint failed (timeout, rate limit, invalid output).
+        Busy: no turn came free within ``settings.summary_wait_seconds``.
     """
     language = normalise_language(request.language)
     start, end = utc(request.started_at), utc(request.ended_at)
@@ -156,16 +171,23 @@ def summarize_period(
     topic, topics = _topic(store, source, topic_id)
     kind = request.kind or source.kind
     ctx = SummaryContext("period", kind, source.title, language, start, end, topic, topics)
-    return _run(store, embedder, settings, source, source_ref, messages, ctx, request.use_cache)
+    return _run(
+        store, embedder, settings, source, source_ref, messages, ctx, request.use_cache, turns
+    )
 
 
 def summarize_source(
-    store: MessageStore, embedder: Embedder, settings: Settings, request: SourceSummaryRequest
+    store: MessageStore,
+    embedder: Embedder,
+    settings: Settings,
+    request: SourceSummaryRequest,
+    *,
+    turns: Turns | None = None,
 ) -> Summary:
     """Say what a source is about, from its most recent messages, with no period wording.
 
     Args:
-        store, embedder, settings: as for ``summarize_period``.
+        store, embedder, settings, turns: as for ``summarize_period``.
         request: the source, the language, how many recent messages to read (1..5000;
             default from settings), the engine, the topic and sender filters (the recent
             messages are taken after them), and whether a cached result may answer.
@@ -173,7 +195,7 @@ def summarize_source(
     Raises:
         InvalidRequest: ``messages_limit`` out of bounds, an unknown language code or
             engine.
-        UnsupportedLanguage, SourceNotFound, UpstreamError: as for ``summarize_period``.
+        UnsupportedLanguage, SourceNotFound, UpstreamError, Busy: as for ``summarize_period``.
     """
     language = normalise_language(request.language)
     limit = request.messages_limit
@@ -191,4 +213,6 @@ def summarize_source(
     )
     topic, topics = _topic(store, source, topic_id)
     ctx = SummaryContext("source", source.kind, source.title, language, topic=topic, topics=topics)
-    return _run(store, embedder, settings, source, source_ref, messages, ctx, request.use_cache)
+    return _run(
+        store, embedder, settings, source, source_ref, messages, ctx, request.use_cache, turns
+    )

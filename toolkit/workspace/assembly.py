@@ -5,7 +5,8 @@ Every face reaches data through a ``Workspace``, and every ``Workspace`` through
 searcher built on first use, once, under a lock (the service asks from many threads).
 An embedder is loaded once per process and model, however many workspaces use it (the
 app opens one per data folder). Summary engines are the registry's (``toolkit.summarize.registry``),
-built once when it is imported; the summary pipeline takes this store and embedder.
+built once when it is imported; the summary pipeline takes this store and embedder, and
+the assembly's ``summary_turns``: summaries of one workspace take turns, as its searches do.
 Nothing else in the codebase builds a store, an embedder or a searcher for a face.
 """
 
@@ -23,6 +24,7 @@ from toolkit.search.index import shared_index
 from toolkit.search.searcher import Searcher
 from toolkit.store import MessageStore, open_store
 from toolkit.store.files import private_dir
+from toolkit.turns import Turns
 from toolkit.weights import SearchWeights, WeightsArg, resolve_weights
 
 Progress = Callable[[int, int], None]
@@ -75,6 +77,8 @@ class Assembly:
         self._embedder = parts.get("embedder")
         self._searcher = parts.get("searcher")
         self._lock = threading.RLock()
+        # Summaries take turns (``summary_concurrency``), as searches do in the searcher.
+        self.summary_turns = Turns(settings.summary_slots, what="summaries")
 
     @property
     def embedder(self) -> Embedder:

@@ -29,11 +29,14 @@ class Summaries:
             UnsupportedLanguage: a language the extractive engine cannot write.
             SourceNotFound: no such source in the store.
             UpstreamError: the LLM endpoint failed.
+            Busy: every turn for summaries was taken for ``MLENS_SUMMARY_WAIT_SECONDS``
+                (``MLENS_SUMMARY_CONCURRENCY`` run at once; a cached answer needs none).
         """
         ctx = self.ctx
+        turns = ctx.summary_turns
         if isinstance(request, SummaryRequest):
-            return summarize_period(ctx.store, ctx.embedder, ctx.settings, request)
-        return summarize_source(ctx.store, ctx.embedder, ctx.settings, request)
+            return summarize_period(ctx.store, ctx.embedder, ctx.settings, request, turns=turns)
+        return summarize_source(ctx.store, ctx.embedder, ctx.settings, request, turns=turns)
 
     def languages(self, engine: str | None = None) -> tuple[str, ...]:
         """The languages a summary can be written in with ``engine`` (default: the

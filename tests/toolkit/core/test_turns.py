@@ -8,7 +8,7 @@ import time
 import pytest
 
 from toolkit import deadline
-from toolkit.errors import DeadlineExceeded
+from toolkit.errors import Busy, DeadlineExceeded
 from toolkit.turns import Turns
 
 
@@ -82,3 +82,68 @@ def test_remaining_is_none_without_a_deadline_and_never_negative() -> None:
         left = deadline.remaining()
         assert left is not None
         assert 59 < left <= 60
+
+
+def _held(turns: Turns) -> tuple[threading.Event, threading.Event, threading.Thread]:
+    held, release = threading.Event(), threading.Event()
+
+    def holder() -> None:
+        with turns.turn():
+            held.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=holder)
+    thread.start()
+    assert held.wait(10)
+    return held, release, thread
+
+
+def test_a_bounded_wait_ends_busy_with_a_retry_time_and_the_slot_is_not_lost() -> None:
+    turns = Turns(1, what="summaries")
+    _, release, thread = _held(turns)
+    refused = pytest.raises(Busy, match="all 1 turns for summaries are taken")
+    with refused as info, turns.turn(wait=0.05):
+        pytest.fail("two holders of one slot")
+    assert info.value.retry_after == 1.0  # no turn has ended yet: at least a second
+    release.set()
+    thread.join()
+    assert turns.held_seconds is not None
+    with turns.turn(wait=0.05):  # the slot came back
+        pass
+
+
+def test_busy_suggests_how_long_turns_have_lately_been_held() -> None:
+    turns = Turns(1)
+    turns._record(4.0)
+    turns._record(8.0)
+    assert turns.held_seconds == pytest.approx(4.0 + 0.3 * 4.0)
+    _, release, thread = _held(turns)
+    with pytest.raises(Busy) as info, turns.turn(wait=0.0):
+        pytest.fail("two holders of one slot")
+    release.set()
+    thread.join()
+    assert info.value.retry_after == pytest.approx(5.2)
+
+
+def test_a_deadline_nearer_than_the_wait_is_deadline_exceeded_not_busy() -> None:
+    turns = Turns(1)
+    _, release, thread = _held(turns)
+    with deadline.within(0.05), pytest.raises(DeadlineExceeded), turns.turn(wait=30):
+        pytest.fail("two holders of one slot")
+    release.set()
+    thread.join()
+
+
+def test_a_free_slot_is_taken_at_once_whatever_the_wait() -> None:
+    turns = Turns(2)
+    with turns.turn(wait=0.0), turns.turn(wait=0.0), pytest.raises(Busy), turns.turn(wait=0.0):
+        pytest.fail("three holders of two slots")
+
+
+def test_summary_turns_are_the_cores_unless_set() -> None:
+    from toolkit.config import Settings, cores
+
+    unset = Settings(_env_file=None, database=":memory:")  # type: ignore[call-arg]
+    assert unset.summary_concurrency is None
+    assert unset.summary_slots == cores() >= 1
+    assert unset.model_copy(update={"summary_concurrency": 3}).summary_slots == 3

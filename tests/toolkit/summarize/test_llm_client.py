@@ -131,6 +131,24 @@ def test_an_oversized_answer_is_unusable_and_not_retried(llm: FakeLLM) -> None:
     assert len(llm.requests) == 1
 
 
+def test_an_oversized_chunked_answer_without_content_length_is_cut_at_the_bound(
+    llm: FakeLLM,
+) -> None:
+    # No Content-Length to refuse up front: the body is counted as it is read.
+    llm.push(Reply(content=summary_json("x" * 300_000), chunked=8192))
+    with pytest.raises(UpstreamInvalidOutput, match="larger than 100000 bytes"):
+        client(llm, max_retries=2, max_answer_bytes=100_000).complete_json(
+            CHAT, schema=SUMMARY_SCHEMA
+        )
+    assert len(llm.requests) == 1
+
+
+def test_a_chunked_answer_within_the_bound_is_read_whole(llm: FakeLLM) -> None:
+    llm.push(Reply(content=summary_json("y" * 50_000), chunked=1000))
+    text = client(llm, max_answer_bytes=100_000).complete_json(CHAT, schema=SUMMARY_SCHEMA)
+    assert json.loads(text)["summary"] == "y" * 50_000
+
+
 @pytest.mark.parametrize(
     "reply",
     [

@@ -25,7 +25,7 @@ from toolkit.summarize.extractive.conversations import Turn, sessions
 from toolkit.summarize.extractive.digest import addressee
 from toolkit.summarize.extractive.selection import TOPIC_SIZE_WEIGHT, by_topic_size, select, units
 from toolkit.summarize.llm.messages import render_message
-from toolkit.summarize.llm.prompts import FORUM_RULE, system_prompt
+from toolkit.summarize.llm.prompts import FORUM_RULE, system_prompt, user_prompt
 from toolkit.summarize.pipeline import summarize_period, summarize_source
 
 FORUM = "https://t.me/c/1777000003"
@@ -202,7 +202,10 @@ def test_the_llm_is_told_that_conversations_stay_inside_topics() -> None:
     assert FORUM_RULE not in system_prompt(plain)
     assert FORUM_RULE in system_prompt(forum)
     assert FORUM_RULE in system_prompt(forum, merge=True)
-    assert 'one topic of this forum, "De\'ploys"' in system_prompt(topic)
+    # The topic's title is data of the user message, never text of the system prompt.
+    assert "one topic of this forum, the topic the <source> element names" in system_prompt(topic)
+    assert "ploys" not in system_prompt(topic)
+    assert '<topic>De"ploys</topic>' in user_prompt("", topic)
     line = render_message(Message(1, 5, START, "hi", topic_id=3), with_time=True)
     assert 'topic="3"' in line
     assert "topic=" not in render_message(Message(1, 5, START, "hi"), with_time=True)

@@ -43,6 +43,7 @@ def engine_for(settings: Settings) -> MapReduce:
         client,
         chunk_tokens=settings.llm_chunk_tokens,
         max_concurrency=settings.llm_max_concurrency,
+        pseudonymise=settings.llm_pseudonymise,
     )
 
 
@@ -99,8 +100,9 @@ class LLMSummaryEngine:
         """Nothing to check: a model writes any language."""
 
     def identity(self, settings: Settings, embedder: Embedder) -> str:
-        """Endpoint, model and prompt version."""
-        return f"llm|{settings.llm_base_url}|{settings.llm_model}|{PROMPT_VERSION}"
+        """Endpoint, model, prompt version, and whether what is sent is pseudonymised."""
+        pseudonymised = "|pseudonymised" if settings.llm_pseudonymise else ""
+        return f"llm|{settings.llm_base_url}|{settings.llm_model}|{PROMPT_VERSION}{pseudonymised}"
 
     def summarize(self, job: SummaryJob) -> Summary:
         """The endpoint's summary of the job's messages (or the fallback's, as configured).

@@ -10,6 +10,8 @@ Each answer is parsed and validated; an invalid one is asked again once with the
 reason, and one still invalid is ``UpstreamInvalidOutput``. A source summary that uses
 period wording is asked again once with the reason, then repaired by removing the
 sentences that still carry it.
+With ``pseudonymise``, what is sent carries placeholders for names, handles, phone
+numbers and e-mail addresses (``pseudonyms``), and the final answer is mapped back.
 """
 
 from __future__ import annotations
@@ -36,9 +38,11 @@ from toolkit.summarize.llm.prompts import (
     RETRY_PERIOD_WORDING,
     SUMMARY_SCHEMA,
     merge_prompt,
+    source_data,
     system_prompt,
     user_prompt,
 )
+from toolkit.summarize.llm.pseudonyms import Pseudonyms
 from toolkit.summarize.period_wording import (
     find_period_wording,
     remove_period_phrases,
@@ -110,18 +114,27 @@ def _partials_text(parts: Sequence[LLMSummary]) -> str:
 class MapReduce:
     """Summaries of message lists by one LLM endpoint."""
 
-    def __init__(self, client: LLMClient, *, chunk_tokens: int, max_concurrency: int) -> None:
-        """Args: the client, the token budget of one request, and requests in flight."""
+    def __init__(
+        self,
+        client: LLMClient,
+        *,
+        chunk_tokens: int,
+        max_concurrency: int,
+        pseudonymise: bool = False,
+    ) -> None:
+        """Args: the client, the token budget of one request, requests in flight, and
+        whether names, handles, phone numbers and e-mail addresses are sent as placeholders."""
         self.client = client
         self.chunk_tokens = chunk_tokens
         self.max_concurrency = max_concurrency
+        self.pseudonymise = pseudonymise
 
     def _budget(self, system: str) -> int:
         return max(MIN_CHUNK_TOKENS, self.chunk_tokens - estimate_tokens(system) - FRAMING_TOKENS)
 
     def chunks(self, messages: Sequence[Message], ctx: SummaryContext) -> list[list[Message]]:
         """The chunks this engine splits ``messages`` into for ``ctx``."""
-        budget = self._budget(system_prompt(ctx))
+        budget = self._budget(system_prompt(ctx) + source_data(ctx))
         return chunk_messages(
             messages, budget, with_time=ctx.family == "period", topics=dict(ctx.topics)
         )
@@ -147,7 +160,7 @@ class MapReduce:
         self, parts: list[LLMSummary], ctx: SummaryContext
     ) -> tuple[LLMSummary, list[ChatMessage]]:
         system = system_prompt(ctx, merge=True)
-        budget = self._budget(system)
+        budget = self._budget(system + source_data(ctx))
         while True:
             groups: list[list[LLMSummary]] = [[]]
             for part in parts:
@@ -161,7 +174,7 @@ class MapReduce:
             chats = [
                 [
                     {"role": "system", "content": system},
-                    {"role": "user", "content": merge_prompt(_partials_text(group))},
+                    {"role": "user", "content": merge_prompt(_partials_text(group), ctx)},
                 ]
                 for group in groups
             ]
@@ -175,8 +188,16 @@ class MapReduce:
 
         Returns:
             The cleaned answer: input ids only, no foreign URLs, and for the source
-            family no period wording.
+            family no period wording; real names where placeholders were sent.
         """
+        if not self.pseudonymise:
+            return self._summarize(messages, ctx)
+        pseudonyms = Pseudonyms.for_messages(messages)
+        answer = self._summarize(pseudonyms.messages(messages), pseudonyms.context(ctx))
+        allowed_ids = {str(m.messenger_message_id) for m in messages}
+        return clean_summary(pseudonyms.restore(answer), allowed_ids=allowed_ids)
+
+    def _summarize(self, messages: Sequence[Message], ctx: SummaryContext) -> LLMSummary:
         allowed_ids = {str(m.messenger_message_id) for m in messages}
         with_time = ctx.family == "period"
         system = system_prompt(ctx)
@@ -188,6 +209,7 @@ class MapReduce:
                     "role": "user",
                     "content": user_prompt(
                         render_chunk(chunk, with_time=with_time, topics=dict(ctx.topics)),
+                        ctx,
                         part=i,
                         parts=len(chunks),
                     ),

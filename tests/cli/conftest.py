@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,17 +12,14 @@ from cli import state
 
 
 @pytest.fixture
-def cli_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+def cli_env(tmp_path: Path, clean_env: pytest.MonkeyPatch) -> Iterator[Path]:
     """The CLI's cached settings and workspace, fresh under ``tmp_path/data``.
 
     Every ``MLENS_*`` variable of the environment is removed and the working directory is
     ``tmp_path`` (no stray ``.env``); the workspace is closed afterwards.
     """
-    monkeypatch.chdir(tmp_path)
-    for name in list(os.environ):
-        if name.startswith("MLENS_"):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("MLENS_DATA_DIR", str(tmp_path / "data"))
+    clean_env.chdir(tmp_path)
+    clean_env.setenv("MLENS_DATA_DIR", str(tmp_path / "data"))
     state.reset()
     yield tmp_path
     state.reset()

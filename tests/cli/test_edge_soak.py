@@ -14,13 +14,11 @@ from pathlib import Path
 
 import httpx
 import pytest
-from chat_fixture import HANDLE, write_export
+from chat_fixture import HANDLE, seed_trip
 from serving import serve_env, serve_log, stop_serve
 
 from benchmarks.bench_service import free_port, wait_until_healthy
-from toolkit.apikeys import create_api_key
 from toolkit.config import Settings
-from toolkit.workspace import Workspace
 
 FD_LIMIT = 1024
 IDLE = 1100
@@ -29,18 +27,6 @@ SEARCHES = 20
 
 def _limit_descriptors() -> None:  # runs in the child before exec
     resource.setrlimit(resource.RLIMIT_NOFILE, (FD_LIMIT, FD_LIMIT))
-
-
-def _seed(folder: Path) -> str:
-    """A data folder with the trip chat imported (and embedded); a search key."""
-    settings = Settings(data_dir=folder / "data")
-    ws = Workspace(settings)
-    try:
-        ws.import_export(write_export(folder / "result.json"), ref=HANDLE)
-        token, _ = create_api_key(ws.store, name="soak", scopes=["search.read"])
-    finally:
-        ws.close()
-    return token
 
 
 def _open_idle(port: int, count: int, into: list[socket.socket]) -> None:
@@ -57,7 +43,7 @@ def test_idle_connections_at_the_descriptor_limit_never_stop_searches(tmp_path: 
     if resource.getrlimit(resource.RLIMIT_NOFILE)[1] < IDLE + 200:
         pytest.skip("this test process cannot hold 1,100 connections")
     resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
-    token = _seed(tmp_path)
+    token = seed_trip(Settings(data_dir=tmp_path / "data"), tmp_path)
     port = free_port()
     env = serve_env(
         MLENS_DATA_DIR=str(tmp_path / "data"),

@@ -157,13 +157,8 @@ class SeededSources:
 
 
 @pytest.fixture
-def settings(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Settings:
+def settings(tmp_path: Any, clean_env: pytest.MonkeyPatch) -> Settings:
     """Settings isolated from the environment: in-memory store, no rate limits."""
-    import os
-
-    for name in list(os.environ):
-        if name.startswith("MLENS_"):
-            monkeypatch.delenv(name)
     return Settings(
         _env_file=None,  # type: ignore[call-arg]
         database=":memory:",

@@ -10,30 +10,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from chat_fixture import HANDLE, write_export
+from chat_fixture import HANDLE, seed_trip
 from fastapi.testclient import TestClient
 
 from benchmarks.pg_server import PgServer
 from service.app import create_app
 from service.problems import PROBLEM_JSON
-from toolkit.apikeys import create_api_key
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
 from toolkit.store import SQLiteStore
-from toolkit.workspace import Workspace
 
 SEARCH = {"source_ref": HANDLE, "query": "train tickets to Berlin", "limit": 3}
-
-
-def _seeded(settings: Settings, embedder: Embedder, folder: Path) -> str:
-    """The trip chat imported into the settings' store; a key for search and sources."""
-    ws = Workspace(settings, embedder=embedder)
-    try:
-        ws.import_export(write_export(folder / "result.json"), ref=HANDLE)
-        token, _ = create_api_key(ws.store, name="faults", scopes=["search.read"])
-    finally:
-        ws.close()
-    return token
 
 
 def _timed(client: TestClient, method: str, path: str, **kwargs: object) -> tuple[int, float, str]:
@@ -61,7 +48,7 @@ def test_postgres_stopped_and_started_mid_run(
         rate_limit_per_minute=0,
         auth_failures_per_minute=0,
     )
-    token = _seeded(settings, embedder, tmp_path)
+    token = seed_trip(settings, tmp_path, embedder=embedder)
     auth = {"Authorization": f"Bearer {token}"}
     app = create_app(settings, embedder=embedder)
     with TestClient(app, raise_server_exceptions=False) as client:
@@ -103,7 +90,7 @@ def _damaged_store(tmp_path: Path, embedder: Embedder) -> tuple[Settings, str]:
         data_dir=tmp_path / "data",
         rate_limit_per_minute=0,
     )
-    token = _seeded(settings, embedder, tmp_path)
+    token = seed_trip(settings, tmp_path, embedder=embedder)
     path = Path(settings.database_path)
     pages = path.stat().st_size // 4096
     _overwrite_pages(path, list(range(2, pages)))  # everything but the schema page

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from fake_llm import FakeLLM, Reply, summary_json
+from fake_llm import FakeLLM, Reply, summary_json, with_llm
 from fastapi.testclient import TestClient
 from summary_data import seed
 
@@ -259,13 +259,8 @@ def test_other_llm_failures_are_502(
 def test_an_llm_request_past_the_request_deadline_is_abandoned(
     settings: Settings, embedder: Embedder, llm: FakeLLM
 ) -> None:
-    configured = settings.model_copy(
-        update={
-            "llm_base_url": llm.url,
-            "llm_timeout": 10.0,
-            "llm_max_retries": 2,
-            "request_timeout_seconds": 0.5,
-        }
+    configured = with_llm(
+        settings, llm, llm_timeout=10.0, llm_max_retries=2, request_timeout_seconds=0.5
     )
     llm.handler = lambda request: Reply(content=summary_json("late"), delay=30.0)
     store = SQLiteStore(":memory:")

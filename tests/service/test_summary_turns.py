@@ -12,7 +12,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Any
 
 import pytest
-from fake_llm import FakeLLM, Reply, summary_json
+from fake_llm import FakeLLM, Reply, summary_json, with_llm
 from fastapi.testclient import TestClient
 from summary_data import seed
 
@@ -46,15 +46,14 @@ def _held_reply(gate: threading.Event) -> Reply:
 def test_summaries_beyond_the_turns_are_503_with_retry_after_and_searches_answer(
     settings: Settings, embedder: Embedder, llm: FakeLLM
 ) -> None:
-    configured = settings.model_copy(
-        update={
-            "llm_base_url": llm.url,
-            "llm_timeout": 30.0,
-            "llm_max_retries": 0,
-            "summary_concurrency": SLOTS,
-            "summary_wait_seconds": 0.2,
-            "request_timeout_seconds": 60.0,
-        }
+    configured = with_llm(
+        settings,
+        llm,
+        llm_timeout=30.0,
+        llm_max_retries=0,
+        summary_concurrency=SLOTS,
+        summary_wait_seconds=0.2,
+        request_timeout_seconds=60.0,
     )
     store = SQLiteStore(":memory:")
     seed(store)

@@ -39,16 +39,7 @@ def test_never_more_holders_than_slots(slots: int) -> None:
 
 def test_a_waiter_stops_at_its_deadline_and_the_slot_is_not_lost() -> None:
     turns = Turns(1)
-    held, release = threading.Event(), threading.Event()
-
-    def holder() -> None:
-        with turns.turn():
-            held.set()
-            release.wait(10)
-
-    thread = threading.Thread(target=holder)
-    thread.start()
-    held.wait(10)
+    _, release, thread = _held(turns)
     started = time.monotonic()
     refused = pytest.raises(DeadlineExceeded, match=r"within 0\.1 s")
     with deadline.within(0.1), refused, turns.turn():

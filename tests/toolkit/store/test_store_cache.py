@@ -3,7 +3,6 @@ the request path."""
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -52,12 +51,10 @@ def test_bytes_past_the_bound_go_too_counted_in_utf8(store: Store) -> None:
     assert sorted(sizes) == [(60,), (60,)]
 
 
+@pytest.mark.usefixtures("clean_env")
 def test_a_summary_is_cached_by_the_background_writer_not_the_request(
     store: SQLiteStore, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for name in list(os.environ):
-        if name.startswith("MLENS_"):
-            monkeypatch.delenv(name)
     seed(store)
     settings = Settings(  # type: ignore[call-arg]
         _env_file=None, database=":memory:", summary_cache_max_entries=1
@@ -78,12 +75,10 @@ def test_a_summary_is_cached_by_the_background_writer_not_the_request(
     assert cached.startswith("summary:")  # written, and the bound of 1 held
 
 
+@pytest.mark.usefixtures("clean_env")
 def test_a_cache_hit_records_its_use_later(
     store: SQLiteStore, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for name in list(os.environ):
-        if name.startswith("MLENS_"):
-            monkeypatch.delenv(name)
     seed(store)
     settings = Settings(_env_file=None, database=":memory:")  # type: ignore[call-arg]
     request = in_period(TEAM, START, START + WEEK)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from datetime import timedelta
 from typing import Any
@@ -36,10 +35,7 @@ WEEK = timedelta(days=7)
 
 
 @pytest.fixture
-def settings(monkeypatch: pytest.MonkeyPatch) -> Settings:
-    for name in list(os.environ):
-        if name.startswith("MLENS_"):
-            monkeypatch.delenv(name)
+def settings(clean_env: pytest.MonkeyPatch) -> Settings:
     return Settings(_env_file=None, database=":memory:")  # type: ignore[call-arg]
 
 

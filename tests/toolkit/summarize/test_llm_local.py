@@ -10,7 +10,6 @@ Small windows and a small ``max_tokens`` keep the whole module near a minute on 
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -158,6 +157,7 @@ def test_the_v1_chat_summary(
     assert_sound(summary, CHAT, window_ids(demo.store, CHAT, start, end))
 
 
+@pytest.mark.usefixtures("clean_env")
 def test_the_cli_chat_summary(
     llama_server: LlamaServer,  # noqa: F811
     demo: Workspace,
@@ -167,9 +167,6 @@ def test_the_cli_chat_summary(
 
     from cli import app, state
 
-    for name in list(os.environ):
-        if name.startswith("MLENS_"):
-            monkeypatch.delenv(name)
     env = {
         "MLENS_DATA_DIR": str(demo.settings.data_dir),
         "MLENS_LLM_BASE_URL": llama_server.url,

@@ -69,7 +69,8 @@ def test_serve_installs_only_what_serving_needs_with_pip_output(tmp_path: Path) 
     assert f"-m venv {venv}" in commands
     (line,) = installs(commands)
     assert line.endswith("pip install -e .")  # no extras: no torch, Jupyter or browsers
-    assert "--quiet" not in line and " -q" not in line
+    assert "--quiet" not in line
+    assert " -q" not in line
 
 
 @pytest.mark.parametrize("target", ["test", "test-fast", "lint", "eval", "app", "bench"])

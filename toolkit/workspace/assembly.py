@@ -118,8 +118,8 @@ class Assembly:
         return background is None or not background.running
 
     def _searching(self) -> bool:
-        searcher = self._searcher
-        return searcher is not None and searcher.turns is not None and searcher.turns.in_use
+        turns = getattr(self._searcher, "turns", None)  # a searcher given ready-made may lack it
+        return turns is not None and bool(turns.in_use)
 
     def embed_in_background(self) -> BackgroundEmbedding:
         """Start (unless one is at work) a background embedding of every source

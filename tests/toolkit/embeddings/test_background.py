@@ -163,3 +163,27 @@ def test_without_a_background_embedding_a_search_embeds_its_window(tmp_path: Pat
         assert (hits.scanned, hits.embedded) == (10, 10)
         assert len(embedder.passages) == 10
         assert ws.embedding_progress() is None
+
+
+def test_no_batch_starts_while_a_search_computes(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "s.sqlite3")
+    source = seed(store, "theta", 6)
+    embedder = Gated()
+    embedder.gate.set()
+    searching = threading.Event()
+    searching.set()
+    asked = threading.Semaphore(0)
+
+    def busy() -> bool:
+        asked.release()
+        return searching.is_set()
+
+    embedding = BackgroundEmbedding(
+        store, lambda: embedder, [source], window=2, pause=0, busy=busy
+    ).start()
+    for _ in range(5):  # it keeps asking, and embeds nothing meanwhile
+        assert asked.acquire(timeout=60)
+    assert embedder.passages == []
+    searching.clear()
+    assert wait_for(embedding, "done").embedded == 6
+    store.close()

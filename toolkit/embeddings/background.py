@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from toolkit.embeddings.base import Embedder
 from toolkit.embeddings.index import embed_batch, text_batches
+from toolkit.errors import ToolkitError
 from toolkit.store.base import MessageStore
 
 log = logging.getLogger(__name__)
@@ -64,7 +65,9 @@ class BackgroundEmbedding:
         store: where messages are read and vectors written.
         embedder: builds (or returns) the embedder; called in the thread, so loading
             the model does not hold up whoever starts it.
-        source_ids: the store ids of the sources, in the order to embed them.
+        source_ids: answers the store ids of the sources, in the order to embed them
+            (asked in the thread: a store that fails makes the embedding fail, never
+            whoever starts it).
         window: per source, how many newest messages come first (the default scan
             window, ``Settings.default_scan_messages_limit``).
         batch_size: distinct texts per embedding call (small: a request waits at most
@@ -77,7 +80,7 @@ class BackgroundEmbedding:
         self,
         store: MessageStore,
         embedder: Callable[[], Embedder],
-        source_ids: Sequence[int],
+        source_ids: Callable[[], Sequence[int]],
         *,
         window: int,
         batch_size: int = 8,
@@ -86,7 +89,7 @@ class BackgroundEmbedding:
     ) -> None:
         self.store = store
         self._embedder = embedder
-        self.source_ids = list(source_ids)
+        self._source_ids = source_ids
         self.window = window
         self.batch_size = batch_size
         self.pause = pause
@@ -134,14 +137,18 @@ class BackgroundEmbedding:
         try:
             embedder = self._embedder()
             model = embedder.model_name
-            queued = sum(self.store.count_without_vectors(s, model) for s in self.source_ids)
+            ids = list(self._source_ids())
+            queued = sum(self.store.count_without_vectors(s, model) for s in ids)
             self._update(state="embedding", queued=queued)
             for limit in (self.window, None):  # every window first, then the rest
-                for source_id in self.source_ids:
+                for source_id in ids:
                     self._embed_source(embedder, source_id, limit)
             self._update(state="stopped" if self._stop.is_set() else "done")
         except Exception as exc:  # the service goes on: searches embed on demand again
-            log.exception("background embedding failed")
+            if isinstance(exc, ToolkitError):  # said in one line (a store fault logs itself)
+                log.error("background embedding stopped: %s", exc)
+            else:
+                log.exception("background embedding failed")
             self._update(state="stopped" if self._stop.is_set() else "failed", error=str(exc))
 
     def _embed_source(self, embedder: Embedder, source_id: int, limit: int | None) -> None:

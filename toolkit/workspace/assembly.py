@@ -130,11 +130,10 @@ class Assembly:
         """
         with self._lock:
             if self._background is None or not self._background.running:
-                ids = [stats.source.id for stats in self.store.list_sources()]
                 self._background = BackgroundEmbedding(
                     self.store,
                     lambda: self.embedder,
-                    ids,
+                    lambda: [stats.source.id for stats in self.store.list_sources()],
                     window=self.settings.default_scan_messages_limit,
                     busy=self._searching,
                 ).start()

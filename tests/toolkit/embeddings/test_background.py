@@ -73,7 +73,7 @@ def test_windows_first_then_the_rest_newest_first(tmp_path: Path) -> None:
     a, b = seed(store, "alpha", 5), seed(store, "beta", 4)
     embedder = Gated()
     embedder.gate.set()
-    embedding = BackgroundEmbedding(store, lambda: embedder, [a, b], window=2, batch_size=1)
+    embedding = BackgroundEmbedding(store, lambda: embedder, lambda: [a, b], window=2, batch_size=1)
     progress = wait_for(embedding.start(), "done")
     order = [text.rsplit("(", 1)[1].rstrip(")") for text in embedder.passages]
     assert order == [
@@ -89,7 +89,9 @@ def test_stop_ends_it_between_batches_and_keeps_what_was_stored(tmp_path: Path) 
     store = SQLiteStore(tmp_path / "s.sqlite3")
     source = seed(store, "gamma", 30)
     embedder = Gated()
-    embedding = BackgroundEmbedding(store, lambda: embedder, [source], window=5, batch_size=2)
+    embedding = BackgroundEmbedding(
+        store, lambda: embedder, lambda: [source], window=5, batch_size=2
+    )
     embedding.start()
     assert embedder.waiting.wait(60)  # the first batch waits at the gate
     assert not embedding.stop(timeout=0.05)  # still inside that batch
@@ -110,7 +112,7 @@ def test_a_failure_is_reported_and_searches_embed_again(tmp_path: Path) -> None:
     def broken() -> BagOfWordsEmbedder:
         raise RuntimeError("no model here")
 
-    embedding = BackgroundEmbedding(store, broken, [source], window=2).start()
+    embedding = BackgroundEmbedding(store, broken, lambda: [source], window=2).start()
     progress = wait_for(embedding, "failed")
     assert progress.error == "no model here"
     assert not progress.running
@@ -179,7 +181,7 @@ def test_no_batch_starts_while_a_search_computes(tmp_path: Path) -> None:
         return searching.is_set()
 
     embedding = BackgroundEmbedding(
-        store, lambda: embedder, [source], window=2, pause=0, busy=busy
+        store, lambda: embedder, lambda: [source], window=2, pause=0, busy=busy
     ).start()
     for _ in range(5):  # it keeps asking, and embeds nothing meanwhile
         assert asked.acquire(timeout=60)

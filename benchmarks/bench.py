@@ -19,6 +19,9 @@
    every vector loaded.
 7. **Embedding threads** (``bench_embed``): texts/s with the engine's OpenMP threads
    spinning and sleeping while they wait, one process alone and two at once.
+8. **Start** (``bench_startup``): ``mlens --help`` and ``mlens sources --json``, and
+   seconds from ``mlens serve --demo`` on an empty folder to its first search answered
+   (and until the background embedding is done).
 
 Each result is printed against its target with PASS or FAIL and written to
 ``docs/results/bench.json`` (``benchmarks.results``; ``--no-write`` leaves it alone).
@@ -344,6 +347,9 @@ def main() -> None:
     from benchmarks.bench_embed import bench_embed, embed_rows
 
     rows += [Row(*row) for row in embed_rows(bench_embed())]
+    from benchmarks.bench_startup import startup_rows
+
+    rows += [Row(*row) for row in startup_rows()]
     if "--concurrency" in sys.argv[1:]:
         from benchmarks import bench_concurrency
 

@@ -8,7 +8,6 @@ import typer
 
 from cli.render import literal
 from cli.state import console, settings
-from toolkit.config import redact_url
 
 
 def copy_store(
@@ -28,6 +27,7 @@ def copy_store(
 
     Running it again changes nothing that is already there; copy back the same way.
     """
+    from toolkit.config import redact_url
     from toolkit.store import open_store_at
     from toolkit.store.copy import copy_store as copy_between
 

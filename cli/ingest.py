@@ -9,10 +9,9 @@ import typer
 
 from cli.render import literal, print_table
 from cli.state import console, workspace
-from toolkit.notebook import Table
-from toolkit.notebook.tables import IMPORT_COLUMNS, import_table
 
 if TYPE_CHECKING:
+    from toolkit.notebook import Table
     from toolkit.workspace import Imported
 
 _COUNTS = ("inserted", "updated", "unchanged")
@@ -20,6 +19,9 @@ _COUNTS = ("inserted", "updated", "unchanged")
 
 def report_table(imports: list[Imported], title: str) -> Table:
     """What imports changed: one row per source, and a total when there are several."""
+    from toolkit.notebook import Table
+    from toolkit.notebook.tables import IMPORT_COLUMNS, import_table
+
     imported = Table(
         [row for i in imports for row in import_table(i.report, i.embedded)],
         columns=IMPORT_COLUMNS,

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -11,8 +11,10 @@ from cli.filters import JsonOption, SenderOption, TopicOption, filters
 from cli.render import hit_record, print_json, print_table
 from cli.state import workspace
 from cli.usage import MissingParameter
-from toolkit.notebook import HitList, Table
-from toolkit.requests import SearchAllRequest, search_all_request, search_request
+
+if TYPE_CHECKING:
+    from toolkit.notebook import HitList, Table
+    from toolkit.requests import SearchAllRequest
 
 _SIGNALS = ("semantic", "lexical", "phrase", "short_factor")
 _LABELS = {
@@ -37,6 +39,8 @@ def hits_table(hits: HitList, *, explain: bool) -> Table:
 
 def all_hits_table(hits: HitList, *, explain: bool) -> Table:
     """The hits of a search across sources: as ``hits_table``, with each hit's source."""
+    from toolkit.notebook import Table
+
     rows = hits.table().rows
     for row, hit in zip(rows, hits, strict=True):
         row["source"] = hit.source_ref
@@ -96,6 +100,9 @@ def search(
 ) -> None:
     """Search the recent messages of a stored source (of one topic, some senders), or
     of every source at once with --all."""
+    from toolkit.notebook import HitList
+    from toolkit.requests import search_all_request, search_request
+
     if all_sources or source:
         if query is not None:
             raise typer.BadParameter(
@@ -140,5 +147,7 @@ def search_everywhere(request: SearchAllRequest, *, as_json: bool) -> None:
     if as_json:
         print_json([hit_record(hit) for hit in hits])
         return
+    from toolkit.notebook import HitList
+
     found = HitList(hits, query=request.query, source_ref="all sources")
     print_table(all_hits_table(found, explain=request.explain))

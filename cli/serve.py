@@ -1,19 +1,22 @@
-"""``mlens serve``: what ``make serve`` runs on a fresh machine."""
+"""``mlens serve``: what ``make serve`` runs on a fresh machine.
+
+It answers as soon as the store is open: the demo is imported without its vectors,
+and the service embeds them in the background (``MLENS_BACKGROUND_EMBEDDING``), each
+source's default scan window first. With ``--workers N`` (or that setting off) the
+demo is embedded before serving and each search embeds what its window lacks, as no
+worker embeds in the background (each would embed the same messages).
+"""
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 from typing import Annotated
 
 import typer
-import uvicorn
-from uvicorn.config import STARTUP_FAILURE
 
-from cli.edge import EdgeConfig, EdgeLimits, accept_burst, raise_fd_limit
 from cli.state import console, reset, settings, store, workspace
-from cli.workers import serve_workers
-from toolkit.apikeys import ensure_dev_key
 
 APP = "service.app:create_app"
 
@@ -21,7 +24,10 @@ APP = "service.app:create_app"
 def serve(
     with_demo: Annotated[
         bool,
-        typer.Option("--demo/--no-demo", help="Import the demo sources when the store is empty."),
+        typer.Option(
+            "--demo/--no-demo",
+            help="Import the demo sources when the store is empty (embedded in the background).",
+        ),
     ] = False,
     dev_key: Annotated[
         bool,
@@ -41,12 +47,28 @@ def serve(
         ),
     ] = 1,
 ) -> None:
-    """Serve the /v1 HTTP API (uvicorn; --workers N processes on one store)."""
+    """Serve the /v1 HTTP API (uvicorn; --workers N processes on one store).
+
+    Answers at once, embedding in the background (/healthz); --workers N embeds first.
+    """
+    # Imported here: uvicorn, the edge and the key helpers are for this command only.
+    import uvicorn
+    from uvicorn.config import STARTUP_FAILURE
+
+    from cli.edge import EdgeConfig, EdgeLimits, accept_burst, raise_fd_limit
+    from cli.workers import serve_workers
+    from toolkit.apikeys import ensure_dev_key
+
     cfg = settings()
     bind_host = host or cfg.host
     bind_port = port or cfg.port
+    background = cfg.background_embedding and workers == 1
     if with_demo:
-        workspace().load_demo(only_if_empty=True, progress=True)
+        workspace().load_demo(only_if_empty=True, embed=not background, progress=True)
+    if cfg.background_embedding and workers > 1:
+        # Every worker would embed the same messages: the workers' searches embed what
+        # their windows lack instead (the environment is what each worker's Settings read).
+        os.environ["MLENS_BACKGROUND_EMBEDDING"] = "false"
     if dev_key:
         key = ensure_dev_key(store(), cfg.dev_key_file)
         base = f"http://{bind_host}:{bind_port}"
@@ -69,6 +91,13 @@ def serve(
             highlight=False,
         )
     store()  # a store that cannot open (a file that is no store, no server) stops here
+    if background:
+        console.print(
+            "Searches answer now; messages without a vector are embedded in the background, "
+            f"newest first (progress: http://{bind_host}:{bind_port}/healthz).",
+            soft_wrap=True,
+            highlight=False,
+        )
     reset()  # the service opens its own store
     fd_limit = raise_fd_limit()  # workers inherit it
     limits = EdgeLimits.from_settings(cfg, fd_limit=fd_limit)

@@ -9,10 +9,7 @@ import typer
 from cli.filters import JsonOption, SenderOption, TopicOption, filters
 from cli.render import message_record, print_json, print_table, source_record
 from cli.state import console, settings, workspace
-from toolkit.notebook import Table
-from toolkit.notebook.tables import SOURCE_COLUMNS, messages_table, sources_table
 
-SOURCE_VIEW = [column for column in SOURCE_COLUMNS if column != "topics"]
 MESSAGE_VIEW = ["messenger_message_id", "posted_at", "sender", "media", "text", "message_link"]
 LABELS = {
     "first_message_at": "first",
@@ -31,6 +28,10 @@ def sources(as_json: JsonOption = False) -> None:
     if as_json:
         print_json([source_record(s) for s in stats])
         return
+    # Imported here: tables are for a terminal (--json and --help never need them).
+    from toolkit.notebook import Table
+    from toolkit.notebook.tables import SOURCE_COLUMNS, sources_table
+
     table = sources_table(stats)
     if not table:
         console.print("The store is empty: try `mlens demo` or `mlens import FILE`.")
@@ -47,7 +48,8 @@ def sources(as_json: JsonOption = False) -> None:
             for t in row.get("topics") or []
         ]
     title = f"Sources in {settings().store_label}"
-    print_table(Table(rows, columns=table.columns).view(SOURCE_VIEW, labels=LABELS, title=title))
+    view = [column for column in SOURCE_COLUMNS if column != "topics"]
+    print_table(Table(rows, columns=table.columns).view(view, labels=LABELS, title=title))
 
 
 def messages(
@@ -81,6 +83,8 @@ def messages(
     if as_json:
         print_json([message_record(source, m) for m in rows])
         return
+    from toolkit.notebook.tables import messages_table
+
     title = f"{source.title} — {len(rows)} messages"
     table = messages_table(source, rows)
     print_table(table.view(MESSAGE_VIEW, labels=LABELS, title=title))

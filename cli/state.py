@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from toolkit.config import Settings
-
 if TYPE_CHECKING:
+    from toolkit.config import Settings
     from toolkit.store import MessageStore
     from toolkit.workspace import Workspace
 
@@ -26,6 +25,8 @@ err_console = Console(stderr=True)
 @cache
 def settings() -> Settings:
     """The process's Settings, read once from the environment (``MLENS_*``) and ``.env``."""
+    from toolkit.config import Settings  # pydantic-settings: not for ``--help``
+
     return Settings()
 
 

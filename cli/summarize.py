@@ -10,7 +10,6 @@ from cli.filters import JsonOption, SenderOption, TopicOption, filters
 from cli.render import literal, print_json, summary_record
 from cli.state import console, workspace
 from toolkit.models import SourceKind, Summary
-from toolkit.requests import summary_request
 
 
 def _print(summary: Summary) -> None:
@@ -51,6 +50,8 @@ def summarize(
     sender: SenderOption = None,
 ) -> None:
     """Summarise a source's messages of a period, or (--source) describe the source."""
+    from toolkit.requests import summary_request
+
     if source and (since or until):
         raise typer.BadParameter("--source takes no --from/--to", param_hint="--source")
     if not source and (since is None or until is None):

@@ -68,9 +68,11 @@ def create_app(settings: Settings | None = None, **parts: Unpack[Parts]) -> Fast
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if settings.background_embedding:  # answer now, embed on (a thread; /healthz)
+            workspace.embed_in_background()
         async with mcp.running():
             yield
-        workspace.close()  # closes the store only if the workspace opened it
+        workspace.close()  # stops that thread; closes the store only if it opened it
 
     app = FastAPI(
         title="Message Lens",

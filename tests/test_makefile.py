@@ -1,5 +1,7 @@
-"""The Makefile's ports: ``make serve`` on PORT (8000), ``make app`` on PORT when given,
-else on APP_PORT (8501). Checked with ``make -n`` (nothing runs)."""
+"""The Makefile's ports and install sets: ``make serve`` on PORT (8000), ``make app`` on
+PORT when given, else on APP_PORT (8501); ``make serve`` installs the package alone,
+every other target ``[all,dev]``, each once per pyproject.toml. Checked with ``make -n``
+(nothing runs)."""
 
 from __future__ import annotations
 
@@ -41,3 +43,54 @@ def test_app_honours_port_when_given() -> None:
     assert port("app", "PORT=9000") == "9000"
     assert port("app", PORT="9001") == "9001"
     assert port("app", "APP_PORT=9100") == "9100"
+
+
+def dry(target: str, venv: Path) -> str:
+    """What ``make -n target`` would run with its environment at ``venv``."""
+    clean = {k: v for k, v in os.environ.items() if k not in {"PORT", "APP_PORT", "HOST"}}
+    done = subprocess.run(
+        ["make", "-n", "-C", str(ROOT), target, f"VENV={venv}"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=clean,
+    )
+    return done.stdout
+
+
+def installs(commands: str) -> list[str]:
+    """The ``pip install`` lines among ``commands``."""
+    return [line for line in commands.splitlines() if "pip install" in line]
+
+
+def test_serve_installs_only_what_serving_needs_with_pip_output(tmp_path: Path) -> None:
+    venv = tmp_path / ".venv"
+    commands = dry("serve", venv)
+    assert f"-m venv {venv}" in commands
+    (line,) = installs(commands)
+    assert line.endswith("pip install -e .")  # no extras: no torch, Jupyter or browsers
+    assert "--quiet" not in line
+    assert " -q" not in line
+
+
+@pytest.mark.parametrize("target", ["test", "test-fast", "lint", "eval", "app", "bench"])
+def test_the_other_targets_install_everything(target: str, tmp_path: Path) -> None:
+    (line,) = installs(dry(target, tmp_path / ".venv"))
+    assert line.endswith('pip install -e ".[all,dev]"')
+    assert "--quiet" not in line
+
+
+def test_each_install_set_is_done_once_and_redone_when_pyproject_changes(tmp_path: Path) -> None:
+    venv = tmp_path / ".venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").touch(mode=0o755)
+    (venv / ".installed-serve").touch()
+    assert installs(dry("serve", venv)) == []
+    assert len(installs(dry("test", venv))) == 1  # serving's set lacks the extras
+    (venv / ".installed-all").touch()
+    assert installs(dry("test", venv)) == []
+    long_ago = (ROOT / "pyproject.toml").stat().st_mtime - 3600
+    for stamp in (".installed-serve", ".installed-all"):
+        os.utime(venv / stamp, (long_ago, long_ago))
+    assert len(installs(dry("serve", venv))) == 1
+    assert len(installs(dry("test", venv))) == 1

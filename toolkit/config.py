@@ -229,6 +229,14 @@ class Settings(BaseSettings):
     request_timeout_seconds: float = Field(
         30.0, gt=0, description="A request still working after this answers 503."
     )
+    background_embedding: bool = Field(
+        True,
+        description="The service (`mlens serve`) answers at once and embeds what lacks a "
+        "vector in a background thread: each source's default scan window first, then the "
+        "rest; searches meanwhile rank messages without a vector by their lexical signals "
+        "(header MLens-Embedded; /healthz shows progress). false: `mlens serve --demo` "
+        "embeds the demo before serving and each search embeds what its window lacks.",
+    )
     shutdown_timeout_seconds: int = Field(
         5, ge=0, description="`mlens serve` waits this long for in-flight requests on stop."
     )

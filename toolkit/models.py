@@ -6,6 +6,7 @@ typed, and free of any HTTP or UI concern. Datetimes are always timezone-aware U
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -207,6 +208,25 @@ class SearchHit:
     context_before: list[ContextMessage] = field(default_factory=list)
     context_after: list[ContextMessage] = field(default_factory=list)
     signals: dict[str, float] | None = None
+
+
+class Hits(list[SearchHit]):
+    """A search's hits, best first, with how much of its scan window was embedded.
+
+    A list of ``SearchHit`` like any other; ``scanned`` is the size of the scan window,
+    ``embedded`` how many of its messages had a vector. They differ only while a
+    background embedding is still at work: the others were ranked by their lexical
+    signals alone (``toolkit.search.scorer.fuse``).
+    """
+
+    __slots__ = ("embedded", "scanned")
+
+    def __init__(
+        self, hits: Iterable[SearchHit] = (), *, scanned: int = 0, embedded: int = 0
+    ) -> None:
+        super().__init__(hits)
+        self.scanned = scanned
+        self.embedded = embedded
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,6 +49,12 @@ class Turns:
         self._free = threading.BoundedSemaphore(slots)
         self._held: float | None = None
         self._held_lock = threading.Lock()
+        self._holders = 0
+
+    @property
+    def in_use(self) -> bool:
+        """Whether a call holds a turn now (background work waits while one does)."""
+        return self._holders > 0
 
     @property
     def held_seconds(self) -> float | None:
@@ -77,10 +83,14 @@ class Turns:
                 raise self.busy(wait or 0.0)
             raise deadline.exceeded()
         started = time.monotonic()
+        with self._held_lock:
+            self._holders += 1
         try:
             deadline.check()
             yield
         finally:
+            with self._held_lock:
+                self._holders -= 1
             self._free.release()
             self._record(time.monotonic() - started)
 

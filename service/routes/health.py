@@ -1,8 +1,10 @@
-"""``GET /healthz``: liveness, version and the store's size, in bounded time; no key needed."""
+"""``GET /healthz``: liveness, version, the store's size (in bounded time) and the
+background embedding's progress; no key needed."""
 
 from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
+from typing import Literal
 
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
@@ -14,13 +16,27 @@ from service.routing import GuardedRoute
 router = APIRouter(tags=["health"], route_class=GuardedRoute)
 
 
+class Embedding(BaseModel):
+    """Where the background embedding stands (``MLENS_BACKGROUND_EMBEDDING``)."""
+
+    state: Literal["starting", "embedding", "done", "stopped", "failed"] = Field(
+        description="starting (loading the model), embedding, done, stopped or failed; "
+        "until done, searches rank messages without a vector by their lexical signals."
+    )
+    embedded: int = Field(description="Messages embedded since the service started.")
+    queued: int = Field(description="Messages that lacked a vector when it started.")
+
+
 class Health(BaseModel):
-    """Liveness and the store's size."""
+    """Liveness, the store's size and the background embedding's progress."""
 
     status: str = "ok"
     version: str
     messages: int = Field(description="Messages stored in every source.")
     sources: int = Field(description="Sources stored.")
+    embedding: Embedding | None = Field(
+        None, description="The background embedding; absent when none was started."
+    )
 
 
 def package_version() -> str:
@@ -31,10 +47,24 @@ def package_version() -> str:
         return "0+unknown"
 
 
-@router.get("/healthz", response_model=Health, summary="Liveness", responses=problem_responses(503))
+@router.get(
+    "/healthz",
+    response_model=Health,
+    response_model_exclude_none=True,
+    summary="Liveness",
+    responses=problem_responses(503),
+)
 def healthz(ws: WorkspaceDep, settings: SettingsDep) -> Health:
     """``ok`` with the number of sources and messages once the store answered a check
-    within ``MLENS_HEALTH_TIMEOUT_SECONDS``; a 503 problem naming the store otherwise
-    (unreachable, too slow, or its file damaged)."""
+    within ``MLENS_HEALTH_TIMEOUT_SECONDS``, and the background embedding's progress; a
+    503 problem naming the store otherwise (unreachable, too slow, or its file damaged)."""
     health = ws.health(settings.health_timeout_seconds)
-    return Health(version=package_version(), messages=health.messages, sources=health.sources)
+    progress = ws.embedding_progress()
+    return Health(
+        version=package_version(),
+        messages=health.messages,
+        sources=health.sources,
+        embedding=None
+        if progress is None
+        else Embedding(state=progress.state, embedded=progress.embedded, queued=progress.queued),
+    )

@@ -11,7 +11,7 @@ searcher.
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from service.deps import SearchScope, WorkspaceDep
@@ -33,6 +33,20 @@ from toolkit import requests
 
 router = APIRouter(tags=["search"], route_class=GuardedRoute)
 MAX_SOURCE_REFS = 1000
+
+# The contract's body is `{items}` alone, so how much of the window had a vector (less
+# than all only while the service embeds in the background) travels in headers.
+COVERAGE_HEADERS = {
+    "MLens-Scanned": {
+        "description": "Messages in the scan window.",
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "MLens-Embedded": {
+        "description": "Of those, messages with a vector; the others were ranked by their "
+        "lexical signals (the service is still embedding, see /healthz).",
+        "schema": {"type": "integer", "minimum": 0},
+    },
+}
 
 
 class WeightsOverride(BaseModel):
@@ -185,21 +199,26 @@ class SearchResponse(BaseModel):
     response_model=SearchResponse,
     response_model_exclude_none=True,
     summary="Search the recent messages of a source",
-    responses=problem_responses(404, 422),
+    responses={200: {"headers": COVERAGE_HEADERS}, **problem_responses(404, 422)},
 )
 def search_messages(
     body: SearchRequest,
     _: SearchScope,
     ws: WorkspaceDep,
+    response: Response,
 ) -> SearchResponse:
     """Rank the most recent `scan_messages_limit` messages (inside the period) for `query`.
 
     The score fuses semantic similarity, lexical coverage and phrase match, damped for
     very short messages; every hit carries up to two messages before and after it.
+    While the service is still embedding in the background, messages without a vector
+    are ranked by their lexical signals; `MLens-Embedded` of `MLens-Scanned` had one.
     """
     overrides = body.weights.model_dump(exclude_none=True) if body.weights else None
     request = requests.request_from(requests.SearchRequest, body, weights=overrides)
     hits = ws.search(request)
+    response.headers["MLens-Scanned"] = str(hits.scanned)
+    response.headers["MLens-Embedded"] = str(hits.embedded)
     return SearchResponse.model_validate({"items": hits}, from_attributes=True)
 
 

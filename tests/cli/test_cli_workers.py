@@ -18,6 +18,7 @@ from serving import live_workers, serve_env, serve_log, start_serve, stop_serve
 from typer.testing import CliRunner
 
 import cli.serve
+import cli.workers
 from benchmarks.bench_service import free_port, wait_until_healthy
 from cli.app import app
 from cli.edge import EdgeConfig
@@ -66,11 +67,14 @@ def test_serve_with_workers_hands_the_config_to_the_supervisor(
     cli_env: Path, runner: CliRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     configs: list[EdgeConfig] = []
-    monkeypatch.setattr(cli.serve, "serve_workers", configs.append)
+    monkeypatch.setattr(cli.workers, "serve_workers", configs.append)  # imported by serve()
     monkeypatch.setattr(uvicorn, "Server", lambda config: pytest.fail("one process served"))
     monkeypatch.setenv("MLENS_SHUTDOWN_TIMEOUT_SECONDS", "4")
+    monkeypatch.setenv("MLENS_BACKGROUND_EMBEDDING", "true")  # restored after the test
     result = runner.invoke(app, ["serve", "--port", "8124", "--workers", "3"])
     assert result.exit_code == 0, result.output
+    # The workers read it: none embeds in the background (each would embed the same).
+    assert os.environ["MLENS_BACKGROUND_EMBEDDING"] == "false"
     (config,) = configs
     assert (config.app, config.factory, config.workers) == (cli.serve.APP, True, 3)
     assert (config.host, config.port, config.timeout_graceful_shutdown) == ("127.0.0.1", 8124, 4)

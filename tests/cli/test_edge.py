@@ -204,11 +204,13 @@ def test_serve_passes_the_edge_settings_to_uvicorn(monkeypatch: pytest.MonkeyPat
     from typer.testing import CliRunner
 
     import cli.serve
+    import cli.workers
     from cli.app import app
 
     seen: list[EdgeConfig] = []
-    monkeypatch.setattr(cli.serve, "serve_workers", seen.append)
+    monkeypatch.setattr(cli.workers, "serve_workers", seen.append)  # imported by serve()
     monkeypatch.setattr(cli.serve, "store", lambda: None)
+    monkeypatch.setenv("MLENS_BACKGROUND_EMBEDDING", "true")  # serve --workers 2 sets it
     for name, value in {
         "MLENS_KEEP_ALIVE_TIMEOUT_SECONDS": "7",
         "MLENS_HEADER_TIMEOUT_SECONDS": "3",

@@ -1,8 +1,9 @@
 """Fixtures shared by the service tests.
 
-- ``settings``: isolated Settings (in-memory store, no ``MLENS_*`` from the environment,
-  rate limits off); ``app``: ``create_app(settings, **app_state)``; ``store``: its store;
-  ``client``: a ``TestClient`` with the lifespan running.
+- ``settings``: isolated Settings (in-memory store, no ``MLENS_*`` from the
+  environment, rate limits and background embedding off); ``app``:
+  ``create_app(settings, **app_state)``; ``store``: its store; ``client``: a
+  ``TestClient`` with the lifespan running.
 - ``make_key(*scopes)``: a bearer token with those scopes (every scope when none given);
   ``auth(*scopes)``: the ``Authorization`` header dict for such a key.
 - ``sources``: a public channel ``@lens_public`` and a private chat ``t.me/c/1987654321``
@@ -165,6 +166,9 @@ def settings(tmp_path: Any, clean_env: pytest.MonkeyPatch) -> Settings:
         data_dir=tmp_path / "data",
         rate_limit_per_minute=0,
         auth_failures_per_minute=0,
+        # Searches embed what they scan, as each test expects (test_background_embedding
+        # turns it on).
+        background_embedding=False,
     )
 
 

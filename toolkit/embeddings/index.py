@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from toolkit.embeddings.base import Embedder
@@ -11,6 +11,7 @@ from toolkit.embeddings.cache import CachedQueryEmbedder
 
 if TYPE_CHECKING:
     from toolkit.config import Settings
+    from toolkit.models import Message
     from toolkit.store.base import MessageStore
 
 ProgressCallback = Callable[[int, int], None]
@@ -74,28 +75,41 @@ def index_source(
     total = len(pending)
     bar = tqdm(total=total, unit="msg", desc=desc, disable=progress is not True)
     done = 0
-    step = max(1, batch_size)
     try:
-        start = 0
-        while start < total:
-            # Take messages until the batch holds ``step`` distinct texts.
-            texts: dict[str, int] = {}
-            end = start
-            while end < total and (len(texts) < step or pending[end].text in texts):
-                texts.setdefault(pending[end].text, len(texts))
-                end += 1
-            batch = pending[start:end]
-            vectors = embedder.embed_passages(list(texts))
-            store.put_vectors(
-                source_id,
-                embedder.model_name,
-                ((m.messenger_message_id, vectors[texts[m.text]]) for m in batch),
-            )
+        for batch in text_batches(pending, batch_size):
+            embed_batch(store, embedder, source_id, batch)
             done += len(batch)
             bar.update(len(batch))
             if callable(progress):
                 progress(done, total)
-            start = end
     finally:
         bar.close()
     return done
+
+
+def text_batches(messages: Sequence[Message], size: int) -> Iterator[Sequence[Message]]:
+    """Consecutive slices of ``messages``, each holding ``size`` distinct texts (a text
+    repeated inside a slice rides along: it is embedded once)."""
+    step = max(1, size)
+    start, total = 0, len(messages)
+    while start < total:
+        texts: set[str] = set()
+        end = start
+        while end < total and (len(texts) < step or messages[end].text in texts):
+            texts.add(messages[end].text)
+            end += 1
+        yield messages[start:end]
+        start = end
+
+
+def embed_batch(
+    store: MessageStore, embedder: Embedder, source_id: int, batch: Sequence[Message]
+) -> None:
+    """Embed one batch of a source's messages (each distinct text once) and store the vectors."""
+    texts = {text: row for row, text in enumerate(dict.fromkeys(m.text for m in batch))}
+    vectors = embedder.embed_passages(list(texts))
+    store.put_vectors(
+        source_id,
+        embedder.model_name,
+        ((m.messenger_message_id, vectors[texts[m.text]]) for m in batch),
+    )

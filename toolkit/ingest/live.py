@@ -25,6 +25,7 @@ from toolkit.errors import (
     UpstreamRateLimited,
     UpstreamTimeout,
 )
+from toolkit.extras import require
 from toolkit.models import Message, SourceKind, SourceRef
 
 # Telethon (and ``live_convert``, which reads its types) is imported where a live sync
@@ -134,11 +135,12 @@ def build_telegram_client(settings: Settings) -> TelegramClient:
     Raises:
         ConfigError: a credential is missing, or the session string is not a StringSession.
     """
+    if not settings.live_configured:
+        raise ConfigError(_CREDENTIALS_HELP)
+    require("telethon", extra="live", feature="live sync")
     from telethon import TelegramClient
     from telethon.sessions import StringSession
 
-    if not settings.live_configured:
-        raise ConfigError(_CREDENTIALS_HELP)
     assert settings.messenger_api_hash is not None
     assert settings.messenger_session is not None
     try:

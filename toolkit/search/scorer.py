@@ -64,14 +64,30 @@ def compute_signals(
     )
 
 
-def fuse(signals: Signals, weights: SearchWeights) -> FloatVector:
-    """The hybrid score of every message, in [0, 1]."""
+def fuse(
+    signals: Signals, weights: SearchWeights, *, embedded: npt.NDArray[np.bool_] | None = None
+) -> FloatVector:
+    """The hybrid score of every message, in [0, 1].
+
+    Args:
+        signals: the window's signals.
+        weights: the weights and the short factor's shape.
+        embedded: which messages had a vector (all when ``None``). A message without one
+            (a background embedding has not reached it yet) is scored on its lexical
+            signals alone: ``short × (w_lex·lexical + w_phrase·phrase) / (w_lex + w_phrase)``
+            (0 when both weights are 0), rather than as if it were unrelated in meaning.
+    """
     total = weights.semantic + weights.lexical + weights.phrase
     relevance = (
         weights.semantic * signals.semantic
         + weights.lexical * signals.lexical
         + weights.phrase * signals.phrase
     ) / total
+    if embedded is not None and not embedded.all():
+        words = weights.lexical + weights.phrase
+        lexical = weights.lexical * signals.lexical + weights.phrase * signals.phrase
+        by_words = lexical / words if words > 0 else np.zeros_like(relevance)
+        relevance = np.where(embedded, relevance, by_words)
     scores: FloatVector = np.clip(signals.short_factor * relevance, 0.0, 1.0)
     return scores
 

@@ -14,6 +14,8 @@
    the model is embedded once and its vector handed to the store's background writer
    (``write_behind``: a search never writes itself; stored vectors are never
    recomputed), so a search waits on embedding at most for the messages of its own window;
+   while a background embedding is at work (``embed_missing`` says no) a search embeds
+   nothing itself and ranks the messages still lacking a vector by their lexical signals;
 3. the four signals and their fusion (``scorer``), one vectorised pass over the window;
    the query vector comes from the embedder's LRU cache when it is a
    ``CachedQueryEmbedder``. Across sources the windows are scored as ONE window: the
@@ -27,7 +29,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
@@ -39,7 +41,7 @@ import numpy.typing as npt
 
 from toolkit.embeddings import Embedder, similarity_floor
 from toolkit.errors import InvalidRequest
-from toolkit.models import ContextMessage, Message, SearchHit, Source, utc
+from toolkit.models import ContextMessage, Hits, Message, SearchHit, Source, utc
 from toolkit.refs import SourceArg, message_link, ref_topic, resolve_source
 from toolkit.requests import SearchAllRequest, SearchRequest
 from toolkit.search.index import SearchIndex, SourceIndex, Window, WindowFilters, shared_index
@@ -69,6 +71,8 @@ class _Part:
     source_ref: str
     index: SourceIndex
     window: Window
+    embedded: npt.NDArray[np.bool_]
+    """Which rows of the window have a vector."""
 
 
 class Searcher:
@@ -86,6 +90,9 @@ class Searcher:
             ``None``: no limit.
         max_scan_all: sources × ``scan_messages_limit`` a ``search_all`` may scan
             (``Settings.search_all_max_scan``).
+        embed_missing: asked at every search: whether to embed the window's messages
+            that lack a vector (always, by default). A background embedding answers no
+            while it works, so that a search never waits on it.
     """
 
     def __init__(
@@ -98,8 +105,10 @@ class Searcher:
         embed_batch_size: int = 64,
         concurrency: int | None = None,
         max_scan_all: int = DEFAULT_MAX_SCAN_ALL,
+        embed_missing: Callable[[], bool] | None = None,
     ) -> None:
         self.store = store
+        self.embed_missing = embed_missing
         self.turns = Turns(concurrency) if concurrency is not None else None
         self.embedder = embedder
         self.weights = weights if weights is not None else SearchWeights()
@@ -116,14 +125,16 @@ class Searcher:
         if len(positions) == 0:
             return None
         window = index.window(positions, self.embedder.model_name, self.embedder.dimension)
-        self._fill(index, window)
-        return _Part(source, source_ref, index, window)
+        embedded = self._fill(index, window)
+        return _Part(source, source_ref, index, window, embedded)
 
-    def _fill(self, index: SourceIndex, window: Window) -> None:
-        """Fill the rows the index lacked: stored vectors first, then the embedder."""
+    def _fill(self, index: SourceIndex, window: Window) -> npt.NDArray[np.bool_]:
+        """Fill the rows the index lacked: stored vectors first, then (unless a background
+        embedding is at work) the embedder; answer which rows have a vector."""
         missing = np.flatnonzero(~window.known)
         if len(missing) == 0:
-            return
+            return np.asarray(window.known, dtype=np.bool_)
+        have = np.array(window.known, dtype=np.bool_)
         model, vectors = self.embedder.model_name, window.vectors
         ids = [int(i) for i in window.ids[missing]]
         stored = self.store.get_vectors(index.source_id, ids, model)
@@ -131,8 +142,11 @@ class Searcher:
         for k, message_id in zip(missing.tolist(), ids, strict=True):
             if message_id in stored:
                 vectors[k] = stored[message_id]
+                have[k] = True
             else:
                 absent.append(k)
+        if self.embed_missing is not None and not self.embed_missing():
+            absent = []
         rows = window.positions
         for start in range(0, len(absent), self.embed_batch_size):
             batch = absent[start : start + self.embed_batch_size]
@@ -144,7 +158,11 @@ class Searcher:
             self.store.write_behind(
                 partial(self.store.put_vectors, index.source_id, model, written)
             )
-        index.put_vectors(model, rows[missing], vectors[missing])
+        have[absent] = True
+        filled = missing[have[missing]]
+        if len(filled):
+            index.put_vectors(model, rows[filled], vectors[filled])
+        return have
 
     def _context(self, source: Source, messages: Sequence[Message]) -> list[ContextMessage]:
         return [
@@ -158,7 +176,7 @@ class Searcher:
             for m in messages
         ]
 
-    def run(self, request: SearchRequest) -> list[SearchHit]:
+    def run(self, request: SearchRequest) -> Hits:
         """``search`` for one ``SearchRequest`` (an unset limit takes ``search``'s default).
 
         Raises:
@@ -178,7 +196,7 @@ class Searcher:
             options["scan_messages_limit"] = request.scan_messages_limit
         return self.search(request.source_ref, request.query, **options)
 
-    def run_all(self, request: SearchAllRequest) -> list[SearchHit]:
+    def run_all(self, request: SearchAllRequest) -> Hits:
         """``search_all`` for one ``SearchAllRequest`` (unset limits take its defaults).
 
         Raises:
@@ -211,7 +229,7 @@ class Searcher:
         explain: bool = False,
         topic_id: int | None = None,
         sender_peer_ids: Sequence[str] | None = None,
-    ) -> list[SearchHit]:
+    ) -> Hits:
         """Rank the scan window of a source for ``query``.
 
         Args:
@@ -259,7 +277,7 @@ class Searcher:
             found, echoed = resolve_source(self.store, source)
             part = self._part(found, echoed.raw, scan_messages_limit, filters)
             if part is None:
-                return []
+                return Hits()
             return self._rank([part], query, limit, chosen, explain)
 
     def search_all(
@@ -275,7 +293,7 @@ class Searcher:
         explain: bool = False,
         topic_id: int | None = None,
         sender_peer_ids: Sequence[str] | None = None,
-    ) -> list[SearchHit]:
+    ) -> Hits:
         """Rank the scan windows of several sources for ``query``, as one list.
 
         Each source's window is what ``search`` would scan; the windows are then scored
@@ -336,7 +354,7 @@ class Searcher:
                 if part is not None:
                     parts.append(part)
             if not parts:
-                return []
+                return Hits()
             return self._rank(parts, query, limit, chosen, explain)
 
     def _targets(
@@ -364,8 +382,9 @@ class Searcher:
         limit: int,
         weights: SearchWeights,
         explain: bool,
-    ) -> list[SearchHit]:
-        """Score the windows as one, keep the best ``limit``, add their context."""
+    ) -> Hits:
+        """Score the windows as one, keep the best ``limit``, add their context (and
+        say how many of the windows' messages had a vector)."""
         if len(parts) == 1:
             terms, vectors = parts[0].window.terms, parts[0].window.vectors
         else:
@@ -386,7 +405,8 @@ class Searcher:
             weights,
             semantic_floor=similarity_floor(self.embedder),
         )
-        scores = np.round(fuse(signals, weights), SCORE_DECIMALS)
+        embedded = np.concatenate([p.embedded for p in parts])
+        scores = np.round(fuse(signals, weights, embedded=embedded), SCORE_DECIMALS)
         # lexsort: the last key is the primary one; all descending (the source's id
         # last, so that equal times in two sources still order the same every time).
         sources = np.array([p.source.id for p in parts], dtype=np.int64)[owner]
@@ -397,7 +417,8 @@ class Searcher:
             if mine:
                 found = self._hits(part, mine, ids, scores, signals, explain)
                 hits.update(zip(mine, found, strict=True))
-        return [hits[int(i)] for i in order]
+        ranked = [hits[int(i)] for i in order]
+        return Hits(ranked, scanned=len(ids), embedded=int(embedded.sum()))
 
     def _hits(
         self,
@@ -470,6 +491,6 @@ def search(
     source: SourceArg,
     query: str,
     **options: Unpack[SearchOptions],
-) -> list[SearchHit]:
+) -> Hits:
     """Search one source (see ``Searcher.search``); default weights unless given."""
     return Searcher(store, embedder).search(source, query, **options)

@@ -305,6 +305,10 @@ class MessageStore(Protocol):
         """Raise ``source_generation`` (writers call it inside their transaction)."""
         ...
 
+    def count_without_vectors(self, source_id: int, model: str) -> int:
+        """How many searchable messages (text, not service) lack a vector of ``model``."""
+        ...
+
     def scan_window(
         self,
         source_id: int,

@@ -88,6 +88,16 @@ class Records(UsesConnections):
             sql += f" LIMIT {int(limit)}"
         return [to_message(r) for r in self.connections.read(sql, (source_id, model))]
 
+    def count_without_vectors(self, source_id: int, model: str) -> int:
+        """How many searchable messages (with text, not service) lack a vector of ``model``."""
+        rows = self.connections.read(
+            "SELECT COUNT(*) FROM messages m WHERE m.source_id = ? AND NOT m.is_service "
+            "AND m.text != '' AND NOT EXISTS (SELECT 1 FROM embeddings e "
+            "WHERE e.source_id = m.source_id AND e.model = ? AND e.message_id = m.message_id)",
+            (source_id, model),
+        )
+        return int(rows[0][0])
+
     # API keys ----------------------------------------------------------------------------
     def add_api_key(
         self,

@@ -18,6 +18,7 @@ from typing import TypedDict, Unpack
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder, get_embedder
+from toolkit.embeddings.background import BackgroundEmbedding, EmbeddingProgress
 from toolkit.models import Source, SourceRef
 from toolkit.refs import SourceArg, resolve_source
 from toolkit.search.index import shared_index
@@ -76,6 +77,7 @@ class Assembly:
         self.store = parts["store"] if "store" in parts else _open_store(settings)
         self._embedder = parts.get("embedder")
         self._searcher = parts.get("searcher")
+        self._background: BackgroundEmbedding | None = None
         self._lock = threading.RLock()
         # Summaries take turns (``summary_concurrency``), as searches do in the searcher.
         self.summary_turns = Turns(settings.summary_slots, what="summaries")
@@ -107,7 +109,40 @@ class Assembly:
             embed_batch_size=self.settings.embed_batch_size,
             concurrency=self.settings.search_concurrency,
             max_scan_all=self.settings.search_all_max_scan,
+            embed_missing=self._embed_on_search,
         )
+
+    def _embed_on_search(self) -> bool:
+        """A search embeds what its window lacks, unless a background embedding works."""
+        background = self._background
+        return background is None or not background.running
+
+    def _searching(self) -> bool:
+        turns = getattr(self._searcher, "turns", None)  # a searcher given ready-made may lack it
+        return turns is not None and bool(turns.in_use)
+
+    def embed_in_background(self) -> BackgroundEmbedding:
+        """Start (unless one is at work) a background embedding of every source
+        (``toolkit.embeddings.background``): each default scan window first, then the rest.
+
+        Returns:
+            The running embedding (``progress()``, ``stop()``).
+        """
+        with self._lock:
+            if self._background is None or not self._background.running:
+                self._background = BackgroundEmbedding(
+                    self.store,
+                    lambda: self.embedder,
+                    lambda: [stats.source.id for stats in self.store.list_sources()],
+                    window=self.settings.default_scan_messages_limit,
+                    busy=self._searching,
+                ).start()
+            return self._background
+
+    def embedding_progress(self) -> EmbeddingProgress | None:
+        """Where the background embedding stands; ``None`` when none was started."""
+        background = self._background
+        return background.progress() if background is not None else None
 
     def source(self, ref: SourceArg) -> Source:
         """The stored source a reference names (``@handle``, a t.me link, ``c/<id>``)."""
@@ -126,6 +161,9 @@ class Assembly:
         return resolve_weights(weights, self.settings.search)
 
     def close(self) -> None:
-        """Close the store, if this assembly opened it."""
+        """Stop the background embedding, if any; close the store, if this assembly
+        opened it."""
+        if self._background is not None:
+            self._background.stop()
         if self.owns_store:
             self.store.close()

@@ -11,6 +11,7 @@ from pathlib import Path
 from toolkit.config import Settings
 from toolkit.demo import demo_files
 from toolkit.embeddings import index_source
+from toolkit.embeddings.background import BackgroundEmbedding, EmbeddingProgress
 from toolkit.ingest.export import import_export
 from toolkit.ingest.export_report import ImportReport
 from toolkit.ingest.live import MessengerClient, TelethonMessengerClient
@@ -139,6 +140,24 @@ class Library:
         sources = [self.ctx.source(ref)] if ref is not None else self._all_sources()
         embedded = self._embed_all([s.id for s in sources], progress)
         return [(s, embedded[s.id]) for s in sources]
+
+    def embed_in_background(self) -> BackgroundEmbedding:
+        """Embed, in a thread, every message of every source that lacks a vector: each
+        source's default scan window first, then the rest, newest first, in small
+        batches that leave the cores to searches (``mlens serve`` starts it).
+
+        Until it is done a search embeds nothing itself: it ranks the messages without a
+        vector by their lexical signals and says how many had one (``Hits``). Closing
+        the workspace stops it; one runs at a time.
+
+        Returns:
+            The running embedding: ``progress()``, ``stop()``.
+        """
+        return self.ctx.embed_in_background()
+
+    def embedding_progress(self) -> EmbeddingProgress | None:
+        """Where the background embedding stands (``None`` when none was started)."""
+        return self.ctx.embedding_progress()
 
     def _embed_all(self, ids: Sequence[int], progress: bool | Progress) -> dict[int, int]:
         """Every source's default scan window first (searchable in seconds), then the

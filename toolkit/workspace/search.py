@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from toolkit.models import GENERAL_TOPIC, SearchHit
+from toolkit.models import GENERAL_TOPIC, Hits, SearchHit
 from toolkit.refs import SourceArg
 from toolkit.requests import SearchAllRequest, SearchRequest
 from toolkit.workspace.assembly import Assembly
@@ -17,7 +17,7 @@ class Search:
     def __init__(self, assembly: Assembly) -> None:
         self.ctx = assembly
 
-    def search(self, request: SearchRequest) -> list[SearchHit]:
+    def search(self, request: SearchRequest) -> Hits:
         """Hybrid search of one source's most recent messages (``toolkit.search``).
 
         An unset ``limit`` or ``scan_messages_limit`` takes the settings' default
@@ -26,7 +26,9 @@ class Search:
 
         Returns:
             The hits, best first (ties newest first), each with up to two messages of
-            context on either side: of its forum topic in a forum, else of the source.
+            context on either side: of its forum topic in a forum, else of the source;
+            with how many messages were scanned and how many of them had a vector
+            (fewer while a background embedding is at work, see ``embed_in_background``).
 
         Raises:
             InvalidRequest: out-of-bounds fields (``InvalidWeights`` for weights).

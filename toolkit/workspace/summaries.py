@@ -1,12 +1,14 @@
-"""Workspace verbs of summaries: a period of a source, or the source as a whole."""
+"""Workspace verbs of summaries: a period of a source, or the source as a whole.
+
+The engines (scikit-learn, the openai client, the language packs) are imported on the
+first summary, not with the workspace: listing sources or searching never loads them.
+"""
 
 from __future__ import annotations
 
 from toolkit.errors import ConfigError, InvalidRequest
 from toolkit.models import Message, Summary
 from toolkit.requests import AnySummaryRequest, SummaryRequest
-from toolkit.summarize.pipeline import summarize_period, summarize_source
-from toolkit.summarize.registry import summary_languages
 from toolkit.workspace.assembly import Assembly
 
 
@@ -32,6 +34,8 @@ class Summaries:
             Busy: every turn for summaries was taken for ``MLENS_SUMMARY_WAIT_SECONDS``
                 (``MLENS_SUMMARY_CONCURRENCY`` run at once; a cached answer needs none).
         """
+        from toolkit.summarize.pipeline import summarize_period, summarize_source
+
         ctx = self.ctx
         turns = ctx.summary_turns
         if isinstance(request, SummaryRequest):
@@ -42,6 +46,8 @@ class Summaries:
         """The languages a summary can be written in with ``engine`` (default: the
         settings'): any ISO 639-1 code through an LLM endpoint, else the offline
         engine's packs (``en``, ``ru``, ``uk``); none when ``engine`` cannot run."""
+        from toolkit.summarize.registry import summary_languages
+
         settings = self.ctx.settings
         if engine is not None:
             if engine not in ("auto", "extractive", "llm"):

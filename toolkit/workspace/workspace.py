@@ -64,7 +64,7 @@ class Workspace:
 
     - data (``Library``): ``health``, ``sources``, ``source_stats``, ``recent_messages``,
       ``topics``, ``messages_per_day``, ``import_export``, ``load_demo``, ``sync``,
-      ``embed``, ``index``;
+      ``embed``, ``index``, ``embed_in_background``, ``embedding_progress``;
     - search (``Search``): ``search`` (a ``SearchRequest``), ``search_all`` (a
       ``SearchAllRequest``: several sources as one ranking), ``hit_topics``;
     - summaries (``Summaries``): ``summarize`` (a ``SummaryRequest`` or a
@@ -167,6 +167,8 @@ class Workspace:
     sync = verb("library", Library.sync)
     embed = verb("library", Library.embed)
     index = verb("library", Library.index)
+    embed_in_background = verb("library", Library.embed_in_background)
+    embedding_progress = verb("library", Library.embedding_progress)
 
     search = verb("finder", Search.search)
     search_all = verb("finder", Search.search_all)

@@ -117,3 +117,27 @@ def test_weights_from_settings_env_and_file(
     SearchWeights(semantic=0.3, lexical=0.3, phrase=0.4).to_file(path)
     from_file = Settings(_env_file=None, weights_file=path).search  # type: ignore[call-arg]
     assert from_file.phrase == 0.4
+
+
+@pytest.mark.parametrize("weights", CUSTOM, ids=["default", "lexical", "semantic-only", "no-sem"])
+@settings(max_examples=40, deadline=None)
+@given(messages=windows, query=st.lists(st.integers(0, 6), max_size=5), data=st.data())
+def test_messages_without_a_vector_are_scored_by_their_words(
+    weights: SearchWeights, messages: list[list[int]], query: list[int], data: st.DataObject
+) -> None:
+    n = len(messages)
+    cosines = data.draw(st.lists(st.floats(-1, 1), min_size=n, max_size=n))
+    embedded = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool)
+    signals = compute_signals(cosines, TermWindow.build(messages), query, weights)
+    scores = fuse(signals, weights, embedded=embedded)
+    full = fuse(signals, weights)
+    words = weights.lexical + weights.phrase
+    for i in range(n):
+        if embedded[i]:
+            assert scores[i] == pytest.approx(full[i])
+        else:
+            lexical = weights.lexical * signals.lexical[i] + weights.phrase * signals.phrase[i]
+            expected = signals.short_factor[i] * (lexical / words if words else 0.0)
+            assert scores[i] == pytest.approx(expected)
+    assert ((scores >= 0) & (scores <= 1)).all()
+    assert np.array_equal(fuse(signals, weights, embedded=np.ones(n, dtype=bool)), full)

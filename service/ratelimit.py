@@ -19,7 +19,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 from toolkit.config import Settings
 from toolkit.errors import RateLimited
@@ -217,15 +217,8 @@ class SharedFailureLimiter:
 def limiter_from_settings(settings: Settings, store: object | None = None) -> RateLimiter:
     """The limiter the settings ask for: none when the rate is 0; the store's shared
     buckets when it has them (PostgreSQL); else an in-process token bucket."""
-    if settings.rate_limit_per_minute <= 0:
-        return Unlimited()
-    if isinstance(store, SharedBuckets):
-        return SharedTokenBucketLimiter(
-            store, per_minute=settings.rate_limit_per_minute, burst=settings.rate_limit_burst
-        )
-    return TokenBucketLimiter(
-        per_minute=settings.rate_limit_per_minute, burst=settings.rate_limit_burst
-    )
+    per_minute, burst = settings.rate_limit_per_minute, settings.rate_limit_burst
+    return _limiter(store, per_minute, burst, SharedTokenBucketLimiter, "this API key")
 
 
 def auth_failure_limiter_from_settings(
@@ -233,14 +226,20 @@ def auth_failure_limiter_from_settings(
 ) -> FailureLimiter:
     """The per-client limiter of failed authentications: none when its rate is 0; one
     counted in the store's shared buckets when it has them (PostgreSQL); else in process."""
-    if settings.auth_failures_per_minute <= 0:
+    per_minute, burst = settings.auth_failures_per_minute, settings.auth_failure_burst
+    subject = "failed authentications from this client"
+    return _limiter(store, per_minute, burst, SharedFailureLimiter, subject)
+
+
+Shared = TypeVar("Shared", "SharedTokenBucketLimiter", "SharedFailureLimiter")
+
+
+def _limiter(
+    store: object | None, per_minute: float, burst: int, shared: type[Shared], subject: str
+) -> Shared | Unlimited | TokenBucketLimiter:
+    """No limit at a rate of 0; the store's shared buckets when it has them; else in process."""
+    if per_minute <= 0:
         return Unlimited()
     if isinstance(store, SharedBuckets):
-        return SharedFailureLimiter(
-            store, per_minute=settings.auth_failures_per_minute, burst=settings.auth_failure_burst
-        )
-    return TokenBucketLimiter(
-        per_minute=settings.auth_failures_per_minute,
-        burst=settings.auth_failure_burst,
-        subject="failed authentications from this client",
-    )
+        return shared(store, per_minute=per_minute, burst=burst)
+    return TokenBucketLimiter(per_minute=per_minute, burst=burst, subject=subject)

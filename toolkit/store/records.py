@@ -23,10 +23,13 @@ from toolkit.store.rows import (
 _M_COLUMNS = ", ".join("m." + c for c in MSG_COLUMNS.split(", "))
 _UNBOUNDED = 2**62
 # The entries past either bound, most recently used first: the newest ones stay.
+# Most recently used first; the entry just written first of all (another may share its
+# second), so that a bound never pushes out what was just stored.
+_RECENT = "ORDER BY key = ? DESC, used_at DESC, created_at DESC, key"
 _EVICT = (
     "DELETE FROM cache WHERE key IN (SELECT key FROM (SELECT key, "
-    "ROW_NUMBER() OVER (ORDER BY used_at DESC, created_at DESC, key) AS n, "
-    "SUM(size) OVER (ORDER BY used_at DESC, created_at DESC, key ROWS UNBOUNDED PRECEDING) "
+    f"ROW_NUMBER() OVER ({_RECENT}) AS n, "
+    f"SUM(size) OVER ({_RECENT} ROWS UNBOUNDED PRECEDING) "
     "AS total FROM cache) ranked WHERE n > ? OR total > ?) RETURNING key"
 )
 
@@ -196,6 +199,8 @@ class Records(UsesConnections):
                 self.connections.write(
                     _EVICT,
                     (
+                        key,
+                        key,
                         _UNBOUNDED if max_entries is None else max_entries,
                         _UNBOUNDED if max_bytes is None else max_bytes,
                     ),

@@ -173,6 +173,7 @@ def test_the_cli_chat_summary(
         "MLENS_LLM_MODEL": MODEL,
         "MLENS_LLM_MAX_TOKENS": "300",
         "MLENS_LLM_MAX_RETRIES": "0",
+        "MLENS_LLM_TIMEOUT": "120",  # local_settings' timeout: a busy 2-core machine
     }
     for name, value in env.items():
         monkeypatch.setenv(name, value)

@@ -93,8 +93,25 @@ def _repaired(text: str) -> Any:
         except (ValueError, RecursionError):
             continue
         if isinstance(value, dict) and value.get("summary"):
-            return value
+            return _whole_sections(value)
     return None
+
+
+def _whole_sections(answer: dict[str, Any]) -> dict[str, Any]:
+    """A cut answer without the section that was being written when it was cut."""
+    sections = answer.get("sections")
+    if isinstance(sections, list):
+        valid = [s for s in sections if _valid(LLMSection, s)]
+        answer = {**answer, "sections": valid}
+    return answer
+
+
+def _valid(model: type[BaseModel], value: object) -> bool:
+    try:
+        model.model_validate(value)
+    except ValidationError:
+        return False
+    return True
 
 
 def _json_object(text: str) -> Any:

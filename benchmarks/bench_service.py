@@ -140,12 +140,17 @@ def measure_service(
             p50, p95 = _http_latency(base, token, source_ref, http_scan, http_runs, timeout)
         return ServiceMemory(rss, peak, elapsed, p50, p95)
     finally:
-        child.terminate()
-        try:
-            child.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
+        stop(child, wait=15)
+
+
+def stop(child: subprocess.Popen[bytes], *, wait: float) -> None:
+    """Stop a server the benchmark started: SIGTERM, then SIGKILL after ``wait`` seconds."""
+    child.terminate()
+    try:
+        child.wait(timeout=wait)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
 
 
 def _http_latency(

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks.bench_service import free_port
+from benchmarks.bench_service import free_port, stop
 
 QUERY = "what is your favourite movie"
 
@@ -119,12 +119,7 @@ def first_search(folder: Path, *, timeout: float = 600, wait_all: bool = True) -
             time.perf_counter() - started if done else None,
         )
     finally:
-        child.terminate()
-        try:
-            child.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
+        stop(child, wait=30)
 
 
 def startup_rows(*, wait_all: bool = True) -> list[tuple[str, str, str, bool | None]]:

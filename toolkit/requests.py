@@ -4,6 +4,7 @@ A route, a command, an app page or a notebook builds one of these and the object
 travels through ``Workspace`` to the searcher or the summary pipeline; nothing on the
 way takes the request apart into positional arguments.
 
+- ``BaseSearchRequest``: the fields both searches share (query, window, ranking);
 - ``SearchRequest``: rank one source's recent messages for a query;
 - ``SearchAllRequest``: rank the recent messages of several sources as one list;
 - ``SummaryRequest``: summarise a period ``[started_at, ended_at)`` of a source;
@@ -42,23 +43,23 @@ PEER_ID_RE = re.compile(r"^(?:user|channel|chat)[1-9][0-9]{0,18}$")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SearchRequest:
-    """A hybrid search of one source's most recent messages.
+class BaseSearchRequest:
+    """What every hybrid search takes: the query, the window's bounds and filters, the
+    ranking's options (``SearchRequest`` adds one source, ``SearchAllRequest`` several).
 
     Attributes:
-        source_ref: the source (``@handle``, a t.me link; hits echo it as given).
         query: the search text, 1..1000 characters, not blank.
-        limit: hits to return, 1..100; ``None``: ``Settings.default_limit``.
-        scan_messages_limit: recent messages to scan, 1..10000; ``None``: the settings'.
+        limit: hits to return (over all sources), 1..100; ``None``: ``Settings.default_limit``.
+        scan_messages_limit: recent messages to scan (in each source), 1..10000; ``None``:
+            the settings'.
         period_from: scan only messages posted at or after this moment.
         period_to: ... at or before this one.
         weights: this call's weights (``SearchWeights`` or a mapping of some fields).
         explain: attach each hit's four signals.
-        topic_id: scan only this forum topic (General is 1).
-        sender_peer_ids: scan only these senders' messages (the window is theirs).
+        topic_id: scan only this forum topic (of each source; General is 1).
+        sender_peer_ids: scan only these senders' messages (each window is theirs).
     """
 
-    source_ref: SourceArg
     query: str
     limit: int | None = None
     scan_messages_limit: int | None = None
@@ -71,34 +72,33 @@ class SearchRequest:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SearchAllRequest:
-    """A hybrid search of the most recent messages of several sources, as one ranking.
+class SearchRequest(BaseSearchRequest):
+    """A hybrid search of one source's most recent messages.
 
     Attributes:
-        query: the search text, 1..1000 characters, not blank.
-        source_refs: the sources (hits echo each reference as given); ``None``: every
-            source in the store (hits carry each source's key, ``@handle`` or ``c/<id>``).
-        limit: hits to return over all sources, 1..100; ``None``: ``Settings.default_limit``.
-        scan_messages_limit: recent messages to scan in each source, 1..10000; ``None``:
-            the settings'. Sources × this is bounded by ``Settings.search_all_max_scan``.
-        period_from: scan only messages posted at or after this moment.
-        period_to: ... at or before this one.
-        weights: this call's weights (``SearchWeights`` or a mapping of some fields).
-        explain: attach each hit's four signals.
-        topic_id: scan only this forum topic in each source (General is 1).
-        sender_peer_ids: scan only these senders' messages (each window is theirs).
+        source_ref: the source (``@handle``, a t.me link; hits echo it as given).
+        query, limit, scan_messages_limit, period_from, period_to, weights, explain,
+            topic_id, sender_peer_ids: as for ``BaseSearchRequest``.
     """
 
-    query: str
+    source_ref: SourceArg
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SearchAllRequest(BaseSearchRequest):
+    """A hybrid search of the most recent messages of several sources, as one ranking.
+
+    Sources × ``scan_messages_limit`` is bounded by ``Settings.search_all_max_scan``.
+
+    Attributes:
+        source_refs: the sources (hits echo each reference as given); ``None``: every
+            source in the store (hits carry each source's key, ``@handle`` or ``c/<id>``).
+        query, limit, scan_messages_limit, period_from, period_to, weights, explain,
+            topic_id, sender_peer_ids: as for ``BaseSearchRequest``, ``limit`` over all
+            sources, the window and its filters in each source.
+    """
+
     source_refs: Sequence[SourceArg] | None = None
-    limit: int | None = None
-    scan_messages_limit: int | None = None
-    period_from: datetime | None = None
-    period_to: datetime | None = None
-    weights: WeightsArg = None
-    explain: bool = False
-    topic_id: int | None = None
-    sender_peer_ids: Sequence[str] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -151,7 +151,9 @@ class SourceSummaryRequest:
 AnySummaryRequest = SummaryRequest | SourceSummaryRequest
 """Either kind of summary request (``Workspace.summarize`` takes both)."""
 
-AnyRequest = TypeVar("AnyRequest", SearchRequest, SummaryRequest, SourceSummaryRequest)
+AnyRequest = TypeVar(
+    "AnyRequest", SearchRequest, SearchAllRequest, SummaryRequest, SourceSummaryRequest
+)
 
 
 def request_from(request_type: type[AnyRequest], source: object, /, **overrides: Any) -> AnyRequest:
@@ -161,7 +163,8 @@ def request_from(request_type: type[AnyRequest], source: object, /, **overrides:
     arguments) hands it over whole instead of copying it field by field.
 
     Args:
-        request_type: ``SearchRequest``, ``SummaryRequest`` or ``SourceSummaryRequest``.
+        request_type: ``SearchRequest``, ``SearchAllRequest``, ``SummaryRequest`` or
+            ``SourceSummaryRequest``.
         source: any object; each of its attributes named like a field of ``request_type`` is taken.
         overrides: fields to set whatever ``source`` holds (e.g. ``weights``, ``kind``).
 

@@ -11,6 +11,8 @@ searcher.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from fastapi import APIRouter, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
@@ -33,6 +35,7 @@ from toolkit import requests
 
 router = APIRouter(tags=["search"], route_class=GuardedRoute)
 MAX_SOURCE_REFS = 1000
+AnySearch = TypeVar("AnySearch", requests.SearchRequest, requests.SearchAllRequest)
 
 # The contract's body is `{items}` alone, so how much of the window had a vector (less
 # than all only while the service embeds in the background) travels in headers.
@@ -62,10 +65,9 @@ class WeightsOverride(BaseModel):
     semantic_exponent: StrictNumber | None = Field(None, description="Shape of the semantic map.")
 
 
-class SearchRequest(BaseModel):
-    """A search of one source's recent messages (contract §2.3)."""
+class _SearchBody(BaseModel):
+    """The fields both searches take, described as for one source."""
 
-    source_ref: SourceRefStr = Field(description="`@handle`, a t.me link or `t.me/c/<id>`.")
     query: QueryText = Field(description="Search text: 1..1000 characters, not blank.")
     # Absent: the service's Settings decide (DESIGN.md §3 Defaults), so the schema
     # names the setting rather than a number that may not be the one in force.
@@ -97,11 +99,21 @@ class SearchRequest(BaseModel):
     ) -> UtcDatetime | None:
         return check_not_before(value, info, other="period_from", strict=False)
 
+    def to_request(self, request_type: type[AnySearch]) -> AnySearch:
+        """The toolkit request of ``request_type`` this body asks for."""
+        overrides = self.weights.model_dump(exclude_none=True) if self.weights else None
+        return requests.request_from(request_type, self, weights=overrides)
 
-class SearchAllRequest(BaseModel):
+
+class SearchRequest(_SearchBody):
+    """A search of one source's recent messages (contract §2.3)."""
+
+    source_ref: SourceRefStr = Field(description="`@handle`, a t.me link or `t.me/c/<id>`.")
+
+
+class SearchAllRequest(_SearchBody):
     """A search of the recent messages of several sources, ranked as one list."""
 
-    query: QueryText = Field(description="Search text: 1..1000 characters, not blank.")
     source_refs: list[SourceRefStr] | None = Field(
         None,
         min_length=1,
@@ -119,25 +131,10 @@ class SearchAllRequest(BaseModel):
         "(`MLENS_DEFAULT_SCAN_MESSAGES_LIMIT`). Sources × this may be at most "
         "`MLENS_SEARCH_ALL_MAX_SCAN` (100000 by default): above it, 422.",
     )
-    period_from: UtcDatetime | None = Field(None, description="Scan messages posted from here.")
-    period_to: UtcDatetime | None = Field(
-        None, description="Scan messages posted up to here; not before period_from."
-    )
-    explain: StrictFlag = Field(False, description="Add each hit's four signals.")
-    weights: WeightsOverride | None = Field(
-        None, description="Override some of the configured ranking weights for this call."
-    )
     topic_id: TopicId | None = Field(None, description="Scan only this forum topic of each.")
     sender_peer_ids: SenderPeerIds | None = Field(
         None, description="Scan only these senders' messages (the windows are theirs)."
     )
-
-    @field_validator("period_to")
-    @classmethod
-    def _not_before_from(
-        cls, value: UtcDatetime | None, info: ValidationInfo
-    ) -> UtcDatetime | None:
-        return check_not_before(value, info, other="period_from", strict=False)
 
 
 class ContextMessageOut(BaseModel):
@@ -214,9 +211,7 @@ def search_messages(
     While the service is still embedding in the background, messages without a vector
     are ranked by their lexical signals; `MLens-Embedded` of `MLens-Scanned` had one.
     """
-    overrides = body.weights.model_dump(exclude_none=True) if body.weights else None
-    request = requests.request_from(requests.SearchRequest, body, weights=overrides)
-    hits = ws.search(request)
+    hits = ws.search(body.to_request(requests.SearchRequest))
     response.headers["MLens-Scanned"] = str(hits.scanned)
     response.headers["MLens-Embedded"] = str(hits.embedded)
     return SearchResponse.model_validate({"items": hits}, from_attributes=True)
@@ -241,18 +236,5 @@ def search_all(
     term weights are taken over all of them). Each hit names its source (`source_ref`,
     `source_title`) and carries up to two messages before and after it.
     """
-    overrides = body.weights.model_dump(exclude_none=True) if body.weights else None
-    request = requests.SearchAllRequest(
-        query=body.query,
-        source_refs=body.source_refs,
-        limit=body.limit,
-        scan_messages_limit=body.scan_messages_limit,
-        period_from=body.period_from,
-        period_to=body.period_to,
-        weights=overrides,
-        explain=body.explain,
-        topic_id=body.topic_id,
-        sender_peer_ids=body.sender_peer_ids,
-    )
-    hits = ws.search_all(request)
+    hits = ws.search_all(body.to_request(requests.SearchAllRequest))
     return SearchResponse.model_validate({"items": hits}, from_attributes=True)

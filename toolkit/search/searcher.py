@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import partial
 from typing import TypedDict, Unpack
@@ -43,7 +43,7 @@ from toolkit.embeddings import Embedder, similarity_floor
 from toolkit.errors import InvalidRequest
 from toolkit.models import ContextMessage, Hits, Message, SearchHit, Source, utc
 from toolkit.refs import SourceArg, message_link, ref_topic, resolve_source
-from toolkit.requests import SearchAllRequest, SearchRequest
+from toolkit.requests import BaseSearchRequest, SearchAllRequest, SearchRequest
 from toolkit.search.index import SearchIndex, SourceIndex, Window, WindowFilters, shared_index
 from toolkit.search.request import (
     check_filters,
@@ -59,6 +59,9 @@ CONTEXT = 2
 # Scores are reported (and compared) at this precision, so that equal scores are
 # really equal and the newest-first tie rule decides, on every platform.
 SCORE_DECIMALS = 6
+DEFAULT_LIMIT = 20
+DEFAULT_SCAN = 200
+"""A search's ``limit`` and ``scan_messages_limit`` when the request leaves them unset."""
 DEFAULT_MAX_SCAN_ALL = 100_000
 """Sources × ``scan_messages_limit`` a search across sources may scan (``Settings``)."""
 
@@ -73,6 +76,18 @@ class _Part:
     window: Window
     embedded: npt.NDArray[np.bool_]
     """Which rows of the window have a vector."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A search request once checked: what ``_part`` and ``_rank`` need of it."""
+
+    query: str
+    limit: int
+    scan: int
+    filters: WindowFilters
+    weights: SearchWeights
+    explain: bool
 
 
 class Searcher:
@@ -176,25 +191,50 @@ class Searcher:
             for m in messages
         ]
 
+    def _plan(self, request: BaseSearchRequest, topic_id: int | None) -> _Plan:
+        """The checked request: bounds, filters (``topic_id`` the topic to scan) and weights.
+
+        Raises:
+            InvalidRequest: out-of-bounds fields (``InvalidWeights`` for weights).
+        """
+        limit = DEFAULT_LIMIT if request.limit is None else request.limit
+        scan = DEFAULT_SCAN if request.scan_messages_limit is None else request.scan_messages_limit
+        period_from, period_to = request.period_from, request.period_to
+        query = check_request(
+            request.query,
+            limit=limit,
+            scan_messages_limit=scan,
+            period_from=period_from,
+            period_to=period_to,
+        )
+        topic_id, senders = check_filters(
+            topic_id=topic_id, sender_peer_ids=request.sender_peer_ids
+        )
+        filters = WindowFilters(
+            since=utc(period_from) if period_from else None,
+            until=utc(period_to) if period_to else None,
+            topic_id=topic_id,
+            sender_peer_ids=senders,
+        )
+        weights = resolve_weights(request.weights, self.weights)
+        return _Plan(query, limit, scan, filters, weights, request.explain)
+
     def run(self, request: SearchRequest) -> Hits:
         """``search`` for one ``SearchRequest`` (an unset limit takes ``search``'s default).
 
         Raises:
             As for ``search``.
         """
-        options: SearchOptions = {
-            "period_from": request.period_from,
-            "period_to": request.period_to,
-            "weights": request.weights,
-            "explain": request.explain,
-            "topic_id": request.topic_id,
-            "sender_peer_ids": request.sender_peer_ids,
-        }
-        if request.limit is not None:
-            options["limit"] = request.limit
-        if request.scan_messages_limit is not None:
-            options["scan_messages_limit"] = request.scan_messages_limit
-        return self.search(request.source_ref, request.query, **options)
+        source, topic_id = request.source_ref, request.topic_id
+        if topic_id is None:  # a link into a forum topic searches that topic
+            topic_id = ref_topic(source)
+        plan = self._plan(request, topic_id)
+        with self.turns.turn() if self.turns is not None else nullcontext():
+            found, echoed = resolve_source(self.store, source)
+            part = self._part(found, echoed.raw, plan.scan, plan.filters)
+            if part is None:
+                return Hits()
+            return self._rank([part], plan)
 
     def run_all(self, request: SearchAllRequest) -> Hits:
         """``search_all`` for one ``SearchAllRequest`` (unset limits take its defaults).
@@ -202,50 +242,48 @@ class Searcher:
         Raises:
             As for ``search_all``.
         """
-        options: SearchOptions = {
-            "period_from": request.period_from,
-            "period_to": request.period_to,
-            "weights": request.weights,
-            "explain": request.explain,
-            "topic_id": request.topic_id,
-            "sender_peer_ids": request.sender_peer_ids,
-        }
-        if request.limit is not None:
-            options["limit"] = request.limit
-        if request.scan_messages_limit is not None:
-            options["scan_messages_limit"] = request.scan_messages_limit
-        return self.search_all(request.query, source_refs=request.source_refs, **options)
+        plan = self._plan(request, request.topic_id)
+        targets = self._targets(request.source_refs)
+        total = len(targets) * plan.scan
+        if total > self.max_scan_all:
+            raise InvalidRequest(
+                f"{len(targets)} sources × scan_messages_limit {plan.scan} = "
+                f"{total:,} messages, above the bound of {self.max_scan_all:,} "
+                "(MLENS_SEARCH_ALL_MAX_SCAN): name fewer sources or scan fewer messages",
+                field="scan_messages_limit",
+            )
+        with self.turns.turn() if self.turns is not None else nullcontext():
+            parts = []
+            for source, ref, ref_topic_id in targets:
+                filters = plan.filters
+                if filters.topic_id is None:
+                    filters = replace(filters, topic_id=ref_topic_id)
+                part = self._part(source, ref, plan.scan, filters)
+                if part is not None:
+                    parts.append(part)
+            if not parts:
+                return Hits()
+            return self._rank(parts, plan)
 
-    def search(
-        self,
-        source: SourceArg,
-        query: str,
-        *,
-        limit: int = 20,
-        scan_messages_limit: int = 200,
-        period_from: datetime | None = None,
-        period_to: datetime | None = None,
-        weights: WeightsArg = None,
-        explain: bool = False,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
-    ) -> Hits:
+    def search(self, source: SourceArg, query: str, **options: Unpack[SearchOptions]) -> Hits:
         """Rank the scan window of a source for ``query``.
 
         Args:
             source: a reference (``@handle``, a link; echoed in the hits as given) or a
                 stored ``Source``.
             query: the search text, 1..1000 characters, not blank.
-            limit: hits to return, 1..100.
-            scan_messages_limit: recent messages to scan, 1..10000.
-            period_from: scan only messages posted at or after this moment.
-            period_to: scan only messages posted at or before this moment.
-            weights: this call's weights: ``SearchWeights``, or a mapping of some of its
-                fields overriding the searcher's own.
-            explain: attach each hit's signals.
-            topic_id: scan only this forum topic's messages (General is 1).
-            sender_peer_ids: scan only messages of these senders (``user123`` …); the
-                window is "the most recent messages of these senders".
+            options: keyword options (``SearchOptions``):
+
+                - limit: hits to return, 1..100 (default 20);
+                - scan_messages_limit: recent messages to scan, 1..10000 (default 200);
+                - period_from: scan only messages posted at or after this moment;
+                - period_to: scan only messages posted at or before this moment;
+                - weights: this call's weights: ``SearchWeights``, or a mapping of some
+                  of its fields overriding the searcher's own;
+                - explain: attach each hit's signals;
+                - topic_id: scan only this forum topic's messages (General is 1);
+                - sender_peer_ids: scan only messages of these senders (``user123`` …);
+                  the window is "the most recent messages of these senders".
 
         Returns:
             At most ``limit`` hits, best first, ties newest first.
@@ -256,43 +294,14 @@ class Searcher:
             SourceNotFound: a source the store does not have.
             DeadlineExceeded: the deadline passed while waiting for a turn.
         """
-        query = check_request(
-            query,
-            limit=limit,
-            scan_messages_limit=scan_messages_limit,
-            period_from=period_from,
-            period_to=period_to,
-        )
-        if topic_id is None:  # a link into a forum topic searches that topic
-            topic_id = ref_topic(source)
-        topic_id, senders = check_filters(topic_id=topic_id, sender_peer_ids=sender_peer_ids)
-        chosen = resolve_weights(weights, self.weights)
-        filters = WindowFilters(
-            since=utc(period_from) if period_from else None,
-            until=utc(period_to) if period_to else None,
-            topic_id=topic_id,
-            sender_peer_ids=senders,
-        )
-        with self.turns.turn() if self.turns is not None else nullcontext():
-            found, echoed = resolve_source(self.store, source)
-            part = self._part(found, echoed.raw, scan_messages_limit, filters)
-            if part is None:
-                return Hits()
-            return self._rank([part], query, limit, chosen, explain)
+        return self.run(SearchRequest(source_ref=source, query=query, **options))
 
     def search_all(
         self,
         query: str,
         *,
         source_refs: Sequence[SourceArg] | None = None,
-        limit: int = 20,
-        scan_messages_limit: int = 200,
-        period_from: datetime | None = None,
-        period_to: datetime | None = None,
-        weights: WeightsArg = None,
-        explain: bool = False,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
+        **options: Unpack[SearchOptions],
     ) -> Hits:
         """Rank the scan windows of several sources for ``query``, as one list.
 
@@ -304,11 +313,9 @@ class Searcher:
             query: the search text, 1..1000 characters, not blank.
             source_refs: the sources (each echoed in its hits as given); ``None``: every
                 stored source (hits carry its key: ``@handle`` or ``c/<id>``).
-            limit: hits to return over all sources, 1..100.
-            scan_messages_limit: recent messages to scan in each source, 1..10000.
-            period_from, period_to, weights, explain, topic_id, sender_peer_ids: as for
-                ``search``, in every source (a link into a forum topic searches that
-                topic of its source when ``topic_id`` is not given).
+            options: as for ``search``, ``limit`` over all sources, the window and its
+                filters in every source (a link into a forum topic searches that topic
+                of its source when ``topic_id`` is not given).
 
         Returns:
             At most ``limit`` hits, best first, ties newest first.
@@ -321,41 +328,7 @@ class Searcher:
             SourceNotFound: a source the store does not have.
             DeadlineExceeded: the deadline passed while waiting for a turn.
         """
-        query = check_request(
-            query,
-            limit=limit,
-            scan_messages_limit=scan_messages_limit,
-            period_from=period_from,
-            period_to=period_to,
-        )
-        topic_id, senders = check_filters(topic_id=topic_id, sender_peer_ids=sender_peer_ids)
-        chosen = resolve_weights(weights, self.weights)
-        targets = self._targets(source_refs)
-        total = len(targets) * scan_messages_limit
-        if total > self.max_scan_all:
-            raise InvalidRequest(
-                f"{len(targets)} sources × scan_messages_limit {scan_messages_limit} = "
-                f"{total:,} messages, above the bound of {self.max_scan_all:,} "
-                "(MLENS_SEARCH_ALL_MAX_SCAN): name fewer sources or scan fewer messages",
-                field="scan_messages_limit",
-            )
-        since = utc(period_from) if period_from else None
-        until = utc(period_to) if period_to else None
-        with self.turns.turn() if self.turns is not None else nullcontext():
-            parts = []
-            for source, ref, ref_topic_id in targets:
-                filters = WindowFilters(
-                    since=since,
-                    until=until,
-                    topic_id=topic_id if topic_id is not None else ref_topic_id,
-                    sender_peer_ids=senders,
-                )
-                part = self._part(source, ref, scan_messages_limit, filters)
-                if part is not None:
-                    parts.append(part)
-            if not parts:
-                return Hits()
-            return self._rank(parts, query, limit, chosen, explain)
+        return self.run_all(SearchAllRequest(query=query, source_refs=source_refs, **options))
 
     def _targets(
         self, source_refs: Sequence[SourceArg] | None
@@ -375,16 +348,10 @@ class Searcher:
             out.setdefault(source.id, (source, echoed.raw, ref_topic(ref)))
         return list(out.values())
 
-    def _rank(
-        self,
-        parts: Sequence[_Part],
-        query: str,
-        limit: int,
-        weights: SearchWeights,
-        explain: bool,
-    ) -> Hits:
-        """Score the windows as one, keep the best ``limit``, add their context (and
+    def _rank(self, parts: Sequence[_Part], plan: _Plan) -> Hits:
+        """Score the windows as one, keep the best ``plan.limit``, add their context (and
         say how many of the windows' messages had a vector)."""
+        query, weights = plan.query, plan.weights
         if len(parts) == 1:
             terms, vectors = parts[0].window.terms, parts[0].window.vectors
         else:
@@ -410,12 +377,12 @@ class Searcher:
         # lexsort: the last key is the primary one; all descending (the source's id
         # last, so that equal times in two sources still order the same every time).
         sources = np.array([p.source.id for p in parts], dtype=np.int64)[owner]
-        order = np.lexsort((-sources, -ids, -posted, -scores))[:limit]
+        order = np.lexsort((-sources, -ids, -posted, -scores))[: plan.limit]
         hits: dict[int, SearchHit] = {}
         for k, part in enumerate(parts):
             mine = [int(i) for i in order if owner[i] == k]
             if mine:
-                found = self._hits(part, mine, ids, scores, signals, explain)
+                found = self._hits(part, mine, ids, scores, signals, plan.explain)
                 hits.update(zip(mine, found, strict=True))
         ranked = [hits[int(i)] for i in order]
         return Hits(ranked, scanned=len(ids), embedded=int(embedded.sum()))

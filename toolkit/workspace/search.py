@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 from toolkit.models import GENERAL_TOPIC, Hits, SearchHit
 from toolkit.refs import SourceArg
 from toolkit.requests import SearchAllRequest, SearchRequest
 from toolkit.workspace.assembly import Assembly
+
+AnySearch = TypeVar("AnySearch", SearchRequest, SearchAllRequest)
 
 
 class Search:
@@ -16,6 +19,17 @@ class Search:
 
     def __init__(self, assembly: Assembly) -> None:
         self.ctx = assembly
+
+    def _with_defaults(self, request: AnySearch) -> AnySearch:
+        """The request with an unset ``limit``/``scan_messages_limit`` the settings' default."""
+        settings = self.ctx.settings
+        return replace(
+            request,
+            limit=settings.default_limit if request.limit is None else request.limit,
+            scan_messages_limit=settings.default_scan_messages_limit
+            if request.scan_messages_limit is None
+            else request.scan_messages_limit,
+        )
 
     def search(self, request: SearchRequest) -> Hits:
         """Hybrid search of one source's most recent messages (``toolkit.search``).
@@ -35,15 +49,7 @@ class Search:
             SourceNotFound: a source the store does not have.
             DeadlineExceeded: the request's deadline passed while waiting for a turn.
         """
-        settings = self.ctx.settings
-        request = replace(
-            request,
-            limit=settings.default_limit if request.limit is None else request.limit,
-            scan_messages_limit=settings.default_scan_messages_limit
-            if request.scan_messages_limit is None
-            else request.scan_messages_limit,
-        )
-        return self.ctx.searcher.run(request)
+        return self.ctx.searcher.run(self._with_defaults(request))
 
     def search_all(self, request: SearchAllRequest) -> list[SearchHit]:
         """Hybrid search of the most recent messages of several sources (every stored
@@ -63,15 +69,7 @@ class Search:
             SourceNotFound: a named source the store does not have.
             DeadlineExceeded: the request's deadline passed while waiting for a turn.
         """
-        settings = self.ctx.settings
-        request = replace(
-            request,
-            limit=settings.default_limit if request.limit is None else request.limit,
-            scan_messages_limit=settings.default_scan_messages_limit
-            if request.scan_messages_limit is None
-            else request.scan_messages_limit,
-        )
-        return self.ctx.searcher.run_all(request)
+        return self.ctx.searcher.run_all(self._with_defaults(request))
 
     def hit_topics(self, ref: SourceArg, hits: Sequence[SearchHit]) -> dict[str, str]:
         """The title of each hit's forum topic, by message id; empty outside forums."""

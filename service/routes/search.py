@@ -11,12 +11,13 @@ searcher.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Depends, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from service.deps import SearchScope, WorkspaceDep
+from service.deps import WorkspaceDep, require_scope
 from service.problems import problem_responses
 from service.routing import GuardedRoute
 from service.schemas import (
@@ -35,6 +36,7 @@ from toolkit import requests
 
 router = APIRouter(tags=["search"], route_class=GuardedRoute)
 MAX_SOURCE_REFS = 1000
+Endpoint = TypeVar("Endpoint", bound=Callable[..., Any])
 AnySearch = TypeVar("AnySearch", requests.SearchRequest, requests.SearchAllRequest)
 
 # The contract's body is `{items}` alone, so how much of the window had a vector (less
@@ -191,19 +193,26 @@ class SearchResponse(BaseModel):
     items: list[SearchHitOut]
 
 
-@router.post(
-    "/v1/search/messages",
-    response_model=SearchResponse,
-    response_model_exclude_none=True,
-    summary="Search the recent messages of a source",
-    responses={200: {"headers": COVERAGE_HEADERS}, **problem_responses(404, 422)},
+def _search_route(
+    path: str, summary: str, *, headers: dict[str, Any] | None = None
+) -> Callable[[Endpoint], Endpoint]:
+    """Register a search route: scope ``search.read``, ``SearchResponse`` without nulls,
+    problems 404 and 422 (and the 200 answer's ``headers`` when given)."""
+    ok: dict[int | str, dict[str, Any]] = {200: {"headers": headers}} if headers else {}
+    return router.post(
+        path,
+        response_model=SearchResponse,
+        response_model_exclude_none=True,
+        summary=summary,
+        responses={**ok, **problem_responses(404, 422)},
+        dependencies=[Depends(require_scope("search.read"))],
+    )
+
+
+@_search_route(
+    "/v1/search/messages", "Search the recent messages of a source", headers=COVERAGE_HEADERS
 )
-def search_messages(
-    body: SearchRequest,
-    _: SearchScope,
-    ws: WorkspaceDep,
-    response: Response,
-) -> SearchResponse:
+def search_messages(body: SearchRequest, ws: WorkspaceDep, response: Response) -> SearchResponse:
     """Rank the most recent `scan_messages_limit` messages (inside the period) for `query`.
 
     The score fuses semantic similarity, lexical coverage and phrase match, damped for
@@ -217,18 +226,8 @@ def search_messages(
     return SearchResponse.model_validate({"items": hits}, from_attributes=True)
 
 
-@router.post(
-    "/v1/search/all",
-    response_model=SearchResponse,
-    response_model_exclude_none=True,
-    summary="Search the recent messages of several sources as one ranking",
-    responses=problem_responses(404, 422),
-)
-def search_all(
-    body: SearchAllRequest,
-    _: SearchScope,
-    ws: WorkspaceDep,
-) -> SearchResponse:
+@_search_route("/v1/search/all", "Search the recent messages of several sources as one ranking")
+def search_all(body: SearchAllRequest, ws: WorkspaceDep) -> SearchResponse:
     """Rank the most recent `scan_messages_limit` messages of each source (every stored
     source unless `source_refs` names some) for `query`, as one list.
 

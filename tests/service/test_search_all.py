@@ -114,32 +114,6 @@ def test_sources_times_scan_above_the_bound_is_a_422(
     assert post(client, headers, source_refs=[PRIVATE], scan_messages_limit=300).status_code == 200
 
 
-@pytest.mark.parametrize(
-    ("body", "status", "field"),
-    [
-        ({"source_refs": []}, 422, "source_refs"),
-        ({"source_refs": ["@nobody_here"]}, 404, None),
-        ({"source_refs": ["t.me/+invitehash"]}, 422, None),
-        ({"query": " "}, 422, "query"),
-        ({"limit": 101}, 422, "limit"),
-        ({"scan_messages_limit": 10_001}, 422, "scan_messages_limit"),
-        ({"topic_id": 0}, 422, "topic_id"),
-    ],
-)
-def test_bad_requests(
-    client: TestClient,
-    auth: Callable[..., dict[str, str]],
-    seeded: Any,
-    body: dict[str, Any],
-    status: int,
-    field: str | None,
-) -> None:
-    response = post(client, auth("search.read"), **body)
-    assert response.status_code == status, response.text
-    if field is not None:
-        assert field in {e["field"].split(".")[-1] for e in response.json()["errors"]}
-
-
 def test_an_empty_store_has_no_hits(
     client: TestClient, auth: Callable[..., dict[str, str]]
 ) -> None:

@@ -1,4 +1,5 @@
-"""``POST /v1/search/messages``: shape, bounds, scope, explain, errors."""
+"""``POST /v1/search/messages``: shape, bounds, scope, explain, errors (the bad requests
+of ``/v1/search/all`` too, in one table)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ from toolkit.models import Message
 from toolkit.store.base import MessageStore
 
 PATH = "/v1/search/messages"
+ALL_PATH = "/v1/search/all"
+BODIES = {PATH: {"source_ref": "@lens_public", "query": "release"}, ALL_PATH: {"query": "release"}}
+"""Each route's default body: a test's fields go over it."""
 BASE = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 
 
@@ -37,9 +41,7 @@ def seeded(store: MessageStore, sources: Any) -> Any:
 
 
 def post(client: TestClient, headers: dict[str, str], **body: Any) -> Any:
-    return client.post(
-        PATH, json={"source_ref": "@lens_public", "query": "release", **body}, headers=headers
-    )
+    return client.post(PATH, json=BODIES[PATH] | body, headers=headers)
 
 
 def test_answer_has_the_contract_shape(
@@ -138,33 +140,54 @@ def test_per_call_weights(
 
 
 @pytest.mark.parametrize(
-    ("body", "field"),
+    ("path", "body", "status", "field"),
     [
-        ({"limit": 0}, "limit"),
-        ({"limit": 101}, "limit"),
-        ({"scan_messages_limit": 0}, "scan_messages_limit"),
-        ({"scan_messages_limit": 10001}, "scan_messages_limit"),
-        ({"query": ""}, "query"),
-        ({"query": "   \n"}, "query"),
-        ({"query": "x" * 1001}, "query"),
-        ({"period_from": "2024-03-05T00:00:00Z", "period_to": "2024-03-04T00:00:00Z"}, "period_to"),
-        ({"period_from": "yesterday"}, "period_from"),
-        ({"source_ref": "t.me/+abcdef"}, "source_ref"),
-        ({"weights": {"bogus": 1}}, "weights"),
+        *(
+            (PATH, body, 422, field)
+            for body, field in [
+                ({"limit": 0}, "limit"),
+                ({"limit": 101}, "limit"),
+                ({"scan_messages_limit": 0}, "scan_messages_limit"),
+                ({"scan_messages_limit": 10001}, "scan_messages_limit"),
+                ({"query": ""}, "query"),
+                ({"query": "   \n"}, "query"),
+                ({"query": "x" * 1001}, "query"),
+                (
+                    {"period_from": "2024-03-05T00:00:00Z", "period_to": "2024-03-04T00:00:00Z"},
+                    "period_to",
+                ),
+                ({"period_from": "yesterday"}, "period_from"),
+                ({"source_ref": "t.me/+abcdef"}, "source_ref"),
+                ({"weights": {"bogus": 1}}, "weights"),
+            ]
+        ),
+        (ALL_PATH, {"source_refs": []}, 422, "source_refs"),
+        (ALL_PATH, {"source_refs": ["@nobody_here"]}, 404, None),
+        (ALL_PATH, {"source_refs": ["t.me/+invitehash"]}, 422, None),
+        (ALL_PATH, {"query": " "}, 422, "query"),
+        (ALL_PATH, {"limit": 101}, 422, "limit"),
+        (ALL_PATH, {"scan_messages_limit": 10_001}, 422, "scan_messages_limit"),
+        (ALL_PATH, {"topic_id": 0}, 422, "topic_id"),
     ],
 )
-def test_out_of_bounds_is_a_422_naming_the_field(
+def test_a_bad_request_is_a_problem_naming_the_field(
     client: TestClient,
     auth: Callable[..., dict[str, str]],
     seeded: Any,
+    path: str,
     body: dict[str, Any],
-    field: str,
+    status: int,
+    field: str | None,
 ) -> None:
-    response = post(client, auth("search.read"), **body)
-    assert response.status_code == 422
+    """Either search route: out-of-bounds fields are a 422 naming the field, an unknown
+    source a 404, each a problem document."""
+    response = client.post(path, json=BODIES[path] | body, headers=auth("search.read"))
+    assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith("application/problem+json")
     problem = response.json()
-    assert any(field in (e.get("field") or "") for e in problem["errors"]), problem
+    if field is not None:
+        named = [(e.get("field") or "").split(".") for e in problem["errors"]]
+        assert any(field in parts for parts in named), problem
 
 
 def test_limits_at_the_bounds_are_accepted(

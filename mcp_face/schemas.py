@@ -1,5 +1,8 @@
 """What the MCP tools answer: the /v1 contract's shapes, as structured tool output.
 
+The service builds on them where the shapes are one (``UtcTime``, the source and its
+topics), since it sits above this face.
+
 A source is the ``GET /v1/sources/by-ref`` answer (its ``source_ref`` the canonical ref,
 which every tool takes back), a search answer is ``{items: [hit]}`` of
 ``POST /v1/search/messages``, a summary the summaries' answer plus the ``engine`` and
@@ -9,9 +12,21 @@ UTC with ``Z``; message ids are strings, as in the API.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, WithJsonSchema
+
+from toolkit.models import iso_z
+
+UtcTime = Annotated[
+    datetime,
+    PlainSerializer(iso_z, return_type=str),
+    WithJsonSchema({"type": "string", "format": "date-time", "example": "2024-05-01T12:00:00Z"}),
+]
+"""A datetime answered as ISO 8601 UTC with ``Z`` (naive is UTC): every time the /v1
+answers and the tools give (``service.schemas.UtcDatetime`` adds the request checks)."""
 
 
 class _Out(BaseModel):
@@ -24,9 +39,11 @@ class TopicOut(_Out):
     topic_id: int = Field(description="The topic's id (`topic_id` of search and summaries).")
     title: str
     message_count: int = Field(description="Messages in the topic, service messages excluded.")
-    last_message_at: datetime | None
+    last_message_at: UtcTime | None
 
 
+# ``GET /v1/sources/by-ref`` answers these fields (``service.routes.sources.SourceInfo``),
+# with the request's ``source_ref`` and the ``kind`` as an enum.
 class SourceOut(_Out):
     """A stored source: what it is, how much it holds, and its forum topics."""
 
@@ -34,11 +51,11 @@ class SourceOut(_Out):
     title: str
     kind: str = Field(description="`chat` or `channel`.")
     message_count: int = Field(description="Messages stored, service messages excluded.")
-    first_message_at: datetime | None
-    last_message_at: datetime | None
-    last_synced_at: datetime | None = Field(description="Last live sync; null if never.")
+    first_message_at: UtcTime | None
+    last_message_at: UtcTime | None
+    last_synced_at: UtcTime | None = Field(description="Last live sync; null if never.")
     link: str = Field(description="Public link of the source.")
-    topics: list[TopicOut] = Field(description="A forum's topics; empty otherwise.")
+    topics: Sequence[TopicOut] = Field(description="A forum's topics; empty otherwise.")
 
 
 class SourceList(_Out):
@@ -60,7 +77,7 @@ class ContextMessageOut(_Out):
     messenger_message_id: str
     text: str
     sender_peer_id: str
-    posted_at: datetime
+    posted_at: UtcTime
     message_link: str = Field(description="Link to the message; empty where chats have none.")
 
 
@@ -72,7 +89,7 @@ class SearchHitOut(_Out):
     source_title: str
     text: str
     message_link: str = Field(description="Link to the message; empty where chats have none.")
-    posted_at: datetime
+    posted_at: UtcTime
     score: float = Field(ge=0, le=1, description="Hybrid score in [0, 1]; higher is better.")
     context_before: list[ContextMessageOut] = Field(description="Up to 2 messages before.")
     context_after: list[ContextMessageOut] = Field(description="Up to 2 messages after.")

@@ -24,7 +24,6 @@ from pydantic import (
     AfterValidator,
     BeforeValidator,
     Field,
-    PlainSerializer,
     Strict,
     StringConstraints,
     ValidationInfo,
@@ -32,8 +31,9 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from mcp_face.schemas import UtcTime
 from toolkit.errors import InvalidSourceRef
-from toolkit.models import iso_z, utc
+from toolkit.models import utc
 from toolkit.refs import parse_ref
 from toolkit.requests import MAX_SENDERS, MAX_TOPIC_ID, PEER_ID_RE
 
@@ -97,13 +97,7 @@ def _check_language(value: str) -> str:
 SourceRefStr = Annotated[str, AfterValidator(_check_ref)]
 """A source reference in any form of DESIGN.md §3, validated and kept as given."""
 
-UtcDatetime = Annotated[
-    datetime,
-    BeforeValidator(_iso_only),
-    AfterValidator(_to_utc),
-    PlainSerializer(iso_z, return_type=str),
-    WithJsonSchema({"type": "string", "format": "date-time", "example": "2024-05-01T12:00:00Z"}),
-]
+UtcDatetime = Annotated[UtcTime, BeforeValidator(_iso_only), AfterValidator(_to_utc)]
 """ISO 8601 datetime, converted to UTC (naive = UTC); serialised as ISO 8601 with ``Z``."""
 
 LanguageCode = Annotated[

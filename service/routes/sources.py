@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Annotated
 
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
+from mcp_face.schemas import SourceOut, TopicOut
 from service.deps import (
     MessengerClientFactoryDep,
     SourcesReadScope,
@@ -16,34 +18,23 @@ from service.deps import (
 )
 from service.problems import problem_responses
 from service.routing import GuardedRoute
-from service.schemas import SourceRefStr, StrictCount, UtcDatetime
+from service.schemas import SourceRefStr, StrictCount
 from toolkit.models import SourceKind, SourceStats
 from toolkit.refs import source_link
 
 router = APIRouter(prefix="/v1/sources", tags=["sources"], route_class=GuardedRoute)
 
 
-class TopicInfo(BaseModel):
+class TopicInfo(TopicOut):
     """A forum topic of a source."""
 
-    topic_id: int = Field(description="The topic's id (`topic_id` of search and summaries).")
-    title: str
-    message_count: int = Field(description="Messages in the topic, service messages excluded.")
-    last_message_at: UtcDatetime | None
 
-
-class SourceInfo(BaseModel):
+class SourceInfo(SourceOut):  # the MCP tools' source, for the ref the request gave
     """Metadata of one source."""
 
     source_ref: str = Field(description="The reference exactly as the request gave it.")
-    title: str
     kind: SourceKind
-    message_count: int = Field(description="Messages stored, service messages excluded.")
-    first_message_at: UtcDatetime | None
-    last_message_at: UtcDatetime | None
-    last_synced_at: UtcDatetime | None = Field(description="Last live sync; null if never.")
-    link: str = Field(description="Public link of the source.")
-    topics: list[TopicInfo] = Field(
+    topics: Sequence[TopicInfo] = Field(
         default_factory=list, description="A forum's topics with their counts; empty otherwise."
     )
 

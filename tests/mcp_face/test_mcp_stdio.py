@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from mcp import Client, StdioServerParameters
-from mcp_calls import error_text
+from mcp_calls import EVERY_TOOL, error_text
 from typer.testing import CliRunner
 
 from cli import state
@@ -65,14 +65,7 @@ def test_a_client_spawns_mlens_mcp_and_calls_every_tool(
             return out
 
     got = asyncio.run(session())
-    assert [t.name for t in got["tools"]] == [
-        "list_sources",
-        "list_topics",
-        "search_messages",
-        "search_all",
-        "summarize_period",
-        "summarize_source",
-    ]
+    assert [t.name for t in got["tools"]] == EVERY_TOOL
     (source,) = got["list_sources"].structured_content["items"]
     assert source["source_ref"] == printed_ref
     assert source["message_count"] == stats.message_count

@@ -7,21 +7,20 @@ entered by the test), so the whole middleware stack of /v1 is in the way, as in 
 from __future__ import annotations
 
 import asyncio
-import threading
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx2
 import pytest
+from deadline_apps import CheckingSearcher, hasty_app
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from mcp_calls import EVERY_TOOL
 
 from service.app import create_app
 from service.state import state_of
-from toolkit import deadline
 from toolkit.apikeys import create_api_key
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
@@ -88,14 +87,7 @@ def test_a_client_lists_and_calls_every_tool(
         return results
 
     got = with_client(app, make_key(), work, mode=mode)
-    assert got["tools"] == [
-        "list_sources",
-        "list_topics",
-        "search_messages",
-        "search_all",
-        "summarize_period",
-        "summarize_source",
-    ]
+    assert got["tools"] == EVERY_TOOL
     refs = [s["source_ref"] for s in got["list_sources"].structured_content["items"]]
     assert sorted(refs) == ["@lens_public", "c/1987654321"]
     assert got["list_topics"].structured_content == {"source_ref": "c/1987654321", "items": []}
@@ -184,33 +176,11 @@ def test_a_plain_json_rpc_post_is_answered_as_json(
     assert names == ["list_sources", "list_topics"]
 
 
-class CheckingSearcher:
-    """A searcher that works in small steps (20 s in all), checking the deadline."""
-
-    def __init__(self) -> None:
-        self.stopped = threading.Event()
-        self.error: BaseException | None = None
-
-    def run(self, request: Any) -> list[Any]:
-        try:
-            for _ in range(2000):
-                deadline.check()
-                time.sleep(0.01)
-        except BaseException as exc:
-            self.error = exc
-            raise
-        finally:
-            self.stopped.set()
-        return []
-
-
 def test_a_tool_past_the_deadline_is_a_503_problem_and_its_work_stops(
     settings: Settings,
 ) -> None:
     worker = CheckingSearcher()
-    hasty = settings.model_copy(update={"request_timeout_seconds": 0.3})
-    app = create_app(hasty, searcher=worker)  # type: ignore[arg-type]
-    token, _ = create_api_key(state_of(app).workspace.store, name="k", scopes={"search.read"})
+    app, token = hasty_app(settings, worker, 0.3)
     call = {
         "jsonrpc": "2.0",
         "id": 2,

@@ -11,17 +11,16 @@
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from deadline_apps import CheckingSearcher, hasty_app
 from fastapi.testclient import TestClient
 
 from service.app import create_app
 from service.keystamps import KeyStamps
 from service.state import state_of
-from toolkit import deadline
 from toolkit.apikeys import create_api_key
 from toolkit.config import Settings
 from toolkit.errors import DeadlineExceeded
@@ -48,9 +47,7 @@ def test_request_past_its_deadline_is_a_503_problem(
     settings: Settings, auth: Callable[..., dict[str, str]]
 ) -> None:
     stuck = StuckSearcher()
-    patient = settings.model_copy(update={"request_timeout_seconds": 0.5})
-    app = create_app(patient, searcher=stuck)  # type: ignore[arg-type]
-    token, _ = create_api_key(state_of(app).workspace.store, name="k", scopes={"search.read"})
+    app, token = hasty_app(settings, stuck, 0.5)
     headers = {"Authorization": f"Bearer {token}"}
     try:
         with TestClient(app) as client:
@@ -67,33 +64,11 @@ def test_request_past_its_deadline_is_a_503_problem(
         stuck.release.set()
 
 
-class CheckingSearcher:
-    """A searcher that works in small steps, checking the deadline between them."""
-
-    def __init__(self) -> None:
-        self.stopped = threading.Event()
-        self.error: BaseException | None = None
-
-    def run(self, request: Any) -> list[Any]:
-        try:
-            for _ in range(2000):  # 20 s of work unless the deadline stops it
-                deadline.check()
-                time.sleep(0.01)
-        except BaseException as exc:
-            self.error = exc
-            raise
-        finally:
-            self.stopped.set()
-        return []
-
-
 def test_work_past_the_deadline_stops_at_its_next_check(
     settings: Settings, auth: Callable[..., dict[str, str]]
 ) -> None:
     worker = CheckingSearcher()
-    hasty = settings.model_copy(update={"request_timeout_seconds": 0.3})
-    app = create_app(hasty, searcher=worker)  # type: ignore[arg-type]
-    token, _ = create_api_key(state_of(app).workspace.store, name="k", scopes={"search.read"})
+    app, token = hasty_app(settings, worker, 0.3)
     with TestClient(app) as client:
         response = client.post(
             SEARCH,

@@ -1,4 +1,4 @@
-"""Helpers of the MCP face tests (module-named, so that no other ``conftest`` shadows it)."""
+"""Helpers of the MCP tests, stdio and HTTP (module-named, so that no ``conftest`` shadows it)."""
 
 from __future__ import annotations
 
@@ -19,3 +19,14 @@ def error_text(result: CallToolResult) -> str:
     assert "\n" not in text
     assert "Traceback" not in text
     return str(text)
+
+
+EVERY_TOOL = [
+    "list_sources",
+    "list_topics",
+    "search_messages",
+    "search_all",
+    "summarize_period",
+    "summarize_source",
+]
+"""The tools a key with every scope sees, in the order the server lists them."""

@@ -92,37 +92,36 @@ def _answer(summary: Summary, response: Response) -> SummaryResponse:
     return SummaryResponse.model_validate(summary, from_attributes=True)
 
 
-def _period(
-    body: SummaryRequest, kind: SourceKind, ws: WorkspaceDep, response: Response
-) -> SummaryResponse:
-    request = requests.request_from(requests.SummaryRequest, body, kind=kind)
-    return _answer(ws.summarize(request), response)
+def _period_route(kind: SourceKind, summary: str, description: str) -> None:
+    """Register ``POST /v1/summaries/<kind>``: a summary of ``[started_at, ended_at)`` in
+    the prompt variant of ``kind`` (the operation is named ``summarize_<kind>``)."""
+
+    def endpoint(
+        body: SummaryRequest, _: SummaryScope, ws: WorkspaceDep, response: Response
+    ) -> SummaryResponse:
+        request = requests.request_from(requests.SummaryRequest, body, kind=kind)
+        return _answer(ws.summarize(request), response)
+
+    endpoint.__doc__ = description
+    router.post(
+        f"/v1/summaries/{kind.value}",
+        name=f"summarize_{kind.value}",
+        response_model=SummaryResponse,
+        summary=summary,
+        responses=ERRORS,
+    )(endpoint)
 
 
-@router.post(
-    "/v1/summaries/chat",
-    response_model=SummaryResponse,
-    summary="Summarise a conversation over a period",
-    responses=ERRORS,
+_period_route(
+    SourceKind.CHAT,
+    "Summarise a conversation over a period",
+    "Threads, questions, decisions and open items of ``[started_at, ended_at)``.",
 )
-def summarize_chat(
-    body: SummaryRequest, _: SummaryScope, ws: WorkspaceDep, response: Response
-) -> SummaryResponse:
-    """Threads, questions, decisions and open items of ``[started_at, ended_at)``."""
-    return _period(body, SourceKind.CHAT, ws, response)
-
-
-@router.post(
-    "/v1/summaries/channel",
-    response_model=SummaryResponse,
-    summary="Summarise a channel's posts over a period",
-    responses=ERRORS,
+_period_route(
+    SourceKind.CHANNEL,
+    "Summarise a channel's posts over a period",
+    "Announcements, topics and links of the posts in ``[started_at, ended_at)``.",
 )
-def summarize_channel(
-    body: SummaryRequest, _: SummaryScope, ws: WorkspaceDep, response: Response
-) -> SummaryResponse:
-    """Announcements, topics and links of the posts in ``[started_at, ended_at)``."""
-    return _period(body, SourceKind.CHANNEL, ws, response)
 
 
 @router.post(

@@ -28,6 +28,7 @@ import contextlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar, Protocol
 
@@ -37,6 +38,18 @@ OnWait = Callable[[str], None]
 WAITING = "waiting for another import to finish…"
 
 Params = Sequence[Any] | Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """How far ``neighbours_of`` walks from each anchor: ``before`` older and ``after``
+    newer messages, within the anchor's forum topic when ``same_topic``."""
+
+    before: int
+    after: int
+    same_topic: bool
+
+
 """Positional parameters (for SQL written with ``?``) or named ones (the driver's own
 style, for a statement one dialect writes for itself)."""
 
@@ -182,15 +195,7 @@ class Dialect(ABC):
             sql = f"INSERT INTO {table} ({columns}) VALUES {values} {tail}"
             conn.execute(rewrite(sql, self.mark), [value for row in part for value in row])
 
-    def neighbours(
-        self,
-        source_id: int,
-        anchors: Sequence[int],
-        *,
-        before: int,
-        after: int,
-        same_topic: bool,
-    ) -> tuple[str, Params]:
+    def neighbours(self, source_id: int, anchors: Sequence[int], walk: Walk) -> tuple[str, Params]:
         """The statement of ``neighbours_of`` for up to ``max_anchors`` messages, and its
         parameters: rows of ``(anchor id, 0 older | 1 newer, *MSG_COLUMNS)``.
 
@@ -199,8 +204,8 @@ class Dialect(ABC):
         source), the walks joined with ``UNION ALL``.
         """
         anchor = "(SELECT {} FROM messages WHERE source_id = ? AND message_id = ?)"
-        topic = f"AND topic_id {self.same} {anchor.format('topic_id')} " if same_topic else ""
-        walk = (
+        topic = f"AND topic_id {self.same} {anchor.format('topic_id')} " if walk.same_topic else ""
+        template = (
             f"SELECT * FROM (SELECT ? AS anchor, {{}} AS side, {MSG_COLUMNS} "
             f"FROM messages WHERE source_id = ? AND NOT is_service {topic}"
             f"AND (posted_at, message_id) {{}} ({anchor.format('posted_at')}, ?) "
@@ -208,9 +213,10 @@ class Dialect(ABC):
         )
         walks: list[str] = []
         params: list[Any] = []
+        sides = ((0, "<", "DESC", walk.before), (1, ">", "ASC", walk.after))
         for mid in anchors:
-            for side, op, order, limit in ((0, "<", "DESC", before), (1, ">", "ASC", after)):
-                walks.append(walk.format(side, op, order, order, len(walks)))
-                params += [mid, source_id, *((source_id, mid) if same_topic else ())]
+            for side, op, order, limit in sides:
+                walks.append(template.format(side, op, order, order, len(walks)))
+                params += [mid, source_id, *((source_id, mid) if walk.same_topic else ())]
                 params += [source_id, mid, mid, limit]
         return " UNION ALL ".join(walks), params

@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 import psycopg
 
 from toolkit.config import redact_url
-from toolkit.store.dialect import Connection, Dialect, OnWait, Params, waiting
+from toolkit.store.dialect import Connection, Dialect, OnWait, Params, Walk, waiting
 from toolkit.store.rows import MSG_COLUMNS
 from toolkit.store.store import SQLStore
 
@@ -187,18 +187,11 @@ class PostgresDialect(Dialect):
         conn.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM {bulk} {tail}")
         conn.execute(f"TRUNCATE {bulk}")
 
-    def neighbours(
-        self,
-        source_id: int,
-        anchors: Sequence[int],
-        *,
-        before: int,
-        after: int,
-        same_topic: bool,
-    ) -> tuple[str, Params]:
+    def neighbours(self, source_id: int, anchors: Sequence[int], walk: Walk) -> tuple[str, Params]:
         """Every anchor's walks in one statement (``LATERAL``), with named parameters."""
-        sql = NEIGHBOURS_OF_TOPIC if same_topic else NEIGHBOURS_OF
-        return sql, {"s": source_id, "ids": list(anchors), "before": before, "after": after}
+        sql = NEIGHBOURS_OF_TOPIC if walk.same_topic else NEIGHBOURS_OF
+        ids = list(anchors)
+        return sql, {"s": source_id, "ids": ids, "before": walk.before, "after": walk.after}
 
 
 class PostgresStore(SQLStore):

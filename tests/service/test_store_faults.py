@@ -127,6 +127,7 @@ class SlowStore(SQLiteStore):
         time.sleep(3)
 
 
+@pytest.mark.slow
 def test_healthz_answers_within_its_timeout_when_the_store_does_not(tmp_path: Path) -> None:
     settings = Settings(_env_file=None, data_dir=tmp_path / "data")  # type: ignore[call-arg]
     store = SlowStore(tmp_path / "slow.sqlite3")

@@ -20,6 +20,7 @@ from toolkit.search import signals as sig
 from toolkit.search.signals import TermWindow
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(windows, queries)
 def test_lexical_and_phrase_match_the_reference(

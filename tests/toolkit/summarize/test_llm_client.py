@@ -105,6 +105,7 @@ def test_max_tokens_is_on_every_request(
     assert [r["max_tokens"] for r in llm.requests] == [333] * 4
 
 
+@pytest.mark.slow
 def test_a_trickling_endpoint_ends_within_the_deadline(llm: FakeLLM) -> None:
     llm.push(Reply(content=summary_json("a" * 200), trickle=0.2))
     started = time.monotonic()

@@ -108,6 +108,7 @@ def test_hostile_answers_come_out_plain_in_summary_titles_and_bodies(
         assert section.body.endswith("https://t.me/platform_team/12")
 
 
+@pytest.mark.slow
 def test_an_answer_is_cut_to_its_bounds(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder, summary_sources: None
 ) -> None:

@@ -33,6 +33,9 @@ from toolkit.config import Settings
 from toolkit.errors import ToolkitError
 from toolkit.workspace import Parts, Workspace
 
+SUMMARY_PATHS = ("/v1/summaries/", "/v1/sources/by-ref/summary", MCP_PATH)
+"""Paths whose requests run under ``summary_timeout_seconds`` (MCP: its summary tools)."""
+
 DESCRIPTION = """\
 Search and summaries over the messages of messaging-platform chats and channels.
 
@@ -90,7 +93,12 @@ def create_app(settings: Settings | None = None, **parts: Unpack[Parts]) -> Fast
     # Added last = outermost: the 500 catch-all sees whatever the others let through; the
     # deadline covers reading the body too.
     app.add_middleware(BodyLimitMiddleware, max_body_bytes=settings.max_body_bytes)
-    app.add_middleware(DeadlineMiddleware, seconds=settings.request_timeout_seconds)
+    app.add_middleware(
+        DeadlineMiddleware,
+        seconds=settings.request_timeout_seconds,
+        long_seconds=settings.summary_timeout_seconds,
+        long_paths=SUMMARY_PATHS,
+    )
     app.add_middleware(UnhandledErrorMiddleware)
     if settings.trusted_proxies.strip():
         # Outermost: the client address every limit keys on is the one a trusted proxy

@@ -112,7 +112,9 @@ class BodyLimitMiddleware(_HttpMiddleware):
 
 
 class DeadlineMiddleware(_HttpMiddleware):
-    """Answer a 503 problem when a request has not started its answer after ``seconds``.
+    """Answer a 503 problem when a request has not started its answer after ``seconds``
+    (``long_seconds`` for a path that starts with one of ``long_paths``: summaries, which
+    an LLM on the same machine may take a minute to write).
 
     The app runs in its own task; on expiry the client gets its answer at once, the task
     is cancelled, and anything it sends later is dropped. A route's worker thread cannot
@@ -120,13 +122,27 @@ class DeadlineMiddleware(_HttpMiddleware):
     long loops (embedding) stop at their next check with ``DeadlineExceeded``.
     """
 
-    def __init__(self, app: ASGIApp, *, seconds: float) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        seconds: float,
+        long_seconds: float | None = None,
+        long_paths: tuple[str, ...] = (),
+    ) -> None:
         self.app = app
         self.seconds = seconds
+        self.long_seconds = seconds if long_seconds is None else long_seconds
+        self.long_paths = long_paths
+
+    def seconds_for(self, path: str) -> float:
+        """The deadline of a request for ``path``."""
+        return self.long_seconds if path.startswith(self.long_paths) else self.seconds
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Run the app against the clock."""
         started = expired = False
+        seconds = self.seconds_for(str(scope.get("path", "")))
 
         async def guarded_send(message: Message) -> None:
             nonlocal started
@@ -138,10 +154,10 @@ class DeadlineMiddleware(_HttpMiddleware):
 
         # The task (and the worker threads it starts) inherit the deadline, so that
         # toolkit loops stop at their next ``deadline.check()`` once it has passed.
-        with deadline.within(self.seconds):
+        with deadline.within(seconds):
             task = asyncio.ensure_future(self.app(scope, receive, guarded_send))
         try:
-            done, _ = await asyncio.wait({task}, timeout=self.seconds)
+            done, _ = await asyncio.wait({task}, timeout=seconds)
         except asyncio.CancelledError:
             # The server is stopping and its grace period is over: say so, then go.
             if not started:
@@ -157,9 +173,9 @@ class DeadlineMiddleware(_HttpMiddleware):
         task.cancel()
         task.add_done_callback(_log_late_failure)
         log.warning(
-            "%s %s exceeded the %g s deadline", scope.get("method"), scope.get("path"), self.seconds
+            "%s %s exceeded the %g s deadline", scope.get("method"), scope.get("path"), seconds
         )
-        detail = f"the request did not finish within {self.seconds:g} s; it was abandoned"
+        detail = f"the request did not finish within {seconds:g} s; it was abandoned"
         await _abandoned(scope, receive, send, detail)
 
 

@@ -129,7 +129,7 @@ class Settings(BaseSettings):
     llm_api_key: SecretStr | None = Field(None, description="API key of the LLM endpoint.")
     llm_model: str = Field("gpt-4o-mini", description="Model name at the LLM endpoint.")
     llm_timeout: float = Field(
-        60.0,
+        90.0,
         gt=0,
         description="Seconds for a whole LLM request: connect, wait and every read (fewer when "
         "the request deadline is nearer).",
@@ -145,17 +145,20 @@ class Settings(BaseSettings):
         "time; raise it for a hosted endpoint).",
     )
     llm_chunk_tokens: int = Field(
-        3000,
+        6000,
         ge=256,
-        description="Prompt tokens of one request (system prompt and messages): a local model "
-        "reads ~170 tokens/s on 2 cores, so 3000 cost ~18 s before the first answer token.",
+        description="Prompt tokens of one request (system prompt and messages, estimated high "
+        "for a small model's vocabulary): one request answers sooner than several and a "
+        "merge, and 6000 plus the answer fit a local model's 8192-token context; a local "
+        "model reads ~170 tokens/s on 2 cores.",
     )
     llm_max_tokens: int = Field(
-        700,
+        500,
         ge=64,
         le=32768,
-        description="max_tokens of every request: room for the answer's JSON (a summary and "
-        "a few sections), and a bound on what a runaway model writes.",
+        description="max_tokens of the final answer (partial summaries of a long window get "
+        "half): room for a summary and a few sections, and a bound on what a runaway model "
+        "writes (a local model on 2 cores writes ~30 tokens/s).",
     )
     llm_max_answer_bytes: int = Field(
         262144,
@@ -228,6 +231,13 @@ class Settings(BaseSettings):
     )
     request_timeout_seconds: float = Field(
         30.0, gt=0, description="A request still working after this answers 503."
+    )
+    summary_timeout_seconds: float = Field(
+        120.0,
+        gt=0,
+        description="The same for summary requests (/v1/summaries/*, "
+        "/v1/sources/by-ref/summary and /mcp, whose tools write summaries): an LLM on the "
+        "same 2-core machine reads ~170 prompt tokens/s, a 4-hour chat window ~40 s.",
     )
     background_embedding: bool = Field(
         True,

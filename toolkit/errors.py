@@ -145,6 +145,12 @@ class UpstreamInvalidOutput(UpstreamError):
     title = "Invalid upstream output"
 
 
+class UpstreamContextExceeded(UpstreamError):
+    """The prompt was larger than the LLM's context window (the summary splits the chunk)."""
+
+    title = "Prompt larger than the LLM's context"
+
+
 class DeadlineExceeded(ToolkitError):
     """The work passed the deadline its caller set (``toolkit.deadline.within``)."""
 

@@ -114,7 +114,7 @@ def test_a_trickling_endpoint_is_503_at_the_service_deadline(
 ) -> None:
     llm.push(Reply(content=summary_json("a" * 500), trickle=0.1))
     started = time.monotonic()
-    response = _chat(make_client(llm_timeout=30.0, request_timeout_seconds=1.0))
+    response = _chat(make_client(llm_timeout=30.0, summary_timeout_seconds=1.0))
     assert response.status_code == 503
     assert response.json()["type"].endswith("deadline-exceeded")
     assert time.monotonic() - started < 3.0

@@ -16,7 +16,8 @@ from fake_llm import FakeLLM, Reply, summary_json, with_llm
 from fastapi.testclient import TestClient
 from summary_data import seed
 
-from service.app import create_app
+from service.app import SUMMARY_PATHS, create_app
+from service.middleware import DeadlineMiddleware
 from toolkit.apikeys import create_api_key
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
@@ -260,7 +261,7 @@ def test_an_llm_request_past_the_request_deadline_is_abandoned(
     settings: Settings, embedder: Embedder, llm: FakeLLM
 ) -> None:
     configured = with_llm(
-        settings, llm, llm_timeout=10.0, llm_max_retries=2, request_timeout_seconds=0.5
+        settings, llm, llm_timeout=10.0, llm_max_retries=2, summary_timeout_seconds=0.5
     )
     llm.handler = lambda request: Reply(content=summary_json("late"), delay=30.0)
     store = SQLiteStore(":memory:")
@@ -281,3 +282,28 @@ def test_an_llm_request_past_the_request_deadline_is_abandoned(
             assert len(llm.requests) <= 1
     finally:
         store.close()
+
+
+def test_summaries_run_under_their_own_deadline_and_searches_under_the_request_deadline(
+    settings: Settings, embedder: Embedder, llm: FakeLLM
+) -> None:
+    """An LLM on the same machine takes longer than a search should: a summary that needs
+    1.5 s is answered although requests in general are abandoned after 1 s."""
+    configured = with_llm(settings, llm, request_timeout_seconds=1.0, summary_timeout_seconds=20.0)
+    llm.handler = lambda request: Reply(content=summary_json("patient"), delay=1.5)
+    store = SQLiteStore(":memory:")
+    seed(store)
+    token, _ = create_api_key(store, name="t", scopes=["summary.run"])
+    app = create_app(configured, store=store, embedder=embedder)
+    try:
+        with TestClient(app, headers={"Authorization": f"Bearer {token}"}) as client:
+            response = _chat(client)
+            assert response.status_code == 200, response.text
+            assert response.json()["summary"] == "patient"
+    finally:
+        store.close()
+    middleware = DeadlineMiddleware(app, seconds=1.0, long_seconds=20.0, long_paths=SUMMARY_PATHS)
+    assert middleware.seconds_for("/v1/search/messages") == 1.0
+    assert middleware.seconds_for("/v1/summaries/channel") == 20.0
+    assert middleware.seconds_for("/v1/sources/by-ref/summary") == 20.0
+    assert middleware.seconds_for("/mcp") == 20.0

@@ -7,9 +7,11 @@ Driven through the real ``openai`` client against the scripted server on 127.0.0
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from fake_llm import FakeLLM, Reply, llm_settings, summary_json
@@ -17,7 +19,12 @@ from summary_data import START, in_period
 
 from toolkit import deadline
 from toolkit.embeddings import Embedder
-from toolkit.errors import DeadlineExceeded, UpstreamInvalidOutput, UpstreamTimeout
+from toolkit.errors import (
+    DeadlineExceeded,
+    UpstreamContextExceeded,
+    UpstreamInvalidOutput,
+    UpstreamTimeout,
+)
 from toolkit.store import SQLiteStore
 from toolkit.summarize.llm.client import LLMClient
 from toolkit.summarize.llm.prompts import SUMMARY_SCHEMA
@@ -193,3 +200,49 @@ def test_unusable_json_is_upstream_invalid_output(
         summarize_period(
             store, embedder, llm_settings(llm), in_period(TEAM, START, START + DAY, "en")
         )
+
+
+# llama-cpp-python's server, asked to read more than its context holds.
+CONTEXT_REFUSAL = {
+    "error": {
+        "message": "Requested tokens (9120) exceed context window of 8192",
+        "type": "invalid_request_error",
+    }
+}
+
+
+def test_a_prompt_larger_than_the_context_is_split_not_a_format_refusal(
+    store: SQLiteStore, embedder: Embedder, summary_sources: None
+) -> None:
+    """The endpoint refuses any chunk of more than two messages: the summary halves its
+    chunks until each fits, keeps asking in the first structured-output mode, and merges."""
+
+    def answer(request: dict[str, Any]) -> Reply:
+        user = request["messages"][-1]["content"]
+        if user.count("<message ") > 2:
+            return Reply(status=400, body=CONTEXT_REFUSAL)
+        ids = re.findall(r'<message id="(\d+)"', user)
+        return Reply(content=summary_json("part", [("Topic", "Body.", ids)], ids[:1]))
+
+    with FakeLLM(handler=answer) as llm:
+        settings = llm_settings(llm, llm_max_retries=2)
+        summary = summarize_period(store, embedder, settings, WINDOW)
+        sent = [r["messages"][-1]["content"].count("<message ") for r in llm.requests]
+        assert kinds(llm) == ["json_schema"] * len(llm.requests)
+        assert client(llm).mode == "json_schema"
+    assert summary.summary == "part"
+    assert sent[0] > 2  # asked whole first, refused
+    refused = [n for n in sent[:-1] if n > 2]
+    answered = [n for n in sent[:-1] if n <= 2]
+    assert sum(answered) == sent[0]  # each message answered once, in a part that fit
+    assert len(refused) == len(answered) - 1  # every refused chunk was split in two
+    assert "<partials>" in llm.requests[-1]["messages"][-1]["content"]
+
+
+def test_a_context_refusal_of_a_single_message_fails_as_an_upstream_error(
+    llm: FakeLLM,
+) -> None:
+    llm.push(Reply(status=400, body=CONTEXT_REFUSAL))
+    with pytest.raises(UpstreamContextExceeded, match="larger than the LLM's context"):
+        client(llm, max_retries=2).complete_json(CHAT, schema=SUMMARY_SCHEMA)
+    assert kinds(llm) == ["json_schema"]

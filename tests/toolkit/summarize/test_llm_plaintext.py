@@ -15,8 +15,14 @@ from summary_data import START, in_period
 from toolkit.embeddings import Embedder
 from toolkit.models import Summary
 from toolkit.store import SQLiteStore
-from toolkit.summarize.llm.answer import MAX_SECTIONS, MAX_SUMMARY_CHARS, MAX_TITLE_CHARS
-from toolkit.summarize.llm.plaintext import URL_ANYWHERE, plain_text
+from toolkit.summarize.llm.answer import (
+    MAX_SECTIONS,
+    MAX_SUMMARY_CHARS,
+    MAX_TITLE_CHARS,
+    LLMSummary,
+    clean_summary,
+)
+from toolkit.summarize.llm.plaintext import URL_ANYWHERE, plain_text, without_loops
 from toolkit.summarize.pipeline import summarize_period
 
 TEAM = "@platform_team"
@@ -122,3 +128,27 @@ def test_an_answer_is_cut_to_its_bounds(
     assert len(summary.sections) <= MAX_SECTIONS
     assert all(len(s.title) <= MAX_TITLE_CHARS for s in summary.sections)
     assert summary.important_messenger_message_ids == ["12"]
+
+
+def test_a_loop_is_written_once() -> None:
+    looped = (
+        "Lounge - 2026-10-15 04:39 to 04:40, Lounge," + " Lounge - 2026-10-15 04:39 to 04:40," * 9
+    )
+    assert without_loops(looped) == "Lounge - 2026-10-15 04:39 to 04:40, Lounge"
+    # Short clauses repeat in good text; long ones that differ are kept.
+    text = "Ann asked about the deploy. Bob said yes, yes, yes. The deploy moved to Friday."
+    assert without_loops(text) == text
+
+
+def test_a_looping_answer_is_cleaned_to_one_of_each() -> None:
+    section = {"title": "Deploy", "body": "Moved to Friday.", "message_ids": ["1"]}
+    answer = LLMSummary.model_validate(
+        {
+            "summary": "The team moved the deploy. " * 5,
+            "sections": [section, {**section, "message_ids": ["2"]}, {**section, "title": "Q"}],
+            "important_message_ids": ["1"],
+        }
+    )
+    cleaned = clean_summary(answer, allowed_ids={"1", "2"})
+    assert cleaned.summary == "The team moved the deploy."
+    assert [s.title for s in cleaned.sections] == ["Deploy", "Q"]

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 
-from toolkit.summarize.llm.plaintext import cut, plain_text
+from toolkit.summarize.llm.plaintext import cut, plain_text, without_loops
 from toolkit.text import URL_RE  # noqa: F401 (re-exported: tests import it from here)
 
 
@@ -176,11 +176,16 @@ def known_ids(ids: Iterable[str], allowed: Collection[str]) -> list[str]:
 
 def clean_summary(answer: LLMSummary, *, allowed_ids: Collection[str]) -> LLMSummary:
     """The answer as plain text within its bounds: foreign ids dropped, markup and every
-    link removed, each text cut to its bound; empty sections go."""
+    link removed, a loop written once (``without_loops``), each text cut to its bound;
+    empty sections and repeated ones go."""
     sections = []
+    seen: set[tuple[str, str]] = set()
     for section in answer.sections[:MAX_SECTIONS]:
-        title = cut(plain_text(section.title), MAX_TITLE_CHARS)
-        body = cut(plain_text(section.body), MAX_BODY_CHARS)
+        title = cut(without_loops(plain_text(section.title)), MAX_TITLE_CHARS)
+        body = cut(without_loops(plain_text(section.body)), MAX_BODY_CHARS)
+        if (title.lower(), body.lower()) in seen:
+            continue
+        seen.add((title.lower(), body.lower()))
         if title or body:
             sections.append(
                 {
@@ -191,7 +196,7 @@ def clean_summary(answer: LLMSummary, *, allowed_ids: Collection[str]) -> LLMSum
             )
     return LLMSummary.model_validate(
         {
-            "summary": cut(plain_text(answer.summary), MAX_SUMMARY_CHARS) or "—",
+            "summary": cut(without_loops(plain_text(answer.summary)), MAX_SUMMARY_CHARS) or "—",
             "sections": sections,
             "important_message_ids": known_ids(answer.important_message_ids, allowed_ids),
         }

@@ -21,6 +21,10 @@ caller's deadline (``toolkit.deadline``, the service's per-request timeout): no 
 retry starts once the deadline has passed (``DeadlineExceeded``), and a retry whose wait
 would outlast the deadline is not waited for (the failure is raised as it is).
 
+A prompt larger than the model's context is refused with a 400 too; its wording (OpenAI,
+vLLM, llama.cpp) says so, and it is ``UpstreamContextExceeded``, never a refusal of the
+format: the map-reduce splits the chunk and asks again.
+
 openai's exceptions are translated here, at the edge: a timeout is ``UpstreamTimeout``,
 a 429 ``UpstreamRateLimited`` (with the endpoint's ``Retry-After``), a body too large or
 not a chat completion ``UpstreamInvalidOutput``, anything else ``UpstreamError``.
@@ -28,6 +32,7 @@ not a chat completion ``UpstreamInvalidOutput``, anything else ``UpstreamError``
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -41,6 +46,7 @@ from toolkit import deadline
 from toolkit.config import Settings
 from toolkit.errors import (
     ConfigError,
+    UpstreamContextExceeded,
     UpstreamError,
     UpstreamInvalidOutput,
     UpstreamRateLimited,
@@ -54,9 +60,12 @@ ChatMessage = dict[str, str]
 
 _MODES: tuple[Mode, ...] = ("json_schema", "json_object_schema", "json_object", "plain")
 DEFAULT_RETRY_AFTER = 30.0
-DEFAULT_MAX_TOKENS = 700
+DEFAULT_MAX_TOKENS = 500
 DEFAULT_MAX_ANSWER_BYTES = 256 * 1024
 _REFUSAL_WORDS = ("response_format", "json_schema", "json_object", "schema")
+_CONTEXT_WORDS = re.compile(
+    r"context (window|length|size)|maximum context|too many tokens|prompt is too long", re.I
+)
 
 # The step each endpoint settled on, shared by every client of the process.
 _learned: dict[tuple[str, str], int] = {}
@@ -68,9 +77,18 @@ def _passed() -> bool:
     return left is not None and left <= 0
 
 
+def exceeds_context(exc: openai.OpenAIError) -> bool:
+    """Whether ``exc`` is the endpoint refusing a prompt larger than its context."""
+    if not isinstance(exc, openai.APIStatusError) or exc.status_code >= 500:
+        return False
+    return bool(_CONTEXT_WORDS.search(f"{exc.message} {exc.body}"))
+
+
 def refuses_format(exc: openai.OpenAIError) -> bool:
     """Whether ``exc`` is the endpoint refusing the request's ``response_format``."""
     if not isinstance(exc, openai.APIStatusError) or exc.status_code == 429:
+        return False
+    if exceeds_context(exc):
         return False
     if exc.status_code in (400, 422):
         return True
@@ -109,6 +127,10 @@ def map_openai_errors(model: str) -> Iterator[None]:
             f"the LLM endpoint's answer is not a chat completion: {_short(exc.message)}"
         ) from exc
     except openai.APIStatusError as exc:
+        if exceeds_context(exc):
+            raise UpstreamContextExceeded(
+                f"the prompt is larger than the LLM's context: {_short(exc.message)}"
+            ) from exc
         raise UpstreamError(
             f"the LLM endpoint answered HTTP {exc.status_code}: {_short(exc.message)}"
         ) from exc
@@ -230,6 +252,7 @@ class LLMClient:
         schema: dict[str, Any],
         name: str = "summary",
         grammar_schema: dict[str, Any] | None = None,
+        max_tokens: int | None = None,
     ) -> str:
         """Send a chat and return the assistant's text, which should be one JSON object.
 
@@ -240,6 +263,8 @@ class LLMClient:
             grammar_schema: the schema for servers that make a grammar of it (llama.cpp's
                 ``json_object`` + ``schema``), with bounds a strict json_schema may not
                 take; ``schema`` when not given.
+            max_tokens: this request's answer bound, at most the client's (which is used
+                when not given): a partial summary needs less room than the final one.
 
         Raises:
             UpstreamTimeout, UpstreamRateLimited, UpstreamError, UpstreamInvalidOutput:
@@ -254,7 +279,7 @@ class LLMClient:
                         model=self.model,
                         messages=messages,
                         temperature=0,
-                        max_tokens=self.max_tokens,
+                        max_tokens=min(max_tokens or self.max_tokens, self.max_tokens),
                         response_format=self._response_format(
                             _MODES[index], schema, name, grammar_schema or schema
                         ),

@@ -6,6 +6,8 @@ Every request honours the caller's deadline (``toolkit.deadline``, carried into 
 worker threads): once it has passed, no further chunk or merge request starts and the
 summary fails with ``DeadlineExceeded``; the first failing chunk cancels those not
 yet started.
+A chunk the endpoint finds larger than its context (``UpstreamContextExceeded``: the
+estimate cannot know every tokenizer) is split in two, and the map runs again on the halves.
 Each answer is parsed and validated; an invalid one is asked again once with the
 reason, and one still invalid is ``UpstreamInvalidOutput``. A source summary that uses
 period wording is asked again once with the reason, then repaired by removing the
@@ -18,10 +20,12 @@ from __future__ import annotations
 
 import contextvars
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import TypeVar
 
-from toolkit.errors import UpstreamInvalidOutput
+from toolkit.errors import UpstreamContextExceeded, UpstreamInvalidOutput
 from toolkit.models import Message
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.llm.answer import (
@@ -52,12 +56,26 @@ from toolkit.summarize.period_wording import (
 # Tokens kept free in each request's prompt budget for the chat framing. The answer's
 # room is max_tokens, outside the budget: the budget is what the endpoint must read
 # before it writes (on a local model, what the wait is made of).
+T = TypeVar("T")
+
 FRAMING_TOKENS = 100
 MIN_CHUNK_TOKENS = 256
+# A partial summary (one chunk of several) is asked for in half the final answer's room:
+# the merge reads partials, and what a model writes is, token for token, the slowest
+# part of a local request.
+MIN_PARTIAL_TOKENS = 128
 
 
-def ask(client: LLMClient, chat: list[ChatMessage]) -> tuple[LLMSummary, list[ChatMessage]]:
-    """One validated answer to ``chat``, retried once with the reason when invalid.
+def partial_tokens(max_tokens: int) -> int:
+    """The answer bound of a partial summary when the final answer's is ``max_tokens``."""
+    return min(max_tokens, max(MIN_PARTIAL_TOKENS, max_tokens // 2))
+
+
+def ask(
+    client: LLMClient, chat: list[ChatMessage], *, max_tokens: int | None = None
+) -> tuple[LLMSummary, list[ChatMessage]]:
+    """One validated answer to ``chat``, retried once with the reason when invalid
+    (``max_tokens``: this request's answer bound, the client's when ``None``).
 
     Returns:
         The answer, and the chat that produced it (with the answer appended), so that a
@@ -66,7 +84,13 @@ def ask(client: LLMClient, chat: list[ChatMessage]) -> tuple[LLMSummary, list[Ch
     Raises:
         UpstreamInvalidOutput: when the retry is invalid too.
     """
-    text = client.complete_json(chat, schema=SUMMARY_SCHEMA, grammar_schema=GRAMMAR_SCHEMA)
+
+    def complete(chat: list[ChatMessage]) -> str:
+        return client.complete_json(
+            chat, schema=SUMMARY_SCHEMA, grammar_schema=GRAMMAR_SCHEMA, max_tokens=max_tokens
+        )
+
+    text = complete(chat)
     try:
         answer = parse_summary(text)
     except InvalidOutput as first:
@@ -75,7 +99,7 @@ def ask(client: LLMClient, chat: list[ChatMessage]) -> tuple[LLMSummary, list[Ch
             {"role": "assistant", "content": text},
             {"role": "user", "content": RETRY_INVALID.format(reason=first)},
         ]
-        text = client.complete_json(chat, schema=SUMMARY_SCHEMA, grammar_schema=GRAMMAR_SCHEMA)
+        text = complete(chat)
         try:
             answer = parse_summary(text)
         except InvalidOutput as second:
@@ -102,6 +126,12 @@ def repair_period_wording(answer: LLMSummary) -> LLMSummary:
     if not summary:
         summary = "; ".join(s.title for s in sections if s.title != "—") or "—"
     return answer.model_copy(update={"summary": summary, "sections": sections})
+
+
+def _halves(chunk: list[Message]) -> list[list[Message]]:
+    """A chunk split in two (a single message stays whole)."""
+    middle = len(chunk) // 2
+    return [chunk[:middle], chunk[middle:]] if middle else [chunk]
 
 
 def _partials_text(parts: Sequence[LLMSummary]) -> str:
@@ -139,22 +169,25 @@ class MapReduce:
             messages, budget, with_time=ctx.family == "period", topics=dict(ctx.topics)
         )
 
-    def _map(self, chats: list[list[ChatMessage]]) -> list[tuple[LLMSummary, list[ChatMessage]]]:
-        if len(chats) == 1:
-            return [ask(self.client, chats[0])]
-        with ThreadPoolExecutor(max_workers=min(self.max_concurrency, len(chats))) as pool:
+    def _run(self, calls: Sequence[Callable[[], T]]) -> list[T]:
+        """The calls' results in order, at most ``max_concurrency`` at once."""
+        if len(calls) == 1:
+            return [calls[0]()]
+        with ThreadPoolExecutor(max_workers=min(self.max_concurrency, len(calls))) as pool:
             # Worker threads start with an empty context: each call runs in a copy of the
             # caller's, so that it carries the deadline.
-            futures = [
-                pool.submit(contextvars.copy_context().run, ask, self.client, chat)
-                for chat in chats
-            ]
+            futures = [pool.submit(contextvars.copy_context().run, call) for call in calls]
             try:
                 return [future.result() for future in futures]
             except BaseException:
                 for future in futures:
                     future.cancel()  # the summary has failed: start no more calls
                 raise
+
+    def _map(
+        self, chats: list[list[ChatMessage]], *, max_tokens: int | None = None
+    ) -> list[tuple[LLMSummary, list[ChatMessage]]]:
+        return self._run([partial(ask, self.client, chat, max_tokens=max_tokens) for chat in chats])
 
     def _merge(
         self, parts: list[LLMSummary], ctx: SummaryContext
@@ -178,7 +211,9 @@ class MapReduce:
                 ]
                 for group in groups
             ]
-            results = self._map(chats)
+            # A round that leaves several partials writes partials.
+            room = None if len(chats) == 1 else partial_tokens(self.client.max_tokens)
+            results = self._map(chats, max_tokens=room)
             if len(results) == 1:
                 return results[0]
             parts = [answer for answer, _ in results]
@@ -197,33 +232,52 @@ class MapReduce:
         allowed_ids = {str(m.messenger_message_id) for m in messages}
         return clean_summary(pseudonyms.restore(answer), allowed_ids=allowed_ids)
 
-    def _summarize(self, messages: Sequence[Message], ctx: SummaryContext) -> LLMSummary:
-        allowed_ids = {str(m.messenger_message_id) for m in messages}
-        with_time = ctx.family == "period"
-        system = system_prompt(ctx)
-        chunks = self.chunks(messages, ctx) or [[]]
-        chats = [
-            [
-                {"role": "system", "content": system},
-                {
-                    "role": "user",
-                    "content": user_prompt(
-                        render_chunk(chunk, with_time=with_time, topics=dict(ctx.topics)),
-                        ctx,
-                        part=i,
-                        parts=len(chunks),
-                    ),
-                },
-            ]
+    def _chunk_chat(
+        self, chunk: list[Message], ctx: SummaryContext, part: int, parts: int
+    ) -> list[ChatMessage]:
+        rendered = render_chunk(chunk, with_time=ctx.family == "period", topics=dict(ctx.topics))
+        return [
+            {"role": "system", "content": system_prompt(ctx)},
+            {"role": "user", "content": user_prompt(rendered, ctx, part=part, parts=parts)},
+        ]
+
+    def _answer_chunk(
+        self, chunk: list[Message], ctx: SummaryContext, part: int, parts: int, room: int | None
+    ) -> list[tuple[LLMSummary, list[ChatMessage], list[Message]]]:
+        """The chunk's answer, or its halves' answers (partials) when it exceeds the context."""
+        try:
+            answer, chat = ask(
+                self.client, self._chunk_chat(chunk, ctx, part, parts), max_tokens=room
+            )
+        except UpstreamContextExceeded:
+            halves = _halves(chunk)
+            if len(halves) == 1:
+                raise
+            room = partial_tokens(self.client.max_tokens)
+            return [r for half in halves for r in self._answer_chunk(half, ctx, part, parts, room)]
+        return [(answer, chat, chunk)]
+
+    def _map_chunks(
+        self, chunks: list[list[Message]], ctx: SummaryContext
+    ) -> list[tuple[LLMSummary, list[ChatMessage], list[Message]]]:
+        """Each chunk's answer with its chat and messages, in order (a chunk that exceeded
+        the context answered by its halves)."""
+        room = None if len(chunks) == 1 else partial_tokens(self.client.max_tokens)
+        calls = [
+            partial(self._answer_chunk, chunk, ctx, i, len(chunks), room)
             for i, chunk in enumerate(chunks, 1)
         ]
-        results = self._map(chats)
+        return [r for answers in self._run(calls) for r in answers]
+
+    def _summarize(self, messages: Sequence[Message], ctx: SummaryContext) -> LLMSummary:
+        allowed_ids = {str(m.messenger_message_id) for m in messages}
+        results = self._map_chunks(self.chunks(messages, ctx) or [[]], ctx)
         if len(results) == 1:
-            answer, chat = results[0]
+            answer, chat, _ = results[0]
         else:
             partials = [
                 clean_summary(a, allowed_ids={str(m.messenger_message_id) for m in chunk})
-                for (a, _), chunk in zip(results, chunks, strict=True)
+                for a, _, chunk in results
             ]
             answer, chat = self._merge(partials, ctx)
         answer = clean_summary(answer, allowed_ids=allowed_ids)

@@ -4,15 +4,25 @@ Each message is one ``<message>`` element with its id, author, (for period
 summaries) its time and (in a forum) its topic's id and title; text and attributes are
 XML-escaped, so a message cannot close the element, fake another message's id or open
 a new section of the prompt.
-Token counts are estimated from characters (no tokenizer is downloaded): BPE
-vocabularies spend about one token per four Latin characters and about one per two
-characters of other scripts; the estimate leans high so chunks stay under budget.
+Times are written as briefly as a summary needs: a full ``YYYY-MM-DD HH:MM`` on a
+chunk's first message and where the date changes, ``HH:MM`` once at least
+``TIME_STEP`` has passed since the last time written, and none in between (the period
+prompt says so). On a
+small local model every prompt token is read at ~170 tokens/s, and a full timestamp
+costs about 19 tokens, more than the text of a typical chat message.
+
+Token counts are estimated from characters (no tokenizer is downloaded), leaning high
+for the small vocabularies of local models: a run of Latin letters costs one token per
+four letters, a run of other letters one per letter, every digit and every punctuation
+mark one (markup, ids and times are mostly digits and punctuation).
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
 from html import escape
 
 from toolkit.models import Message
@@ -20,13 +30,35 @@ from toolkit.summarize.context import message_text
 
 # Characters kept from one message: a single huge post must not fill a chunk by itself.
 MAX_MESSAGE_CHARS = 4000
-_ELEMENT_OVERHEAD_TOKENS = 12
+_ELEMENT_OVERHEAD_TOKENS = 1  # the newline between elements
+TIME_STEP = timedelta(minutes=5)
+"""Messages within this of the last time written carry no time of their own."""
+
+
+_PIECES = re.compile(r"[^\W\d_]+|\d|[^\w\s]|_")
 
 
 def estimate_tokens(text: str) -> int:
-    """A conservative token estimate: ASCII characters / 4 plus other characters / 2."""
-    ascii_chars = sum(1 for ch in text if ord(ch) < 128)
-    return math.ceil(ascii_chars / 4 + (len(text) - ascii_chars) / 2)
+    """A conservative token estimate: Latin letter runs / 4, other letters, digits and
+    punctuation marks one each; whitespace is free (tokens carry their leading space)."""
+    total = 0
+    for piece in _PIECES.findall(text):
+        if piece.isalpha() and piece.isascii():
+            total += math.ceil(len(piece) / 4)
+        else:
+            total += len(piece)
+    return total
+
+
+def time_text(posted_at: datetime, written: datetime | None) -> str | None:
+    """How a message's time is written when the last time written is ``written``
+    (``None``: the first of a chunk): full on a new date, ``HH:MM`` from ``TIME_STEP``
+    on, else ``None``."""
+    if written is None or written.date() != posted_at.date():
+        return posted_at.strftime("%Y-%m-%d %H:%M")
+    if posted_at - written < TIME_STEP:
+        return None
+    return posted_at.strftime("%H:%M")
 
 
 def _trim(text: str, limit: int) -> str:
@@ -42,6 +74,7 @@ def render_message(
     with_time: bool,
     max_chars: int = MAX_MESSAGE_CHARS,
     topics: Mapping[int, str] | None = None,
+    previous: datetime | None = None,
 ) -> str:
     """One message as an escaped ``<message>`` element of the prompt.
 
@@ -51,13 +84,16 @@ def render_message(
             so that the model has no dates to repeat.
         max_chars: longest text kept; longer text is cut at a word and marked ``…``.
         topics: a forum's topic titles by id, so that the model can name a topic.
+        previous: the last time written before it in the same chunk (``time_text``);
+            ``None`` for the first.
     """
     attrs = [f'id="{message.messenger_message_id}"']
     author = message.sender_name or message.sender_peer_id
     if author:
         attrs.append(f'author="{escape(author, quote=True)}"')
-    if with_time:
-        attrs.append(f'time="{message.posted_at.strftime("%Y-%m-%d %H:%M")}"')
+    when = time_text(message.posted_at, previous) if with_time else None
+    if when is not None:
+        attrs.append(f'time="{when}"')
     if message.reply_to is not None:
         attrs.append(f'reply_to="{message.reply_to}"')
     if message.topic_id is not None:  # a forum's topic: its conversation
@@ -95,12 +131,16 @@ def chunk_messages(
     chunks: list[list[Message]] = []
     current: list[Message] = []
     used = 0
+    written: datetime | None = None  # the last time written in the current chunk
     for message in messages:
-        cost = estimate_tokens(render_message(message, with_time=with_time, topics=topics))
-        cost += _ELEMENT_OVERHEAD_TOKENS
+        cost = _cost(message, with_time=with_time, topics=topics, previous=written)
         if current and used + cost > budget_tokens:
             chunks.append(current)
-            current, used = [], 0
+            # The first message of a chunk carries its full time: priced again.
+            current, used, written = [], 0, None
+            cost = _cost(message, with_time=with_time, topics=topics, previous=None)
+        if time_text(message.posted_at, written) is not None:
+            written = message.posted_at
         current.append(message)
         used += cost
     if current:
@@ -108,8 +148,26 @@ def chunk_messages(
     return chunks
 
 
+def _cost(
+    message: Message,
+    *,
+    with_time: bool,
+    topics: Mapping[int, str] | None,
+    previous: datetime | None,
+) -> int:
+    rendered = render_message(message, with_time=with_time, topics=topics, previous=previous)
+    return estimate_tokens(rendered) + _ELEMENT_OVERHEAD_TOKENS
+
+
 def render_chunk(
     messages: Sequence[Message], *, with_time: bool, topics: Mapping[int, str] | None = None
 ) -> str:
-    """A chunk's messages as newline-separated ``<message>`` elements."""
-    return "\n".join(render_message(m, with_time=with_time, topics=topics) for m in messages)
+    """A chunk's messages as newline-separated ``<message>`` elements, times written as
+    ``time_text`` says."""
+    lines = []
+    written: datetime | None = None
+    for message in messages:
+        lines.append(render_message(message, with_time=with_time, topics=topics, previous=written))
+        if time_text(message.posted_at, written) is not None:
+            written = message.posted_at
+    return "\n".join(lines)

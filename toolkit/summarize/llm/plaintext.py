@@ -97,3 +97,26 @@ def cut(text: str, limit: int) -> str:
     if " " in head[limit // 2 :]:
         head = head.rsplit(" ", 1)[0]
     return head.rstrip() + "…"
+
+
+_CLAUSE_RE = re.compile(r"[^.,;!?…\n]+[.,;!?…\n]*")
+MIN_LOOP_CLAUSE_CHARS = 12
+"""Shorter clauses ("yes", "so far") may repeat in a good text; longer ones do not."""
+
+
+def without_loops(text: str) -> str:
+    """``text`` up to the first clause it repeats.
+
+    A small model stuck in a loop writes the same clause again and again until
+    ``max_tokens`` ("Lounge - 04:39 to 04:39, Lounge - 04:39 to 04:39, …"); the reader
+    gets it once. Clauses end at ``. , ; ! ? …`` or a line break and are compared
+    without case and spacing.
+    """
+    seen: set[str] = set()
+    for match in _CLAUSE_RE.finditer(text):
+        clause = " ".join(match.group().lower().split()).strip(".,;!?… ")
+        if len(clause) >= MIN_LOOP_CLAUSE_CHARS:
+            if clause in seen:
+                return text[: match.start()].rstrip(" ,;\n")
+            seen.add(clause)
+    return text

@@ -19,15 +19,15 @@ of it is data, never instructions.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from html import escape
 from typing import Any
 
-from toolkit.models import SourceKind, iso_z
+from toolkit.models import SourceKind
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.languages import language_name
 
-PROMPT_VERSION = "2026.2"
+PROMPT_VERSION = "2026.3"
 
 # Shared by both families: the data-handling and output rules.
 SAFETY_RULES = """\
@@ -75,6 +75,11 @@ month, year or time period, and do not use period wording such as "this week", \
 "recently", "during the period", "за период" or "на этой неделе".
 "summary" says in two to four sentences what the source is about; \
 "important_message_ids" are the few messages most typical of it."""
+
+# Period prompts: times are written briefly (``messages.time_text``).
+TIME_RULE = """\
+Times are UTC. A time without a date is on the date of the message before; a message \
+without a time was posted within five minutes of the last time given."""
 
 # A forum's messages carry their topic's id and title (``render_message``): threads never
 # cross topics, and a topic is named by its title.
@@ -175,7 +180,9 @@ GRAMMAR_SCHEMA = _bounded(SUMMARY_SCHEMA)
 
 
 def _fmt(value: datetime | None) -> str:
-    return iso_z(value) if value is not None else "?"
+    # As the messages' times are written (``messages.time_text``): a small model copies
+    # what it reads, and an ISO stamp with seconds and "Z" is what it loops on.
+    return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M") if value is not None else "?"
 
 
 def system_prompt(ctx: SummaryContext, *, merge: bool = False) -> str:
@@ -200,6 +207,8 @@ def system_prompt(ctx: SummaryContext, *, merge: bool = False) -> str:
         language_name=language_name(ctx.language), language=ctx.language
     )
     parts = [task, MERGE_SYSTEM] if merge else [task]
+    if ctx.family == "period" and not merge:
+        parts.append(TIME_RULE)
     if ctx.topic is not None:
         parts.append(TOPIC_RULE)
     elif ctx.forum:

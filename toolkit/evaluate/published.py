@@ -3,8 +3,9 @@
 ``make eval`` (``toolkit.notebook.report``) measures on the whole dev sets and writes
 what it measured here, in two parts, each with the engine that produced it:
 
-- ``ranking``: every method on every dev retrieval set with the default weights, and
-  nDCG@10 over the weight simplex (the heat map); engine: the embedder and the
+- ``ranking``: every method on every dev retrieval set with the default weights,
+  nDCG@10 over the weight simplex (the heat map) and the candidates for the last
+  points of quality against the hybrid (``candidates``); engine: the embedder and the
   default ``SearchWeights``;
 - ``summaries``: ROUGE of the ``summary`` field and the baselines on each summary dev
   set; engine: the embedder and ``EXTRACTIVE_VERSION``.
@@ -70,14 +71,17 @@ def ranking_part(
     grid_step: float,
     queries: Mapping[str, int],
     model_name: str,
+    candidates: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """The ``ranking`` part: ``results[method][set][metric]`` with the default weights
-    on every query, and the simplex grid's rows (``results.candidate_rows``)."""
+    on every query, the simplex grid's rows (``results.candidate_rows``) and the
+    candidates measured against the hybrid (``candidates.candidate_rows``)."""
     return {
         "engine": ranking_engine(model_name),
         "queries": dict(queries),
         "results": _rounded(results),
         "grid": {"step": grid_step, "rows": _rounded(list(grid))},
+        "candidates": _rounded([dict(r) for r in candidates]),
     }
 
 
@@ -108,6 +112,12 @@ class Published:
     def grid(self) -> list[dict[str, Any]]:
         """The simplex grid's rows of the ranking part."""
         rows: list[dict[str, Any]] = self.parts.get("ranking", {}).get("grid", {}).get("rows", [])
+        return rows
+
+    @property
+    def candidates(self) -> list[dict[str, Any]]:
+        """The candidates' rows of the ranking part (``candidates.candidate_rows``)."""
+        rows: list[dict[str, Any]] = self.parts.get("ranking", {}).get("candidates", [])
         return rows
 
     @property

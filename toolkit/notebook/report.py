@@ -75,6 +75,7 @@ GRID_STEP = 0.1
 
 def publish(run: Run, parts: set[str]) -> Path:
     """Write the measurements of ``parts`` (already made by the claims) to the results file."""
+    from toolkit.evaluate.claims.candidates import candidate_measurements
     from toolkit.evaluate.claims.ranking import prepared_sets, ranking_results
     from toolkit.evaluate.claims.summaries import comparison_rows, set_scores
     from toolkit.evaluate.published import ranking_part, summaries_part, write_published
@@ -94,6 +95,7 @@ def publish(run: Run, parts: set[str]) -> Path:
             grid_step=GRID_STEP,
             queries={name: len(queries) for name, queries in prepared.items()},
             model_name=model,
+            candidates=candidate_measurements(run),
         )
     if "summaries" in parts:
         rows = {name: comparison_rows(set_scores(run, name)) for name in SUMMARY_FILES}

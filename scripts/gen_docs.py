@@ -170,10 +170,10 @@ def _signed(value: float) -> str:
 
 def ranking_candidates_block(document: Mapping[str, Any]) -> str:
     """Each candidate's nDCG@10 and its difference to the hybrid with the 95 % interval."""
-    part = document.get("ranking")
-    if not part or not part.get("candidates"):
+    part = document.get("candidates")
+    if not part:
         return _missing("make eval", EVAL_RESULTS)
-    rows: list[Mapping[str, Any]] = part["candidates"]
+    rows: list[Mapping[str, Any]] = part["rows"]
     sets = list(dict.fromkeys(r["set"] for r in rows))
     hybrid = {r["set"]: r["hybrid"] for r in rows}
     table = [["hybrid (defaults)", *(_short(hybrid[name]) for name in sets)]]

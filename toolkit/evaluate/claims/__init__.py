@@ -16,7 +16,7 @@ from toolkit.evaluate.claims.summaries import summary_quality
 CLAIMS: tuple[Claim, ...] = (
     Claim("hybrid ranking", hybrid_beats_baselines, "ranking"),
     Claim("published ranking table", published_table_holds, "ranking"),
-    Claim("ranking candidates", candidates_hold, "ranking"),
+    Claim("ranking candidates", candidates_hold, "candidates"),
     Claim("summary quality", summary_quality, "summaries"),
 )
 

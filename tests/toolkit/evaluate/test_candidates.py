@@ -17,7 +17,9 @@ from toolkit.evaluate.candidates import (
     CANDIDATES,
     ENPT,
     LATENT,
+    MEDIAN_FLOOR,
     MINILM,
+    MINILM_ALONE,
     MINMAX,
     RRF_BM25,
     QueryExtras,
@@ -81,7 +83,7 @@ def test_a_language_gated_candidate_is_the_hybrid_where_not_english(
 ) -> None:
     query = prepared[0]
     other = np.linspace(0.0, 1.0, 4)
-    for candidate in (MINILM, ENPT):
+    for candidate in (MINILM, MINILM_ALONE, ENPT):
         scores = cand.SCORERS[candidate](query, _extras(4, english=False, second=other), W)
         assert np.array_equal(scores, _hybrid(query))
     # Where English, MiniLM's signal is averaged in: its own floor (0), the same exponent.
@@ -91,6 +93,9 @@ def test_a_language_gated_candidate_is_the_hybrid_where_not_english(
     expected = np.where(mixed, (base + semantic(other, floor=0.0, exponent=4.0)) / 2, base)
     signals = dataclasses.replace(reshape(query, W), semantic=expected)
     assert np.allclose(cand.SCORERS[MINILM](query, extras, W), fuse(signals, W))
+    alone = np.where(mixed, semantic(other, floor=0.0, exponent=4.0), base)
+    signals = dataclasses.replace(reshape(query, W), semantic=alone)
+    assert np.allclose(cand.SCORERS[MINILM_ALONE](query, extras, W), fuse(signals, W))
     # Without its input a candidate has no scores.
     assert cand.SCORERS[MINILM](query, _extras(4, english=True), W) is None
 
@@ -125,6 +130,13 @@ def test_per_query_fusions(prepared: list[PreparedQuery]) -> None:
     spread = (lexical - lexical.min()) / (lexical.max() - lexical.min())
     expected = s.short_factor * (W.lexical * spread) / (W.semantic + W.lexical + W.phrase)
     assert np.allclose(cand.SCORERS[MINMAX](flat, extras, W), expected)
+    # The window-median floor: half the window maps to a semantic signal of 0.
+    spread = dataclasses.replace(query, dense=np.array([0.2, 0.4, 0.6, 0.8]))
+    median = semantic(spread.dense, floor=0.5, exponent=W.semantic_exponent)
+    signals = dataclasses.replace(reshape(spread, W), semantic=median)
+    assert np.allclose(cand.SCORERS[MEDIAN_FLOOR](spread, extras, W), fuse(signals, W))
+    assert (median[:2] == 0).all()
+    assert (median[2:] > 0).all()
 
 
 def test_candidate_rows_compare_with_the_hybrid_and_leave_out_what_was_not_measured(
@@ -134,7 +146,8 @@ def test_candidate_rows_compare_with_the_hybrid_and_leave_out_what_was_not_measu
         QueryExtras(np.zeros(4, dtype=bool), None, np.zeros(4), np.zeros(4)) for _ in prepared
     ]
     rows = candidate_rows({"xx_tiny": prepared}, {"xx_tiny": extras}, W)
-    assert [r["candidate"] for r in rows] == [c for c in CANDIDATES if c != MINILM]
+    measured = [c for c in CANDIDATES if c not in (MINILM, MINILM_ALONE)]
+    assert [r["candidate"] for r in rows] == measured
     enpt = next(r for r in rows if r["candidate"] == ENPT)
     assert enpt["nDCG@10"] == enpt["hybrid"]
     assert (enpt["Δ"], enpt["Δ low"], enpt["Δ high"]) == (0.0, 0.0, 0.0)

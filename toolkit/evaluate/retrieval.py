@@ -88,7 +88,8 @@ def load_queries(path: Path | str, *, limit: int | None = None) -> list[Retrieva
     return queries
 
 
-def _cache_file(cache_dir: Path, model: str, path: Path, limit: int | None) -> Path:
+def cache_file(cache_dir: Path, model: str, path: Path, limit: int | None) -> Path:
+    """The cache of one model's vectors of a dev file (or its first ``limit`` queries)."""
     digest = hashlib.sha256(Path(path).read_bytes())
     digest.update(f"\0{model}\0{limit}".encode())
     slug = "".join(ch if ch.isalnum() else "-" for ch in model)[:48]
@@ -133,9 +134,9 @@ def load_set(
         texts.update(zip(q.candidate_ids, q.candidate_texts, strict=True))
     ids = sorted(texts)
     # A subsample reads the whole file's vectors when they are cached already.
-    cache = _cache_file(cache_dir, embedder.model_name, path, None)
+    cache = cache_file(cache_dir, embedder.model_name, path, None)
     if limit is not None and not cache.exists():
-        cache = _cache_file(cache_dir, embedder.model_name, path, limit)
+        cache = cache_file(cache_dir, embedder.model_name, path, limit)
     if cache.exists():
         stored = np.load(cache, allow_pickle=False)
         passages, query_vectors = stored["passages"], stored["queries"][: len(queries)]
@@ -158,6 +159,7 @@ __all__ = [
     "DEV_FILES",
     "RetrievalQuery",
     "RetrievalSet",
+    "cache_file",
     "dev_path",
     "load_queries",
     "load_set",

@@ -75,9 +75,15 @@ GRID_STEP = 0.1
 
 def publish(run: Run, parts: set[str]) -> Path:
     """Write the measurements of ``parts`` (already made by the claims) to the results file."""
+    from toolkit.evaluate.claims.candidates import candidate_measurements
     from toolkit.evaluate.claims.ranking import prepared_sets, ranking_results
     from toolkit.evaluate.claims.summaries import comparison_rows, set_scores
-    from toolkit.evaluate.published import ranking_part, summaries_part, write_published
+    from toolkit.evaluate.published import (
+        candidates_part,
+        ranking_part,
+        summaries_part,
+        write_published,
+    )
     from toolkit.evaluate.results import candidate_rows
     from toolkit.evaluate.summaries import DEV_FILES as SUMMARY_FILES
     from toolkit.evaluate.tuning import search_grid, simplex_points
@@ -95,6 +101,8 @@ def publish(run: Run, parts: set[str]) -> Path:
             queries={name: len(queries) for name, queries in prepared.items()},
             model_name=model,
         )
+    if "candidates" in parts:
+        written["candidates"] = candidates_part(candidate_measurements(run), model_name=model)
     if "summaries" in parts:
         rows = {name: comparison_rows(set_scores(run, name)) for name in SUMMARY_FILES}
         written["summaries"] = summaries_part(rows, model_name=model)

@@ -145,9 +145,9 @@ class Evaluation:
             path: another results file (default: the one committed with the code).
 
         Returns:
-            The published results, and the parts (``"ranking"``, ``"summaries"``)
-            missing or measured with another engine than this workspace's embedder and
-            today's default weights and extractive engine.
+            The published results, and the parts (``"ranking"``, ``"summaries"``,
+            ``"candidates"``) missing or measured with another engine than this
+            workspace's embedder and today's default weights and extractive engine.
         """
         from toolkit.evaluate.published import RESULTS_FILE, current_engines, read_published
 

@@ -9,12 +9,14 @@ add ``Claim("what it claims", check, part)`` here: ``part`` names the part of
 from __future__ import annotations
 
 from toolkit.evaluate.claims.base import Claim, Evidence, Finding, Run, Verdict, run_claims
+from toolkit.evaluate.claims.candidates import candidates_hold
 from toolkit.evaluate.claims.ranking import hybrid_beats_baselines, published_table_holds
 from toolkit.evaluate.claims.summaries import summary_quality
 
 CLAIMS: tuple[Claim, ...] = (
     Claim("hybrid ranking", hybrid_beats_baselines, "ranking"),
     Claim("published ranking table", published_table_holds, "ranking"),
+    Claim("ranking candidates", candidates_hold, "candidates"),
     Claim("summary quality", summary_quality, "summaries"),
 )
 

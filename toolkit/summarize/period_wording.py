@@ -15,8 +15,9 @@ from functools import lru_cache
 from toolkit.text import URL_RE
 
 _NUMERIC_DATES = (
-    # Dates in numbers, in any language: 2024-05-01, 01.05.2024, 5/1/24.
-    r"\b\d{4}-\d{1,2}-\d{1,2}\b",
+    # Dates in numbers, in any language: 2024-05-01, 2024-05-01T09:00:00Z (an ISO stamp,
+    # time and all), 01.05.2024, 5/1/24.
+    r"\b\d{4}-\d{1,2}-\d{1,2}(?:T\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-])",
     r"\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b",
 )
 

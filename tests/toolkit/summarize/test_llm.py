@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import threading
@@ -383,3 +384,30 @@ def test_no_period_wording_in_llm_source_summaries(
     for text in [summary.summary] + [f"{s.title}\n{s.body}" for s in summary.sections]:
         assert not has_period_wording(text), text
     assert summary.summary in {"It is about releases.", "Чат о релизах."}
+
+
+def test_a_source_summary_reads_one_request_of_a_spread_sample(
+    llm: FakeLLM, embedder: Embedder
+) -> None:
+    """What a source is about, from one request: an even sample across all the messages
+    read when they would not fit one request, never chunks and a merge."""
+    store = SQLiteStore(":memory:")
+    source = store.upsert_source(title="Busy", kind=SourceKind.CHAT, handle="busy_chat")
+    texts = [
+        f"Message {i} about the deployment pipeline and its flaky stages. " * 4 for i in range(90)
+    ]
+    store.upsert_messages(
+        Message(source.id, i + 1, START + timedelta(minutes=i), t, sender_name="Ann")
+        for i, t in enumerate(texts)
+    )
+    llm.handler = _chunk_handler([], threading.Lock())
+    settings = llm_settings(llm, llm_chunk_tokens=1800)
+    summary = summarize_source(store, embedder, settings, about_source("@busy_chat", "en"))
+    assert len(llm.requests) == 1
+    read = [int(i) for i in ID_RE.findall(llm.requests[0]["messages"][1]["content"])]
+    assert 10 <= len(read) < 90
+    assert read[0] == 1
+    assert read[-1] >= 80  # spread over the whole, not the first or last few
+    steps = {b - a for a, b in itertools.pairwise(read)}
+    assert len(steps) == 1  # evenly
+    assert summary.summary == "Part."

@@ -249,6 +249,8 @@ def test_every_message_is_in_exactly_one_chunk_in_order(texts: list[str], budget
         "During the period, most posts were about Python.",
         "Over the last month the chat discussed hiring.",
         "The discussion on 2024-05-01 was about CI.",
+        "Chitchat Lounge (demo) - 2019-08-31T07:54:56Z",
+        "Posted at 2024-05-01T09:30+03:00 in the chat.",
         "Yesterday they fixed the build.",
         "On May 5 the channel announced a meetup.",
         "За период обсуждали релиз.",

@@ -350,6 +350,9 @@ def main() -> None:
     from benchmarks.bench_startup import startup_rows
 
     rows += [Row(*row) for row in startup_rows()]
+    from benchmarks.bench_llm import llm_rows
+
+    rows += [Row(*row) for row in llm_rows()]
     if "--concurrency" in sys.argv[1:]:
         from benchmarks import bench_concurrency
 

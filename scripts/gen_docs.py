@@ -283,6 +283,32 @@ def bench_block(document: Mapping[str, Any]) -> str:
     return markdown_table(header, rows) + "\n\n" + _bench_note(document)
 
 
+LOCAL_MODEL_ROWS = "local model:"
+"""The start of the bench rows of ``benchmarks.bench_llm`` (docs/llm.md shows them)."""
+
+
+def bench_llm_block(document: Mapping[str, Any]) -> str:
+    """The local model's summary rows of the last ``make bench``."""
+    rows = [
+        [r["measurement"].removeprefix(LOCAL_MODEL_ROWS).strip(), r["result"], r["target"],
+         _verdict(r["ok"])]
+        for r in document.get("rows", [])
+        if r["measurement"].startswith(LOCAL_MODEL_ROWS)
+    ]  # fmt: skip
+    if not rows:
+        return _missing("make bench", BENCH_RESULTS)
+    header = ["summary (SmolLM2-135M, llama.cpp, 2 cores)", "result", "target", ""]
+    alone = document.get("local_model")
+    if alone is None:
+        return markdown_table(header, rows) + "\n\n" + _bench_note(document)
+    load = alone["load_average"]
+    note = (
+        f"`{alone['command']}`, {alone['date']}, load average {load['start']} at the start "
+        f"and {load['end']} at the end."
+    )
+    return markdown_table(header, rows) + "\n\n" + note
+
+
 def bench_headline_block(document: Mapping[str, Any]) -> str:
     """The README's speed rows (``HEADLINE_BENCH``) of the last ``make bench``."""
     if not document:
@@ -307,6 +333,7 @@ RENDERERS: dict[str, tuple[Path, Callable[[Mapping[str, Any]], str]]] = {
     "summaries-headline": (EVAL_RESULTS, summaries_headline_block),
     "bench": (BENCH_RESULTS, bench_block),
     "bench-headline": (BENCH_RESULTS, bench_headline_block),
+    "bench-llm": (BENCH_RESULTS, bench_llm_block),
 }
 """Every block a page may hold, with the results file it is rendered from."""
 

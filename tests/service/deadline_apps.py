@@ -38,9 +38,11 @@ class CheckingSearcher:
 
 
 def hasty_app(settings: Settings, searcher: Any, seconds: float) -> tuple[FastAPI, str]:
-    """An app searching with ``searcher`` whose requests may take ``seconds``, and the
-    token of a key with ``search.read``."""
-    hasty = settings.model_copy(update={"request_timeout_seconds": seconds})
+    """An app searching with ``searcher`` whose requests (summaries and /mcp too) may take
+    ``seconds``, and the token of a key with ``search.read``."""
+    hasty = settings.model_copy(
+        update={"request_timeout_seconds": seconds, "summary_timeout_seconds": seconds}
+    )
     app = create_app(hasty, searcher=searcher)
     token, _ = create_api_key(state_of(app).workspace.store, name="k", scopes={"search.read"})
     return app, token

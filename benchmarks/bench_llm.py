@@ -1,0 +1,110 @@
+"""Summaries by the bundled local model: what a newcomer's ``make llm`` gives, timed.
+
+Starts the local llama.cpp server (``benchmarks.llama_server``: SmolLM2-135M-Instruct,
+``--n_ctx 8192``) and, on a fresh store with the demo sources, times through the
+Workspace (what every face calls) with the summary cache off:
+
+- a chat summary of a 4-hour demo window (issue 18's target: ≤ 60 s),
+- the same window in Russian (a cross-language summary),
+- a one-day window of the Russian channel,
+- a source summary of the English chat (its default 500 messages, sampled).
+
+Each row gives the seconds and whether the answer came back (it always should: an
+unusable answer is an error, not a row). Without the ``[llm-local]`` extra the rows say
+why they were skipped. ``python -m benchmarks.bench_llm`` runs them alone; ``make bench``
+adds them to its table.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from benchmarks.llama_server import MODEL, LlamaServer, missing
+from toolkit.config import Settings
+from toolkit.requests import summary_request
+from toolkit.workspace import Workspace
+
+TARGET_4H_SECONDS = 60.0
+WINDOW_4H = (datetime(2026, 10, 15, 0, 0, tzinfo=UTC), datetime(2026, 10, 15, 4, 0, tzinfo=UTC))
+CHANNEL_DAY = (datetime(2026, 10, 10, tzinfo=UTC), datetime(2026, 10, 11, tzinfo=UTC))
+
+Row = tuple[str, str, str, bool | None]
+
+CASES: tuple[tuple[str, str, tuple[datetime, datetime] | None, str, float | None], ...] = (
+    ("chat summary, 4-hour demo window (140 messages)", "@mlens_demo_en", WINDOW_4H, "en",
+     TARGET_4H_SECONDS),
+    ("  the same window in Russian", "@mlens_demo_en", WINDOW_4H, "ru", None),
+    ("channel summary, one day of the Russian demo channel", "@mlens_demo_ru", CHANNEL_DAY,
+     "en", None),
+    ("source summary, English demo chat (500 messages, sampled)", "@mlens_demo_en", None,
+     "en", None),
+)  # fmt: skip
+
+
+def llm_rows() -> list[Row]:
+    """The rows of the local model's summaries (one skipped row without the extra)."""
+    reason = missing()
+    if reason is not None:
+        return [("summaries by the local model (make llm)", f"skipped: {reason}", "—", None)]
+    rows: list[Row] = []
+    with LlamaServer() as server, tempfile.TemporaryDirectory(prefix="mlens-llm-") as folder:
+        settings = Settings(
+            data_dir=Path(folder),
+            llm_base_url=server.url,
+            llm_model=MODEL,
+            summary_engine="llm",
+            summary_cache_max_entries=0,
+            background_embedding=False,
+        )
+        workspace = Workspace.open(settings=settings)
+        try:
+            workspace.load_demo(embed=False)
+            for name, ref, period, language, target in CASES:
+                request = summary_request(ref, period=period, language=language)
+                started = time.perf_counter()
+                summary = workspace.summarize(request)
+                seconds = time.perf_counter() - started
+                result = f"{seconds:.1f} s ({len(summary.sections)} sections, {summary.engine})"
+                if target is None:
+                    rows.append((f"local model: {name}", result, "—", None))
+                else:
+                    ok = seconds <= target
+                    rows.append((f"local model: {name}", result, f"≤ {target:.0f} s", ok))
+        finally:
+            workspace.close()
+    return rows
+
+
+def write_rows(rows: list[Row], *, load_before: float) -> Path:
+    """Put ``rows`` in place of the local-model rows of ``docs/results/bench.json``, with
+    this run's date and load average (the rest of the file keeps its own)."""
+    from benchmarks.results import BENCH_RESULTS, load_average
+
+    document = json.loads(BENCH_RESULTS.read_text(encoding="utf-8"))
+    document["local_model"] = {
+        "command": "python -m benchmarks.bench_llm --write",
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "load_average": {"start": load_before, "end": load_average()},
+    }
+    kept = [r for r in document["rows"] if not r["measurement"].startswith("local model:")]
+    new = [{"measurement": n, "result": r, "target": t, "ok": ok} for n, r, t, ok in rows]
+    document["rows"] = kept + new
+    BENCH_RESULTS.write_text(json.dumps(document, ensure_ascii=False, indent=1) + "\n")
+    return BENCH_RESULTS
+
+
+if __name__ == "__main__":
+    from benchmarks.results import load_average
+
+    load_before = load_average()
+    measured = llm_rows()
+    for row in measured:
+        print(" | ".join(str(cell) for cell in row))
+    if "--write" in sys.argv[1:]:
+        written = write_rows(measured, load_before=load_before)
+        print(f"wrote {written}; `python scripts/gen_docs.py` puts it into the docs")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -257,6 +258,20 @@ def test_other_llm_failures_are_502(
     assert response.headers["content-type"] == PROBLEM
 
 
+@contextmanager
+def _summary_client(settings: Settings, embedder: Embedder) -> Iterator[TestClient]:
+    """A client with a ``summary.run`` key of an app over the seeded store."""
+    store = SQLiteStore(":memory:")
+    seed(store)
+    token, _ = create_api_key(store, name="t", scopes=["summary.run"])
+    app = create_app(settings, store=store, embedder=embedder)
+    try:
+        with TestClient(app, headers={"Authorization": f"Bearer {token}"}) as client:
+            yield client
+    finally:
+        store.close()
+
+
 def test_an_llm_request_past_the_request_deadline_is_abandoned(
     settings: Settings, embedder: Embedder, llm: FakeLLM
 ) -> None:
@@ -264,24 +279,17 @@ def test_an_llm_request_past_the_request_deadline_is_abandoned(
         settings, llm, llm_timeout=10.0, llm_max_retries=2, summary_timeout_seconds=0.5
     )
     llm.handler = lambda request: Reply(content=summary_json("late"), delay=30.0)
-    store = SQLiteStore(":memory:")
-    seed(store)
-    token, _ = create_api_key(store, name="t", scopes=["summary.run"])
-    app = create_app(configured, store=store, embedder=embedder)
-    try:
-        with TestClient(app, headers={"Authorization": f"Bearer {token}"}) as client:
-            response = _chat(client)
-            assert response.status_code == 503
-            assert response.json()["type"].endswith("deadline-exceeded")
-            # The worker thread's LLM request is closed at the deadline, not after the
-            # 10 s request timeout, and no retry follows it. On a busy machine the
-            # messages' embedding can outlast the 0.5 s deadline: then no LLM call starts.
-            if not llm.hung_up.wait(5):
-                assert llm.requests == []
-            time.sleep(0.3)
-            assert len(llm.requests) <= 1
-    finally:
-        store.close()
+    with _summary_client(configured, embedder) as client:
+        response = _chat(client)
+        assert response.status_code == 503
+        assert response.json()["type"].endswith("deadline-exceeded")
+        # The worker thread's LLM request is closed at the deadline, not after the
+        # 10 s request timeout, and no retry follows it. On a busy machine the
+        # messages' embedding can outlast the 0.5 s deadline: then no LLM call starts.
+        if not llm.hung_up.wait(5):
+            assert llm.requests == []
+        time.sleep(0.3)
+        assert len(llm.requests) <= 1
 
 
 def test_summaries_run_under_their_own_deadline_and_searches_under_the_request_deadline(
@@ -291,18 +299,13 @@ def test_summaries_run_under_their_own_deadline_and_searches_under_the_request_d
     1.5 s is answered although requests in general are abandoned after 1 s."""
     configured = with_llm(settings, llm, request_timeout_seconds=1.0, summary_timeout_seconds=20.0)
     llm.handler = lambda request: Reply(content=summary_json("patient"), delay=1.5)
-    store = SQLiteStore(":memory:")
-    seed(store)
-    token, _ = create_api_key(store, name="t", scopes=["summary.run"])
-    app = create_app(configured, store=store, embedder=embedder)
-    try:
-        with TestClient(app, headers={"Authorization": f"Bearer {token}"}) as client:
-            response = _chat(client)
-            assert response.status_code == 200, response.text
-            assert response.json()["summary"] == "patient"
-    finally:
-        store.close()
-    middleware = DeadlineMiddleware(app, seconds=1.0, long_seconds=20.0, long_paths=SUMMARY_PATHS)
+    with _summary_client(configured, embedder) as client:
+        response = _chat(client)
+        assert response.status_code == 200, response.text
+        assert response.json()["summary"] == "patient"
+    middleware = DeadlineMiddleware(
+        client.app, seconds=1.0, long_seconds=20.0, long_paths=SUMMARY_PATHS
+    )
     assert middleware.seconds_for("/v1/search/messages") == 1.0
     assert middleware.seconds_for("/v1/summaries/channel") == 20.0
     assert middleware.seconds_for("/v1/sources/by-ref/summary") == 20.0

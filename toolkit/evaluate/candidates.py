@@ -138,26 +138,33 @@ def minilm_scores(
     return _with_semantic(query, weights, values)
 
 
+def _english_semantic(
+    query: PreparedQuery,
+    extras: QueryExtras,
+    weights: SearchWeights,
+    cosines: FloatVector | None,
+    floor: float,
+) -> FloatVector | None:
+    """The hybrid with ``cosines``' semantic signal in place of e5's where English."""
+    if cosines is None:
+        return None
+    base = reshape(query, weights).semantic
+    second = semantic(cosines, floor=floor, exponent=weights.semantic_exponent)
+    return _with_semantic(query, weights, np.where(extras.english, second, base))
+
+
 def minilm_alone_scores(
     query: PreparedQuery, extras: QueryExtras, weights: SearchWeights
 ) -> FloatVector | None:
     """``MiniLM for e5 (English)``: MiniLM's semantic signal in place of e5's where English."""
-    if extras.minilm is None:
-        return None
-    base = reshape(query, weights).semantic
-    second = semantic(extras.minilm, floor=MINILM_FLOOR, exponent=weights.semantic_exponent)
-    return _with_semantic(query, weights, np.where(extras.english, second, base))
+    return _english_semantic(query, extras, weights, extras.minilm, MINILM_FLOOR)
 
 
 def enpt_scores(
     query: PreparedQuery, extras: QueryExtras, weights: SearchWeights
 ) -> FloatVector | None:
     """``e5 enpt (English)``: the enpt variant's semantic signal where English."""
-    if extras.enpt is None:
-        return None
-    base = reshape(query, weights).semantic
-    variant = semantic(extras.enpt, floor=query.semantic_floor, exponent=weights.semantic_exponent)
-    return _with_semantic(query, weights, np.where(extras.english, variant, base))
+    return _english_semantic(query, extras, weights, extras.enpt, query.semantic_floor)
 
 
 def latent_scores(

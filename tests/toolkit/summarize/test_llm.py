@@ -298,9 +298,8 @@ def _chunk_handler(inflight: list[int], lock: threading.Lock) -> Any:
     return handle
 
 
-def test_a_long_period_is_chunked_every_message_once_then_merged(
-    llm: FakeLLM, embedder: Embedder
-) -> None:
+def _busy_store() -> SQLiteStore:
+    """A chat of 90 long messages a minute apart: more than one chunk of 1,800 tokens."""
     store = SQLiteStore(":memory:")
     source = store.upsert_source(title="Busy", kind=SourceKind.CHAT, handle="busy_chat")
     texts = [
@@ -310,6 +309,13 @@ def test_a_long_period_is_chunked_every_message_once_then_merged(
         Message(source.id, i + 1, START + timedelta(minutes=i), t, sender_name="Ann")
         for i, t in enumerate(texts)
     )
+    return store
+
+
+def test_a_long_period_is_chunked_every_message_once_then_merged(
+    llm: FakeLLM, embedder: Embedder
+) -> None:
+    store = _busy_store()
     inflight: list[int] = []
     llm.handler = _chunk_handler(inflight, threading.Lock())
     settings = llm_settings(llm, llm_chunk_tokens=1800, llm_max_concurrency=3)
@@ -391,15 +397,7 @@ def test_a_source_summary_reads_one_request_of_a_spread_sample(
 ) -> None:
     """What a source is about, from one request: an even sample across all the messages
     read when they would not fit one request, never chunks and a merge."""
-    store = SQLiteStore(":memory:")
-    source = store.upsert_source(title="Busy", kind=SourceKind.CHAT, handle="busy_chat")
-    texts = [
-        f"Message {i} about the deployment pipeline and its flaky stages. " * 4 for i in range(90)
-    ]
-    store.upsert_messages(
-        Message(source.id, i + 1, START + timedelta(minutes=i), t, sender_name="Ann")
-        for i, t in enumerate(texts)
-    )
+    store = _busy_store()
     llm.handler = _chunk_handler([], threading.Lock())
     settings = llm_settings(llm, llm_chunk_tokens=1800)
     summary = summarize_source(store, embedder, settings, about_source("@busy_chat", "en"))

@@ -246,3 +246,22 @@ def test_a_context_refusal_of_a_single_message_fails_as_an_upstream_error(
     with pytest.raises(UpstreamContextExceeded, match="larger than the LLM's context"):
         client(llm, max_retries=2).complete_json(CHAT, schema=SUMMARY_SCHEMA)
     assert kinds(llm) == ["json_schema"]
+
+
+def test_a_grammar_lets_the_model_cite_only_the_messages_it_was_shown(
+    llm: FakeLLM, store: SQLiteStore, embedder: Embedder, summary_sources: None
+) -> None:
+    """Where the server makes a grammar of the schema (llama.cpp), an id can only be one of
+    the window's, and at least one message is named important."""
+    llm.push(Reply(status=500, body=LLAMA_CPP_REFUSAL), Reply(content=summary_json("ok")))
+    summarize_period(store, embedder, llm_settings(llm), WINDOW)
+    schema = llm.requests[1]["response_format"]["schema"]
+    shown = re.findall(r'<message id="(\d+)"', llm.requests[1]["messages"][-1]["content"])
+    important = schema["properties"]["important_message_ids"]
+    cited = schema["properties"]["sections"]["items"]["properties"]["message_ids"]
+    assert shown
+    assert important["items"]["enum"] == shown
+    assert important["minItems"] == 1
+    assert cited["items"]["enum"] == shown
+    # The strict json_schema a hosted endpoint gets stays the plain one.
+    assert llm.requests[0]["response_format"]["json_schema"]["schema"] == SUMMARY_SCHEMA

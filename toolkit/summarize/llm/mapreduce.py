@@ -38,10 +38,10 @@ from toolkit.summarize.llm.answer import (
 from toolkit.summarize.llm.client import ChatMessage, LLMClient
 from toolkit.summarize.llm.messages import chunk_messages, estimate_tokens, render_chunk
 from toolkit.summarize.llm.prompts import (
-    GRAMMAR_SCHEMA,
     RETRY_INVALID,
     RETRY_PERIOD_WORDING,
     SUMMARY_SCHEMA,
+    grammar_schema,
     merge_prompt,
     source_data,
     system_prompt,
@@ -73,10 +73,15 @@ def partial_tokens(max_tokens: int) -> int:
 
 
 def ask(
-    client: LLMClient, chat: list[ChatMessage], *, max_tokens: int | None = None
+    client: LLMClient,
+    chat: list[ChatMessage],
+    *,
+    max_tokens: int | None = None,
+    ids: Sequence[str] = (),
 ) -> tuple[LLMSummary, list[ChatMessage]]:
     """One validated answer to ``chat``, retried once with the reason when invalid
-    (``max_tokens``: this request's answer bound, the client's when ``None``).
+    (``max_tokens``: this request's answer bound, the client's when ``None``; ``ids``:
+    the message ids the chat shows, the only ones a grammar lets the model write).
 
     Returns:
         The answer, and the chat that produced it (with the answer appended), so that a
@@ -88,7 +93,7 @@ def ask(
 
     def complete(chat: list[ChatMessage]) -> str:
         return client.complete_json(
-            chat, schema=SUMMARY_SCHEMA, grammar_schema=GRAMMAR_SCHEMA, max_tokens=max_tokens
+            chat, schema=SUMMARY_SCHEMA, grammar_schema=grammar_schema(ids), max_tokens=max_tokens
         )
 
     text = complete(chat)
@@ -133,6 +138,13 @@ def _halves(chunk: list[Message]) -> list[list[Message]]:
     """A chunk split in two (a single message stays whole)."""
     middle = len(chunk) // 2
     return [chunk[:middle], chunk[middle:]] if middle else [chunk]
+
+
+def _cited(parts: Sequence[LLMSummary]) -> list[str]:
+    """The ids partial summaries cite (what a merge of them may cite), each once."""
+    ids = [i for p in parts for s in p.sections for i in s.message_ids]
+    ids += [i for p in parts for i in p.important_message_ids]
+    return list(dict.fromkeys(ids))
 
 
 def _partials_text(parts: Sequence[LLMSummary]) -> str:
@@ -186,9 +198,18 @@ class MapReduce:
                 raise
 
     def _map(
-        self, chats: list[list[ChatMessage]], *, max_tokens: int | None = None
+        self,
+        chats: list[list[ChatMessage]],
+        ids: list[list[str]],
+        *,
+        max_tokens: int | None = None,
     ) -> list[tuple[LLMSummary, list[ChatMessage]]]:
-        return self._run([partial(ask, self.client, chat, max_tokens=max_tokens) for chat in chats])
+        """Each chat's answer (``ids``: the message ids each chat shows)."""
+        calls = [
+            partial(ask, self.client, chat, max_tokens=max_tokens, ids=shown)
+            for chat, shown in zip(chats, ids, strict=True)
+        ]
+        return self._run(calls)
 
     def _merge(
         self, parts: list[LLMSummary], ctx: SummaryContext
@@ -214,7 +235,8 @@ class MapReduce:
             ]
             # A round that leaves several partials writes partials.
             room = None if len(chats) == 1 else partial_tokens(self.client.max_tokens)
-            results = self._map(chats, max_tokens=room)
+            shown = [_cited(group) for group in groups]
+            results = self._map(chats, shown, max_tokens=room)
             if len(results) == 1:
                 return results[0]
             parts = [answer for answer, _ in results]
@@ -247,9 +269,9 @@ class MapReduce:
     ) -> list[tuple[LLMSummary, list[ChatMessage], list[Message]]]:
         """The chunk's answer, or its halves' answers (partials) when it exceeds the context."""
         try:
-            answer, chat = ask(
-                self.client, self._chunk_chat(chunk, ctx, part, parts), max_tokens=room
-            )
+            ids = [str(m.messenger_message_id) for m in chunk]
+            chat = self._chunk_chat(chunk, ctx, part, parts)
+            answer, chat = ask(self.client, chat, max_tokens=room, ids=ids)
         except UpstreamContextExceeded:
             halves = _halves(chunk)
             if len(halves) == 1:

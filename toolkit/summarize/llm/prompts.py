@@ -19,6 +19,7 @@ of it is data, never instructions.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from html import escape
 from typing import Any
@@ -147,12 +148,16 @@ SUMMARY_SCHEMA: dict[str, Any] = {
 }
 
 
-def _bounded(schema: dict[str, Any]) -> dict[str, Any]:
+def _bounded(schema: dict[str, Any], ids: Sequence[str] = ()) -> dict[str, Any]:
     """``SUMMARY_SCHEMA`` with counts bounded, for servers that turn the schema into a
     grammar (llama.cpp): a small model that loops is made to close its arrays, so the
     JSON ends within ``max_tokens`` more often. Lengths stay unbounded: llama.cpp spells
-    ``maxLength: n`` as n nested optional characters, and sampling slows to seconds a token."""
-    ids = {"type": "array", "items": {"type": "string"}, "maxItems": 5}
+    ``maxLength: n`` as n nested optional characters, and sampling slows to seconds a token.
+    With ``ids`` (the messages the request shows), an id can only be one of them and at
+    least one message is named important: a grammar cannot write a foreign id, and a small
+    model that would cite nothing cites something it read."""
+    item: dict[str, Any] = {"type": "string", "enum": list(ids)} if ids else {"type": "string"}
+    cited = {"type": "array", "items": item, "maxItems": 5}
     section = schema["properties"]["sections"]["items"]
     return {
         **schema,
@@ -166,17 +171,23 @@ def _bounded(schema: dict[str, Any]) -> dict[str, Any]:
                     "properties": {
                         "title": {"type": "string", "minLength": 1},
                         "body": {"type": "string"},
-                        "message_ids": ids,
+                        "message_ids": cited,
                     },
                 },
             },
-            "important_message_ids": ids,
+            "important_message_ids": {**cited, "minItems": 1} if ids else cited,
         },
     }
 
 
 GRAMMAR_SCHEMA = _bounded(SUMMARY_SCHEMA)
 """The schema sent where the server builds a grammar from it (``json_object`` + ``schema``)."""
+
+
+def grammar_schema(ids: Sequence[str]) -> dict[str, Any]:
+    """``GRAMMAR_SCHEMA`` whose ids are limited to ``ids``, at least one important
+    (``GRAMMAR_SCHEMA`` itself when ``ids`` is empty)."""
+    return _bounded(SUMMARY_SCHEMA, tuple(dict.fromkeys(ids))) if ids else GRAMMAR_SCHEMA
 
 
 def _fmt(value: datetime | None) -> str:

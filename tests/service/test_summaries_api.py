@@ -292,6 +292,7 @@ def test_an_llm_request_past_the_request_deadline_is_abandoned(
         assert len(llm.requests) <= 1
 
 
+@pytest.mark.slow
 def test_summaries_run_under_their_own_deadline_and_searches_under_the_request_deadline(
     settings: Settings, embedder: Embedder, llm: FakeLLM
 ) -> None:

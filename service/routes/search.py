@@ -11,12 +11,14 @@ searcher.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from fastapi import APIRouter, Depends, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from starlette.concurrency import run_in_threadpool
 
+from mcp_face.schemas import UtcTime
 from service.deps import WorkspaceDep, require_scope
 from service.problems import problem_responses
 from service.routing import GuardedRoute
@@ -33,6 +35,7 @@ from service.schemas import (
     check_not_before,
 )
 from toolkit import requests
+from toolkit.models import SearchHit
 
 router = APIRouter(tags=["search"], route_class=GuardedRoute)
 MAX_SOURCE_REFS = 1000
@@ -147,7 +150,7 @@ class ContextMessageOut(BaseModel):
     messenger_message_id: str
     text: str
     sender_peer_id: str
-    posted_at: UtcDatetime
+    posted_at: UtcTime  # an answer's time: serialised, not checked as a request's is
     message_link: str
 
 
@@ -173,7 +176,7 @@ class SearchHitOut(BaseModel):
     source_title: str
     text: str
     message_link: str
-    posted_at: UtcDatetime
+    posted_at: UtcTime  # an answer's time: serialised, not checked as a request's is
     score: float = Field(ge=0, le=1, description="Hybrid score in [0, 1]; higher is better.")
     context_before: list[ContextMessageOut] = Field(
         description="Up to 2 messages before the hit, oldest first, from its conversation: "
@@ -209,10 +212,23 @@ def _search_route(
     )
 
 
+def _answer(hits: Sequence[SearchHit], headers: dict[str, str] | None = None) -> Response:
+    """The 200 answer: ``SearchResponse`` without nulls, serialised once, here."""
+    body = SearchResponse.model_validate({"items": hits}, from_attributes=True)
+    content = body.model_dump_json(exclude_none=True)
+    return Response(content, media_type="application/json", headers=headers)
+
+
+# The routes are ``async def`` and hand the search and its answer to one worker thread:
+# a plain ``def`` route takes one trip through the thread pool for the call and a
+# second for FastAPI's check and serialisation of what it returns (and the check ran
+# twice: once building the model, once against ``response_model``).
+
+
 @_search_route(
     "/v1/search/messages", "Search the recent messages of a source", headers=COVERAGE_HEADERS
 )
-def search_messages(body: SearchRequest, ws: WorkspaceDep, response: Response) -> SearchResponse:
+async def search_messages(body: SearchRequest, ws: WorkspaceDep) -> Response:
     """Rank the most recent `scan_messages_limit` messages (inside the period) for `query`.
 
     The score fuses semantic similarity, lexical coverage and phrase match, damped for
@@ -220,14 +236,17 @@ def search_messages(body: SearchRequest, ws: WorkspaceDep, response: Response) -
     While the service is still embedding in the background, messages without a vector
     are ranked by their lexical signals; `MLens-Embedded` of `MLens-Scanned` had one.
     """
-    hits = ws.search(body.to_request(requests.SearchRequest))
-    response.headers["MLens-Scanned"] = str(hits.scanned)
-    response.headers["MLens-Embedded"] = str(hits.embedded)
-    return SearchResponse.model_validate({"items": hits}, from_attributes=True)
+
+    def search() -> Response:
+        hits = ws.search(body.to_request(requests.SearchRequest))
+        coverage = {"MLens-Scanned": str(hits.scanned), "MLens-Embedded": str(hits.embedded)}
+        return _answer(hits, coverage)
+
+    return await run_in_threadpool(search)
 
 
 @_search_route("/v1/search/all", "Search the recent messages of several sources as one ranking")
-def search_all(body: SearchAllRequest, ws: WorkspaceDep) -> SearchResponse:
+async def search_all(body: SearchAllRequest, ws: WorkspaceDep) -> Response:
     """Rank the most recent `scan_messages_limit` messages of each source (every stored
     source unless `source_refs` names some) for `query`, as one list.
 
@@ -235,5 +254,6 @@ def search_all(body: SearchAllRequest, ws: WorkspaceDep) -> SearchResponse:
     term weights are taken over all of them). Each hit names its source (`source_ref`,
     `source_title`) and carries up to two messages before and after it.
     """
-    hits = ws.search_all(body.to_request(requests.SearchAllRequest))
-    return SearchResponse.model_validate({"items": hits}, from_attributes=True)
+    return await run_in_threadpool(
+        lambda: _answer(ws.search_all(body.to_request(requests.SearchAllRequest)))
+    )

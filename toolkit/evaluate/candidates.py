@@ -304,12 +304,13 @@ def latent_terms(
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
     """The latent terms of each text: ``(ids, weights)``, both ``(n, top_k)``, weights
     L2-normalised per text and zero where a text has fewer terms."""
-    from toolkit.embeddings.bundled import shared_model
+    from toolkit.embeddings.bundled import ENGINE, shared_model
 
     model = shared_model()
     ids = np.zeros((len(texts), top_k), dtype=np.int32)
     values = np.zeros((len(texts), top_k), dtype=np.float32)
-    for row, (found, weights) in enumerate(model.sparse(list(texts), top_k=top_k, fmt="indices")):
+    found_terms = ENGINE.run(lambda: model.sparse(list(texts), top_k=top_k, fmt="indices"))
+    for row, (found, weights) in enumerate(found_terms):
         ids[row, : len(found)] = found
         values[row, : len(weights)] = weights
     norms = np.linalg.norm(values, axis=1, keepdims=True)

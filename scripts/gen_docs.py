@@ -56,6 +56,19 @@ HEADLINE_BENCH = (
     "  until a default search answers",
 )
 """The bench rows the README shows (by the start of their name), in that order."""
+SEARCH_BENCH = (
+    "search p50 / p95, scan 10,000 ",
+    "  same, repeated query (cached vector), scan 10,000",
+    "  scan 10,000 before the index",
+    "  scan 10,000 with the index, in turn",
+    "  scan 10,000, query vector cached",
+    "  same rankings and scores",
+    "search over HTTP p50",
+    "import 100,000-message export: store",
+    "  until a default search answers",
+    "  search index of the 100,000 messages",
+)
+"""The bench rows docs/search.md shows (issue 21's figures), in that order."""
 
 
 def settings_rows() -> list[tuple[str, str, str]]:
@@ -309,20 +322,30 @@ def bench_llm_block(document: Mapping[str, Any]) -> str:
     return markdown_table(header, rows) + "\n\n" + note
 
 
-def bench_headline_block(document: Mapping[str, Any]) -> str:
-    """The README's speed rows (``HEADLINE_BENCH``) of the last ``make bench``."""
+def _bench_rows(document: Mapping[str, Any], starts: Sequence[str]) -> str:
+    """The rows of the last ``make bench`` whose names start with ``starts``, in order."""
     if not document:
         return _missing("make bench", BENCH_RESULTS)
     rows = []
-    for start in HEADLINE_BENCH:
+    for start in starts:
         row = next((r for r in document["rows"] if r["measurement"].startswith(start)), None)
         if row is None:
-            raise KeyError(f"no bench row starts with {start!r}: update HEADLINE_BENCH")
-        target = row["target"] if row["ok"] is not None else "—"
-        rows.append([row["measurement"].strip(), row["result"], f"{target} {_verdict(row['ok'])}"])
+            raise KeyError(f"no bench row starts with {start!r}: update the row list")
+        verdict = "—" if row["ok"] is None else f"{row['target']} {_verdict(row['ok'])}"
+        rows.append([row["measurement"].strip(), row["result"], verdict])
     return (
         markdown_table(["measurement", "result", "target"], rows) + "\n\n" + _bench_note(document)
     )
+
+
+def bench_headline_block(document: Mapping[str, Any]) -> str:
+    """The README's speed rows (``HEADLINE_BENCH``) of the last ``make bench``."""
+    return _bench_rows(document, HEADLINE_BENCH)
+
+
+def bench_search_block(document: Mapping[str, Any]) -> str:
+    """docs/search.md's rows (``SEARCH_BENCH``) of the last ``make bench``."""
+    return _bench_rows(document, SEARCH_BENCH)
 
 
 RENDERERS: dict[str, tuple[Path, Callable[[Mapping[str, Any]], str]]] = {
@@ -334,6 +357,7 @@ RENDERERS: dict[str, tuple[Path, Callable[[Mapping[str, Any]], str]]] = {
     "bench": (BENCH_RESULTS, bench_block),
     "bench-headline": (BENCH_RESULTS, bench_headline_block),
     "bench-llm": (BENCH_RESULTS, bench_llm_block),
+    "bench-search": (BENCH_RESULTS, bench_search_block),
 }
 """Every block a page may hold, with the results file it is rendered from."""
 

@@ -260,7 +260,9 @@ def index_memory(store: SQLiteStore, source_id: int, embedder: Embedder) -> tupl
         rows = np.arange(start, min(start + 10_000, index.size))
         block = rng.standard_normal((len(rows), embedder.dimension)).astype(np.float32)
         index.put_vectors(embedder.model_name, rows, block)
-    index.window(np.arange(index.size), embedder.model_name, embedder.dimension)  # all terms
+    for start in range(0, index.size, 10_000):  # every term, a search's window at a time
+        rows = np.arange(start, min(start + 10_000, index.size))
+        index.window(rows, embedder.model_name, embedder.dimension)
     return seconds, sum(index.memory().values()), _rss() - before
 
 

@@ -16,7 +16,7 @@ from toolkit.embeddings import similarity_floor
 from toolkit.ingest.export import import_export
 from toolkit.models import Message, SourceKind
 from toolkit.refs import message_link
-from toolkit.search.index import SearchIndex, WindowFilters
+from toolkit.search.index import MAX_BLOCKS, MIN_BLOCK_ROWS, SearchIndex, WindowFilters
 from toolkit.search.scorer import compute_signals, fuse
 from toolkit.search.searcher import SCORE_DECIMALS, Searcher
 from toolkit.search.textcache import TextCache
@@ -126,26 +126,31 @@ def test_the_index_ranks_exactly_as_the_scan_window_scorer(seed: int) -> None:
 
 def test_a_block_of_rows_keeps_its_term_window_until_the_index_is_replaced() -> None:
     """The usual window (the newest ``scan`` messages) is analysed once: later searches
-    of the same block reuse its term window, equal to a fresh analysis."""
+    of the same block reuse its term window, equal to a fresh analysis. Only the last
+    ``MAX_BLOCKS`` blocks of ``MIN_BLOCK_ROWS`` rows or more are kept."""
     rng = random.Random(5)
     store = SQLiteStore(":memory:")
-    source_id = random_source(store, rng, 300)
+    source_id = random_source(store, rng, MIN_BLOCK_ROWS + 300)
     index = SearchIndex(store)
     source = index.source(source_id)
-    block = np.arange(10, 160, dtype=np.int64)
-    first = source.window(block, BOW.model_name, BOW.dimension).terms
-    assert source.window(block, BOW.model_name, BOW.dimension).terms is first
-    scattered = np.array([3, 9, 40], dtype=np.int64)  # not a block: never kept
-    assert source.window(scattered, BOW.model_name, BOW.dimension).terms is not (
-        source.window(scattered, BOW.model_name, BOW.dimension).terms
-    )
+
+    def terms(rows: np.ndarray) -> object:
+        return source.window(rows, BOW.model_name, BOW.dimension).terms
+
+    block = np.arange(10, 10 + MIN_BLOCK_ROWS + 100, dtype=np.int64)
+    first = terms(block)
+    assert terms(block) is first
+    small = block[: MIN_BLOCK_ROWS - 1]  # cheap to lay out: never kept
+    assert terms(small) is not terms(small)
+    scattered = block[::2]  # not a block: never kept
+    assert terms(scattered) is not terms(scattered)
     fresh = SearchIndex(store).source(source_id).window(block, BOW.model_name, BOW.dimension)
     for name in ("ids", "offsets", "owner"):
         assert getattr(fresh.terms, name).tolist() == getattr(first, name).tolist()
     assert source.memory()["windows"] > 0
-    for start in range(5):  # at most MAX_BLOCKS blocks are kept
-        source.window(block[start:], BOW.model_name, BOW.dimension)
-    assert source.window(block, BOW.model_name, BOW.dimension).terms is not first
+    for start in range(1, MAX_BLOCKS + 1):  # newer blocks push the first one out
+        terms(block[start:])
+    assert terms(block) is not first
 
 
 def test_the_window_selection_is_the_stores_scan_window() -> None:

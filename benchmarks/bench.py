@@ -19,7 +19,8 @@
    that follows (newest first); the search index's memory per 100,000 messages with
    every vector loaded.
 7. **Embedding threads** (``bench_embed``): texts/s with the engine's OpenMP threads
-   spinning and sleeping while they wait, one process alone and two at once.
+   spinning and sleeping while they wait, one process alone and two at once; a query's
+   embedding asked from request threads, directly and through the engine thread.
 8. **Start** (``bench_startup``): ``mlens --help`` and ``mlens sources --json``, and
    seconds from ``mlens serve --demo`` on an empty folder to its first search answered
    (and until the background embedding is done).
@@ -354,9 +355,10 @@ def main() -> None:
 
     imported = bench_import.bench_import(embedder=embedder, settings=settings)
     rows += [Row(*row) for row in bench_import.import_rows(imported)]
-    from benchmarks.bench_embed import bench_embed, embed_rows
+    from benchmarks.bench_embed import bench_embed, embed_rows, query_latency, query_row
 
     rows += [Row(*row) for row in embed_rows(bench_embed())]
+    rows.append(Row(*query_row(*query_latency())))
     from benchmarks.bench_startup import startup_rows
 
     rows += [Row(*row) for row in startup_rows()]

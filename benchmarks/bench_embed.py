@@ -9,6 +9,9 @@ work. The toolkit sets ``GOMP_SPINCOUNT=1000`` when the user has set neither it 
 ``OMP_WAIT_POLICY`` (``toolkit.embeddings.bundled``). Each setting is measured in fresh
 processes (the runtime reads it when it starts): one process embedding ``TEXTS`` demo
 messages alone, then two processes embedding them at once (texts/s of both together).
+
+Then a query's embedding asked from a service's request threads, each calling the
+engine itself against every call made by the one engine thread (``query_latency``).
 """
 
 from __future__ import annotations
@@ -90,6 +93,63 @@ def _run(setting: dict[str, str], processes: int) -> float:
                 child.kill()
 
 
+_QUERY_CHILD = """
+import statistics, sys, time
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from toolkit.embeddings.bundled import ENGINE, QUERY_PRIORITY, shared_model
+model = shared_model()
+queries = ["what is your favourite movie", "столица Франции", "best pizza in town",
+           "как приготовить борщ", "learning to play the guitar"] * 12
+def timed(call):
+    started = time.perf_counter()
+    call()
+    return (time.perf_counter() - started) * 1000
+def median(embed):
+    with ThreadPoolExecutor(4) as requests:  # a service's request threads, one at a time
+        samples = [requests.submit(timed, partial(embed, q)).result() for q in queries]
+    return statistics.median(samples[10:])
+if sys.argv[1] == "direct":
+    model.query(["warm-up"])  # the process's first thread starts a team of its own
+    print(median(lambda q: model.query([q])))
+else:
+    print(median(lambda q: ENGINE.run(partial(model.query, [q]), priority=QUERY_PRIORITY)))
+"""
+
+
+def query_latency() -> tuple[float, float]:
+    """Median ms of a query's embedding asked, one query at a time, from a pool of 4
+    request threads (not the process's first thread): each calling the
+    engine itself (libgomp gives every calling thread an OpenMP team of its own), and
+    through the one engine thread (``toolkit.embeddings.bundled.EngineThread``). Each in
+    a fresh process with the toolkit's spin count."""
+    root = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    env["PYTHONPATH"] = str(root)
+    out = []
+    for mode in ("direct", "engine"):
+        done = subprocess.run(
+            [sys.executable, "-c", _QUERY_CHILD, mode],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=300,
+        )
+        out.append(float(done.stdout.strip().splitlines()[-1]))
+    return out[0], out[1]
+
+
+def query_row(direct: float, engine: float) -> tuple[str, str, str, bool | None]:
+    """The ``bench`` row of ``query_latency``."""
+    return (
+        "query embedding asked from request threads: each calling the engine; one engine thread",
+        f"{direct:.1f} ms; {engine:.1f} ms (×{direct / engine:.2f} faster)",
+        "—",
+        None,
+    )
+
+
 def bench_embed() -> list[EmbedRate]:
     """Every setting, alone and two at once."""
     return [EmbedRate(name, _run(env, 1), _run(env, 2)) for name, env in SETTINGS.items()]
@@ -118,7 +178,7 @@ def embed_rows(rates: list[EmbedRate]) -> list[tuple[str, str, str, bool | None]
 
 def main() -> None:
     """Print the rows."""
-    for row in embed_rows(bench_embed()):
+    for row in [*embed_rows(bench_embed()), query_row(*query_latency())]:
         print(" | ".join(str(cell) for cell in row))
 
 

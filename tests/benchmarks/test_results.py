@@ -6,6 +6,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 from benchmarks.results import write_bench_results
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
@@ -31,3 +33,32 @@ def test_bench_rows_are_written_with_their_context_and_rendered(tmp_path: Path) 
     assert "| same, repeated query | 1.1 / 1.2 ms | — | — |" in table
     assert "| ✘ |" in table
     assert "load average 1.5 at the start" in table
+
+
+def test_a_page_shows_its_chosen_rows_in_its_order() -> None:
+    rows = [
+        {"measurement": f"{start}x", "result": f"r{k}", "target": "t", "ok": k % 2 == 0}
+        for k, start in enumerate(reversed(gen_docs.SEARCH_BENCH))
+    ]
+    rows[0]["ok"] = None  # a row without a target shows none
+    document = {"date": "d", "cpus": 2, "load_average": {"start": 0.5, "end": 1}, "rows": rows}
+    table = gen_docs.bench_search_block(document)
+    lines = [
+        line for line in table.splitlines() if line.startswith("| ") and "measurement" not in line
+    ]
+    assert [line.split(" | ")[0][2:] for line in lines] == [
+        f"{s}x".strip() for s in gen_docs.SEARCH_BENCH
+    ]
+    assert f"| {gen_docs.SEARCH_BENCH[-1].strip()}x | r0 | — |" in table
+    document["rows"] = rows[1:]
+    with pytest.raises(KeyError, match="search index of the 100,000"):
+        gen_docs.bench_search_block(document)
+
+
+def test_the_query_embedding_row_shows_both_figures_and_their_ratio() -> None:
+    from benchmarks.bench_embed import query_row
+
+    name, result, target, ok = query_row(14.6, 6.5)
+    assert "request threads" in name
+    assert result == "14.6 ms; 6.5 ms (×2.25 faster)"
+    assert (target, ok) == ("—", None)

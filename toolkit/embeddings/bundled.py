@@ -62,7 +62,7 @@ class EngineThread:
     called the engine, the process manages more OpenMP threads than it has cores and
     libgomp throttles every team's spinning: its barriers sleep and wake through the
     kernel. A query embedded from a second thread took 14-15 ms on 2 cores against
-    6.6 ms from the first (``python -m benchmarks.bench_embed --threads``), and a
+    6.6 ms from the first (``python -m benchmarks.bench_embed``, its last row), and a
     service calls from many (its request threads, the background indexer). So every
     call is handed to this thread; a query waits at most for the passage batch the
     thread is running, never behind queued ones.

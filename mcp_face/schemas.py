@@ -104,11 +104,26 @@ class SearchResult(_Out):
     items: list[SearchHitOut]
 
 
+class SectionItemOut(_Out):
+    """One line of a section and the messages it rests on."""
+
+    text: str
+    messenger_message_ids: list[str] = Field(description="The messages the line rests on.")
+
+
 class SectionOut(_Out):
     """One section of a summary."""
 
     title: str
     body: str = Field(description="Section text; message links, when present, end it.")
+    kind: str = Field(
+        "thread",
+        description="`decisions`, `open_questions`, `plans`, `links` or `thread`.",
+    )
+    items: list[SectionItemOut] = Field(
+        default_factory=list,
+        description="The section's lines, each with the message ids it rests on.",
+    )
 
 
 class SummaryOut(_Out):

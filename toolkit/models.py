@@ -229,12 +229,33 @@ class Hits(list[SearchHit]):
         self.embedded = embedded
 
 
+class SectionKind(StrEnum):
+    """What a section of a digest holds: one of its functions, or one thread."""
+
+    DECISIONS = "decisions"
+    OPEN_QUESTIONS = "open_questions"
+    PLANS = "plans"
+    LINKS = "links"
+    THREAD = "thread"
+
+
+@dataclass(frozen=True, slots=True)
+class SectionItem:
+    """One line of a section and the messages it rests on (ids, the cited first)."""
+
+    text: str
+    messenger_message_ids: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True, slots=True)
 class Section:
-    """One titled section of a summary."""
+    """One titled section of a summary: its text, and (when the engine knows them) its
+    kind and its items, each with the message ids it rests on."""
 
     title: str
     body: str
+    kind: SectionKind = SectionKind.THREAD
+    items: tuple[SectionItem, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

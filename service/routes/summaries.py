@@ -67,6 +67,15 @@ class SourceSummaryRequest(BaseModel):
     sender_peer_ids: SenderPeerIds | None = Field(None, description="Only these senders' messages.")
 
 
+class SectionItemOut(BaseModel):
+    """One line of a section and the messages it rests on."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    text: str
+    messenger_message_ids: list[str] = Field(description="The messages the line rests on.")
+
+
 class SectionOut(BaseModel):
     """One section of a summary."""
 
@@ -74,6 +83,14 @@ class SectionOut(BaseModel):
 
     title: str
     body: str = Field(description="Section text; message links, when present, end it.")
+    kind: str = Field(
+        "thread",
+        description="`decisions`, `open_questions`, `plans`, `links` or `thread`.",
+    )
+    items: list[SectionItemOut] = Field(
+        default_factory=list,
+        description="The section's lines, each with the message ids it rests on.",
+    )
 
 
 class SummaryResponse(BaseModel):

@@ -25,7 +25,7 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 
 from toolkit.config import Settings
-from toolkit.models import Message, Section, Source, Summary, iso_z
+from toolkit.models import Message, Section, SectionItem, SectionKind, Source, Summary, iso_z
 from toolkit.store.base import MessageStore
 from toolkit.summarize.context import SummaryContext
 
@@ -84,7 +84,7 @@ def load_cached(store: MessageStore, key: str, source_ref: str) -> Summary | Non
         summary = Summary(
             source_ref=source_ref,
             summary=data["summary"],
-            sections=[Section(s["title"], s["body"]) for s in data["sections"]],
+            sections=[_section(s) for s in data["sections"]],
             important_messenger_message_ids=list(data["important_messenger_message_ids"]),
             engine=data["engine"],
             language=data["language"],
@@ -94,6 +94,19 @@ def load_cached(store: MessageStore, key: str, source_ref: str) -> Summary | Non
     used = datetime.now(UTC)
     store.write_behind(lambda: store.cache_touch(key, used))
     return summary
+
+
+def _section(data: dict[str, object]) -> Section:
+    """A cached section (entries written before sections had kinds and items read as
+    threads without items)."""
+    items = data.get("items") or []
+    assert isinstance(items, list)
+    return Section(
+        str(data["title"]),
+        str(data["body"]),
+        SectionKind(str(data.get("kind", SectionKind.THREAD))),
+        tuple(SectionItem(str(i["text"]), tuple(map(str, i["messenger_message_ids"]))) for i in items),
+    )
 
 
 def store_cached(store: MessageStore, key: str, summary: Summary, settings: Settings) -> bool:

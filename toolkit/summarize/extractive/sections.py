@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from toolkit.models import Section, SourceKind
+from toolkit.models import Section, SectionItem, SectionKind, SourceKind
 from toolkit.summarize.extractive.acts import Act, agrees, declines, names_time, plans
 from toolkit.summarize.extractive.cite import Citer
 from toolkit.summarize.extractive.conversations import Turn, unanswered
@@ -34,6 +34,14 @@ MAX_LINES = 5
 THREAD_LINES = 3
 OPENER_WORDS = 3
 """The content words of the message a thread is said to start with (else its first)."""
+
+
+Line = tuple[str, tuple[int, ...]]
+"""A section's line and the messages (indices) it rests on, the cited first."""
+
+
+def _line(c: Citer, body: str, *indices: int) -> Line:
+    return body + c.cite(*indices), indices
 
 
 def _ranked(draft: Draft, indices: Sequence[int]) -> list[int]:
@@ -60,7 +68,7 @@ def _when(draft: Draft, i: int) -> str:
     return book.say("when_suffix", when=book.day(when) if day_only else book.moment(when))
 
 
-def _decisions(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[str]:
+def _decisions(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[Line]:
     book, lines = draft.book, []
     for j in range(len(seq)):
         i = _reply_to(seq, j)
@@ -78,16 +86,16 @@ def _decisions(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -
             key = key.replace("line_", "line_decided_")
         quote = c.quote(i) + _when(draft, i)
         body = book.say(key, who=c.name(i), quote=quote, agreer=c.name(j))
-        lines.append((draft.importance[i], body + c.cite(i, j)))
+        lines.append((draft.importance[i], _line(c, body, i, j)))
     for i in range(len(seq)):
         if seq[i].act is Act.DECISION and i not in claimed:
             claimed.add(i)
             body = book.say("line_decided", who=c.name(i), quote=c.quote(i) + _when(draft, i))
-            lines.append((draft.importance[i], body + c.cite(i)))
+            lines.append((draft.importance[i], _line(c, body, i)))
     return [line for _, line in sorted(lines, key=lambda x: -x[0])[:MAX_LINES]]
 
 
-def _open(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[str]:
+def _open(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[Line]:
     asked = [
         i
         for i, t in enumerate(seq)
@@ -96,11 +104,11 @@ def _open(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> lis
     lines = []
     for i in _ranked(draft, [i for i in asked if i not in claimed])[:MAX_LINES]:
         claimed.add(i)
-        lines.append(draft.book.say("line_asked_open", who=c.name(i), quote=c.quote(i)) + c.cite(i))
+        lines.append(_line(c, draft.book.say("line_asked_open", who=c.name(i), quote=c.quote(i)), i))
     return lines
 
 
-def _plans(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[str]:
+def _plans(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[Line]:
     found = [
         i
         for i, t in enumerate(seq)
@@ -121,11 +129,11 @@ def _plans(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> li
                 named = book.day(when) if day_only else book.moment(when)
                 body = book.say("line_plan_for", who=c.name(i), when=named, quote=c.quote(i))
             body = f"{book.moment(posted)}: {body}"
-        lines.append(body + c.cite(i))
+        lines.append(_line(c, body, i))
     return lines
 
 
-def _links(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[str]:
+def _links(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[Line]:
     found = [i for i in range(len(seq)) if i not in claimed and URL_RE.search(draft.texts[i])]
     lines = []
     for i in sorted(_ranked(draft, found)[:MAX_LINES]):
@@ -139,13 +147,13 @@ def _links(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> li
             body = draft.book.say("line_link", who=c.name(i), host=where, quote=c.quote(i))
         else:
             body = draft.book.say("line_link_bare", who=c.name(i), host=where)
-        lines.append(body + c.cite(i))
+        lines.append(_line(c, body, i))
     return lines
 
 
 def _thread_lines(
     draft: Draft, seq: Sequence[Turn], thread: Thread, c: Citer, claimed: set[int]
-) -> list[str]:
+) -> list[Line]:
     book, lines = draft.book, []
     free = [i for i in thread.content if i not in claimed]
     if not free:
@@ -155,13 +163,13 @@ def _thread_lines(
             claimed.add(i)
             if draft.ctx.family == "period":
                 day = book.day(draft.messages[i].posted_at)
-                lines.append(book.say("line_post", day=day, quote=c.quote(i)) + c.cite(i))
+                lines.append(_line(c, book.say("line_post", day=day, quote=c.quote(i)), i))
             else:  # a source summary names no time
-                lines.append(c.quote(i) + c.cite(i))
+                lines.append(_line(c, c.quote(i), i))
         return lines
     first = next((i for i in free if draft.sizes[i] >= OPENER_WORDS), free[0])
     claimed.add(first)
-    lines.append(book.say("line_opened", who=c.name(first), quote=c.quote(first)) + c.cite(first))
+    lines.append(_line(c, book.say("line_opened", who=c.name(first), quote=c.quote(first)), first))
     for i in _ranked(draft, free[1:]):
         if len(lines) >= THREAD_LINES or i in claimed:
             continue
@@ -175,12 +183,12 @@ def _thread_lines(
                 answerer=c.name(j),
                 answer=c.quote(j),
             )
-            lines.append(body + c.cite(i, j))
+            lines.append(_line(c, body, i, j))
         elif seq[i].words >= 6 or seq[i].act is Act.QUESTION:
             claimed.add(i)
             key = "asked" if seq[i].act is Act.QUESTION else "said"
             said = book.say(key, who=c.name(i), quote=c.quote(i)).removesuffix(".")
-            lines.append(said + c.cite(i))
+            lines.append(_line(c, said, i))
     return lines
 
 
@@ -251,13 +259,13 @@ def sections(
     if draft.ctx.family == "source":  # a source summary quotes nothing that names a time
         claimed.update(i for i, text in enumerate(draft.texts) if has_period_wording(text))
     out: list[Section] = []
-    makers = [("sec_plans", _plans), ("sec_links", _links)]
+    makers = [(SectionKind.PLANS, _plans), (SectionKind.LINKS, _links)]
     if draft.ctx.kind is not SourceKind.CHANNEL:  # a channel's questions are rhetorical
-        makers = [("sec_decisions", _decisions), ("sec_open", _open), *makers]
-    for key, make in makers:
+        makers = [(SectionKind.DECISIONS, _decisions), (SectionKind.OPEN_QUESTIONS, _open), *makers]
+    for kind, make in makers:
         lines = make(draft, seq, c, claimed)
         if lines:
-            out.append(Section(title=book.say(key), body="\n".join(f"— {x}" for x in lines)))
+            out.append(_section(draft, book.say(_TITLES[kind]), kind, lines))
     shown = 0
     for n, thread in enumerate(found):
         if shown == MAX_THREADS or (len(thread.content) < 2 and len(found) > 1):
@@ -266,7 +274,29 @@ def sections(
         if not lines:
             continue
         shown += 1
-        body = "\n".join([_count_line(draft, thread), *(f"— {x}" for x in lines)])
         title = _title(draft, shown - 1, thread, phrases.get(n))
-        out.insert(shown - 1, Section(title=title[:1].upper() + title[1:], body=body))
+        section = _section(
+            draft, title[:1].upper() + title[1:], SectionKind.THREAD, lines, _count_line(draft, thread)
+        )
+        out.insert(shown - 1, section)
     return out
+
+
+_TITLES = {
+    SectionKind.DECISIONS: "sec_decisions",
+    SectionKind.OPEN_QUESTIONS: "sec_open",
+    SectionKind.PLANS: "sec_plans",
+    SectionKind.LINKS: "sec_links",
+}
+
+
+def _section(
+    draft: Draft, title: str, kind: SectionKind, lines: Sequence[Line], head: str | None = None
+) -> Section:
+    """A section whose body is ``head`` then one "— " line per item."""
+    body = "\n".join([*([head] if head else []), *(f"— {text}" for text, _ in lines)])
+    ids = [m.messenger_message_id for m in draft.messages]
+    items = tuple(
+        SectionItem(text, tuple(str(ids[i]) for i in indices)) for text, indices in lines
+    )
+    return Section(title=title, body=body, kind=kind, items=items)

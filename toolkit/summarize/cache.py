@@ -105,7 +105,9 @@ def _section(data: dict[str, object]) -> Section:
         str(data["title"]),
         str(data["body"]),
         SectionKind(str(data.get("kind", SectionKind.THREAD))),
-        tuple(SectionItem(str(i["text"]), tuple(map(str, i["messenger_message_ids"]))) for i in items),
+        tuple(
+            SectionItem(str(i["text"]), tuple(map(str, i["messenger_message_ids"]))) for i in items
+        ),
     )
 
 

@@ -104,7 +104,9 @@ def _open(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> lis
     lines = []
     for i in _ranked(draft, [i for i in asked if i not in claimed])[:MAX_LINES]:
         claimed.add(i)
-        lines.append(_line(c, draft.book.say("line_asked_open", who=c.name(i), quote=c.quote(i)), i))
+        lines.append(
+            _line(c, draft.book.say("line_asked_open", who=c.name(i), quote=c.quote(i)), i)
+        )
     return lines
 
 
@@ -276,7 +278,11 @@ def sections(
         shown += 1
         title = _title(draft, shown - 1, thread, phrases.get(n))
         section = _section(
-            draft, title[:1].upper() + title[1:], SectionKind.THREAD, lines, _count_line(draft, thread)
+            draft,
+            title[:1].upper() + title[1:],
+            SectionKind.THREAD,
+            lines,
+            _count_line(draft, thread),
         )
         out.insert(shown - 1, section)
     return out
@@ -296,7 +302,5 @@ def _section(
     """A section whose body is ``head`` then one "— " line per item."""
     body = "\n".join([*([head] if head else []), *(f"— {text}" for text, _ in lines)])
     ids = [m.messenger_message_id for m in draft.messages]
-    items = tuple(
-        SectionItem(text, tuple(str(ids[i]) for i in indices)) for text, indices in lines
-    )
+    items = tuple(SectionItem(text, tuple(str(ids[i]) for i in indices)) for text, indices in lines)
     return Section(title=title, body=body, kind=kind, items=items)

@@ -5,9 +5,10 @@ nothing else does: the sentences the engine writes (``templates``), how it count
 joins things and names dates, the cue words that tell what a message does (a
 proposal, a decision, an agreement, a plan, a leave-taking), the chatter and filler
 words that are never a topic, the abbreviations a sentence never ends after, the
-period wording a source summary must not use, how a name from another script is
-written in this one, and, where the language has it, reported speech. The engine core
-(``toolkit.summarize.extractive``) holds no word of any language; it asks the pack.
+period wording a source summary must not use, and, where the language has it, reported
+speech. Names are written as the chat shows them, in their own script, never
+transliterated. The engine core (``toolkit.summarize.extractive``) holds no word of any
+language; it asks the pack.
 """
 
 from __future__ import annotations
@@ -24,8 +25,6 @@ Counter = Callable[[int, str, str], str]
 """``count(n, noun, case)``: ``n`` and the noun agreeing with it ("5 messages")."""
 Retell = Callable[[str, str, "str | None", tuple[str, ...]], "str | None"]
 """``retell(text, speaker, addressee, names)``: the message in reported speech, or None."""
-Transliterate = Callable[[str], str]
-"""A name as this language writes it (its script)."""
 
 _DOUBLE_STOP = re.compile(r"([.!?…][”»\"])\.$")
 _WORD_RE = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
@@ -112,7 +111,6 @@ class LanguagePack:
     not_topics: frozenset[str]
     """Words that are content but never a topic title ("mean" in "I mean")."""
     period_patterns: tuple[str, ...]
-    transliterate: Transliterate
     retell: Retell | None = None
     phrase_form: Callable[[Sequence[str], Sequence[bool]], str] = field(
         default=lambda words, _: " ".join(words)
@@ -158,8 +156,9 @@ class LanguagePack:
         return self.say("moment", day=self.day(when), time=when.strftime("%H:%M"))
 
     def name(self, name: str) -> str:
-        """A person's or chat's name in this language's script."""
-        return self.transliterate(name)
+        """A person's or chat's name as the chat shows it: in its own script, never
+        transliterated (a reader looks for "Alice" in the chat, not "Алис")."""
+        return " ".join(name.split())
 
     # -- reading ---------------------------------------------------------------
 
@@ -200,7 +199,8 @@ class LanguagePack:
         return self.join([*quoted[:shown], self.say("more_topics", n=more, count=count)])
 
     def people(self, names: Sequence[str], total: int | None = None, shown: int = 3) -> str:
-        """Names in this script, the first ``shown``, then how many others ("and 7 others")."""
+        """Names as the chat shows them, the first ``shown``, then how many others
+        ("and 7 others")."""
         total = len(names) if total is None else total
         written = [self.name(n) for n in names[:shown]]
         if total > len(written):

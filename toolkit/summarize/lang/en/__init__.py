@@ -13,7 +13,6 @@ from functools import lru_cache
 from toolkit.summarize.lang.base import pack_from
 from toolkit.summarize.lang.en import words
 from toolkit.summarize.lang.en.templates import TEMPLATES
-from toolkit.summarize.lang.script import to_latin
 
 
 def _count(n: int, noun: str, case: str = "nomn") -> str:
@@ -64,7 +63,6 @@ PACK = pack_from(
     words,
     templates=TEMPLATES,
     count=_count,
-    transliterate=to_latin,
     retell=_retell,
     phrase_form=_phrase,
     head_last=True,

@@ -82,6 +82,7 @@ def test_every_template_renders_in_its_language(code: str, n: int) -> None:
         "messages": book.counted(n, "message"),
         "posts": book.counted(n, "post"),
         "participants": book.counted(n, "participant"),
+        "year": day.year,
         "conversations": book.counted(n, "conversation"),
         "count": book.counted(n, "post"),
         "start": book.day(day),

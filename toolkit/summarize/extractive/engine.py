@@ -9,13 +9,15 @@ grouped by topic clusters, a whole forum's by its topics); the ``summary`` is a 
 of the main threads (``digest``), the sections say what was decided, what stays open,
 plans and dates, links, and what each main thread was about (``sections``). Every
 statement cites its messages; ``important_messenger_message_ids`` are exactly the
-cited messages, the most important first.
+cited messages, the most important first. Names are written as the chat shows them;
+dates show their year where the period does not give it (``LanguagePack.dated``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
 
 import numpy as np
 
@@ -73,7 +75,9 @@ def _draft(
         vectors=unit,
         book=book,
         langs=langs,
-        packs=[find(code) for code in langs],
+        # The requested pack itself (dated) for its own messages: the engine asks "is it
+        # the book?" of a message's pack.
+        packs=[book if code == book.code else find(code) for code in langs],
     )
 
 
@@ -123,6 +127,18 @@ def _language(draft: Draft, thread: Thread) -> str | None:
     return counts.most_common(1)[0][0] if counts else None
 
 
+def _dates(
+    messages: Sequence[Message], ctx: SummaryContext
+) -> tuple[datetime | None, datetime | None]:
+    """The time a summary is about, for the years its dates show: the period (its end
+    exclusive), else the time of its messages."""
+    if ctx.started_at is not None and ctx.ended_at is not None:
+        return ctx.started_at, ctx.ended_at - timedelta(microseconds=1)
+    if not messages:
+        return None, None
+    return messages[0].posted_at, messages[-1].posted_at
+
+
 def summarize_extractive(
     messages: Sequence[Message],
     vectors: Matrix,
@@ -150,7 +166,7 @@ def summarize_extractive(
     Raises:
         UnsupportedLanguage: for a language without a pack (``lang.CODES``).
     """
-    book = pack(ctx.language)
+    book = pack(ctx.language).dated(*_dates(messages, ctx))
     if not messages:
         return _empty(book, ctx, source_ref)
     draft = _draft(messages, vectors, ctx, book)

@@ -7,8 +7,8 @@ proposal, a decision, an agreement, a plan, a leave-taking), the chatter and fil
 words that are never a topic, the abbreviations a sentence never ends after, the
 period wording a source summary must not use, and, where the language has it, reported
 speech. Names are written as the chat shows them, in their own script, never
-transliterated. The engine core (``toolkit.summarize.extractive``) holds no word of any
-language; it asks the pack.
+transliterated; dates show their year where a reader needs it (``dated``). The engine
+core (``toolkit.summarize.extractive``) holds no word of any language; it asks the pack.
 """
 
 from __future__ import annotations
@@ -120,6 +120,9 @@ class LanguagePack:
     """``noun``, ``adj`` or ``other``: what a word can be in a noun phrase."""
     head_last: bool = False
     """Whether a noun phrase ends in its head noun (English: "release notes")."""
+    context_year: int | None = None
+    """The year the text is about: its dates show no year; a date of another year shows
+    its year, and every date does when ``None`` (see ``dated``)."""
 
     # -- writing ---------------------------------------------------------------
 
@@ -147,13 +150,42 @@ class LanguagePack:
         """``5 messages`` (``5 сообщений``): ``noun`` is a key of ``nouns``."""
         return self.count(n, self.nouns[noun], case)
 
-    def day(self, when: datetime) -> str:
-        """A day as this language writes it ("21 October")."""
-        return self.say("day", day=when.day, month=self.months[when.month - 1])
+    def dated(self, start: datetime | None, end: datetime | None) -> LanguagePack:
+        """This pack writing about the time from ``start`` to ``end`` (both inclusive):
+        when both are in one year, a date of that year shows no year and any other
+        date shows its year; when they are in different years (or unknown), every date
+        shows its year."""
+        same = start is not None and end is not None and start.year == end.year
+        return dataclasses.replace(self, context_year=end.year if same and end else None)
+
+    def day(self, when: datetime, *, year: bool | None = None) -> str:
+        """A day as this language writes it ("21 October"; "21 October 2025" when its
+        year is not the context's, or when ``year`` says so)."""
+        year = when.year != self.context_year if year is None else year
+        month = self.months[when.month - 1]
+        if year:
+            return self.say("day_year", day=when.day, month=month, year=when.year)
+        return self.say("day", day=when.day, month=month)
 
     def moment(self, when: datetime) -> str:
-        """A day and time ("21 October, 14:05")."""
+        """A day and time ("21 October, 14:05"), the day as ``day`` writes it."""
         return self.say("moment", day=self.day(when), time=when.strftime("%H:%M"))
+
+    def span(self, start: datetime, end: datetime) -> str:
+        """The days from ``start`` to ``end`` ("20 September to 27 October"); a year both
+        share and show is written once, at the end ("… to 27 October 2025"), two years
+        both; one day is written once."""
+        if start.date() == end.date():
+            return self.day(start)
+        if start.year != end.year:
+            return self.say("span", start=self.day(start, year=True), end=self.day(end, year=True))
+        return self.say("span", start=self.day(start, year=False), end=self.day(end))
+
+    def years(self, start: datetime, end: datetime) -> str:
+        """The years from ``start`` to ``end`` ("2019 to 2026"); one year alone."""
+        if start.year == end.year:
+            return self.say("year", year=start.year)
+        return self.say("span_years", start=start.year, end=end.year)
 
     def name(self, name: str) -> str:
         """A person's or chat's name as the chat shows it: in its own script, never

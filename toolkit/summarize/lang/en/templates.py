@@ -83,4 +83,8 @@ TEMPLATES: dict[str, str] = {
     "when_suffix": " (for {when})",
     "others": "{count}",
     "chat_people": "{who} discussed {topics}.",
+    # dates with their year
+    "day_year": "{day} {month} {year}",
+    "year": "{year}",
+    "span_years": "{start} to {end}",
 }

@@ -5,6 +5,8 @@ without message links gets no link and no brackets) and records each message it
 cites, so that ``important_messenger_message_ids`` are exactly the messages the text
 rests on. A quote of a message in another language than the requested one is short
 (``FOREIGN_QUOTE_CHARS``): the sentence around it describes, in the requested language.
+A quote never copies an e-mail address or a phone number: each becomes the requested
+language's mark ("[e-mail]", "[телефон]") before the quote is cut.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass, field
 from toolkit.models import SourceKind
 from toolkit.summarize.extractive.draft import Draft, author
 from toolkit.summarize.extractive.quotes import passage
+from toolkit.summarize.personal import marks_for, mask
 
 QUOTE_CHARS = 160
 FOREIGN_QUOTE_CHARS = 60
@@ -39,7 +42,8 @@ class Citer:
         """The part of message ``i`` worth quoting (shorter when it is foreign)."""
         if self.draft.foreign(i):
             limit = min(limit, FOREIGN_QUOTE_CHARS)
-        return passage(self.draft.texts[i], limit, self.draft.weight)
+        text = mask(self.draft.texts[i], marks_for(self.draft.book.code))
+        return passage(text, limit, self.draft.weight)
 
     def quote(self, i: int, limit: int = QUOTE_CHARS) -> str:
         """Message ``i``'s passage in the requested language's quotation marks."""

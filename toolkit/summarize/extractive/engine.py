@@ -10,7 +10,8 @@ of the main threads (``digest``), the sections say what was decided, what stays 
 plans and dates, links, and what each main thread was about (``sections``). Every
 statement cites its messages; ``important_messenger_message_ids`` are exactly the
 cited messages, the most important first. Names are written as the chat shows them;
-dates show their year where the period does not give it (``LanguagePack.dated``).
+dates show their year where the period does not give it (``LanguagePack.dated``); no
+e-mail address or phone number is quoted (``toolkit.summarize.personal``).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from toolkit.summarize.extractive.vectors import vectors_for
 from toolkit.summarize.lang import LanguagePack, find, pack
 from toolkit.summarize.lang.detect import languages
 from toolkit.summarize.period_wording import has_period_wording
+from toolkit.summarize.personal import marks_for, mask_summary
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
@@ -186,7 +188,7 @@ def summarize_extractive(
     text = digest(c, seq, main, conversations, participants)
     parts = sections(draft, seq, found, own, c)
     ranked = sorted(c.cited, key=lambda i: (-draft.importance[i], i))
-    return Summary(
+    summary = Summary(
         source_ref=source_ref,
         summary=text,
         sections=parts,
@@ -194,6 +196,7 @@ def summarize_extractive(
         engine=ENGINE,
         language=ctx.language,
     )
+    return mask_summary(summary, marks_for(ctx.language))
 
 
 def _empty(book: LanguagePack, ctx: SummaryContext, source_ref: str) -> Summary:

@@ -5,10 +5,11 @@ nothing else does: the sentences the engine writes (``templates``), how it count
 joins things and names dates, the cue words that tell what a message does (a
 proposal, a decision, an agreement, a plan, a leave-taking), the chatter and filler
 words that are never a topic, the abbreviations a sentence never ends after, the
-period wording a source summary must not use, and, where the language has it, reported
-speech. Names are written as the chat shows them, in their own script, never
-transliterated; dates show their year where a reader needs it (``dated``). The engine
-core (``toolkit.summarize.extractive``) holds no word of any language; it asks the pack.
+period wording a source summary must not use, the marks that stand for an e-mail
+address or a phone number, and, where the language has it, reported speech. Names are
+written as the chat shows them, in their own script, never transliterated; dates show
+their year where a reader needs it (``dated``). The engine core
+(``toolkit.summarize.extractive``) holds no word of any language; it asks the pack.
 """
 
 from __future__ import annotations

@@ -22,11 +22,12 @@ def _count(n: int, noun: str, case: str = "nomn") -> str:
 
 def _retell(text: str, speaker: str, addressee: str | None, names: tuple[str, ...]) -> str | None:
     """The message in reported speech; ``""`` when it is only chatter; None when retelling
-    would change its meaning (an exclamation: "You're kidding!", "What a game!")."""
+    would change its meaning (an exclamation: "You're kidding!", "What a game!") or lose
+    a mark in brackets (``[phone]`` stands for a number: it is quoted as it is)."""
     from toolkit.summarize.lang.en.reported import report
     from toolkit.summarize.lang.en.shapes import exclaims
 
-    if exclaims(text):
+    if exclaims(text) or "[" in text:
         return None
     return report(text, speaker, addressee, names)
 

@@ -83,4 +83,6 @@ TEMPLATES: dict[str, str] = {
     "day_year": "{day} {month} {year} года",
     "year": "{year} год",
     "span_years": "с {start} по {end} год",
+    "mark_email": "[адрес почты]",
+    "mark_phone": "[телефон]",
 }

@@ -84,4 +84,6 @@ TEMPLATES: dict[str, str] = {
     "day_year": "{day} {month} {year} року",
     "year": "{year} рік",
     "span_years": "з {start} до {end} року",
+    "mark_email": "[адреса пошти]",
+    "mark_phone": "[телефон]",
 }

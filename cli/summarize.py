@@ -43,7 +43,9 @@ def summarize(
     ] = False,
     messages_limit: Annotated[
         int | None,
-        typer.Option(min=1, max=5000, help="With --source: recent messages to read."),
+        typer.Option(
+            min=1, max=5000, help="With --source: messages to read at most (spread over its life)."
+        ),
     ] = None,
     as_json: JsonOption = False,
     topic: TopicOption = None,

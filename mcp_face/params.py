@@ -143,7 +143,8 @@ def parameters(cfg: Settings, languages: str) -> dict[str, inspect.Parameter]:
                 Field(
                     ge=1,
                     le=MAX_SOURCE_MESSAGES,
-                    description=f"Recent messages to read (1..{MAX_SOURCE_MESSAGES}); default "
+                    description=f"Messages to read at most (1..{MAX_SOURCE_MESSAGES}), spread over "
+                    "the source's whole life; default "
                     f"{cfg.source_summary_messages}.",
                 ),
             ],

@@ -216,7 +216,8 @@ def make_tools(
             ("source_ref", "language", "messages_limit", *FILTERS),
             SummaryOut,
             "Say what a source is about",
-            "What a source is about, from its most recent `messages_limit` messages (default "
+            "What a source is about, from `messages_limit` messages spread over its whole "
+            "life (default "
             f"{cfg.source_summary_messages}, at most {MAX_SOURCE_MESSAGES}); no period "
             f"wording. {languages}",
         ),

@@ -204,7 +204,11 @@ class Settings(BaseSettings):
         "number or an e-mail address).",
     )
     source_summary_messages: int = Field(
-        500, ge=1, le=5000, description="Recent messages read by a source summary by default."
+        500,
+        ge=1,
+        le=5000,
+        description="Messages a source summary reads at most by default (a sample spread "
+        "over the source's whole life when it has more).",
     )
 
     # Live fetch (Telethon)

@@ -8,7 +8,7 @@ way takes the request apart into positional arguments.
 - ``SearchRequest``: rank one source's recent messages for a query;
 - ``SearchAllRequest``: rank the recent messages of several sources as one list;
 - ``SummaryRequest``: summarise a period ``[started_at, ended_at)`` of a source;
-- ``SourceSummaryRequest``: say what a source is about, from its recent messages.
+- ``SourceSummaryRequest``: say what a source is about, from a sample of its whole life.
 
 Times are datetimes (naive means UTC). A person's times (``"2026-03-02"``) become these
 through ``search_period`` and ``summary_period`` (``toolkit.timeparse``), so that a bare
@@ -37,7 +37,7 @@ MAX_SENDERS = 100
 MAX_TOPIC_ID = 2**31 - 1
 """Topic ids are message ids: 32-bit on the messenger."""
 MAX_SOURCE_MESSAGES = 5000
-"""The most recent messages a source summary may read."""
+"""The most messages a source summary may read."""
 PEER_ID_RE = re.compile(r"^(?:user|channel|chat)[1-9][0-9]{0,18}$")
 """A sender's peer id as messages carry it: ``user123``, ``channel123``, ``chat123``."""
 
@@ -130,12 +130,13 @@ class SummaryRequest:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SourceSummaryRequest:
-    """What a source is about, from its most recent messages (no period wording).
+    """What a source is about, from a sample spread over its whole life (no period wording).
 
     Attributes:
         source_ref: the source (the summary echoes it as given).
         language: ISO 639-1 code of the summary's language.
-        messages_limit: recent messages to read, 1..5000; ``None``: the settings'.
+        messages_limit: messages to read at most, 1..5000 (a sample spread over the
+            source's whole life when it has more); ``None``: the settings'.
         engine, topic_id, sender_peer_ids, use_cache: as for ``SummaryRequest``.
     """
 
@@ -266,7 +267,7 @@ def summary_request(
             ``SourceSummaryRequest``, what the source is about.
         kind: a period summary's variant, ``"chat"`` or ``"channel"`` (or ``SourceKind``);
             ``None``: the source's own kind.
-        messages_limit: a source summary's count of recent messages to read.
+        messages_limit: how many messages a source summary reads at most.
         options: the fields both requests have.
 
     Raises:

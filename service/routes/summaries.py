@@ -52,7 +52,7 @@ class SummaryRequest(BaseModel):
 
 
 class SourceSummaryRequest(BaseModel):
-    """What a source is about, from its most recent messages."""
+    """What a source is about, from a sample spread over its whole life."""
 
     source_ref: SourceRefStr = Field(description="`@handle`, a t.me link or `t.me/c/<id>`.")
     language: LanguageCode = Field(description="ISO 639-1 code of the output language.")
@@ -60,8 +60,8 @@ class SourceSummaryRequest(BaseModel):
         None,
         ge=1,
         le=MAX_SOURCE_MESSAGES,
-        description="Recent messages to read (1..5000); default 500 "
-        "(`MLENS_SOURCE_SUMMARY_MESSAGES`).",
+        description="Messages to read at most (1..5000), spread over the source's whole "
+        "life when it has more; default 500 (`MLENS_SOURCE_SUMMARY_MESSAGES`).",
     )
     topic_id: TopicId | None = Field(None, description="Only this forum topic's messages.")
     sender_peer_ids: SenderPeerIds | None = Field(None, description="Only these senders' messages.")
@@ -150,6 +150,6 @@ _period_route(
 def summarize_source_by_ref(
     body: SourceSummaryRequest, _: SummaryScope, ws: WorkspaceDep, response: Response
 ) -> SummaryResponse:
-    """Describe a source from its most recent messages, with no period wording."""
+    """Describe a source from a sample spread over its whole life, with no period wording."""
     request = requests.request_from(requests.SourceSummaryRequest, body)
     return _answer(ws.summarize(request), response)

@@ -105,6 +105,23 @@ def test_source_summary_has_no_period_wording(ask: Ask, ref: str, language: str)
 
 
 @pytest.mark.usefixtures("seeded")
+def test_a_source_summary_reads_at_most_messages_limit_and_says_what_it_read(ask: Ask) -> None:
+    response = ask(SOURCE, {**TEAM, "messages_limit": 6})
+    assert response.status_code == 200
+    data = response.json()
+    read = re.search(
+        r"This summary reads (\d+) of its (\d+) messages, (?:sampled from|all of) ", data["summary"]
+    )
+    assert read is not None, data["summary"]
+    assert read.group(1) == "6"
+    assert int(read.group(2)) > 6
+    assert len(data["important_messenger_message_ids"]) <= 6
+    assert "participants have written in it" in data["summary"]
+    whole = ask(SOURCE, {**TEAM, "messages_limit": 5000}).json()
+    assert "This summary reads" not in whole["summary"]  # every message: no sampling
+
+
+@pytest.mark.usefixtures("seeded")
 def test_an_empty_period_is_200_saying_so(ask: Ask) -> None:
     empty = {"started_at": "2030-01-01T00:00:00Z", "ended_at": "2030-01-02T00:00:00Z"}
     response = ask(CHAT, {**TEAM, **empty})

@@ -205,6 +205,19 @@ class MessageStore(Protocol):
         some senders when given), oldest first."""
         ...
 
+    def message_outline(
+        self,
+        source_id: int,
+        *,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
+    ) -> list[tuple[int, int, int]]:
+        """Every message with text (not service) of a source, of one topic and some
+        senders when given, in posting order, as ``(message id, posted_at in Unix
+        seconds, characters of text)``: what a source summary's sample is drawn from
+        (``toolkit.summarize.sample``), with no text read."""
+        ...
+
     def neighbours(
         self,
         source_id: int,

@@ -144,6 +144,30 @@ class Reads(UsesConnections):
             (source_id, *params),
         )
 
+    def message_outline(
+        self,
+        source_id: int,
+        *,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
+    ) -> list[tuple[int, int, int]]:
+        """Every message with text (not service), of one topic and some senders when
+        given, in posting order, as ``(message id, posted_at in Unix seconds, characters
+        of text)``: three integers a row, so that sampling a source of a million messages
+        reads no text."""
+        where, params = message_filters(
+            arrays=self.dialect.arrays,
+            with_text_only=True,
+            topic_id=topic_id,
+            sender_peer_ids=sender_peer_ids,
+        )
+        rows = self.connections.read(
+            "SELECT message_id, posted_at, LENGTH(text) FROM messages "
+            f"WHERE source_id = ?{where} ORDER BY posted_at, message_id",
+            (source_id, *params),
+        )
+        return [(int(i), int(at), int(n)) for i, at, n in rows]
+
     def _newest(self, columns: str, source_id: int, limit: int, **filters: Any) -> list[Any]:
         """``columns`` of the ``limit`` newest messages passing ``filters``, newest first."""
         where, params = message_filters(arrays=self.dialect.arrays, until_inclusive=True, **filters)

@@ -1,7 +1,8 @@
 """Cached summaries: the key that identifies a result, and its JSON form in the store.
 
 The key covers the source, the family and period (or "source"), the variant, the
-forum topic (a topic's summary names it), the language, the engine's identity (the LLM
+forum topic (a topic's summary names it), the language, what a source summary says it
+read of its source (``Coverage``: counts and span), the engine's identity (the LLM
 endpoint, model and prompt version, or the extractive algorithm's version and the
 embedding model) and a hash of the selected messages' content, so an edit, a new
 message or a prompt change never serves a stale result.
@@ -50,6 +51,14 @@ def content_hash(messages: Sequence[Message]) -> str:
     return digest.hexdigest()
 
 
+def _coverage(ctx: SummaryContext) -> list[object] | None:
+    """What a source summary says it read (its counts and span), for the key."""
+    c = ctx.coverage
+    if c is None:
+        return None
+    return [c.total, c.read, iso_z(c.first), iso_z(c.last), c.writers, c.readers]
+
+
 def cache_key(
     source: Source,
     ctx: SummaryContext,
@@ -66,6 +75,7 @@ def cache_key(
         "topics": [list(pair) for pair in ctx.topics],
         "period": [iso_z(t) if t else None for t in (ctx.started_at, ctx.ended_at)],
         "language": ctx.language,
+        "coverage": _coverage(ctx),
         "engine": engine_id,
         "content": content_hash(messages),
     }

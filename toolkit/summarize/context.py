@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Literal
 
 from toolkit.models import GENERAL_TOPIC, Message, SourceKind
+from toolkit.summarize.coverage import Coverage
 
 Family = Literal["period", "source"]
 
@@ -23,7 +24,9 @@ class SummaryContext:
     ``topic`` is the title of the forum topic the messages are limited to (the summary
     is of that topic, not of the source); ``topics`` are a forum's topics as
     ``(id, title)`` pairs (empty for other sources): its messages belong to topics and
-    a conversation never crosses one.
+    a conversation never crosses one. ``coverage`` (source summaries) says what the
+    summary reads of its source: how many of how many messages, over which time, by how
+    many of the people who have written.
     """
 
     family: Family
@@ -34,6 +37,7 @@ class SummaryContext:
     ended_at: datetime | None = None
     topic: str | None = None
     topics: tuple[tuple[int, str], ...] = ()
+    coverage: Coverage | None = None
 
     @property
     def forum(self) -> bool:

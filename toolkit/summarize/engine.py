@@ -2,9 +2,10 @@
 
 An engine is a small object with a ``name`` (the ``engine`` field of its summaries and
 the value of ``summary_engine`` that selects it), a way to say whether the settings let
-it run, an early check of a request (before any work), an identity for the cache key,
-and ``summarize``. ``toolkit.summarize.registry`` lists the engines by name; the
-pipeline looks the selected one up there.
+it run, an early check of a request (before any work), what it reads of a source
+summary's messages, an identity for the cache key, and ``summarize``.
+``toolkit.summarize.registry`` lists the engines by name; the pipeline looks the
+selected one up there.
 """
 
 from __future__ import annotations
@@ -49,6 +50,13 @@ class SummaryEngine(Protocol):
 
     def check(self, ctx: SummaryContext) -> None:
         """Fail fast on a request the engine cannot serve (e.g. an unsupported language)."""
+        ...
+
+    def reads(
+        self, messages: Sequence[Message], ctx: SummaryContext, settings: Settings
+    ) -> list[Message]:
+        """Which of a source summary's messages (posting order) the engine reads: all of
+        them, or a spread sample of them that fits what it can read at once."""
         ...
 
     def identity(self, settings: Settings, embedder: Embedder) -> str:

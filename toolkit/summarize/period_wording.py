@@ -83,9 +83,14 @@ def split_sentences(text: str) -> list[str]:
     return [p for p in out if p]
 
 
-def remove_period_sentences(text: str) -> str:
-    """Drop every sentence (or line) of ``text`` that uses period wording."""
-    kept = [s for s in split_sentences(text) if not has_period_wording(s)]
+def remove_period_sentences(text: str, *, keep: str = "") -> str:
+    """Drop every sentence (or line) of ``text`` that uses period wording, but ``keep``
+    (a sentence the engine wrote that may name dates: what a source summary read)."""
+    kept = [
+        s
+        for s in split_sentences(text)
+        if not has_period_wording(s) or (keep and s.strip() == keep)
+    ]
     out = "".join(kept)
     out = re.sub(r"[ \t]+\n", "\n", out)
     out = re.sub(r"\n{3,}", "\n\n", out)

@@ -1,14 +1,17 @@
 """The summary entry points the Workspace calls for every face, one request object each.
 
 ``summarize_period`` (a ``SummaryRequest``) selects the messages of
-``[started_at, ended_at)``; ``summarize_source`` (a ``SourceSummaryRequest``) the most
-recent ``messages_limit`` ones. Both pick the engine the request names, else the
+``[started_at, ended_at)``; ``summarize_source`` (a ``SourceSummaryRequest``) reads
+``messages_limit`` of the source's messages, a sample spread over its whole life when it
+has more (``coverage``, ``sample``), of which the engine may read fewer (``reads``: an
+LLM reads what fits one request). Both pick the engine the request names, else the
 settings', through ``registry.select_engine`` (``auto``: the LLM when an endpoint
 is configured, else extractive), look
 in the store's cache first, and cache what they compute under (source, period,
 language, prompt version, engine, content hash of the selected messages). Before it
-leaves, every summary loses every e-mail address and phone number (``personal``),
-whatever engine wrote it.
+leaves, a source summary loses every sentence with period wording (but the one that
+says what it read), and every summary every e-mail address and phone number
+(``personal``), whatever engine wrote it.
 
 A summary not in the cache is computed in a turn of ``turns`` when given (the
 Workspace's, ``MLENS_SUMMARY_CONCURRENCY`` at once): it waits at most
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
+from dataclasses import replace
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
@@ -30,7 +34,9 @@ from toolkit.search.request import check_filters
 from toolkit.store.base import MessageStore
 from toolkit.summarize.cache import cache_key, load_cached, store_cached
 from toolkit.summarize.context import SummaryContext
+from toolkit.summarize.coverage import note, read_source
 from toolkit.summarize.engine import SummaryJob
+from toolkit.summarize.lang import find
 from toolkit.summarize.languages import normalise_language
 from toolkit.summarize.period_wording import remove_period_phrases, remove_period_sentences
 from toolkit.summarize.personal import marks_for, mask_summary
@@ -86,6 +92,10 @@ def _run(
 ) -> Summary:
     engine = select_engine(settings)
     engine.check(ctx)  # e.g. an unsupported language fails before any work
+    if ctx.family == "source":
+        messages = engine.reads(messages, ctx, settings)
+        if ctx.coverage is not None:
+            ctx = replace(ctx, coverage=ctx.coverage.of(messages))
     key = cache_key(source, ctx, engine.identity(settings, embedder), messages)
     cached = load_cached(store, key, ref.raw) if use_cache else None
     if cached is not None:
@@ -96,30 +106,31 @@ def _run(
     with turns.turn(settings.summary_wait_seconds) if turns is not None else nullcontext():
         summary = engine.summarize(job)
     if ctx.family == "source":
-        summary = without_period_wording(summary)
+        read = note(find(ctx.language), ctx.coverage, ctx.kind)
+        summary = without_period_wording(summary, keep=read)
     summary = mask_summary(summary, marks_for(ctx.language))
     if summary.engine == engine.name:  # a fallback's answer is not the engine's to cache
         store_cached(store, key, summary, settings)
     return summary
 
 
-def without_period_wording(summary: Summary) -> Summary:
-    """A source summary with every sentence that carries period wording removed."""
+def without_period_wording(summary: Summary, *, keep: str = "") -> Summary:
+    """A source summary with every sentence that carries period wording removed, but
+    ``keep``: the sentence that says what the summary read (its span has dates)."""
     sections = []
     for section in summary.sections:
         title = remove_period_phrases(section.title) or "—"
         body = remove_period_sentences(section.body)
         if body or title != "—":
-            sections.append(type(section)(title=title, body=body))
-    text = remove_period_sentences(summary.summary) or "; ".join(s.title for s in sections)
-    return Summary(
-        source_ref=summary.source_ref,
-        summary=text or "—",
-        sections=sections,
-        important_messenger_message_ids=summary.important_messenger_message_ids,
-        engine=summary.engine,
-        language=summary.language,
-    )
+            items = tuple(
+                replace(item, text=remove_period_sentences(item.text))
+                for item in section.items
+                if remove_period_sentences(item.text)
+            )
+            sections.append(replace(section, title=title, body=body, items=items))
+    text = remove_period_sentences(summary.summary, keep=keep)
+    text = text or "; ".join(s.title for s in sections)
+    return replace(summary, summary=text or "—", sections=sections)
 
 
 def _engine_settings(settings: Settings, engine: str | None) -> Settings:
@@ -188,13 +199,16 @@ def summarize_source(
     *,
     turns: Turns | None = None,
 ) -> Summary:
-    """Say what a source is about, from its most recent messages, with no period wording.
+    """Say what a source is about, from a sample spread over its whole life, with no
+    period wording (but the sentence that says what it read, when it read a sample).
 
     Args:
         store, embedder, settings, turns: as for ``summarize_period``.
-        request: the source, the language, how many recent messages to read (1..5000;
-            default from settings), the engine, the topic and sender filters (the recent
-            messages are taken after them), and whether a cached result may answer.
+        request: the source, the language, how many messages to read at most (1..5000;
+            default from settings: all of them when the source has no more, else a
+            sample spread over its time, ``coverage``), the engine, the topic and sender
+            filters (the sample is taken after them), and whether a cached result may
+            answer.
 
     Raises:
         InvalidRequest: ``messages_limit`` out of bounds, an unknown language code or
@@ -210,13 +224,20 @@ def summarize_source(
         )
     settings = _engine_settings(settings, request.engine)
     source, source_ref, topic_id, senders = _scope(store, request)
-    messages = _with_text(
-        store.recent_messages(
-            source.id, limit, with_text_only=True, topic_id=topic_id, sender_peer_ids=senders
-        )
+    messages, coverage = read_source(
+        store, source.id, limit, topic_id=topic_id, sender_peer_ids=senders
     )
+    messages = _with_text(messages)
     topic, topics = _topic(store, source, topic_id)
-    ctx = SummaryContext("source", source.kind, source.title, language, topic=topic, topics=topics)
+    ctx = SummaryContext(
+        "source",
+        source.kind,
+        source.title,
+        language,
+        topic=topic,
+        topics=topics,
+        coverage=coverage,
+    )
     return _run(
         store, embedder, settings, source, source_ref, messages, ctx, request.use_cache, turns
     )

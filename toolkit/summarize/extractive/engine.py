@@ -148,7 +148,6 @@ def summarize_extractive(
     *,
     source_ref: str,
     link: Callable[[int], str],
-    participants: int | None = None,
 ) -> Summary:
     """Summarise messages with text (posting order) whose vectors are ``vectors``' rows.
 
@@ -159,8 +158,6 @@ def summarize_extractive(
         source_ref: the reference to echo in the result.
         link: builds a message's link from its id (links are never taken from text);
             ``""`` where the chat has none.
-        participants: how many people the source (or topic) has, for a source summary
-            (default: the authors of ``messages``).
 
     Returns:
         The summary; an empty ``messages`` gives a summary that says there are none.
@@ -185,7 +182,8 @@ def summarize_extractive(
     ]
     c = Citer(draft, link)
     conversations = sum(1 for t in found if len(t.content) >= 2) or 1
-    text = digest(c, seq, main, conversations, participants)
+    writers = ctx.coverage.writers if ctx.coverage is not None else None
+    text = digest(c, seq, main, conversations, writers)
     parts = sections(draft, seq, found, own, c)
     ranked = sorted(c.cited, key=lambda i: (-draft.importance[i], i))
     summary = Summary(
@@ -226,6 +224,12 @@ class ExtractiveEngine:
         """Raises ``UnsupportedLanguage`` for a language without a pack."""
         pack(ctx.language)
 
+    def reads(
+        self, messages: Sequence[Message], ctx: SummaryContext, settings: Settings
+    ) -> list[Message]:
+        """All of them: it reads 5,000 messages in seconds."""
+        return list(messages)
+
     def identity(self, settings: Settings, embedder: Embedder) -> str:
         """Algorithm version and embedding model."""
         return f"extractive|{EXTRACTIVE_VERSION}|{embedder.model_name}"
@@ -235,21 +239,6 @@ class ExtractiveEngine:
         vectors = vectors_for(
             job.store, job.embedder, job.source.id, job.messages, job.settings.embed_batch_size
         )
-        participants = None
-        if job.ctx.family == "source":
-            participants = _participants(job)
         return summarize_extractive(
-            job.messages,
-            vectors,
-            job.ctx,
-            source_ref=job.source_ref,
-            link=job.link,
-            participants=participants,
+            job.messages, vectors, job.ctx, source_ref=job.source_ref, link=job.link
         )
-
-
-def _participants(job: SummaryJob) -> int:
-    """How many senders the source (its topic, when the summary is of one) has."""
-    topic = job.messages[0].topic_id if job.ctx.topic is not None and job.messages else None
-    counted = job.store.count_senders(job.source.id, topic_id=topic)
-    return max(counted, len({m.sender_peer_id or m.sender_name for m in job.messages}))

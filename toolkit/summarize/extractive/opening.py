@@ -2,7 +2,10 @@
 discussed. A whole forum's topics are named by their titles, the busiest first, "and N
 more" past a few; other chats by how many conversations they had and what the main
 ones were about (a talk of two or three people names them instead); a channel by what
-it posted about. Counts of participants of a source are the source's, not the window's.
+it posted about. A source's opening says how many people have written in it and, when
+the summary read a sample, how many of them in the messages read, then what it read
+(``coverage.note``: "This summary reads 500 of its 12,431 messages, sampled from 2019
+to 2026.").
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from collections import Counter
 
 from toolkit.models import SourceKind
 from toolkit.summarize.context import forum_topics
+from toolkit.summarize.coverage import note
 from toolkit.summarize.extractive.draft import Draft
 
 MAX_TOPICS = 3
@@ -43,10 +47,17 @@ def _source_opening(
         first = book.sentence(f"{prefix}_channel", **named)
     else:
         variant = "forum" if ctx.forum and ctx.topic is None else "chat"
-        one = "_one" if total == 1 else ""
+        # "…, 18 of them in the messages read" when they are not all of them (a sample,
+        # a request for some senders).
+        partly = len(authors) < total
+        suffix = "_one" if total == 1 else "_read" if partly else ""
         first = book.sentence(
-            f"{prefix}_{variant}{one}", participants=book.counted(total, "participant"), **named
+            f"{prefix}_{variant}{suffix}",
+            participants=book.counted(total, "participant"),
+            readers=book.number(len(authors)),
+            **named,
         )
+    first = f"{first} {note(book, ctx.coverage, ctx.kind)}".rstrip()
     titles = forum_titles(draft)
     if len(titles) == 1:
         return f"{first} {book.sentence('source_one_topic_forum', topic=book.quote(titles[0]))}"
@@ -75,7 +86,7 @@ def opening(
         authors: messages per author in the window.
         phrases: the key phrase of each thread, main threads first.
         conversations: how many threads the period holds.
-        participants: the source's participant count (source summaries).
+        participants: how many people have written in the source (source summaries).
     """
     book, ctx = draft.book, draft.ctx
     if ctx.family == "source":

@@ -83,6 +83,15 @@ _PLAIN_DATA = (
 """Pack fields whose data is the ``words`` constant of the same name in capitals."""
 
 
+def grouped(n: int, separator: str, *, from_digits: int = 4) -> str:
+    """``n`` with its digits in groups of three (``12,431``; ``12\u00a0431``) when it has
+    ``from_digits`` digits or more."""
+    text = str(n)
+    if len(text.lstrip("-")) < from_digits:
+        return text
+    return f"{n:,}".replace(",", separator)
+
+
 def word_set(text: str) -> frozenset[str]:
     """The whitespace-separated words of ``text`` (a pack's word lists are written so)."""
     return frozenset(text.split())
@@ -119,6 +128,8 @@ class LanguagePack:
     """A noun phrase in dictionary form, given its words and whether each keeps its case."""
     noun_role: Callable[[str], str] = field(default=lambda _: "noun")
     """``noun``, ``adj`` or ``other``: what a word can be in a noun phrase."""
+    number: Callable[[int], str] = field(default=str)
+    """A number as this language groups its digits ("12,431", "12 431")."""
     head_last: bool = False
     """Whether a noun phrase ends in its head noun (English: "release notes")."""
     context_year: int | None = None

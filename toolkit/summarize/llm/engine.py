@@ -25,8 +25,10 @@ from toolkit.errors import (
 )
 from toolkit.models import Message, Section, Summary
 from toolkit.summarize.context import SummaryContext
+from toolkit.summarize.coverage import note
 from toolkit.summarize.engine import SummaryJob
 from toolkit.summarize.extractive import ExtractiveEngine
+from toolkit.summarize.lang import find
 from toolkit.summarize.llm.answer import LLMSummary
 from toolkit.summarize.llm.client import LLMClient
 from toolkit.summarize.llm.mapreduce import MapReduce
@@ -78,8 +80,10 @@ def summarize_with_llm(
     source_ref: str,
     link: Callable[[int], str],
 ) -> Summary:
-    """Summarise ``messages`` with the configured LLM endpoint; no e-mail address or phone
-    number the model writes leaves (``personal``).
+    """Summarise ``messages`` with the configured LLM endpoint. A source summary that
+    read a sample ends with the sentence that says so (``coverage.note``, where the
+    language has a pack); no e-mail address or phone number the model writes leaves
+    (``personal``).
 
     Raises:
         ConfigError: no endpoint configured.
@@ -87,6 +91,9 @@ def summarize_with_llm(
     """
     answer = engine_for(settings).summarize(messages, ctx)
     summary = to_summary(answer, source_ref=source_ref, language=ctx.language, link=link)
+    read = note(find(ctx.language), ctx.coverage, ctx.kind)
+    if read:
+        summary = replace(summary, summary=f"{summary.summary} {read}".strip())
     return mask_summary(summary, marks_for(ctx.language))
 
 
@@ -101,6 +108,12 @@ class LLMSummaryEngine:
 
     def check(self, ctx: SummaryContext) -> None:
         """Nothing to check: a model writes any language."""
+
+    def reads(
+        self, messages: Sequence[Message], ctx: SummaryContext, settings: Settings
+    ) -> list[Message]:
+        """The largest spread sample of ``messages`` that fits one request."""
+        return engine_for(settings).sample(messages, ctx)
 
     def identity(self, settings: Settings, embedder: Embedder) -> str:
         """Endpoint, model, prompt version, and whether what is sent is pseudonymised."""

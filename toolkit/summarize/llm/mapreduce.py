@@ -6,7 +6,7 @@ Every request honours the caller's deadline (``toolkit.deadline``, carried into 
 worker threads): once it has passed, no further chunk or merge request starts and the
 summary fails with ``DeadlineExceeded``; the first failing chunk cancels those not
 yet started.
-A source summary reads one request's worth: an even sample of its messages (``sample``).
+A source summary reads one request's worth: a spread sample of its messages (``sample``).
 A chunk the endpoint finds larger than its context (``UpstreamContextExceeded``: the
 estimate cannot know every tokenizer) is split in two, and the map runs again on the halves.
 Each answer is parsed and validated; an invalid one is asked again once with the
@@ -54,6 +54,7 @@ from toolkit.summarize.period_wording import (
     remove_period_sentences,
 )
 from toolkit.summarize.personal import marks_for
+from toolkit.summarize.sample import spread_messages
 
 # Tokens kept free in each request's prompt budget for the chat framing. The answer's
 # room is max_tokens, outside the budget: the budget is what the endpoint must read
@@ -295,16 +296,20 @@ class MapReduce:
         return [r for answers in self._run(calls) for r in answers]
 
     def sample(self, messages: Sequence[Message], ctx: SummaryContext) -> list[Message]:
-        """What a source summary reads: every k-th message, the smallest k whose sample
-        fits one request. What a source is about shows in a spread sample as well as in
-        all of it, and a local model reads ~170 tokens/s: 500 messages in several
+        """What a source summary reads: the largest spread sample of ``messages`` that
+        fits one request (``toolkit.summarize.sample``, the rule the pipeline's sample of
+        the source follows). What a source is about shows in a spread sample as well as
+        in all of it, and a local model reads ~170 tokens/s: 500 messages in several
         requests and a merge would take minutes."""
-        step = max(1, len(self.chunks(messages, ctx)))  # about right; then up to fit
+        parts = len(self.chunks(messages, ctx))
+        if parts <= 1:
+            return list(messages)
+        n = len(messages) // parts  # about right; then down to fit
         while True:
-            sample = list(messages[::step])
-            if len(sample) <= 1 or len(self.chunks(sample, ctx)) <= 1:
+            sample = spread_messages(messages, n)
+            if n <= 1 or len(self.chunks(sample, ctx)) <= 1:
                 return sample
-            step += 1
+            n = min(n - 1, n * 9 // 10)
 
     def _summarize(self, messages: Sequence[Message], ctx: SummaryContext) -> LLMSummary:
         if ctx.family == "source":

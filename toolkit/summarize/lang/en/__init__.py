@@ -10,14 +10,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from toolkit.summarize.lang.base import pack_from
+from toolkit.summarize.lang.base import grouped, pack_from
 from toolkit.summarize.lang.en import words
 from toolkit.summarize.lang.en.templates import TEMPLATES
 
 
 def _count(n: int, noun: str, case: str = "nomn") -> str:
     one, many = noun.split("|")
-    return f"{n} {one if n == 1 else many}"
+    return f"{_number(n)} {one if n == 1 else many}"
+
+
+def _number(n: int) -> str:
+    """``12,431``: digits grouped by commas from four digits on."""
+    return grouped(n, ",")
 
 
 def _retell(text: str, speaker: str, addressee: str | None, names: tuple[str, ...]) -> str | None:
@@ -64,6 +69,7 @@ PACK = pack_from(
     words,
     templates=TEMPLATES,
     count=_count,
+    number=_number,
     retell=_retell,
     phrase_form=_phrase,
     head_last=True,

@@ -31,10 +31,10 @@ TEMPLATES: dict[str, str] = {
     "channel_posts": "{title} published {posts}.",
     "chat_plain": "{messages} from {participants}.",
     "original_language": "Messages are quoted in their original language.",
-    "source_chat": "{title} is a chat of {participants}.",
+    "source_chat": "{title} is a chat: {participants} have written in it.",
     "source_channel": "{title} is a channel.",
-    "source_forum": "{title} is a forum of {participants}.",
-    "source_topic_chat": "{topic} is a topic of {title} with {participants}.",
+    "source_forum": "{title} is a forum: {participants} have written in it.",
+    "source_topic_chat": "{topic} is a topic of {title}: {participants} have written in it.",
     "source_topic_channel": "{topic} is a topic of {title}.",
     "source_chat_one": "{title} is a chat of one participant.",
     "source_forum_one": "{title} is a forum of one participant.",
@@ -83,7 +83,16 @@ TEMPLATES: dict[str, str] = {
     "when_suffix": " (for {when})",
     "others": "{count}",
     "chat_people": "{who} discussed {topics}.",
+    # what a source summary read (sources with more messages than it reads)
+    "source_chat_read": "{title} is a chat: {participants} have written in it, "
+    "{readers} of them in the messages read.",
+    "source_forum_read": "{title} is a forum: {participants} have written in it, "
+    "{readers} of them in the messages read.",
+    "source_topic_chat_read": "{topic} is a topic of {title}: {participants} have written "
+    "in it, {readers} of them in the messages read.",
+    "read_sample": "This summary reads {read} of its {total}, sampled from {span}.",
     # dates with their year, and what stands for personal data
+    "read_sample_day": "This summary reads {read} of its {total}, all of {span}.",
     "day_year": "{day} {month} {year}",
     "year": "{year}",
     "span_years": "{start} to {end}",

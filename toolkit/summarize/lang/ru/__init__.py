@@ -7,9 +7,14 @@ from __future__ import annotations
 from functools import partial
 
 from toolkit.summarize.lang import morph
-from toolkit.summarize.lang.base import pack_from
+from toolkit.summarize.lang.base import grouped, pack_from
 from toolkit.summarize.lang.ru import words
 from toolkit.summarize.lang.ru.templates import TEMPLATES
+
+
+def _number(n: int) -> str:
+    """``2550``, ``12 431``: digits grouped by a no-break space from five digits on."""
+    return grouped(n, "\u00a0", from_digits=5)
 
 
 def _count(n: int, noun: str, case: str = "nomn") -> str:
@@ -17,15 +22,16 @@ def _count(n: int, noun: str, case: str = "nomn") -> str:
     if case == "nomn":
         parse = morph.analyzer("ru").parse(noun)[0]
         agreed = parse.make_agree_with_number(n)
-        return f"{n} {agreed.word if agreed is not None else noun}"
+        return f"{_number(n)} {agreed.word if agreed is not None else noun}"
     number = "sing" if n % 10 == 1 and n % 100 != 11 else "plur"
-    return f"{n} {morph.inflect('ru', noun, frozenset({case, number}))}"
+    return f"{_number(n)} {morph.inflect('ru', noun, frozenset({case, number}))}"
 
 
 PACK = pack_from(
     words,
     templates=TEMPLATES,
     count=_count,
+    number=_number,
     phrase_form=partial(morph.phrase_form, "ru"),
     noun_role=partial(morph.role, "ru"),
 )

@@ -29,10 +29,10 @@ TEMPLATES: dict[str, str] = {
     "channel_posts": "Канал {title} публикует {posts}.",
     "chat_plain": "Сообщений: {messages}; участников: {participants}.",
     "original_language": "Сообщения цитируются на языке оригинала.",
-    "source_chat": "{title} — чат, в нём {participants}.",
+    "source_chat": "{title} — чат, в нём писали {participants}.",
     "source_channel": "{title} — канал.",
-    "source_forum": "{title} — форум, в нём {participants}.",
-    "source_topic_chat": "{topic} — тема чата {title}, в ней {participants}.",
+    "source_forum": "{title} — форум, в нём писали {participants}.",
+    "source_topic_chat": "{topic} — тема чата {title}, в ней писали {participants}.",
     "source_topic_channel": "{topic} — тема источника {title}.",
     "source_chat_one": "{title} — чат одного участника.",
     "source_forum_one": "{title} — форум одного участника.",
@@ -80,6 +80,14 @@ TEMPLATES: dict[str, str] = {
     "when_suffix": " (на {when})",
     "others": "ещё {count}",
     "chat_people": "{who} обсуждают {topics}.",
+    "source_chat_read": "{title} — чат, в нём писали {participants}; в прочитанных "
+    "сообщениях — {readers} из них.",
+    "source_forum_read": "{title} — форум, в нём писали {participants}; в прочитанных "
+    "сообщениях — {readers} из них.",
+    "source_topic_chat_read": "{topic} — тема чата {title}, в ней писали {participants}; "
+    "в прочитанных сообщениях — {readers} из них.",
+    "read_sample": "В сводке прочитано {read} из {total} — выборка {span}.",
+    "read_sample_day": "В сводке прочитано {read} из {total} — выборка за {span}.",
     "day_year": "{day} {month} {year} года",
     "year": "{year} год",
     "span_years": "с {start} по {end} год",

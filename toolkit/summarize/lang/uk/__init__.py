@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import partial
 
 from toolkit.summarize.lang import morph
-from toolkit.summarize.lang.base import pack_from
+from toolkit.summarize.lang.base import grouped, pack_from
 from toolkit.summarize.lang.uk import words
 from toolkit.summarize.lang.uk.templates import TEMPLATES
 
@@ -24,13 +24,19 @@ def _count(n: int, noun: str, case: str = "nomn") -> str:
             grammemes = {"gent", "plur"}
     else:
         grammemes = {case, "sing" if last == 1 and tens != 11 else "plur"}
-    return f"{n} {morph.inflect('uk', noun, frozenset(grammemes))}"
+    return f"{_number(n)} {morph.inflect('uk', noun, frozenset(grammemes))}"
+
+
+def _number(n: int) -> str:
+    """``2550``, ``12 431``: digits grouped by a no-break space from five digits on."""
+    return grouped(n, "\u00a0", from_digits=5)
 
 
 PACK = pack_from(
     words,
     templates=TEMPLATES,
     count=_count,
+    number=_number,
     phrase_form=partial(morph.phrase_form, "uk"),
     noun_role=partial(morph.role, "uk"),
 )

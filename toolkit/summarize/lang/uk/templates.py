@@ -30,10 +30,10 @@ TEMPLATES: dict[str, str] = {
     "channel_posts": "Канал {title} публікує {posts}.",
     "chat_plain": "Повідомлень: {messages}; учасників: {participants}.",
     "original_language": "Повідомлення цитуються мовою оригіналу.",
-    "source_chat": "{title} — чат, у ньому {participants}.",
+    "source_chat": "{title} — чат, у ньому писали {participants}.",
     "source_channel": "{title} — канал.",
-    "source_forum": "{title} — форум, у ньому {participants}.",
-    "source_topic_chat": "{topic} — тема чату {title}, у ній {participants}.",
+    "source_forum": "{title} — форум, у ньому писали {participants}.",
+    "source_topic_chat": "{topic} — тема чату {title}, у ній писали {participants}.",
     "source_topic_channel": "{topic} — тема джерела {title}.",
     "source_chat_one": "{title} — чат одного учасника.",
     "source_forum_one": "{title} — форум одного учасника.",
@@ -81,6 +81,14 @@ TEMPLATES: dict[str, str] = {
     "when_suffix": " (на {when})",
     "others": "ще {count}",
     "chat_people": "{who} обговорюють {topics}.",
+    "source_chat_read": "{title} — чат, у ньому писали {participants}; у прочитаних "
+    "повідомленнях — {readers} з них.",
+    "source_forum_read": "{title} — форум, у ньому писали {participants}; у прочитаних "
+    "повідомленнях — {readers} з них.",
+    "source_topic_chat_read": "{topic} — тема чату {title}, у ній писали {participants}; "
+    "у прочитаних повідомленнях — {readers} з них.",
+    "read_sample": "У зведенні прочитано {read} з {total} — вибірка {span}.",
+    "read_sample_day": "У зведенні прочитано {read} з {total} — вибірка за {span}.",
     "day_year": "{day} {month} {year} року",
     "year": "{year} рік",
     "span_years": "з {start} до {end} року",

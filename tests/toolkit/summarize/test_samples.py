@@ -3,9 +3,9 @@
 ``scripts/make_samples.py`` writes them (``make samples``); they must come from the
 engine as it is (its version), be in the requested language outside quotations, have
 titles that say what a section is about in that language (not lists of words), cite
-exactly the messages listed as important, never an empty "()", and count a source's
-participants as the source has them. Names are the chat's (never transliterated), so the
-script checks leave them out.
+exactly the messages listed as important, never an empty "()", count a source's
+participants as the source has them and say what a source summary read of it. Names are
+the chat's (never transliterated), so the script checks leave them out.
 """
 
 from __future__ import annotations
@@ -106,6 +106,13 @@ def test_the_important_ids_are_exactly_the_messages_the_text_cites(
     assert entry["summary"].count("(") == entry["summary"].count(")")
 
 
+READ_500 = {
+    "en": "This summary reads 500 of its ",
+    "ru": "В сводке прочитано 500 из ",
+    "uk": "У зведенні прочитано 500 з ",
+}
+
+
 def test_a_source_summary_counts_the_sources_participants() -> None:
     path = next(p for p, handle in demo_files() if handle == "@mlens_demo_en")
     export = json.loads(path.read_text(encoding="utf-8"))
@@ -113,3 +120,5 @@ def test_a_source_summary_counts_the_sources_participants() -> None:
     for code in ("en", "ru", "uk"):
         entry = next(e for e in ENTRIES if e["name"] == f"chat-source-{code}")
         assert pack(code).counted(len(senders), "participant") in entry["summary"]
+        # It read a sample of the source's messages, and says so.
+        assert READ_500[code] in entry["summary"]

@@ -64,6 +64,7 @@ def cache_key(
         "title": ctx.title,
         "topic": ctx.topic,
         "topics": [list(pair) for pair in ctx.topics],
+        "timezone": str(ctx.timezone),
         "period": [iso_z(t) if t else None for t in (ctx.started_at, ctx.ended_at)],
         "language": ctx.language,
         "engine": engine_id,
@@ -105,7 +106,9 @@ def _section(data: dict[str, object]) -> Section:
         str(data["title"]),
         str(data["body"]),
         SectionKind(str(data.get("kind", SectionKind.THREAD))),
-        tuple(SectionItem(str(i["text"]), tuple(map(str, i["messenger_message_ids"]))) for i in items),
+        tuple(
+            SectionItem(str(i["text"]), tuple(map(str, i["messenger_message_ids"]))) for i in items
+        ),
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Literal
 
 from toolkit.models import GENERAL_TOPIC, Message, SourceKind
@@ -34,6 +34,8 @@ class SummaryContext:
     ended_at: datetime | None = None
     topic: str | None = None
     topics: tuple[tuple[int, str], ...] = ()
+    timezone: tzinfo = UTC
+    """The source's own zone: the times its messages name ("at 13:40 tomorrow") are in it."""
 
     @property
     def forum(self) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from toolkit.models import SourceKind
 from toolkit.summarize.extractive.draft import Draft, author
-from toolkit.summarize.extractive.quotes import passage
+from toolkit.summarize.extractive.quotes import passage, quotable
 
 QUOTE_CHARS = 160
 FOREIGN_QUOTE_CHARS = 60
@@ -40,6 +40,13 @@ class Citer:
         if self.draft.foreign(i):
             limit = min(limit, FOREIGN_QUOTE_CHARS)
         return passage(self.draft.texts[i], limit, self.draft.weight)
+
+    def clip(self, i: int, text: str, limit: int = QUOTE_CHARS) -> str:
+        """``text`` (a part of message ``i``: the sentence that carries its act) cut to a
+        quote's length (shorter when the message is foreign)."""
+        if self.draft.foreign(i):
+            limit = min(limit, FOREIGN_QUOTE_CHARS)
+        return quotable(text, limit)
 
     def quote(self, i: int, limit: int = QUOTE_CHARS) -> str:
         """Message ``i``'s passage in the requested language's quotation marks."""

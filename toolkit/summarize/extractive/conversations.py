@@ -24,6 +24,8 @@ OPENER_DECAY = 0.4
 # A question is answered by someone else among its next FOLLOWING messages (ANSWER_HOURS).
 FOLLOWING = 3
 ANSWER_HOURS = 2.0
+# A later message of the thread on the question's terms answers it within this time.
+ANSWER_WINDOW_HOURS = 24.0
 # A pause this long (hours) starts a new conversation, whose first messages open it.
 SESSION_GAP_HOURS = 0.25
 
@@ -42,6 +44,10 @@ class Turn:
     """Words the digest spends quoting it (a long message is quoted in part)."""
     thread: int | None = None
     """Its forum topic (``None`` outside forums): the conversation it belongs to."""
+    facts: float = 0.0
+    """How full of facts it is, in [0, 1] (``facts.fact_score``)."""
+    audience: float = 0.0
+    """How much its audience answered it beyond replies (reactions, forwards), in [0, 1]."""
 
     @property
     def spent(self) -> int:
@@ -84,11 +90,30 @@ def sessions(turns: Sequence[Turn]) -> int:
 
 
 def unanswered(seq: Sequence[Turn], i: int) -> bool:
-    """Whether question ``i`` gets no reply and none of the next ``FOLLOWING`` messages
-    (within ``ANSWER_HOURS``) is by someone else: not even a "no" answers it."""
-    if any(u.reply_to == i and u.author != seq[i].author for u in seq[i + 1 :]):
-        return False
-    later = seq[i + 1 : i + 1 + FOLLOWING]
-    return not any(
-        u.author != seq[i].author and u.hours - seq[i].hours <= ANSWER_HOURS for u in later
-    )
+    """Whether question ``i`` stays unanswered: no reply to it (or to a reply to it) by
+    someone else, none of its thread's next ``FOLLOWING`` messages within
+    ``ANSWER_HOURS`` by someone else that asks nothing back (even a "no" answers it), and no later message
+    of its thread by someone else within ``ANSWER_WINDOW_HOURS`` that states something
+    on its terms (shares a content word with it and asks nothing back)."""
+    asker = seq[i].author
+    chain = {i}
+    for k in range(i + 1, len(seq)):
+        if seq[k].reply_to in chain:
+            if seq[k].author != asker:
+                return False
+            chain.add(k)
+    for k in itertools.islice(in_thread(seq, i, 1), FOLLOWING):
+        u = seq[k]  # a question back ("who is coming tonight?") answers nothing
+        if (
+            u.author != asker
+            and u.act is not Act.QUESTION
+            and u.hours - seq[i].hours <= ANSWER_HOURS
+        ):
+            return False
+    for k in in_thread(seq, i, 1):
+        u = seq[k]
+        if u.hours - seq[i].hours > ANSWER_WINDOW_HOURS:
+            break
+        if u.author != asker and u.act is not Act.QUESTION and u.stems & seq[i].stems:
+            return False
+    return True

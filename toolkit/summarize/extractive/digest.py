@@ -18,12 +18,14 @@ import re
 from collections import Counter
 
 from toolkit.models import SourceKind
-from toolkit.summarize.extractive.acts import Act, act_of, agrees, is_placeholder
+from toolkit.summarize.extractive.acts import Act, act_of, agrees, is_placeholder, question_sentence
 from toolkit.summarize.extractive.cite import Citer
-from toolkit.summarize.extractive.conversations import Turn, in_thread, unanswered
-from toolkit.summarize.extractive.draft import Draft, author
+from toolkit.summarize.extractive.conversations import Turn, in_thread
+from toolkit.summarize.extractive.draft import Draft, audience, author
+from toolkit.summarize.extractive.facts import fact_score
 from toolkit.summarize.extractive.opening import opening
 from toolkit.summarize.extractive.quotes import ELLIPSIS
+from toolkit.summarize.extractive.sections import open_questions
 from toolkit.summarize.extractive.selection import (
     OPENER_WEIGHT,
     TIME_SPAN_HOURS,
@@ -70,6 +72,8 @@ def turns(draft: Draft) -> list[Turn]:
                 reply_to=index.get(message.reply_to) if message.reply_to is not None else None,
                 hours=(message.posted_at - start).total_seconds() / 3600,
                 thread=message.topic_id,
+                facts=fact_score(text, draft.packs[i]),
+                audience=audience(message),
             )
         )
     return out
@@ -182,15 +186,13 @@ def _decision(c: Citer, seq: list[Turn]) -> tuple[str, tuple[int, ...]] | None:
 
 def _open_question(c: Citer, seq: list[Turn], taken: set[int]) -> str | None:
     draft = c.draft
-    asked = [
-        i
-        for i, t in enumerate(seq)
-        if t.act is Act.QUESTION and t.words >= 4 and i not in taken and unanswered(seq, i)
-    ]
+    asked = [i for i in open_questions(draft, seq) if i not in taken]
     if not asked:
         return None
     i = max(asked, key=lambda k: (draft.importance[k], -k))
-    text = draft.book.sentence("open_question", who=c.name(i), quote=c.quote(i, 100))
+    sentence = question_sentence(draft.texts[i], draft.packs[i]) or draft.texts[i]
+    quote = draft.book.quote(c.clip(i, sentence, 100))
+    text = draft.book.sentence("open_question", who=c.name(i), quote=quote)
     return _cited(c, text, (i,))
 
 

@@ -30,6 +30,7 @@ from toolkit.summarize.extractive.clusters import Matrix, centrality, centred, c
 from toolkit.summarize.extractive.conversations import Turn
 from toolkit.summarize.extractive.digest import digest, turns
 from toolkit.summarize.extractive.draft import Draft
+from toolkit.summarize.extractive.facts import fact_score
 from toolkit.summarize.extractive.keyphrases import key_phrases, message_terms
 from toolkit.summarize.extractive.sections import sections
 from toolkit.summarize.extractive.threads import Thread, threads
@@ -58,6 +59,9 @@ def _draft(
     if ctx.family == "source":
         quality *= np.array([0.05 if has_period_wording(t) else 1.0 for t in texts])
     central = centrality(unit, np.zeros(len(messages), dtype=np.int_))
+    found = [find(code) for code in langs]
+    # Sections rank what they show by importance: the messages full of facts first.
+    facts = np.array([fact_score(t, p) for t, p in zip(spoken, found, strict=True)])
     return Draft(
         messages=list(messages),
         ctx=ctx,
@@ -66,14 +70,14 @@ def _draft(
         sizes=sizes,
         labels=np.zeros(len(messages), dtype=np.int_),
         central=central,
-        importance=importance(messages, central, sizes),
+        importance=importance(messages, central, sizes) * (0.5 + 0.5 * facts),
         quality=quality,
         titles={},
         df=dict(Counter(stem for words in terms for stem in {s for s, _ in words})),
         vectors=unit,
         book=book,
         langs=langs,
-        packs=[find(code) for code in langs],
+        packs=found,
     )
 
 

@@ -53,6 +53,8 @@ BASE_BUDGET = 20
 BUDGET_PER_SQRT = 4.0
 OPENER_WEIGHT = 2.0
 THREAD_WEIGHT = 1.0
+# The weight of the facts a message carries (numbers, names, places, links, times).
+FACT_WEIGHT = 1.0
 BUDGET_PER_SESSION = 15.0
 MAX_BUDGET = 90
 # Periods longer than this many hours get the time term in the redundancy.
@@ -114,13 +116,18 @@ def informativeness(
         if t.reply_to is not None:
             replies[t.reply_to] += 1
     threaded = np.array(
-        [min(1.0, (replies[i] + (t.reply_to is not None)) / 2) for i, t in enumerate(turns)]
+        [
+            min(1.0, (replies[i] + (t.reply_to is not None) + 2 * t.audience) / 2)
+            for i, t in enumerate(turns)
+        ]
     )
+    facts = np.array([t.facts for t in turns])
     score = (
         0.6 * central
         + 0.4 * shared
         + opener_weight * opener(turns, content)
         + THREAD_WEIGHT * threaded
+        + FACT_WEIGHT * facts
     ) * prior
     return np.where(content, np.clip(score, 0.0, None), 0.0)
 

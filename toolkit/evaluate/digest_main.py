@@ -52,10 +52,10 @@ def _missed(digests: Sequence[Digest]) -> list[str]:
             for i in d.score.sections[kind].missed:
                 message = d.window.message(i)
                 text = message.text if message else "?"
-                lines.append(f"[{d.window.id} → {d.asked}] {SHORT[kind]} {i}: {_short(text, 120)}")
+                lines.append(f"{d.window.id} → {d.asked}, {SHORT[kind]} {i}: {_short(text, 120)}")
         for fact in d.score.facts_missed:
             if fact.alternatives(same_language=d.asked == d.window.language):
-                lines.append(f"[{d.window.id} → {d.asked}] fact: {' | '.join(fact.any)}")
+                lines.append(f"{d.window.id} → {d.asked}, fact: {' | '.join(fact.any)}")
     return lines
 
 
@@ -71,14 +71,15 @@ def report(digests: Sequence[Digest], cases: Sequence[CaseResult], *, missed: bo
     wrong = false_items(digests)
     out.append(f"False items ({len(wrong)}):")
     out += [
-        f"[{w['window']} → {w['asked']}] {w['section']} {w['ids']}: {_short(w['text'])}"
+        f"{w['window']} → {w['asked']}, {w['section']} {', '.join(map(str, w['ids']))}: "
+        f"{_short(w['text'])}"
         for w in wrong
     ]
     for d in digests:
         bad = d.score.emails + d.score.phones + d.score.repeated_addressee
-        out += [f"[{d.window.id} → {d.asked}] must be 0: {_short(b)}" for b in bad]
+        out += [f"{d.window.id} → {d.asked}, must be 0: {_short(b)}" for b in bad]
         out += [
-            f"[{d.window.id} → {d.asked}] wrong date: {_short(i.text)}" for i in d.score.dates_wrong
+            f"{d.window.id} → {d.asked}, wrong date: {_short(i.text)}" for i in d.score.dates_wrong
         ]
     if missed:
         out += ["", "Missed:", *_missed(digests)]

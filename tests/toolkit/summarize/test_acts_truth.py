@@ -115,7 +115,8 @@ def test_the_plan_time_is_the_sources_own() -> None:
     }
     summary = _summary(case)
     plans_ = next(s for s in summary.sections if s.kind is SectionKind.PLANS)
-    assert "13:40" in plans_.body and "04:40" not in plans_.body
+    assert "13:40" in plans_.body
+    assert "04:40" not in plans_.body
     assert "7 March" in plans_.body or "March 7" in plans_.body
 
 
@@ -137,7 +138,8 @@ def test_an_ambiguous_clock_gives_no_time() -> None:
     }
     summary = _summary(case)
     for section in summary.sections:
-        assert "01:40" not in section.body and "13:40" not in section.body
+        assert "01:40" not in section.body
+        assert "13:40" not in section.body
 
 
 @pytest.mark.parametrize(
@@ -169,7 +171,8 @@ def test_a_plain_statement_of_a_decision_is_one(text: str, code: str) -> None:
 
 def test_an_objection_or_a_question_back_is_no_agreement() -> None:
     en = pack("en")
-    assert agrees("ok", en) and agrees("Yes, 9:40 works", en)
+    assert agrees("ok", en)
+    assert agrees("Yes, 9:40 works", en)
     assert not agrees("ok but I'm at work till 8", en)
     assert not agrees("sure, what time?", en)
 
@@ -218,7 +221,8 @@ def test_the_question_sentence_is_the_one_that_asks(
     if asked is None:
         assert found is None
     else:
-        assert found is not None and found.startswith(asked)
+        assert found is not None
+        assert found.startswith(asked)
 
 
 def test_a_question_answered_later_without_a_reply_is_not_open() -> None:
@@ -303,7 +307,8 @@ def test_the_addressee_named_once_is_then_a_pronoun(text: str, wrong: str) -> No
     from toolkit.summarize.lang.en.reported import report
 
     said = report(text, "Kai", "Ugo", ("Kai", "Ugo"))
-    assert said is not None and said.startswith("Kai asks Ugo")
+    assert said is not None
+    assert said.startswith("Kai asks Ugo")
     assert wrong not in said
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from enum import Enum
 
+from toolkit.summarize.extractive.tokens import content_words
 from toolkit.summarize.lang import LanguagePack, packs
 from toolkit.summarize.lang.chatter import is_chatter, is_placeholder
 from toolkit.summarize.period_wording import split_sentences
@@ -65,13 +66,16 @@ def proposes(text: str, pack: LanguagePack | None = None) -> bool:
 
 def agrees(text: str, pack: LanguagePack | None = None) -> bool:
     """Whether a reply accepts what it answers ("sounds good", "давай", "домовились"):
-    its agreement cue, and no question, refusal or hedge ("ok, but I'm at work till 8")."""
+    its first sentence opens with the agreement cue and holds no question, refusal or hedge
+    ("ok, but I'm at work till 8" does not agree)."""
     stripped = text.strip()
+    # The first sentence carries the answer: "Agreed on Thursday. Who runs the job?" agrees.
+    first = next((s.strip() for s in split_sentences(stripped) if s.strip()), "")
     return (
-        _any(stripped, pack, "agreement")
-        and not _QUESTION_RE.search(stripped)
-        and not declines(stripped, pack)
-        and not _any(stripped, pack, "hedge")
+        _any(first, pack, "agreement")
+        and not _QUESTION_RE.search(first)
+        and not declines(first, pack)
+        and not _any(first, pack, "hedge")
     )
 
 
@@ -90,12 +94,30 @@ def plans(text: str, pack: LanguagePack | None = None) -> bool:
     )
 
 
+def announces(text: str, pack: LanguagePack | None = None) -> bool:
+    """Whether a channel's post can announce something ahead: no question, hedge,
+    report of the past or wish (its time is checked by the caller)."""
+    return not _QUESTION_RE.search(text.strip()) and not any(
+        _any(text, pack, cue) for cue in ("hedge", "past", "wish")
+    )
+
+
 def resolves(text: str, pack: LanguagePack | None = None) -> bool:
     """Whether an asker's later message closes their question ("never mind, found it")."""
     return _any(text, pack, "resolved")
 
 
-MAX_AFTER_QUESTION = 12
+def asks_back(text: str) -> bool:
+    """Whether a message opens with a question of its own ("Who is coming to the
+    concert?") rather than answering one: its first sentence asks and has two content
+    words or more ("no, not really, why?" answers; "Hm, not sure. Isn't it risky?" too)."""
+    sentences = [s for s in split_sentences(text.strip()) if s.strip()]
+    if not sentences or not _QUESTION_RE.search(sentences[0].strip()):
+        return False
+    return len(content_words(sentences[0])) >= 2
+
+
+MAX_AFTER_QUESTION = 3
 """Words a message may go on after its question before it reads as answering itself."""
 
 
@@ -127,6 +149,8 @@ __all__ = [
     "Act",
     "act_of",
     "agrees",
+    "announces",
+    "asks_back",
     "declines",
     "is_chatter",
     "is_placeholder",

@@ -24,8 +24,6 @@ OPENER_DECAY = 0.4
 # A question is answered by someone else among its next FOLLOWING messages (ANSWER_HOURS).
 FOLLOWING = 3
 ANSWER_HOURS = 2.0
-# A later message of the thread on the question's terms answers it within this time.
-ANSWER_WINDOW_HOURS = 24.0
 # A pause this long (hours) starts a new conversation, whose first messages open it.
 SESSION_GAP_HOURS = 0.25
 
@@ -48,6 +46,8 @@ class Turn:
     """How full of facts it is, in [0, 1] (``facts.fact_score``)."""
     audience: float = 0.0
     """How much its audience answered it beyond replies (reactions, forwards), in [0, 1]."""
+    asks_back: bool = False
+    """It opens with a question of its own (``acts.asks_back``): no answer to the one before."""
 
     @property
     def spent(self) -> int:
@@ -91,10 +91,11 @@ def sessions(turns: Sequence[Turn]) -> int:
 
 def unanswered(seq: Sequence[Turn], i: int) -> bool:
     """Whether question ``i`` stays unanswered: no reply to it (or to a reply to it) by
-    someone else, none of its thread's next ``FOLLOWING`` messages within
-    ``ANSWER_HOURS`` by someone else that asks nothing back (even a "no" answers it), and no later message
-    of its thread by someone else within ``ANSWER_WINDOW_HOURS`` that states something
-    on its terms (shares a content word with it and asks nothing back)."""
+    someone else; none of its thread's next ``FOLLOWING`` messages within
+    ``ANSWER_HOURS`` by someone else that asks nothing back (even a "no" answers it); and
+    no later message of its thread by someone else, however late, that states something
+    on its terms (shares a content word with it, asks nothing back): when unsure, a
+    question is not called open."""
     asker = seq[i].author
     chain = {i}
     for k in range(i + 1, len(seq)):
@@ -103,17 +104,8 @@ def unanswered(seq: Sequence[Turn], i: int) -> bool:
                 return False
             chain.add(k)
     for k in itertools.islice(in_thread(seq, i, 1), FOLLOWING):
-        u = seq[k]  # a question back ("who is coming tonight?") answers nothing
-        if (
-            u.author != asker
-            and u.act is not Act.QUESTION
-            and u.hours - seq[i].hours <= ANSWER_HOURS
-        ):
+        u = seq[k]  # a question of its own ("who is coming tonight?") answers nothing
+        if u.author != asker and not u.asks_back and u.hours - seq[i].hours <= ANSWER_HOURS:
             return False
-    for k in in_thread(seq, i, 1):
-        u = seq[k]
-        if u.hours - seq[i].hours > ANSWER_WINDOW_HOURS:
-            break
-        if u.author != asker and u.act is not Act.QUESTION and u.stems & seq[i].stems:
-            return False
-    return True
+    later = (seq[k] for k in in_thread(seq, i, 1))
+    return not any(u.author != asker and not u.asks_back and u.stems & seq[i].stems for u in later)

@@ -18,7 +18,14 @@ import re
 from collections import Counter
 
 from toolkit.models import SourceKind
-from toolkit.summarize.extractive.acts import Act, act_of, agrees, is_placeholder, question_sentence
+from toolkit.summarize.extractive.acts import (
+    Act,
+    act_of,
+    agrees,
+    asks_back,
+    is_placeholder,
+    question_sentence,
+)
 from toolkit.summarize.extractive.cite import Citer
 from toolkit.summarize.extractive.conversations import Turn, in_thread
 from toolkit.summarize.extractive.draft import Draft, audience, author
@@ -74,6 +81,7 @@ def turns(draft: Draft) -> list[Turn]:
                 thread=message.topic_id,
                 facts=fact_score(text, draft.packs[i]),
                 audience=audience(message),
+                asks_back=asks_back(text),
             )
         )
     return out
@@ -253,7 +261,14 @@ def digest(
     taken = {i for unit in chosen for i in unit.members}
     if outcome is not None and told:
         taken.update(outcome[1])
-    if outcome is not None and not told and not set(outcome[1]) & taken:
+    if outcome is not None and not told and outcome[1][0] not in taken:
+        if set(outcome[1]) & taken:  # its agreement is told already: the decision alone
+            decided = outcome[1][0]
+            quote = c.quote(decided, 120)
+            outcome = (
+                c.draft.book.sentence("decided", who=c.name(decided), quote=quote),
+                (decided,),
+            )
         sentences.append(_cited(c, outcome[0], outcome[1]))
         taken.update(outcome[1])
     if not channel and conversations > 1 and len(sentences) < MAX_SENTENCES:

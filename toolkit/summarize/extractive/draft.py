@@ -7,7 +7,6 @@ the rest of the messages.
 from __future__ import annotations
 
 import math
-
 from dataclasses import dataclass, field
 
 import numpy as np

@@ -21,6 +21,7 @@ from toolkit.models import Section, SectionItem, SectionKind, SourceKind
 from toolkit.summarize.extractive.acts import (
     Act,
     agrees,
+    announces,
     declines,
     names_time,
     plans,
@@ -148,7 +149,9 @@ def _decisions(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -
         body = book.say(key, who=c.name(i), quote=quote, agreer=c.name(j))
         lines.append((draft.importance[i], _line(c, body, i, j)))
     for i in range(len(seq)):
-        if seq[i].act is Act.DECISION and i not in claimed:
+        # A lone word ("берём", "booked") answers someone: its decision is in the message
+        # it answers, or in a fuller message of its own.
+        if seq[i].act is Act.DECISION and i not in claimed and seq[i].words >= 3:
             claimed.add(i)
             body = book.say("line_decided", who=c.name(i), quote=c.quote(i) + _when(draft, i))
             lines.append((draft.importance[i], _line(c, body, i)))
@@ -188,16 +191,28 @@ def _open(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> lis
 
 def plan_messages(draft: Draft, seq: Sequence[Turn]) -> list[int]:
     """The messages that state a plan: a statement with the pack's plan cue (no
-    question, hedge, report of the past or wish: ``acts.plans``) that names a moment
-    after its posting, in the source's own zone."""
+    question, hedge, report of the past or wish: ``acts.plans``) — in a channel any
+    announcement that is none of those — that names a moment after its posting, in the
+    source's own zone."""
     return [
         i
         for i, t in enumerate(seq)
         if t.act not in (Act.CHATTER, Act.QUESTION)
         and names_time(draft.texts[i], draft.packs[i])
-        and plans(draft.texts[i], draft.packs[i])
+        and (plans(draft.texts[i], draft.packs[i]) or _announced(draft, i))
         and _planned(draft, i) is not None
     ]
+
+
+def _announced(draft: Draft, i: int) -> bool:
+    """A channel's post that announces a later day ("Open house on Saturday 25 October"):
+    none of a plan's exclusions, and a day after the post's (a time of its own day may
+    be a bound, "open until 23:00", not an event)."""
+    if draft.ctx.kind is not SourceKind.CHANNEL or not announces(draft.texts[i], draft.packs[i]):
+        return False
+    planned = _planned(draft, i)
+    posted = draft.messages[i].posted_at.astimezone(draft.ctx.timezone)
+    return planned is not None and planned[0].date() > posted.date()
 
 
 def _plans(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[Line]:
@@ -347,9 +362,12 @@ def sections(
     if draft.ctx.family == "source":  # a source summary quotes nothing that names a time
         claimed.update(i for i, text in enumerate(draft.texts) if has_period_wording(text))
     out: list[Section] = []
-    makers = [(SectionKind.PLANS, _plans), (SectionKind.LINKS, _links)]
-    if draft.ctx.kind is not SourceKind.CHANNEL:  # a channel's questions are rhetorical
-        makers = [(SectionKind.DECISIONS, _decisions), (SectionKind.OPEN_QUESTIONS, _open), *makers]
+    makers = [
+        (SectionKind.DECISIONS, _decisions),
+        (SectionKind.OPEN_QUESTIONS, _open),  # none in a channel: its questions are rhetorical
+        (SectionKind.PLANS, _plans),
+        (SectionKind.LINKS, _links),
+    ]
     for kind, make in makers:
         lines = make(draft, seq, c, claimed)
         if lines:

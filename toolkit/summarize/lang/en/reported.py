@@ -63,7 +63,8 @@ _FIRST = {  # first person singular -> (form after a name, form after "they")
 }
 _SECOND = {"you're": "is", "you've": "has", "you'll": "will", "you'd": "would"}
 _AUXILIARIES = frozenset(
-    "will would can could shall should may might must do does did are were have has had".split()
+    {"will", "would", "can", "could", "shall", "should", "may", "might", "must"}
+    | {"do", "does", "did", "are", "were", "have", "has", "had"}
 )
 """Words after which "you" is the subject of a question ("will you be home")."""
 _SECOND_THEY = {
@@ -85,8 +86,9 @@ _IDIOMS = re.compile(
 """Formulas whose "you" or spelling no rewrite keeps true ("here you go" is no "Susan
 goes"): a message with one is quoted, not retold."""
 _FRAGMENT = frozenset(
-    "because cause cuz coz when and but so if or then while as since though although "
-    "that which who whom whose where why how what whether".split()
+    {"because", "cause", "cuz", "coz", "when", "and", "but", "so", "if", "or", "then"}
+    | {"while", "as", "since", "though", "although", "that", "which", "who", "whom"}
+    | {"whose", "where", "why", "how", "what", "whether"}
 )
 """Words that open a clause, not a sentence: a rewrite starting with one is a fragment."""
 _WE = {"we're": "they're", "we've": "they've", "we'll": "they'll", "we'd": "they'd"}

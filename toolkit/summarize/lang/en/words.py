@@ -52,7 +52,7 @@ NOT_TOPICS = _words("mean means meant guess guessing feel feels felt sound sound
 dictionary: never a topic, though they count as words of the conversation."""
 
 ABBREVIATIONS = _words(
-    """mr mrs ms dr prof sr jr st mt ft no nos approx vs etc e.g i.e a.m p.m approx dept inc ltd corp
+    """mr mrs ms dr prof sr jr st mt ft no nos vs etc e.g i.e a.m p.m approx dept inc ltd corp
     jan feb mar apr jun jul aug sep sept oct nov dec tue thu fri vol cf"""
 )
 """Words that end with a dot inside a sentence ("Mr. Smith", "e.g. this")."""
@@ -70,9 +70,13 @@ PROPOSAL = (
     r"you could|i suggest|i propose|i recommend|maybe we|wanna|would you like)\b"
 )
 DECISION = (
-    r"\b(?:we|i|they)(?:'ve| have)?(?: just| already| finally| now)? (?:decided|agreed|settled|"
-    r"booked|reserved|bought|paid|confirmed|ordered|signed|chose|picked|went with)\b|"
-    r"^\W*(?:just )?(?:booked|reserved|bought|paid|confirmed|ordered|signed|decided|done)\b|"
+    r"\b(?:we|i|they|he|she)(?:'ve| have| has)?(?: just| already| finally| now)? (?:decided|"
+    r"agreed|settled|booked|reserved|bought|paid|confirmed|ordered|signed|chose|picked|"
+    r"went with|merged|fixed|switched|approved)\b|"
+    r"^\W*(?:just )?(?:booked|reserved|bought|paid|confirmed|ordered|signed|decided|done|"
+    r"approved|merged|fixed|switched|final)\b|"
+    r"\b(?:booked|confirmed|ordered|merged|reserved|signed|approved|switched|paid|fixed)"
+    r"(?: too| already)?\s*(?:[!✅.:]|$)|"
     r"\b(?:it'?s|that'?s|is) (?:decided|settled|a deal|booked|confirmed|reserved|final)\b|"
     r"\bwe(?:'re| are) going with\b|\bfinal decision\b|\bdecision:"
 )
@@ -85,7 +89,9 @@ PLAN = (
     r"\b(?:i'?ll|we'?ll|i will|we will|will do|i'?m going to|we'?re going to|gonna|"
     r"i plan|we plan|planning to|(?:i'?m|we'?re|i am|we are) (?:meeting|leaving|coming|flying|"
     r"seeing|taking|going|driving|heading|arriving|staying|checking|starting|moving|picking)|"
-    r"we (?:take|leave|meet|fly|go|arrive|start|depart|check in|head|pick up))\b"
+    r"we (?:take|leave|meet|fly|go|arrive|start|depart|check in|head|pick up|sign|move|land)|"
+    r"(?:is|are|'s) (?:on|this|next) (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"^\W*reminder\b)\b"
 )
 WHEN = (
     r"\b(?:today|tonight|tomorrow|(?:this|next) (?:week|weekend|month|morning|evening)|"
@@ -100,7 +106,7 @@ HEDGE = (
     r"\b(?:i think|i thought|i guess|i believe|i suppose|i assume|i hope|maybe|might|perhaps|"
     r"probably|possibly|not sure|unsure|if|unless|whether|not|never|no longer|\w+n'?t|"
     r"hopefully|seems?|apparently|supposedly|would|could|should|but|though|although|"
-    r"pending|tentative(?:ly)?|yet)\b"
+    r"pending|tentative(?:ly)?|yet|(?:those|everyone|anyone|all) who)\b"
 )
 PAST = (
     r"\b(?:was|were|did|had|went|watched|saw|came|yesterday|ago|used to|last (?:night|week|"
@@ -121,7 +127,8 @@ RESOLVED = (
 RHETORICAL = (
     r"\b(?:who (?:would have|would've|knew|cares)|why not|isn'?t it|aren'?t (?:they|we|you)|"
     r"don'?t you think|what could (?:possibly )?go wrong|guess what|you know what|"
-    r"how (?:cool|great|nice|sweet|awesome|lovely) is that|right)\s*\?"
+    r"how (?:cool|great|nice|sweet|awesome|lovely) is that|right|"
+    r"who (?:doesn'?t|does not|wouldn'?t|would not|isn'?t|didn'?t) [^?]*)\s*\?"
 )
 
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"

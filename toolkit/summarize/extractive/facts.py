@@ -14,7 +14,7 @@ from toolkit.summarize.lang import LanguagePack
 from toolkit.text import URL_RE
 
 _NUMBER = re.compile(r"(?<![\w.])[€$£₴₽¥]?\d[\d.,:/-]*(?:\s?[€$£₴₽¥%])?(?!\w)")
-_NAME = re.compile(r"(?<=[\w,;:)\]»”'\"] )[A-ZА-ЯЁІЇЄҐ][\w'’-]+")
+_NAME = re.compile(r"(?<=[\w,;:)\]»”'\"] )[A-ZА-ЯЁІЇЄҐ][a-zа-яёіїєґ'’-]*[a-zа-яёіїєґ]{2}")
 _MENTION = re.compile(r"(?<!\w)@\w{3,}")
 FULL = 4.0
 """Facts at which a message counts as full of them (its score is 1)."""

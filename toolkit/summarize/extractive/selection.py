@@ -55,6 +55,9 @@ OPENER_WEIGHT = 2.0
 THREAD_WEIGHT = 1.0
 # The weight of the facts a message carries (numbers, names, places, links, times).
 FACT_WEIGHT = 1.0
+# Facts count from SHORT_EXCHANGE content messages on, fully from FACT_MESSAGES.
+SHORT_EXCHANGE = 20
+FACT_MESSAGES = 60
 BUDGET_PER_SESSION = 15.0
 MAX_BUDGET = 90
 # Periods longer than this many hours get the time term in the redundancy.
@@ -121,7 +124,9 @@ def informativeness(
             for i, t in enumerate(turns)
         ]
     )
-    facts = np.array([t.facts for t in turns])
+    # In a short exchange every message is the point; in a long chat, the facts.
+    ramp = (int(content.sum()) - SHORT_EXCHANGE) / (FACT_MESSAGES - SHORT_EXCHANGE)
+    facts = np.array([t.facts for t in turns]) * min(1.0, max(0.0, ramp))
     score = (
         0.6 * central
         + 0.4 * shared

@@ -80,11 +80,11 @@ _SECOND_THEY = {
 _IDIOMS = re.compile(
     r"\b(?:here (?:you|u) (?:go|are)|there (?:you|u) (?:go|are)|you too|"
     r"see (?:you|u|ya)|bless you|mind you|you bet|you'?re welcome|love (?:you|u)|miss (?:you|u)|"
-    r"wana|wanna|gonna|gotta)\b",
+    r"wana|wan)\b",
     re.IGNORECASE,
 )
 """Formulas whose "you" or spelling no rewrite keeps true ("here you go" is no "Susan
-goes"): a message with one is quoted, not retold."""
+goes"): a sentence with one is left out, and a message with nothing else is quoted."""
 _FRAGMENT = frozenset(
     {"because", "cause", "cuz", "coz", "when", "and", "but", "so", "if", "or", "then"}
     | {"while", "as", "since", "though", "although", "that", "which", "who", "whom"}
@@ -230,12 +230,14 @@ def report(
         but chatter is left; None when a rewrite would not be sure (a formula such as
         "here you go", a fragment): the caller quotes the message instead.
     """
-    if _IDIOMS.search(text):
-        return None
     rewriter = _Rewriter(speaker, addressee)
     clauses: list[str] = []
     pieces = [piece for part in split_sentences(text) for piece in split_tail_question(part)]
+    unsure = False
     for raw in pieces:
+        if _IDIOMS.search(raw):
+            unsure = True  # "here you go" is no "Susan goes"
+            continue
         shaped = directive(raw) if rewriter.addressee else None
         if shaped is not None:
             verb, rest = shaped
@@ -268,12 +270,10 @@ def report(
             clauses.append(said.removeprefix(speaker).strip())
         else:
             clauses.append(f"says {_lower(said, names)}")
-    clauses = clauses[:max_clauses]
-    if not clauses:
-        return ""
-    if any(_fragment(clause) for clause in clauses):
-        return None  # "says because when …", "asks whether wana play": quote it instead
-    return f"{speaker} {_and(clauses)}"
+    whole = [clause for clause in clauses if not _fragment(clause)]  # "says because when …"
+    if not whole:
+        return None if unsure or clauses else ""
+    return f"{speaker} {_and(whole[:max_clauses])}"
 
 
 def _fragment(clause: str) -> bool:

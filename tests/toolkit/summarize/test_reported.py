@@ -81,7 +81,8 @@ def test_a_base_form_agrees_through_the_dictionary_and_a_leading_conjunction_goe
 
 def test_a_retold_sentence_starts_in_lower_case_unless_it_opens_with_a_name() -> None:
     names = ("Tess", "Ugo")
-    assert report("Bring Ugo the keys!", "Tess", "Ugo", names) == "Tess says bring Ugo the keys"
+    # An imperative is no report ("Tess says bring Ugo the keys"): the caller quotes it.
+    assert report("Bring Ugo the keys!", "Tess", "Ugo", names) is None
     assert report("It's Ugo's turn", "Tess", "Ugo", names) == "Tess says it's Ugo's turn"
     assert report("Grand Hotel, room 12", "Tess", "Ugo", names) == (
         "Tess says Grand Hotel, room 12"

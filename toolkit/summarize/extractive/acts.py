@@ -94,14 +94,6 @@ def plans(text: str, pack: LanguagePack | None = None) -> bool:
     )
 
 
-def announces(text: str, pack: LanguagePack | None = None) -> bool:
-    """Whether a channel's post can announce something ahead: no question, hedge,
-    report of the past or wish (its time is checked by the caller)."""
-    return not _QUESTION_RE.search(text.strip()) and not any(
-        _any(text, pack, cue) for cue in ("hedge", "past", "wish")
-    )
-
-
 def resolves(text: str, pack: LanguagePack | None = None) -> bool:
     """Whether an asker's later message closes their question ("never mind, found it")."""
     return _any(text, pack, "resolved")
@@ -149,7 +141,6 @@ __all__ = [
     "Act",
     "act_of",
     "agrees",
-    "announces",
     "asks_back",
     "declines",
     "is_chatter",

@@ -83,7 +83,7 @@ class Draft:
 def audience(message: Message) -> float:
     """How much a message's audience answered it beyond replies, in [0, 1]: reactions
     and forwards (when the platform gives them), on a log scale (10 or more: 1)."""
-    total = getattr(message, "reactions_total", 0) + (getattr(message, "forwards", None) or 0)
+    total = message.reaction_count + (message.forwards or 0)
     return min(1.0, math.log1p(total) / math.log1p(10))
 
 

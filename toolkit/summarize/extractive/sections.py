@@ -21,7 +21,6 @@ from toolkit.models import Section, SectionItem, SectionKind, SourceKind
 from toolkit.summarize.extractive.acts import (
     Act,
     agrees,
-    announces,
     declines,
     names_time,
     plans,
@@ -124,6 +123,15 @@ def _proposal(draft: Draft, seq: Sequence[Turn], i: int) -> bool:
     return seq[i].act in (Act.PROPOSAL, Act.DECISION)
 
 
+def _own(draft: Draft, i: int) -> bool:
+    """Whether a decision is the source's own: any in a chat; in a channel only one that
+    says "we" ("we have decided to…"): a news channel reports others' decisions."""
+    if draft.ctx.kind is not SourceKind.CHANNEL:
+        return True
+    pack = draft.packs[i]
+    return pack is not None and bool(pack.cue.us.search(draft.texts[i]))
+
+
 def _decisions(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[Line]:
     book, lines = draft.book, []
     for j in range(len(seq)):
@@ -151,7 +159,7 @@ def _decisions(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -
     for i in range(len(seq)):
         # A lone word ("берём", "booked") answers someone: its decision is in the message
         # it answers, or in a fuller message of its own.
-        if seq[i].act is Act.DECISION and i not in claimed and seq[i].words >= 3:
+        if seq[i].act is Act.DECISION and i not in claimed and seq[i].words >= 3 and _own(draft, i):
             claimed.add(i)
             body = book.say("line_decided", who=c.name(i), quote=c.quote(i) + _when(draft, i))
             lines.append((draft.importance[i], _line(c, body, i)))
@@ -199,17 +207,15 @@ def plan_messages(draft: Draft, seq: Sequence[Turn]) -> list[int]:
         for i, t in enumerate(seq)
         if t.act not in (Act.CHATTER, Act.QUESTION)
         and names_time(draft.texts[i], draft.packs[i])
-        and (plans(draft.texts[i], draft.packs[i]) or _announced(draft, i))
+        and plans(draft.texts[i], draft.packs[i])
+        and (draft.ctx.kind is not SourceKind.CHANNEL or _later_day(draft, i))
         and _planned(draft, i) is not None
     ]
 
 
-def _announced(draft: Draft, i: int) -> bool:
-    """A channel's post that announces a later day ("Open house on Saturday 25 October"):
-    none of a plan's exclusions, and a day after the post's (a time of its own day may
-    be a bound, "open until 23:00", not an event)."""
-    if draft.ctx.kind is not SourceKind.CHANNEL or not announces(draft.texts[i], draft.packs[i]):
-        return False
+def _later_day(draft: Draft, i: int) -> bool:
+    """Whether message ``i`` names a day after its own: a channel's announcement of its
+    own day may name a bound ("open until 23:00"), not an event."""
     planned = _planned(draft, i)
     posted = draft.messages[i].posted_at.astimezone(draft.ctx.timezone)
     return planned is not None and planned[0].date() > posted.date()

@@ -58,6 +58,8 @@ class Cues:
     """An asker's own "never mind, found it" («разобрался»): the question is closed."""
     rhetorical: re.Pattern[str]
     """Questions that ask nothing ("who knew?", "why not?", «не так ли»)."""
+    us: re.Pattern[str]
+    """The first person plural ("we", «мы», «ми»): a channel's own decision says it."""
 
 
 def pack_from(words: ModuleType, **fields: Any) -> LanguagePack:

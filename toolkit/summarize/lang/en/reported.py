@@ -31,6 +31,7 @@ from toolkit.summarize.lang.en.indirect import (
     is_verb,
     is_verb_form,
     opens_question,
+    verb_lemma,
 )
 from toolkit.summarize.lang.en.shapes import directive, split_tail_question
 from toolkit.summarize.lang.en.words import CHATTER_WORDS
@@ -85,6 +86,7 @@ _IDIOMS = re.compile(
 )
 """Formulas whose "you" or spelling no rewrite keeps true ("here you go" is no "Susan
 goes"): a sentence with one is left out, and a message with nothing else is quoted."""
+_SMILEY_BREAK = re.compile(r"\s+[:;=]-?[()DPp]+\s+(?=[A-Z])")
 _FRAGMENT = frozenset(
     {"because", "cause", "cuz", "coz", "when", "and", "but", "so", "if", "or", "then"}
     | {"while", "as", "since", "though", "although", "that", "which", "who", "whom"}
@@ -232,10 +234,13 @@ def report(
     """
     rewriter = _Rewriter(speaker, addressee)
     clauses: list[str] = []
+    # An emoticon before a capital ends a sentence: "I'm great :) And you?" is two.
+    text = _SMILEY_BREAK.sub(". ", text)
     pieces = [piece for part in split_sentences(text) for piece in split_tail_question(part)]
     unsure = False
     for raw in pieces:
-        if _IDIOMS.search(raw):
+        if _IDIOMS.search(raw) or raw.rstrip().endswith("…"):
+            # A formula, or a sentence a quote's limit cut: no rewrite keeps it true.
             unsure = True  # "here you go" is no "Susan goes"
             continue
         shaped = directive(raw) if rewriter.addressee else None
@@ -286,7 +291,13 @@ def _fragment(clause: str) -> bool:
         rest = words[1:]
     else:
         return False
-    return len(rest) < 2 or rest[0].lower().strip(",") in _FRAGMENT
+    first = rest[0].lower().strip(",") if rest else ""
+    if len(rest) < 2 or first in _FRAGMENT:
+        return True
+    if words[0] == "asks" and (first in _AUXILIARIES or first.endswith("n't")):
+        return True  # "asks whether aren't two computers …": the order was not turned
+    # "says try to cast spells": an imperative, or a subject dropped, is no report.
+    return words[0] == "says" and rest[0].islower() and verb_lemma(rest[0]) == rest[0]
 
 
 def _lower(text: str, names: tuple[str, ...]) -> str:

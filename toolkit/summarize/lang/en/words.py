@@ -91,7 +91,7 @@ PLAN = (
     r"seeing|taking|going|driving|heading|arriving|staying|checking|starting|moving|picking)|"
     r"we (?:take|leave|meet|fly|go|arrive|start|depart|check in|head|pick up|sign|move|land)|"
     r"(?:is|are|'s) (?:on|this|next) (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
-    r"^\W*reminder\b)\b"
+    r"^\W*reminder\b|will|sign up|register|join us|rsvp)\b"
 )
 WHEN = (
     r"\b(?:today|tonight|tomorrow|(?:this|next) (?:week|weekend|month|morning|evening)|"
@@ -120,6 +120,7 @@ WISH = (
     r"great|safe|lovely|wonderful|fun)|hope you|wish(?:ing)? you|get well|safe (?:travels?|"
     r"trip|flight|journey)|bon voyage|cheers to)\b"
 )
+US = r"\b(?:we|we'?ve|we'?re|we'?ll|our|us)\b"
 RESOLVED = (
     r"\b(?:never ?mind|nvm|found it|figured (?:it )?out|sorted (?:it )?out|solved it|"
     r"got it working|no longer needed|all sorted)\b"
@@ -128,7 +129,9 @@ RHETORICAL = (
     r"\b(?:who (?:would have|would've|knew|cares)|why not|isn'?t it|aren'?t (?:they|we|you)|"
     r"don'?t you think|what could (?:possibly )?go wrong|guess what|you know what|"
     r"how (?:cool|great|nice|sweet|awesome|lovely) is that|right|"
-    r"who (?:doesn'?t|does not|wouldn'?t|would not|isn'?t|didn'?t) [^?]*)\s*\?"
+    r"who (?:doesn'?t|does not|wouldn'?t|would not|isn'?t|didn'?t) [^?]*|"
+    r"how (?:great|cool|amazing|awesome|good|bad|funny|cute|sad|crazy|weird) "
+    r"(?:is|was|are|were)\b[^?]*)\s*\?"
 )
 
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"

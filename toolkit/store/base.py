@@ -9,6 +9,7 @@ Forum topics and senders (schema migration ``m005_topics_senders``):
 
 - ``Message.topic_id`` is stored with each message (``None`` outside forums) and
   ``Source.chat_type`` with each source (it decides whether messages have links);
+  ``m009_message_reactions`` adds each message's reactions, views and forwards;
 - ``upsert_topics``/``list_topics`` keep each topic's title; once a source has topics,
   its messages without one belong to General (id 1);
 - the message readers (``count_messages``, ``messages_in_period``, ``recent_messages``,

@@ -35,6 +35,7 @@ CREATE TABLE {stage}.import_messages (
     source_id {int} NOT NULL, message_id {int} NOT NULL, posted_at {int} NOT NULL,
     edited_at {int}, sender_peer_id TEXT, sender_name TEXT, text TEXT NOT NULL,
     reply_to {int}, is_service {bool}, media TEXT, forwarded_from TEXT, topic_id {int},
+    reactions TEXT, views {int}, forwards {int},
     PRIMARY KEY (source_id, message_id)
 ){norowid}
 """

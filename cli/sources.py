@@ -10,7 +10,15 @@ from cli.filters import JsonOption, SenderOption, TopicOption, filters
 from cli.render import message_record, print_json, print_table, source_record
 from cli.state import console, settings, workspace
 
-MESSAGE_VIEW = ["messenger_message_id", "posted_at", "sender", "media", "text", "message_link"]
+MESSAGE_VIEW = [
+    "messenger_message_id",
+    "posted_at",
+    "sender",
+    "media",
+    "text",
+    "reactions",
+    "message_link",
+]
 LABELS = {
     "first_message_at": "first",
     "last_message_at": "last",

@@ -29,6 +29,13 @@ UtcTime = Annotated[
 answers and the tools give (``service.schemas.UtcDatetime`` adds the request checks)."""
 
 
+REACTIONS_HELP = (
+    "Reaction counts by emoji (`custom:<document id>` for a custom emoji, `paid` for paid "
+    "reactions), the most given first; `{}` when the message has none."
+)
+"""The description of every message's ``reactions`` (the service's included)."""
+
+
 class _Out(BaseModel):
     model_config = ConfigDict(from_attributes=True)
 
@@ -79,6 +86,7 @@ class ContextMessageOut(_Out):
     sender_peer_id: str
     posted_at: UtcTime
     message_link: str = Field(description="Link to the message; empty where chats have none.")
+    reactions: dict[str, int] = Field(default_factory=dict, description=REACTIONS_HELP)
 
 
 class SearchHitOut(_Out):
@@ -96,6 +104,7 @@ class SearchHitOut(_Out):
     signals: dict[str, float] | None = Field(
         None, description="semantic, lexical, phrase, short_factor (with `explain`)."
     )
+    reactions: dict[str, int] = Field(default_factory=dict, description=REACTIONS_HELP)
 
 
 class SearchResult(_Out):

@@ -218,18 +218,21 @@ class CacheEntry:
 
 @dataclass(frozen=True, slots=True)
 class ContextMessage:
-    """A neighbour of a search hit, as the contract shows it."""
+    """A neighbour of a search hit, as the contract shows it, with its reactions
+    (``{key: count}``, the most given first; empty when it has none)."""
 
     messenger_message_id: str
     text: str
     sender_peer_id: str
     posted_at: datetime
     message_link: str
+    reactions: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
 class SearchHit:
-    """A ranked message with its context; ``signals`` explain the score when asked."""
+    """A ranked message with its context; ``signals`` explain the score when asked;
+    ``reactions`` are the message's (``{key: count}``, empty when it has none)."""
 
     source_ref: str
     messenger_message_id: str
@@ -241,6 +244,7 @@ class SearchHit:
     context_before: list[ContextMessage] = field(default_factory=list)
     context_after: list[ContextMessage] = field(default_factory=list)
     signals: dict[str, float] | None = None
+    reactions: dict[str, int] = field(default_factory=dict)
 
 
 class Hits(list[SearchHit]):

@@ -34,6 +34,7 @@ MESSAGE_COLUMNS = [
     "sender_peer_id",
     "text",
     "media",
+    "reactions",
     "reply_to",
     "topic_id",
     "message_link",
@@ -61,8 +62,15 @@ def sources_table(stats: Iterable[SourceStats]) -> Table:
     return Table(rows, columns=SOURCE_COLUMNS, title="Sources")
 
 
+def reactions_text(message: Message) -> str:
+    """A message's reactions for people: ``👍 3  🔥 1``, the most given first; ``""`` for
+    none."""
+    return "  ".join(f"{key} {count}" for key, count in message.reactions)
+
+
 def messages_table(source: Source, messages: Sequence[Message]) -> Table:
-    """One row per message, oldest first, with the sender's name and the message link."""
+    """One row per message, oldest first, with the sender's name, its reactions and the
+    message link."""
     rows = [
         {
             "messenger_message_id": m.messenger_message_id,
@@ -71,6 +79,7 @@ def messages_table(source: Source, messages: Sequence[Message]) -> Table:
             "sender_peer_id": m.sender_peer_id,
             "text": m.text,
             "media": m.media,
+            "reactions": reactions_text(m),
             "reply_to": m.reply_to,
             "topic_id": m.topic_id,
             "message_link": message_link(source, m.messenger_message_id, topic_id=m.topic_id),

@@ -9,8 +9,9 @@ can neither colour, hide nor move text on the reader's terminal.
 ``sender_peer_id``, ``sender_name``, ``posted_at``, ``message_link``, ``reply_to`` and
 ``reactions`` (``{"👍": 3}``, ``{}`` for none, as on a hit); a source is the
 ``/v1/sources/by-ref`` answer: ``source_ref`` (the canonical ref, which every face
-accepts back), ``title``, ``kind``, ``message_count``, its time span, ``link`` and its
-forum ``topics``. Times are ISO 8601 UTC with ``Z``; ids are strings, as in the API.
+accepts back), ``title``, ``kind``, ``message_count``, its time span, ``link``, its forum
+``topics`` and its ``timezone``. Times are ISO 8601 UTC with ``Z``; ids are strings, as
+in the API.
 """
 
 from __future__ import annotations
@@ -84,6 +85,7 @@ def source_record(stats: SourceStats) -> dict[str, Any]:
         "last_synced_at": stats.last_synced_at,
         "link": source_link(stats.source),
         "topics": [dataclasses.asdict(topic) for topic in stats.topics],
+        "timezone": stats.source.timezone,
     }
 
 

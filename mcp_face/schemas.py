@@ -63,6 +63,12 @@ class SourceOut(_Out):
     last_synced_at: UtcTime | None = Field(description="Last live sync; null if never.")
     link: str = Field(description="Public link of the source.")
     topics: Sequence[TopicOut] = Field(description="A forum's topics; empty otherwise.")
+    timezone: str | None = Field(
+        None,
+        description="The source's own time zone (an IANA name such as `Europe/Berlin`, or "
+        "a fixed offset such as `+03:00`), in which summaries read its times; null when "
+        "unknown (UTC).",
+    )
 
 
 class SourceList(_Out):

@@ -87,6 +87,9 @@ class Source:
     ``bot_chat``, ``saved_messages``, ``private_group``, ``private_supergroup``,
     ``public_supergroup``, ``private_channel``, ``public_channel``); it decides whether
     the messenger has message links for it. ``None`` when unknown (older stores).
+    ``timezone`` is the source's own time zone, in which its people speak of "tomorrow
+    at 13:40": an IANA name (``Europe/Berlin``) or a fixed offset (``+03:00``), learned
+    from an export or set by the user; ``None`` when unknown (read as UTC).
     """
 
     id: int
@@ -95,6 +98,7 @@ class Source:
     handle: str | None = None
     internal_id: int | None = None
     chat_type: str | None = None
+    timezone: str | None = None
 
     @property
     def has_links(self) -> bool:

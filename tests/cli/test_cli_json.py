@@ -37,6 +37,7 @@ SOURCE_FIELDS = [
     "last_synced_at",
     "link",
     "topics",
+    "timezone",
 ]
 HIT_FIELDS = {field.name for field in dataclasses.fields(SearchHit)}
 

@@ -23,6 +23,7 @@ SOURCE_COLUMNS = [
     "first_message_at",
     "last_message_at",
     "last_synced_at",
+    "timezone",
     "topics",
 ]
 TOPIC_COLUMNS = ["topic_id", "title", "messages", "last_message_at"]
@@ -42,7 +43,8 @@ MESSAGE_COLUMNS = [
 
 
 def sources_table(stats: Iterable[SourceStats]) -> Table:
-    """One row per source: canonical ref, title, kind, message count and time span."""
+    """One row per source: canonical ref, title, kind, message count, time span and its
+    own time zone."""
     rows = [
         {
             "ref": s.source.key,
@@ -52,6 +54,7 @@ def sources_table(stats: Iterable[SourceStats]) -> Table:
             "first_message_at": s.first_message_at,
             "last_message_at": s.last_message_at,
             "last_synced_at": s.last_synced_at,
+            "timezone": s.source.timezone,
             "topics": [
                 {"topic_id": t.topic_id, "title": t.title, "messages": t.message_count}
                 for t in s.topics

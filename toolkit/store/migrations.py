@@ -182,6 +182,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         ALTER TABLE messages ADD COLUMN forwards {int}
         """,
     ),
+    Migration(
+        "m010_source_timezone",
+        # Each source's own time zone (an IANA name or a fixed offset such as +03:00).
+        "ALTER TABLE sources ADD COLUMN timezone TEXT",
+    ),
 )
 
 

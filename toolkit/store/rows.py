@@ -20,7 +20,7 @@ MSG_COLUMNS = (
 )
 """The ``messages`` columns, in the order ``to_message`` reads them."""
 
-SOURCE_COLUMNS = "id, internal_id, handle, title, kind, chat_type"
+SOURCE_COLUMNS = "id, internal_id, handle, title, kind, chat_type, timezone"
 KEY_COLUMNS = "id, name, prefix, key_hash, scopes, created_at, revoked_at, last_used_at"
 
 
@@ -33,6 +33,7 @@ class SourceFields(TypedDict):
     internal_id: NotRequired[int | None]
     handle: NotRequired[str | None]
     chat_type: NotRequired[str | None]
+    timezone: NotRequired[str | None]
 
 
 class _SourceLike(Protocol):
@@ -49,13 +50,15 @@ class _SourceLike(Protocol):
 
 
 def source_fields(source: _SourceLike) -> SourceFields:
-    """The ``upsert_source`` keywords that store ``source`` (a ``Source`` or alike)."""
+    """The ``upsert_source`` keywords that store ``source`` (a ``Source`` or alike; its
+    ``timezone`` when it has one: a live fetch knows none)."""
     return SourceFields(
         title=source.title,
         kind=source.kind,
         internal_id=source.internal_id,
         handle=source.handle,
         chat_type=source.chat_type,
+        timezone=getattr(source, "timezone", None),
     )
 
 
@@ -124,8 +127,8 @@ def to_message(row: Sequence[Any]) -> Message:
 
 def to_source(row: Sequence[Any]) -> Source:
     """A ``Source`` from a row of ``SOURCE_COLUMNS``."""
-    sid, internal_id, handle, title, kind, chat_type = row
-    return Source(sid, title, SourceKind(kind), handle, internal_id, chat_type)
+    sid, internal_id, handle, title, kind, chat_type, timezone = row
+    return Source(sid, title, SourceKind(kind), handle, internal_id, chat_type, timezone)
 
 
 def to_key_record(row: Sequence[Any]) -> ApiKeyRecord:

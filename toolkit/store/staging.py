@@ -112,6 +112,7 @@ class Staging:
         """The source as it will be after publishing (a new one gets a provisional id)."""
         internal_id, handle = source_keys(fields)
         title, kind, chat_type = fields["title"], fields["kind"], fields.get("chat_type")
+        timezone = fields.get("timezone")
         source = next(
             (
                 s
@@ -131,6 +132,7 @@ class Staging:
             internal_id=source.internal_id or internal_id,
             handle=source.handle or handle,
             chat_type=chat_type or source.chat_type,
+            timezone=timezone or source.timezone,
         )
         self._sources[source.id] = source
         return source

@@ -1,10 +1,11 @@
 """Cached summaries: the key that identifies a result, and its JSON form in the store.
 
 The key covers the source, the family and period (or "source"), the variant, the
-forum topic (a topic's summary names it), the language, the engine's identity (the LLM
-endpoint, model and prompt version, or the extractive algorithm's version and the
-embedding model) and a hash of the selected messages' content (reactions included), so
-an edit, a new message, new reactions or a prompt change never serves a stale result.
+forum topic (a topic's summary names it), the language, the source's time zone (times
+are read and written in it), the engine's identity (the LLM endpoint, model and prompt
+version, or the extractive algorithm's version and the embedding model) and a hash of
+the selected messages' content (reactions included), so an edit, a new message, new
+reactions or a prompt change never serves a stale result.
 The source enters the key by its canonical reference (``@handle`` or ``c/<internal
 id>``), never by the store's own id: ``mlens copy-store`` carries cached results over
 to a store where the source has another id.
@@ -70,6 +71,7 @@ def cache_key(
         "topics": [list(pair) for pair in ctx.topics],
         "period": [iso_z(t) if t else None for t in (ctx.started_at, ctx.ended_at)],
         "language": ctx.language,
+        "timezone": str(ctx.timezone),
         "engine": engine_id,
         "content": content_hash(messages),
     }

@@ -23,7 +23,9 @@ class SummaryContext:
     ``topic`` is the title of the forum topic the messages are limited to (the summary
     is of that topic, not of the source); ``topics`` are a forum's topics as
     ``(id, title)`` pairs (empty for other sources): its messages belong to topics and
-    a conversation never crosses one.
+    a conversation never crosses one. ``timezone`` is the source's own zone
+    (``Source.timezone``; UTC when unknown): "tomorrow at 13:40" in its messages is
+    read there, and times written back to people are shown there.
     """
 
     family: Family

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
+from datetime import UTC, tzinfo
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
@@ -32,6 +33,7 @@ from toolkit.summarize.engine import SummaryJob
 from toolkit.summarize.languages import normalise_language
 from toolkit.summarize.period_wording import remove_period_phrases, remove_period_sentences
 from toolkit.summarize.registry import ENGINES, select_engine
+from toolkit.timeparse import zone_of
 from toolkit.turns import Turns
 
 
@@ -40,6 +42,15 @@ def _linker(source: Source, messages: Sequence[Message]) -> Callable[[int], str]
         return lambda _: ""
     topics = {m.messenger_message_id: m.topic_id for m in messages}
     return lambda message_id: message_link(source, message_id, topic_id=topics.get(message_id))
+
+
+def _zone(source: Source) -> tzinfo:
+    """The source's own time zone; UTC when it has none, or one this machine does not
+    know (a store copied from a machine with a newer time zone database)."""
+    try:
+        return zone_of(source.timezone)
+    except InvalidRequest:
+        return UTC
 
 
 def _with_text(messages: Sequence[Message]) -> list[Message]:
@@ -170,7 +181,9 @@ def summarize_period(
     )
     topic, topics = _topic(store, source, topic_id)
     kind = request.kind or source.kind
-    ctx = SummaryContext("period", kind, source.title, language, start, end, topic, topics)
+    ctx = SummaryContext(
+        "period", kind, source.title, language, start, end, topic, topics, _zone(source)
+    )
     return _run(
         store, embedder, settings, source, source_ref, messages, ctx, request.use_cache, turns
     )
@@ -212,7 +225,15 @@ def summarize_source(
         )
     )
     topic, topics = _topic(store, source, topic_id)
-    ctx = SummaryContext("source", source.kind, source.title, language, topic=topic, topics=topics)
+    ctx = SummaryContext(
+        "source",
+        source.kind,
+        source.title,
+        language,
+        topic=topic,
+        topics=topics,
+        timezone=_zone(source),
+    )
     return _run(
         store, embedder, settings, source, source_ref, messages, ctx, request.use_cache, turns
     )

@@ -72,7 +72,6 @@ def cache_key(
         "timezone": str(ctx.timezone),
         "period": [iso_z(t) if t else None for t in (ctx.started_at, ctx.ended_at)],
         "language": ctx.language,
-        "timezone": str(ctx.timezone),
         "engine": engine_id,
         "content": content_hash(messages),
     }

@@ -43,8 +43,8 @@ from toolkit.summarize.period_wording import has_period_wording
 from toolkit.text import tokenize
 
 _YOU = re.compile(r"\b(?:you|your|ya|u|ur)\b", re.IGNORECASE)
-DIGEST_QUOTE_CHARS = 160
-# About the words a quote of DIGEST_QUOTE_CHARS characters holds.
+DIGEST_QUOTE_CHARS = 120
+# The most words one message costs the digest's word budget (``selection.word_budget``).
 QUOTE_WORDS = 28
 MAX_SENTENCES = 4
 _VERB = {

@@ -319,3 +319,47 @@ def test_an_unsure_rewrite_is_left_to_a_quote(text: str) -> None:
     from toolkit.summarize.lang.en.reported import report
 
     assert report(text, "Mary", "Susan", ("Mary", "Susan")) is None
+
+
+def test_a_news_channel_reports_others_decisions_and_the_past_as_no_plan() -> None:
+    """A channel's own decision says "we"; a headline about others' decision is news, and
+    a report of last Saturday, or "died at 85", plans nothing."""
+    case = {
+        "lang": "ru",
+        "kind": "channel",
+        "tz": "Europe/Moscow",
+        "messages": [
+            {"id": 1, "sender": "News", "minute": 0, "reply_to": None,
+             "text": "Афганские законодатели утвердили новый закон о выборах"},
+            {"id": 2, "sender": "News", "minute": 5, "reply_to": None,
+             "text": "В субботу Хитли сделали операцию по поводу перелома челюсти"},
+            {"id": 3, "sender": "News", "minute": 9, "reply_to": None,
+             "text": "Владелец клуба умирает в 85 лет"},
+            {"id": 4, "sender": "News", "minute": 12, "reply_to": None,
+             "text": "Мы решили перенести митап на четверг, начало в 19:30"},
+            {"id": 5, "sender": "News", "minute": 20, "reply_to": None,
+             "text": "Митап пройдёт в четверг в 19:30 в коворкинге на Ленина, 21"},
+        ],
+    }  # fmt: skip
+    summary = _summary(case)
+    assert _claimed(summary, SectionKind.DECISIONS) == ["4"]
+    assert _claimed(summary, SectionKind.PLANS) == ["5"]
+
+
+@pytest.mark.parametrize(
+    ("text", "at_least"),
+    [
+        ("Flights booked: LHR→HND on 8 March, £812 each", 3),
+        ("Встречаемся в субботу в 9:00 у входа на Piastowska", 3),
+        ("ok lol", 0),
+    ],
+)
+def test_facts_are_counted_in_any_language(text: str, at_least: int) -> None:
+    from toolkit.summarize.extractive.facts import fact_count
+    from toolkit.summarize.lang import find
+
+    code = "ru" if any("а" <= ch <= "я" for ch in text.lower()) else "en"
+    found = fact_count(text, find(code))
+    assert found >= at_least
+    if at_least == 0:
+        assert found == 0

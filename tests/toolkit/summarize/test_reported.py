@@ -140,7 +140,6 @@ def test_markup_for_an_attachment_is_no_words() -> None:
     [
         ("did Omar feed the fish", "Rita asks Omar whether Omar fed the fish"),
         ("what do you mean", "Rita asks Omar what they mean"),
-        ("have a nice trip", "Rita says have a nice trip"),
         ("could be worse", "Rita says could be worse"),
         (
             "Could let me know when he calls?",
@@ -166,7 +165,6 @@ def test_a_question_without_its_mark_or_its_subject_is_still_reported(text: str,
         ("baked a cake for you", "Vera baked a cake for Sven"),
         ("grilled fish tonight", "Vera says grilled fish tonight"),
         ("could be worse", "Vera says could be worse"),
-        ("think harder", "Vera says think harder"),
     ],
 )
 def test_a_statement_that_drops_its_i_gets_the_speaker_back(text: str, told: str) -> None:
@@ -279,8 +277,14 @@ def test_requests_warnings_and_thanks_name_what_the_speaker_does(text: str, reto
 
 def test_a_dropped_i_is_not_an_order_and_nobody_is_told_without_an_addressee() -> None:
     names = ("Ann", "Bob")
-    assert "tells" not in report("Don't know what to do", "Ann", "Bob", names=names)
-    assert "asks" not in report("Please send me the file", "Ann", None, names=names)
+    assert "tells" not in (report("Don't know what to do", "Ann", "Bob", names=names) or "")
+    assert "asks" not in (report("Please send me the file", "Ann", None, names=names) or "")
+
+
+@pytest.mark.parametrize("text", ["have a nice trip", "think harder", "Try to cast spells"])
+def test_an_imperative_or_a_wish_is_quoted_not_retold(text: str) -> None:
+    """"Rita says have a nice trip" reads as a fragment; who does what is unsure."""
+    assert report(text, "Rita", "Omar", ("Rita", "Omar")) is None
 
 
 @pytest.mark.parametrize(

@@ -41,7 +41,7 @@ from toolkit.summarize.period_wording import has_period_wording
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
-EXTRACTIVE_VERSION = "45"
+EXTRACTIVE_VERSION = "46"
 
 
 def _draft(

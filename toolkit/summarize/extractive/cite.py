@@ -9,14 +9,17 @@ rests on. A quote of a message in another language than the requested one is sho
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from toolkit.models import SourceKind
+from toolkit.summarize.extractive.acts import is_chatter, question_sentence
 from toolkit.summarize.extractive.draft import Draft, author
 from toolkit.summarize.extractive.quotes import passage, quotable
 
 QUOTE_CHARS = 160
+SMILEY_RE = re.compile(r"[:;=]-?[()DPp]+")
 FOREIGN_QUOTE_CHARS = 60
 
 
@@ -47,6 +50,21 @@ class Citer:
         if self.draft.foreign(i):
             limit = min(limit, FOREIGN_QUOTE_CHARS)
         return quotable(text, limit)
+
+    def question(self, i: int, limit: int = QUOTE_CHARS, *, alone: bool = False) -> str:
+        """Message ``i``'s question in quotation marks: from its question sentence on when
+        only chatter comes before it ("Hi all! I'm great :) Which site…?"), the question
+        sentence alone when ``alone``; the message's passage when no sentence asks."""
+        text = self.draft.texts[i]
+        asked = question_sentence(text, self.draft.packs[i])
+        if asked is None:
+            return self.quote(i, limit)
+        if not alone:
+            start = text.find(asked)
+            if start < 0 or not is_chatter(SMILEY_RE.sub(" ", text[:start])):
+                return self.quote(i, limit)
+            asked = text[start:]
+        return self.draft.book.quote(self.clip(i, asked, limit))
 
     def quote(self, i: int, limit: int = QUOTE_CHARS) -> str:
         """Message ``i``'s passage in the requested language's quotation marks."""

@@ -24,7 +24,6 @@ from toolkit.summarize.extractive.acts import (
     agrees,
     asks_back,
     is_placeholder,
-    question_sentence,
 )
 from toolkit.summarize.extractive.cite import Citer
 from toolkit.summarize.extractive.conversations import Turn, in_thread
@@ -142,7 +141,7 @@ def unit_sentence(c: Citer, unit: Unit, seq: list[Turn], *, named: bool = False)
         return book.sentence(
             key,
             asker=c.name(first),
-            question=c.quote(first, DIGEST_QUOTE_CHARS),
+            question=c.question(first, DIGEST_QUOTE_CHARS),
             answerer=c.name(unit.second),
             answer=c.quote(unit.second, DIGEST_QUOTE_CHARS),
         )
@@ -198,9 +197,7 @@ def _open_question(c: Citer, seq: list[Turn], taken: set[int]) -> str | None:
     if not asked:
         return None
     i = max(asked, key=lambda k: (draft.importance[k], -k))
-    sentence = question_sentence(draft.texts[i], draft.packs[i]) or draft.texts[i]
-    quote = draft.book.quote(c.clip(i, sentence, 100))
-    text = draft.book.sentence("open_question", who=c.name(i), quote=quote)
+    text = draft.book.sentence("open_question", who=c.name(i), quote=c.question(i, 100, alone=True))
     return _cited(c, text, (i,))
 
 

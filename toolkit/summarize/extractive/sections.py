@@ -191,9 +191,8 @@ def _open(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> lis
     found = [i for i in open_questions(draft, seq) if i not in claimed]
     for i in _ranked(draft, found)[:MAX_LINES]:
         claimed.add(i)
-        asked = question_sentence(draft.texts[i], draft.packs[i]) or draft.texts[i]
-        quote = draft.book.quote(c.clip(i, asked))
-        lines.append(_line(c, draft.book.say("line_asked_open", who=c.name(i), quote=quote), i))
+        body = draft.book.say("line_asked_open", who=c.name(i), quote=c.question(i, alone=True))
+        lines.append(_line(c, body, i))
     return lines
 
 
@@ -288,7 +287,7 @@ def _thread_lines(
             body = book.say(
                 "line_asked_answered",
                 asker=c.name(i),
-                question=c.quote(i),
+                question=c.question(i),
                 answerer=c.name(j),
                 answer=c.quote(j),
             )

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from toolkit.models import SourceKind
 from toolkit.summarize.extractive.acts import is_chatter, question_sentence
 from toolkit.summarize.extractive.draft import Draft, author
-from toolkit.summarize.extractive.quotes import passage, quotable
+from toolkit.summarize.extractive.quotes import one_line, passage, quotable
+from toolkit.summarize.period_wording import split_sentences
 
 QUOTE_CHARS = 160
 SMILEY_RE = re.compile(r"[:;=]-?[()DPp]+")
@@ -65,6 +66,17 @@ class Citer:
                 return self.quote(i, limit)
             asked = text[start:]
         return self.draft.book.quote(self.clip(i, asked, limit))
+
+    def carrying(self, i: int, holds: Callable[[str], bool], limit: int = QUOTE_CHARS) -> str:
+        """The sentence of message ``i`` that carries its act (the first for which
+        ``holds`` is true, with the one after it when they fit), in quotation marks; the
+        message's passage when the message is one sentence or none holds."""
+        text = one_line(self.draft.texts[i])
+        sentences = [s.strip() for s in split_sentences(text) if s.strip()]
+        found = next((k for k, s in enumerate(sentences) if holds(s)), None)
+        if len(sentences) < 2 or found is None:
+            return self.quote(i, limit)
+        return self.draft.book.quote(self.clip(i, sentences[found], limit))
 
     def quote(self, i: int, limit: int = QUOTE_CHARS) -> str:
         """Message ``i``'s passage in the requested language's quotation marks."""

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from functools import partial
 
 from toolkit.models import Section, SectionItem, SectionKind, SourceKind
 from toolkit.summarize.extractive.acts import (
     Act,
+    act_of,
     agrees,
     declines,
     names_time,
@@ -41,6 +43,7 @@ from toolkit.summarize.extractive.facts import fact_score
 from toolkit.summarize.extractive.quotes import host
 from toolkit.summarize.extractive.selection import partner
 from toolkit.summarize.extractive.threads import Thread
+from toolkit.summarize.lang import LanguagePack
 from toolkit.summarize.lang.script import script
 from toolkit.summarize.period_wording import has_period_wording
 from toolkit.text import URL_RE
@@ -123,6 +126,12 @@ def _proposal(draft: Draft, seq: Sequence[Turn], i: int) -> bool:
     return seq[i].act in (Act.PROPOSAL, Act.DECISION)
 
 
+def _decision_quote(draft: Draft, c: Citer, i: int) -> str:
+    """The sentence of message ``i`` that decides (or proposes), quoted."""
+    pack = draft.packs[i]
+    return c.carrying(i, lambda s: act_of(s, pack) in (Act.DECISION, Act.PROPOSAL))
+
+
 def _own(draft: Draft, i: int) -> bool:
     """Whether a decision is the source's own: any in a chat; in a channel only one that
     says "we" ("we have decided to…"): a news channel reports others' decisions."""
@@ -153,7 +162,7 @@ def _decisions(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -
         claimed.update((i, j))
         if seq[i].act is Act.DECISION:
             key = key.replace("line_", "line_decided_")
-        quote = c.quote(i) + _when(draft, i)
+        quote = _decision_quote(draft, c, i) + _when(draft, i)
         body = book.say(key, who=c.name(i), quote=quote, agreer=c.name(j))
         lines.append((draft.importance[i], _line(c, body, i, j)))
     for i in range(len(seq)):
@@ -161,7 +170,8 @@ def _decisions(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -
         # it answers, or in a fuller message of its own.
         if seq[i].act is Act.DECISION and i not in claimed and seq[i].words >= 3 and _own(draft, i):
             claimed.add(i)
-            body = book.say("line_decided", who=c.name(i), quote=c.quote(i) + _when(draft, i))
+            quote = _decision_quote(draft, c, i) + _when(draft, i)
+            body = book.say("line_decided", who=c.name(i), quote=quote)
             lines.append((draft.importance[i], _line(c, body, i)))
     return [line for _, line in sorted(lines, key=lambda x: -x[0])[:MAX_LINES]]
 
@@ -220,17 +230,22 @@ def _later_day(draft: Draft, i: int) -> bool:
     return planned is not None and planned[0].date() > posted.date()
 
 
+def _plan_sentence(pack: LanguagePack | None, sentence: str) -> bool:
+    return names_time(sentence, pack) and plans(sentence, pack)
+
+
 def _plans(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[Line]:
     found = [i for i in plan_messages(draft, seq) if i not in claimed]
     lines = []
     for i in sorted(_ranked(draft, found)[:MAX_LINES]):
         claimed.add(i)
         book = draft.book
-        body = book.say("line_plan", who=c.name(i), quote=c.quote(i))
+        quote = c.carrying(i, partial(_plan_sentence, draft.packs[i]))
+        body = book.say("line_plan", who=c.name(i), quote=quote)
         if draft.ctx.family == "period":  # a source summary names no time
             named = _when_shown(draft, i)
             if named is not None:
-                body = book.say("line_plan_for", who=c.name(i), when=named, quote=c.quote(i))
+                body = book.say("line_plan_for", who=c.name(i), when=named, quote=quote)
             posted = draft.messages[i].posted_at.astimezone(draft.ctx.timezone)
             body = f"{book.moment(posted)}: {body}"
         lines.append(_line(c, body, i))

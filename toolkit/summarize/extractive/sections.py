@@ -119,10 +119,15 @@ def _when(draft: Draft, i: int) -> str:
 
 
 def _proposal(draft: Draft, seq: Sequence[Turn], i: int) -> bool:
-    """Whether message ``i`` is something to agree to: a proposal (also as a question,
-    "shall we take the 9:40 train?") or a decision."""
-    if seq[i].act is Act.QUESTION:
-        return proposes(draft.texts[i], draft.packs[i])
+    """Whether message ``i`` is something to agree to: a proposal (also as a question
+    that says "we": "shall we take the 9:40 train?") or a decision."""
+    if seq[i].act is Act.QUESTION:  # "shall we…?" proposes; "what about the job?" asks
+        pack = draft.packs[i]
+        return (
+            proposes(draft.texts[i], pack)
+            and pack is not None
+            and bool(pack.cue.us.search(draft.texts[i]))
+        )
     return seq[i].act in (Act.PROPOSAL, Act.DECISION)
 
 

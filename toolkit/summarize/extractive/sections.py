@@ -279,7 +279,7 @@ def _thread_lines(
     draft: Draft, seq: Sequence[Turn], thread: Thread, c: Citer, claimed: set[int]
 ) -> list[Line]:
     book, lines = draft.book, []
-    free = [i for i in thread.content if i not in claimed]
+    free = sorted(i for i in thread.content if i not in claimed)
     if not free:
         return []
     if draft.ctx.kind is SourceKind.CHANNEL:
@@ -293,8 +293,12 @@ def _thread_lines(
         return lines
     first = next((i for i in free if draft.sizes[i] >= OPENER_WORDS), free[0])
     factual = [i for i in free if fact_score(draft.texts[i], draft.packs[i]) > 0]
-    # How a thread opened is told when the opener carries a fact, or when nothing does.
-    if first in factual or not factual:
+    # How a thread opened is told when the opener carries a fact, or when nothing does —
+    # and only of the message that did open it (a short question before it: no opener).
+    opener = first == min(thread.content) or all(
+        seq[k].act is Act.CHATTER for k in thread.content if k < first
+    )
+    if opener and (first in factual or not factual):
         claimed.add(first)
         opened = book.say("line_opened", who=c.name(first), quote=c.quote(first))
         lines.append(_line(c, opened, first))

@@ -363,3 +363,30 @@ def test_facts_are_counted_in_any_language(text: str, at_least: int) -> None:
     assert found >= at_least
     if at_least == 0:
         assert found == 0
+
+
+def test_where_people_reply_a_neighbour_is_no_answer() -> None:
+    """In a chat that answers by replies, the message after a question answers it only on
+    its terms: Katya's release-notes request is no answer to Sasha's CI question."""
+    rows = [
+        ("Dima", 0, "Может, выкатим миграцию во вторник?", None),
+        ("Oleg", 5, "Да, давай во вторник в 21:00", 1),
+        ("Sasha", 30, "Кто-нибудь знает, почему CI на ветке release падает на линтере?", None),
+        ("Katya", 40, "Заказчик просил добавить в релиз-ноты контакт поддержки", None),
+    ]
+    messages = [
+        {"id": n, "sender": who, "minute": minute, "text": text, "reply_to": reply}
+        for n, (who, minute, text, reply) in enumerate(rows, 1)
+    ]
+    summary = _summary({"lang": "ru", "kind": "chat", "tz": "UTC", "messages": messages})
+    answered = [
+        item
+        for section in summary.sections
+        for item in section.items
+        if item.messenger_message_ids[:2] == ("3", "4")
+    ]
+    assert answered == []
+    assert (
+        "Katya" not in summary.summary.split("Sasha", 1)[-1][:120]
+        or "отвеча" not in summary.summary
+    )

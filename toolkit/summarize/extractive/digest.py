@@ -59,6 +59,7 @@ def turns(draft: Draft) -> list[Turn]:
     """The messages as ``selection`` sees them (replies resolved to indices)."""
     index = {m.messenger_message_id: i for i, m in enumerate(draft.messages)}
     start = draft.messages[0].posted_at
+    replying = sum(m.reply_to is not None for m in draft.messages) >= len(draft.messages) / 10
     out = []
     for i, message in enumerate(draft.messages):
         text = draft.texts[i]
@@ -81,6 +82,7 @@ def turns(draft: Draft) -> list[Turn]:
                 facts=fact_score(text, draft.packs[i]),
                 audience=audience(message),
                 asks_back=asks_back(text),
+                replying=replying,
             )
         )
     return out

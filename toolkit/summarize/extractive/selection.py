@@ -148,13 +148,27 @@ def partner(turns: Sequence[Turn], i: int) -> int | None:
         later = [
             j
             for j in itertools.islice(in_thread(turns, i, 1), 3)
-            if turns[j].author != turns[i].author and turns[j].reply_to in (None, i)
+            if turns[j].author != turns[i].author
+            and (
+                turns[j].reply_to == i
+                or (
+                    turns[j].reply_to is None
+                    # where people answer by replies, a message next to a question
+                    # answers it only on its terms
+                    and (not turns[j].replying or turns[j].stems & turns[i].stems)
+                )
+            )
         ]
         answers = (k for k in replies + later[:1] if turns[k].act not in _NO_ANSWER)
         return next(answers, None)
     asked = turns[i].reply_to
     previous = next(in_thread(turns, i, -1), None)
-    if asked is None and previous is not None and turns[previous].author != turns[i].author:
+    if (
+        asked is None
+        and previous is not None
+        and turns[previous].author != turns[i].author
+        and (not turns[i].replying or turns[i].stems & turns[previous].stems)
+    ):
         asked = previous
     if asked is not None and turns[asked].act is Act.QUESTION:
         return asked

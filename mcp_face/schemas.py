@@ -151,4 +151,7 @@ class SummaryOut(_Out):
         description="The messages the text rests on, most important first."
     )
     engine: str = Field(description="`extractive` or `llm` (and a fallback, when one ran).")
+    messages_without_vector: int = Field(
+        0, description="Messages with no stored embedding yet: the summary did not wait."
+    )
     language: str

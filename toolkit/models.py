@@ -309,6 +309,9 @@ class Summary:
     important_messenger_message_ids: list[str]
     engine: str = "extractive"
     language: str = "en"
+    messages_without_vector: int = 0
+    """How many of its messages had no stored embedding yet (right after an import): the
+    summary did not wait for them; the extractive engine then read the window's words."""
 
 
 def utc(value: datetime) -> datetime:

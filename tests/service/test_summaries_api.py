@@ -66,7 +66,9 @@ def test_chat_summary_has_the_contract_shape_and_engine_header(ask: Ask) -> None
     assert response.status_code == 200
     assert response.headers["x-summary-engine"] == "extractive"
     data = response.json()
-    assert set(data) == {"source_ref", "summary", "sections", "important_messenger_message_ids"}
+    contract = {"source_ref", "summary", "sections", "important_messenger_message_ids"}
+    assert set(data) == contract | {"messages_without_vector"}  # an addition: 0 here
+    assert data["messages_without_vector"] == 0
     assert data["source_ref"] == "https://t.me/platform_team"
     assert "Bob asks Alice" in data["summary"]
     # The contract's title and body, plus each section's kind and items (ids it rests on).

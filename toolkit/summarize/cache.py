@@ -94,6 +94,7 @@ def load_cached(store: MessageStore, key: str, source_ref: str) -> Summary | Non
             important_messenger_message_ids=list(data["important_messenger_message_ids"]),
             engine=data["engine"],
             language=data["language"],
+            messages_without_vector=int(data.get("messages_without_vector", 0)),
         )
     except (ValueError, KeyError, TypeError):
         return None  # an unreadable entry is recomputed and overwritten

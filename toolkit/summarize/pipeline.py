@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
+from dataclasses import replace
 from datetime import UTC, tzinfo
 
 from toolkit.config import Settings
@@ -105,7 +106,9 @@ def _run(
         summary = engine.summarize(job)
     if ctx.family == "source":
         summary = without_period_wording(summary)
-    if summary.engine == engine.name:  # a fallback's answer is not the engine's to cache
+    # A fallback's answer is not the engine's to cache, nor one written before the
+    # embedder reached every message (the next request will read their vectors).
+    if summary.engine == engine.name and not summary.messages_without_vector:
         store_cached(store, key, summary, settings)
     return summary
 
@@ -117,16 +120,12 @@ def without_period_wording(summary: Summary) -> Summary:
         title = remove_period_phrases(section.title) or "—"
         body = remove_period_sentences(section.body)
         if body or title != "—":
-            sections.append(type(section)(title=title, body=body))
+            items = tuple(
+                item for item in section.items if remove_period_sentences(item.text) == item.text
+            )
+            sections.append(replace(section, title=title, body=body, items=items))
     text = remove_period_sentences(summary.summary) or "; ".join(s.title for s in sections)
-    return Summary(
-        source_ref=summary.source_ref,
-        summary=text or "—",
-        sections=sections,
-        important_messenger_message_ids=summary.important_messenger_message_ids,
-        engine=summary.engine,
-        language=summary.language,
-    )
+    return replace(summary, summary=text or "—", sections=sections)
 
 
 def _engine_settings(settings: Settings, engine: str | None) -> Settings:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -34,7 +35,7 @@ from toolkit.summarize.extractive.facts import fact_score
 from toolkit.summarize.extractive.keyphrases import key_phrases, message_terms
 from toolkit.summarize.extractive.sections import sections
 from toolkit.summarize.extractive.threads import Thread, threads
-from toolkit.summarize.extractive.vectors import vectors_for
+from toolkit.summarize.extractive.vectors import window_vectors
 from toolkit.summarize.lang import LanguagePack, find, pack
 from toolkit.summarize.lang.detect import languages
 from toolkit.summarize.period_wording import has_period_wording
@@ -216,14 +217,15 @@ class ExtractiveEngine:
         return f"extractive|{EXTRACTIVE_VERSION}|{embedder.model_name}"
 
     def summarize(self, job: SummaryJob) -> Summary:
-        """Summarise the job's messages from their stored (or freshly computed) vectors."""
-        vectors = vectors_for(
+        """Summarise the job's messages from their stored (or freshly computed) vectors;
+        by their words when too many have none yet (``vectors.window_vectors``)."""
+        vectors, unembedded = window_vectors(
             job.store, job.embedder, job.source.id, job.messages, job.settings.embed_batch_size
         )
         participants = None
         if job.ctx.family == "source":
             participants = _participants(job)
-        return summarize_extractive(
+        summary = summarize_extractive(
             job.messages,
             vectors,
             job.ctx,
@@ -231,6 +233,7 @@ class ExtractiveEngine:
             link=job.link,
             participants=participants,
         )
+        return replace(summary, messages_without_vector=unembedded)
 
 
 def _participants(job: SummaryJob) -> int:

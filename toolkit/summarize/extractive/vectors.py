@@ -70,8 +70,8 @@ def window_vectors(
     *,
     embed_at_once: int = EMBED_AT_ONCE,
 ) -> tuple[Matrix, int]:
-    """The vectors a summary of ``messages`` works with, and how many messages had no
-    stored vector of ``embedder``'s model.
+    """The vectors a summary of ``messages`` works with, and how many messages it read
+    without a vector of ``embedder``'s model (0 when every one has one).
 
     Up to ``embed_at_once`` missing vectors are embedded here (``vectors_for``); with
     more missing, every message gets a vector of its words (``lexical_vectors``), so
@@ -80,5 +80,5 @@ def window_vectors(
     ids = [m.messenger_message_id for m in messages]
     missing = len(ids) - len(store.get_vectors(source_id, ids, embedder.model_name))
     if missing <= embed_at_once:
-        return vectors_for(store, embedder, source_id, messages, batch_size), missing
+        return vectors_for(store, embedder, source_id, messages, batch_size), 0
     return lexical_vectors([m.text for m in messages]), missing

@@ -200,7 +200,8 @@ class Settings(BaseSettings):
         False,
         description="Before an external endpoint: sender names, @handles, phone numbers and "
         "e-mail addresses are sent as stable placeholders (Person 1, @user_1, PHONE_1, "
-        "EMAIL_1) and mapped back in the answer.",
+        "EMAIL_1) and mapped back in the answer (names and handles: no summary shows a phone "
+        "number or an e-mail address).",
     )
     source_summary_messages: int = Field(
         500, ge=1, le=5000, description="Recent messages read by a source summary by default."

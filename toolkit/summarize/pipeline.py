@@ -6,7 +6,9 @@ recent ``messages_limit`` ones. Both pick the engine the request names, else the
 settings', through ``registry.select_engine`` (``auto``: the LLM when an endpoint
 is configured, else extractive), look
 in the store's cache first, and cache what they compute under (source, period,
-language, prompt version, engine, content hash of the selected messages).
+language, prompt version, engine, content hash of the selected messages). Before it
+leaves, every summary loses every e-mail address and phone number (``personal``),
+whatever engine wrote it.
 
 A summary not in the cache is computed in a turn of ``turns`` when given (the
 Workspace's, ``MLENS_SUMMARY_CONCURRENCY`` at once): it waits at most
@@ -33,6 +35,7 @@ from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.engine import SummaryJob
 from toolkit.summarize.languages import normalise_language
 from toolkit.summarize.period_wording import remove_period_phrases, remove_period_sentences
+from toolkit.summarize.personal import marks_for, mask_summary
 from toolkit.summarize.registry import ENGINES, select_engine
 from toolkit.timeparse import zone_of
 from toolkit.turns import Turns
@@ -106,6 +109,7 @@ def _run(
         summary = engine.summarize(job)
     if ctx.family == "source":
         summary = without_period_wording(summary)
+    summary = mask_summary(summary, marks_for(ctx.language))
     # A fallback's answer is not the engine's to cache, nor one written before the
     # embedder reached every message (the next request will read their vectors).
     if summary.engine == engine.name and not summary.messages_without_vector:

@@ -17,7 +17,7 @@ from toolkit.summarize.extractive.dates import named_day_only, planned_for
 from toolkit.summarize.extractive.quotes import balanced
 from toolkit.summarize.lang import CODES, LanguagePack, pack
 from toolkit.summarize.lang.detect import languages
-from toolkit.summarize.lang.script import letters, to_cyrillic, to_latin
+from toolkit.summarize.lang.script import letters
 from toolkit.summarize.period_wording import split_sentences
 
 COUNTS = (1, 2, 5, 21)
@@ -61,9 +61,12 @@ def test_every_pack_has_the_same_templates_and_nouns(code: str) -> None:
 def test_every_template_renders_in_its_language(code: str, n: int) -> None:
     book = pack(code)
     day = datetime(2026, 10, 21, 14, 5)
-    ann, bob = book.name("Ann"), book.name("Bob")
+    # Names stay as the chat writes them: these are in the pack's own script.
+    latin = book.script == "latin"
+    ann, bob, person = ("Ann", "Bob", "Person") if latin else ("Аня", "Боб", "Гость")
+    initial = 65 if latin else 0x410  # A, B … or А, Б …
     values = {
-        "who": book.people([f"Person {chr(65 + i)}." for i in range(n)]),
+        "who": book.people([f"{person} {chr(initial + i)}." for i in range(n)]),
         "whom": bob,
         "agreer": bob,
         "clauses": "x",
@@ -79,6 +82,7 @@ def test_every_template_renders_in_its_language(code: str, n: int) -> None:
         "messages": book.counted(n, "message"),
         "posts": book.counted(n, "post"),
         "participants": book.counted(n, "participant"),
+        "year": day.year,
         "conversations": book.counted(n, "conversation"),
         "count": book.counted(n, "post"),
         "start": book.day(day),
@@ -108,12 +112,19 @@ def outside_quotes(text: str) -> str:
     return re.sub(r"“[^”]*”|«[^»]*»|\"[^\"]*\"", " ", text)
 
 
-def test_people_are_named_in_the_requested_script() -> None:
-    assert pack("ru").people(["Ann K.", "Bob"], total=5) == "Анн К., Боб и ещё 3 участника"
-    assert pack("en").people(["Анна Шевченко"]) == "Anna Shevchenko"
-    assert pack("uk").name("Quinn P.") == "Куінн П."
-    assert to_cyrillic("Xavier Chitchat") == "Ксавиер Читчат"
-    assert to_latin("Їжак") == "Yizhak"
+@pytest.mark.parametrize("code", CODES)
+@pytest.mark.parametrize(
+    "name", ["Alice Example", "Me", "Ann K.", "Анна Шевченко", "Їжак", "Quinn P.", "李雷"]
+)
+def test_names_are_written_as_the_chat_shows_them(code: str, name: str) -> None:
+    assert pack(code).name(name) == name  # never transliterated, in any pack
+    assert pack(code).name(f"  {name} ") == name
+
+
+def test_people_keep_their_names_and_count_the_others_in_the_language() -> None:
+    assert pack("ru").people(["Ann K.", "Bob"], total=5) == "Ann K., Bob и ещё 3 участника"
+    assert pack("en").people(["Анна Шевченко"]) == "Анна Шевченко"
+    assert pack("uk").people(["Alice Example", "Me"]) == "Alice Example і Me"
 
 
 @pytest.mark.parametrize(

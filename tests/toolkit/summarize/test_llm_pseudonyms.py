@@ -121,7 +121,7 @@ def _placeholder_answer(request: dict[str, Any]) -> Reply:
     )
 
 
-def test_what_is_sent_holds_no_name_handle_phone_or_address_and_the_answer_has_them_back(
+def test_what_is_sent_holds_no_name_handle_phone_or_address_and_the_answer_has_names_back(
     chat: SQLiteStore, embedder: Embedder
 ) -> None:
     with FakeLLM(handler=_placeholder_answer) as llm:
@@ -140,9 +140,12 @@ def test_what_is_sent_holds_no_name_handle_phone_or_address_and_the_answer_has_t
     body = section.body
     for back in ("Alice Moreau", "Bob Lindqvist", "Carol Zhang", "u_dave", "@bob_lind"):
         assert back in body
+    # Phone numbers and addresses mapped back are masked like any the model writes: no
+    # summary copies them (the message link leads to them).
     for phone in ("+44 20 7946 0958", "(212) 555-0187", "8 (916) 123-45-67"):
-        assert phone in body
-    # An address mapped back is removed like any the model writes (it names a host).
+        assert phone not in body
+    assert "call [phone], [phone], [phone]" in body
+    assert "mail [e-mail] [e-mail]." in body
     assert "corp.example" not in body
     assert "EMAIL_" not in body
     assert "Person " not in body

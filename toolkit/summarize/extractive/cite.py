@@ -5,6 +5,8 @@ without message links gets no link and no brackets) and records each message it
 cites, so that ``important_messenger_message_ids`` are exactly the messages the text
 rests on. A quote of a message in another language than the requested one is short
 (``FOREIGN_QUOTE_CHARS``): the sentence around it describes, in the requested language.
+A quote never copies an e-mail address or a phone number: each becomes the requested
+language's mark ("[e-mail]", "[телефон]") before the quote is cut.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from toolkit.summarize.extractive.acts import is_chatter, question_sentence
 from toolkit.summarize.extractive.draft import Draft, author
 from toolkit.summarize.extractive.quotes import one_line, passage, quotable
 from toolkit.summarize.period_wording import split_sentences
+from toolkit.summarize.personal import marks_for, mask
 
 QUOTE_CHARS = 160
 SMILEY_RE = re.compile(r"[:;=]-?[()DPp]+")
@@ -43,14 +46,15 @@ class Citer:
         """The part of message ``i`` worth quoting (shorter when it is foreign)."""
         if self.draft.foreign(i):
             limit = min(limit, FOREIGN_QUOTE_CHARS)
-        return passage(self.draft.texts[i], limit, self.draft.weight)
+        text = mask(self.draft.texts[i], marks_for(self.draft.book.code))
+        return passage(text, limit, self.draft.weight)
 
     def clip(self, i: int, text: str, limit: int = QUOTE_CHARS) -> str:
         """``text`` (a part of message ``i``: the sentence that carries its act) cut to a
-        quote's length (shorter when the message is foreign)."""
+        quote's length (shorter when the message is foreign), personal data masked first."""
         if self.draft.foreign(i):
             limit = min(limit, FOREIGN_QUOTE_CHARS)
-        return quotable(text, limit)
+        return quotable(mask(text, marks_for(self.draft.book.code)), limit)
 
     def question(self, i: int, limit: int = QUOTE_CHARS, *, alone: bool = False) -> str:
         """Message ``i``'s question in quotation marks: from its question sentence on when

@@ -18,6 +18,7 @@ from toolkit.summarize.extractive.acts import is_chatter
 from toolkit.summarize.extractive.quotes import passage, quotable
 from toolkit.summarize.extractive.tokens import content_words
 from toolkit.summarize.lang import LanguagePack
+from toolkit.summarize.personal import marks_for, mask
 
 MIN_QUOTE_WORDS = 4
 
@@ -93,10 +94,10 @@ def author(message: Message) -> str:
 
 
 def quote(draft: Draft, i: int, limit: int, *, whole: bool = False) -> str:
-    """Message ``i`` quoted in its own language, with its author in chats."""
-    text = (
-        quotable(draft.texts[i], limit) if whole else passage(draft.texts[i], limit, draft.weight)
-    )
+    """Message ``i`` quoted in its own language (no e-mail address or phone number in
+    it), with its author in chats."""
+    said = mask(draft.texts[i], marks_for(draft.book.code))
+    text = quotable(said, limit) if whole else passage(said, limit, draft.weight)
     quoted = draft.book.quote(text)
     if draft.ctx.kind is SourceKind.CHANNEL:
         return quoted

@@ -9,7 +9,9 @@ grouped by topic clusters, a whole forum's by its topics); the ``summary`` is a 
 of the main threads (``digest``), the sections say what was decided, what stays open,
 plans and dates, links, and what each main thread was about (``sections``). Every
 statement cites its messages; ``important_messenger_message_ids`` are exactly the
-cited messages, the most important first.
+cited messages, the most important first. Names are written as the chat shows them;
+dates show their year where the period does not give it (``LanguagePack.dated``); no
+e-mail address or phone number is quoted (``toolkit.summarize.personal``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from datetime import datetime, timedelta
 
 import numpy as np
 
@@ -39,6 +42,7 @@ from toolkit.summarize.extractive.vectors import window_vectors
 from toolkit.summarize.lang import LanguagePack, find, pack
 from toolkit.summarize.lang.detect import languages
 from toolkit.summarize.period_wording import has_period_wording
+from toolkit.summarize.personal import marks_for, mask_summary
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
@@ -60,7 +64,9 @@ def _draft(
     if ctx.family == "source":
         quality *= np.array([0.05 if has_period_wording(t) else 1.0 for t in texts])
     central = centrality(unit, np.zeros(len(messages), dtype=np.int_))
-    found = [find(code) for code in langs]
+    # The requested pack itself (dated) for its own messages: the engine asks "is it
+    # the book?" of a message's pack.
+    found = [book if code == book.code else find(code) for code in langs]
     # Sections rank what they show by importance: the messages full of facts first.
     facts = np.array([fact_score(t, p) for t, p in zip(spoken, found, strict=True)])
     return Draft(
@@ -128,6 +134,18 @@ def _language(draft: Draft, thread: Thread) -> str | None:
     return counts.most_common(1)[0][0] if counts else None
 
 
+def _dates(
+    messages: Sequence[Message], ctx: SummaryContext
+) -> tuple[datetime | None, datetime | None]:
+    """The time a summary is about, for the years its dates show: the period (its end
+    exclusive), else the time of its messages."""
+    if ctx.started_at is not None and ctx.ended_at is not None:
+        return ctx.started_at, ctx.ended_at - timedelta(microseconds=1)
+    if not messages:
+        return None, None
+    return messages[0].posted_at, messages[-1].posted_at
+
+
 def summarize_extractive(
     messages: Sequence[Message],
     vectors: Matrix,
@@ -155,7 +173,7 @@ def summarize_extractive(
     Raises:
         UnsupportedLanguage: for a language without a pack (``lang.CODES``).
     """
-    book = pack(ctx.language)
+    book = pack(ctx.language).dated(*_dates(messages, ctx))
     if not messages:
         return _empty(book, ctx, source_ref)
     draft = _draft(messages, vectors, ctx, book)
@@ -175,7 +193,7 @@ def summarize_extractive(
     text = digest(c, seq, main, conversations, participants)
     parts = sections(draft, seq, found, own, c)
     ranked = sorted(c.cited, key=lambda i: (-draft.importance[i], i))
-    return Summary(
+    summary = Summary(
         source_ref=source_ref,
         summary=text,
         sections=parts,
@@ -183,6 +201,7 @@ def summarize_extractive(
         engine=ENGINE,
         language=ctx.language,
     )
+    return mask_summary(summary, marks_for(ctx.language))
 
 
 def _empty(book: LanguagePack, ctx: SummaryContext, source_ref: str) -> Summary:

@@ -342,10 +342,8 @@ def _title(draft: Draft, n: int, thread: Thread, phrase: str | None) -> str:
 
 
 def _span(draft: Draft, thread: Thread) -> str:
-    book = draft.book
-    start = book.day(draft.messages[thread.first].posted_at)
-    end = book.day(draft.messages[thread.last].posted_at)
-    return start if start == end else book.say("span", start=start, end=end)
+    first, last = draft.messages[thread.first], draft.messages[thread.last]
+    return draft.book.span(first.posted_at, last.posted_at)
 
 
 def _count_line(draft: Draft, thread: Thread) -> str:

@@ -5,8 +5,10 @@ nothing else does: the sentences the engine writes (``templates``), how it count
 joins things and names dates, the cue words that tell what a message does (a
 proposal, a decision, an agreement, a plan, a leave-taking), the chatter and filler
 words that are never a topic, the abbreviations a sentence never ends after, the
-period wording a source summary must not use, how a name from another script is
-written in this one, and, where the language has it, reported speech. The engine core
+period wording a source summary must not use, the marks that stand for an e-mail
+address or a phone number, and, where the language has it, reported speech. Names are
+written as the chat shows them, in their own script, never transliterated; dates show
+their year where a reader needs it (``dated``). The engine core
 (``toolkit.summarize.extractive``) holds no word of any language; it asks the pack.
 """
 
@@ -24,8 +26,6 @@ Counter = Callable[[int, str, str], str]
 """``count(n, noun, case)``: ``n`` and the noun agreeing with it ("5 messages")."""
 Retell = Callable[[str, str, "str | None", tuple[str, ...]], "str | None"]
 """``retell(text, speaker, addressee, names)``: the message in reported speech, or None."""
-Transliterate = Callable[[str], str]
-"""A name as this language writes it (its script)."""
 
 _DOUBLE_STOP = re.compile(r"([.!?…][”»\"])\.$")
 _WORD_RE = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
@@ -125,7 +125,6 @@ class LanguagePack:
     not_topics: frozenset[str]
     """Words that are content but never a topic title ("mean" in "I mean")."""
     period_patterns: tuple[str, ...]
-    transliterate: Transliterate
     retell: Retell | None = None
     phrase_form: Callable[[Sequence[str], Sequence[bool]], str] = field(
         default=lambda words, _: " ".join(words)
@@ -135,6 +134,9 @@ class LanguagePack:
     """``noun``, ``adj`` or ``other``: what a word can be in a noun phrase."""
     head_last: bool = False
     """Whether a noun phrase ends in its head noun (English: "release notes")."""
+    context_year: int | None = None
+    """The year the text is about: its dates show no year; a date of another year shows
+    its year, and every date does when ``None`` (see ``dated``)."""
 
     # -- writing ---------------------------------------------------------------
 
@@ -162,17 +164,47 @@ class LanguagePack:
         """``5 messages`` (``5 сообщений``): ``noun`` is a key of ``nouns``."""
         return self.count(n, self.nouns[noun], case)
 
-    def day(self, when: datetime) -> str:
-        """A day as this language writes it ("21 October")."""
-        return self.say("day", day=when.day, month=self.months[when.month - 1])
+    def dated(self, start: datetime | None, end: datetime | None) -> LanguagePack:
+        """This pack writing about the time from ``start`` to ``end`` (both inclusive):
+        when both are in one year, a date of that year shows no year and any other
+        date shows its year; when they are in different years (or unknown), every date
+        shows its year."""
+        same = start is not None and end is not None and start.year == end.year
+        return dataclasses.replace(self, context_year=end.year if same and end else None)
+
+    def day(self, when: datetime, *, year: bool | None = None) -> str:
+        """A day as this language writes it ("21 October"; "21 October 2025" when its
+        year is not the context's, or when ``year`` says so)."""
+        year = when.year != self.context_year if year is None else year
+        month = self.months[when.month - 1]
+        if year:
+            return self.say("day_year", day=when.day, month=month, year=when.year)
+        return self.say("day", day=when.day, month=month)
 
     def moment(self, when: datetime) -> str:
-        """A day and time ("21 October, 14:05")."""
+        """A day and time ("21 October, 14:05"), the day as ``day`` writes it."""
         return self.say("moment", day=self.day(when), time=when.strftime("%H:%M"))
 
+    def span(self, start: datetime, end: datetime) -> str:
+        """The days from ``start`` to ``end`` ("20 September to 27 October"); a year both
+        share and show is written once, at the end ("… to 27 October 2025"), two years
+        both; one day is written once."""
+        if start.date() == end.date():
+            return self.day(start)
+        if start.year != end.year:
+            return self.say("span", start=self.day(start, year=True), end=self.day(end, year=True))
+        return self.say("span", start=self.day(start, year=False), end=self.day(end))
+
+    def years(self, start: datetime, end: datetime) -> str:
+        """The years from ``start`` to ``end`` ("2019 to 2026"); one year alone."""
+        if start.year == end.year:
+            return self.say("year", year=start.year)
+        return self.say("span_years", start=start.year, end=end.year)
+
     def name(self, name: str) -> str:
-        """A person's or chat's name in this language's script."""
-        return self.transliterate(name)
+        """A person's or chat's name as the chat shows it: in its own script, never
+        transliterated (a reader looks for "Alice" in the chat, not "Алис")."""
+        return " ".join(name.split())
 
     # -- reading ---------------------------------------------------------------
 
@@ -213,7 +245,8 @@ class LanguagePack:
         return self.join([*quoted[:shown], self.say("more_topics", n=more, count=count)])
 
     def people(self, names: Sequence[str], total: int | None = None, shown: int = 3) -> str:
-        """Names in this script, the first ``shown``, then how many others ("and 7 others")."""
+        """Names as the chat shows them, the first ``shown``, then how many others
+        ("and 7 others")."""
         total = len(names) if total is None else total
         written = [self.name(n) for n in names[:shown]]
         if total > len(written):

@@ -4,7 +4,8 @@ The model returns ids only. Cleaning keeps the ids that were in the input (in or
 once each), makes every text plain text (``plaintext``: no markup, no entity, no
 markdown link) and removes every URL and bare host the model wrote, even one copied
 from a message: a message's text may carry a phishing link, and the model has no
-business repeating it. Each text, and the answer, has a size bound. The links a
+business repeating it. E-mail addresses and phone numbers are masked
+(``toolkit.summarize.personal``). Each text, and the answer, has a size bound. The links a
 summary carries are message links added later, in code, for the ids the model cited.
 """
 
@@ -17,6 +18,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 
 from toolkit.summarize.llm.plaintext import cut, plain_text, without_loops
+from toolkit.summarize.personal import Marks, mask
 from toolkit.text import URL_RE  # noqa: F401 (re-exported: tests import it from here)
 
 
@@ -174,15 +176,24 @@ def known_ids(ids: Iterable[str], allowed: Collection[str]) -> list[str]:
     return list(dict.fromkeys(i.strip() for i in ids if i.strip() in allowed))[:MAX_IDS]
 
 
-def clean_summary(answer: LLMSummary, *, allowed_ids: Collection[str]) -> LLMSummary:
-    """The answer as plain text within its bounds: foreign ids dropped, markup and every
-    link removed, a loop written once (``without_loops``), each text cut to its bound;
-    empty sections and repeated ones go."""
+def _clean(text: str, limit: int, marks: Marks) -> str:
+    # Masked before the cut, so that no cut leaves a piece of a phone number.
+    return cut(without_loops(plain_text(mask(text, marks))), limit)
+
+
+def clean_summary(
+    answer: LLMSummary, *, allowed_ids: Collection[str], marks: Marks | None = None
+) -> LLMSummary:
+    """The answer as plain text within its bounds: foreign ids dropped, e-mail addresses
+    and phone numbers masked (``marks``: the requested language's, else ``[…]``), markup
+    and every link removed, a loop written once (``without_loops``), each text cut to
+    its bound; empty sections and repeated ones go."""
+    marks = marks or Marks()
     sections = []
     seen: set[tuple[str, str]] = set()
     for section in answer.sections[:MAX_SECTIONS]:
-        title = cut(without_loops(plain_text(section.title)), MAX_TITLE_CHARS)
-        body = cut(without_loops(plain_text(section.body)), MAX_BODY_CHARS)
+        title = _clean(section.title, MAX_TITLE_CHARS, marks)
+        body = _clean(section.body, MAX_BODY_CHARS, marks)
         if (title.lower(), body.lower()) in seen:
             continue
         seen.add((title.lower(), body.lower()))
@@ -196,7 +207,7 @@ def clean_summary(answer: LLMSummary, *, allowed_ids: Collection[str]) -> LLMSum
             )
     return LLMSummary.model_validate(
         {
-            "summary": cut(without_loops(plain_text(answer.summary)), MAX_SUMMARY_CHARS) or "—",
+            "summary": _clean(answer.summary, MAX_SUMMARY_CHARS, marks) or "—",
             "sections": sections,
             "important_message_ids": known_ids(answer.important_message_ids, allowed_ids),
         }

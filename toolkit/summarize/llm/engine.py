@@ -31,6 +31,7 @@ from toolkit.summarize.llm.answer import LLMSummary
 from toolkit.summarize.llm.client import LLMClient
 from toolkit.summarize.llm.mapreduce import MapReduce
 from toolkit.summarize.llm.prompts import PROMPT_VERSION
+from toolkit.summarize.personal import marks_for, mask_summary
 
 ENGINE = "llm"
 LINKS_PER_SECTION = 5
@@ -77,14 +78,16 @@ def summarize_with_llm(
     source_ref: str,
     link: Callable[[int], str],
 ) -> Summary:
-    """Summarise ``messages`` with the configured LLM endpoint.
+    """Summarise ``messages`` with the configured LLM endpoint; no e-mail address or phone
+    number the model writes leaves (``personal``).
 
     Raises:
         ConfigError: no endpoint configured.
         UpstreamTimeout, UpstreamRateLimited, UpstreamError, UpstreamInvalidOutput.
     """
     answer = engine_for(settings).summarize(messages, ctx)
-    return to_summary(answer, source_ref=source_ref, language=ctx.language, link=link)
+    summary = to_summary(answer, source_ref=source_ref, language=ctx.language, link=link)
+    return mask_summary(summary, marks_for(ctx.language))
 
 
 class LLMSummaryEngine:

@@ -53,6 +53,7 @@ from toolkit.summarize.period_wording import (
     remove_period_phrases,
     remove_period_sentences,
 )
+from toolkit.summarize.personal import marks_for
 
 # Tokens kept free in each request's prompt budget for the chat framing. The answer's
 # room is max_tokens, outside the budget: the budget is what the endpoint must read
@@ -253,7 +254,8 @@ class MapReduce:
         pseudonyms = Pseudonyms.for_messages(messages)
         answer = self._summarize(pseudonyms.messages(messages), pseudonyms.context(ctx))
         allowed_ids = {str(m.messenger_message_id) for m in messages}
-        return clean_summary(pseudonyms.restore(answer), allowed_ids=allowed_ids)
+        marks = marks_for(ctx.language)
+        return clean_summary(pseudonyms.restore(answer), allowed_ids=allowed_ids, marks=marks)
 
     def _chunk_chat(
         self, chunk: list[Message], ctx: SummaryContext, part: int, parts: int
@@ -317,9 +319,9 @@ class MapReduce:
                 for a, _, chunk in results
             ]
             answer, chat = self._merge(partials, ctx)
-        answer = clean_summary(answer, allowed_ids=allowed_ids)
+        answer = clean_summary(answer, allowed_ids=allowed_ids, marks=marks_for(ctx.language))
         if ctx.family == "source":
-            answer = self._without_period_wording(answer, chat, allowed_ids)
+            answer = self._without_period_wording(answer, chat, allowed_ids, ctx.language)
         return answer
 
     def _without_period_wording(
@@ -327,6 +329,7 @@ class MapReduce:
         answer: LLMSummary,
         chat: list[ChatMessage],
         allowed_ids: set[str],
+        language: str,
     ) -> LLMSummary:
         found = _wording_in(answer)
         if not found:
@@ -337,5 +340,5 @@ class MapReduce:
             {"role": "user", "content": RETRY_PERIOD_WORDING.format(reason=reason)},
         ]
         retried, _ = ask(self.client, retry_chat)
-        retried = clean_summary(retried, allowed_ids=allowed_ids)
+        retried = clean_summary(retried, allowed_ids=allowed_ids, marks=marks_for(language))
         return repair_period_wording(retried) if _wording_in(retried) else retried

@@ -28,7 +28,7 @@ from toolkit.models import SourceKind
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.languages import language_name
 
-PROMPT_VERSION = "2026.3"
+PROMPT_VERSION = "2026.4"
 
 # Shared by both families: the data-handling and output rules.
 SAFETY_RULES = """\

@@ -6,14 +6,13 @@ What is sent carries stable placeholders instead of who and how to reach them:
   ``forwarded_from``), and each of their capitalised words of three letters or more (a
   first name alone in a text is the same person): ``Person 1``, ``Person 2`` …;
 - @handles: ``@user_1`` …;
-- phone numbers, found by ``phonenumbers`` (Google's libphonenumber): international ones
-  anywhere, national ones in the formats of ``NATIONAL_REGIONS``: ``PHONE_1`` …;
-- e-mail addresses: ``EMAIL_1`` ….
+- phone numbers and e-mail addresses, found as ``toolkit.summarize.personal`` finds them
+  (``phonenumbers``, Google's libphonenumber, for phones): ``PHONE_1`` …, ``EMAIL_1`` ….
 
 The same value gets the same placeholder in every chunk and merge of one summary. The
 model's answer is mapped back (``restore``) before it is cleaned: the reader sees the real
-names and handles; an e-mail address mapped back is removed by the cleaning like any
-address a model writes (``plaintext``).
+names and handles; a phone number or e-mail address mapped back is masked by the
+cleaning like any a model writes (``personal``).
 """
 
 from __future__ import annotations
@@ -22,45 +21,20 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-import phonenumbers
-
 from toolkit.models import Message
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.llm.answer import LLMSummary
+from toolkit.summarize.personal import EMAIL_RE, phone_spans
 
-NATIONAL_REGIONS = ("US", "GB", "DE", "FR", "RU", "UA")
-"""Regions whose national phone formats (no +) are recognised; + numbers are, anywhere."""
+__all__ = ["Pseudonyms", "phone_spans"]
 
 MIN_NAME_PART = 3
-_EMAIL_RE = re.compile(r"(?<![\w.+-])[\w.+-]+@(?:[\w-]+\.)+[^\W\d_]{2,24}\b")
 _HANDLE_RE = re.compile(r"(?<![\w@./])@[A-Za-z][A-Za-z0-9_]{3,31}\b")
-_DIGITS_RE = re.compile(r"\d")
-_DATE_RE = re.compile(r"\d{1,4}([./-])\d{1,2}\1\d{2,4}")
 _WORD_RE = re.compile(r"[^\W\d_][\w'’-]*")
 _PLACEHOLDER_RE = re.compile(
     r"\b(?P<kind>Person) (?P<n>\d+)\b|@user_(?P<h>\d+)\b|\b(?P<other>PHONE|EMAIL)_(?P<m>\d+)\b",
     re.IGNORECASE,
 )
-_MIN_PHONE_DIGITS = 7
-
-
-def phone_spans(text: str) -> list[tuple[int, int]]:
-    """The spans of the phone numbers in ``text`` (libphonenumber, valid numbers only)."""
-    if len(_DIGITS_RE.findall(text)) < _MIN_PHONE_DIGITS:
-        return []
-    spans: set[tuple[int, int]] = set()
-    for region in NATIONAL_REGIONS:
-        for match in phonenumbers.PhoneNumberMatcher(
-            text, region, leniency=phonenumbers.Leniency.VALID
-        ):
-            if not _DATE_RE.fullmatch(match.raw_string):  # 03.04.2025 is a date
-                spans.add((match.start, match.end))
-    # Overlapping finds of two regions: keep the longest, leftmost.
-    kept: list[tuple[int, int]] = []
-    for start, end in sorted(spans, key=lambda s: (s[0], -s[1])):
-        if not kept or start >= kept[-1][1]:
-            kept.append((start, end))
-    return kept
 
 
 @dataclass
@@ -124,7 +98,7 @@ class Pseudonyms:
         """``text`` with e-mail addresses, phone numbers, handles and names replaced."""
         if not text:
             return text
-        text = _EMAIL_RE.sub(lambda m: self._placeholder("email", m.group(0)), text)
+        text = EMAIL_RE.sub(lambda m: self._placeholder("email", m.group(0)), text)
         for start, end in reversed(phone_spans(text)):
             text = text[:start] + self._placeholder("phone", text[start:end]) + text[end:]
         text = _HANDLE_RE.sub(lambda m: self._placeholder("handle", m.group(0)), text)

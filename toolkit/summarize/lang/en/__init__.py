@@ -13,7 +13,6 @@ from functools import lru_cache
 from toolkit.summarize.lang.base import pack_from
 from toolkit.summarize.lang.en import words
 from toolkit.summarize.lang.en.templates import TEMPLATES
-from toolkit.summarize.lang.script import to_latin
 
 
 def _count(n: int, noun: str, case: str = "nomn") -> str:
@@ -23,11 +22,12 @@ def _count(n: int, noun: str, case: str = "nomn") -> str:
 
 def _retell(text: str, speaker: str, addressee: str | None, names: tuple[str, ...]) -> str | None:
     """The message in reported speech; ``""`` when it is only chatter; None when retelling
-    would change its meaning (an exclamation: "You're kidding!", "What a game!")."""
+    would change its meaning (an exclamation: "You're kidding!", "What a game!") or lose
+    a mark in brackets (``[phone]`` stands for a number: it is quoted as it is)."""
     from toolkit.summarize.lang.en.reported import report
     from toolkit.summarize.lang.en.shapes import exclaims
 
-    if exclaims(text):
+    if exclaims(text) or "[" in text:
         return None
     return report(text, speaker, addressee, names)
 
@@ -64,7 +64,6 @@ PACK = pack_from(
     words,
     templates=TEMPLATES,
     count=_count,
-    transliterate=to_latin,
     retell=_retell,
     phrase_form=_phrase,
     head_last=True,

@@ -83,4 +83,10 @@ TEMPLATES: dict[str, str] = {
     "when_suffix": " (for {when})",
     "others": "{count}",
     "chat_people": "{who} discussed {topics}.",
+    # dates with their year, and what stands for personal data
+    "day_year": "{day} {month} {year}",
+    "year": "{year}",
+    "span_years": "{start} to {end}",
+    "mark_email": "[e-mail]",
+    "mark_phone": "[phone]",
 }

@@ -10,7 +10,6 @@ from toolkit.summarize.lang import morph
 from toolkit.summarize.lang.base import pack_from
 from toolkit.summarize.lang.ru import words
 from toolkit.summarize.lang.ru.templates import TEMPLATES
-from toolkit.summarize.lang.script import to_cyrillic
 
 
 def _count(n: int, noun: str, case: str = "nomn") -> str:
@@ -27,7 +26,6 @@ PACK = pack_from(
     words,
     templates=TEMPLATES,
     count=_count,
-    transliterate=partial(to_cyrillic, table="ru"),
     phrase_form=partial(morph.phrase_form, "ru"),
     noun_role=partial(morph.role, "ru"),
 )

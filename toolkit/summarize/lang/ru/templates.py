@@ -80,4 +80,9 @@ TEMPLATES: dict[str, str] = {
     "when_suffix": " (на {when})",
     "others": "ещё {count}",
     "chat_people": "{who} обсуждают {topics}.",
+    "day_year": "{day} {month} {year} года",
+    "year": "{year} год",
+    "span_years": "с {start} по {end} год",
+    "mark_email": "[адрес почты]",
+    "mark_phone": "[телефон]",
 }

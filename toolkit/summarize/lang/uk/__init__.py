@@ -8,7 +8,6 @@ from functools import partial
 
 from toolkit.summarize.lang import morph
 from toolkit.summarize.lang.base import pack_from
-from toolkit.summarize.lang.script import to_cyrillic
 from toolkit.summarize.lang.uk import words
 from toolkit.summarize.lang.uk.templates import TEMPLATES
 
@@ -28,20 +27,10 @@ def _count(n: int, noun: str, case: str = "nomn") -> str:
     return f"{n} {morph.inflect('uk', noun, frozenset(grammemes))}"
 
 
-def _name(name: str) -> str:
-    """A Latin name in Ukrainian letters; a Cyrillic one as its owner writes it."""
-    written = to_cyrillic(name, "ru")
-    if written == name:
-        return name
-    # Ukrainian writes the sounds of "y", "i" and "e" with its own letters.
-    return written.translate(str.maketrans("иыэИЫЭ", "іиеІИЕ"))
-
-
 PACK = pack_from(
     words,
     templates=TEMPLATES,
     count=_count,
-    transliterate=_name,
     phrase_form=partial(morph.phrase_form, "uk"),
     noun_role=partial(morph.role, "uk"),
 )

@@ -81,4 +81,9 @@ TEMPLATES: dict[str, str] = {
     "when_suffix": " (на {when})",
     "others": "ще {count}",
     "chat_people": "{who} обговорюють {topics}.",
+    "day_year": "{day} {month} {year} року",
+    "year": "{year} рік",
+    "span_years": "з {start} до {end} року",
+    "mark_email": "[адреса пошти]",
+    "mark_phone": "[телефон]",
 }

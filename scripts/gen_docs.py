@@ -319,6 +319,30 @@ def digests_block(document: Mapping[str, Any]) -> str:
     )
 
 
+def digests_headline_block(document: Mapping[str, Any]) -> str:
+    """The README's line on the sections: precision of each act, key facts, the zeros."""
+    part = document.get("digests")
+    if not part:
+        return _missing("make eval", EVAL_RESULTS)
+    header = ["digests asked", "open questions P", "decisions P", "plans P", "key facts",
+              "e-mails / phones copied"]  # fmt: skip
+    rows = []
+    for row in part["rows"]:
+        if row["scope"] != row["scope"].strip():
+            continue  # the per-language rows are in docs/evaluation.md
+        precision = [
+            "—" if row[f"{short} P"] is None else _short(row[f"{short} P"])
+            for short in DIGEST_SECTIONS
+        ]
+        facts = "—" if row["key facts"] is None else _short(row["key facts"])
+        rows.append([f"{row['scope']} ({row['windows']} windows)", *precision, facts,
+                     f"{row['e-mails']} / {row['phones']}"])  # fmt: skip
+    return markdown_table(header, rows) + (
+        f"\n\n`make eval`, {part['measured_at']} (extractive version "
+        f"{part['engine']['extractive']}; fails below 0.9 precision or 0.6 key facts)."
+    )
+
+
 def _bench_note(document: Mapping[str, Any]) -> str:
     load = document["load_average"]
     return (
@@ -402,6 +426,7 @@ RENDERERS: dict[str, tuple[Path, Callable[[Mapping[str, Any]], str]]] = {
     "summaries": (EVAL_RESULTS, summaries_block),
     "summaries-headline": (EVAL_RESULTS, summaries_headline_block),
     "digests": (EVAL_RESULTS, digests_block),
+    "digests-headline": (EVAL_RESULTS, digests_headline_block),
     "bench": (BENCH_RESULTS, bench_block),
     "bench-headline": (BENCH_RESULTS, bench_headline_block),
     "bench-llm": (BENCH_RESULTS, bench_llm_block),

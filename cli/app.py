@@ -48,6 +48,7 @@ def _register(group: typer.Typer, command: Callable[..., None], name: str) -> No
 COMMANDS: list[tuple[str, Callable[..., None]]] = [
     ("sources", sources.sources),
     ("messages", sources.messages),
+    ("timezone", sources.timezone),
     ("import", ingest.import_file),
     ("demo", ingest.demo),
     ("index", ingest.index),

@@ -6,10 +6,12 @@ can neither colour, hide nor move text on the reader's terminal.
 
 ``--json`` output uses the field names of the /v1 API: a search hit is the
 ``/v1/search/messages`` item; a message has ``messenger_message_id``, ``text``,
-``sender_peer_id``, ``sender_name``, ``posted_at``, ``message_link``, ``reply_to``; a
-source is the ``/v1/sources/by-ref`` answer: ``source_ref`` (the canonical ref, which
-every face accepts back), ``title``, ``kind``, ``message_count``, its time span, ``link``
-and its forum ``topics``. Times are ISO 8601 UTC with ``Z``; ids are strings, as in the API.
+``sender_peer_id``, ``sender_name``, ``posted_at``, ``message_link``, ``reply_to`` and
+``reactions`` (``{"👍": 3}``, ``{}`` for none, as on a hit); a source is the
+``/v1/sources/by-ref`` answer: ``source_ref`` (the canonical ref, which every face
+accepts back), ``title``, ``kind``, ``message_count``, its time span, ``link``, its forum
+``topics`` and its ``timezone``. Times are ISO 8601 UTC with ``Z``; ids are strings, as
+in the API.
 """
 
 from __future__ import annotations
@@ -83,6 +85,7 @@ def source_record(stats: SourceStats) -> dict[str, Any]:
         "last_synced_at": stats.last_synced_at,
         "link": source_link(stats.source),
         "topics": [dataclasses.asdict(topic) for topic in stats.topics],
+        "timezone": stats.source.timezone,
     }
 
 
@@ -99,6 +102,7 @@ def message_record(source: Source, message: Message) -> dict[str, Any]:
             source, message.messenger_message_id, topic_id=message.topic_id
         ),
         "reply_to": str(reply_to) if reply_to is not None else None,
+        "reactions": dict(message.reactions),
     }
 
 

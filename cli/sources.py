@@ -1,4 +1,4 @@
-"""``mlens sources`` and ``mlens messages``: what the store holds."""
+"""``mlens sources``, ``mlens messages`` and ``mlens timezone``: what the store holds."""
 
 from __future__ import annotations
 
@@ -7,14 +7,23 @@ from typing import Annotated
 import typer
 
 from cli.filters import JsonOption, SenderOption, TopicOption, filters
-from cli.render import message_record, print_json, print_table, source_record
+from cli.render import literal, message_record, print_json, print_table, source_record
 from cli.state import console, settings, workspace
 
-MESSAGE_VIEW = ["messenger_message_id", "posted_at", "sender", "media", "text", "message_link"]
+MESSAGE_VIEW = [
+    "messenger_message_id",
+    "posted_at",
+    "sender",
+    "media",
+    "text",
+    "reactions",
+    "message_link",
+]
 LABELS = {
     "first_message_at": "first",
     "last_message_at": "last",
     "last_synced_at": "last sync",
+    "timezone": "zone",
     "messenger_message_id": "id",
     "posted_at": "posted (UTC)",
     "message_link": "link",
@@ -88,3 +97,21 @@ def messages(
     title = f"{source.title} — {len(rows)} messages"
     table = messages_table(source, rows)
     print_table(table.view(MESSAGE_VIEW, labels=LABELS, title=title))
+
+
+def timezone(
+    ref: Annotated[str, typer.Argument(help="Source: @handle, t.me link or t.me/c/<id>.")],
+    zone: Annotated[
+        str | None,
+        typer.Argument(
+            help="IANA name (Europe/Berlin) or UTC offset (+09:00); without it, show the "
+            "source's zone."
+        ),
+    ] = None,
+) -> None:
+    """Show or set a source's own time zone, in which summaries read its times."""
+    ws = workspace()
+    source = ws.source(ref) if zone is None else ws.set_timezone(ref, zone)
+    label = literal(f"{source.key} ({source.title})", one_line=True)
+    shown = literal(source.timezone) if source.timezone else "not known (read as UTC)"
+    console.print(f"{label}: time zone {shown}", highlight=False)

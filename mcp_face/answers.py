@@ -78,4 +78,5 @@ def source_out(stats: SourceStats) -> SourceOut:
         last_synced_at=stats.last_synced_at,
         link=source_link(source),
         topics=[TopicOut.model_validate(t) for t in stats.topics],
+        timezone=source.timezone,
     )

@@ -29,6 +29,13 @@ UtcTime = Annotated[
 answers and the tools give (``service.schemas.UtcDatetime`` adds the request checks)."""
 
 
+REACTIONS_HELP = (
+    "Reaction counts by emoji (`custom:<document id>` for a custom emoji, `paid` for paid "
+    "reactions), the most given first; `{}` when the message has none."
+)
+"""The description of every message's ``reactions`` (the service's included)."""
+
+
 class _Out(BaseModel):
     model_config = ConfigDict(from_attributes=True)
 
@@ -56,6 +63,12 @@ class SourceOut(_Out):
     last_synced_at: UtcTime | None = Field(description="Last live sync; null if never.")
     link: str = Field(description="Public link of the source.")
     topics: Sequence[TopicOut] = Field(description="A forum's topics; empty otherwise.")
+    timezone: str | None = Field(
+        None,
+        description="The source's own time zone (an IANA name such as `Europe/Berlin`, or "
+        "a fixed offset such as `+03:00`), in which summaries read its times; null when "
+        "unknown (UTC).",
+    )
 
 
 class SourceList(_Out):
@@ -79,6 +92,7 @@ class ContextMessageOut(_Out):
     sender_peer_id: str
     posted_at: UtcTime
     message_link: str = Field(description="Link to the message; empty where chats have none.")
+    reactions: dict[str, int] = Field(default_factory=dict, description=REACTIONS_HELP)
 
 
 class SearchHitOut(_Out):
@@ -96,6 +110,7 @@ class SearchHitOut(_Out):
     signals: dict[str, float] | None = Field(
         None, description="semantic, lexical, phrase, short_factor (with `explain`)."
     )
+    reactions: dict[str, int] = Field(default_factory=dict, description=REACTIONS_HELP)
 
 
 class SearchResult(_Out):
@@ -136,4 +151,7 @@ class SummaryOut(_Out):
         description="The messages the text rests on, most important first."
     )
     engine: str = Field(description="`extractive` or `llm` (and a fallback, when one ran).")
+    messages_without_vector: int = Field(
+        0, description="Messages with no stored embedding yet: the summary did not wait."
+    )
     language: str

@@ -273,6 +273,76 @@ def summaries_headline_block(document: Mapping[str, Any]) -> str:
     )
 
 
+DIGEST_SECTIONS = {"open": "open questions", "decisions": "decisions", "plans": "plans"}
+
+
+def _p_r(row: Mapping[str, Any], short: str) -> str:
+    """``.62 (21) / .50``: precision (of n items) / recall; ``—`` where there is none."""
+    p, n, r = row[f"{short} P"], row[f"{short} n"], row[f"{short} R"]
+    shown = "—" if p is None else _short(p)
+    return f"{shown} ({n}) / {'—' if r is None else _short(r)}"
+
+
+def digests_block(document: Mapping[str, Any]) -> str:
+    """The labelled digest windows: precision (n) / recall per section, key facts, zeros."""
+    part = document.get("digests")
+    if not part:
+        return _missing("make eval", EVAL_RESULTS)
+    header = [
+        "asked",
+        *(f"{name} P (n) / R" for name in DIGEST_SECTIONS.values()),
+        "no false item",
+        "key facts",
+        "e-mails / phones / asks Y … Y",
+        "wrong dates",
+    ]
+    rows = []
+    for row in part["rows"]:
+        scope = row["scope"].strip()
+        scope = scope if row["scope"] == scope else f"· {scope}"
+        zeros = f"{row['e-mails']} / {row['phones']} / {row['asks Y … Y']}"
+        facts = "—" if row["key facts"] is None else _short(row["key facts"])
+        clean = "—" if row["no false item"] is None else _short(row["no false item"])
+        cells = [_p_r(row, short) for short in DIGEST_SECTIONS]
+        rows.append([f"{scope} ({row['windows']})", *cells, clean, facts, zeros,
+                     str(row["wrong dates"])])  # fmt: skip
+    calibration = part.get("calibration", {})
+    cases = (
+        f" Calibration cases: {calibration['right']} of {calibration['cases']} right."
+        if calibration.get("cases")
+        else ""
+    )
+    return markdown_table(header, rows) + (
+        f"\n\n{part['windows']} windows, each digest asked in its language and across "
+        f"languages; extractive version {part['engine']['extractive']}, labels "
+        f"`{part['engine']['labels']}`; `make eval`, {part['measured_at']}.{cases}"
+    )
+
+
+def digests_headline_block(document: Mapping[str, Any]) -> str:
+    """The README's line on the sections: precision of each act, key facts, the zeros."""
+    part = document.get("digests")
+    if not part:
+        return _missing("make eval", EVAL_RESULTS)
+    header = ["digests asked", "open questions P", "decisions P", "plans P", "key facts",
+              "e-mails / phones copied"]  # fmt: skip
+    rows = []
+    for row in part["rows"]:
+        if row["scope"] != row["scope"].strip():
+            continue  # the per-language rows are in docs/evaluation.md
+        precision = [
+            "—" if row[f"{short} P"] is None else _short(row[f"{short} P"])
+            for short in DIGEST_SECTIONS
+        ]
+        facts = "—" if row["key facts"] is None else _short(row["key facts"])
+        rows.append([f"{row['scope']} ({row['windows']} windows)", *precision, facts,
+                     f"{row['e-mails']} / {row['phones']}"])  # fmt: skip
+    return markdown_table(header, rows) + (
+        f"\n\n`make eval`, {part['measured_at']} (extractive version "
+        f"{part['engine']['extractive']}; fails below 0.9 precision or 0.6 key facts)."
+    )
+
+
 def _bench_note(document: Mapping[str, Any]) -> str:
     load = document["load_average"]
     return (
@@ -355,6 +425,8 @@ RENDERERS: dict[str, tuple[Path, Callable[[Mapping[str, Any]], str]]] = {
     "ranking-candidates": (EVAL_RESULTS, ranking_candidates_block),
     "summaries": (EVAL_RESULTS, summaries_block),
     "summaries-headline": (EVAL_RESULTS, summaries_headline_block),
+    "digests": (EVAL_RESULTS, digests_block),
+    "digests-headline": (EVAL_RESULTS, digests_headline_block),
     "bench": (BENCH_RESULTS, bench_block),
     "bench-headline": (BENCH_RESULTS, bench_headline_block),
     "bench-llm": (BENCH_RESULTS, bench_llm_block),

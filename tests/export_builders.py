@@ -5,7 +5,8 @@ Field names, value shapes and chat types follow Telegram Desktop's JSON export
 ``date_unixtime`` a string of seconds (absent in exports of older versions), ``from_id``
 ``"user123"``/``"channel123"`` (a bare number in older versions), service messages carry
 ``actor``/``actor_id``/``action``, a single-chat export is ``{name, type, id, messages}``
-and a full-account export lists chats under ``chats.list`` and ``left_chats.list``.
+and a full-account export lists chats under ``chats.list`` and ``left_chats.list``;
+a message with reactions lists them under ``reactions`` (``emoji_reaction`` ...).
 """
 
 from __future__ import annotations
@@ -45,6 +46,27 @@ def message(
         out["date_unixtime"] = str(int(moment.timestamp()))
     out |= {"from": sender, "from_id": sender_id, "text": text} | fields
     return out
+
+
+def emoji_reaction(emoji: str, count: int, *, recent: list[str] | None = None) -> dict[str, Any]:
+    """An emoji reaction as the exporter writes it; ``recent`` names who gave it last."""
+    out: dict[str, Any] = {"type": "emoji", "count": count, "emoji": emoji}
+    if recent:
+        out["recent"] = [
+            {"from": name, "from_id": f"user{2000 + i}", "date": when(i).isoformat()}
+            for i, name in enumerate(recent)
+        ]
+    return out
+
+
+def custom_reaction(document_id: str, count: int) -> dict[str, Any]:
+    """A custom emoji reaction (the exporter writes its document id as a string)."""
+    return {"type": "custom_emoji", "count": count, "document_id": document_id}
+
+
+def paid_reaction(count: int) -> dict[str, Any]:
+    """Paid (star) reactions."""
+    return {"type": "paid", "count": count}
 
 
 def service(mid: int, action: str, *, actor: str = "Alice", **fields: Any) -> dict[str, Any]:

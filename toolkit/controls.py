@@ -23,7 +23,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from toolkit.models import Message
+from toolkit.models import Message, reaction_counts
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
 _TO_REMOVE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
@@ -59,8 +59,8 @@ def clean_optional(text: str | None) -> str | None:
 
 
 def clean_message(message: Message) -> Message:
-    """The message with its text, sender, media and forward fields cleaned; the same
-    object when nothing changed."""
+    """The message with its text, sender, media, forward fields and reaction keys
+    cleaned; the same object when nothing changed."""
     # One search over every field: a clean message (nearly all) costs one regex scan.
     probe = "".join(
         (
@@ -69,6 +69,7 @@ def clean_message(message: Message) -> Message:
             message.sender_name or "",
             message.media or "",
             message.forwarded_from or "",
+            *(key for key, _ in message.reactions),
         )
     )
     if _NEEDS_CLEANING.search(probe) is None:
@@ -85,6 +86,9 @@ def clean_message(message: Message) -> Message:
         for name, value in fields.items()
         if value is not None and (cleaned := clean_text(value)) is not value
     }
+    reactions = reaction_counts((clean_text(key), count) for key, count in message.reactions)
+    if reactions != message.reactions:
+        changed["reactions"] = reactions
     return replace(message, **changed) if changed else message
 
 

@@ -25,6 +25,25 @@ GENERAL_TOPIC = 1
 """A forum's "General" topic id (its other topics take their ``topic_created`` message's id)."""
 
 
+Reactions = tuple[tuple[str, int], ...]
+"""A message's reactions: ``(key, count)`` pairs, the most given first."""
+CUSTOM_REACTION = "custom:"
+"""The key prefix of a custom emoji reaction (``custom:<document id>``)."""
+PAID_REACTION = "paid"
+"""The key of paid (star) reactions."""
+
+
+def reaction_counts(pairs: Iterable[tuple[str, int]]) -> Reactions:
+    """Reactions in their one stored form: a key given twice is counted once with the
+    sum of its counts, keys without a positive count are left out, the most given come
+    first (ties by key), so that equal reactions always compare equal."""
+    totals: dict[str, int] = {}
+    for key, count in pairs:
+        if key and count > 0:
+            totals[key] = totals.get(key, 0) + int(count)
+    return tuple(sorted(totals.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
 class SourceKind(StrEnum):
     """What a source is: a conversation among participants, or a broadcast channel."""
 
@@ -68,6 +87,9 @@ class Source:
     ``bot_chat``, ``saved_messages``, ``private_group``, ``private_supergroup``,
     ``public_supergroup``, ``private_channel``, ``public_channel``); it decides whether
     the messenger has message links for it. ``None`` when unknown (older stores).
+    ``timezone`` is the source's own time zone, in which its people speak of "tomorrow
+    at 13:40": an IANA name (``Europe/Berlin``) or a fixed offset (``+03:00``), learned
+    from an export or set by the user; ``None`` when unknown (read as UTC).
     """
 
     id: int
@@ -76,6 +98,7 @@ class Source:
     handle: str | None = None
     internal_id: int | None = None
     chat_type: str | None = None
+    timezone: str | None = None
 
     @property
     def has_links(self) -> bool:
@@ -121,6 +144,12 @@ class Message:
     message without a caption gets a short text form of what it is (``[sticker] 😀``,
     ``[file] report.pdf``) so that search and summaries see it. ``topic_id`` is the forum
     topic a message belongs to (``None`` outside forums; General is 1).
+
+    The audience's answer: ``reactions`` are ``(key, count)`` pairs, the most given
+    first (``reaction_counts``): the emoji itself, ``custom:<document id>`` for a custom
+    emoji, ``paid`` for paid (star) reactions; ``()`` when it has none. ``views`` and
+    ``forwards`` are what a live sync saw of a channel post (``None`` when unknown:
+    exports do not carry them).
     """
 
     source_id: int
@@ -135,6 +164,14 @@ class Message:
     media: str | None = None
     forwarded_from: str | None = None
     topic_id: int | None = None
+    reactions: Reactions = ()
+    views: int | None = None
+    forwards: int | None = None
+
+    @property
+    def reaction_count(self) -> int:
+        """How many reactions the message got, of every kind together."""
+        return sum(count for _, count in self.reactions)
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,18 +222,21 @@ class CacheEntry:
 
 @dataclass(frozen=True, slots=True)
 class ContextMessage:
-    """A neighbour of a search hit, as the contract shows it."""
+    """A neighbour of a search hit, as the contract shows it, with its reactions
+    (``{key: count}``, the most given first; empty when it has none)."""
 
     messenger_message_id: str
     text: str
     sender_peer_id: str
     posted_at: datetime
     message_link: str
+    reactions: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
 class SearchHit:
-    """A ranked message with its context; ``signals`` explain the score when asked."""
+    """A ranked message with its context; ``signals`` explain the score when asked;
+    ``reactions`` are the message's (``{key: count}``, empty when it has none)."""
 
     source_ref: str
     messenger_message_id: str
@@ -208,6 +248,7 @@ class SearchHit:
     context_before: list[ContextMessage] = field(default_factory=list)
     context_after: list[ContextMessage] = field(default_factory=list)
     signals: dict[str, float] | None = None
+    reactions: dict[str, int] = field(default_factory=dict)
 
 
 class Hits(list[SearchHit]):
@@ -268,6 +309,9 @@ class Summary:
     important_messenger_message_ids: list[str]
     engine: str = "extractive"
     language: str = "en"
+    messages_without_vector: int = 0
+    """How many of its messages had no stored embedding yet (right after an import): the
+    summary did not wait for them; the extractive engine then read the window's words."""
 
 
 def utc(value: datetime) -> datetime:

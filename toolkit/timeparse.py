@@ -11,11 +11,17 @@ names the whole UTC day:
 
 A datetime is taken exactly as given. The HTTP API does not come here: it keeps ISO
 datetimes as sent (``service/schemas.py``).
+
+A source's own time zone (``Source.timezone``) is written as an IANA name
+(``Europe/Berlin``) or a fixed offset (``+09:00``): ``zone_name`` checks and writes
+it in that one form, ``zone_of`` turns it into a ``tzinfo`` (UTC when there is none).
 """
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta
+import re
+from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from toolkit.errors import InvalidRequest
 from toolkit.models import utc
@@ -115,3 +121,64 @@ def summary_period(start: When | None, end: When | None) -> tuple[datetime, date
     if ended_at is None:
         raise InvalidRequest("ended_at is required", field="ended_at")
     return started_at, ended_at
+
+
+_OFFSET = re.compile(r"^(?:UTC|GMT)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$", re.IGNORECASE)
+_EARLIEST_OFFSET, _LATEST_OFFSET = timedelta(hours=-12), timedelta(hours=14)
+
+
+def offset_name(offset: timedelta) -> str:
+    """A fixed UTC offset written as a zone: ``+03:00``, ``-05:30``, ``+00:00``."""
+    minutes = round(offset.total_seconds() / 60)
+    sign = "-" if minutes < 0 else "+"
+    hours, rest = divmod(abs(minutes), 60)
+    return f"{sign}{hours:02d}:{rest:02d}"
+
+
+def _unknown(value: str) -> InvalidRequest:
+    return InvalidRequest(
+        f"unknown time zone {value!r}; use an IANA name such as Europe/Berlin "
+        "or a UTC offset such as +03:00",
+        field="timezone",
+    )
+
+
+def zone_name(value: str) -> str:
+    """A time zone as it is stored: an IANA name as given (``Europe/Berlin``), or a fixed
+    offset in one form (``+3``, ``+0300``, ``UTC+03:00`` are all ``+03:00``).
+
+    Raises:
+        InvalidRequest: an empty value, an unknown zone, or an offset beyond
+            -12:00..+14:00 (``field="timezone"``).
+    """
+    text = value.strip()
+    found = _OFFSET.match(text)
+    if found is not None:
+        sign, hours, minutes = found.groups()
+        offset = timedelta(hours=int(hours), minutes=int(minutes or 0))
+        offset = -offset if sign == "-" else offset
+        if int(minutes or 0) >= 60 or not _EARLIEST_OFFSET <= offset <= _LATEST_OFFSET:
+            raise _unknown(value)
+        return offset_name(offset)
+    try:
+        ZoneInfo(text)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise _unknown(value) from exc
+    return text
+
+
+def zone_of(value: str | None) -> tzinfo:
+    """The ``tzinfo`` of a zone name: ``None`` (or empty) is UTC, ``"+09:00"`` is
+    ``timezone(timedelta(hours=9))``, ``"Europe/Berlin"`` is ``ZoneInfo("Europe/Berlin")``.
+
+    Raises:
+        InvalidRequest: an unknown zone (``field="timezone"``).
+    """
+    if value is None or not value.strip():
+        return UTC
+    name = zone_name(value)
+    if name[0] in "+-":
+        hours, minutes = int(name[1:3]), int(name[4:6])
+        offset = timedelta(hours=hours, minutes=minutes)
+        return timezone(-offset if name[0] == "-" else offset)
+    return ZoneInfo(name)

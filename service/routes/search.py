@@ -18,7 +18,7 @@ from fastapi import APIRouter, Depends, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 from starlette.concurrency import run_in_threadpool
 
-from mcp_face.schemas import UtcTime
+from mcp_face.schemas import REACTIONS_HELP, UtcTime
 from service.deps import WorkspaceDep, require_scope
 from service.problems import problem_responses
 from service.routing import GuardedRoute
@@ -152,6 +152,7 @@ class ContextMessageOut(BaseModel):
     sender_peer_id: str
     posted_at: UtcTime  # an answer's time: serialised, not checked as a request's is
     message_link: str
+    reactions: dict[str, int] = Field(default_factory=dict, description=REACTIONS_HELP)
 
 
 class Signals(BaseModel):
@@ -186,6 +187,7 @@ class SearchHitOut(BaseModel):
         description="Up to 2 messages after the hit, from the same conversation."
     )
     signals: Signals | None = Field(None, description="Present when the request set `explain`.")
+    reactions: dict[str, int] = Field(default_factory=dict, description=REACTIONS_HELP)
 
 
 class SearchResponse(BaseModel):

@@ -102,6 +102,11 @@ class SummaryResponse(BaseModel):
     summary: str
     sections: list[SectionOut]
     important_messenger_message_ids: list[str]
+    messages_without_vector: int = Field(
+        0,
+        description="Messages of the window with no stored embedding yet (right after an "
+        "import): the summary did not wait for them.",
+    )
 
 
 def _answer(summary: Summary, response: Response) -> SummaryResponse:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from chat_fixture import HANDLE, TEXTS, messages, write_export
+from export_builders import chat, custom_reaction, emoji_reaction, message, paid_reaction, write
 from typer.testing import CliRunner
 
 from cli import app
@@ -24,6 +25,7 @@ MESSAGE_FIELDS = [
     "posted_at",
     "message_link",
     "reply_to",
+    "reactions",
 ]
 SOURCE_FIELDS = [
     "source_ref",
@@ -35,6 +37,7 @@ SOURCE_FIELDS = [
     "last_synced_at",
     "link",
     "topics",
+    "timezone",
 ]
 HIT_FIELDS = {field.name for field in dataclasses.fields(SearchHit)}
 
@@ -88,6 +91,24 @@ def test_messages_json_until_a_bare_day_includes_that_day(runner: CliRunner, tri
     assert first["sender_name"] == "Boris"
     assert first["sender_peer_id"] == "user102"
     assert first["message_link"] == f"https://t.me/{trip[1:]}/{first['messenger_message_id']}"
+
+
+def test_messages_json_shows_reactions_as_counts_by_emoji(runner: CliRunner, cli_env: Path) -> None:
+    reactions = [emoji_reaction("👍", 2), custom_reaction("42", 1), paid_reaction(10)]
+    export = chat(
+        [message(1, "see you at 13:40", reactions=reactions), message(2, "ok")],
+        name="Reacted",
+        type_="public_supergroup",
+        id_=1_444_000_001,
+    )
+    path = write(cli_env / "result.json", export)
+    args = ["import", str(path), "--ref", "@reacted_chat", "--no-progress", "--no-embed"]
+    assert runner.invoke(app, args).exit_code == 0
+    doc = run_json(runner, "messages", "@reacted_chat")
+    assert [m["reactions"] for m in doc] == [{"paid": 10, "👍": 2, "custom:42": 1}, {}]
+    assert list(doc[0]["reactions"]) == ["paid", "👍", "custom:42"]  # the most given first
+    table = runner.invoke(app, ["messages", "@reacted_chat"])
+    assert "paid 10  👍 2  custom:42 1" in table.stdout  # and for people, in the table
 
 
 @pytest.mark.slow

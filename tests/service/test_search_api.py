@@ -32,8 +32,20 @@ def seeded(store: MessageStore, sources: Any) -> Any:
     """The conftest sources plus a few messages worth finding in the public channel."""
     store.upsert_messages(
         [
-            Message(sources.public.id, 10, BASE + timedelta(days=20), "The release is on Friday."),
-            Message(sources.public.id, 11, BASE + timedelta(days=21), "Погода в Москве: дождь"),
+            Message(
+                sources.public.id,
+                10,
+                BASE + timedelta(days=20),
+                "The release is on Friday.",
+                reactions=(("👍", 3), ("custom:42", 1)),
+            ),
+            Message(
+                sources.public.id,
+                11,
+                BASE + timedelta(days=21),
+                "Погода в Москве: дождь",
+                reactions=(("🔥", 2),),
+            ),
             Message(sources.public.id, 12, BASE + timedelta(days=22), "ok"),
         ]
     )
@@ -62,8 +74,10 @@ def test_answer_has_the_contract_shape(
         "score",
         "context_before",
         "context_after",
+        "reactions",
     }
     assert top["messenger_message_id"] == "10"
+    assert top["reactions"] == {"👍": 3, "custom:42": 1}
     assert top["source_ref"] == "@lens_public"
     assert top["source_title"] == "Lens Public"
     assert top["message_link"] == "https://t.me/lens_public/10"
@@ -78,7 +92,10 @@ def test_answer_has_the_contract_shape(
         "sender_peer_id",
         "posted_at",
         "message_link",
+        "reactions",
     }
+    assert context["reactions"] == {}  # none: an empty object, never absent
+    assert [c["reactions"] for c in top["context_after"]] == [{"🔥": 2}, {}]
     assert context["posted_at"].endswith("Z")
     assert context["message_link"] == "https://t.me/lens_public/4"
 

@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from service.deps import get_messenger_client_factory
+from toolkit.store.base import MessageStore
 
 Auth = Callable[..., dict[str, str]]
 
@@ -41,7 +42,19 @@ def test_public_source_by_any_ref_form(
         "last_synced_at": None,
         "link": "https://t.me/lens_public",
         "topics": [],  # not a forum
+        "timezone": None,  # never learned: read as UTC
     }
+
+
+def test_a_sources_own_time_zone_is_shown(
+    client: TestClient, sources: Any, store: MessageStore, auth: Auth
+) -> None:
+    store.set_source_timezone(sources.public.id, "Europe/Berlin")
+    response = client.get(
+        "/v1/sources/by-ref", params={"source_ref": "@lens_public"}, headers=auth("sources.read")
+    )
+    assert response.status_code == 200, response.text
+    assert response.json()["timezone"] == "Europe/Berlin"
 
 
 def test_private_source_by_internal_link(client: TestClient, sources: Any, auth: Auth) -> None:

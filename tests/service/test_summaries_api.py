@@ -66,10 +66,20 @@ def test_chat_summary_has_the_contract_shape_and_engine_header(ask: Ask) -> None
     assert response.status_code == 200
     assert response.headers["x-summary-engine"] == "extractive"
     data = response.json()
-    assert set(data) == {"source_ref", "summary", "sections", "important_messenger_message_ids"}
+    contract = {"source_ref", "summary", "sections", "important_messenger_message_ids"}
+    assert set(data) == contract | {"messages_without_vector"}  # an addition: 0 here
+    assert data["messages_without_vector"] == 0
     assert data["source_ref"] == "https://t.me/platform_team"
     assert "Bob asks Alice" in data["summary"]
-    assert all(set(s) == {"title", "body"} for s in data["sections"])
+    # The contract's title and body, plus each section's kind and items (ids it rests on).
+    assert all(set(s) == {"title", "body", "kind", "items"} for s in data["sections"])
+    kinds = {"decisions", "open_questions", "plans", "links", "thread"}
+    assert all(s["kind"] in kinds for s in data["sections"])
+    for section in data["sections"]:
+        for item in section["items"]:
+            assert item["text"] in section["body"]
+            cited = set(data["important_messenger_message_ids"])
+            assert set(item["messenger_message_ids"]) <= cited
     assert all(isinstance(i, str) for i in data["important_messenger_message_ids"])
     # The ids are exactly the messages the text links to.
     text = data["summary"] + "".join(s["title"] + s["body"] for s in data["sections"])

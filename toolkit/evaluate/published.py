@@ -10,7 +10,10 @@ what it measured here, in three parts, each with the engine that produced it:
   hybrid, with bootstrap intervals (``toolkit.evaluate.candidates``); engine: as
   ``ranking``;
 - ``summaries``: ROUGE of the ``summary`` field and the baselines on each summary dev
-  set; engine: the embedder and ``EXTRACTIVE_VERSION``.
+  set; engine: the embedder and ``EXTRACTIVE_VERSION``;
+- ``digests``: the labelled digest windows (``digest_acts``): precision and recall of
+  each scored section, key facts and the must-be-0 counts, same- and cross-language,
+  and the calibration cases; engine: as ``summaries``, and the labels' content hash.
 
 The app's Evaluation page shows this file at once; ``scripts/gen_docs.py`` renders
 its tables into the README and ``docs/``; ``make eval``'s claim "published ranking
@@ -21,6 +24,7 @@ fails until ``make eval`` has been run again.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,7 +37,7 @@ from toolkit.weights import SearchWeights
 
 RESULTS_FILE = Path(__file__).resolve().parents[2] / "docs" / "results" / "eval.json"
 """Where ``make eval`` writes its measurements (committed with the code)."""
-PARTS = ("ranking", "summaries", "candidates")
+PARTS = ("ranking", "summaries", "candidates", "digests")
 """The parts of the file, each written by the claims that measure it."""
 DIGITS = 4
 """Decimals kept of each measured value."""
@@ -51,12 +55,21 @@ def summary_engine(model_name: str) -> dict[str, Any]:
     return {"embedder": model_name, "extractive": EXTRACTIVE_VERSION}
 
 
+def digests_engine(model_name: str) -> dict[str, Any]:
+    """What the labelled-set numbers depend on: the summary engine and the labels."""
+    from toolkit.evaluate.digest_windows import DATA_FILE
+
+    labels = hashlib.sha256(DATA_FILE.read_bytes()).hexdigest()[:12]
+    return {**summary_engine(model_name), "labels": labels}
+
+
 def current_engines(model_name: str) -> dict[str, dict[str, Any]]:
     """The engine of every part as the code stands, for an embedder's ``model_name``."""
     return {
         "ranking": ranking_engine(model_name),
         "summaries": summary_engine(model_name),
         "candidates": ranking_engine(model_name),
+        "digests": digests_engine(model_name),
     }
 
 
@@ -104,6 +117,23 @@ def summaries_part(
     }
 
 
+def digests_part(
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    calibration: Mapping[str, Any],
+    windows: int,
+    model_name: str,
+) -> dict[str, Any]:
+    """The ``digests`` part: the labelled set's table (``digest_acts.rows``) over
+    ``windows`` windows, and the calibration cases (``claims.digests.calibration_summary``)."""
+    return {
+        "engine": digests_engine(model_name),
+        "windows": windows,
+        "rows": _rounded([dict(r) for r in rows]),
+        "calibration": _rounded(dict(calibration)),
+    }
+
+
 @dataclass(frozen=True, slots=True)
 class Published:
     """The results file as read: its parts (``{}`` when absent) and where it is."""
@@ -134,6 +164,12 @@ class Published:
         """Per summary dev set, its rows (``{}`` without the part)."""
         sets: dict[str, list[dict[str, Any]]] = self.parts.get("summaries", {}).get("sets", {})
         return sets
+
+    @property
+    def digests(self) -> list[dict[str, Any]]:
+        """The labelled set's rows (``[]`` without the part)."""
+        rows: list[dict[str, Any]] = self.parts.get("digests", {}).get("rows", [])
+        return rows
 
     def measured_at(self, part: str) -> str:
         """When ``part`` was measured (``""`` when it is absent)."""
@@ -177,6 +213,8 @@ __all__ = [
     "Published",
     "candidates_part",
     "current_engines",
+    "digests_engine",
+    "digests_part",
     "ranking_engine",
     "ranking_part",
     "read_published",

@@ -109,10 +109,12 @@ def import_export(
             only for a single-chat export.
         progress: show a progress bar over the file's bytes.
         batch_size: messages per upsert batch (all batches land together).
-        timezone: the zone (an IANA name such as ``"Europe/Moscow"``) in which the
-            exporting machine wrote dates that lack ``date_unixtime`` (older exports);
-            without it their offset is learned from messages that have both fields,
-            or they are read as UTC and the report says how many.
+        timezone: the zone (an IANA name such as ``"Europe/Moscow"``, or an offset such
+            as ``"+03:00"``) in which the exporting machine wrote dates that lack
+            ``date_unixtime`` (older exports); without it their offset is learned from
+            messages that have both fields, or they are read as UTC and the report says
+            how many. It is also recorded as each imported source's own zone
+            (``Source.timezone``); without it the exporter's most common offset is.
 
     Returns:
         An ``ImportReport`` with each source and what changed in it.
@@ -151,6 +153,7 @@ def import_export(
             reader = ByteCounter(raw, bar)
             text = decoded(reader)
             _read(importer, export_events(text, buf_size=READ_BYTES), cursor, path, reader, size)
+            importer.finish()
     except (OSError, StoreError) as exc:
         if not is_disk_full(exc):
             raise

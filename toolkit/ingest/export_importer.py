@@ -35,6 +35,7 @@ from toolkit.ingest.export_stream import (
 from toolkit.ingest.export_times import ImpossibleDate, LocalTimes
 from toolkit.models import Message, Source, UpsertResult
 from toolkit.store.base import ImportSink
+from toolkit.store.rows import source_fields
 
 
 def _messages(count: int) -> str:
@@ -200,6 +201,16 @@ class Importer:
         self._pending.append(message)
         if len(self._pending) >= self._batch_size:
             self._flush()
+
+    def finish(self) -> None:
+        """Record each source's own time zone once the whole file is read: the zone the
+        user named, else the exporter's most common offset (``LocalTimes.source_zone``)."""
+        for sid, source in self._sources.items():
+            zone = self.times.source_zone(source.timezone)
+            if zone is not None and zone != source.timezone:
+                fields = source_fields(source)
+                fields["timezone"] = zone
+                self._sources[sid] = self._store.upsert_source(**fields)
 
     def _flush(self) -> None:
         if self._pending and self._source is not None:

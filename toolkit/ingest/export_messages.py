@@ -10,7 +10,8 @@ a lone ``date`` is read as ``export_times`` explains. Service messages carry
 readable text is written for them (``export_text``). Older exports write ``from_id`` as
 a bare number: a channel's own id there means the channel posted (``channel<id>``),
 any other number is a user. Entries of type ``unsupported`` hold no message and are
-skipped; so are messages with an impossible date (``ImpossibleDate``).
+skipped; so are messages with an impossible date (``ImpossibleDate``). Reactions are
+read as counts per emoji (``export_reactions``); exports carry no views or forwards.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit.controls import clean_message, clean_text
+from toolkit.ingest.export_reactions import export_reactions
 from toolkit.ingest.export_text import flatten_text, media_text, service_text
 from toolkit.ingest.export_times import ImpossibleDate, LocalTimes
 from toolkit.ingest.export_topics import TopicTracker
@@ -184,6 +186,7 @@ def to_message(raw: Any, *, source_id: int, chat: int | ChatContext) -> Message 
         media=media,
         forwarded_from=forwarded,
         topic_id=topic,
+        reactions=export_reactions(raw),
     )
     cleaned = clean_message(message)
     ctx.cleaned += cleaned is not message

@@ -10,16 +10,21 @@ offset; newer versions add ``date_unixtime`` (UTC seconds), older ones do not. A
 
 A date outside the messenger's lifetime (before 2013, or days in the future) is no real
 message time: ``ImpossibleDate`` lets the importer skip and report the message.
+
+The same two fields tell each imported source its own time zone (``Source.timezone``,
+``LocalTimes.source_zone``): the exporter's most common UTC offset across the file, unless
+the user named a zone, or the source's stored zone already agrees with it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from toolkit.errors import InvalidRequest
+from toolkit.timeparse import offset_name, zone_of
 
 EARLIEST = datetime(2013, 8, 1, tzinfo=UTC)
 """Before the messenger's launch: no message can be older."""
@@ -36,21 +41,30 @@ class ImpossibleDate(ValueError):
     """A message date the messenger cannot have written (skipped and reported)."""
 
 
-def zone(name: str | None) -> ZoneInfo | None:
-    """The IANA time zone ``name`` names (``None`` for none).
+def zone(name: str | None) -> tzinfo | None:
+    """The time zone ``name`` names: an IANA name or a fixed offset such as ``+03:00``
+    (``None`` for none).
 
     Raises:
         InvalidRequest: an unknown zone name (``field="timezone"``).
     """
     if name is None or not name.strip():
         return None
+    return zone_of(name)
+
+
+def _agrees(stored: str, offset: timedelta, moment: datetime) -> bool:
+    """Whether the zone ``stored`` was at ``offset`` from UTC at ``moment``."""
     try:
-        return ZoneInfo(name.strip())
-    except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise InvalidRequest(
-            f"unknown time zone {name!r}; use an IANA name such as Europe/Moscow",
-            field="timezone",
-        ) from exc
+        return zone_of(stored).utcoffset(moment) == offset
+    except InvalidRequest:
+        return False
+
+
+def _zone_label(tz: tzinfo) -> str | None:
+    """A fixed-offset ``tzinfo``'s name (``+03:00``); ``None`` for any other."""
+    offset = tz.utcoffset(None)
+    return offset_name(offset) if offset is not None else None
 
 
 def _unix(raw: dict[str, Any], key: str) -> datetime | None:
@@ -94,6 +108,10 @@ class LocalTimes:
     read_as_utc: int = 0
     read_in_zone: int = 0
     read_with_offset: int = 0
+    offsets: Counter[timedelta] = field(default_factory=Counter)
+    """How many messages showed each offset (a file spans summer and winter time)."""
+    seen_at: dict[timedelta, datetime] = field(default_factory=dict)
+    """The latest moment each offset was seen at."""
 
     def read(self, raw: dict[str, Any], key: str) -> datetime | None:
         """The UTC moment of ``key`` (``date``, ``edited``) of a message, or ``None``.
@@ -132,6 +150,22 @@ class LocalTimes:
             return  # no time zone is that far off: a date edited by hand, not an offset
         # Offsets are whole quarter hours; anything else is a clock the exporter lacked.
         self.offset = timedelta(seconds=round(seconds / _QUARTER_HOUR) * _QUARTER_HOUR)
+        self.offsets[self.offset] += 1
+        self.seen_at[self.offset] = max(exact, self.seen_at.get(self.offset, exact))
+
+    def source_zone(self, stored: str | None) -> str | None:
+        """The zone to record for a source of this file that now has ``stored``; ``None``
+        keeps it. A zone the user named wins; else the exporter's most common offset
+        (``+03:00``), unless ``stored`` was at that offset then (an IANA zone such as
+        ``Europe/Moscow`` says more than its offset)."""
+        if self.tz is not None:
+            return getattr(self.tz, "key", None) or _zone_label(self.tz)
+        if not self.offsets:
+            return None
+        offset = self.offsets.most_common(1)[0][0]
+        if stored is not None and _agrees(stored, offset, self.seen_at[offset]):
+            return None
+        return offset_name(offset)
 
     def _check(self, moment: datetime, key: str) -> datetime:
         latest = (self.now or datetime.now(UTC)) + FUTURE_SLACK

@@ -5,7 +5,9 @@ with helpers such as ``sender``); this module turns them into ``toolkit.models.M
 with the same conventions as the export importer: peers as ``user123`` /
 ``channel123`` / ``chat123``, UTC datetimes, the attachment kind named as a Telegram
 Desktop export names it, service actions as short readable text, and control characters
-cleaned (``toolkit.controls``) as an export's are. No I/O here.
+cleaned (``toolkit.controls``) as an export's are; reactions as counts under the
+export's keys (the emoji, ``custom:<document id>``, ``paid``), with the views and
+forwards a channel post shows. No I/O here.
 """
 
 from __future__ import annotations
@@ -18,7 +20,16 @@ from telethon.tl import types as tl
 
 from toolkit.controls import clean_message, clean_text
 from toolkit.ingest.live_media import media_kind, media_text
-from toolkit.models import GENERAL_TOPIC, Message, SourceKind, utc
+from toolkit.models import (
+    CUSTOM_REACTION,
+    GENERAL_TOPIC,
+    PAID_REACTION,
+    Message,
+    Reactions,
+    SourceKind,
+    reaction_counts,
+    utc,
+)
 
 _PEER_PREFIX: tuple[tuple[type[Any], str, str], ...] = (
     (tl.PeerUser, "user", "user_id"),
@@ -196,6 +207,35 @@ def sender_of(message: Any) -> tuple[str | None, str | None]:
     return peer_key(peer), name
 
 
+def reaction_key(reaction: Any) -> str | None:
+    """The key of a Telethon ``Reaction``: the emoji, ``custom:<document id>``, ``paid``;
+    another kind by its name (``ReactionStars`` → ``stars``); ``None`` for no reaction."""
+    if isinstance(reaction, tl.ReactionEmoji):
+        return clean_text(str(reaction.emoticon)).strip() or None
+    if isinstance(reaction, tl.ReactionCustomEmoji):
+        return f"{CUSTOM_REACTION}{reaction.document_id}"
+    if isinstance(reaction, tl.ReactionPaid):
+        return PAID_REACTION
+    if reaction is None or isinstance(reaction, tl.ReactionEmpty):
+        return None
+    return _words(type(reaction).__name__.removeprefix("Reaction")) or None
+
+
+def reactions_of(message: Any) -> Reactions:
+    """A message's reaction counts (``MessageReactions.results``); ``()`` for none."""
+    found = getattr(message, "reactions", None)
+    pairs = []
+    for result in getattr(found, "results", None) or []:
+        key = reaction_key(getattr(result, "reaction", None))
+        if key is not None:
+            pairs.append((key, int(getattr(result, "count", 0) or 0)))
+    return reaction_counts(pairs)
+
+
+def _counter(value: Any) -> int | None:
+    return int(value) if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def convert_message(message: Any, source_id: int, *, forum: bool = False) -> Message | None:
     """Convert a Telethon ``Message`` or ``MessageService`` into a toolkit ``Message``.
 
@@ -226,5 +266,8 @@ def convert_message(message: Any, source_id: int, *, forum: bool = False) -> Mes
             media=None if is_service else media_kind(message.media),
             forwarded_from=None if is_service else forwarded_from(message),
             topic_id=topic_of(message, forum=forum),
+            reactions=() if is_service else reactions_of(message),
+            views=None if is_service else _counter(getattr(message, "views", None)),
+            forwards=None if is_service else _counter(getattr(message, "forwards", None)),
         )
     )

@@ -1,7 +1,8 @@
 """``python -m toolkit.notebook.report`` (``make eval``): the quality claims, checked and published.
 
 Runs every claim of ``toolkit.evaluate.claims.CLAIMS`` (the hybrid against the
-baselines, the published ranking table, the summary engine against its baselines),
+baselines, the published ranking table, the summary engine against its baselines, the
+digest's sections on the labelled windows),
 prints each one's tables and verdicts, and exits 1 when any claim fails. On the whole
 dev sets (no ``--limit``) it then writes what it measured to ``docs/results/eval.json``
 (``toolkit.evaluate.published``: the parts whose claims ran, with the nDCG@10 heat map
@@ -106,7 +107,23 @@ def publish(run: Run, parts: set[str]) -> Path:
     if "summaries" in parts:
         rows = {name: comparison_rows(set_scores(run, name)) for name in SUMMARY_FILES}
         written["summaries"] = summaries_part(rows, model_name=model)
+    if "digests" in parts:
+        written["digests"] = _digests(run)
     return write_published(written, run.results_file)
+
+
+def _digests(run: Run) -> dict[str, Any]:
+    from toolkit.evaluate.claims.digests import calibration_summary, digest_measurement
+    from toolkit.evaluate.digest_acts import rows
+    from toolkit.evaluate.published import digests_part
+
+    measured = digest_measurement(run)
+    return digests_part(
+        rows(measured.digests),
+        calibration=calibration_summary(measured),
+        windows=len({d.window.id for d in measured.digests}),
+        model_name=run.embedder.model_name,
+    )
 
 
 def tune(console: Console, run: Run, *, step: float, top: int) -> None:

@@ -23,6 +23,7 @@ SOURCE_COLUMNS = [
     "first_message_at",
     "last_message_at",
     "last_synced_at",
+    "timezone",
     "topics",
 ]
 TOPIC_COLUMNS = ["topic_id", "title", "messages", "last_message_at"]
@@ -34,6 +35,7 @@ MESSAGE_COLUMNS = [
     "sender_peer_id",
     "text",
     "media",
+    "reactions",
     "reply_to",
     "topic_id",
     "message_link",
@@ -41,7 +43,8 @@ MESSAGE_COLUMNS = [
 
 
 def sources_table(stats: Iterable[SourceStats]) -> Table:
-    """One row per source: canonical ref, title, kind, message count and time span."""
+    """One row per source: canonical ref, title, kind, message count, time span and its
+    own time zone."""
     rows = [
         {
             "ref": s.source.key,
@@ -51,6 +54,7 @@ def sources_table(stats: Iterable[SourceStats]) -> Table:
             "first_message_at": s.first_message_at,
             "last_message_at": s.last_message_at,
             "last_synced_at": s.last_synced_at,
+            "timezone": s.source.timezone,
             "topics": [
                 {"topic_id": t.topic_id, "title": t.title, "messages": t.message_count}
                 for t in s.topics
@@ -61,8 +65,15 @@ def sources_table(stats: Iterable[SourceStats]) -> Table:
     return Table(rows, columns=SOURCE_COLUMNS, title="Sources")
 
 
+def reactions_text(message: Message) -> str:
+    """A message's reactions for people: ``👍 3  🔥 1``, the most given first; ``""`` for
+    none."""
+    return "  ".join(f"{key} {count}" for key, count in message.reactions)
+
+
 def messages_table(source: Source, messages: Sequence[Message]) -> Table:
-    """One row per message, oldest first, with the sender's name and the message link."""
+    """One row per message, oldest first, with the sender's name, its reactions and the
+    message link."""
     rows = [
         {
             "messenger_message_id": m.messenger_message_id,
@@ -71,6 +82,7 @@ def messages_table(source: Source, messages: Sequence[Message]) -> Table:
             "sender_peer_id": m.sender_peer_id,
             "text": m.text,
             "media": m.media,
+            "reactions": reactions_text(m),
             "reply_to": m.reply_to,
             "topic_id": m.topic_id,
             "message_link": message_link(source, m.messenger_message_id, topic_id=m.topic_id),

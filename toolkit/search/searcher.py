@@ -214,6 +214,7 @@ class Searcher:
                 sender_peer_id=m.sender_peer_id or "",
                 posted_at=m.posted_at,
                 message_link=message_link(source, m.messenger_message_id, topic_id=m.topic_id),
+                reactions=dict(m.reactions),
             )
             for m in messages
         ]
@@ -432,6 +433,12 @@ class Searcher:
         source, source_ref, index = part.source, part.source_ref, part.index
         wanted = index.ids[rows].tolist()
         around = self.store.neighbours_of(source.id, wanted, before=CONTEXT, after=CONTEXT)
+        # The index holds what is scored; what the audience answered is read with the hits.
+        reactions = {
+            m.messenger_message_id: dict(m.reactions)
+            for m in self.store.get_messages(source.id, wanted)
+            if m.reactions
+        }
         hits = []
         for i, row, message_id in zip(order, rows.tolist(), wanted, strict=True):
             topic = int(index.topics[row])
@@ -450,6 +457,7 @@ class Searcher:
                     context_before=self._context(source, before),
                     context_after=self._context(source, after),
                     signals=signals.explain(i) if explain else None,
+                    reactions=reactions.get(message_id, {}),
                 )
             )
         return hits

@@ -9,6 +9,8 @@ Forum topics and senders (schema migration ``m005_topics_senders``):
 
 - ``Message.topic_id`` is stored with each message (``None`` outside forums) and
   ``Source.chat_type`` with each source (it decides whether messages have links);
+  ``m009_message_reactions`` adds each message's reactions, views and forwards, and
+  ``m010_source_timezone`` each source's own time zone (``Source.timezone``);
 - ``upsert_topics``/``list_topics`` keep each topic's title; once a source has topics,
   its messages without one belong to General (id 1);
 - the message readers (``count_messages``, ``messages_in_period``, ``recent_messages``,
@@ -134,8 +136,13 @@ class MessageStore(Protocol):
     def upsert_source(self, **fields: Unpack[SourceFields]) -> Source:
         """Create or update a source found by internal id or handle; return it.
 
-        ``chat_type`` (the export's type name) is kept when a later call gives ``None``.
+        ``chat_type`` (the export's type name) and ``timezone`` are kept when a later
+        call gives ``None``.
         """
+        ...
+
+    def set_source_timezone(self, source_id: int, timezone: str | None) -> Source:
+        """Record a source's own time zone (``None`` forgets it); return the source."""
         ...
 
     def get_source(self, ref: SourceRef) -> Source:

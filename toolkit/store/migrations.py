@@ -171,6 +171,22 @@ MIGRATIONS: tuple[Migration, ...] = (
         # reload (``toolkit.search.index``), whichever process wrote.
         "ALTER TABLE sources ADD COLUMN generation {int} NOT NULL DEFAULT 0",
     ),
+    Migration(
+        "m009_message_reactions",
+        # The audience's answer to each message: its reactions (a JSON object of counts
+        # by key, the most given first; NULL for none), views and forwards (NULL:
+        # unknown, as in exports).
+        """
+        ALTER TABLE messages ADD COLUMN reactions TEXT;
+        ALTER TABLE messages ADD COLUMN views {int};
+        ALTER TABLE messages ADD COLUMN forwards {int}
+        """,
+    ),
+    Migration(
+        "m010_source_timezone",
+        # Each source's own time zone (an IANA name or a fixed offset such as +03:00).
+        "ALTER TABLE sources ADD COLUMN timezone TEXT",
+    ),
 )
 
 

@@ -6,20 +6,21 @@ SQL fragments are written with ``?`` placeholders (``dialect.rewrite`` adapts th
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, NotRequired, Protocol, TypedDict
 
-from toolkit.models import ApiKeyRecord, Message, Source, SourceKind
+from toolkit.models import ApiKeyRecord, Message, Reactions, Source, SourceKind, reaction_counts
 
 MSG_COLUMNS = (
     "source_id, message_id, posted_at, edited_at, sender_peer_id, sender_name, text, "
-    "reply_to, is_service, media, forwarded_from, topic_id"
+    "reply_to, is_service, media, forwarded_from, topic_id, reactions, views, forwards"
 )
 """The ``messages`` columns, in the order ``to_message`` reads them."""
 
-SOURCE_COLUMNS = "id, internal_id, handle, title, kind, chat_type"
+SOURCE_COLUMNS = "id, internal_id, handle, title, kind, chat_type, timezone"
 KEY_COLUMNS = "id, name, prefix, key_hash, scopes, created_at, revoked_at, last_used_at"
 
 
@@ -32,6 +33,7 @@ class SourceFields(TypedDict):
     internal_id: NotRequired[int | None]
     handle: NotRequired[str | None]
     chat_type: NotRequired[str | None]
+    timezone: NotRequired[str | None]
 
 
 class _SourceLike(Protocol):
@@ -48,13 +50,15 @@ class _SourceLike(Protocol):
 
 
 def source_fields(source: _SourceLike) -> SourceFields:
-    """The ``upsert_source`` keywords that store ``source`` (a ``Source`` or alike)."""
+    """The ``upsert_source`` keywords that store ``source`` (a ``Source`` or alike; its
+    ``timezone`` when it has one: a live fetch knows none)."""
     return SourceFields(
         title=source.title,
         kind=source.kind,
         internal_id=source.internal_id,
         handle=source.handle,
         chat_type=source.chat_type,
+        timezone=getattr(source, "timezone", None),
     )
 
 
@@ -80,6 +84,26 @@ def dt(value: int | None) -> datetime | None:
     return None if value is None else datetime.fromtimestamp(value, tz=UTC)
 
 
+def reactions_json(reactions: Reactions) -> str | None:
+    """Reactions as stored: a JSON object of counts by key, most given first; ``None``
+    for none."""
+    if not reactions:
+        return None
+    return json.dumps(dict(reactions), ensure_ascii=False, separators=(",", ":"))
+
+
+def read_reactions(value: str | None) -> Reactions:
+    """Stored reactions (``reactions_json``) as ``(key, count)`` pairs; ``()`` for none,
+    and for a value that is no such object (never an error on a read path)."""
+    if not value:
+        return ()
+    try:
+        found = json.loads(value)
+        return reaction_counts((str(k), int(v)) for k, v in found.items())
+    except (ValueError, TypeError, AttributeError):
+        return ()
+
+
 def to_message(row: Sequence[Any]) -> Message:
     """A ``Message`` from a row of ``MSG_COLUMNS``."""
     return Message(
@@ -95,13 +119,16 @@ def to_message(row: Sequence[Any]) -> Message:
         media=row[9],
         forwarded_from=row[10],
         topic_id=row[11],
+        reactions=read_reactions(row[12]),
+        views=row[13],
+        forwards=row[14],
     )
 
 
 def to_source(row: Sequence[Any]) -> Source:
     """A ``Source`` from a row of ``SOURCE_COLUMNS``."""
-    sid, internal_id, handle, title, kind, chat_type = row
-    return Source(sid, title, SourceKind(kind), handle, internal_id, chat_type)
+    sid, internal_id, handle, title, kind, chat_type, timezone = row
+    return Source(sid, title, SourceKind(kind), handle, internal_id, chat_type, timezone)
 
 
 def to_key_record(row: Sequence[Any]) -> ApiKeyRecord:
@@ -130,6 +157,9 @@ def content_values(m: Message) -> tuple[Any, ...]:
         m.media,
         m.forwarded_from,
         m.topic_id,
+        reactions_json(m.reactions),
+        m.views,
+        m.forwards,
     )
 
 

@@ -62,10 +62,12 @@ class Sources(UsesConnections):
 
         A source first imported without a handle (``c/<id>``) gains it when a later
         import names it; a handle already held by another source is an error.
-        ``chat_type`` (the export's type name) is kept when a later call gives none.
+        ``chat_type`` (the export's type name) and ``timezone`` are kept when a later
+        call gives none.
         """
         internal_id, handle = source_keys(fields)
         title, kind, chat_type = fields["title"], fields["kind"], fields.get("chat_type")
+        timezone = fields.get("timezone")
         write = self.connections.write
         with self.connections.transaction():
             source_id: int | None = None
@@ -77,19 +79,41 @@ class Sources(UsesConnections):
                     write(
                         "UPDATE sources SET title = ?, kind = ?, "
                         "internal_id = COALESCE(internal_id, ?), handle = COALESCE(handle, ?), "
-                        "chat_type = COALESCE(?, chat_type) WHERE id = ?",
-                        (title, kind.value, internal_id, handle, chat_type, source_id),
+                        "chat_type = COALESCE(?, chat_type), timezone = COALESCE(?, timezone) "
+                        "WHERE id = ?",
+                        (title, kind.value, internal_id, handle, chat_type, timezone, source_id),
                     )
                     continue
                 # Another writer may create it meanwhile: then this inserts nothing and
                 # the loop updates theirs.
                 created = write(
-                    "INSERT INTO sources (internal_id, handle, title, kind, chat_type, created_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
-                    (internal_id, handle, title, kind.value, chat_type, ts(datetime.now(UTC))),
+                    "INSERT INTO sources "
+                    "(internal_id, handle, title, kind, chat_type, timezone, created_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
+                    (
+                        internal_id,
+                        handle,
+                        title,
+                        kind.value,
+                        chat_type,
+                        timezone,
+                        ts(datetime.now(UTC)),
+                    ),
                 )
                 source_id = int(created[0][0]) if created else None
             return self.get_source_by_id(source_id)
+
+    def set_source_timezone(self, source_id: int, timezone: str | None) -> Source:
+        """Record a source's own time zone (an IANA name or a fixed offset, checked by
+        the caller; ``None`` forgets it) and return the source.
+
+        Raises:
+            SourceNotFound: no source with this id.
+        """
+        self.connections.write(
+            "UPDATE sources SET timezone = ? WHERE id = ?", (timezone, source_id)
+        )
+        return self.get_source_by_id(source_id)
 
     def _check_rekey(
         self, title: str, internal_id: int | None, handle: str | None, stored: Source

@@ -35,6 +35,7 @@ CREATE TABLE {stage}.import_messages (
     source_id {int} NOT NULL, message_id {int} NOT NULL, posted_at {int} NOT NULL,
     edited_at {int}, sender_peer_id TEXT, sender_name TEXT, text TEXT NOT NULL,
     reply_to {int}, is_service {bool}, media TEXT, forwarded_from TEXT, topic_id {int},
+    reactions TEXT, views {int}, forwards {int},
     PRIMARY KEY (source_id, message_id)
 ){norowid}
 """
@@ -111,6 +112,7 @@ class Staging:
         """The source as it will be after publishing (a new one gets a provisional id)."""
         internal_id, handle = source_keys(fields)
         title, kind, chat_type = fields["title"], fields["kind"], fields.get("chat_type")
+        timezone = fields.get("timezone")
         source = next(
             (
                 s
@@ -130,6 +132,7 @@ class Staging:
             internal_id=source.internal_id or internal_id,
             handle=source.handle or handle,
             chat_type=chat_type or source.chat_type,
+            timezone=timezone or source.timezone,
         )
         self._sources[source.id] = source
         return source

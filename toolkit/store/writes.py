@@ -7,6 +7,11 @@ is that rule, shared by direct upserts and staged imports; the rows it keeps are
 written by one ``INSERT ... ON CONFLICT DO UPDATE`` whose ``WHERE`` repeats the edit
 rule, so a concurrent writer's newer edit is never overwritten.
 
+Reactions are content like the text: a message that comes again with other counts
+(a later export, a sync) is updated, under the same edit rule. Views and forwards are
+known only to a live sync: a message that comes without them (from an export) keeps
+the stored ones.
+
 A message's posting time is written once, when it is first stored: the first stored
 time wins. A message posts once, so another time for it is a reading of the same
 moment through another file's offset or ``--timezone`` (a full-account export after
@@ -27,6 +32,11 @@ from toolkit.store.rows import MSG_COLUMNS, content_values, dt, ts
 
 CONTENT = MSG_COLUMNS.split(", ")[2:]
 """The stored columns after ``source_id, message_id``."""
+_POSTED, _EDITED, _TEXT, _TOPIC = (
+    CONTENT.index(c) for c in ("posted_at", "edited_at", "text", "topic_id")
+)
+_KEPT_WHEN_UNKNOWN = tuple(CONTENT.index(c) for c in ("views", "forwards"))
+"""Columns only a live sync knows: a message without them keeps the stored values."""
 EDITABLE = [c for c in CONTENT if c != "posted_at"]
 """The columns an edit may change: all but the posting time."""
 NEWER = "COALESCE(excluded.edited_at, 0) >= COALESCE({table}.edited_at, 0)"
@@ -55,24 +65,35 @@ def classify(
     changed: set[int] = set()
     for m in batch:
         new, old = content_values(m), current.get(m.messenger_message_id)
-        if old is not None and old[0] != new[0]:
-            times_kept += 1
-            new = (old[0], *new[1:])  # the first stored posting time wins
-        if old is not None and new[-1] is None and old[-1] == GENERAL_TOPIC:
-            # A forum's message outside any topic is in General once stored
-            # (``upsert_topics``); an export that brings it again without a topic agrees.
-            new = (*new[:-1], GENERAL_TOPIC)
+        if old is not None:
+            times_kept += old[_POSTED] != new[_POSTED]
+            new = _merged(new, old)
         if old is None:
             inserted += 1
-        elif old[2:] == new[2:] or (old[1] or 0) > (new[1] or 0):
+        elif old[2:] == new[2:] or (old[_EDITED] or 0) > (new[_EDITED] or 0):
             unchanged += 1  # the same content (whatever its times say), or an older edit
             continue
         else:
             updated += 1
-            if old[4] != new[4]:  # the text
+            if old[_TEXT] != new[_TEXT]:
                 changed.add(m.messenger_message_id)
         current[m.messenger_message_id] = dirty[m.messenger_message_id] = new
     return UpsertResult(inserted, updated, unchanged, times_kept), dirty, changed
+
+
+def _merged(new: tuple[Any, ...], old: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A message's new content (``content_values``) with what the stored row keeps: its
+    first posting time, General as its topic, views and forwards the new one lacks."""
+    merged = list(new)
+    merged[_POSTED] = old[_POSTED]  # the first stored posting time wins
+    if new[_TOPIC] is None and old[_TOPIC] == GENERAL_TOPIC:
+        # A forum's message outside any topic is in General once stored
+        # (``upsert_topics``); an export that brings it again without a topic agrees.
+        merged[_TOPIC] = GENERAL_TOPIC
+    for i in _KEPT_WHEN_UNKNOWN:
+        if new[i] is None:
+            merged[i] = old[i]
+    return tuple(merged)
 
 
 def by_source(messages: Iterable[Message]) -> dict[int, list[Message]]:

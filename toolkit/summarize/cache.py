@@ -1,11 +1,12 @@
 """Cached summaries: the key that identifies a result, and its JSON form in the store.
 
 The key covers the source, the family and period (or "source"), the variant, the
-forum topic (a topic's summary names it), the language, what a source summary says it
-read of its source (``Coverage``: counts and span), the engine's identity (the LLM
-endpoint, model and prompt version, or the extractive algorithm's version and the
-embedding model) and a hash of the selected messages' content, so an edit, a new
-message or a prompt change never serves a stale result.
+forum topic (a topic's summary names it), the language, the source's time zone (times
+are read and written in it), what a source summary says it read of its source
+(``Coverage``: counts and span), the engine's identity (the LLM endpoint, model and
+prompt version, or the extractive algorithm's version and the embedding model) and a
+hash of the selected messages' content (reactions included), so an edit, a new message,
+new reactions or a prompt change never serves a stale result.
 The source enters the key by its canonical reference (``@handle`` or ``c/<internal
 id>``), never by the store's own id: ``mlens copy-store`` carries cached results over
 to a store where the source has another id.
@@ -33,7 +34,7 @@ from toolkit.summarize.context import SummaryContext
 
 def content_hash(messages: Sequence[Message]) -> str:
     """SHA-256 over what a summary reads from each message (ids, times, authors, topic,
-    text)."""
+    text, and the audience's answer: reactions, views, forwards)."""
     digest = hashlib.sha256()
     for m in messages:
         for part in (
@@ -46,6 +47,10 @@ def content_hash(messages: Sequence[Message]) -> str:
             m.text,
         ):
             digest.update(str(part).encode())
+            digest.update(b"\x00")
+        if m.reactions or m.views is not None or m.forwards is not None:
+            # Only then: a message nobody answered hashes as before they were stored.
+            digest.update(repr((m.reactions, m.views, m.forwards)).encode())
             digest.update(b"\x00")
         digest.update(b"\x01")
     return digest.hexdigest()
@@ -73,6 +78,7 @@ def cache_key(
         "title": ctx.title,
         "topic": ctx.topic,
         "topics": [list(pair) for pair in ctx.topics],
+        "timezone": str(ctx.timezone),
         "period": [iso_z(t) if t else None for t in (ctx.started_at, ctx.ended_at)],
         "language": ctx.language,
         "coverage": _coverage(ctx),
@@ -98,6 +104,7 @@ def load_cached(store: MessageStore, key: str, source_ref: str) -> Summary | Non
             important_messenger_message_ids=list(data["important_messenger_message_ids"]),
             engine=data["engine"],
             language=data["language"],
+            messages_without_vector=int(data.get("messages_without_vector", 0)),
         )
     except (ValueError, KeyError, TypeError):
         return None  # an unreadable entry is recomputed and overwritten

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Literal
 
 from toolkit.models import GENERAL_TOPIC, Message, SourceKind
@@ -24,9 +24,11 @@ class SummaryContext:
     ``topic`` is the title of the forum topic the messages are limited to (the summary
     is of that topic, not of the source); ``topics`` are a forum's topics as
     ``(id, title)`` pairs (empty for other sources): its messages belong to topics and
-    a conversation never crosses one. ``coverage`` (source summaries) says what the
-    summary reads of its source: how many of how many messages, over which time, by how
-    many of the people who have written.
+    a conversation never crosses one. ``timezone`` is the source's own zone
+    (``Source.timezone``; UTC when unknown): "tomorrow at 13:40" in its messages is
+    read there, and times written back to people are shown there. ``coverage`` (source
+    summaries) says what the summary reads of its source: how many of how many messages,
+    over which time, by how many of the people who have written.
     """
 
     family: Family
@@ -37,6 +39,8 @@ class SummaryContext:
     ended_at: datetime | None = None
     topic: str | None = None
     topics: tuple[tuple[int, str], ...] = ()
+    timezone: tzinfo = UTC
+    """The source's own zone: the times its messages name ("at 13:40 tomorrow") are in it."""
     coverage: Coverage | None = None
 
     @property

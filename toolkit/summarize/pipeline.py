@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import replace
+from datetime import UTC, tzinfo
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
@@ -41,6 +42,7 @@ from toolkit.summarize.languages import normalise_language
 from toolkit.summarize.period_wording import remove_period_phrases, remove_period_sentences
 from toolkit.summarize.personal import marks_for, mask_summary
 from toolkit.summarize.registry import ENGINES, select_engine
+from toolkit.timeparse import zone_of
 from toolkit.turns import Turns
 
 
@@ -49,6 +51,15 @@ def _linker(source: Source, messages: Sequence[Message]) -> Callable[[int], str]
         return lambda _: ""
     topics = {m.messenger_message_id: m.topic_id for m in messages}
     return lambda message_id: message_link(source, message_id, topic_id=topics.get(message_id))
+
+
+def _zone(source: Source) -> tzinfo:
+    """The source's own time zone; UTC when it has none, or one this machine does not
+    know (a store copied from a machine with a newer time zone database)."""
+    try:
+        return zone_of(source.timezone)
+    except InvalidRequest:
+        return UTC
 
 
 def _with_text(messages: Sequence[Message]) -> list[Message]:
@@ -109,7 +120,9 @@ def _run(
         read = note(find(ctx.language), ctx.coverage, ctx.kind)
         summary = without_period_wording(summary, keep=read)
     summary = mask_summary(summary, marks_for(ctx.language))
-    if summary.engine == engine.name:  # a fallback's answer is not the engine's to cache
+    # A fallback's answer is not the engine's to cache, nor one written before the
+    # embedder reached every message (the next request will read their vectors).
+    if summary.engine == engine.name and not summary.messages_without_vector:
         store_cached(store, key, summary, settings)
     return summary
 
@@ -123,9 +136,7 @@ def without_period_wording(summary: Summary, *, keep: str = "") -> Summary:
         body = remove_period_sentences(section.body)
         if body or title != "—":
             items = tuple(
-                replace(item, text=remove_period_sentences(item.text))
-                for item in section.items
-                if remove_period_sentences(item.text)
+                item for item in section.items if remove_period_sentences(item.text) == item.text
             )
             sections.append(replace(section, title=title, body=body, items=items))
     text = remove_period_sentences(summary.summary, keep=keep)
@@ -185,7 +196,9 @@ def summarize_period(
     )
     topic, topics = _topic(store, source, topic_id)
     kind = request.kind or source.kind
-    ctx = SummaryContext("period", kind, source.title, language, start, end, topic, topics)
+    ctx = SummaryContext(
+        "period", kind, source.title, language, start, end, topic, topics, _zone(source)
+    )
     return _run(
         store, embedder, settings, source, source_ref, messages, ctx, request.use_cache, turns
     )
@@ -236,6 +249,7 @@ def summarize_source(
         language,
         topic=topic,
         topics=topics,
+        timezone=_zone(source),
         coverage=coverage,
     )
     return _run(

@@ -20,7 +20,7 @@ from toolkit.models import Message, Source, SourceStats, TopicStats
 from toolkit.refs import SourceArg, parse_ref
 from toolkit.search.request import check_filters
 from toolkit.store.health import HealthProbe, StoreHealth
-from toolkit.timeparse import When, lower_bound, upper_bound
+from toolkit.timeparse import When, lower_bound, upper_bound, zone_name
 from toolkit.workspace.assembly import Assembly, Progress
 
 
@@ -106,6 +106,24 @@ class Library:
             topic_id=topic_id,
             sender_peer_ids=senders,
         )
+
+    def set_timezone(self, ref: SourceArg, zone: str) -> Source:
+        """Set a source's own time zone, in which its summaries read "tomorrow at 13:40".
+
+        Args:
+            ref: the source (``@handle``, a t.me link, ``c/<id>``).
+            zone: an IANA name (``Europe/Berlin``) or a fixed UTC offset (``+09:00``;
+                ``+9``, ``+0900`` and ``UTC+9`` are written so too).
+
+        Returns:
+            The source with its new ``timezone``.
+
+        Raises:
+            InvalidRequest: an unknown zone (``field="timezone"``).
+            SourceNotFound: no such source in the store.
+        """
+        name = zone_name(zone)
+        return self.ctx.store.set_source_timezone(self.ctx.source(ref).id, name)
 
     def topics(self, ref: SourceArg) -> list[TopicStats]:
         """A forum's topics (id, title, message count, last message); empty for others."""
@@ -245,7 +263,9 @@ class Library:
             embed: compute the vectors now; otherwise a search or a summary embeds the
                 messages it reads on first use.
             progress: ``True`` for tqdm bars, or ``progress(done, total)`` per batch.
-            timezone: IANA zone of dates without ``date_unixtime`` (older exports).
+            timezone: the zone (IANA name or ``+03:00``) of dates without
+                ``date_unixtime`` (older exports), recorded as the sources' own zone;
+                without it the exporter's most common UTC offset is recorded.
 
         Returns:
             The import's report (per source what changed and what was skipped, and its

@@ -63,8 +63,9 @@ class Workspace:
     ``Assembly``), with every verb a face needs; each answers domain objects.
 
     - data (``Library``): ``health``, ``sources``, ``source_stats``, ``recent_messages``,
-      ``topics``, ``messages_per_day``, ``import_export``, ``load_demo``, ``sync``,
-      ``embed``, ``index``, ``embed_in_background``, ``embedding_progress``;
+      ``set_timezone``, ``topics``, ``messages_per_day``, ``import_export``,
+      ``load_demo``, ``sync``, ``embed``, ``index``, ``embed_in_background``,
+      ``embedding_progress``;
     - search (``Search``): ``search`` (a ``SearchRequest``), ``search_all`` (a
       ``SearchAllRequest``: several sources as one ranking), ``hit_topics``;
     - summaries (``Summaries``): ``summarize`` (a ``SummaryRequest`` or a
@@ -160,6 +161,7 @@ class Workspace:
     health = verb("library", Library.health)
     source_stats = verb("library", Library.source_stats)
     recent_messages = verb("library", Library.recent_messages)
+    set_timezone = verb("library", Library.set_timezone)
     topics = verb("library", Library.topics)
     messages_per_day = verb("library", Library.messages_per_day)
     import_export = verb("library", Library.import_export)

@@ -233,5 +233,5 @@ def test_the_candidates_part_is_published_and_checked_for_staleness(tmp_path: Pa
     published = read_published(path)
     assert published.candidates[0]["candidate"] == ENPT
     engines = current_engines("m")
-    assert published.stale_parts(engines) == ["ranking", "summaries"]
+    assert published.stale_parts(engines) == ["ranking", "summaries", "digests"]
     assert "candidates" in read_published(tmp_path / "absent.json").stale_parts(engines)

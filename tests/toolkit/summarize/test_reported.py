@@ -10,7 +10,7 @@ from toolkit.summarize.lang.en.reported import report
 
 def test_first_person_becomes_the_speaker_and_you_the_addressee() -> None:
     told = report("I baked cookies. Do you want some? 😀", "Amanda", "Jerry", max_clauses=2)
-    assert told == "Amanda baked cookies and asks Jerry whether Jerry wants some"
+    assert told == "Amanda baked cookies and asks Jerry whether they want some"
 
 
 def test_greetings_vocatives_and_chatter_go() -> None:
@@ -44,7 +44,7 @@ def test_verbs_agree_with_a_third_person_subject(verb: str, agreed: str) -> None
 
 def test_a_declarative_question_is_reported_with_whether_and_a_fragment_not_at_all() -> None:
     told = report("so you are taking that job for sure?", "Milo", "Dev")
-    assert told == "Milo asks Dev whether Dev is taking that job for sure"
+    assert told == "Milo asks Dev whether they are taking that job for sure"
     assert report("Not much, you?", "Vic", "Kai") == ""
 
 
@@ -54,13 +54,13 @@ def test_a_declarative_question_is_reported_with_whether_and_a_fragment_not_at_a
         ("Where is the concert?", "Rita asks Omar where the concert is"),
         ("How's the new flat working out?", "Rita asks Omar how the new flat is working out"),
         ("Where can I park my bike?", "Rita asks Omar where Rita can park Rita's bike"),
-        ("When did you paint the fence?", "Rita asks Omar when Omar painted the fence"),
+        ("When did you paint the fence?", "Rita asks Omar when they painted the fence"),
         ("What time is it there?", "Rita asks Omar what time it is there"),
         ("Who is bringing the chairs?", "Rita asks Omar who is bringing the chairs"),
         ("What does she think of it?", "Rita asks Omar what she thinks of it"),
         ("Where does the tram stop?", "Rita asks Omar where the tram stops"),
-        ("How old are you?", "Rita asks Omar how old Omar is"),
-        ("What are your travel plans, Omar?", "Rita asks Omar what Omar's travel plans are, Omar"),
+        ("How old are you?", "Rita asks Omar how old they are"),
+        ("What are your travel plans, Omar?", "Rita asks Omar what their travel plans are, Omar"),
         ("Has anyone fed the cat?", "Rita asks Omar whether anyone has fed the cat"),
         ("Is there any soup left?", "Rita asks Omar whether there is any soup left"),
         ("Isn't this chair comfortable?", "Rita asks Omar whether this chair isn't comfortable"),
@@ -81,7 +81,8 @@ def test_a_base_form_agrees_through_the_dictionary_and_a_leading_conjunction_goe
 
 def test_a_retold_sentence_starts_in_lower_case_unless_it_opens_with_a_name() -> None:
     names = ("Tess", "Ugo")
-    assert report("Bring Ugo the keys!", "Tess", "Ugo", names) == "Tess says bring Ugo the keys"
+    # An imperative is no report ("Tess says bring Ugo the keys"): the caller quotes it.
+    assert report("Bring Ugo the keys!", "Tess", "Ugo", names) is None
     assert report("It's Ugo's turn", "Tess", "Ugo", names) == "Tess says it's Ugo's turn"
     assert report("Grand Hotel, room 12", "Tess", "Ugo", names) == (
         "Tess says Grand Hotel, room 12"
@@ -96,7 +97,7 @@ def test_a_second_i_is_they_and_its_verb_agrees_with_they() -> None:
 
 def test_you_before_a_verb_is_a_subject_after_a_verb_an_object() -> None:
     assert report("are you sure you need a car?", "Noor", "Ivo") == (
-        "Noor asks Ivo whether Ivo is sure Ivo needs a car"
+        "Noor asks Ivo whether they are sure they need a car"
     )
     assert report("I will let you know", "Noor", "Ivo") == "Noor will let Ivo know"
     assert report("It helps you sleep", "Noor", "Ivo") == "Noor says it helps Ivo sleep"
@@ -110,7 +111,7 @@ def test_a_name_with_its_possessive_keeps_its_capital() -> None:
 
 def test_a_question_inside_a_question_takes_statement_order_too() -> None:
     assert report("Do you know where is the gym?", "Rita", "Omar", ("Rita", "Omar")) == (
-        "Rita asks Omar whether Omar knows where the gym is"
+        "Rita asks Omar whether they know where the gym is"
     )
     assert report("How is the price of a ticket?", "Rita", "Omar") == (
         "Rita asks Omar how the price of a ticket is"
@@ -120,7 +121,7 @@ def test_a_question_inside_a_question_takes_statement_order_too() -> None:
 def test_emoticons_and_laughter_are_no_words_of_what_was_said() -> None:
     assert report("I miss the sea :( lol", "Ines", "Per") == "Ines misses the sea"
     assert report("Haha, where did you buy it? :D", "Ines", "Per") == (
-        "Ines asks Per where Per bought it"
+        "Ines asks Per where they bought it"
     )
     assert report("The bus is late ^.^ at 8:30 xD", "Ines", "Per") == (
         "Ines says the bus is late at 8:30"
@@ -138,14 +139,13 @@ def test_markup_for_an_attachment_is_no_words() -> None:
     ("text", "told"),
     [
         ("did Omar feed the fish", "Rita asks Omar whether Omar fed the fish"),
-        ("what do you mean", "Rita asks Omar what Omar means"),
-        ("have a nice trip", "Rita says have a nice trip"),
+        ("what do you mean", "Rita asks Omar what they mean"),
         ("could be worse", "Rita says could be worse"),
         (
             "Could let me know when he calls?",
-            "Rita asks Omar whether Omar could let Rita know when he calls",
+            "Rita asks Omar whether they could let Rita know when he calls",
         ),
-        ("You coming to the match?", "Rita asks Omar whether Omar is coming to the match"),
+        ("You coming to the match?", "Rita asks Omar whether they are coming to the match"),
         ("why not, which film?", "Rita asks Omar which film"),
         ("Omar, where are the keys?", "Rita asks Omar where the keys are"),
         ("can sb open the door?", "Rita asks Omar whether sb can open the door"),
@@ -165,7 +165,6 @@ def test_a_question_without_its_mark_or_its_subject_is_still_reported(text: str,
         ("baked a cake for you", "Vera baked a cake for Sven"),
         ("grilled fish tonight", "Vera says grilled fish tonight"),
         ("could be worse", "Vera says could be worse"),
-        ("think harder", "Vera says think harder"),
     ],
 )
 def test_a_statement_that_drops_its_i_gets_the_speaker_back(text: str, told: str) -> None:
@@ -174,19 +173,19 @@ def test_a_statement_that_drops_its_i_gets_the_speaker_back(text: str, told: str
 
 def test_a_longer_wh_phrase_and_a_leading_adverb_or_vocative() -> None:
     assert report("How many days have you stayed there?", "Ida", "Leo") == (
-        "Ida asks Leo how many days Leo has stayed there"
+        "Ida asks Leo how many days they have stayed there"
     )
     assert report("First, the shop is closed", "Ida", "Leo") == (
         "Ida says first, the shop is closed"
     )
     # A name that opens a question keeps its capital, though the dictionary knows "mark".
-    assert "Mark, will Leo be home" in report("Mark, will you be home at six?", "Ida", "Leo")
+    assert "Mark, will they be home" in report("Mark, will you be home at six?", "Ida", "Leo")
 
 
 def test_chat_spelling_of_are_in_a_question() -> None:
-    assert report("where r u?", "Ida", "Leo") == "Ida asks Leo where Leo is"
+    assert report("where r u?", "Ida", "Leo") == "Ida asks Leo where they are"
     assert report("r u coming tonight?", "Ida", "Leo") == (
-        "Ida asks Leo whether Leo is coming tonight"
+        "Ida asks Leo whether they are coming tonight"
     )
 
 
@@ -207,7 +206,7 @@ def test_discourse_markers_go_and_an_inner_tho_is_though(text: str, told: str) -
 def test_politeness_or_address_closing_a_sentence_goes() -> None:
     assert report("I'll be late, sorry!", "Ida", "Leo") == "Ida will be late"
     assert report("Can you close the window, please?", "Ida", "Leo") == (
-        "Ida asks Leo whether Leo can close the window"
+        "Ida asks Leo whether they can close the window"
     )
     assert report("The train left, guys", "Ida", "Leo") == "Ida says the train left"
 
@@ -237,12 +236,12 @@ def test_a_repeated_i_after_and_or_but_is_left_out() -> None:
         (
             "We are going to the cinema, do you want to join?",
             "Ann says they are going to the cinema",
-            "Ann says they are going to the cinema and asks Bob whether Bob wants to join",
+            "Ann says they are going to the cinema and asks Bob whether they want to join",
         ),
         (
             "I bought the tickets, are you coming?",
             "Ann bought the tickets",
-            "Ann bought the tickets and asks Bob whether Bob is coming",
+            "Ann bought the tickets and asks Bob whether they are coming",
         ),
     ],
 )
@@ -256,7 +255,7 @@ def test_a_question_after_a_statements_comma_is_asked_on_its_own(
 
 def test_a_short_opener_before_a_questions_comma_stays_with_the_question() -> None:
     asked = report("Ok, can you send it?", "Ann", "Bob", names=("Ann", "Bob"))
-    assert asked == "Ann asks Bob whether Bob can send it"
+    assert asked == "Ann asks Bob whether they can send it"
     tagged = report("The lake is cold, isn't it?", "Ida", "Leo", names=("Ida", "Leo"))
     assert tagged == "Ida asks Leo whether the lake is cold"
 
@@ -265,8 +264,8 @@ def test_a_short_opener_before_a_questions_comma_stays_with_the_question() -> No
     ("text", "retold"),
     [
         ("Please send me the file", "Ann asks Bob to send Ann the file"),
-        ("Pls call me when you land", "Ann asks Bob to call Ann when Bob lands"),
-        ("Don't forget your keys!", "Ann tells Bob not to forget Bob's keys"),
+        ("Pls call me when you land", "Ann asks Bob to call Ann when they land"),
+        ("Don't forget your keys!", "Ann tells Bob not to forget their keys"),
         ("Do not tell mom", "Ann tells Bob not to tell mom"),
         ("Thank you for the flowers", "Ann thanks Bob for the flowers"),
         ("Thanks so much for helping me", "Ann thanks Bob for helping Ann"),
@@ -278,8 +277,14 @@ def test_requests_warnings_and_thanks_name_what_the_speaker_does(text: str, reto
 
 def test_a_dropped_i_is_not_an_order_and_nobody_is_told_without_an_addressee() -> None:
     names = ("Ann", "Bob")
-    assert "tells" not in report("Don't know what to do", "Ann", "Bob", names=names)
-    assert "asks" not in report("Please send me the file", "Ann", None, names=names)
+    assert "tells" not in (report("Don't know what to do", "Ann", "Bob", names=names) or "")
+    assert "asks" not in (report("Please send me the file", "Ann", None, names=names) or "")
+
+
+@pytest.mark.parametrize("text", ["have a nice trip", "think harder", "Try to cast spells"])
+def test_an_imperative_or_a_wish_is_quoted_not_retold(text: str) -> None:
+    """ "Rita says have a nice trip" reads as a fragment; who does what is unsure."""
+    assert report(text, "Rita", "Omar", ("Rita", "Omar")) is None
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from toolkit.evaluate.claims.base import Claim, Evidence, Finding, Run, Verdict, run_claims
 from toolkit.evaluate.claims.candidates import candidates_hold
+from toolkit.evaluate.claims.digests import labelled_set_holds
 from toolkit.evaluate.claims.ranking import hybrid_beats_baselines, published_table_holds
 from toolkit.evaluate.claims.summaries import summary_quality
 
@@ -18,6 +19,7 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("published ranking table", published_table_holds, "ranking"),
     Claim("ranking candidates", candidates_hold, "candidates"),
     Claim("summary quality", summary_quality, "summaries"),
+    Claim("labelled digest windows", labelled_set_holds, "digests"),
 )
 
 __all__ = ["CLAIMS", "Claim", "Evidence", "Finding", "Run", "Verdict", "run_claims"]

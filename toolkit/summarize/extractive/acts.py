@@ -13,8 +13,10 @@ from __future__ import annotations
 import re
 from enum import Enum
 
+from toolkit.summarize.extractive.tokens import content_words
 from toolkit.summarize.lang import LanguagePack, packs
 from toolkit.summarize.lang.chatter import is_chatter, is_placeholder
+from toolkit.summarize.period_wording import split_sentences
 from toolkit.text import URL_RE
 
 
@@ -52,14 +54,29 @@ def act_of(text: str, pack: LanguagePack | None = None) -> Act:
         return Act.QUESTION
     if _any(stripped, pack, "proposal"):
         return Act.PROPOSAL
-    if _any(stripped, pack, "decision"):
-        return Act.DECISION
+    if _any(stripped, pack, "decision") and not _any(stripped, pack, "hedge"):
+        return Act.DECISION  # "I think it might be booked", "not confirmed yet" decide nothing
     return Act.STATEMENT
 
 
+def proposes(text: str, pack: LanguagePack | None = None) -> bool:
+    """Whether a message proposes something, also in question form ("shall we …?")."""
+    return _any(text.strip(), pack, "proposal")
+
+
 def agrees(text: str, pack: LanguagePack | None = None) -> bool:
-    """Whether a reply accepts what it answers ("sounds good", "давай", "домовились")."""
-    return _any(text.strip(), pack, "agreement") and not declines(text, pack)
+    """Whether a reply accepts what it answers ("sounds good", "давай", "домовились"):
+    its first sentence opens with the agreement cue and holds no question, refusal or hedge
+    ("ok, but I'm at work till 8" does not agree)."""
+    stripped = text.strip()
+    # The first sentence carries the answer: "Agreed on Thursday. Who runs the job?" agrees.
+    first = next((s.strip() for s in split_sentences(stripped) if s.strip()), "")
+    return (
+        _any(first, pack, "agreement")
+        and not _QUESTION_RE.search(first)
+        and not declines(first, pack)
+        and not _any(first, pack, "hedge")
+    )
 
 
 def declines(text: str, pack: LanguagePack | None = None) -> bool:
@@ -68,8 +85,51 @@ def declines(text: str, pack: LanguagePack | None = None) -> bool:
 
 
 def plans(text: str, pack: LanguagePack | None = None) -> bool:
-    """Whether a message states a plan or commitment ("I'll book it", "буду в 9")."""
-    return _any(text, pack, "plan")
+    """Whether a message states a plan or commitment ("I'll book it", "буду в 9"): its
+    plan cue, and not a question, a hedge, a report of the past or a wish."""
+    return (
+        _any(text, pack, "plan")
+        and not _QUESTION_RE.search(text.strip())
+        and not any(_any(text, pack, cue) for cue in ("hedge", "past", "wish"))
+    )
+
+
+def resolves(text: str, pack: LanguagePack | None = None) -> bool:
+    """Whether an asker's later message closes their question ("never mind, found it")."""
+    return _any(text, pack, "resolved")
+
+
+def asks_back(text: str) -> bool:
+    """Whether a message opens with a question of its own ("Who is coming to the
+    concert?") rather than answering one: its first sentence asks and has two content
+    words or more ("no, not really, why?" answers; "Hm, not sure. Isn't it risky?" too)."""
+    sentences = [s for s in split_sentences(text.strip()) if s.strip()]
+    if not sentences or not _QUESTION_RE.search(sentences[0].strip()):
+        return False
+    return len(content_words(sentences[0])) >= 2
+
+
+MAX_AFTER_QUESTION = 3
+"""Words a message may go on after its question before it reads as answering itself."""
+
+
+def question_sentence(text: str, pack: LanguagePack | None = None) -> str | None:
+    """The sentence of ``text`` that asks (a greeting before it left out), or None when
+    the message asks nothing a reader would call a question: no question mark, only
+    chatter ("how are you?"), a rhetorical question ("who knew?"), or a post that goes
+    on to answer itself ("What changes? Here is what you need to know: …")."""
+    sentences = split_sentences(text.strip())
+    asked = [
+        k
+        for k, s in enumerate(sentences)
+        if _QUESTION_RE.search(s.strip()) and not is_chatter(s) and not _any(s, pack, "rhetorical")
+    ]
+    if not asked:
+        return None
+    after = "".join(sentences[asked[-1] + 1 :])
+    if len(after.split()) > MAX_AFTER_QUESTION:
+        return None
+    return sentences[asked[0]].strip()
 
 
 def names_time(text: str, pack: LanguagePack | None = None) -> bool:
@@ -81,9 +141,13 @@ __all__ = [
     "Act",
     "act_of",
     "agrees",
+    "asks_back",
     "declines",
     "is_chatter",
     "is_placeholder",
     "names_time",
     "plans",
+    "proposes",
+    "question_sentence",
+    "resolves",
 ]

@@ -11,15 +11,19 @@ language's mark ("[e-mail]", "[телефон]") before the quote is cut.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from toolkit.models import SourceKind
+from toolkit.summarize.extractive.acts import is_chatter, question_sentence
 from toolkit.summarize.extractive.draft import Draft, author
-from toolkit.summarize.extractive.quotes import passage
+from toolkit.summarize.extractive.quotes import one_line, passage, quotable
+from toolkit.summarize.period_wording import split_sentences
 from toolkit.summarize.personal import marks_for, mask
 
 QUOTE_CHARS = 160
+SMILEY_RE = re.compile(r"[:;=]-?[()DPp]+")
 FOREIGN_QUOTE_CHARS = 60
 
 
@@ -44,6 +48,39 @@ class Citer:
             limit = min(limit, FOREIGN_QUOTE_CHARS)
         text = mask(self.draft.texts[i], marks_for(self.draft.book.code))
         return passage(text, limit, self.draft.weight)
+
+    def clip(self, i: int, text: str, limit: int = QUOTE_CHARS) -> str:
+        """``text`` (a part of message ``i``: the sentence that carries its act) cut to a
+        quote's length (shorter when the message is foreign), personal data masked first."""
+        if self.draft.foreign(i):
+            limit = min(limit, FOREIGN_QUOTE_CHARS)
+        return quotable(mask(text, marks_for(self.draft.book.code)), limit)
+
+    def question(self, i: int, limit: int = QUOTE_CHARS, *, alone: bool = False) -> str:
+        """Message ``i``'s question in quotation marks: from its question sentence on when
+        only chatter comes before it ("Hi all! I'm great :) Which site…?"), the question
+        sentence alone when ``alone``; the message's passage when no sentence asks."""
+        text = self.draft.texts[i]
+        asked = question_sentence(text, self.draft.packs[i])
+        if asked is None:
+            return self.quote(i, limit)
+        if not alone:
+            start = text.find(asked)
+            if start < 0 or not is_chatter(SMILEY_RE.sub(" ", text[:start])):
+                return self.quote(i, limit)
+            asked = text[start:]
+        return self.draft.book.quote(self.clip(i, asked, limit))
+
+    def carrying(self, i: int, holds: Callable[[str], bool], limit: int = QUOTE_CHARS) -> str:
+        """The sentence of message ``i`` that carries its act (the first for which
+        ``holds`` is true, with the one after it when they fit), in quotation marks; the
+        message's passage when the message is one sentence or none holds."""
+        text = one_line(self.draft.texts[i])
+        sentences = [s.strip() for s in split_sentences(text) if s.strip()]
+        found = next((k for k, s in enumerate(sentences) if holds(s)), None)
+        if len(sentences) < 2 or found is None:
+            return self.quote(i, limit)
+        return self.draft.book.quote(self.clip(i, sentences[found], limit))
 
     def quote(self, i: int, limit: int = QUOTE_CHARS) -> str:
         """Message ``i``'s passage in the requested language's quotation marks."""

@@ -42,6 +42,15 @@ class Turn:
     """Words the digest spends quoting it (a long message is quoted in part)."""
     thread: int | None = None
     """Its forum topic (``None`` outside forums): the conversation it belongs to."""
+    facts: float = 0.0
+    """How full of facts it is, in [0, 1] (``facts.fact_score``)."""
+    audience: float = 0.0
+    """How much its audience answered it beyond replies (reactions, forwards), in [0, 1]."""
+    asks_back: bool = False
+    """It opens with a question of its own (``acts.asks_back``): no answer to the one before."""
+    replying: bool = False
+    """Its chat answers by replies (a tenth of its messages or more reply): a message that
+    is no reply answers a question only on its terms (``selection.partner``)."""
 
     @property
     def spent(self) -> int:
@@ -84,11 +93,22 @@ def sessions(turns: Sequence[Turn]) -> int:
 
 
 def unanswered(seq: Sequence[Turn], i: int) -> bool:
-    """Whether question ``i`` gets no reply and none of the next ``FOLLOWING`` messages
-    (within ``ANSWER_HOURS``) is by someone else: not even a "no" answers it."""
-    if any(u.reply_to == i and u.author != seq[i].author for u in seq[i + 1 :]):
-        return False
-    later = seq[i + 1 : i + 1 + FOLLOWING]
-    return not any(
-        u.author != seq[i].author and u.hours - seq[i].hours <= ANSWER_HOURS for u in later
-    )
+    """Whether question ``i`` stays unanswered: no reply to it (or to a reply to it) by
+    someone else; none of its thread's next ``FOLLOWING`` messages within
+    ``ANSWER_HOURS`` by someone else that asks nothing back (even a "no" answers it); and
+    no later message of its thread by someone else, however late, that states something
+    on its terms (shares a content word with it, asks nothing back): when unsure, a
+    question is not called open."""
+    asker = seq[i].author
+    chain = {i}
+    for k in range(i + 1, len(seq)):
+        if seq[k].reply_to in chain:
+            if seq[k].author != asker:
+                return False
+            chain.add(k)
+    for k in itertools.islice(in_thread(seq, i, 1), FOLLOWING):
+        u = seq[k]  # a question of its own ("who is coming tonight?") answers nothing
+        if u.author != asker and not u.asks_back and u.hours - seq[i].hours <= ANSWER_HOURS:
+            return False
+    later = (seq[k] for k in in_thread(seq, i, 1))
+    return not any(u.author != asker and not u.asks_back and u.stems & seq[i].stems for u in later)

@@ -9,6 +9,7 @@ the message's pack also calls a time expression counts: dateparser alone would r
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
@@ -48,3 +49,27 @@ def named_day_only(when: datetime, posted_at: datetime) -> bool | None:
         return when.hour == 0 and when.minute == 0
     days = (when.date() - posted_at.date()).days
     return None if days % 7 == 0 or days >= 28 else True
+
+
+_CLOCK = re.compile(r"^(?:\D{0,3}\s)?(\d{1,2})(?::\d\d)?$")
+_DAY_PART = re.compile(r"(?<![\w:])(?:\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.))(?!\w)", re.I)
+
+
+def _time_spans(text: str, pack: LanguagePack) -> list[str]:
+    return [m.group(0).strip() for m in pack.cue.when.finditer(text)]
+
+
+def ambiguous_clock(text: str, pack: LanguagePack | None) -> bool:
+    """Whether ``text`` names a clock time that may be morning or afternoon ("at 1:40",
+    "в 7") — an hour from 1 to 12 without am/pm — and no other time."""
+    if pack is None or _DAY_PART.search(text):
+        return False
+    hours = [m.group(1) for s in _time_spans(text, pack) if (m := _CLOCK.match(s))]
+    return bool(hours) and all(1 <= int(h) <= 12 for h in hours)
+
+
+def names_day(text: str, pack: LanguagePack | None) -> bool:
+    """Whether ``text`` names a day ("tomorrow", "on Friday", "12 May"), not only a clock."""
+    if pack is None:
+        return False
+    return any(not _CLOCK.match(s) for s in _time_spans(text, pack))

@@ -18,12 +18,20 @@ import re
 from collections import Counter
 
 from toolkit.models import SourceKind
-from toolkit.summarize.extractive.acts import Act, act_of, agrees, is_placeholder
+from toolkit.summarize.extractive.acts import (
+    Act,
+    act_of,
+    agrees,
+    asks_back,
+    is_placeholder,
+)
 from toolkit.summarize.extractive.cite import Citer
-from toolkit.summarize.extractive.conversations import Turn, in_thread, unanswered
-from toolkit.summarize.extractive.draft import Draft, author
+from toolkit.summarize.extractive.conversations import Turn, in_thread
+from toolkit.summarize.extractive.draft import Draft, audience, author
+from toolkit.summarize.extractive.facts import fact_score
 from toolkit.summarize.extractive.opening import opening
 from toolkit.summarize.extractive.quotes import ELLIPSIS
+from toolkit.summarize.extractive.sections import open_questions
 from toolkit.summarize.extractive.selection import (
     OPENER_WEIGHT,
     TIME_SPAN_HOURS,
@@ -34,8 +42,8 @@ from toolkit.summarize.period_wording import has_period_wording
 from toolkit.text import tokenize
 
 _YOU = re.compile(r"\b(?:you|your|ya|u|ur)\b", re.IGNORECASE)
-DIGEST_QUOTE_CHARS = 160
-# About the words a quote of DIGEST_QUOTE_CHARS characters holds.
+DIGEST_QUOTE_CHARS = 120
+# The most words one message costs the digest's word budget (``selection.word_budget``).
 QUOTE_WORDS = 28
 MAX_SENTENCES = 4
 _VERB = {
@@ -51,6 +59,7 @@ def turns(draft: Draft) -> list[Turn]:
     """The messages as ``selection`` sees them (replies resolved to indices)."""
     index = {m.messenger_message_id: i for i, m in enumerate(draft.messages)}
     start = draft.messages[0].posted_at
+    replying = sum(m.reply_to is not None for m in draft.messages) >= len(draft.messages) / 10
     out = []
     for i, message in enumerate(draft.messages):
         text = draft.texts[i]
@@ -70,6 +79,10 @@ def turns(draft: Draft) -> list[Turn]:
                 reply_to=index.get(message.reply_to) if message.reply_to is not None else None,
                 hours=(message.posted_at - start).total_seconds() / 3600,
                 thread=message.topic_id,
+                facts=fact_score(text, draft.packs[i]),
+                audience=audience(message),
+                asks_back=asks_back(text),
+                replying=replying,
             )
         )
     return out
@@ -130,7 +143,7 @@ def unit_sentence(c: Citer, unit: Unit, seq: list[Turn], *, named: bool = False)
         return book.sentence(
             key,
             asker=c.name(first),
-            question=c.quote(first, DIGEST_QUOTE_CHARS),
+            question=c.question(first, DIGEST_QUOTE_CHARS),
             answerer=c.name(unit.second),
             answer=c.quote(unit.second, DIGEST_QUOTE_CHARS),
         )
@@ -182,15 +195,11 @@ def _decision(c: Citer, seq: list[Turn]) -> tuple[str, tuple[int, ...]] | None:
 
 def _open_question(c: Citer, seq: list[Turn], taken: set[int]) -> str | None:
     draft = c.draft
-    asked = [
-        i
-        for i, t in enumerate(seq)
-        if t.act is Act.QUESTION and t.words >= 4 and i not in taken and unanswered(seq, i)
-    ]
+    asked = [i for i in open_questions(draft, seq) if i not in taken]
     if not asked:
         return None
     i = max(asked, key=lambda k: (draft.importance[k], -k))
-    text = draft.book.sentence("open_question", who=c.name(i), quote=c.quote(i, 100))
+    text = draft.book.sentence("open_question", who=c.name(i), quote=c.question(i, 100, alone=True))
     return _cited(c, text, (i,))
 
 
@@ -251,7 +260,14 @@ def digest(
     taken = {i for unit in chosen for i in unit.members}
     if outcome is not None and told:
         taken.update(outcome[1])
-    if outcome is not None and not told and not set(outcome[1]) & taken:
+    if outcome is not None and not told and outcome[1][0] not in taken:
+        if set(outcome[1]) & taken:  # its agreement is told already: the decision alone
+            decided = outcome[1][0]
+            quote = c.quote(decided, 120)
+            outcome = (
+                c.draft.book.sentence("decided", who=c.name(decided), quote=quote),
+                (decided,),
+            )
         sentences.append(_cited(c, outcome[0], outcome[1]))
         taken.update(outcome[1])
     if not channel and conversations > 1 and len(sentences) < MAX_SENTENCES:

@@ -6,6 +6,7 @@ the rest of the messages.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -78,6 +79,13 @@ class Draft:
         ranked = sorted(indices, key=rank)
         said = [i for i in ranked if self.sizes[i] > 0 and not is_chatter(self.texts[i])]
         return (said or ranked)[:count]
+
+
+def audience(message: Message) -> float:
+    """How much a message's audience answered it beyond replies, in [0, 1]: reactions
+    and forwards (when the platform gives them), on a log scale (10 or more: 1)."""
+    total = message.reaction_count + (message.forwards or 0)
+    return min(1.0, math.log1p(total) / math.log1p(10))
 
 
 def author(message: Message) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 import numpy as np
@@ -33,10 +34,11 @@ from toolkit.summarize.extractive.clusters import Matrix, centrality, centred, c
 from toolkit.summarize.extractive.conversations import Turn
 from toolkit.summarize.extractive.digest import digest, turns
 from toolkit.summarize.extractive.draft import Draft
+from toolkit.summarize.extractive.facts import fact_score
 from toolkit.summarize.extractive.keyphrases import key_phrases, message_terms
 from toolkit.summarize.extractive.sections import sections
 from toolkit.summarize.extractive.threads import Thread, threads
-from toolkit.summarize.extractive.vectors import vectors_for
+from toolkit.summarize.extractive.vectors import window_vectors
 from toolkit.summarize.lang import LanguagePack, find, pack
 from toolkit.summarize.lang.detect import languages
 from toolkit.summarize.period_wording import has_period_wording
@@ -44,7 +46,7 @@ from toolkit.summarize.personal import marks_for, mask_summary
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
-EXTRACTIVE_VERSION = "46"
+EXTRACTIVE_VERSION = "47"
 
 
 def _draft(
@@ -62,6 +64,11 @@ def _draft(
     if ctx.family == "source":
         quality *= np.array([0.05 if has_period_wording(t) else 1.0 for t in texts])
     central = centrality(unit, np.zeros(len(messages), dtype=np.int_))
+    # The requested pack itself (dated) for its own messages: the engine asks "is it
+    # the book?" of a message's pack.
+    found = [book if code == book.code else find(code) for code in langs]
+    # Sections rank what they show by importance: the messages full of facts first.
+    facts = np.array([fact_score(t, p) for t, p in zip(spoken, found, strict=True)])
     return Draft(
         messages=list(messages),
         ctx=ctx,
@@ -70,16 +77,14 @@ def _draft(
         sizes=sizes,
         labels=np.zeros(len(messages), dtype=np.int_),
         central=central,
-        importance=importance(messages, central, sizes),
+        importance=importance(messages, central, sizes) * (0.5 + 0.5 * facts),
         quality=quality,
         titles={},
         df=dict(Counter(stem for words in terms for stem in {s for s, _ in words})),
         vectors=unit,
         book=book,
         langs=langs,
-        # The requested pack itself (dated) for its own messages: the engine asks "is it
-        # the book?" of a message's pack.
-        packs=[book if code == book.code else find(code) for code in langs],
+        packs=found,
     )
 
 
@@ -235,10 +240,12 @@ class ExtractiveEngine:
         return f"extractive|{EXTRACTIVE_VERSION}|{embedder.model_name}"
 
     def summarize(self, job: SummaryJob) -> Summary:
-        """Summarise the job's messages from their stored (or freshly computed) vectors."""
-        vectors = vectors_for(
+        """Summarise the job's messages from their stored (or freshly computed) vectors;
+        by their words when too many have none yet (``vectors.window_vectors``)."""
+        vectors, unembedded = window_vectors(
             job.store, job.embedder, job.source.id, job.messages, job.settings.embed_batch_size
         )
-        return summarize_extractive(
+        summary = summarize_extractive(
             job.messages, vectors, job.ctx, source_ref=job.source_ref, link=job.link
         )
+        return replace(summary, messages_without_vector=unembedded)

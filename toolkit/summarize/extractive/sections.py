@@ -15,16 +15,35 @@ messages' links (``cite``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
+from functools import partial
 
 from toolkit.models import Section, SectionItem, SectionKind, SourceKind
-from toolkit.summarize.extractive.acts import Act, agrees, declines, names_time, plans
+from toolkit.summarize.extractive.acts import (
+    Act,
+    act_of,
+    agrees,
+    declines,
+    names_time,
+    plans,
+    proposes,
+    question_sentence,
+    resolves,
+)
 from toolkit.summarize.extractive.cite import Citer
-from toolkit.summarize.extractive.conversations import Turn, unanswered
-from toolkit.summarize.extractive.dates import named_day_only, planned_for
+from toolkit.summarize.extractive.conversations import Turn, in_thread, unanswered
+from toolkit.summarize.extractive.dates import (
+    ambiguous_clock,
+    named_day_only,
+    names_day,
+    planned_for,
+)
 from toolkit.summarize.extractive.draft import Draft
+from toolkit.summarize.extractive.facts import fact_score
 from toolkit.summarize.extractive.quotes import host
 from toolkit.summarize.extractive.selection import partner
 from toolkit.summarize.extractive.threads import Thread
+from toolkit.summarize.lang import LanguagePack
 from toolkit.summarize.lang.script import script
 from toolkit.summarize.period_wording import has_period_wording
 from toolkit.text import URL_RE
@@ -33,6 +52,10 @@ MAX_THREADS = 4
 MAX_LINES = 5
 THREAD_LINES = 3
 OPENER_WORDS = 3
+ADJACENT_AGREEMENT_WORDS = 6
+ADJACENT_AGREEMENT_HOURS = 0.5
+"""A message that is no reply agrees with the proposal just before it only when it is
+short ("ok, deal") and comes soon."""
 """The content words of the message a thread is said to start with (else its first)."""
 
 
@@ -55,27 +78,87 @@ def _reply_to(seq: Sequence[Turn], j: int) -> int | None:
     return j - 1 if j > 0 and seq[j - 1].author != seq[j].author else None
 
 
+def _planned(draft: Draft, i: int) -> tuple[datetime, bool] | None:
+    """When message ``i`` says its plan happens, in the source's own zone, and whether
+    only a day is sure; None when it names no moment after its posting."""
+    posted = draft.messages[i].posted_at.astimezone(draft.ctx.timezone)
+    when = planned_for(draft.texts[i], posted, draft.packs[i])
+    if when is None:
+        return None
+    day_only = named_day_only(when, posted)
+    if day_only is None:
+        return when, True  # "next week": ahead, with no date to show
+    if not day_only and ambiguous_clock(draft.texts[i], draft.packs[i]):
+        # "a bus at 1:40": morning or afternoon is unsure; a named day still is.
+        if not names_day(draft.texts[i], draft.packs[i]):
+            return when, True
+        day_only = True
+    return when, day_only
+
+
+def _when_shown(draft: Draft, i: int) -> str | None:
+    """The date (and time) a plan of message ``i`` names, as the requested pack writes
+    it, or None when no date is sure (or the summary is of a whole source)."""
+    if draft.ctx.family != "period":
+        return None  # a source summary names no time
+    planned = _planned(draft, i)
+    if planned is None:
+        return None
+    when, day_only = planned
+    posted = draft.messages[i].posted_at.astimezone(draft.ctx.timezone)
+    if named_day_only(when, posted) is None or (day_only and when.date() == posted.date()):
+        return None
+    book = draft.book
+    return book.day(when) if day_only else book.moment(when)
+
+
 def _when(draft: Draft, i: int) -> str:
     """`` (for 8 May, 20:00)`` when message ``i`` of a period names a time ahead of it."""
-    if draft.ctx.family != "period":
-        return ""  # a source summary names no time
-    posted = draft.messages[i].posted_at
-    when = planned_for(draft.texts[i], posted, draft.packs[i])
-    day_only = named_day_only(when, posted) if when is not None else None
-    if when is None or day_only is None:
-        return ""
-    book = draft.book
-    return book.say("when_suffix", when=book.day(when) if day_only else book.moment(when))
+    shown = _when_shown(draft, i)
+    return "" if shown is None else draft.book.say("when_suffix", when=shown)
+
+
+def _proposal(draft: Draft, seq: Sequence[Turn], i: int) -> bool:
+    """Whether message ``i`` is something to agree to: a proposal (also as a question
+    that says "we": "shall we take the 9:40 train?") or a decision."""
+    if seq[i].act is Act.QUESTION:  # "shall we…?" proposes; "what about the job?" asks
+        pack = draft.packs[i]
+        return (
+            proposes(draft.texts[i], pack)
+            and pack is not None
+            and bool(pack.cue.us.search(draft.texts[i]))
+        )
+    return seq[i].act in (Act.PROPOSAL, Act.DECISION)
+
+
+def _decision_quote(draft: Draft, c: Citer, i: int) -> str:
+    """The sentence of message ``i`` that decides (or proposes), quoted."""
+    pack = draft.packs[i]
+    return c.carrying(i, lambda s: act_of(s, pack) in (Act.DECISION, Act.PROPOSAL))
+
+
+def _own(draft: Draft, i: int) -> bool:
+    """Whether a decision is the source's own: any in a chat; in a channel only one that
+    says "we" ("we have decided to…"): a news channel reports others' decisions."""
+    if draft.ctx.kind is not SourceKind.CHANNEL:
+        return True
+    pack = draft.packs[i]
+    return pack is not None and bool(pack.cue.us.search(draft.texts[i]))
 
 
 def _decisions(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[Line]:
     book, lines = draft.book, []
     for j in range(len(seq)):
         i = _reply_to(seq, j)
-        if i is None or i in claimed or seq[i].act not in (Act.PROPOSAL, Act.DECISION):
+        if i is None or i in claimed or not _proposal(draft, seq, i):
             continue
         if seq[j].author == seq[i].author:
             continue
+        if seq[j].reply_to is None and (
+            seq[j].words > ADJACENT_AGREEMENT_WORDS
+            or seq[j].hours - seq[i].hours > ADJACENT_AGREEMENT_HOURS
+        ):
+            continue  # a long message, or a late one, next to a proposal is not its answer
         pack = draft.packs[j]
         key = "line_agreed" if agrees(draft.texts[j], pack) else None
         key = "line_declined" if key is None and declines(draft.texts[j], pack) else key
@@ -84,52 +167,91 @@ def _decisions(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -
         claimed.update((i, j))
         if seq[i].act is Act.DECISION:
             key = key.replace("line_", "line_decided_")
-        quote = c.quote(i) + _when(draft, i)
+        quote = _decision_quote(draft, c, i) + _when(draft, i)
         body = book.say(key, who=c.name(i), quote=quote, agreer=c.name(j))
         lines.append((draft.importance[i], _line(c, body, i, j)))
     for i in range(len(seq)):
-        if seq[i].act is Act.DECISION and i not in claimed:
+        # A lone word ("берём", "booked") answers someone: its decision is in the message
+        # it answers, or in a fuller message of its own.
+        if seq[i].act is Act.DECISION and i not in claimed and seq[i].words >= 3 and _own(draft, i):
             claimed.add(i)
-            body = book.say("line_decided", who=c.name(i), quote=c.quote(i) + _when(draft, i))
+            quote = _decision_quote(draft, c, i) + _when(draft, i)
+            body = book.say("line_decided", who=c.name(i), quote=quote)
             lines.append((draft.importance[i], _line(c, body, i)))
     return [line for _, line in sorted(lines, key=lambda x: -x[0])[:MAX_LINES]]
 
 
+def open_questions(draft: Draft, seq: Sequence[Turn]) -> list[int]:
+    """The questions that stay open: a question sentence of four words or more (see
+    ``acts.question_sentence``) that nobody else answers (``unanswered``) and its asker
+    does not close ("never mind, found it"); none in a channel."""
+    if draft.ctx.kind is SourceKind.CHANNEL:
+        return []
+    out = []
+    for i, t in enumerate(seq):
+        if t.act is not Act.QUESTION or t.words < 4 or not unanswered(seq, i):
+            continue
+        asked = question_sentence(draft.texts[i], draft.packs[i])
+        if asked is None or len(asked.split()) < 4:
+            continue
+        later = (k for k in in_thread(seq, i, 1) if seq[k].author == t.author)
+        if any(resolves(draft.texts[k], draft.packs[k]) for k in later):
+            continue
+        out.append(i)
+    return out
+
+
 def _open(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[Line]:
-    asked = [
-        i
-        for i, t in enumerate(seq)
-        if t.act is Act.QUESTION and t.words >= 4 and unanswered(seq, i)
-    ]
     lines = []
-    for i in _ranked(draft, [i for i in asked if i not in claimed])[:MAX_LINES]:
+    found = [i for i in open_questions(draft, seq) if i not in claimed]
+    for i in _ranked(draft, found)[:MAX_LINES]:
         claimed.add(i)
-        lines.append(
-            _line(c, draft.book.say("line_asked_open", who=c.name(i), quote=c.quote(i)), i)
-        )
+        body = draft.book.say("line_asked_open", who=c.name(i), quote=c.question(i, alone=True))
+        lines.append(_line(c, body, i))
     return lines
 
 
-def _plans(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[Line]:
-    found = [
+def plan_messages(draft: Draft, seq: Sequence[Turn]) -> list[int]:
+    """The messages that state a plan: a statement with the pack's plan cue (no
+    question, hedge, report of the past or wish: ``acts.plans``) — in a channel any
+    announcement that is none of those — that names a moment after its posting, in the
+    source's own zone."""
+    return [
         i
         for i, t in enumerate(seq)
-        if t.act is not Act.CHATTER
-        and i not in claimed
+        if t.act not in (Act.CHATTER, Act.QUESTION)
         and names_time(draft.texts[i], draft.packs[i])
-        and (plans(draft.texts[i], draft.packs[i]) or t.act is Act.PROPOSAL)
+        and plans(draft.texts[i], draft.packs[i])
+        and (draft.ctx.kind is not SourceKind.CHANNEL or _later_day(draft, i))
+        and _planned(draft, i) is not None
     ]
+
+
+def _later_day(draft: Draft, i: int) -> bool:
+    """Whether message ``i`` names a day after its own: a channel's announcement of its
+    own day may name a bound ("open until 23:00"), not an event."""
+    planned = _planned(draft, i)
+    posted = draft.messages[i].posted_at.astimezone(draft.ctx.timezone)
+    return planned is not None and planned[0].date() > posted.date()
+
+
+def _plan_sentence(pack: LanguagePack | None, sentence: str) -> bool:
+    return names_time(sentence, pack) and plans(sentence, pack)
+
+
+def _plans(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[Line]:
+    found = [i for i in plan_messages(draft, seq) if i not in claimed]
     lines = []
     for i in sorted(_ranked(draft, found)[:MAX_LINES]):
         claimed.add(i)
-        book, posted = draft.book, draft.messages[i].posted_at
-        body = book.say("line_plan", who=c.name(i), quote=c.quote(i))
+        book = draft.book
+        quote = c.carrying(i, partial(_plan_sentence, draft.packs[i]))
+        body = book.say("line_plan", who=c.name(i), quote=quote)
         if draft.ctx.family == "period":  # a source summary names no time
-            when = planned_for(draft.texts[i], posted, draft.packs[i])
-            day_only = named_day_only(when, posted) if when is not None else None
-            if when is not None and day_only is not None:
-                named = book.day(when) if day_only else book.moment(when)
-                body = book.say("line_plan_for", who=c.name(i), when=named, quote=c.quote(i))
+            named = _when_shown(draft, i)
+            if named is not None:
+                body = book.say("line_plan_for", who=c.name(i), when=named, quote=quote)
+            posted = draft.messages[i].posted_at.astimezone(draft.ctx.timezone)
             body = f"{book.moment(posted)}: {body}"
         lines.append(_line(c, body, i))
     return lines
@@ -157,7 +279,7 @@ def _thread_lines(
     draft: Draft, seq: Sequence[Turn], thread: Thread, c: Citer, claimed: set[int]
 ) -> list[Line]:
     book, lines = draft.book, []
-    free = [i for i in thread.content if i not in claimed]
+    free = sorted(i for i in thread.content if i not in claimed)
     if not free:
         return []
     if draft.ctx.kind is SourceKind.CHANNEL:
@@ -170,9 +292,17 @@ def _thread_lines(
                 lines.append(_line(c, c.quote(i), i))
         return lines
     first = next((i for i in free if draft.sizes[i] >= OPENER_WORDS), free[0])
-    claimed.add(first)
-    lines.append(_line(c, book.say("line_opened", who=c.name(first), quote=c.quote(first)), first))
-    for i in _ranked(draft, free[1:]):
+    factual = [i for i in free if fact_score(draft.texts[i], draft.packs[i]) > 0]
+    # How a thread opened is told when the opener carries a fact, or when nothing does —
+    # and only of the message that did open it (a short question before it: no opener).
+    opener = first == min(thread.content) or all(
+        seq[k].act is Act.CHATTER for k in thread.content if k < first
+    )
+    if opener and (first in factual or not factual):
+        claimed.add(first)
+        opened = book.say("line_opened", who=c.name(first), quote=c.quote(first))
+        lines.append(_line(c, opened, first))
+    for i in _ranked(draft, [i for i in free if i != first]):
         if len(lines) >= THREAD_LINES or i in claimed:
             continue
         j = partner(seq, i) if seq[i].act is Act.QUESTION else None
@@ -181,7 +311,7 @@ def _thread_lines(
             body = book.say(
                 "line_asked_answered",
                 asker=c.name(i),
-                question=c.quote(i),
+                question=c.question(i),
                 answerer=c.name(j),
                 answer=c.quote(j),
             )
@@ -259,9 +389,12 @@ def sections(
     if draft.ctx.family == "source":  # a source summary quotes nothing that names a time
         claimed.update(i for i, text in enumerate(draft.texts) if has_period_wording(text))
     out: list[Section] = []
-    makers = [(SectionKind.PLANS, _plans), (SectionKind.LINKS, _links)]
-    if draft.ctx.kind is not SourceKind.CHANNEL:  # a channel's questions are rhetorical
-        makers = [(SectionKind.DECISIONS, _decisions), (SectionKind.OPEN_QUESTIONS, _open), *makers]
+    makers = [
+        (SectionKind.DECISIONS, _decisions),
+        (SectionKind.OPEN_QUESTIONS, _open),  # none in a channel: its questions are rhetorical
+        (SectionKind.PLANS, _plans),
+        (SectionKind.LINKS, _links),
+    ]
     for kind, make in makers:
         lines = make(draft, seq, c, claimed)
         if lines:

@@ -53,6 +53,11 @@ BASE_BUDGET = 20
 BUDGET_PER_SQRT = 4.0
 OPENER_WEIGHT = 2.0
 THREAD_WEIGHT = 1.0
+# The weight of the facts a message carries (numbers, names, places, links, times).
+FACT_WEIGHT = 1.0
+# Facts count from SHORT_EXCHANGE content messages on, fully from FACT_MESSAGES.
+SHORT_EXCHANGE = 20
+FACT_MESSAGES = 60
 BUDGET_PER_SESSION = 15.0
 MAX_BUDGET = 90
 # Periods longer than this many hours get the time term in the redundancy.
@@ -114,13 +119,20 @@ def informativeness(
         if t.reply_to is not None:
             replies[t.reply_to] += 1
     threaded = np.array(
-        [min(1.0, (replies[i] + (t.reply_to is not None)) / 2) for i, t in enumerate(turns)]
+        [
+            min(1.0, (replies[i] + (t.reply_to is not None) + 2 * t.audience) / 2)
+            for i, t in enumerate(turns)
+        ]
     )
+    # In a short exchange every message is the point; in a long chat, the facts.
+    ramp = (int(content.sum()) - SHORT_EXCHANGE) / (FACT_MESSAGES - SHORT_EXCHANGE)
+    facts = np.array([t.facts for t in turns]) * min(1.0, max(0.0, ramp))
     score = (
         0.6 * central
         + 0.4 * shared
         + opener_weight * opener(turns, content)
         + THREAD_WEIGHT * threaded
+        + FACT_WEIGHT * facts
     ) * prior
     return np.where(content, np.clip(score, 0.0, None), 0.0)
 
@@ -136,13 +148,27 @@ def partner(turns: Sequence[Turn], i: int) -> int | None:
         later = [
             j
             for j in itertools.islice(in_thread(turns, i, 1), 3)
-            if turns[j].author != turns[i].author and turns[j].reply_to in (None, i)
+            if turns[j].author != turns[i].author
+            and (
+                turns[j].reply_to == i
+                or (
+                    turns[j].reply_to is None
+                    # where people answer by replies, a message next to a question
+                    # answers it only on its terms
+                    and (not turns[j].replying or turns[j].stems & turns[i].stems)
+                )
+            )
         ]
         answers = (k for k in replies + later[:1] if turns[k].act not in _NO_ANSWER)
         return next(answers, None)
     asked = turns[i].reply_to
     previous = next(in_thread(turns, i, -1), None)
-    if asked is None and previous is not None and turns[previous].author != turns[i].author:
+    if (
+        asked is None
+        and previous is not None
+        and turns[previous].author != turns[i].author
+        and (not turns[i].replying or turns[i].stems & turns[previous].stems)
+    ):
         asked = previous
     if asked is not None and turns[asked].act is Act.QUESTION:
         return asked

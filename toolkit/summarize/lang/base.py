@@ -47,6 +47,19 @@ class Cues:
     farewell: re.Pattern[str]
     when: re.Pattern[str]
     """Time expressions ("tomorrow", "on Friday", "в пятницу"): a plan's date."""
+    hedge: re.Pattern[str]
+    """Hedges, negations and conditions ("I think", "might", "not … yet", «может», «ще не»):
+    a statement that carries one decides nothing and plans nothing for sure."""
+    past: re.Pattern[str]
+    """A report of the past ("we watched", "yesterday", «вчера»): not a plan."""
+    wish: re.Pattern[str]
+    """Wishes and congratulations ("enjoy your holidays", «удачи»): not a plan."""
+    resolved: re.Pattern[str]
+    """An asker's own "never mind, found it" («разобрался»): the question is closed."""
+    rhetorical: re.Pattern[str]
+    """Questions that ask nothing ("who knew?", "why not?", «не так ли»)."""
+    us: re.Pattern[str]
+    """The first person plural ("we", «мы», «ми»): a channel's own decision says it."""
 
 
 def pack_from(words: ModuleType, **fields: Any) -> LanguagePack:

@@ -31,6 +31,7 @@ from toolkit.summarize.lang.en.indirect import (
     is_verb,
     is_verb_form,
     opens_question,
+    verb_lemma,
 )
 from toolkit.summarize.lang.en.shapes import directive, split_tail_question
 from toolkit.summarize.lang.en.words import CHATTER_WORDS
@@ -62,6 +63,36 @@ _FIRST = {  # first person singular -> (form after a name, form after "they")
     "ive": ("has", "have"),
 }
 _SECOND = {"you're": "is", "you've": "has", "you'll": "will", "you'd": "would"}
+_AUXILIARIES = frozenset(
+    {"will", "would", "can", "could", "shall", "should", "may", "might", "must"}
+    | {"do", "does", "did", "are", "were", "have", "has", "had"}
+)
+"""Words after which "you" is the subject of a question ("will you be home")."""
+_SECOND_THEY = {
+    "you're": "they're",
+    "you've": "they've",
+    "you'll": "they'll",
+    "you'd": "they'd",
+    "your": "their",
+    "ur": "their",
+    "yours": "theirs",
+}
+"""The second person once the addressee is named: the pronoun, never the name again."""
+_IDIOMS = re.compile(
+    r"\b(?:here (?:you|u) (?:go|are)|there (?:you|u) (?:go|are)|you too|"
+    r"see (?:you|u|ya)|bless you|mind you|you bet|you'?re welcome|love (?:you|u)|miss (?:you|u)|"
+    r"wana|wan)\b",
+    re.IGNORECASE,
+)
+"""Formulas whose "you" or spelling no rewrite keeps true ("here you go" is no "Susan
+goes"): a sentence with one is left out, and a message with nothing else is quoted."""
+_SMILEY_BREAK = re.compile(r"\s+[:;=]-?[()DPp]+\s+(?=[A-Z])")
+_FRAGMENT = frozenset(
+    {"because", "cause", "cuz", "coz", "when", "and", "but", "so", "if", "or", "then"}
+    | {"while", "as", "since", "though", "although", "that", "which", "who", "whom"}
+    | {"whose", "where", "why", "how", "what", "whether"}
+)
+"""Words that open a clause, not a sentence: a rewrite starting with one is a fragment."""
 _WE = {"we're": "they're", "we've": "they've", "we'll": "they'll", "we'd": "they'd"}
 _OBJECT = {"me": None, "us": "them", "myself": None, "ourselves": "themselves"}
 _POSSESSIVE = {"my": None, "mine": None, "our": "their", "ours": "theirs"}
@@ -83,6 +114,9 @@ class _Rewriter:
         self.speaker = speaker
         self.addressee = addressee
         self.named = False
+        self.addressed = False
+        """Whether the addressee has been named: "you" then becomes "they" ("Kai asks Ugo
+        whether they are coming", never "whether Ugo is coming")."""
 
     def _me(self) -> str:
         if self.named:
@@ -132,10 +166,23 @@ class _Rewriter:
                     self.named = True
                 elif low in _POSSESSIVE:
                     out.append(_POSSESSIVE[low] or f"{self.speaker}'s")
+                elif self.addressee and self.addressed and low in _SECOND_THEY:
+                    out.append(_SECOND_THEY[low])
+                elif self.addressee and self.addressed and low in ("you", "u", "ya"):
+                    # "how old you are", "sure you need": a verb after "you" makes it the subject
+                    subject = (
+                        subject_slot
+                        or prev in _AUXILIARIES
+                        or after in BE_HAVE
+                        or (not is_verb_form(prev) and is_verb(after))
+                    )
+                    out.append("they" if subject else "them")
                 elif self.addressee and low in _SECOND:
                     out += [self.addressee, _SECOND[low]]
+                    self.addressed = True
                 elif self.addressee and low in ("you", "u", "ya"):
                     out.append(self.addressee)
+                    self.addressed = True
                     # "how old you are", "sure you need": a verb after "you" makes it the subject
                     agree = (
                         subject_slot
@@ -145,6 +192,7 @@ class _Rewriter:
                     continue
                 elif self.addressee and low in ("your", "ur", "yours"):
                     out.append(f"{self.addressee}'s")
+                    self.addressed = True
                 elif plural:
                     out.append({"am": "are", "was": "were"}.get(low, token))
                 elif agree and low in _ADVERBS:
@@ -169,7 +217,7 @@ def report(
     addressee: str | None,
     names: tuple[str, ...] = (),
     max_clauses: int = MAX_CLAUSES,
-) -> str:
+) -> str | None:
     """``text`` (one message or a passage of it) as reported speech of ``speaker``.
 
     Args:
@@ -181,15 +229,24 @@ def report(
 
     Returns:
         One sentence without its full stop, starting with ``speaker``; "" when nothing
-        but chatter is left.
+        but chatter is left; None when a rewrite would not be sure (a formula such as
+        "here you go", a fragment): the caller quotes the message instead.
     """
     rewriter = _Rewriter(speaker, addressee)
     clauses: list[str] = []
+    # An emoticon before a capital ends a sentence: "I'm great :) And you?" is two.
+    text = _SMILEY_BREAK.sub(". ", text)
     pieces = [piece for part in split_sentences(text) for piece in split_tail_question(part)]
+    unsure = False
     for raw in pieces:
+        if _IDIOMS.search(raw) or raw.rstrip().endswith("…"):
+            # A formula, or a sentence a quote's limit cut: no rewrite keeps it true.
+            unsure = True  # "here you go" is no "Susan goes"
+            continue
         shaped = directive(raw) if rewriter.addressee else None
         if shaped is not None:
             verb, rest = shaped
+            rewriter.addressed = True
             said = _lower(rewriter.words(rest), names)
             clauses.append(_DIRECTIVES[verb].format(whom=rewriter.addressee, rest=said))
             continue
@@ -218,10 +275,29 @@ def report(
             clauses.append(said.removeprefix(speaker).strip())
         else:
             clauses.append(f"says {_lower(said, names)}")
-    clauses = clauses[:max_clauses]
-    if not clauses:
-        return ""
-    return f"{speaker} {_and(clauses)}"
+    whole = [clause for clause in clauses if not _fragment(clause)]  # "says because when …"
+    if not whole:
+        return None if unsure or clauses else ""
+    return f"{speaker} {_and(whole[:max_clauses])}"
+
+
+def _fragment(clause: str) -> bool:
+    """Whether a retold clause is a fragment: what follows "says", "asks whether" or
+    "asks" opens with a word that only opens a clause, or has fewer than two words."""
+    words = clause.split()
+    if words[:1] == ["asks"] and "whether" in words[:5]:
+        rest = words[words.index("whether") + 1 :]
+    elif words[:1] == ["says"]:
+        rest = words[1:]
+    else:
+        return False
+    first = rest[0].lower().strip(",") if rest else ""
+    if len(rest) < 2 or first in _FRAGMENT:
+        return True
+    if words[0] == "asks" and (first in _AUXILIARIES or first.endswith("n't")):
+        return True  # "asks whether aren't two computers …": the order was not turned
+    # "says try to cast spells": an imperative, or a subject dropped, is no report.
+    return words[0] == "says" and rest[0].islower() and verb_lemma(rest[0]) == rest[0]
 
 
 def _lower(text: str, names: tuple[str, ...]) -> str:
@@ -245,6 +321,7 @@ def _lower(text: str, names: tuple[str, ...]) -> str:
 
 def _question(rewriter: _Rewriter, body: str, names: tuple[str, ...]) -> str:
     whom = f" {rewriter.addressee}" if rewriter.addressee else ""
+    rewriter.addressed = rewriter.addressed or bool(whom)
     order = indirect(body, names)
     said = _lower(rewriter.words(embedded(order if order is not None else body, names)), names)
     if said.split(" ", 1)[0].lower() in WH:

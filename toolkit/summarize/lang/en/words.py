@@ -52,7 +52,7 @@ NOT_TOPICS = _words("mean means meant guess guessing feel feels felt sound sound
 dictionary: never a topic, though they count as words of the conversation."""
 
 ABBREVIATIONS = _words(
-    """mr mrs ms dr prof sr jr st vs etc e.g i.e a.m p.m approx dept inc ltd corp
+    """mr mrs ms dr prof sr jr st mt ft no nos vs etc e.g i.e a.m p.m approx dept inc ltd corp
     jan feb mar apr jun jul aug sep sept oct nov dec tue thu fri vol cf"""
 )
 """Words that end with a dot inside a sentence ("Mr. Smith", "e.g. this")."""
@@ -70,8 +70,15 @@ PROPOSAL = (
     r"you could|i suggest|i propose|i recommend|maybe we|wanna|would you like)\b"
 )
 DECISION = (
-    r"\b(?:(?:we|i|they) (?:have |'ve )?(?:decided|agreed|settled)|it'?s (?:decided|settled|"
-    r"a deal)|confirmed|booked|approved|final decision)\b|\bdecision:"
+    r"\b(?:we|i|they|he|she)(?:'ve| have| has)?(?: just| already| finally| now)? (?:decided|"
+    r"agreed|settled|booked|reserved|bought|paid|confirmed|ordered|signed|chose|picked|"
+    r"went with|merged|fixed|switched|approved)\b|"
+    r"^\W*(?:just )?(?:booked|reserved|bought|paid|confirmed|ordered|signed|decided|done|"
+    r"approved|merged|fixed|switched|final)\b|"
+    r"\b(?:booked|confirmed|ordered|merged|reserved|signed|approved|switched|paid|fixed)"
+    r"(?: too| already)?\s*(?:[!✅.:]|$)|"
+    r"\b(?:it'?s|that'?s|is) (?:decided|settled|a deal|booked|confirmed|reserved|final)\b|"
+    r"\bwe(?:'re| are) going with\b|\bfinal decision\b|\bdecision:"
 )
 AGREEMENT = (
     r"^\W*(?:yes|yeah|yep|yup|sure|ok|okay|agreed|deal|sounds good|sounds great|"
@@ -80,7 +87,11 @@ AGREEMENT = (
 REFUSAL = r"^\W*(?:no|nope|nah|i can'?t|can'?t|not really|i don'?t think so|sorry,? (?:i|we))\b"
 PLAN = (
     r"\b(?:i'?ll|we'?ll|i will|we will|will do|i'?m going to|we'?re going to|gonna|"
-    r"i plan|we plan|planning to|i'?m (?:meeting|leaving|coming|flying|seeing))\b"
+    r"i plan|we plan|planning to|(?:i'?m|we'?re|i am|we are) (?:meeting|leaving|coming|flying|"
+    r"seeing|taking|going|driving|heading|arriving|staying|checking|starting|moving|picking)|"
+    r"we (?:take|leave|meet|fly|go|arrive|start|depart|check in|head|pick up|sign|move|land)|"
+    r"(?:is|are|'s) (?:on|this|next) (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"^\W*reminder\b|will|sign up|register|join us|rsvp)\b"
 )
 WHEN = (
     r"\b(?:today|tonight|tomorrow|(?:this|next) (?:week|weekend|month|morning|evening)|"
@@ -89,6 +100,38 @@ WHEN = (
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{1,2}(?:st|nd|rd|th)?|"
     r"\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:january|february|march|april|may|june|july|"
     r"august|september|october|november|december))\b"
+)
+
+HEDGE = (
+    r"\b(?:i think|i thought|i guess|i believe|i suppose|i assume|i hope|maybe|might|perhaps|"
+    r"probably|possibly|not sure|unsure|if|unless|whether|not|never|no longer|\w+n'?t|"
+    r"hopefully|seems?|apparently|supposedly|would|could|should|but|though|although|"
+    r"pending|tentative(?:ly)?|yet|(?:those|everyone|anyone|all) who)\b"
+)
+PAST = (
+    r"\b(?:was|were|did|had|went|watched|saw|came|yesterday|ago|used to|last (?:night|week|"
+    r"weekend|month|year|time|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"(?:we|i|they|he|she) (?:\w+ed|got|went|saw|ate|took|had|made|did|came|left|met|"
+    r"bought|paid|spent|found|lost))\b"
+)
+WISH = (
+    r"\b(?:enjoy|good luck|best of luck|happy (?:birthday|holidays?|new year|easter|"
+    r"christmas|hanukkah|anniversary)|merry christmas|congrat\w*|have (?:a )?(?:good|nice|"
+    r"great|safe|lovely|wonderful|fun)|hope you|wish(?:ing)? you|get well|safe (?:travels?|"
+    r"trip|flight|journey)|bon voyage|cheers to)\b"
+)
+US = r"\b(?:we|we'?ve|we'?re|we'?ll|our|us)\b"
+RESOLVED = (
+    r"\b(?:never ?mind|nvm|found it|figured (?:it )?out|sorted (?:it )?out|solved it|"
+    r"got it working|no longer needed|all sorted)\b"
+)
+RHETORICAL = (
+    r"\b(?:who (?:would have|would've|knew|cares)|why not|isn'?t it|aren'?t (?:they|we|you)|"
+    r"don'?t you think|what could (?:possibly )?go wrong|guess what|you know what|"
+    r"how (?:cool|great|nice|sweet|awesome|lovely) is that|right|"
+    r"who (?:doesn'?t|does not|wouldn'?t|would not|isn'?t|didn'?t) [^?]*|"
+    r"how (?:great|cool|amazing|awesome|good|bad|funny|cute|sad|crazy|weird) "
+    r"(?:is|was|are|were)\b[^?]*)\s*\?"
 )
 
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"

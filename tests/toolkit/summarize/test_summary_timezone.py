@@ -1,0 +1,115 @@
+"""Summaries read times in the source's own zone: ``SummaryContext.timezone`` comes from
+``Source.timezone`` wherever a context is built, and the cache key tells zones apart."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from toolkit.config import Settings
+from toolkit.embeddings import Embedder
+from toolkit.models import Message, Source, SourceKind, Summary
+from toolkit.requests import SourceSummaryRequest, SummaryRequest
+from toolkit.store import SQLiteStore
+from toolkit.summarize import pipeline
+from toolkit.summarize.cache import cache_key
+from toolkit.summarize.context import SummaryContext
+from toolkit.summarize.engine import SummaryJob
+from toolkit.summarize.pipeline import summarize_period, summarize_source
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+@dataclass
+class Recorder:
+    """An engine that writes nothing but remembers the context it was given."""
+
+    name: str = "extractive"
+    seen: list[SummaryContext] = field(default_factory=list)
+
+    def available(self, settings: Settings) -> bool:
+        return True
+
+    def check(self, ctx: SummaryContext) -> None:
+        return None
+
+    def reads(
+        self, messages: Sequence[Message], ctx: SummaryContext, settings: Settings
+    ) -> list[Message]:
+        return list(messages)
+
+    def identity(self, settings: Settings, embedder: Embedder) -> str:
+        return "recorder"
+
+    def summarize(self, job: SummaryJob) -> Summary:
+        self.seen.append(job.ctx)
+        return Summary(job.source_ref, "ok", [], [], engine=self.name, language="en")
+
+
+@pytest.fixture
+def recorder(monkeypatch: pytest.MonkeyPatch) -> Recorder:
+    engine = Recorder()
+    monkeypatch.setattr(pipeline, "select_engine", lambda settings: engine)
+    return engine
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Any:
+    opened = SQLiteStore(tmp_path / "store.sqlite3")
+    yield opened
+    opened.close()
+
+
+def seeded(store: SQLiteStore, zone: str | None) -> Source:
+    source = store.upsert_source(title="Team", kind=SourceKind.CHAT, internal_id=5, timezone=zone)
+    store.upsert_messages(
+        [Message(source.id, 1, T0, "lunch tomorrow at 13:40?", sender_peer_id="user1")]
+    )
+    return source
+
+
+@pytest.mark.parametrize(
+    ("zone", "expected"),
+    [
+        ("Asia/Tokyo", ZoneInfo("Asia/Tokyo")),
+        ("+09:00", timezone(timedelta(hours=9))),
+        (None, UTC),
+        ("Gone/Zone", UTC),  # stored by a machine that knew it; this one does not
+    ],
+)
+def test_both_families_get_the_sources_zone(
+    store: SQLiteStore, recorder: Recorder, zone: str | None, expected: Any
+) -> None:
+    seeded(store, zone)
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    period = SummaryRequest(
+        source_ref="c/5", started_at=T0, ended_at=T0 + timedelta(days=1), use_cache=False
+    )
+    recent = SourceSummaryRequest(source_ref="c/5", use_cache=False)
+    summarize_period(store, None, settings, period)  # type: ignore[arg-type]
+    summarize_source(store, None, settings, recent)  # type: ignore[arg-type]
+    assert [ctx.timezone for ctx in recorder.seen] == [expected, expected]
+    assert [ctx.family for ctx in recorder.seen] == ["period", "source"]
+
+
+def test_the_default_context_is_utc() -> None:
+    assert SummaryContext("period", SourceKind.CHAT, "t", "en").timezone is UTC
+
+
+def test_the_cache_key_tells_zones_apart() -> None:
+    source = Source(1, "Team", SourceKind.CHAT, internal_id=5)
+    messages = [Message(1, 1, T0, "lunch tomorrow at 13:40?")]
+    utc = SummaryContext("period", SourceKind.CHAT, "Team", "en", T0, T0 + timedelta(days=1))
+    tokyo = SummaryContext(
+        "period", SourceKind.CHAT, "Team", "en", T0, T0 + timedelta(days=1),
+        timezone=ZoneInfo("Asia/Tokyo"),
+    )  # fmt: skip
+    keys = {cache_key(source, ctx, "e", messages) for ctx in (utc, tokyo)}
+    assert len(keys) == 2
+    assert cache_key(source, tokyo, "e", messages) == cache_key(source, tokyo, "e", messages)

@@ -283,7 +283,7 @@ def test_a_dropped_i_is_not_an_order_and_nobody_is_told_without_an_addressee() -
 
 @pytest.mark.parametrize("text", ["have a nice trip", "think harder", "Try to cast spells"])
 def test_an_imperative_or_a_wish_is_quoted_not_retold(text: str) -> None:
-    """"Rita says have a nice trip" reads as a fragment; who does what is unsure."""
+    """ "Rita says have a nice trip" reads as a fragment; who does what is unsure."""
     assert report(text, "Rita", "Omar", ("Rita", "Omar")) is None
 
 

@@ -12,6 +12,13 @@ Failed authentications are limited per client address by a bucket that also answ
 shared buckets the failures are counted in the store too (``SharedFailureLimiter``), so
 a client guessing keys against several replicas spends one budget; only failures cost a
 statement, never a good request.
+
+Memory and time stay bounded however many clients come: each limiter keeps at most
+``max_keys`` entries (``service.recent.RecentMap``, least recently written first); a
+request costs O(1) whatever that number, dropping a few stale entries from the front
+(a bucket idle long enough to be full again needs no memory). Past the bound the least
+recently written entry is forgotten: that client starts again with a full bucket, no
+more than it would get from a fresh address.
 """
 
 from __future__ import annotations
@@ -21,14 +28,15 @@ import time
 from collections.abc import Callable
 from typing import Protocol, TypeVar, runtime_checkable
 
+from service.recent import RecentMap
 from toolkit.config import Settings
 from toolkit.errors import RateLimited
 
 # Refills are sums of small floats; without a little slack, rounding would make a
 # client that waits exactly as long as it was told fail by a hair and wait again.
 _EPSILON = 1e-9
-# Idle buckets are full again and need no memory; drop them once this many accumulate.
-_PRUNE_ABOVE = 10_000
+MAX_KEYS = 50_000
+"""Entries a limiter keeps at most (about 200 bytes each)."""
 
 
 class RateLimiter(Protocol):
@@ -65,6 +73,7 @@ class TokenBucketLimiter:
         burst: bucket size: requests a fresh or idle key may make at once (>= 1).
         subject: who the limit is for, in the refusal's message.
         clock: monotonic seconds; tests pass a fake one.
+        max_keys: buckets kept at most (the least recently used is forgotten past it).
     """
 
     def __init__(
@@ -74,6 +83,7 @@ class TokenBucketLimiter:
         burst: int,
         subject: str = "this API key",
         clock: Callable[[], float] = time.monotonic,
+        max_keys: int = MAX_KEYS,
     ) -> None:
         if per_minute <= 0 or burst < 1:
             raise ValueError("a token bucket needs per_minute > 0 and burst >= 1")
@@ -82,7 +92,10 @@ class TokenBucketLimiter:
         self.burst = float(burst)
         self.subject = subject
         self._clock = clock
-        self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, updated at)
+        # key -> (tokens, updated at); the clock is monotonic, so the least recently
+        # written bucket is also the one idle longest, the first to be full again.
+        self._buckets: RecentMap[tuple[float, float]] = RecentMap(max_keys)
+        self._full_after = self.burst / self.rate
         self._lock = threading.Lock()
 
     def hit(self, key: str) -> None:
@@ -96,22 +109,25 @@ class TokenBucketLimiter:
     def _take(self, key: str, cost: float) -> None:
         with self._lock:
             now = self._clock()
-            tokens, updated = self._buckets.get(key, (self.burst, now))
-            tokens = min(self.burst, tokens + (now - updated) * self.rate)
+            found = self._buckets.get(key)
+            tokens = self.burst
+            if found is not None:
+                tokens = min(self.burst, found[0] + (now - found[1]) * self.rate)
             if tokens < 1.0 - _EPSILON:
-                self._buckets[key] = (tokens, now)
+                # Nothing written: the stored bucket already says this (and a refused
+                # client cannot move its entry away from the front).
                 raise RateLimited(
                     f"rate limit of {self.per_minute:g} requests per minute "
                     f"(bursts of {self.burst:g}) exceeded for {self.subject}",
                     retry_after=(1.0 - tokens) / self.rate,
                 )
-            self._buckets[key] = (max(0.0, tokens - cost), now)
-            if len(self._buckets) > _PRUNE_ABOVE:
-                self._prune(now)
+            if cost:  # a check takes nothing and so writes nothing
+                self._buckets.put(key, (max(0.0, tokens - cost), now), stale=self._idle(now))
 
-    def _prune(self, now: float) -> None:
-        full_after = self.burst / self.rate
-        self._buckets = {k: (t, u) for k, (t, u) in self._buckets.items() if now - u < full_after}
+    def _idle(self, now: float) -> Callable[[tuple[float, float]], bool]:
+        """Whether a bucket has been idle long enough to be full again (then it needs no
+        memory: a missing bucket is a full one)."""
+        return lambda bucket: now - bucket[1] >= self._full_after
 
 
 @runtime_checkable
@@ -164,6 +180,8 @@ class SharedFailureLimiter:
         per_minute: sustained failures per minute (> 0).
         burst: failures a client may make at once (>= 1).
         clock: monotonic seconds; tests pass a fake one.
+        max_keys: refused clients remembered at most (one forgotten costs this replica
+            one more statement at its next failure, nothing more).
     """
 
     def __init__(
@@ -173,6 +191,7 @@ class SharedFailureLimiter:
         per_minute: float,
         burst: int,
         clock: Callable[[], float] = time.monotonic,
+        max_keys: int = MAX_KEYS,
     ) -> None:
         if per_minute <= 0 or burst < 1:
             raise ValueError("a token bucket needs per_minute > 0 and burst >= 1")
@@ -180,7 +199,7 @@ class SharedFailureLimiter:
         self.per_minute = per_minute
         self.burst = burst
         self._clock = clock
-        self._refused: dict[str, float] = {}  # key -> monotonic time a token is back
+        self._refused: RecentMap[float] = RecentMap(max_keys)  # key -> time a token is back
         self._lock = threading.Lock()
 
     def _refusal(self, wait: float) -> RateLimited:
@@ -196,7 +215,7 @@ class SharedFailureLimiter:
         with self._lock:
             until = self._refused.get(key)
             if until is not None and until <= now:
-                del self._refused[key]
+                self._refused.discard(key)
                 until = None
         if until is not None:
             raise self._refusal(until - now)
@@ -208,9 +227,7 @@ class SharedFailureLimiter:
             return
         now = self._clock()
         with self._lock:
-            self._refused[key] = now + wait
-            if len(self._refused) > _PRUNE_ABOVE:
-                self._refused = {k: t for k, t in self._refused.items() if t > now}
+            self._refused.put(key, now + wait, stale=lambda until: until <= now)
         raise self._refusal(wait)
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import re
 import secrets
 from collections.abc import Callable, Iterable
@@ -170,10 +169,18 @@ def ensure_dev_key(store: MessageStore, path: Path) -> str:
     """A development key with every scope, created once and kept in ``path`` (mode 0600).
 
     Later calls return the kept key while it is still valid in ``store``; a revoked,
-    unknown (the store was replaced) or narrowed key is replaced by a new one.
+    unknown (the store was replaced) or narrowed key is replaced by a new one. The
+    folder is checked first (``guard_data_dir``: others may not write it), and the file
+    is read and written without following links (``toolkit.store.folder``).
+
+    Raises:
+        ConfigError: the folder is others' to write, or the file cannot be written.
     """
-    if path.is_file():
-        token = path.read_text(encoding="utf-8").strip()
+    from toolkit.store.folder import guard_data_dir, read_private, write_private
+
+    guard_data_dir(path.parent)
+    token = (read_private(path) or "").strip()
+    if token:
         try:
             record = verify_api_key(store, token)
         except AuthenticationError:
@@ -182,20 +189,5 @@ def ensure_dev_key(store: MessageStore, path: Path) -> str:
             if record.scopes >= SCOPES:
                 return token
     token, _ = create_api_key(store, name="development", scopes=SCOPES)
-    _write_private(path, token + "\n")
+    write_private(path, token + "\n")
     return token
-
-
-def _write_private(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` readable by its owner only, replacing it atomically."""
-    from toolkit.store.files import private_dir
-
-    private_dir(path.parent)
-    tmp = path.with_name(f".{path.name}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.write(fd, text.encode("utf-8"))
-    finally:
-        os.close(fd)
-    os.chmod(tmp, 0o600)  # an existing file keeps its old mode through os.open; set it
-    os.replace(tmp, path)

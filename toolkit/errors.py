@@ -36,6 +36,20 @@ from __future__ import annotations
 import errno
 from typing import Any
 
+QUOTE_LIMIT = 80
+"""Characters of a user's input an error message quotes; the rest is cut with ``…``."""
+
+
+def quoted(value: str, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` in at most ``limit`` characters and a count of what was cut, so a
+    1 MB argument (or one of escapes: ``\\udcff`` is six) stays one short line."""
+    if len(value) <= limit and len(shown := repr(value)) <= limit + 2:
+        return shown
+    cut = value[:limit]
+    while len(repr(cut)) > limit + 2:
+        cut = cut[:-1]
+    return f"{cut!r}… ({len(value)} characters)"
+
 
 class ToolkitError(Exception):
     """Base class of every error the toolkit raises on purpose."""
@@ -76,7 +90,7 @@ class InvalidSourceRef(InvalidRequest):
     title = "Invalid source reference"
 
     def __init__(self, ref: str, reason: str) -> None:
-        super().__init__(f"invalid source_ref {ref!r}: {reason}", field="source_ref")
+        super().__init__(f"invalid source_ref {quoted(ref)}: {reason}", field="source_ref")
         self.ref = ref
         self.reason = reason
 

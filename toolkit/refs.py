@@ -22,7 +22,7 @@ import re
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
-from toolkit.errors import InvalidSourceRef
+from toolkit.errors import InvalidSourceRef, quoted
 from toolkit.models import GENERAL_TOPIC, Source, SourceRef
 
 if TYPE_CHECKING:
@@ -56,21 +56,22 @@ _MAX_LEN = 512
 
 
 def _handle(value: str, raw: str) -> str:
-    if not HANDLE_RE.match(value):
+    if not HANDLE_RE.fullmatch(value):  # fullmatch: "$" alone lets a final newline in
         if len(value) < 5 or len(value) > 32:
-            reason = f"a handle has 5 to 32 characters, {value!r} has {len(value)}"
+            reason = f"a handle has 5 to 32 characters, {quoted(value)} has {len(value)}"
         else:
-            reason = f"a handle uses only letters, digits and '_', not {value!r}"
+            reason = f"a handle uses only letters, digits and '_', not {quoted(value)}"
         raise InvalidSourceRef(raw, reason)
     return value.lower()
 
 
 def _int(value: str, raw: str, what: str) -> int:
-    if not value.isdigit() or len(value) > 19:
-        raise InvalidSourceRef(raw, f"{what} must be a positive number, not {value!r}")
+    # ASCII only: str.isdigit() also takes "²" and other digits int() refuses.
+    if not (value.isascii() and value.isdigit()) or len(value) > 19:
+        raise InvalidSourceRef(raw, f"{what} must be a positive number, not {quoted(value)}")
     number = int(value)
     if number <= 0:
-        raise InvalidSourceRef(raw, f"{what} must be a positive number, not {value!r}")
+        raise InvalidSourceRef(raw, f"{what} must be a positive number, not {quoted(value)}")
     return number
 
 
@@ -142,7 +143,10 @@ def parse_ref(raw: str) -> SourceRef:
     if "/" not in text and "." not in text:
         return SourceRef(raw=raw, handle=_handle(text, raw))
 
-    url = urlsplit(text if "://" in text else f"https://{text}")
+    try:
+        url = urlsplit(text if "://" in text else f"https://{text}")
+    except ValueError as exc:  # "https://[t.me/abc": an unclosed IPv6 bracket, and the like
+        raise InvalidSourceRef(raw, "not a link urllib can read") from exc
     if url.scheme.lower() not in {"http", "https"}:
         raise InvalidSourceRef(raw, f"unsupported scheme {url.scheme!r}")
     host = (url.hostname or "").lower().removeprefix("www.")
@@ -160,7 +164,10 @@ def parse_ref(raw: str) -> SourceRef:
 
 
 def _from_tg_scheme(text: str, raw: str) -> SourceRef:
-    url = urlsplit(text)
+    try:
+        url = urlsplit(text)
+    except ValueError as exc:
+        raise InvalidSourceRef(raw, "not a link urllib can read") from exc
     params = parse_qs(url.query)
     if url.netloc.lower() == "resolve" and "domain" in params:
         post = params.get("post", [None])[0]

@@ -9,7 +9,11 @@ names the whole UTC day:
   as well: an inclusive bound becomes the day's last microsecond, an exclusive one
   (a summary's end) the next midnight.
 
-A datetime is taken exactly as given. The HTTP API does not come here: it keeps ISO
+A datetime is taken exactly as given, then converted to UTC. Whatever the input, the
+answer is a time or an ``InvalidRequest`` naming the field: text longer than any ISO
+8601 time, a year past 9999, an offset that moves a time out of years 1–9999 in UTC
+(``0001-01-01T00:00:00+14:00``), or the end of 9999-12-31 as an exclusive bound (the next
+midnight does not exist) are all refused in one line. The HTTP API does not come here: it keeps ISO
 datetimes as sent (``service/schemas.py``).
 
 A source's own time zone (``Source.timezone``) is written as an IANA name
@@ -23,7 +27,7 @@ import re
 from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from toolkit.errors import InvalidRequest
+from toolkit.errors import InvalidRequest, quoted
 from toolkit.models import utc
 
 When = datetime | date | str
@@ -31,6 +35,20 @@ When = datetime | date | str
 
 _DAY = timedelta(days=1)
 _INSTANT = timedelta(microseconds=1)
+MAX_TIME_TEXT = 64
+"""The longest time text read (``2026-10-26T09:30:00.123456+03:00`` has 32 characters)."""
+
+
+def _in_utc(value: datetime, field: str, shown: str) -> datetime:
+    # An offset can push a representable local time out of datetime's range in UTC
+    # (0001-01-01T00:00:00+14:00): the input's fault, said in one line as /v1 says it.
+    try:
+        converted = utc(value)
+        converted.timestamp()  # the stores keep seconds since the epoch
+    except (OverflowError, ValueError):
+        message = f"{shown} is out of range once converted to UTC (years 1 to 9999)"
+        raise InvalidRequest(message, field=field) from None
+    return converted
 
 
 def parse_time(value: When, field: str) -> datetime | date:
@@ -42,19 +60,28 @@ def parse_time(value: When, field: str) -> datetime | date:
         field: the argument's name, for the error.
 
     Raises:
-        InvalidRequest: text that is no ISO 8601 date or datetime.
+        InvalidRequest: text that is no ISO 8601 date or datetime, or a time out of
+            range once converted to UTC.
     """
     if isinstance(value, str):
         text = value.strip()
+        if len(text) > MAX_TIME_TEXT:
+            message = f"{quoted(text)} is too long for an ISO 8601 date or datetime"
+            raise InvalidRequest(message, field=field)
         try:
+            # fromisoformat stops reading at a NUL ("…10:00\x00garbage" parses): printable
+            # ASCII only, as ISO 8601 writes it.
+            if not (text.isascii() and text.isprintable()):
+                raise ValueError(text)
             if len(text) == 10:
                 return date.fromisoformat(text)
-            return utc(datetime.fromisoformat(text.replace("Z", "+00:00")))
+            parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
         except ValueError:
-            message = f"{text!r} is not an ISO 8601 date or datetime"
+            message = f"{quoted(text)} is not an ISO 8601 date or datetime"
             raise InvalidRequest(message, field=field) from None
+        return _in_utc(parsed, field, quoted(text))
     if isinstance(value, datetime):
-        return utc(value)
+        return _in_utc(value, field, value.isoformat())
     return value
 
 
@@ -84,15 +111,24 @@ def upper_bound(value: When | None, field: str, *, exclusive: bool = False) -> d
             midnight); otherwise ``posted_at <= bound`` (the day's last microsecond).
 
     Raises:
-        InvalidRequest: text that is no ISO 8601 date or datetime.
+        InvalidRequest: text that is no ISO 8601 date or datetime; 9999-12-31 as an
+            exclusive bound.
     """
     if value is None:
         return None
     found = parse_time(value, field)
     if isinstance(found, datetime):
         return found
-    after = _midnight(found) + _DAY
-    return after if exclusive else after - _INSTANT
+    if not exclusive:  # the day's last microsecond: 9999-12-31 included, no overflow
+        return _midnight(found) + (_DAY - _INSTANT)
+    try:
+        return _midnight(found) + _DAY
+    except OverflowError:
+        message = (
+            f"{found.isoformat()} is the calendar's last day: the midnight that ends it "
+            "is out of range; give a datetime such as 9999-12-31T23:59:59Z"
+        )
+        raise InvalidRequest(message, field=field) from None
 
 
 def search_period(
@@ -125,6 +161,7 @@ def summary_period(start: When | None, end: When | None) -> tuple[datetime, date
 
 _OFFSET = re.compile(r"^(?:UTC|GMT)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$", re.IGNORECASE)
 _EARLIEST_OFFSET, _LATEST_OFFSET = timedelta(hours=-12), timedelta(hours=14)
+_LONGEST_ZONE = 64  # IANA names have at most 30-odd characters; longer is no name
 
 
 def offset_name(offset: timedelta) -> str:
@@ -137,7 +174,7 @@ def offset_name(offset: timedelta) -> str:
 
 def _unknown(value: str) -> InvalidRequest:
     return InvalidRequest(
-        f"unknown time zone {value!r}; use an IANA name such as Europe/Berlin "
+        f"unknown time zone {quoted(value)}; use an IANA name such as Europe/Berlin "
         "or a UTC offset such as +03:00",
         field="timezone",
     )
@@ -160,9 +197,11 @@ def zone_name(value: str) -> str:
         if int(minutes or 0) >= 60 or not _EARLIEST_OFFSET <= offset <= _LATEST_OFFSET:
             raise _unknown(value)
         return offset_name(offset)
+    if len(text) > _LONGEST_ZONE:
+        raise _unknown(value)
     try:
         ZoneInfo(text)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
+    except (ZoneInfoNotFoundError, ValueError, OSError) as exc:  # OSError: "Europe" a folder
         raise _unknown(value) from exc
     return text
 

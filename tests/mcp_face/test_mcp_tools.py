@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 import pytest
@@ -164,3 +165,38 @@ def test_arguments_out_of_bounds_are_a_tool_error(call: Call, trip_chat: str) ->
         result = call("search_messages", **{"source_ref": trip_chat, "query": "x", **arguments})
         assert result.is_error
         assert result.structured_content is None
+
+
+HOSTILE = [
+    ("list_topics", {"source_ref": "https://[t.me/abc"}),
+    ("search_messages", {"source_ref": "tg://[resolve", "query": "x"}),
+    (
+        "search_messages",
+        {"source_ref": "@trip_planning", "query": "x", "period_from": "0001-01-01T00:00:00+14:00"},
+    ),
+    (
+        "summarize_period",
+        {"source_ref": "@trip_planning", "started_at": "2026-03-01", "ended_at": "9999-12-31"},
+    ),
+    (
+        "summarize_period",
+        {
+            "source_ref": "@trip_planning",
+            "started_at": "2026-03-01T00:00\x00+03:00",
+            "ended_at": "9999-12-31T23:59:59-12:00",
+        },
+    ),
+]
+"""Malformed refs and times out of range once in UTC (issue 33): (tool, arguments)."""
+
+
+def test_malformed_refs_and_times_are_the_cli_line_and_log_no_error(
+    call: Call, workspace: Workspace, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    for tool, arguments in HOSTILE:
+        with pytest.raises(ToolkitError) as raised:
+            _run_directly(workspace, tool, arguments)
+        assert error_text(call(tool, **arguments)) == str(raised.value), (tool, arguments)
+    loud = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert not loud, [r.getMessage() for r in loud]

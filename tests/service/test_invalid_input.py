@@ -190,3 +190,14 @@ def test_sync_validates_before_it_checks_its_configuration(app: FastAPI, auth: A
             "/v1/sources/by-ref/sync", json={"source_ref": "@lens_public"}, headers=auth()
         )
         assert valid.status_code == 503
+
+
+@pytest.mark.parametrize(
+    "ref", ["https://[t.me/abc", "tg://[resolve", "t.me/lens_public/\u00b2", "@" + "a" * 5000]
+)
+def test_malformed_refs_are_422_naming_the_ref(client: TestClient, auth: Auth, ref: str) -> None:
+    response = client.post(SEARCH, json={**SEARCH_BODY, "source_ref": ref}, headers=auth())
+    assert fields_of(response) == {"source_ref"}
+    assert len(response.text) < 2000  # the problem quotes no 5000-character ref whole
+    got = client.get("/v1/sources/by-ref", params={"source_ref": ref}, headers=auth())
+    assert fields_of(got) == {"source_ref"}

@@ -44,6 +44,7 @@ from toolkit.errors import (
 )
 from toolkit.ingest.export_encoding import decoded
 from toolkit.ingest.export_errors import READ_BYTES, ByteCounter, json_error
+from toolkit.ingest.export_file import open_export
 from toolkit.ingest.export_importer import Importer
 from toolkit.ingest.export_limits import export_events
 from toolkit.ingest.export_report import (
@@ -125,17 +126,14 @@ def import_export(
         StoreFull: the disk of the store or of the import's staging file filled up; the
             store is left unchanged and the staging file removed.
         InvalidRequest: ``ref`` is not a public handle, or is given with a full-account
-            export; the file cannot be read; ``timezone`` is unknown.
+            export; the file cannot be read, or is a folder, a named pipe or a device
+            (refused at once, never waited on); ``timezone`` is unknown.
         InvalidSourceRef: ``ref`` cannot be parsed.
     """
     handle = _public_handle(ref)
     tz = zone(timezone) if isinstance(timezone, str) or timezone is None else timezone
     path = Path(path)
-    try:
-        size = path.stat().st_size
-        raw = path.open("rb")
-    except OSError as exc:
-        raise InvalidRequest(f"cannot read {path}: {exc.strerror or exc}", field="path") from exc
+    raw, size = open_export(path)  # a pipe, a device or a folder: one line, at once
     cursor = Cursor()
     bar = tqdm(
         total=size,

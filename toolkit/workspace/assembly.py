@@ -24,7 +24,7 @@ from toolkit.refs import SourceArg, resolve_source
 from toolkit.search.index import shared_index
 from toolkit.search.searcher import Searcher
 from toolkit.store import MessageStore, open_store
-from toolkit.store.files import private_dir
+from toolkit.store.folder import guard_data_dir
 from toolkit.turns import Turns
 from toolkit.weights import SearchWeights, WeightsArg, resolve_weights
 
@@ -58,7 +58,7 @@ def shared_embedder(settings: Settings) -> Embedder:
 
 def _open_store(settings: Settings) -> MessageStore:
     if settings.database is None and settings.postgres_url is None:
-        private_dir(settings.data_dir)  # 0700: the store holds private chats
+        guard_data_dir(settings.data_dir)  # 0700, and nobody else's to write
     return open_store(settings)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 
 from toolkit.models import Message, SourceKind
 from toolkit.store.base import MessageStore
@@ -90,18 +90,20 @@ def read_source(
     return messages, coverage
 
 
-def note(book: LanguagePack | None, coverage: Coverage | None, kind: SourceKind) -> str:
+def note(
+    book: LanguagePack | None, coverage: Coverage | None, kind: SourceKind, zone: tzinfo = UTC
+) -> str:
     """The sentence that says a summary read a sample, in ``book``'s language ("This
     summary reads 500 of its 12,431 messages, sampled from 2019 to 2026."); ``""`` when
     it read every message (or ``book`` is ``None``: a language without a pack).
 
-    The span shows its years (a source has no period to take them from): its days
-    within about a year, else its years only.
+    The span is in the source's time ``zone`` and shows its years (a source has no
+    period to take them from): its days within about a year, else its years only.
     """
     if book is None or coverage is None or not coverage.sampled:
         return ""
     undated = book.dated(None, None)
-    first, last = coverage.first, coverage.last
+    first, last = coverage.first.astimezone(zone), coverage.last.astimezone(zone)
     key = "read_sample"
     if last - first > timedelta(days=YEARS_FROM_DAYS):
         span = undated.years(first, last)

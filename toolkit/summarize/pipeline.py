@@ -117,7 +117,7 @@ def _run(
     with turns.turn(settings.summary_wait_seconds) if turns is not None else nullcontext():
         summary = engine.summarize(job)
     if ctx.family == "source":
-        read = note(find(ctx.language), ctx.coverage, ctx.kind)
+        read = note(find(ctx.language), ctx.coverage, ctx.kind, ctx.timezone)
         summary = without_period_wording(summary, keep=read)
     summary = mask_summary(summary, marks_for(ctx.language))
     # A fallback's answer is not the engine's to cache, nor one written before the

@@ -5,6 +5,7 @@ each language, plurals and years included (``test_source_summary`` reads the sum
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from garden_chat import COUNT, PEOPLE, T0, T1, garden
@@ -95,3 +96,19 @@ def test_the_read_sentence_counts_in_each_language(
     )
     assert note(pack(language), coverage, kind) == expected
     assert note(None, coverage, kind) == ""  # a language without a pack: the LLM's words
+
+
+def test_the_read_sentence_gives_days_in_the_sources_zone() -> None:
+    coverage = Coverage(
+        total=900,
+        read=500,
+        first=datetime(2026, 3, 1, 9, tzinfo=UTC),
+        last=datetime(2026, 12, 31, 22, tzinfo=UTC),  # 1 January 2027 in Tokyo
+        writers=5,
+        readers=5,
+    )
+    tokyo = ZoneInfo("Asia/Tokyo")
+    assert note(pack("en"), coverage, SourceKind.CHAT, tokyo) == (
+        "This summary reads 500 of its 900 messages, sampled from 1 March 2026 to 1 January 2027."
+    )
+    assert note(pack("en"), coverage, SourceKind.CHAT).endswith("to 31 December 2026.")

@@ -137,13 +137,15 @@ def _language(draft: Draft, thread: Thread) -> str | None:
 def _dates(
     messages: Sequence[Message], ctx: SummaryContext
 ) -> tuple[datetime | None, datetime | None]:
-    """The time a summary is about, for the years its dates show: the period (its end
-    exclusive), else the time of its messages."""
+    """The time a summary is about, in the source's zone, for the years its dates show:
+    the period (its end exclusive), else the time of its messages."""
+    zone = ctx.timezone
     if ctx.started_at is not None and ctx.ended_at is not None:
-        return ctx.started_at, ctx.ended_at - timedelta(microseconds=1)
+        end = ctx.ended_at - timedelta(microseconds=1)
+        return ctx.started_at.astimezone(zone), end.astimezone(zone)
     if not messages:
         return None, None
-    return messages[0].posted_at, messages[-1].posted_at
+    return messages[0].posted_at.astimezone(zone), messages[-1].posted_at.astimezone(zone)
 
 
 def summarize_extractive(

@@ -57,7 +57,7 @@ def _source_opening(
             readers=book.number(len(authors)),
             **named,
         )
-    first = f"{first} {note(book, ctx.coverage, ctx.kind)}".rstrip()
+    first = f"{first} {note(book, ctx.coverage, ctx.kind, ctx.timezone)}".rstrip()
     titles = forum_titles(draft)
     if len(titles) == 1:
         return f"{first} {book.sentence('source_one_topic_forum', topic=book.quote(titles[0]))}"

@@ -91,7 +91,7 @@ def summarize_with_llm(
     """
     answer = engine_for(settings).summarize(messages, ctx)
     summary = to_summary(answer, source_ref=source_ref, language=ctx.language, link=link)
-    read = note(find(ctx.language), ctx.coverage, ctx.kind)
+    read = note(find(ctx.language), ctx.coverage, ctx.kind, ctx.timezone)
     if read:
         summary = replace(summary, summary=f"{summary.summary} {read}".strip())
     return mask_summary(summary, marks_for(ctx.language))

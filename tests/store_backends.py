@@ -13,10 +13,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import psycopg
 
 from toolkit.ingest.export import ImportReport, import_export
+from toolkit.ingest.export_file import open_export
 from toolkit.store import SQLiteStore
 from toolkit.store.postgres import PostgresStore
 
@@ -47,16 +49,24 @@ def outside_query(store: Store, sql: str) -> list[tuple[Any, ...]]:
 
 @contextmanager
 def half_piped_import(store: Store, text: bytes, fifo: Path) -> Iterator[list[ImportReport]]:
-    """Import ``text`` into ``store`` through a named pipe made at ``fifo``: the first half
-    is written when the block starts, the rest when it ends; the report lands in the
+    """Import ``text`` into ``store`` as if read from a slow file at ``fifo``: an OS pipe
+    stands in for the file (``mlens import`` refuses a named pipe itself), the first half
+    written when the block starts, the rest when it ends; the report lands in the
     yielded list once the import has finished (up to 60 s after the block)."""
-    os.mkfifo(fifo)
+    read_fd, write_fd = os.pipe()
+    reader = os.fdopen(read_fd, "rb")
+    fifo.write_bytes(b"")  # the name the report gives; its content comes through the pipe
     result: list[ImportReport] = []
-    importer = threading.Thread(target=lambda: result.append(import_export(store, fifo)))
-    importer.start()
-    with fifo.open("wb") as pipe:
-        pipe.write(text[: len(text) // 2])
-        pipe.flush()
-        yield result
-        pipe.write(text[len(text) // 2 :])
-    importer.join(60)
+
+    def opened(path: Path) -> tuple[Any, int]:
+        return (reader, len(text)) if Path(path) == fifo else open_export(path)
+
+    with mock.patch("toolkit.ingest.export.open_export", opened):
+        importer = threading.Thread(target=lambda: result.append(import_export(store, fifo)))
+        importer.start()
+        with os.fdopen(write_fd, "wb") as pipe:
+            pipe.write(text[: len(text) // 2])
+            pipe.flush()
+            yield result
+            pipe.write(text[len(text) // 2 :])
+        importer.join(60)

@@ -16,9 +16,10 @@ from toolkit.evaluate.results import ROUGE_TYPES
 RATIO = 1.10
 """How far ahead of the best baseline the ``summary`` field must be (ROUGE-L)."""
 METRIC = "rougeL"
-FLOORS = {"dialogsum": 25.15 - 0.5, "samsum": 29.57 - 0.5}
-"""The least ROUGE-L × 100 of the ``summary`` field on each whole dev set (extractive
-version 28 scored 25.15 and 29.57; a digest may give up at most 0.5 of it)."""
+FLOORS = {"dialogsum": 24.65, "samsum": 29.2}
+"""The least ROUGE-L × 100 of the ``summary`` field on each whole dev set (issue 28: a
+digest that says only what holds may give up at most about 0.5 of version 44's 25.15
+and 29.72)."""
 COLUMNS = ["system", "k", "n", *ROUGE_TYPES, "ΔL", "ΔL low", "ΔL high"]
 
 

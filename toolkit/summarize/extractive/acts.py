@@ -50,8 +50,10 @@ def act_of(text: str, pack: LanguagePack | None = None) -> Act:
         return Act.CHATTER
     if URL_RE.search(stripped) or _MEDIA_RE.match(stripped):
         return Act.SHARE
-    if _QUESTION_RE.search(stripped):
-        return Act.QUESTION
+    if _QUESTION_RE.search(stripped) and not (
+        _any(stripped, pack, "rhetorical") and question_sentence(stripped, pack) is None
+    ):
+        return Act.QUESTION  # "Why do we even have Friday releases?" asks nobody
     if _any(stripped, pack, "proposal"):
         return Act.PROPOSAL
     if _any(stripped, pack, "decision") and not _any(stripped, pack, "hedge"):

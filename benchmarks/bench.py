@@ -332,6 +332,12 @@ def main() -> None:
                 bool(summary["ok"]),
             )
         )
+        from benchmarks.bench_summary import bench_fresh_summary, fresh_rows
+
+        rows += [
+            Row(*row)
+            for row in fresh_rows(bench_fresh_summary(settings=settings, embedder=embedder))
+        ]
         memory = measure_service(database, BENCH_HANDLE, QUERIES[0], http_runs=60)
         rows.append(
             Row(

@@ -22,7 +22,9 @@ def requirement(extra: str, name: str, pyproject: Path = PYPROJECT) -> str:
     Raises:
         LookupError: the extra does not exist or does not name the distribution.
     """
-    extras = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    extras = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"
+    ]
     if extra not in extras:
         raise LookupError(f"pyproject.toml has no extra {extra!r}")
     wanted = _normal(name)

@@ -75,9 +75,25 @@ def test_serve_installs_only_what_serving_needs_with_pip_output(tmp_path: Path) 
 
 @pytest.mark.parametrize("target", ["test", "test-fast", "lint", "eval", "app", "bench"])
 def test_the_other_targets_install_everything(target: str, tmp_path: Path) -> None:
-    (line,) = installs(dry(target, tmp_path / ".venv"))
-    assert line.endswith('pip install -e ".[all,dev]"')
-    assert "--quiet" not in line
+    venv = tmp_path / ".venv"
+    commands = dry(target, venv)
+    ready, everything = installs(commands)
+    assert 'pip install -e ".[prebuilt,dev]"' in ready  # every ready wheel first
+    assert everything.endswith(f'pip install --find-links {venv}/wheels -e ".[all,dev]"')
+    assert "--quiet" not in ready + everything
+
+
+def test_the_compiled_wheel_is_built_first_in_the_background_with_only_what_serving_needs(
+    tmp_path: Path,
+) -> None:
+    venv = tmp_path / ".venv"
+    commands = dry("test", venv)
+    build = next(line for line in commands.splitlines() if "pip wheel" in line)
+    assert commands.index("pip wheel") < commands.index("pip install")
+    assert 'CMAKE_ARGS="-DLLAVA_BUILD=OFF"' in build
+    assert f"-w {venv}/wheels" in build
+    assert "extra_requirement.py llm-local llama-cpp-python" in commands
+    assert "wait $llama" in commands  # its failure stops the install, with its log
 
 
 def test_each_install_set_is_done_once_and_redone_when_pyproject_changes(tmp_path: Path) -> None:
@@ -86,11 +102,11 @@ def test_each_install_set_is_done_once_and_redone_when_pyproject_changes(tmp_pat
     (venv / "bin" / "python").touch(mode=0o755)
     (venv / ".installed-serve").touch()
     assert installs(dry("serve", venv)) == []
-    assert len(installs(dry("test", venv))) == 1  # serving's set lacks the extras
+    assert len(installs(dry("test", venv))) == 2  # serving's set lacks the extras
     (venv / ".installed-all").touch()
     assert installs(dry("test", venv)) == []
     long_ago = (ROOT / "pyproject.toml").stat().st_mtime - 3600
     for stamp in (".installed-serve", ".installed-all"):
         os.utime(venv / stamp, (long_ago, long_ago))
     assert len(installs(dry("serve", venv))) == 1
-    assert len(installs(dry("test", venv))) == 1
+    assert len(installs(dry("test", venv))) == 2  # ready wheels, then the compiled one

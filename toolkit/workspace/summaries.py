@@ -18,6 +18,14 @@ class Summaries:
     def __init__(self, assembly: Assembly) -> None:
         self.ctx = assembly
 
+    def warm_up_in_background(self) -> None:
+        """Load the offline engine's detector, dictionaries and date data on a thread, so
+        that the first digest after a start does not wait for them (``mlens serve``
+        starts it; ``toolkit.summarize.warm``)."""
+        from toolkit.summarize.warm import warm_up_in_background
+
+        warm_up_in_background()
+
     def summarize(self, request: AnySummaryRequest) -> Summary:
         """Summarise a period (``SummaryRequest``) or say what a source is about
         (``SourceSummaryRequest``), with the engine the request names, else the

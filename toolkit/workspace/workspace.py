@@ -69,7 +69,8 @@ class Workspace:
     - search (``Search``): ``search`` (a ``SearchRequest``), ``search_all`` (a
       ``SearchAllRequest``: several sources as one ranking), ``hit_topics``;
     - summaries (``Summaries``): ``summarize`` (a ``SummaryRequest`` or a
-      ``SourceSummaryRequest``), ``important_messages``, ``summary_languages``;
+      ``SourceSummaryRequest``), ``important_messages``, ``summary_languages``,
+      ``warm_up_in_background``;
     - evaluation (``Evaluation``): ``dev_sets``, ``evaluate_ranking``, ``ablation``,
       ``weight_grid``, ``simplex``, ``save_weights``, ``evaluate_summaries``,
       ``summary_outputs``.
@@ -179,6 +180,7 @@ class Workspace:
     summarize = verb("summaries", Summaries.summarize)
     important_messages = verb("summaries", Summaries.important_messages)
     summary_languages = verb("summaries", Summaries.languages)
+    warm_up_in_background = verb("summaries", Summaries.warm_up_in_background)
 
     dev_sets = verb("evaluation", Evaluation.dev_sets)
     evaluate_ranking = verb("evaluation", Evaluation.evaluate_ranking)

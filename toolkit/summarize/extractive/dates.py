@@ -73,3 +73,11 @@ def names_day(text: str, pack: LanguagePack | None) -> bool:
     if pack is None:
         return False
     return any(not _CLOCK.match(s) for s in _time_spans(text, pack))
+
+
+def warm(code: str) -> None:
+    """Import dateparser and load its data for the language ``code`` (seconds, once per
+    process and language), so that a server's first digest does not wait for it."""
+    from dateparser.search import search_dates
+
+    search_dates("1 2", languages=[code])

@@ -145,6 +145,9 @@ class LanguagePack:
     """A number as this language groups its digits ("12,431", "12 431")."""
     head_last: bool = False
     """Whether a noun phrase ends in its head noun (English: "release notes")."""
+    warm: Callable[[], object] = field(default=lambda: None)
+    """Loads what the pack loads on first use (dictionaries), so that a server's first
+    digest does not wait for it (``toolkit.summarize.warm``)."""
     context_year: int | None = None
     """The year the text is about: its dates show no year; a date of another year shows
     its year, and every date does when ``None`` (see ``dated``)."""

@@ -21,6 +21,12 @@ SURE_LETTERS = 25
 """Messages with at least this many letters form the chat's prior."""
 SMOOTHING = 0.02
 """The prior every language keeps, so a clear message in a new language still shows."""
+READ_CHARS = 600
+"""What the detector reads of a text: its opening says its language; a long post's rest
+would only cost time (the detector's cost grows with the text)."""
+REMEMBERED = 20_000
+"""Texts whose probabilities are kept (≈ 1 KB each): a digest asked again, or over an
+overlapping period, detects only its new messages."""
 
 
 @lru_cache(maxsize=1)
@@ -30,10 +36,19 @@ def _identifier() -> Any:
     return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
 
 
-def _probabilities(text: str) -> tuple[list[str], np.ndarray[Any, Any]]:
-    ranked = _identifier().rank(text)
-    ranked.sort()
-    return [code for code, _ in ranked], np.array([p for _, p in ranked], dtype=np.float64)
+@lru_cache(maxsize=1)
+def _labels() -> list[str]:
+    return sorted(_identifier().nb_classes)
+
+
+@lru_cache(maxsize=REMEMBERED)
+def _probabilities(text: str) -> np.ndarray[Any, Any]:
+    """The detector's probability of each language (in ``_labels()`` order) for ``text``
+    (at most ``READ_CHARS`` of it: callers pass it cut)."""
+    ranked = dict(_identifier().rank(text))
+    probs = np.array([ranked[code] for code in _labels()], dtype=np.float64)
+    probs.setflags(write=False)  # shared by every later call with the same text
+    return probs
 
 
 def languages(texts: Sequence[str]) -> list[str | None]:
@@ -41,20 +56,19 @@ def languages(texts: Sequence[str]) -> list[str | None]:
     if not texts:
         return []
     rows: list[np.ndarray[Any, Any] | None] = []
-    labels: list[str] = []
     sizes = [sum(ch.isalpha() for ch in t) for t in texts]
     for text, size in zip(texts, sizes, strict=True):
         if size == 0:
             rows.append(None)
             continue
-        labels, probs = _probabilities(text)
-        rows.append(probs)
+        rows.append(_probabilities(text[:READ_CHARS]))
     present = [r for r in rows if r is not None]
     if not present:
         return [None] * len(texts)
     sure = [r for r, s in zip(rows, sizes, strict=True) if r is not None and s >= SURE_LETTERS]
     prior = np.sum(sure or present, axis=0)
     prior = prior / prior.sum() + SMOOTHING
+    labels = _labels()
     out: list[str | None] = []
     for row, size in zip(rows, sizes, strict=True):
         if row is None:

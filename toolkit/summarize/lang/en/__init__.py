@@ -57,6 +57,14 @@ def _singular(word: str) -> str:
     return str(lemmas[0]) if lemmas else word
 
 
+def _warm() -> None:
+    """Load lemminflect's lemma and inflection tables (seconds, once per process)."""
+    import lemminflect
+
+    lemminflect.getAllLemmas("x")
+    lemminflect.getAllInflections("x")
+
+
 def _phrase(shown: Sequence[str], keep_case: Sequence[bool]) -> str:
     """The phrase with its head (last) noun in the singular, unless it keeps its case."""
     words_ = list(shown)
@@ -74,4 +82,5 @@ PACK = pack_from(
     phrase_form=_phrase,
     head_last=True,
     noun_role=_role,
+    warm=_warm,
 )

@@ -34,4 +34,5 @@ PACK = pack_from(
     number=_number,
     phrase_form=partial(morph.phrase_form, "ru"),
     noun_role=partial(morph.role, "ru"),
+    warm=partial(morph.analyzer, "ru"),
 )

@@ -39,4 +39,5 @@ PACK = pack_from(
     number=_number,
     phrase_form=partial(morph.phrase_form, "uk"),
     noun_role=partial(morph.role, "uk"),
+    warm=partial(morph.analyzer, "uk"),
 )

@@ -4,19 +4,16 @@ What a message, a title or a name holds is printed literally (``literal``): Rich
 is escaped and control characters are shown as glyphs (ESC as ``␛``), so a message
 can neither colour, hide nor move text on the reader's terminal.
 
-``--json`` output uses the field names of the /v1 API: a search hit is the
-``/v1/search/messages`` item; a message has ``messenger_message_id``, ``text``,
-``sender_peer_id``, ``sender_name``, ``posted_at``, ``message_link``, ``reply_to`` and
-``reactions`` (``{"👍": 3}``, ``{}`` for none, as on a hit); a source is the
-``/v1/sources/by-ref`` answer: ``source_ref`` (the canonical ref, which every face
-accepts back), ``title``, ``kind``, ``message_count``, its time span, ``link``, its forum
-``topics`` and its ``timezone``. Times are ISO 8601 UTC with ``Z``; ids are strings, as
-in the API.
+``--json`` output is what every face answers: a search hit, a summary and a source are
+the models of ``toolkit.wire`` (the ``/v1`` answers, the MCP tools' too); a message has
+``messenger_message_id``, ``text``, ``sender_peer_id``, ``sender_name``, ``posted_at``,
+``message_link``, ``reply_to`` and ``reactions`` (``{"👍": 3}``, ``{}`` for none, as on
+a hit); a source's ``source_ref`` is the canonical ref, which every face accepts back.
+Times are ISO 8601 UTC with ``Z``; ids are strings, as in the API.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sys
 from datetime import date, datetime
@@ -29,7 +26,7 @@ from rich.markup import escape
 from cli.state import console
 from toolkit.controls import visible
 from toolkit.models import ApiKeyRecord, Message, SearchHit, Source, SourceStats, Summary, iso_z
-from toolkit.refs import message_link, source_link
+from toolkit.refs import message_link
 
 _UNBOUNDED = 1_000_000  # columns: a table printed to a pipe is as wide as its content
 
@@ -74,19 +71,10 @@ def print_json(document: Any) -> None:
 
 
 def source_record(stats: SourceStats) -> dict[str, Any]:
-    """A stored source as ``GET /v1/sources/by-ref`` answers for its canonical ref."""
-    return {
-        "source_ref": stats.source.key,
-        "title": stats.source.title,
-        "kind": stats.source.kind,
-        "message_count": stats.message_count,
-        "first_message_at": stats.first_message_at,
-        "last_message_at": stats.last_message_at,
-        "last_synced_at": stats.last_synced_at,
-        "link": source_link(stats.source),
-        "topics": [dataclasses.asdict(topic) for topic in stats.topics],
-        "timezone": stats.source.timezone,
-    }
+    """A stored source as every face answers it, for its canonical ref (``SourceOut``)."""
+    from toolkit.wire import source_out  # pydantic: not for --help
+
+    return source_out(stats).model_dump(mode="json")
 
 
 def message_record(source: Source, message: Message) -> dict[str, Any]:
@@ -107,13 +95,17 @@ def message_record(source: Source, message: Message) -> dict[str, Any]:
 
 
 def hit_record(hit: SearchHit) -> dict[str, Any]:
-    """A search hit as the ``/v1/search/messages`` item (``signals`` with ``--explain``)."""
-    return dataclasses.asdict(hit)
+    """A search hit as every face answers it (``SearchHitOut``; ``signals`` with ``--explain``)."""
+    from toolkit.wire import hit_out
+
+    return hit_out(hit).model_dump(mode="json")
 
 
 def summary_record(summary: Summary) -> dict[str, Any]:
-    """A summary as the summaries API returns it, plus its engine and language."""
-    return dataclasses.asdict(summary)
+    """A summary as every face answers it, with its engine and language (``SummaryOut``)."""
+    from toolkit.wire import summary_out
+
+    return summary_out(summary).model_dump(mode="json")
 
 
 def key_record(record: ApiKeyRecord) -> dict[str, Any]:

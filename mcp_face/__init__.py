@@ -1,9 +1,9 @@
 """The MCP face: Message Lens's read-only tools for agents, over stdio and HTTP.
 
 One module set serves both transports: ``tools`` (the tools over a ``Workspace``),
-``params`` (their parameters), ``answers`` (shared argument types and how they answer),
-``schemas`` (the /v1 shapes they answer) and ``server`` (``build_server``, the scope
-guard, ``serve_stdio``). The CLI
+``params`` (their parameters), ``answers`` (shared argument types and how they answer
+the shapes of ``toolkit.wire``) and ``server`` (``build_server``, the scope guard,
+``serve_stdio``). The CLI
 (``mlens mcp``) and the service (``/mcp``) import it only when they use it, so that
 ``mlens --help`` never loads the ``mcp`` SDK.
 """

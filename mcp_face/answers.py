@@ -1,9 +1,10 @@
 """What every tool shares: argument types with their bounds, and how it answers.
 
-A tool answers a ``CallToolResult`` of its own making (``answer``): its /v1-shaped
-model as structured content and as JSON text, for clients that read only text; or, for
-an error of the toolkit's tree, ``is_error`` with one line of text (``tool_error``):
-the line the CLI prints after ``error:`` (``cli_line``) unless the server says otherwise.
+A tool answers a ``CallToolResult`` of its own making (``answer``): its model of
+``toolkit.wire`` (the shapes every face answers) as structured content and as JSON
+text, for clients that read only text; or, for an error of the toolkit's tree,
+``is_error`` with one line of text (``tool_error``): the line the CLI prints after
+``error:`` (``cli_line``) unless the server says otherwise.
 """
 
 import json
@@ -14,10 +15,7 @@ from mcp.server.context import ServerRequestContext
 from mcp_types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
-from mcp_face.schemas import SourceOut, TopicOut
 from toolkit.errors import ToolkitError
-from toolkit.models import SourceStats
-from toolkit.refs import source_link
 from toolkit.requests import MAX_SENDERS, MAX_TOPIC_ID
 
 REF_HELP = (
@@ -63,20 +61,3 @@ def answer(make: Callable[[], BaseModel], error_text: ErrorText = cli_line) -> C
 def tool_error(message: str) -> CallToolResult:
     """A tool error whose one text block is ``message``."""
     return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
-
-
-def source_out(stats: SourceStats) -> SourceOut:
-    """A stored source as ``GET /v1/sources/by-ref`` answers for its canonical ref."""
-    source = stats.source
-    return SourceOut(
-        source_ref=source.key,
-        title=source.title,
-        kind=source.kind.value,
-        message_count=stats.message_count,
-        first_message_at=stats.first_message_at,
-        last_message_at=stats.last_message_at,
-        last_synced_at=stats.last_synced_at,
-        link=source_link(source),
-        topics=[TopicOut.model_validate(t) for t in stats.topics],
-        timezone=source.timezone,
-    )

@@ -22,17 +22,8 @@ from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel
 
-from mcp_face.answers import ErrorText, Refuse, answer, cli_line, source_out, tool_error
+from mcp_face.answers import ErrorText, Refuse, answer, cli_line, tool_error
 from mcp_face.params import FILTERS, SEARCH_OPTIONS, parameters, tool_function
-from mcp_face.schemas import (
-    SearchHitOut,
-    SearchResult,
-    SourceList,
-    SummaryOut,
-    TopicList,
-    TopicOut,
-)
-from toolkit.models import SearchHit
 from toolkit.requests import (
     MAX_LIMIT,
     MAX_SCAN,
@@ -40,6 +31,16 @@ from toolkit.requests import (
     search_all_request,
     search_request,
     summary_request,
+)
+from toolkit.wire import (
+    SearchResult,
+    SourceList,
+    SummaryOut,
+    TopicList,
+    search_result,
+    source_out,
+    summary_out,
+    topic_out,
 )
 from toolkit.workspace import Workspace
 
@@ -80,10 +81,6 @@ def _languages(ws: Workspace) -> str:
     )
 
 
-def _hits(hits: list[SearchHit]) -> SearchResult:
-    return SearchResult(items=[SearchHitOut.model_validate(h) for h in hits])
-
-
 class _Answers:
     """What each tool answers, given its arguments by name (the request built as the CLI
     builds it, each option passed on under its own name)."""
@@ -95,7 +92,7 @@ class _Answers:
         return SourceList(items=[*map(source_out, self.ws.sources())])
 
     def list_topics(self, source_ref: str) -> TopicList:
-        topics = [TopicOut.model_validate(t) for t in self.ws.topics(source_ref)]
+        topics = [topic_out(t) for t in self.ws.topics(source_ref)]
         return TopicList(source_ref=source_ref, items=topics)
 
     def search_messages(
@@ -107,7 +104,7 @@ class _Answers:
         **options: Any,
     ) -> SearchResult:
         request = search_request(source_ref, query, period=(period_from, period_to), **options)
-        return _hits(self.ws.search(request))
+        return search_result(self.ws.search(request))
 
     def search_all(
         self,
@@ -119,17 +116,17 @@ class _Answers:
     ) -> SearchResult:
         period = (period_from, period_to)
         request = search_all_request(query, source_refs=source_refs, period=period, **options)
-        return _hits(self.ws.search_all(request))
+        return search_result(self.ws.search_all(request))
 
     def summarize_period(
         self, source_ref: str, started_at: str, ended_at: str, **options: Any
     ) -> SummaryOut:
         request = summary_request(source_ref, period=(started_at, ended_at), **options)
-        return SummaryOut.model_validate(self.ws.summarize(request))
+        return summary_out(self.ws.summarize(request))
 
     def summarize_source(self, source_ref: str, **options: Any) -> SummaryOut:
         request = summary_request(source_ref, period=None, **options)
-        return SummaryOut.model_validate(self.ws.summarize(request))
+        return summary_out(self.ws.summarize(request))
 
 
 def make_tools(

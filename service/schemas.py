@@ -31,11 +31,11 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from mcp_face.schemas import UtcTime
 from toolkit.errors import InvalidSourceRef
 from toolkit.models import utc
 from toolkit.refs import parse_ref
 from toolkit.requests import MAX_SENDERS, MAX_TOPIC_ID, PEER_ID_RE
+from toolkit.wire import UtcTime
 
 # ISO 639-1 (184 two-letter codes).
 ISO_639_1: frozenset[str] = frozenset(

@@ -18,7 +18,6 @@ from fastapi import APIRouter, Depends, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 from starlette.concurrency import run_in_threadpool
 
-from mcp_face.schemas import REACTIONS_HELP, UtcTime
 from service.deps import WorkspaceDep, require_scope
 from service.problems import problem_responses
 from service.routing import GuardedRoute
@@ -36,6 +35,7 @@ from service.schemas import (
 )
 from toolkit import requests
 from toolkit.models import SearchHit
+from toolkit.wire import SearchResult, search_result
 
 router = APIRouter(tags=["search"], route_class=GuardedRoute)
 MAX_SOURCE_REFS = 1000
@@ -142,72 +142,15 @@ class SearchAllRequest(_SearchBody):
     )
 
 
-class ContextMessageOut(BaseModel):
-    """A neighbour of a hit (contract §2.4)."""
-
-    model_config = ConfigDict(from_attributes=True)
-
-    messenger_message_id: str
-    text: str
-    sender_peer_id: str
-    posted_at: UtcTime  # an answer's time: serialised, not checked as a request's is
-    message_link: str
-    reactions: dict[str, int] = Field(default_factory=dict, description=REACTIONS_HELP)
-
-
-class Signals(BaseModel):
-    """What a hit's score is made of (``explain``); each in [0, 1]."""
-
-    semantic: float
-    lexical: float
-    phrase: float
-    short_factor: float
-
-
-class SearchHitOut(BaseModel):
-    """One ranked message with up to two neighbours on each side (contract §2.4)."""
-
-    model_config = ConfigDict(from_attributes=True)
-
-    source_ref: str = Field(
-        description="The reference exactly as the request gave it (`/v1/search/all` "
-        "without `source_refs`: the source's `@handle` or `c/<id>`)."
-    )
-    messenger_message_id: str
-    source_title: str
-    text: str
-    message_link: str
-    posted_at: UtcTime  # an answer's time: serialised, not checked as a request's is
-    score: float = Field(ge=0, le=1, description="Hybrid score in [0, 1]; higher is better.")
-    context_before: list[ContextMessageOut] = Field(
-        description="Up to 2 messages before the hit, oldest first, from its conversation: "
-        "its own topic in a forum, else the whole source."
-    )
-    context_after: list[ContextMessageOut] = Field(
-        description="Up to 2 messages after the hit, from the same conversation."
-    )
-    signals: Signals | None = Field(None, description="Present when the request set `explain`.")
-    reactions: dict[str, int] = Field(default_factory=dict, description=REACTIONS_HELP)
-
-
-class SearchResponse(BaseModel):
-    """Hits ordered by score, ties newest first (contract §2.4)."""
-
-    model_config = ConfigDict(from_attributes=True)
-
-    items: list[SearchHitOut]
-
-
 def _search_route(
     path: str, summary: str, *, headers: dict[str, Any] | None = None
 ) -> Callable[[Endpoint], Endpoint]:
-    """Register a search route: scope ``search.read``, ``SearchResponse`` without nulls,
-    problems 404 and 422 (and the 200 answer's ``headers`` when given)."""
+    """Register a search route: scope ``search.read``, ``SearchResult``, problems 404 and
+    422 (and the 200 answer's ``headers`` when given)."""
     ok: dict[int | str, dict[str, Any]] = {200: {"headers": headers}} if headers else {}
     return router.post(
         path,
-        response_model=SearchResponse,
-        response_model_exclude_none=True,
+        response_model=SearchResult,
         summary=summary,
         responses={**ok, **problem_responses(404, 422)},
         dependencies=[Depends(require_scope("search.read"))],
@@ -215,9 +158,8 @@ def _search_route(
 
 
 def _answer(hits: Sequence[SearchHit], headers: dict[str, str] | None = None) -> Response:
-    """The 200 answer: ``SearchResponse`` without nulls, serialised once, here."""
-    body = SearchResponse.model_validate({"items": hits}, from_attributes=True)
-    content = body.model_dump_json(exclude_none=True)
+    """The 200 answer: ``SearchResult``, serialised once, here."""
+    content = search_result(hits).model_dump_json()
     return Response(content, media_type="application/json", headers=headers)
 
 

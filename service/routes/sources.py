@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import asdict
 from typing import Annotated
 
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
-from mcp_face.schemas import SourceOut, TopicOut
 from service.deps import (
     MessengerClientFactoryDep,
     SourcesReadScope,
@@ -19,24 +16,9 @@ from service.deps import (
 from service.problems import problem_responses
 from service.routing import GuardedRoute
 from service.schemas import SourceRefStr, StrictCount
-from toolkit.models import SourceKind, SourceStats
-from toolkit.refs import source_link
+from toolkit.wire import SourceOut, SyncOut, source_out, sync_out
 
 router = APIRouter(prefix="/v1/sources", tags=["sources"], route_class=GuardedRoute)
-
-
-class TopicInfo(TopicOut):
-    """A forum topic of a source."""
-
-
-class SourceInfo(SourceOut):  # the MCP tools' source, for the ref the request gave
-    """Metadata of one source."""
-
-    source_ref: str = Field(description="The reference exactly as the request gave it.")
-    kind: SourceKind
-    topics: Sequence[TopicInfo] = Field(
-        default_factory=list, description="A forum's topics with their counts; empty otherwise."
-    )
 
 
 class SyncRequest(BaseModel):
@@ -48,27 +30,9 @@ class SyncRequest(BaseModel):
     )
 
 
-class SyncResult(SourceInfo):
-    """What a sync fetched, and the source's metadata after it."""
-
-    fetched: int
-    inserted: int
-    updated: int
-    unchanged: int
-    watermark: int | None = Field(description="Highest message id synced so far.")
-    complete: bool = Field(description="False when `limit` stopped it: call again for more.")
-
-
-def _info(stats: SourceStats, source_ref: str) -> SourceInfo:
-    source = stats.source
-    return SourceInfo.model_validate(
-        {**asdict(source), **asdict(stats), "source_ref": source_ref, "link": source_link(source)}
-    )
-
-
 @router.get(
     "/by-ref",
-    response_model=SourceInfo,
+    response_model=SourceOut,
     summary="Metadata of a source",
     responses=problem_responses(404),
 )
@@ -79,14 +43,14 @@ def get_source_by_ref(
     ],
     ws: WorkspaceDep,
     _: SourcesReadScope,
-) -> SourceInfo:
+) -> SourceOut:
     """Title, kind, message count, first and last message time and last sync of a source."""
-    return _info(ws.source_stats(source_ref), source_ref)
+    return source_out(ws.source_stats(source_ref), source_ref)
 
 
 @router.post(
     "/by-ref/sync",
-    response_model=SyncResult,
+    response_model=SyncOut,
     summary="Fetch a source's new messages live",
     responses=problem_responses(404, 502, 503, 504),
 )
@@ -95,7 +59,7 @@ def sync_source_by_ref(
     _: SourcesWriteScope,
     ws: WorkspaceDep,
     new_client: MessengerClientFactoryDep,
-) -> SyncResult:
+) -> SyncOut:
     """Fetch new messages oldest first from the last sync's watermark (503 if not configured).
 
     A long FloodWait answers 503 with ``Retry-After``; what arrived before it is kept.
@@ -103,13 +67,11 @@ def sync_source_by_ref(
     # Synced messages are embedded by the searches that read them, as before: the sync
     # answers without waiting for the model.
     report = ws.sync(body.source_ref, new_client(), limit=body.limit, embed=False)
-    info = _info(ws.source_stats(report.source), body.source_ref)
-    return SyncResult.model_validate(
-        {
-            **info.model_dump(),
-            **asdict(report.result),
-            "fetched": report.fetched,
-            "watermark": report.watermark_after,
-            "complete": report.fetched < body.limit,
-        }
+    return sync_out(
+        ws.source_stats(report.source),
+        body.source_ref,
+        fetched=report.fetched,
+        result=report.result,
+        watermark=report.watermark_after,
+        complete=report.fetched < body.limit,
     )

@@ -2,14 +2,15 @@
 ``POST /v1/sources/by-ref/summary`` (what a source is about, no period wording).
 
 All three need the ``summary.run`` scope. The engine that wrote the answer (``llm`` or
-``extractive``) is in the ``X-Summary-Engine`` header; the body is the contract's shape.
+``extractive``) is in the ``X-Summary-Engine`` header and, with the language, in the
+body: the contract's shape plus ours (``toolkit.wire.SummaryOut``, as every face answers).
 Each body becomes one ``toolkit.requests`` object that the Workspace hands the pipeline.
 """
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Response
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 from service.deps import SummaryScope, WorkspaceDep
 from service.problems import problem_responses
@@ -26,6 +27,7 @@ from service.schemas import (
 from toolkit import requests
 from toolkit.models import SourceKind, Summary
 from toolkit.requests import MAX_SOURCE_MESSAGES
+from toolkit.wire import SummaryOut, summary_out
 
 router = APIRouter(tags=["summaries"], route_class=GuardedRoute)
 
@@ -67,51 +69,9 @@ class SourceSummaryRequest(BaseModel):
     sender_peer_ids: SenderPeerIds | None = Field(None, description="Only these senders' messages.")
 
 
-class SectionItemOut(BaseModel):
-    """One line of a section and the messages it rests on."""
-
-    model_config = ConfigDict(from_attributes=True)
-
-    text: str
-    messenger_message_ids: list[str] = Field(description="The messages the line rests on.")
-
-
-class SectionOut(BaseModel):
-    """One section of a summary."""
-
-    model_config = ConfigDict(from_attributes=True)
-
-    title: str
-    body: str = Field(description="Section text; message links, when present, end it.")
-    kind: str = Field(
-        "thread",
-        description="`decisions`, `open_questions`, `plans`, `links` or `thread`.",
-    )
-    items: list[SectionItemOut] = Field(
-        default_factory=list,
-        description="The section's lines, each with the message ids it rests on.",
-    )
-
-
-class SummaryResponse(BaseModel):
-    """A summary (contract §2.2)."""
-
-    model_config = ConfigDict(from_attributes=True)
-
-    source_ref: str = Field(description="The reference exactly as the request gave it.")
-    summary: str
-    sections: list[SectionOut]
-    important_messenger_message_ids: list[str]
-    messages_without_vector: int = Field(
-        0,
-        description="Messages of the window with no stored embedding yet (right after an "
-        "import): the summary did not wait for them.",
-    )
-
-
-def _answer(summary: Summary, response: Response) -> SummaryResponse:
+def _answer(summary: Summary, response: Response) -> SummaryOut:
     response.headers[ENGINE_HEADER] = summary.engine
-    return SummaryResponse.model_validate(summary, from_attributes=True)
+    return summary_out(summary)
 
 
 def _period_route(kind: SourceKind, summary: str, description: str) -> None:
@@ -120,7 +80,7 @@ def _period_route(kind: SourceKind, summary: str, description: str) -> None:
 
     def endpoint(
         body: SummaryRequest, _: SummaryScope, ws: WorkspaceDep, response: Response
-    ) -> SummaryResponse:
+    ) -> SummaryOut:
         request = requests.request_from(requests.SummaryRequest, body, kind=kind)
         return _answer(ws.summarize(request), response)
 
@@ -128,7 +88,7 @@ def _period_route(kind: SourceKind, summary: str, description: str) -> None:
     router.post(
         f"/v1/summaries/{kind.value}",
         name=f"summarize_{kind.value}",
-        response_model=SummaryResponse,
+        response_model=SummaryOut,
         summary=summary,
         responses=ERRORS,
     )(endpoint)
@@ -148,13 +108,13 @@ _period_route(
 
 @router.post(
     "/v1/sources/by-ref/summary",
-    response_model=SummaryResponse,
+    response_model=SummaryOut,
     summary="What a source is about",
     responses=ERRORS,
 )
 def summarize_source_by_ref(
     body: SourceSummaryRequest, _: SummaryScope, ws: WorkspaceDep, response: Response
-) -> SummaryResponse:
+) -> SummaryOut:
     """Describe a source from a sample spread over its whole life, with no period wording."""
     request = requests.request_from(requests.SourceSummaryRequest, body)
     return _answer(ws.summarize(request), response)

@@ -73,7 +73,7 @@ def create_app(settings: Settings | None = None, **parts: Unpack[Parts]) -> Fast
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         if settings.background_embedding:  # answer now, embed on (a thread; /healthz)
             workspace.embed_in_background()
-        workspace.warm_up_in_background()  # the offline engine's tables, on a thread
+            workspace.warm_up_in_background()  # and the offline engine's tables (a thread)
         async with mcp.running():
             yield
         workspace.close()  # stops that thread; closes the store only if it opened it

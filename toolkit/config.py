@@ -249,8 +249,10 @@ class Settings(BaseSettings):
         description="The service (`mlens serve`) answers at once and embeds what lacks a "
         "vector in a background thread: each source's default scan window first, then the "
         "rest; searches meanwhile rank messages without a vector by their lexical signals "
-        "(header MLens-Embedded; /healthz shows progress). false: `mlens serve --demo` "
-        "embeds the demo before serving and each search embeds what its window lacks.",
+        "(header MLens-Embedded; /healthz shows progress); a second thread loads the "
+        "offline summary engine's tables, so the first digest does not wait for them. "
+        "false: `mlens serve --demo` embeds the demo before serving, each search embeds "
+        "what its window lacks and the first digest loads the tables.",
     )
     shutdown_timeout_seconds: int = Field(
         5, ge=0, description="`mlens serve` waits this long for in-flight requests on stop."

@@ -127,9 +127,7 @@ def stop_words(language: str | None = None) -> frozenset[str]:
     return STOP_WORDS if own is None else STOP_WORDS | own.stop_words
 
 
-def terms(
-    text: str, *, keep_stop_words: bool = False, language: str | None = None
-) -> list[str]:
+def terms(text: str, *, keep_stop_words: bool = False, language: str | None = None) -> list[str]:
     """The content terms of a text, in order: normalised, stop words out, stemmed.
 
     Args:

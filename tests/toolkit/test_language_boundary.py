@@ -153,11 +153,15 @@ def findings(source: str) -> Iterator[tuple[int, str, str]]:
                 text = str(node.func.value.value)
                 if len(_known(text.split())) >= 2:
                     yield node.lineno, "word list", text
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id in WORD_SET_CALLS and node.args:
-                text = " ".join(_strings(node.args[0]))
-                if len(_known(text.split())) >= 2:
-                    yield node.lineno, "word list", text
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in WORD_SET_CALLS
+            and node.args
+        ):
+            text = " ".join(_strings(node.args[0]))
+            if len(_known(text.split())) >= 2:
+                yield node.lineno, "word list", text
         if isinstance(node, ast.Set | ast.List | ast.Tuple | ast.Dict) and id(node) not in types:
             items = node.keys if isinstance(node, ast.Dict) else node.elts
             words = [
@@ -201,7 +205,7 @@ def test_every_allowed_entry_is_still_there() -> None:
     assert not stale, stale
 
 
-LEAKY_MODULE = '''
+LEAKY_MODULE = """
 import re
 
 _YOU = re.compile(r"\\b(?:you|your|ya|u|ur)\\b", re.IGNORECASE)
@@ -209,7 +213,7 @@ _PLEASE = re.compile(r"\\bplease\\b")
 _LAUGH = re.compile("ха+")
 STOP = frozenset("the and of".split())
 FILLER = {"thanks", "hello", "table"}
-'''
+"""
 
 
 @pytest.mark.parametrize(

@@ -26,6 +26,7 @@ def letters(text: str, of_script: str) -> tuple[int, int]:
     total = sum(1 for ch in text if ch.isalpha())
     return len(pattern.findall(text)), total
 
+
 _UPPER = "A-ZА-ЯЁІЇЄҐ"
 _LOWER = "a-zа-яёіїєґ"
 CAPITALISED = re.compile(rf"(?<=[\w,;:)\]»”'\"] )[{_UPPER}][{_LOWER}'’-]*[{_LOWER}]{{2}}")

@@ -1,7 +1,7 @@
 """The words of each language that the whole toolkit reads by: one module per language.
 
-The core of the language packs, below every feature (spaCy's ``lang/<code>/stop_words.py``
-is the model): a ``Lexicon`` holds a language's letters, its stop words, the letter
+The core of the language packs, below every feature (spaCy's per-language stop words
+are the model): a ``Lexicon`` holds a language's letters, its stop words, the letter
 folds its spelling allows and its stemmer. ``toolkit.text`` (search, the BM25 baseline,
 the evaluation) asks ``lexicon_of`` which one reads a token; the summary engine's packs
 (``toolkit.summarize.lang.<code>``) extend the lexicon of their language with everything

@@ -1,27 +1,32 @@
-"""Text normalisation, tokenising, stop words and Snowball stemming (Russian and English).
+"""Text normalisation, tokenising, stop words and stemming, each language's by its lexicon.
 
 One pipeline serves search (lexical coverage, phrase match, the short-message factor),
 the BM25 baseline and the evaluation, so that "a term" means the same thing everywhere:
 
-1. ``normalise``: Unicode NFKC, case folding, ``ё``→``е``; URLs are reduced to the
+1. ``normalise``: Unicode NFKC, case folding, each lexicon's letter folds (Russian
+   ``ё`` is read as ``е``); URLs are reduced to the
    words of their host (``https://github.com/a/b`` → ``github``: people search by a
    site's name, while paths and query strings are noise); @mentions are dropped
    (addressing, not content); a hashtag keeps its word; emoji, symbols and punctuation
    become spaces; apostrophes inside words are removed (``don't`` → ``dont``).
 2. ``tokenize``: runs of letters and digits (``_`` and ``-`` separate words).
-3. ``terms``: stop words out, then each token stemmed by its own script (Cyrillic →
-   Russian Snowball, Latin → English Snowball, anything else as it is), so a message
-   that mixes languages is stemmed correctly word by word.
+3. ``terms``: stop words out, then each token stemmed by the lexicon that reads it
+   (``toolkit.lang.lexicon_of``): the text's language's when it is given (the summary
+   engine knows each message's) and the token has its letters, else by its letters
+   (Cyrillic → Russian Snowball, Latin → English Snowball, anything else as it is), so
+   a message that mixes languages is stemmed correctly word by word. Search gives no
+   language: it does not know a message's.
+
+The words themselves are in ``toolkit.lang.<code>``; this module holds none.
 """
 
 from __future__ import annotations
 
 import re
-import threading
 import unicodedata
 from functools import lru_cache
 
-import Stemmer
+from toolkit.lang import BY_LETTERS, Lexicon, find, lexicon, lexicon_of, lexicons
 
 _URL_CHAR = r"[^\s<>\"'`()\[\]{}«»“”‘’]"
 _URL_BODY = rf"(?:{_URL_CHAR}|\({_URL_CHAR}*\))+(?<![.,;:!?])"
@@ -41,54 +46,18 @@ closing bracket around it are not part of it.
 _MENTION_RE = re.compile(r"(?<![\w@])@\w+")
 _APOSTROPHE_RE = re.compile(r"(?<=\w)['’ʼ`](?=\w)")
 _SYMBOLS_RE = re.compile(r"[\W_]+")
-_CYRILLIC_RE = re.compile(r"[а-я]")
-_LATIN_RE = re.compile(r"[a-z]")
 # URL host labels that say nothing about the site.
 _HOST_NOISE = frozenset(
     {"www", "m", "t", "mobile", "com", "org", "net", "io", "ru", "me", "co", "uk"}
 )
 
-STOP_WORDS_EN: frozenset[str] = frozenset(
-    """a about above after again against all am an and any are aren arent as at be because
-    been before being below between both but by can cant could couldnt did didnt do does
-    doesnt doing dont down during each few for from further had hadnt has hasnt have havent
-    having he hed hell hes her here heres hers herself him himself his how hows i id ill im
-    ive if in into is isnt it its itself lets me more most mustnt my myself no nor not of off
-    on once only or other ought our ours ourselves out over own same shant she shed shell
-    shes should shouldnt so some such than that thats the their theirs them themselves then
-    there theres these they theyd theyll theyre theyve this those through to too under until
-    up very was wasnt we wed well were weve werent what whats when whens where wheres which
-    while who whos whom why whys with wont would wouldnt you youd youll youre youve your yours
-    yourself yourselves also just will shall may might must yes ok okay oh via""".split()  # noqa: SIM905
-)
-"""English stop words (function words, contractions without apostrophes)."""
-
-STOP_WORDS_RU: frozenset[str] = frozenset(
-    """а без более бы был была были было быть в вам вас весь во вот все всего всей всем всех
-    всю вы где да даже для до его ее ей ему если есть еще же за здесь и из или им их к как
-    ко когда кто ли либо между меня мне мной мы на над надо не него нее ней нем нет ни них
-    но ну о об однако он она они оно от очень по под после при про с со так также такой там
-    те тем то того тогда тоже той только том тот ту ты у уже хотя чего чей чем что чтобы чье
-    чья эта эти это этого этой этом этот эту я ведь вдруг опять потом себе себя сейчас разве
-    будто впрочем зачем куда между много может можно мой моя мое мои наш наша наше наши ваш
-    ваша ваше ваши свой своя свое свои сам сама само сами бы ага угу""".split()  # noqa: SIM905
-)
-"""Russian stop words (pronouns, prepositions, conjunctions, particles; ``ё`` as ``е``)."""
-
-STOP_WORDS: frozenset[str] = STOP_WORDS_EN | STOP_WORDS_RU
-"""Every stop word the pipeline removes."""
-
-_stemmers = threading.local()
-
-
-def _stemmer(language: str) -> Stemmer.Stemmer:
-    # PyStemmer objects are not thread-safe: one per thread and language.
-    cache: dict[str, Stemmer.Stemmer] | None = getattr(_stemmers, "cache", None)
-    if cache is None:
-        cache = _stemmers.cache = {}
-    if language not in cache:
-        cache[language] = Stemmer.Stemmer(language)
-    return cache[language]
+STOP_WORDS_EN: frozenset[str] = lexicon("en").stop_words
+"""English stop words (``toolkit.lang.en``)."""
+STOP_WORDS_RU: frozenset[str] = lexicon("ru").stop_words
+"""Russian stop words (``toolkit.lang.ru``)."""
+STOP_WORDS: frozenset[str] = frozenset().union(*(lexicon(c).stop_words for c in BY_LETTERS))
+"""The stop words of a text of no known language: those of the languages read by letters."""
+_FOLDS = str.maketrans({a: b for lex in lexicons() for a, b in lex.folds.items()})
 
 
 def _host_words(match: re.Match[str]) -> str:
@@ -108,7 +77,7 @@ def normalise(text: str) -> str:
     Returns:
         Lower-case text of words separated by single spaces.
     """
-    text = unicodedata.normalize("NFKC", text).casefold().replace("ё", "е")
+    text = fold(unicodedata.normalize("NFKC", text).casefold())
     text = URL_RE.sub(_host_words, text)
     text = _MENTION_RE.sub(" ", text)
     text = _APOSTROPHE_RE.sub("", text)
@@ -121,39 +90,56 @@ def tokenize(text: str) -> list[str]:
     return normalise(text).split()
 
 
-def script_of(token: str) -> str | None:
-    """The Snowball language for a token: ``"russian"``, ``"english"`` or ``None``.
+def fold(text: str) -> str:
+    """``text`` with each lexicon's letter folds (``ё`` → ``е``); case is kept."""
+    return text.translate(_FOLDS)
 
-    A token with any Cyrillic letter is Russian; else one with a Latin letter is English;
-    digits and other scripts are left unstemmed.
+
+def script_of(token: str) -> str | None:
+    """The stemmer of a token of no known language: ``"russian"``, ``"english"`` or
+    ``None``.
+
+    A token with any Cyrillic letter is read as Russian; else one with a Latin letter as
+    English; digits and other scripts are left unstemmed.
     """
-    if _CYRILLIC_RE.search(token):
-        return "russian"
-    if _LATIN_RE.search(token):
-        return "english"
-    return None
+    found = lexicon_of(token)
+    return found.stemmer if found is not None else None
 
 
 @lru_cache(maxsize=200_000)
-def stem(token: str) -> str:
-    """The Snowball stem of one normalised token, by its script (cached)."""
-    language = script_of(token)
-    if language is None:
-        return token
-    return str(_stemmer(language).stemWord(token))
+def stem(token: str, language: str | None = None) -> str:
+    """The stem of one normalised token, by the lexicon that reads it (cached).
+
+    Args:
+        token: a token of ``tokenize``.
+        language: the ISO 639-1 code of the text it is from, when known: its lexicon
+            stems the token if the token has its letters (``toolkit.lang.lexicon_of``).
+    """
+    found = lexicon_of(token, language)
+    return token if found is None else found.stem(token)
 
 
-def terms(text: str, *, keep_stop_words: bool = False) -> list[str]:
+@lru_cache(maxsize=16)
+def stop_words(language: str | None = None) -> frozenset[str]:
+    """The stop words of a text in ``language``: ``STOP_WORDS`` (those of the languages
+    read by letters) and the language's own."""
+    own: Lexicon | None = find(language)
+    return STOP_WORDS if own is None else STOP_WORDS | own.stop_words
+
+
+def terms(text: str, *, keep_stop_words: bool = False, language: str | None = None) -> list[str]:
     """The content terms of a text, in order: normalised, stop words out, stemmed.
 
     Args:
         text: a message or a query.
         keep_stop_words: keep stop words too (for callers that want every word).
+        language: the text's ISO 639-1 code, when known (see ``stem``, ``stop_words``).
 
     Returns:
         Stems in the order they occur (repeats kept).
     """
-    return [stem(t) for t in tokenize(text) if keep_stop_words or t not in STOP_WORDS]
+    stops = frozenset() if keep_stop_words else stop_words(language)
+    return [stem(t, language) for t in tokenize(text) if t not in stops]
 
 
 __all__ = [
@@ -161,9 +147,11 @@ __all__ = [
     "STOP_WORDS_EN",
     "STOP_WORDS_RU",
     "URL_RE",
+    "fold",
     "normalise",
     "script_of",
     "stem",
+    "stop_words",
     "terms",
     "tokenize",
 ]

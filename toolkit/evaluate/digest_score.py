@@ -29,14 +29,13 @@ from datetime import date, timedelta
 
 from toolkit.evaluate.digest_windows import SCORED, KeyFact, Window
 from toolkit.models import SectionKind
+from toolkit.summarize.lang import packs
 
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 PHONE = re.compile(r"\+?\(?\d[\d ()\-\u00a0]{5,}\d")
 PHONE_DIGITS = 9
 """A run of digits and separators this long is a phone number wherever it comes from;
 a shorter one (6+) only when it is part of a number the window's messages give."""
-ASKING_VERBS = ("asks", "tells", "reminds", "wants")
-WH_WORDS = "whether|if|what|when|where|why|how|who|which|to|that|about"
 CLAUSE = r"(?:(?![,;:!?…—]|\.\s)[^\n])"
 """One character of the same clause: "asks Tom whether …, and Tom answers" names Tom
 twice in two clauses, which is right."""
@@ -147,16 +146,14 @@ def phones(text: str, messages: Iterable[str] = ()) -> list[str]:
 
 def repeated_addressee(text: str, names: Iterable[str]) -> list[str]:
     """Reported speech that repeats the addressee's name where a pronoun belongs:
-    "Kai H. asks Ugo H. whether Ugo H. is …" (English templates' verbs)."""
+    "Kai H. asks Ugo H. whether Ugo H. is …" (the verbs of the packs that retell,
+    ``LanguagePack.asks_whom``)."""
     found = []
-    verbs = "|".join(ASKING_VERBS)
-    for name in {n for n in names if n}:
-        who = re.escape(name)
-        pattern = (
-            rf"(?<!\w)(?:{verbs})\s+{who}(?!\w),?\s+(?:{WH_WORDS})\b"
-            rf"{CLAUSE}{{0,120}}?(?<!\w){who}(?!\w)"
-        )
-        found += [m.group(0) for m in re.finditer(pattern, text)]
+    for asks in (p.asks_whom for p in packs() if p.asks_whom is not None):
+        for name in {n for n in names if n}:
+            who = re.escape(name)
+            pattern = rf"(?<!\w){asks.format(who=who)}{CLAUSE}{{0,120}}?(?<!\w){who}(?!\w)"
+            found += [m.group(0) for m in re.finditer(pattern, text)]
     return found
 
 

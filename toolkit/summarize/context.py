@@ -10,6 +10,7 @@ from typing import Literal
 
 from toolkit.models import GENERAL_TOPIC, Message, SourceKind
 from toolkit.summarize.coverage import Coverage
+from toolkit.summarize.lang.base import LanguagePack
 
 Family = Literal["period", "source"]
 
@@ -56,13 +57,19 @@ def message_text(message: Message) -> str:
     return f"[{message.media}]" if message.media else ""
 
 
-def forum_topics(messages: Sequence[Message], ctx: SummaryContext) -> list[tuple[int, str]]:
+def forum_topics(
+    messages: Sequence[Message], ctx: SummaryContext, book: LanguagePack
+) -> list[tuple[int, str]]:
     """The forum topics ``messages`` are in, as ``(id, title)``, the busiest first (then
     by id); empty unless the summary is of a whole forum. A message outside any topic
-    is in General."""
+    is in General; a topic the store does not name is titled by ``book`` ("Topic 7",
+    «Тема 7»)."""
     if not ctx.forum or ctx.topic is not None:
         return []
     counts = Counter(m.topic_id or GENERAL_TOPIC for m in messages)
     titles = dict(ctx.topics)
     order = sorted(counts, key=lambda t: (-counts[t], t))
-    return [(t, titles.get(t, "General" if t == GENERAL_TOPIC else f"Topic {t}")) for t in order]
+    return [
+        (t, titles[t] if t in titles else book.topic_title(t, general=t == GENERAL_TOPIC))
+        for t in order
+    ]

@@ -37,7 +37,7 @@ from toolkit.summarize.cache import cache_key, load_cached, store_cached
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.coverage import note, read_source
 from toolkit.summarize.engine import SummaryJob
-from toolkit.summarize.lang import find
+from toolkit.summarize.lang import find, pack
 from toolkit.summarize.languages import normalise_language
 from toolkit.summarize.period_wording import remove_period_phrases, remove_period_sentences
 from toolkit.summarize.personal import marks_for, mask_summary
@@ -67,14 +67,18 @@ def _with_text(messages: Sequence[Message]) -> list[Message]:
 
 
 def _topic(
-    store: MessageStore, source: Source, topic_id: int | None
+    store: MessageStore, source: Source, topic_id: int | None, language: str
 ) -> tuple[str | None, tuple[tuple[int, str], ...]]:
     """The title of the forum topic a summary is limited to (``None``: the whole source),
-    and the forum's topics (empty for other sources)."""
+    and the forum's topics (empty for other sources); a topic the store does not name is
+    titled in ``language``'s pack (English for a language without one)."""
     topics = tuple((t.topic_id, t.title) for t in store.list_topics(source.id))
     if topic_id is None:
         return None, topics
-    return dict(topics).get(topic_id, f"Topic {topic_id}"), topics
+    titles = dict(topics)
+    if topic_id in titles:
+        return titles[topic_id], topics
+    return (find(language) or pack("en")).topic_title(topic_id), topics
 
 
 def _scope(
@@ -194,7 +198,7 @@ def summarize_period(
     messages = _with_text(
         store.messages_in_period(source.id, start, end, topic_id=topic_id, sender_peer_ids=senders)
     )
-    topic, topics = _topic(store, source, topic_id)
+    topic, topics = _topic(store, source, topic_id, language)
     kind = request.kind or source.kind
     ctx = SummaryContext(
         "period", kind, source.title, language, start, end, topic, topics, _zone(source)
@@ -241,7 +245,7 @@ def summarize_source(
         store, source.id, limit, topic_id=topic_id, sender_peer_ids=senders
     )
     messages = _with_text(messages)
-    topic, topics = _topic(store, source, topic_id)
+    topic, topics = _topic(store, source, topic_id, language)
     ctx = SummaryContext(
         "source",
         source.kind,

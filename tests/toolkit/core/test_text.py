@@ -63,3 +63,22 @@ def test_stop_words_are_removed_in_both_languages() -> None:
 def test_normalised_forms_match_across_spelling() -> None:
     assert terms("Ещё ЁЖИКИ!") == terms("еще ежики")
     assert terms("") == []
+
+
+def test_a_known_language_picks_its_own_stemmer_and_stop_words() -> None:
+    # Ukrainian is not Russian: pymorphy3's Ukrainian dictionary gives one stem per word.
+    said = "Ми зустрінемось у роботі в п'ятницю, його нема"
+    assert terms(said, language="uk") == ["зустрітися", "робот", "пятниця", "нема"]
+    assert stem("зустрічі", "uk") == stem("зустріч", "uk")
+    assert stem("роботі", "uk") == stem("робота", "uk")
+    # Its English words are still stemmed as English, and no language reads as before.
+    assert terms("релізи and releases", language="uk") == ["реліз", "releas"]
+    assert terms(said) == ["ми", "зустрінем", "роботі", "пятниц", "йог", "нем"]
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "de", None])
+def test_english_and_russian_read_the_same_with_or_without_their_language(
+    language: str | None,
+) -> None:
+    text = "Кошки любят running и jumping, the release is on Friday"
+    assert terms(text, language=language) == terms(text)

@@ -6,15 +6,20 @@ from __future__ import annotations
 import ast
 import itertools
 import re
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from toolkit.errors import UnsupportedLanguage
+from toolkit.models import Message, SourceKind
+from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive.acts import Act, act_of, agrees, declines, plans
-from toolkit.summarize.extractive.dates import named_day_only, planned_for
+from toolkit.summarize.extractive.dates import ambiguous_clock, named_day_only, planned_for
+from toolkit.summarize.extractive.engine import summarize_extractive
 from toolkit.summarize.extractive.quotes import balanced
+from toolkit.summarize.extractive.tokens import is_content_token
 from toolkit.summarize.lang import CODES, LanguagePack, pack
 from toolkit.summarize.lang.detect import languages
 from toolkit.summarize.lang.script import letters
@@ -247,3 +252,99 @@ def test_a_week_or_more_is_no_date_and_a_day_is_a_day() -> None:
     assert named_day_only(datetime(2024, 5, 13, 10, 38), posted) is None  # "next week"
     assert named_day_only(datetime(2024, 5, 7, 10, 38), posted) is True  # "tomorrow"
     assert named_day_only(datetime(2024, 5, 8, 20, 0), posted) is False  # "Wednesday night"
+
+
+@pytest.mark.parametrize(
+    ("code", "text", "expected"),
+    [
+        ("en", "[file] report.pdf", "[file] report.pdf"),
+        ("ru", "[file] report.pdf", "[файл] report.pdf"),
+        ("uk", "[video_file] demo.mp4", "[відео] demo.mp4"),
+        ("ru", "[sticker] 😀", "[стикер] 😀"),
+        ("ru", "[hologram] x", "[hologram] x"),  # a kind no pack knows stays as it is
+        ("ru", "see [file] later", "see [file] later"),  # only a mark that opens a message
+    ],
+)
+def test_an_attachment_mark_is_written_in_the_pack_language(
+    code: str, text: str, expected: str
+) -> None:
+    assert pack(code).marked(text) == expected
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_every_pack_names_the_same_attachment_kinds(code: str) -> None:
+    assert set(pack(code).media) == set(pack("en").media)
+
+
+def test_a_russian_digest_quotes_an_attachment_in_russian() -> None:
+    start = datetime(2024, 5, 6, 9, 0, tzinfo=UTC)
+    said = [
+        ("anna", "Всем привет, вот отчёт за квартал по продажам и расходам", None),
+        ("anna", "Посмотрите фото с конференции, там все слайды", None),
+        ("boris", "[file] report.pdf", None),
+        ("vera", "", "photo"),
+        ("vera", "Отличные слайды, спасибо за отчёт по продажам", None),
+    ]
+    messages = [
+        Message(source_id=1, messenger_message_id=i, posted_at=start + timedelta(minutes=i),
+                text=text, sender_peer_id=who, sender_name=who.capitalize(), media=media)
+        for i, (who, text, media) in enumerate(said)
+    ]  # fmt: skip
+    vectors = np.random.default_rng(0).normal(size=(len(messages), 16)).astype("float32")
+    ctx = SummaryContext(
+        family="period", kind=SourceKind.CHAT, title="t", language="ru",
+        started_at=start, ended_at=start + timedelta(hours=1),
+    )  # fmt: skip
+    summary = summarize_extractive(messages, vectors, ctx, source_ref="x", link=lambda i: "")
+    assert "«[файл] report.pdf»" in summary.summary
+    assert "[file]" not in summary.summary
+    assert "[photo]" not in summary.summary
+
+
+@pytest.mark.parametrize(
+    ("code", "general", "seventh"),
+    [("en", "General", "Topic 7"), ("ru", "Общее", "Тема 7"), ("uk", "Загальне", "Тема 7")],
+)
+def test_a_topic_without_a_title_is_named_in_the_pack_language(
+    code: str, general: str, seventh: str
+) -> None:
+    assert pack(code).topic_title(1, general=True) == general
+    assert pack(code).topic_title(7) == seventh
+
+
+@pytest.mark.parametrize(
+    ("code", "text", "says_you"),
+    [
+        ("en", "Can you send it?", True),
+        ("en", "Send the file please", False),
+        ("ru", "Ты пришлёшь файл?", True),
+        ("ru", "Пришлите файл", False),
+        ("uk", "Ви надішлете файл?", True),
+        ("uk", "Надішліть файл", False),
+    ],
+)
+def test_the_second_person_is_the_pack_cue(code: str, text: str, says_you: bool) -> None:
+    assert bool(pack(code).cue.you.search(text)) is says_you
+
+
+@pytest.mark.parametrize(
+    ("code", "text", "ambiguous"),
+    [
+        ("en", "Let's meet at 7", True),
+        ("en", "Let's meet at 7 pm", False),
+        ("ru", "Встречаемся в 7", True),
+        ("ru", "Встречаемся в 7 утра", False),
+        ("ru", "Встречаемся через 3 дня в 7", True),  # "3 дня" is three days, not 3 p.m.
+        ("uk", "Зустрічаємось о 7 вечора", False),
+    ],
+)
+def test_a_clock_time_is_ambiguous_without_its_half_of_the_day(
+    code: str, text: str, ambiguous: bool
+) -> None:
+    assert ambiguous_clock(text, pack(code)) is ambiguous
+
+
+@pytest.mark.parametrize("token", ["lol", "XD", "hahaha", "ахах", "хахах"])
+def test_laughter_of_any_pack_is_no_content(token: str) -> None:
+    assert not is_content_token(token)
+    assert not is_content_token(token, "uk")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from enum import Enum
+from functools import lru_cache
 
 from toolkit.summarize.extractive.tokens import content_words
 from toolkit.summarize.lang import LanguagePack, packs
@@ -32,7 +33,13 @@ class Act(Enum):
 
 
 _QUESTION_RE = re.compile(r"[?？]\s*[)\]»”\"']*\s*$|[?？]\s")
-_MEDIA_RE = re.compile(r"^\[(?:photo|video|document|file|audio|voice|sticker|gif)[^\]]*\]$")
+
+
+@lru_cache(maxsize=1)
+def _media_re() -> re.Pattern[str]:
+    """A bare attachment mark ("[photo]", "[video_file]") of a kind some pack names."""
+    kinds = sorted({kind.split()[0] for p in packs() for kind in p.media})
+    return re.compile(rf"^\[(?:{'|'.join(kinds)})[^\]]*\]$")
 
 
 def _asked(pack: LanguagePack | None) -> tuple[LanguagePack, ...]:
@@ -48,7 +55,7 @@ def act_of(text: str, pack: LanguagePack | None = None) -> Act:
     stripped = text.strip()
     if is_chatter(stripped):
         return Act.CHATTER
-    if URL_RE.search(stripped) or _MEDIA_RE.match(stripped):
+    if URL_RE.search(stripped) or _media_re().match(stripped):
         return Act.SHARE
     if _QUESTION_RE.search(stripped) and not (
         _any(stripped, pack, "rhetorical") and question_sentence(stripped, pack) is None
@@ -101,14 +108,14 @@ def resolves(text: str, pack: LanguagePack | None = None) -> bool:
     return _any(text, pack, "resolved")
 
 
-def asks_back(text: str) -> bool:
+def asks_back(text: str, pack: LanguagePack | None = None) -> bool:
     """Whether a message opens with a question of its own ("Who is coming to the
     concert?") rather than answering one: its first sentence asks and has two content
     words or more ("no, not really, why?" answers; "Hm, not sure. Isn't it risky?" too)."""
     sentences = [s for s in split_sentences(text.strip()) if s.strip()]
     if not sentences or not _QUESTION_RE.search(sentences[0].strip()):
         return False
-    return len(content_words(sentences[0])) >= 2
+    return len(content_words(sentences[0], pack.code if pack is not None else None)) >= 2
 
 
 MAX_AFTER_QUESTION = 3

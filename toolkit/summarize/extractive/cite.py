@@ -46,15 +46,17 @@ class Citer:
         """The part of message ``i`` worth quoting (shorter when it is foreign)."""
         if self.draft.foreign(i):
             limit = min(limit, FOREIGN_QUOTE_CHARS)
-        text = mask(self.draft.texts[i], marks_for(self.draft.book.code))
-        return passage(text, limit, self.draft.weight)
+        book = self.draft.book
+        text = book.marked(mask(self.draft.texts[i], marks_for(book.code)))
+        return passage(text, limit, self.draft.weigher(i))
 
     def clip(self, i: int, text: str, limit: int = QUOTE_CHARS) -> str:
         """``text`` (a part of message ``i``: the sentence that carries its act) cut to a
         quote's length (shorter when the message is foreign), personal data masked first."""
         if self.draft.foreign(i):
             limit = min(limit, FOREIGN_QUOTE_CHARS)
-        return quotable(mask(text, marks_for(self.draft.book.code)), limit)
+        book = self.draft.book
+        return quotable(book.marked(mask(text, marks_for(book.code))), limit)
 
     def question(self, i: int, limit: int = QUOTE_CHARS, *, alone: bool = False) -> str:
         """Message ``i``'s question in quotation marks: from its question sentence on when

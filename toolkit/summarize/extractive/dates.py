@@ -13,7 +13,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from toolkit.summarize.lang import LanguagePack
+from toolkit.summarize.lang import LanguagePack, packs
 
 
 def planned_for(text: str, posted_at: datetime, pack: LanguagePack | None) -> datetime | None:
@@ -52,7 +52,6 @@ def named_day_only(when: datetime, posted_at: datetime) -> bool | None:
 
 
 _CLOCK = re.compile(r"^(?:\D{0,3}\s)?(\d{1,2})(?::\d\d)?$")
-_DAY_PART = re.compile(r"(?<![\w:])(?:\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.))(?!\w)", re.I)
 
 
 def _time_spans(text: str, pack: LanguagePack) -> list[str]:
@@ -62,7 +61,7 @@ def _time_spans(text: str, pack: LanguagePack) -> list[str]:
 def ambiguous_clock(text: str, pack: LanguagePack | None) -> bool:
     """Whether ``text`` names a clock time that may be morning or afternoon ("at 1:40",
     "в 7") — an hour from 1 to 12 without am/pm — and no other time."""
-    if pack is None or _DAY_PART.search(text):
+    if pack is None or any(p.day_part.search(text) for p in packs()):
         return False
     hours = [m.group(1) for s in _time_spans(text, pack) if (m := _CLOCK.match(s))]
     return bool(hours) and all(1 <= int(h) <= 12 for h in hours)

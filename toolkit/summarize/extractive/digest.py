@@ -14,7 +14,6 @@ carries the links of the messages it rests on (``cite``).
 from __future__ import annotations
 
 import itertools
-import re
 from collections import Counter
 
 from toolkit.models import SourceKind
@@ -41,7 +40,6 @@ from toolkit.summarize.extractive.selection import (
 from toolkit.summarize.period_wording import has_period_wording
 from toolkit.text import tokenize
 
-_YOU = re.compile(r"\b(?:you|your|ya|u|ur)\b", re.IGNORECASE)
 DIGEST_QUOTE_CHARS = 120
 # The most words one message costs the digest's word budget (``selection.word_budget``).
 QUOTE_WORDS = 28
@@ -81,7 +79,7 @@ def turns(draft: Draft) -> list[Turn]:
                 thread=message.topic_id,
                 facts=fact_score(text, draft.packs[i]),
                 audience=audience(message),
-                asks_back=asks_back(text),
+                asks_back=asks_back(text, draft.packs[i]),
                 replying=replying,
             )
         )
@@ -117,7 +115,7 @@ def retold(c: Citer, unit: Unit, seq: list[Turn]) -> str | None:
             whom = seq[unit.second].author if seq[unit.second].author != seq[i].author else whom
         if whom is None and len(names) == 2:  # the other of two speakers
             whom = next(n for n in {t.author for t in seq} if n != seq[i].author)
-        if whom is None and _YOU.search(text):
+        if whom is None and book.cue.you.search(text):
             return None  # whom "you" means is unknown: quote the message instead
         said = book.retell(text, book.name(seq[i].author), book.name(whom) if whom else None, names)
         if said is None:

@@ -7,7 +7,9 @@ the rest of the messages.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -52,10 +54,15 @@ class Draft:
         """Whether message ``i`` is in another language than the requested one."""
         return self.langs[i] not in (None, self.book.code)
 
-    def weight(self, sentence: str) -> float:
-        """How much a sentence shares the messages' vocabulary (to pick what to quote)."""
-        stems = {stem for stem, _ in content_words(sentence)}
+    def weight(self, sentence: str, language: str | None = None) -> float:
+        """How much a sentence (in ``language``, when known) shares the messages'
+        vocabulary (to pick what to quote)."""
+        stems = {stem for stem, _ in content_words(sentence, language)}
         return sum(self.df.get(s, 0) > 1 for s in stems) + 0.1 * len(stems)
+
+    def weigher(self, i: int) -> Callable[[str], float]:
+        """``weight`` of the sentences of message ``i`` (in its language)."""
+        return partial(self.weight, language=self.langs[i])
 
     def members(self, label: int) -> list[int]:
         """Indices of the messages in one cluster, in posting order."""
@@ -97,7 +104,8 @@ def quote(draft: Draft, i: int, limit: int, *, whole: bool = False) -> str:
     """Message ``i`` quoted in its own language (no e-mail address or phone number in
     it), with its author in chats."""
     said = mask(draft.texts[i], marks_for(draft.book.code))
-    text = quotable(said, limit) if whole else passage(said, limit, draft.weight)
+    said = draft.book.marked(said)
+    text = quotable(said, limit) if whole else passage(said, limit, draft.weigher(i))
     quoted = draft.book.quote(text)
     if draft.ctx.kind is SourceKind.CHANNEL:
         return quoted

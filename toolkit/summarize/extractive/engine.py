@@ -46,7 +46,7 @@ from toolkit.summarize.personal import marks_for, mask_summary
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
-EXTRACTIVE_VERSION = "49"
+EXTRACTIVE_VERSION = "50"
 
 
 def _draft(
@@ -55,10 +55,11 @@ def _draft(
     texts = [message_text(m) for m in messages]
     # An attachment's marker ("<photo>") has no words to be a topic.
     spoken = ["" if is_placeholder(t) else t for t in texts]
-    terms = message_terms(spoken)
+    langs = languages(spoken)
+    # Each message's own stop words and stemmer: a Ukrainian message is read as Ukrainian.
+    terms = message_terms(spoken, langs)
     sizes = [len(t) for t in terms]
     unit = centred(np.asarray(vectors, dtype=np.float32))
-    langs = languages(spoken)
     # Quotes avoid one-word messages and, in source summaries, period wording.
     quality = np.array([min(1.0, (s + 1) / 8) for s in sizes])
     if ctx.family == "source":
@@ -92,7 +93,7 @@ def _groups(draft: Draft, seq: Sequence[Turn]) -> tuple[list[Thread], dict[int, 
     """Threads of a chat; a channel's topic clusters; a whole forum's topics (with their
     titles as the groups' phrases)."""
     ctx = draft.ctx
-    topics = forum_topics(draft.messages, ctx)
+    topics = forum_topics(draft.messages, ctx, draft.book)
     if ctx.kind is SourceKind.CHANNEL or len(topics) >= 2:
         if len(topics) >= 2:
             label_of = {topic: label for label, (topic, _) in enumerate(topics)}

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 
 from toolkit.summarize.lang import LanguagePack
+from toolkit.summarize.lang.script import CAPITALISED
 from toolkit.text import URL_RE
 
 _NUMBER = re.compile(r"(?<![\w.])[€$£₴₽¥]?\d[\d.,:/-]*(?:\s?[€$£₴₽¥%])?(?!\w)")
-_NAME = re.compile(r"(?<=[\w,;:)\]»”'\"] )[A-ZА-ЯЁІЇЄҐ][a-zа-яёіїєґ'’-]*[a-zа-яёіїєґ]{2}")
 _MENTION = re.compile(r"(?<!\w)@\w{3,}")
 FULL = 4.0
 """Facts at which a message counts as full of them (its score is 1)."""
@@ -25,7 +25,7 @@ def fact_count(text: str, pack: LanguagePack | None) -> int:
     places), mentions, links and time expressions."""
     bare = URL_RE.sub(" ", text)
     numbers = {m.group(0) for m in _NUMBER.finditer(bare)}
-    names = {m.group(0) for m in _NAME.finditer(bare)}
+    names = {m.group(0) for m in CAPITALISED.finditer(bare)}
     mentions = {m.group(0) for m in _MENTION.finditer(bare)}
     links = len(URL_RE.findall(text))
     times = len(pack.cue.when.findall(bare)) if pack is not None else 0

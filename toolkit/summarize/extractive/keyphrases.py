@@ -32,9 +32,13 @@ PHRASE_BONUS = 0.6
 _WORD_RE = re.compile(r"[^\W\d_][\w'’-]*[^\W_]|[^\W\d_]")
 
 
-def message_terms(texts: Sequence[str]) -> list[list[Term]]:
-    """The content words (stem, surface) of each text, in text order."""
-    return [content_words(text) for text in texts]
+def message_terms(
+    texts: Sequence[str], languages: Sequence[str | None] | None = None
+) -> list[list[Term]]:
+    """The content words (stem, surface) of each text, in text order (``languages``:
+    each text's ISO 639-1 code, when known: its stop words and stemmer)."""
+    codes = list(languages) if languages is not None else [None] * len(texts)
+    return [content_words(text, code) for text, code in zip(texts, codes, strict=True)]
 
 
 def _keeps_case(word: str, first: bool) -> bool:
@@ -63,17 +67,19 @@ Candidate = tuple[tuple[str, ...], tuple[tuple[str, bool], ...]]
 def candidates(text: str, pack: LanguagePack | None = None) -> list[Candidate]:
     """Every noun-phrase candidate of one message (see the module docstring)."""
     clean = URL_RE.sub(" . ", text)
+    code = pack.code if pack is not None else None
     out: list[Candidate] = []
     run: list[tuple[str, bool]] = []
     for match in _WORD_RE.finditer(clean):
         word = match.group(0)
         before = clean[: match.start()].rstrip(" \t\"'«“(")
         opens_sentence = not before or before[-1] in ".!?…\n:"
-        if is_topic_token(word) and not (run and before and before[-1] in ",;:.!?…"):
+        if is_topic_token(word, code) and not (run and before and before[-1] in ",;:.!?…"):
             run.append((word, _keeps_case(word, opens_sentence)))
             continue
         out.extend(_phrases(pack, run))
-        run = [(word, _keeps_case(word, opens_sentence))] if is_topic_token(word) else []
+        topical = is_topic_token(word, code)
+        run = [(word, _keeps_case(word, opens_sentence))] if topical else []
     out.extend(_phrases(pack, run))
     return out
 
@@ -88,14 +94,14 @@ def _phrases(pack: LanguagePack | None, run: list[tuple[str, bool]]) -> list[Can
                 continue
             if pack is not None and pack.head_last and span[-1] != "noun":
                 continue  # an English phrase ends in its head noun
-            keys = tuple(_stem(w) for w, _ in run[a:b])
+            keys = tuple(_stem(w, pack.code if pack is not None else None) for w, _ in run[a:b])
             out.append((keys, tuple(run[a:b])))
     return out
 
 
 @lru_cache(maxsize=65536)
-def _stem(word: str) -> str:
-    return stem(word.lower())
+def _stem(word: str, language: str | None) -> str:
+    return stem(word.lower(), language)
 
 
 def _form(pack: LanguagePack | None, written: tuple[tuple[str, bool], ...]) -> str:

@@ -29,7 +29,7 @@ def topics_of(draft: Draft, phrases: list[str]) -> list[str]:
 def forum_titles(draft: Draft) -> list[str]:
     """The titles of the forum topics the messages are in, busiest first; empty unless
     the summary is of a whole forum."""
-    return [title for _, title in forum_topics(draft.messages, draft.ctx)]
+    return [title for _, title in forum_topics(draft.messages, draft.ctx, draft.book)]
 
 
 def _source_opening(

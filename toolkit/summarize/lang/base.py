@@ -29,6 +29,8 @@ Retell = Callable[[str, str, "str | None", tuple[str, ...]], "str | None"]
 
 _DOUBLE_STOP = re.compile(r"([.!?…][”»\"])\.$")
 _WORD_RE = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+_MARK = re.compile(r"^\s*\[([^\W\d][\w ]*)\]")
+"""An attachment's mark opening a message (``[sticker] 😀``, ``[video file] a.mp4``)."""
 
 
 def _never(_: str) -> str | None:
@@ -60,13 +62,18 @@ class Cues:
     """Questions that ask nothing ("who knew?", "why not?", «не так ли»)."""
     us: re.Pattern[str]
     """The first person plural ("we", «мы», «ми»): a channel's own decision says it."""
+    you: re.Pattern[str]
+    """The second person ("you", «ты», «ви»): a message that says it is retold only when
+    whom it means is known."""
 
 
 def pack_from(words: ModuleType, **fields: Any) -> LanguagePack:
     """A pack whose data are the constants of the module ``words`` (``CODE``, ``SCRIPT``,
     ``QUOTES``, ``AND``, ``NOUNS``, ``MONTHS``, ``CHATTER_WORDS``, ``FILLER_WORDS``,
-    ``ABBREVIATIONS``, ``PERIOD_PATTERNS`` and one pattern per cue: ``PROPOSAL`` …
-    ``WHEN``, compiled case-insensitively), its functions given as ``fields``."""
+    ``ABBREVIATIONS``, ``PERIOD_PATTERNS``, ``MEDIA``, ``LAUGHTER`` and one pattern per
+    cue: ``PROPOSAL`` … ``YOU``, compiled case-insensitively; ``STOP_WORDS`` and the
+    stemmer are its lexicon's, ``toolkit.lang.<code>``), its functions given as
+    ``fields``."""
     names = [f.name for f in dataclasses.fields(Cues)]
     cue = Cues(**{n: re.compile(getattr(words, n.upper()), re.IGNORECASE) for n in names})
     data = {name: getattr(words, name.upper()) for name in _PLAIN_DATA}
@@ -78,6 +85,9 @@ def pack_from(words: ModuleType, **fields: Any) -> LanguagePack:
         and_word=words.AND,
         cue=cue,
         not_topics=not_topics,
+        laughter=re.compile(words.LAUGHTER),
+        day_part=re.compile(words.DAY_PART, re.IGNORECASE),
+        asks_whom=getattr(words, "ASKS_WHOM", None),
         **data,
         **fields,
     )
@@ -92,6 +102,7 @@ _PLAIN_DATA = (
     "filler_words",
     "abbreviations",
     "period_patterns",
+    "media",
 )
 """Pack fields whose data is the ``words`` constant of the same name in capitals."""
 
@@ -134,6 +145,18 @@ class LanguagePack:
     not_topics: frozenset[str]
     """Words that are content but never a topic title ("mean" in "I mean")."""
     period_patterns: tuple[str, ...]
+    media: Mapping[str, str]
+    """The word for each attachment kind, by the kind's name as the importers write it
+    in a message's mark (``file``, ``video file``): ``[file] a.pdf`` is quoted
+    ``[файл] a.pdf`` in Russian."""
+    laughter: re.Pattern[str]
+    """A token that is laughter as this language's chats write it ("lol", «ахаха»)."""
+    day_part: re.Pattern[str]
+    """A clock time with its half of the day ("7 pm", «в 7 утра»): not ambiguous."""
+    asks_whom: str | None = None
+    """Where the pack retells: its reported speech asking someone (``{who}``, a regex of
+    the name) something ("asks {who} whether"), which the evaluation reads to find a
+    name repeated where a pronoun belongs."""
     retell: Retell | None = None
     phrase_form: Callable[[Sequence[str], Sequence[bool]], str] = field(
         default=lambda words, _: " ".join(words)
@@ -219,6 +242,20 @@ class LanguagePack:
         """A person's or chat's name as the chat shows it: in its own script, never
         transliterated (a reader looks for "Alice" in the chat, not "Алис")."""
         return " ".join(name.split())
+
+    def marked(self, text: str) -> str:
+        """``text`` with its attachment's mark in this language (``[file] a.pdf`` →
+        ``[файл] a.pdf``); a mark of a kind the pack does not know stays as it is."""
+
+        def word(match: re.Match[str]) -> str:
+            kind = match.group(1)
+            return f"[{self.media.get(kind.replace('_', ' ').casefold(), kind)}]"
+
+        return _MARK.sub(word, text, count=1)
+
+    def topic_title(self, topic_id: int, *, general: bool = False) -> str:
+        """The title of a forum topic the store does not name ("General", "Topic 7")."""
+        return self.say("general_topic") if general else self.say("topic_n", n=topic_id)
 
     # -- reading ---------------------------------------------------------------
 

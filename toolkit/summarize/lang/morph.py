@@ -12,13 +12,13 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from toolkit.lang import morph_analyzer
 
-@lru_cache(maxsize=4)
+
 def analyzer(lang: str) -> Any:
-    """The shared analyzer of ``lang`` (``ru`` or ``uk``)."""
-    import pymorphy3  # type: ignore[import-untyped]
-
-    return pymorphy3.MorphAnalyzer(lang=lang)
+    """The shared analyzer of ``lang`` (``ru`` or ``uk``): the one the lexicons stem with
+    (``toolkit.lang.morph_analyzer``)."""
+    return morph_analyzer(lang)
 
 
 def _inflected(parse: Any, grammemes: set[str]) -> Any:

@@ -25,3 +25,10 @@ def letters(text: str, of_script: str) -> tuple[int, int]:
     pattern = _CYRILLIC_RE if of_script == "cyrillic" else _LATIN_RE
     total = sum(1 for ch in text if ch.isalpha())
     return len(pattern.findall(text)), total
+
+
+_UPPER = "A-ZА-ЯЁІЇЄҐ"
+_LOWER = "a-zа-яёіїєґ"
+CAPITALISED = re.compile(rf"(?<=[\w,;:)\]»”'\"] )[{_UPPER}][{_LOWER}'’-]*[{_LOWER}]{{2}}")
+"""A capitalised word after another word (a name or a place inside a sentence) in the
+Latin or Cyrillic alphabet: the letters of the scripts, not words of a language."""

@@ -35,7 +35,7 @@ from toolkit.summarize.lang.en.indirect import (
 )
 from toolkit.summarize.lang.en.shapes import directive, split_tail_question
 from toolkit.summarize.lang.en.words import CHATTER_WORDS
-from toolkit.summarize.period_wording import split_sentences
+from toolkit.summarize.lang.sentences import split_sentences
 
 _WANNA = re.compile(r"^(?:do you )?wanna\s+", re.IGNORECASE)
 _YOU_ING = re.compile(r"^(you|u)\s+(?=\w+ing\b)", re.IGNORECASE)

@@ -97,7 +97,7 @@ _EXCLAMATION = re.compile(
 def exclaims(text: str) -> bool:
     """Whether a sentence of ``text`` is an exclamation that reported speech would turn
     into a claim the speaker never made ("You're kidding!" is no report that Bob kids)."""
-    from toolkit.summarize.period_wording import split_sentences
+    from toolkit.summarize.lang.sentences import split_sentences
 
     return any(
         piece.rstrip().endswith("!") and bool(_EXCLAMATION.match(piece))

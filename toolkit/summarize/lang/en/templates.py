@@ -25,6 +25,8 @@ TEMPLATES: dict[str, str] = {
     # the opening
     "chat_topics": "The chat had {conversations}; the busiest were about {topics}.",
     "chat_threads": "The chat had {conversations} among {participants}.",
+    "general_topic": "General",
+    "topic_n": "Topic {n}",
     "forum_topics": "The forum's talk was in the topics {topics}.",
     "forum_topic": "The talk was in the forum topic {topic}.",
     "channel_topics": "{title} posted about {topics}.",

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from toolkit.lang.en import STOP_WORDS as STOP_WORDS_EN
 from toolkit.summarize.lang.base import word_set as _words
-from toolkit.text import STOP_WORDS_EN
 
 CODE = "en"
 SCRIPT = "latin"
@@ -121,6 +121,13 @@ WISH = (
     r"trip|flight|journey)|bon voyage|cheers to)\b"
 )
 US = r"\b(?:we|we'?ve|we'?re|we'?ll|our|us)\b"
+YOU = r"\b(?:you|your|ya|u|ur)\b"
+DAY_PART = r"(?<![\w:])(?:\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.))(?!\w)"
+ASKS_WHOM = (
+    r"(?:asks|tells|reminds|wants)\s+{who}(?!\w),?\s+"
+    r"(?:whether|if|what|when|where|why|how|who|which|to|that|about)\b"
+)
+"""The reported speech of ``retell`` that asks someone something ("asks Ann whether")."""
 RESOLVED = (
     r"\b(?:never ?mind|nvm|found it|figured (?:it )?out|sorted (?:it )?out|solved it|"
     r"got it working|no longer needed|all sorted)\b"
@@ -154,3 +161,33 @@ PERIOD_PATTERNS = (
 """Wording that names a time: a source summary never uses it."""
 
 MONTHS = tuple(m.capitalize() for m in _MONTHS.split("|"))
+
+LAUGHTER = r"x+d+|lo+l+z?|lmf?ao+|rofl|(?:ha){2,}h?|(?:he){2,}h?"
+"""Laughter as English chats write it ("XD", "LOL", "hahah"), matched against a whole
+lower-case token: never a topic, even in capitals."""
+
+MEDIA = {
+    "photo": "photo",
+    "video": "video",
+    "video file": "video",
+    "video message": "video message",
+    "animation": "GIF",
+    "gif": "GIF",
+    "voice message": "voice message",
+    "audio file": "audio",
+    "audio": "audio",
+    "file": "file",
+    "document": "document",
+    "sticker": "sticker",
+    "contact": "contact",
+    "venue": "place",
+    "location": "location",
+    "live location": "live location",
+    "poll": "poll",
+    "todo": "to-do list",
+    "dice": "dice",
+    "game": "game",
+    "invoice": "invoice",
+    "story": "story",
+}
+"""Attachment kinds, by the importers' names, as English quotes show their marks."""

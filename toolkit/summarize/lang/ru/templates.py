@@ -23,6 +23,8 @@ TEMPLATES: dict[str, str] = {
     "moment": "{day}, {time}",
     "chat_topics": "В чате {conversations}; главные темы: {topics}.",
     "chat_threads": "В чате {conversations}, участников — {participants}.",
+    "general_topic": "Общее",
+    "topic_n": "Тема {n}",
     "forum_topics": "Разговор на форуме идёт в темах {topics}.",
     "forum_topic": "Разговор идёт в теме форума {topic}.",
     "channel_topics": "Темы канала {title}: {topics}.",

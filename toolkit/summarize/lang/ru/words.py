@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from toolkit.lang.ru import STOP_WORDS as STOP_WORDS_RU
 from toolkit.summarize.lang.base import word_set as _words
-from toolkit.text import STOP_WORDS_RU
 
 CODE = "ru"
 SCRIPT = "cyrillic"
@@ -118,3 +118,39 @@ PERIOD_PATTERNS = (
     r"\bпериод(?:а|е|у|ом)?\b",
 )
 MONTHS = tuple(_MONTHS_GEN.split("|"))
+
+YOU = (
+    r"(?<!\w)(?:ты|тебя|тебе|тобой|твой|твоя|твоё|твое|твои|твоего|твоей|вы|вас|вам|вами|"
+    r"ваш|ваша|ваше|ваши|вашего|вашей)(?!\w)"
+)
+LAUGHTER = r"(?:ха|ах){2,}х?"
+DAY_PART = r"(?<![\w:])\d{1,2}(?::\d\d)?\s*(?:утра|вечера|ночи)(?!\w)"
+"""A clock time with its half of the day ("в 7 утра"): not ambiguous."""
+"""Laughter as Russian chats write it («ахаха», «хахах»), matched against a whole
+lower-case token."""
+
+MEDIA = {
+    "photo": "фото",
+    "video": "видео",
+    "video file": "видео",
+    "video message": "видеосообщение",
+    "animation": "GIF",
+    "gif": "GIF",
+    "voice message": "голосовое сообщение",
+    "audio file": "аудио",
+    "audio": "аудио",
+    "file": "файл",
+    "document": "документ",
+    "sticker": "стикер",
+    "contact": "контакт",
+    "venue": "место",
+    "location": "геопозиция",
+    "live location": "трансляция геопозиции",
+    "poll": "опрос",
+    "todo": "список задач",
+    "dice": "кубик",
+    "game": "игра",
+    "invoice": "счёт",
+    "story": "история",
+}
+"""Attachment kinds, by the importers' names, as Russian quotes show their marks."""

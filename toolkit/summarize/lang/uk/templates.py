@@ -24,6 +24,8 @@ TEMPLATES: dict[str, str] = {
     "moment": "{day}, {time}",
     "chat_topics": "У чаті {conversations}; головні теми: {topics}.",
     "chat_threads": "У чаті {conversations}, учасників — {participants}.",
+    "general_topic": "Загальне",
+    "topic_n": "Тема {n}",
     "forum_topics": "Розмова на форумі йде в темах {topics}.",
     "forum_topic": "Розмова йде в темі форуму {topic}.",
     "channel_topics": "Теми каналу {title}: {topics}.",

@@ -3,6 +3,7 @@ wording."""
 
 from __future__ import annotations
 
+from toolkit.lang.uk import STOP_WORDS
 from toolkit.summarize.lang.base import word_set as _words
 
 CODE = "uk"
@@ -20,15 +21,6 @@ NOUNS = {
 """Nouns the engine counts, by key, as ``count`` takes them."""
 
 
-STOP_WORDS = _words(
-    """а або але би б був була були було бути в вам вас весь від для до його її їй йому
-    якщо є ще же за тут і із з чи їм їх к як коли хто ли між мене мені мною ми на над
-    треба не нього неї ній ним ні них но ну о об однак він вона вони воно по під після
-    при про с со так також такий там ті тим то того тоді теж тій тільки том той ту ти у
-    вже хоча чого чий чим що щоб це ці цього цієї цьому цей цю я адже потім собі себе
-    зараз багато може можна мій моя моє мої наш наша наше наші ваш ваша ваше ваші свій
-    своя своє свої сам сама саме самі у в ой ага угу"""
-)
 CHATTER_WORDS = (
     _words(
         """привіт вітаю здрастуйте хай салют бувай добрий доброго ранку вечора день дякую
@@ -119,3 +111,39 @@ PERIOD_PATTERNS = (
     r"\bперіод(?:у|і|ом)?\b",
 )
 MONTHS = tuple(_MONTHS_GEN.split("|"))
+
+YOU = (
+    r"(?<!\w)(?:ти|тебе|тобі|тобою|твій|твоя|твоє|твої|твого|твоєї|ви|вас|вам|вами|"
+    r"ваш|ваша|ваше|ваші|вашого|вашої)(?!\w)"
+)
+LAUGHTER = r"(?:ха|ах){2,}х?"
+DAY_PART = r"(?<![\w:])\d{1,2}(?::\d\d)?\s*(?:ранку|вечора|ночі)(?!\w)"
+"""A clock time with its half of the day ("в 7 утра"): not ambiguous."""
+"""Laughter as Ukrainian chats write it («ахаха», «хахах»), matched against a whole
+lower-case token."""
+
+MEDIA = {
+    "photo": "фото",
+    "video": "відео",
+    "video file": "відео",
+    "video message": "відеоповідомлення",
+    "animation": "GIF",
+    "gif": "GIF",
+    "voice message": "голосове повідомлення",
+    "audio file": "аудіо",
+    "audio": "аудіо",
+    "file": "файл",
+    "document": "документ",
+    "sticker": "стікер",
+    "contact": "контакт",
+    "venue": "місце",
+    "location": "геопозиція",
+    "live location": "трансляція геопозиції",
+    "poll": "опитування",
+    "todo": "список завдань",
+    "dice": "кубик",
+    "game": "гра",
+    "invoice": "рахунок",
+    "story": "історія",
+}
+"""Attachment kinds, by the importers' names, as Ukrainian quotes show their marks."""

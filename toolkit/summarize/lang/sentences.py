@@ -1,0 +1,55 @@
+"""Sentences of a text in any language a pack knows.
+
+A sentence ends at ``.`` ``!`` ``?`` ``…`` (and closing quotes) before white space, or
+at a line break; a dot inside a URL or a version number ("v2.1") ends nothing, and
+neither does one after an initial ("Ann K.", "Анна К.": a capital letter of any
+script) or after an abbreviation of any pack ("Mr.", "т.е."). The packs hold the
+abbreviations; this module holds no word.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_BOUNDARY_RE = re.compile(r"((?<=[.!?…])[\"'”»)]*[ \t]+|(?<=[.!?…][\"'”»)])[ \t]+|\n+)")
+_INITIAL_RE = re.compile(r"(?:^|(?<=\s))([^\W\d_])\.$")
+
+
+@lru_cache(maxsize=1)
+def _abbreviation_re() -> re.Pattern[str]:
+    from toolkit.summarize.lang import packs
+
+    words = sorted({w for pack in packs() for w in pack.abbreviations}, key=len, reverse=True)
+    alternatives = "|".join(re.escape(w) for w in words)
+    return re.compile(rf"(?:^|(?<=[\s(«“]))(?:{alternatives})\.$", re.IGNORECASE)
+
+
+def _initial(text: str) -> bool:
+    """Whether ``text`` ends in an initial: one letter that is not lower case, and a dot."""
+    found = _INITIAL_RE.search(text)
+    return found is not None and not found.group(1).islower()
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split text into sentences, each with its trailing separator; joined, they are ``text``."""
+    parts = _BOUNDARY_RE.split(text)
+    pieces = [
+        parts[i] + (parts[i + 1] if i + 1 < len(parts) else "") for i in range(0, len(parts), 2)
+    ]
+    out: list[str] = []
+    for piece in pieces:
+        # "Mr. Smith", "т.е. так": a sentence never ends after an abbreviation of a pack.
+        ended = out[-1].rstrip() if out else ""
+        if (
+            out
+            and not out[-1].endswith("\n")
+            and (_initial(ended) or _abbreviation_re().search(ended))
+        ):
+            out[-1] += piece
+        else:
+            out.append(piece)
+    return [p for p in out if p]
+
+
+__all__ = ["split_sentences"]

@@ -18,7 +18,7 @@ PORT ?= 8000
 APP_PORT ?= $(if $(filter file,$(origin PORT)),8501,$(PORT))
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: venv venv-serve pg llm serve test test-fast lint format eval samples bench bench-load app lab screenshots clean
+.PHONY: venv venv-serve pg llm serve test test-fast lint format eval samples bench bench-load soak app lab screenshots clean
 
 venv: $(ALL_STAMP)
 venv-serve: $(SERVE_STAMP)
@@ -118,6 +118,13 @@ bench: $(ALL_STAMP)
 bench-load: $(ALL_STAMP) pg
 	$(BIN)/python -m benchmarks.bench_load
 	$(BIN)/python -m benchmarks.bench_concurrency
+
+# 20 minutes of mixed load on one `mlens serve` (searches, summaries, MCP calls, imports
+# into the live store, a restart halfway): errors, p95, RSS flat after warm-up, nothing
+# lost. Not part of `make test`; SOAK_MINUTES=3 checks the harness.
+SOAK_MINUTES ?= 20
+soak: $(ALL_STAMP)
+	$(BIN)/python -m benchmarks.soak --minutes $(SOAK_MINUTES)
 
 # The Streamlit app on $(HOST):$(APP_PORT) (127.0.0.1:8501; `make app PORT=9000` or
 # APP_PORT=9000 to move it), with the demo sources loaded into an empty store.

@@ -7,15 +7,16 @@ import logging
 
 import pytest
 
+from toolkit.lang import morph_analyzer
 from toolkit.summarize import warm
-from toolkit.summarize.lang import detect, morph, packs
+from toolkit.summarize.lang import detect, packs
 
 
 def test_warm_up_loads_the_detector_and_every_packs_dictionaries() -> None:
     warm.warm_up()
     assert detect._identifier.cache_info().currsize == 1
     assert {"ru", "uk"} <= {pack.code for pack in packs()}
-    assert morph.analyzer.cache_info().currsize >= 2  # one analyzer per Slavic pack
+    assert morph_analyzer.cache_info().currsize >= 2  # one analyzer per Slavic pack
     import lemminflect  # noqa: F401 — the English pack's tables are loaded by now
 
     assert "dateparser" in __import__("sys").modules

@@ -307,7 +307,7 @@ def run(minutes: float) -> int:
         database = folder / "soak.sqlite3"
         env = {
             **os.environ,
-            "MLENS_DATABASE_URL": f"sqlite:///{database}",
+            "MLENS_DATABASE": str(database),
             "MLENS_DATA_DIR": str(folder / "data"),
             "MLENS_RATE_LIMIT_PER_MINUTE": "100000",
             "MLENS_RATE_LIMIT_BURST": "1000",

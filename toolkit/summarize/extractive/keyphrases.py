@@ -64,6 +64,18 @@ Candidate = tuple[tuple[str, ...], tuple[tuple[str, bool], ...]]
 """A phrase's stems, and its words as written with whether each keeps its case."""
 
 
+_SKIPPED_BEFORE = frozenset(" \t\"'«“(")
+
+
+def _mark_before(text: str, at: int) -> str:
+    """The character before ``at``, spaces, opening quotes and brackets skipped (``""``
+    at the start): read backwards from ``at``, never by copying the text before it."""
+    i = at - 1
+    while i >= 0 and text[i] in _SKIPPED_BEFORE:
+        i -= 1
+    return text[i] if i >= 0 else ""
+
+
 def candidates(text: str, pack: LanguagePack | None = None) -> list[Candidate]:
     """Every noun-phrase candidate of one message (see the module docstring)."""
     clean = URL_RE.sub(" . ", text)
@@ -72,9 +84,9 @@ def candidates(text: str, pack: LanguagePack | None = None) -> list[Candidate]:
     run: list[tuple[str, bool]] = []
     for match in _WORD_RE.finditer(clean):
         word = match.group(0)
-        before = clean[: match.start()].rstrip(" \t\"'«“(")
-        opens_sentence = not before or before[-1] in ".!?…\n:"
-        if is_topic_token(word, code) and not (run and before and before[-1] in ",;:.!?…"):
+        before = _mark_before(clean, match.start())
+        opens_sentence = not before or before in ".!?…\n:"
+        if is_topic_token(word, code) and not (run and before and before in ",;:.!?…"):
             run.append((word, _keeps_case(word, opens_sentence)))
             continue
         out.extend(_phrases(pack, run))

@@ -33,7 +33,7 @@ def test_shared_modules_import_no_dialect_and_no_module_imports_itself_back() ->
     backends = {"toolkit.store.sqlite", "toolkit.store.postgres"}
     for module in store:
         imported = graph.find_modules_directly_imported_by(module)
-        if module not in backends:
+        if module not in backends | {"toolkit.store.backends"}:  # the table by URL scheme
             assert not imported & backends, (module, imported & backends)
         for other in imported & set(store):
             assert not graph.chain_exists(importer=other, imported=module), (module, other)
@@ -55,3 +55,23 @@ def test_id_lists_are_chunked_or_one_array() -> None:
     ((clause, params),) = pg.id_lists("message_id", [3, 1, 2])
     assert (clause, params) == ("message_id IN (SELECT unnest(?::bigint[]))", [[3, 1, 2]])
     assert "secret" not in pg.label
+
+
+def test_backends_are_a_table_by_url_scheme(tmp_path: Path) -> None:
+    from toolkit.errors import ConfigError
+    from toolkit.store.backends import BACKENDS, open_location, scheme_of
+    from toolkit.store.sqlite import SQLiteStore
+
+    assert {"", "sqlite", "postgresql", "postgres"} <= set(BACKENDS)
+    assert scheme_of("postgresql://u@h/db") == "postgresql"
+    assert scheme_of(str(tmp_path / "a:b.sqlite3")) == ""
+    assert scheme_of("relative/store.sqlite3") == ""
+    for location in (str(tmp_path / "a.sqlite3"), f"sqlite://{tmp_path / 'b.sqlite3'}"):
+        store = open_location(location)
+        try:
+            assert isinstance(store, SQLiteStore)
+        finally:
+            store.close()
+    assert (tmp_path / "b.sqlite3").is_file()
+    with pytest.raises(ConfigError, match=r"unsupported database URL mysql://; use one of"):
+        open_location("mysql://x@localhost/db")

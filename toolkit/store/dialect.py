@@ -121,6 +121,11 @@ class Dialect(ABC):
     stage: ClassVar[str]
     """The schema of an import's staging tables (``staging_area`` provides it)."""
     begin: ClassVar[str] = "BEGIN"
+    snapshot_begin: ClassVar[str] = "BEGIN"
+    """The statement that opens a read-only transaction seeing one moment (a backup's)."""
+    file: str | None = None
+    """The database's one file, when it is one (SQLite): a backup copies it with the
+    engine's online backup API rather than through a snapshot."""
     busy: ClassVar[tuple[str, ...]] = ()
     """Words of an error that means another writer holds the database: try again."""
     errors: ClassVar[tuple[type[Exception], ...]]

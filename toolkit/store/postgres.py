@@ -135,6 +135,7 @@ class PostgresDialect(Dialect):
     }
     stage = "pg_temp"
     errors = (psycopg.Error,)
+    snapshot_begin = "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"
     lift_deadline = ("SET statement_timeout = 0", "SET statement_timeout = DEFAULT")
     migration_lock = (
         f"SELECT pg_advisory_lock({_MIGRATION_LOCK})",

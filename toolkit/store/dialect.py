@@ -98,8 +98,19 @@ def waiting(on_wait: OnWait | None) -> Callable[[], None]:
     return tell
 
 
+DIALECTS: tuple[str, ...] = ("sqlite", "postgres")
+"""Every dialect's ``name``: a dialect is registered here, and every migration names its
+variant for each (``migrations.Migration``)."""
+
+
 class Dialect(ABC):
-    """One database backend, as the shared store needs to know it."""
+    """One database backend, as the shared store needs to know it (its ``name`` must be
+    in ``DIALECTS``: a class of another name fails when it is defined)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "name" in cls.__dict__ and cls.name not in DIALECTS:
+            raise TypeError(f"dialect {cls.name!r} is not in DIALECTS {DIALECTS}")
 
     name: ClassVar[str]
     """``sqlite``, ``postgres``: picks a migration's variant, names threads."""

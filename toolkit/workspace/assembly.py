@@ -26,6 +26,7 @@ from toolkit.search.index import shared_index
 from toolkit.search.searcher import Searcher
 from toolkit.store import MessageStore, open_store
 from toolkit.store.backup import BackupReport, backup_store, restore_store
+from toolkit.store.base import RateBuckets as RateBuckets  # for faces (service limiters)
 from toolkit.store.copy import CopyReport
 from toolkit.store.folder import guard_data_dir
 from toolkit.turns import Turns

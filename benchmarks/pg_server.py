@@ -12,6 +12,7 @@ PostgreSQL refuses to run as root, so when run as root the server runs as the
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -54,6 +55,22 @@ def _alive(pid: int) -> bool:
     return "\nState:\tZ" not in status
 
 
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (a postmaster's backends and workers)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            # ``pid (comm) state ppid ...``: comm may hold spaces and parentheses.
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
 class PgServer:
     """One PostgreSQL cluster in a temporary folder, owned by this test session."""
 
@@ -65,6 +82,7 @@ class PgServer:
         self.sockets = self.root / "sock"
         self.as_root = os.geteuid() == 0
         self.pid: int | None = None
+        self._frozen: list[int] = []
 
     def _run(self, *args: str) -> None:
         command = [str(self.bin / args[0]), *args[1:]]
@@ -108,6 +126,26 @@ class PgServer:
             pass
         self.pid = None
 
+    def freeze(self) -> list[int]:
+        """Stop (``SIGSTOP``) the postmaster and every process it started: a server that
+        accepts connections in its kernel and answers nothing. Returns the PIDs stopped
+        (``thaw`` continues them)."""
+        if self.pid is None:
+            return []
+        frozen = [self.pid, *_children(self.pid)]
+        for pid in frozen:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+        self._frozen = frozen
+        return frozen
+
+    def thaw(self) -> None:
+        """Continue (``SIGCONT``) the processes ``freeze`` stopped."""
+        for pid in self._frozen:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+        self._frozen = []
+
     @property
     def admin_url(self) -> str:
         """The URL of the ``postgres`` maintenance database."""
@@ -129,6 +167,7 @@ class PgServer:
 
     def stop(self) -> None:
         """Stop the server by its PID (immediate shutdown: the folder goes anyway)."""
+        self.thaw()  # a stopped process would not hear its shutdown
         if self.pid is not None:
             try:
                 os.kill(self.pid, signal.SIGQUIT)

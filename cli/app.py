@@ -15,7 +15,7 @@ from typing import Any
 
 import typer
 
-from cli import copy_store, ingest, keys, mcp_stdio, search, serve, sources, summarize, sync
+from cli import backup, copy_store, ingest, keys, mcp_stdio, search, serve, sources, summarize, sync
 from cli.state import err_console, print_error
 from cli.usage import LineErrorsGroup
 from toolkit.errors import ToolkitError
@@ -58,6 +58,8 @@ COMMANDS: list[tuple[str, Callable[..., None]]] = [
     ("serve", serve.serve),
     ("mcp", mcp_stdio.mcp),
     ("copy-store", copy_store.copy_store),
+    ("backup", backup.backup),
+    ("restore", backup.restore),
 ]
 """Every top-level command, by name, in the order ``mlens --help`` lists them."""
 KEY_COMMANDS: list[tuple[str, Callable[..., None]]] = [

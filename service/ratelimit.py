@@ -2,8 +2,9 @@
 
 Each key owns a bucket of ``burst`` tokens refilled at ``per_minute / 60`` tokens a
 second; a request takes one token or is refused with ``RateLimited(retry_after)``, the
-seconds until a token is back. When the store keeps shared buckets (PostgreSQL:
-``take_rate_token``, one atomic statement per request), every replica and worker on
+seconds until a token is back. When the store keeps shared buckets (its optional
+``RateBuckets`` part, PostgreSQL's: ``take_rate_token``, one atomic statement per
+request), every replica and worker on
 that database draws from the same bucket per key (``SharedTokenBucketLimiter``).
 
 Failed authentications are limited per client address by a bucket that also answers
@@ -26,11 +27,12 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import Protocol, TypeVar, runtime_checkable
+from typing import Protocol, TypeVar
 
 from service.recent import RecentMap
 from toolkit.config import Settings
 from toolkit.errors import RateLimited
+from toolkit.workspace.assembly import RateBuckets
 
 # Refills are sums of small floats; without a little slack, rounding would make a
 # client that waits exactly as long as it was told fail by a hair and wait again.
@@ -130,15 +132,6 @@ class TokenBucketLimiter:
         return lambda bucket: now - bucket[1] >= self._full_after
 
 
-@runtime_checkable
-class SharedBuckets(Protocol):
-    """A store that keeps token buckets for every process using it (PostgreSQL)."""
-
-    def take_rate_token(self, key: str, *, per_minute: float, burst: int) -> float | None:
-        """Take a token of ``key``: ``None`` when admitted, else seconds until one is back."""
-        ...
-
-
 class SharedTokenBucketLimiter:
     """A token bucket per key kept in the store, so that replicas share one budget.
 
@@ -148,7 +141,7 @@ class SharedTokenBucketLimiter:
         burst: bucket size (>= 1).
     """
 
-    def __init__(self, buckets: SharedBuckets, *, per_minute: float, burst: int) -> None:
+    def __init__(self, buckets: RateBuckets, *, per_minute: float, burst: int) -> None:
         if per_minute <= 0 or burst < 1:
             raise ValueError("a token bucket needs per_minute > 0 and burst >= 1")
         self.buckets = buckets
@@ -186,7 +179,7 @@ class SharedFailureLimiter:
 
     def __init__(
         self,
-        buckets: SharedBuckets,
+        buckets: RateBuckets,
         *,
         per_minute: float,
         burst: int,
@@ -257,6 +250,6 @@ def _limiter(
     """No limit at a rate of 0; the store's shared buckets when it has them; else in process."""
     if per_minute <= 0:
         return Unlimited()
-    if isinstance(store, SharedBuckets):
+    if isinstance(store, RateBuckets):
         return shared(store, per_minute=per_minute, burst=burst)
     return TokenBucketLimiter(per_minute=per_minute, burst=burst, subject=subject)

@@ -33,7 +33,7 @@ from toolkit.models import ApiKeyRecord
 # The store is only named in signatures here: importing it would load numpy and the
 # SQLite store for ``mlens --help``.
 if TYPE_CHECKING:
-    from toolkit.store.base import MessageStore
+    from toolkit.store.base import KeyStore
 
 SCOPES: frozenset[str] = frozenset({"summary.run", "search.read", "sources.read", "sources.write"})
 """Every scope a key may carry (DESIGN.md §3, "Scopes")."""
@@ -81,7 +81,7 @@ def validate_scopes(scopes: Iterable[str]) -> frozenset[str]:
 
 
 def create_api_key(
-    store: MessageStore, *, name: str, scopes: Iterable[str]
+    store: KeyStore, *, name: str, scopes: Iterable[str]
 ) -> tuple[str, ApiKeyRecord]:
     """Create a key with ``scopes``; return the key (shown once) and its stored record.
 
@@ -105,7 +105,7 @@ def create_api_key(
 
 
 def verify_api_key(
-    store: MessageStore,
+    store: KeyStore,
     token: str,
     *,
     now: datetime | None = None,
@@ -144,12 +144,12 @@ def check_scope(record: ApiKeyRecord, scope: str) -> None:
         raise PermissionDenied(f"this API key lacks the scope {scope!r}", scope=scope)
 
 
-def list_api_keys(store: MessageStore) -> list[ApiKeyRecord]:
+def list_api_keys(store: KeyStore) -> list[ApiKeyRecord]:
     """Every key, revoked ones included, oldest first."""
     return store.list_api_keys()
 
 
-def revoke_api_key(store: MessageStore, id_or_prefix: str) -> ApiKeyRecord:
+def revoke_api_key(store: KeyStore, id_or_prefix: str) -> ApiKeyRecord:
     """Revoke a key named by its numeric id, its prefix, or the full key itself.
 
     Raises:
@@ -165,7 +165,7 @@ def revoke_api_key(store: MessageStore, id_or_prefix: str) -> ApiKeyRecord:
     return store.revoke_api_key(value)
 
 
-def ensure_dev_key(store: MessageStore, path: Path) -> str:
+def ensure_dev_key(store: KeyStore, path: Path) -> str:
     """A development key with every scope, created once and kept in ``path`` (mode 0600).
 
     Later calls return the kept key while it is still valid in ``store``; a revoked,

@@ -72,6 +72,14 @@ class Settings(BaseSettings):
         description="PostgreSQL: seconds a request waits for a free pooled connection before "
         "it is a 503 problem.",
     )
+    database_statement_timeout_seconds: float = Field(
+        30.0,
+        ge=0,
+        le=3600,
+        description="PostgreSQL: seconds a statement of a request may run, on the server and "
+        "on the client (0: no bound; imports and migrations have none). A server that stops "
+        "answering ends a statement within database_connect_timeout_seconds whatever this is.",
+    )
     health_timeout_seconds: float = Field(
         0.8,
         gt=0,

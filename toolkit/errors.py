@@ -23,6 +23,7 @@ ToolkitError
 │                            an LLM endpoint's 429)
 ├── StoreError               the local store cannot be opened or written
 │   ├── StoreDamaged         the store's file is corrupted (the log says how to recover it)
+│   ├── StoreTimeout         the database did not answer in time (a frozen server)
 │   └── StoreFull            no space left on the disk of the store or its temporary files
 ├── DeadlineExceeded         the work passed the deadline its caller set (toolkit.deadline)
 ├── Busy                     every turn for such work is taken (toolkit.turns); retry_after
@@ -193,6 +194,13 @@ class StoreDamaged(StoreError):
     restored or recovered (the one log line about it says how)."""
 
     title = "Store damaged"
+
+
+class StoreTimeout(StoreError):
+    """The database did not answer a statement in time (a server that stopped answering,
+    or a statement past its deadline): the statement was ended, nothing waits for it."""
+
+    title = "Store timeout"
 
 
 class StoreFull(StoreError):

@@ -26,7 +26,7 @@ from toolkit.errors import InvalidSourceRef, quoted
 from toolkit.models import GENERAL_TOPIC, Source, SourceRef
 
 if TYPE_CHECKING:
-    from toolkit.store.base import MessageStore
+    from toolkit.store.base import SourceStore
 
 SourceArg = str | SourceRef | Source
 """A source as callers name it: reference text, a parsed ``SourceRef``, or the ``Source``."""
@@ -232,7 +232,7 @@ def source_link(source: Source | SourceRef) -> str:
     return f"https://t.me/c/{source.internal_id}"
 
 
-def resolve_source(store: MessageStore, ref: SourceArg) -> tuple[Source, SourceRef]:
+def resolve_source(store: SourceStore, ref: SourceArg) -> tuple[Source, SourceRef]:
     """The stored source a reference names, and the reference to echo in results.
 
     The one place a reference becomes a stored source (the workspace, search, summaries

@@ -77,6 +77,55 @@ def test_postgres_stopped_and_started_mid_run(
         assert client.get("/healthz").status_code == 200
 
 
+@pytest.mark.slow
+def test_postgres_frozen_and_continued_mid_run(
+    own_pg: PgServer, embedder: Embedder, tmp_path: Path
+) -> None:
+    """Its processes stopped (SIGSTOP), the server accepts connections and answers
+    nothing: a request is a 503 problem within 3 s, /healthz says the store is down,
+    and everything answers again once the processes continue (SIGCONT)."""
+    url = own_pg.create_database("frozen")
+    settings = Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        data_dir=tmp_path / "data",
+        database_url=url,
+        rate_limit_per_minute=0,
+        auth_failures_per_minute=0,
+    )
+    token = seed_trip(settings, tmp_path, embedder=embedder)
+    auth = {"Authorization": f"Bearer {token}"}
+    app = create_app(settings, embedder=embedder)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        for _ in range(3):  # the pool holds connections opened before the freeze
+            assert client.post("/v1/search/messages", json=SEARCH, headers=auth).status_code == 200
+        assert client.get("/healthz").status_code == 200
+
+        own_pg.freeze()
+        try:
+            for _ in range(2):
+                status, took, kind = _timed(
+                    client, "POST", "/v1/search/messages", json=SEARCH, headers=auth
+                )
+                assert (status, kind) == (503, PROBLEM_JSON)
+                assert took < 3
+            status, took, kind = _timed(client, "GET", "/healthz")
+            assert (status, kind) == (503, PROBLEM_JSON)
+            assert took < 1.5
+            assert "store" in client.get("/healthz").json()["detail"]
+        finally:
+            own_pg.thaw()
+
+        deadline = time.monotonic() + 10  # a health question asked while frozen finishes
+        while client.get("/healthz").status_code != 200 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert client.get("/healthz").status_code == 200
+        statuses = [
+            client.post("/v1/search/messages", json=SEARCH, headers=auth).status_code
+            for _ in range(4)
+        ]
+        assert statuses == [200] * 4
+
+
 def _overwrite_pages(path: Path, pages: list[int]) -> None:
     with path.open("r+b") as f:
         for page in pages:

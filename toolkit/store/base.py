@@ -1,4 +1,7 @@
-"""The ``MessageStore`` protocol: everything the toolkit asks of a message store.
+"""The ``MessageStore`` protocol: everything the toolkit asks of a message store, as the
+union of small protocols by what a caller uses (``Writes``, ``SourceStore``,
+``MessageReader``, ``MessageWriter``, ``VectorStore``, ``KeyStore``, ``CacheStore``,
+``HealthCheck``), and ``RateBuckets``, a part only some stores have.
 
 ``SQLStore`` (``store.py``) implements it once for every SQL backend, over a dialect:
 SQLite (``sqlite.py``) is the embedded default, PostgreSQL (``postgres.py``) serves
@@ -40,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import Protocol, Unpack
+from typing import Protocol, Unpack, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -103,8 +106,9 @@ class DirectSink:
         return source
 
 
-class MessageStore(Protocol):
-    """Storage of sources, messages, vectors, API keys and cached results."""
+class Writes(Protocol):
+    """How a store takes writes: transactions, an import's staging, small writes off the
+    caller's path (``write_behind``), and its end (``close``)."""
 
     def transaction(self) -> AbstractContextManager[None]:
         """One write transaction: everything inside commits together or not at all."""
@@ -132,7 +136,10 @@ class MessageStore(Protocol):
         """Release the underlying connection."""
         ...
 
-    # Sources -----------------------------------------------------------------------------
+
+class SourceStore(Protocol):
+    """Sources: look-ups by reference, upserts, time zones and per-source stats."""
+
     def upsert_source(self, **fields: Unpack[SourceFields]) -> Source:
         """Create or update a source found by internal id or handle; return it.
 
@@ -161,10 +168,10 @@ class MessageStore(Protocol):
         """One source's counts (service messages excluded), time span, last sync, topics."""
         ...
 
-    # Messages ----------------------------------------------------------------------------
-    def upsert_messages(self, messages: Iterable[Message]) -> UpsertResult:
-        """Insert new messages; a newer edit replaces text; the same content changes nothing."""
-        ...
+
+class MessageReader(Protocol):
+    """Reading a source's messages: periods, windows, neighbours, outlines, topics and
+    the searchable rows an index is built from."""
 
     def count_messages(
         self,
@@ -266,7 +273,45 @@ class MessageStore(Protocol):
         """Every message of a source in posting order, fetched in batches."""
         ...
 
-    # Forum topics ------------------------------------------------------------------------
+    def list_topics(self, source_id: int) -> list[TopicStats]:
+        """A forum's topics by id, with non-service message counts; ``[]`` for others."""
+        ...
+
+    def index_rows(self, source_id: int) -> list[tuple[int, int, str, int | None, str | None]]:
+        """Every searchable message of a source (text, not service), newest first, as
+        ``(message id, posted_at in Unix seconds, text, topic id, sender peer id)``."""
+        ...
+
+    def source_generation(self, source_id: int) -> int:
+        """A counter every write that changes a source's searchable messages (upserts,
+        staged imports, topics) raises, in every process: an in-memory index of the
+        source is current while it is unchanged. 0 for an unknown source."""
+        ...
+
+    def scan_window(
+        self,
+        source_id: int,
+        limit: int,
+        *,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        topic_id: int | None = None,
+        sender_peer_ids: Sequence[str] | None = None,
+    ) -> list[tuple[int, int, str]]:
+        """A search's scan window, cheaply: the most recent ``limit`` searchable messages
+        (text, not service) with ``since <= posted_at <= until`` (of one topic and some
+        senders when given: the window is taken after these filters), newest first, as
+        ``(message id, posted_at in Unix seconds, text)`` tuples."""
+        ...
+
+
+class MessageWriter(Protocol):
+    """Writing a source's messages: upserts, forum topics, sync watermarks, generations."""
+
+    def upsert_messages(self, messages: Iterable[Message]) -> UpsertResult:
+        """Insert new messages; a newer edit replaces text; the same content changes nothing."""
+        ...
+
     def upsert_topics(self, source_id: int, topics: Iterable[tuple[int, str]]) -> None:
         """Record ``(topic id, title)`` pairs (a later title replaces an earlier one).
 
@@ -275,11 +320,6 @@ class MessageStore(Protocol):
         """
         ...
 
-    def list_topics(self, source_id: int) -> list[TopicStats]:
-        """A forum's topics by id, with non-service message counts; ``[]`` for others."""
-        ...
-
-    # Sync watermark ----------------------------------------------------------------------
     def get_watermark(self, source_id: int) -> int | None:
         """The highest message id a live sync has committed for a source."""
         ...
@@ -288,7 +328,14 @@ class MessageStore(Protocol):
         """Record sync progress (never moves the watermark backwards)."""
         ...
 
-    # Vectors -----------------------------------------------------------------------------
+    def bump_generation(self, source_id: int) -> None:
+        """Raise ``source_generation`` (writers call it inside their transaction)."""
+        ...
+
+
+class VectorStore(Protocol):
+    """Message vectors by embedding model."""
+
     def get_vectors(
         self, source_id: int, message_ids: Sequence[int], model: str
     ) -> dict[int, Vector]:
@@ -310,49 +357,14 @@ class MessageStore(Protocol):
         posting order, or newest first when ``newest_first``."""
         ...
 
-    def index_rows(self, source_id: int) -> list[tuple[int, int, str, int | None, str | None]]:
-        """Every searchable message of a source (text, not service), newest first, as
-        ``(message id, posted_at in Unix seconds, text, topic id, sender peer id)``."""
-        ...
-
-    def source_generation(self, source_id: int) -> int:
-        """A counter every write that changes a source's searchable messages (upserts,
-        staged imports, topics) raises, in every process: an in-memory index of the
-        source is current while it is unchanged. 0 for an unknown source."""
-        ...
-
-    def bump_generation(self, source_id: int) -> None:
-        """Raise ``source_generation`` (writers call it inside their transaction)."""
-        ...
-
     def count_without_vectors(self, source_id: int, model: str) -> int:
         """How many searchable messages (text, not service) lack a vector of ``model``."""
         ...
 
-    def scan_window(
-        self,
-        source_id: int,
-        limit: int,
-        *,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
-    ) -> list[tuple[int, int, str]]:
-        """A search's scan window, cheaply: the most recent ``limit`` searchable messages
-        (text, not service) with ``since <= posted_at <= until`` (of one topic and some
-        senders when given: the window is taken after these filters), newest first, as
-        ``(message id, posted_at in Unix seconds, text)`` tuples."""
-        ...
 
-    # Health ------------------------------------------------------------------------------
-    def check_health(self, budget_s: float) -> None:
-        """Ask the database something cheap (an integrity check where it fits in
-        ``budget_s``); ``StoreError`` when it cannot answer, ``StoreDamaged`` while its
-        file is known to be corrupted."""
-        ...
+class KeyStore(Protocol):
+    """API keys: hashes, scopes, revocation and last use."""
 
-    # API keys ----------------------------------------------------------------------------
     def add_api_key(
         self,
         *,
@@ -386,7 +398,10 @@ class MessageStore(Protocol):
         """Record a key's last use."""
         ...
 
-    # Cache -------------------------------------------------------------------------------
+
+class CacheStore(Protocol):
+    """The result cache (summaries), bounded, least recently used first out."""
+
     def cache_get(self, key: str) -> str | None:
         """A cached value, or ``None`` (a read only: ``cache_touch`` records the use)."""
         ...
@@ -414,4 +429,41 @@ class MessageStore(Protocol):
     def merge_cache(self, entries: Iterable[CacheEntry]) -> int:
         """Store entries this store lacks or holds an older version of, keeping their
         ``created_at``, in one transaction; return how many were written."""
+        ...
+
+
+class HealthCheck(Protocol):
+    """A store that can say, in bounded time, whether it answers."""
+
+    def check_health(self, budget_s: float) -> None:
+        """Ask the database something cheap (an integrity check where it fits in
+        ``budget_s``); ``StoreError`` when it cannot answer, ``StoreDamaged`` while its
+        file is known to be corrupted."""
+        ...
+
+
+class MessageStore(
+    Writes,
+    SourceStore,
+    MessageReader,
+    MessageWriter,
+    VectorStore,
+    KeyStore,
+    CacheStore,
+    HealthCheck,
+    Protocol,
+):
+    """Storage of sources, messages, vectors, API keys and cached results: the union of
+    the small protocols above, which callers that need less are typed by (an API key
+    check needs a ``KeyStore``, the summary cache a ``CacheStore`` with ``Writes``)."""
+
+
+@runtime_checkable
+class RateBuckets(Protocol):
+    """An optional part of a store: token buckets every process using it shares
+    (PostgreSQL). The service checks for it (``isinstance``) and keeps buckets in
+    process when the store has none."""
+
+    def take_rate_token(self, key: str, *, per_minute: float, burst: int) -> float | None:
+        """Take a token of ``key``: ``None`` when admitted, else seconds until one is back."""
         ...

@@ -17,6 +17,11 @@
   one line naming the file and the recovery step. The store stays marked damaged (its
   health check fails) until an integrity check of the whole file passes.
 - **Health** (``check``): a cheap question to the database on a pooled connection.
+- **Deadlines**: every statement runs under the dialect's ``watch`` (PostgreSQL: a
+  server that stops answering ends it within the store's answer time, and a statement
+  of the request path has a deadline; ``watchdog.py``); a statement so ended is a
+  ``StoreTimeout``, never run again. An import's session and a migration's have no
+  statement deadline (``long``): they may run as long as their data needs.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from toolkit.errors import StoreDamaged, StoreError
+from toolkit.errors import StoreDamaged, StoreError, StoreTimeout
 from toolkit.store.dialect import Connection, Dialect, Params, rewrite
 from toolkit.store.pool import Pool
 
@@ -72,7 +77,8 @@ class Connections:
         try:
             with pool.take() as conn:
                 try:
-                    whole = self.dialect.health_check(conn, budget_s)
+                    with self.dialect.watch(conn, bounded=True):
+                        whole = self.dialect.health_check(conn, budget_s)
                 except self.dialect.errors as exc:
                     raise self.failed("health check", exc) from exc
         except StoreError:
@@ -119,7 +125,8 @@ class Connections:
             return
         with self.transaction() as conn:
             try:
-                self.dialect.insert(conn, table, columns, rows, tail)
+                with self.watched(conn):
+                    self.dialect.insert(conn, table, columns, rows, tail)
             except self.dialect.errors as exc:
                 raise self.failed("write", exc) from exc
 
@@ -127,10 +134,21 @@ class Connections:
         if not isinstance(params, Mapping):
             sql = rewrite(sql, self.dialect.mark)
         try:
-            cur = conn.execute(sql, params)
-            return cur.fetchall() if cur.description else []
+            with self.watched(conn):
+                cur = conn.execute(sql, params)
+                return cur.fetchall() if cur.description else []
         except self.dialect.errors as exc:
             raise self.failed(what, exc) from exc
+
+    def watched(self, conn: Connection) -> contextlib.AbstractContextManager[None]:
+        """The dialect's watch over one statement on ``conn``: with a deadline unless
+        the calling thread's session is ``long`` (an import's, a migration's)."""
+        return self.dialect.watch(conn, bounded=not self.long)
+
+    @property
+    def long(self) -> bool:
+        """Whether the calling thread works in a session without statement deadlines."""
+        return bool(getattr(self._local, "long", False))
 
     def _statement(self, pool: Pool, sql: str, params: Params, what: str) -> list[Any]:
         pinned = self.pinned
@@ -140,6 +158,8 @@ class Connections:
             with pool.take() as conn:
                 try:
                     return self._run(conn, sql, params, what)
+                except StoreTimeout:
+                    raise  # the server did not answer: asking again would wait again
                 except StoreError:
                     if not (retry and self.dialect.broken(conn)):
                         raise
@@ -184,7 +204,8 @@ class Connections:
                 raise
             local.depth = 0
             try:
-                conn.execute("COMMIT")
+                with self.watched(conn):
+                    conn.execute("COMMIT")
             except self.dialect.errors as exc:
                 with contextlib.suppress(*self.dialect.errors):
                     conn.rollback()
@@ -199,6 +220,8 @@ class Connections:
             with self._pin() as conn:
                 try:
                     self._begin(conn, begin)
+                except StoreTimeout:
+                    raise
                 except StoreError:
                     if retry and self.dialect.broken(conn):
                         self.writers.drop_idle()
@@ -227,7 +250,8 @@ class Connections:
         deadline = time.monotonic() + self.dialect.wait_s
         while True:
             try:
-                conn.execute(begin)
+                with self.watched(conn):
+                    conn.execute(begin)
                 return
             except self.dialect.errors as exc:
                 busy = any(word in str(exc) for word in self.dialect.busy)
@@ -244,8 +268,20 @@ class Connections:
     def held(self) -> Iterator[Connection]:
         """A writer pinned to the calling thread for the block, no transaction open
         (migrations: a session lock, then one transaction per migration)."""
-        with self._pin() as conn:
+        with self._pin() as conn, self._long(conn):
             yield conn
+
+    @contextlib.contextmanager
+    def _long(self, conn: Connection) -> Iterator[None]:
+        """The block's statements on the calling thread have no deadline (on ``conn``,
+        nor on the server: ``dialect.unbounded``)."""
+        before = self.long
+        self._local.long = True
+        try:
+            with self.dialect.unbounded(conn):
+                yield
+        finally:
+            self._local.long = before
 
     @contextlib.contextmanager
     def dedicated(self) -> Iterator[Connection]:
@@ -261,7 +297,8 @@ class Connections:
             conn = self._connect()
             self._local.conn = conn
             try:
-                yield conn
+                with self._long(conn):
+                    yield conn
             finally:
                 self._local.conn = None
                 with contextlib.suppress(*self.dialect.errors):
@@ -274,6 +311,7 @@ class Connections:
         if self.readers is not None:
             self.readers.close()
         self.writers.close()
+        self.dialect.close()
 
 
 class UsesConnections:

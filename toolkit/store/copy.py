@@ -22,7 +22,7 @@ from itertools import islice
 
 from toolkit.controls import clean_message, clean_optional, clean_text
 from toolkit.models import Message, SourceStats, UpsertResult
-from toolkit.store.base import MessageStore
+from toolkit.store.base import CacheStore, KeyStore, MessageStore
 from toolkit.store.rows import source_fields
 
 Progress = Callable[[str, int], None]
@@ -93,7 +93,7 @@ def _copy_source(
     return result, vectors
 
 
-def _copy_keys(src: MessageStore, dst: MessageStore) -> tuple[int, int]:
+def _copy_keys(src: KeyStore, dst: KeyStore) -> tuple[int, int]:
     """Keys by prefix, with their original times; returns (added, revoked) in ``dst``."""
     added = revoked = 0
     for record in src.list_api_keys():
@@ -121,7 +121,7 @@ def _copy_keys(src: MessageStore, dst: MessageStore) -> tuple[int, int]:
     return added, revoked
 
 
-def _copy_cache(src: MessageStore, dst: MessageStore, *, batch_size: int) -> int:
+def _copy_cache(src: CacheStore, dst: CacheStore, *, batch_size: int) -> int:
     """Cache entries ``dst`` lacks or holds older versions of; returns how many were written."""
     entries, written = src.iter_cache(batch_size=batch_size), 0
     while batch := list(islice(entries, batch_size)):

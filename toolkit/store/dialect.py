@@ -13,7 +13,8 @@ dialect says, mostly as data:
 - **transactions**: how a write begins (``BEGIN IMMEDIATE`` takes SQLite's write lock
   at once), which errors mean "busy, try again", whether a lone write may run on its
   own (autocommit), a session lock around migrations;
-- **connections**: ``connect`` opens one; how many writers the store may keep, whether
+- **connections**: ``connect`` opens one; ``watch`` bounds a statement's wait for a
+  server that may stop answering; how many writers the store may keep, whether
   readers have a pool of their own, how long a caller waits for one, whether a
   connection died (``broken``);
 - **errors**: the driver's error classes, which the store turns into ``StoreError``;
@@ -26,13 +27,14 @@ from __future__ import annotations
 
 import contextlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar, Protocol
 
 from toolkit.store.rows import MSG_COLUMNS
+from toolkit.store.watchdog import Watchdog
 
 OnWait = Callable[[str], None]
 WAITING = "waiting for another import to finish…"
@@ -96,8 +98,19 @@ def waiting(on_wait: OnWait | None) -> Callable[[], None]:
     return tell
 
 
+DIALECTS: tuple[str, ...] = ("sqlite", "postgres")
+"""Every dialect's ``name``: a dialect is registered here, and every migration names its
+variant for each (``migrations.Migration``)."""
+
+
 class Dialect(ABC):
-    """One database backend, as the shared store needs to know it."""
+    """One database backend, as the shared store needs to know it (its ``name`` must be
+    in ``DIALECTS``: a class of another name fails when it is defined)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "name" in cls.__dict__ and cls.name not in DIALECTS:
+            raise TypeError(f"dialect {cls.name!r} is not in DIALECTS {DIALECTS}")
 
     name: ClassVar[str]
     """``sqlite``, ``postgres``: picks a migration's variant, names threads."""
@@ -119,11 +132,20 @@ class Dialect(ABC):
     stage: ClassVar[str]
     """The schema of an import's staging tables (``staging_area`` provides it)."""
     begin: ClassVar[str] = "BEGIN"
+    snapshot_begin: ClassVar[str] = "BEGIN"
+    """The statement that opens a read-only transaction seeing one moment (a backup's)."""
+    file: str | None = None
+    """The database's one file, when it is one (SQLite): a backup copies it with the
+    engine's online backup API rather than through a snapshot."""
     busy: ClassVar[tuple[str, ...]] = ()
     """Words of an error that means another writer holds the database: try again."""
     errors: ClassVar[tuple[type[Exception], ...]]
     lone_writes: ClassVar[bool] = True
     """A write outside a transaction runs as one statement on any connection."""
+    lift_deadline: ClassVar[tuple[str, str] | None] = None
+    """Statements that lift a session's server-side statement deadline and restore it."""
+    watchdog: Watchdog | None = None
+    """Ends statements waiting for a server that stopped answering (``watchdog.py``)."""
     migration_lock: ClassVar[tuple[str, str] | None] = None
     """Statements that take and release a session lock around migrations."""
     max_anchors: ClassVar[int] = 200
@@ -145,6 +167,37 @@ class Dialect(ABC):
     def import_turn(self, conn: Connection, on_wait: OnWait | None) -> AbstractContextManager[None]:
         """Hold the store's import turn (on ``conn``); a waiting import calls
         ``waiting(on_wait)`` first."""
+
+    def watch(self, conn: Connection, *, bounded: bool) -> AbstractContextManager[None]:
+        """Watch one statement the block runs on ``conn`` with the dialect's ``watchdog``:
+        ended (``StoreTimeout``) when the server stops answering and, when ``bounded``,
+        past the statement deadline. Without a watchdog (an embedded database always
+        answers), nothing."""
+        if self.watchdog is None:
+            return contextlib.nullcontext()
+        return self.watchdog.watch(conn, bounded=bounded)
+
+    @contextlib.contextmanager
+    def unbounded(self, conn: Connection) -> Iterator[None]:
+        """A session on ``conn`` whose statements may run as long as they need (an
+        import's, a migration's): ``lift_deadline`` run around the block."""
+        if self.lift_deadline is None:
+            yield
+            return
+        lift, restore = self.lift_deadline
+        with self.watch(conn, bounded=False):
+            conn.execute(lift)
+        try:
+            yield
+        finally:
+            if not getattr(conn, "closed", False):
+                with contextlib.suppress(*self.errors), self.watch(conn, bounded=False):
+                    conn.execute(restore)
+
+    def close(self) -> None:
+        """Stop the dialect's watchdog, if it has one."""
+        if self.watchdog is not None:
+            self.watchdog.close()
 
     def broken(self, conn: Connection) -> bool:
         """Whether ``conn`` died (the server closed it): the pool drops it."""

@@ -12,12 +12,15 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from toolkit.errors import StoreError
 
 if TYPE_CHECKING:
-    from toolkit.store.base import MessageStore
+    from toolkit.store.base import HealthCheck, SourceStore
+
+    class Probed(HealthCheck, SourceStore, Protocol):
+        """What a probe asks of a store: its check, then its sources."""
 
 
 @dataclass(frozen=True)
@@ -43,7 +46,7 @@ class HealthProbe:
         store: the store to ask.
     """
 
-    def __init__(self, store: MessageStore) -> None:
+    def __init__(self, store: Probed) -> None:
         self.store = store
         self._lock = threading.Lock()
         self._question: _Question | None = None

@@ -10,47 +10,96 @@ A script's words in braces are the dialect's ``types`` (``{int}``: INTEGER or BI
 ``{blob}``: BLOB or BYTEA, ...), so both schemas are written once; times are Unix
 seconds everywhere. A migration may belong to one dialect (``only``), add a statement
 for one (``extra``), or have been recorded under another name by one (``recorded_as``:
-the history each kind of store already holds). Append new migrations at the end; never
-edit one that has shipped.
+the history each kind of store already holds). Every step names its variant in every
+dialect of ``DIALECTS`` (``everywhere`` for one script in each one's words; a
+``Variant(None, reason=...)`` for a dialect with nothing to do): a step that misses one
+fails when this module is imported, never skipped silently. Append new migrations at
+the end; never edit one that has shipped.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from toolkit.store.connections import Connections
-from toolkit.store.dialect import Dialect
+from toolkit.store.dialect import DIALECTS, Dialect
+
+
+@dataclass(frozen=True)
+class Variant:
+    """What one migration is in one dialect."""
+
+    script: str | None
+    """Its statements, ``;``-separated (words in braces are the dialect's ``types``);
+    ``None``: nothing to do in this dialect, and ``reason`` says why."""
+    reason: str = ""
+    recorded_as: str | None = None
+    """The name this dialect's stores recorded the step under, when it differs."""
 
 
 @dataclass(frozen=True)
 class Migration:
-    """One step of the schema."""
+    """One step of the schema, with its variant in every dialect (``DIALECTS``).
+
+    Raises:
+        ValueError: (when the step is made, i.e. when this module is imported) a dialect
+            without a variant, a variant of an unknown dialect, or a variant that does
+            nothing and does not say why.
+    """
 
     name: str
-    script: str
-    only: str | None = None
-    """The one dialect (``Dialect.name``) this step is for."""
-    extra: Mapping[str, str] = field(default_factory=dict)
-    """A statement a dialect adds, by dialect name."""
-    recorded_as: Mapping[str, str] = field(default_factory=dict)
-    """The name a dialect's stores recorded this step under, when it differs."""
+    variants: Mapping[str, Variant]
+
+    def __post_init__(self) -> None:
+        missing = [d for d in DIALECTS if d not in self.variants]
+        unknown = [d for d in self.variants if d not in DIALECTS]
+        if missing or unknown:
+            raise ValueError(
+                f"migration {self.name} must name a variant for every dialect: "
+                f"missing {missing}, unknown {unknown}"
+            )
+        for dialect, variant in self.variants.items():
+            if variant.script is None and not variant.reason:
+                raise ValueError(f"migration {self.name} skips {dialect} without a reason")
 
     def name_in(self, dialect: Dialect) -> str | None:
-        """The name this step has in ``dialect``'s stores; ``None`` if not for it."""
-        if self.only is not None and self.only != dialect.name:
+        """The name this step has in ``dialect``'s stores; ``None`` if it has nothing
+        to do there."""
+        variant = self.variants[dialect.name]
+        if variant.script is None:
             return None
-        return self.recorded_as.get(dialect.name, self.name)
+        return variant.recorded_as or self.name
 
     def statements(self, dialect: Dialect) -> list[str]:
         """The step's statements, in ``dialect``'s words."""
-        script = self.script.format_map(dialect.types) + ";" + self.extra.get(dialect.name, "")
-        return [s.strip() for s in script.split(";") if s.strip()]
+        script = self.variants[dialect.name].script or ""
+        return [s.strip() for s in script.format_map(dialect.types).split(";") if s.strip()]
+
+
+def everywhere(
+    name: str,
+    script: str,
+    *,
+    extra: Mapping[str, str] | None = None,
+    recorded_as: Mapping[str, str] | None = None,
+) -> Migration:
+    """A step whose ``script`` is the same in every dialect (in each one's ``types``),
+    with the statements a dialect adds (``extra``) and the names a dialect recorded it
+    under (``recorded_as``), both by dialect name."""
+    extra, recorded_as = extra or {}, recorded_as or {}
+    return Migration(
+        name,
+        {
+            d: Variant(script + (";" + extra[d] if d in extra else ""), "", recorded_as.get(d))
+            for d in DIALECTS
+        },
+    )
 
 
 MIGRATIONS: tuple[Migration, ...] = (
-    Migration(
+    everywhere(
         "m001_sources_messages",
         """
         CREATE TABLE sources (
@@ -81,7 +130,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         CREATE INDEX messages_by_time ON messages (source_id, posted_at, message_id)
         """,
     ),
-    Migration(
+    everywhere(
         "m002_api_keys",
         """
         CREATE TABLE api_keys (
@@ -96,7 +145,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         )
         """,
     ),
-    Migration(
+    everywhere(
         "m003_embeddings",
         """
         CREATE TABLE embeddings (
@@ -114,24 +163,32 @@ MIGRATIONS: tuple[Migration, ...] = (
             "postgres": "CREATE INDEX embeddings_by_message ON embeddings (source_id, message_id)"
         },
     ),
-    Migration(
+    everywhere(
         "m004_cache",
         "CREATE TABLE cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, created_at {int} NOT NULL)",
     ),
     Migration(
         "m005_rate_buckets",
-        # Per-key token buckets every service replica shares (``take_rate_token``).
-        """
-        CREATE TABLE rate_buckets (
-            key TEXT PRIMARY KEY,
-            tokens {float} NOT NULL,
-            updated_at {float} NOT NULL,
-            allowed BOOLEAN NOT NULL
-        )
-        """,
-        only="postgres",
+        {
+            # Per-key token buckets every service replica shares (``take_rate_token``).
+            "postgres": Variant(
+                """
+                CREATE TABLE rate_buckets (
+                    key TEXT PRIMARY KEY,
+                    tokens {float} NOT NULL,
+                    updated_at {float} NOT NULL,
+                    allowed BOOLEAN NOT NULL
+                )
+                """
+            ),
+            "sqlite": Variant(
+                None,
+                reason="an SQLite store is one machine's: its service keeps rate "
+                "buckets in process (the store has no RateBuckets part)",
+            ),
+        },
     ),
-    Migration(
+    everywhere(
         "m006_topics_senders",
         # Forum topics (each message's topic, each topic's title), the chat's type (it
         # decides whether messages have links), indexes for topic and sender filters.
@@ -150,7 +207,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         """,
         recorded_as={"sqlite": "m005_topics_senders"},
     ),
-    Migration(
+    everywhere(
         "m007_cache_use",
         # The cache is bounded: each entry's last use and size (UTF-8 bytes) decide what
         # goes first (least recently used) when a bound is passed.
@@ -164,14 +221,14 @@ MIGRATIONS: tuple[Migration, ...] = (
             "postgres": "UPDATE cache SET used_at = created_at, size = octet_length(value)",
         },
     ),
-    Migration(
+    everywhere(
         "m008_source_generation",
         # Bumped by every write that changes a source's searchable messages (upserts,
         # staged imports, topics), so a process's in-memory search index knows when to
         # reload (``toolkit.search.index``), whichever process wrote.
         "ALTER TABLE sources ADD COLUMN generation {int} NOT NULL DEFAULT 0",
     ),
-    Migration(
+    everywhere(
         "m009_message_reactions",
         # The audience's answer to each message: its reactions (a JSON object of counts
         # by key, the most given first; NULL for none), views and forwards (NULL:
@@ -182,7 +239,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         ALTER TABLE messages ADD COLUMN forwards {int}
         """,
     ),
-    Migration(
+    everywhere(
         "m010_source_timezone",
         # Each source's own time zone (an IANA name or a fixed offset such as +03:00).
         "ALTER TABLE sources ADD COLUMN timezone TEXT",

@@ -8,6 +8,16 @@ Unix seconds, vectors as float32 bytes scored in numpy. What differs is said her
   began to close: a stopping server writes to its idle sessions) is replaced before it
   is used, with every idle one beside it. Connecting and waiting for a pooled
   connection each give up after about two seconds (``StoreError``: a 503).
+- **A server that stops answering**: every connection has TCP keepalives and a
+  ``tcp_user_timeout`` (a host that vanished is noticed in ~10 s, idle or not); a
+  server whose processes are stopped still has a kernel that acknowledges all that, so
+  a ``watchdog.Watchdog`` asks it something on a fresh connection once a statement has
+  waited half the answer time (``connect_timeout``) and, when it does not answer within
+  the other half, ends every statement waiting for it (``StoreTimeout``: a 503 within
+  about ``connect_timeout`` s). Statements of the request path also have a deadline
+  (``statement_timeout``): on the server (``statement_timeout``) and on the client
+  (the server's cancel request, then the socket). An import's and a migration's
+  session lift it (``unbounded``).
 - **SQL**: ``%s`` placeholders, lists as one array parameter (``= ANY(%s)``), BIGINT,
   BOOLEAN, BYTEA and identity columns; an import's staging table is a temporary one of
   its own session (``pg_temp``).
@@ -24,7 +34,6 @@ this module, which ``open_store`` imports only when asked for PostgreSQL.
 from __future__ import annotations
 
 import contextlib
-import math
 import select
 from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
@@ -33,6 +42,7 @@ import psycopg
 
 from toolkit.config import redact_url
 from toolkit.store.dialect import Connection, Dialect, OnWait, Params, Walk, waiting
+from toolkit.store.pg_liveness import connection_params, pg_watchdog
 from toolkit.store.rows import MSG_COLUMNS
 from toolkit.store.store import SQLStore
 
@@ -101,8 +111,11 @@ class PostgresDialect(Dialect):
     Args:
         url: ``postgresql://user:password@host:port/database``.
         pool_size: most connections this process keeps open.
-        connect_timeout: seconds to wait for the server when connecting.
+        connect_timeout: seconds to wait for the server when connecting; also how long
+            a statement waits for a server that does not answer a probe.
         pool_wait: seconds a caller waits for a free pooled connection (then ``StoreError``).
+        statement_timeout: seconds a statement of the request path may run (on the
+            server and on the client; ``None``: no bound).
     """
 
     name = "postgres"
@@ -122,6 +135,8 @@ class PostgresDialect(Dialect):
     }
     stage = "pg_temp"
     errors = (psycopg.Error,)
+    snapshot_begin = "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"
+    lift_deadline = ("SET statement_timeout = 0", "SET statement_timeout = DEFAULT")
     migration_lock = (
         f"SELECT pg_advisory_lock({_MIGRATION_LOCK})",
         f"SELECT pg_advisory_unlock({_MIGRATION_LOCK})",
@@ -129,20 +144,31 @@ class PostgresDialect(Dialect):
     max_anchors = 10_000
 
     def __init__(
-        self, url: str, *, pool_size: int = 8, connect_timeout: float = 2.0, pool_wait: float = 2.0
+        self,
+        url: str,
+        *,
+        pool_size: int = 8,
+        connect_timeout: float = 2.0,
+        pool_wait: float = 2.0,
+        statement_timeout: float | None = 30.0,
     ) -> None:
         self.url = url
         self.label = redact_url(url)
         self.pool_size = max(1, pool_size)
         self.connect_timeout = connect_timeout
         self.wait_s = pool_wait
+        self.params = connection_params(connect_timeout, statement_timeout)
+        self.watchdog = pg_watchdog(
+            url,
+            self.label,
+            answer_s=connect_timeout,
+            deadline_s=statement_timeout,
+            params=self.params,
+        )
 
     def connect(self, *, read_only: bool = False) -> Connection:
         """An autocommit connection (``read_only`` changes nothing: readers share the pool)."""
-        timeout = max(2, math.ceil(self.connect_timeout))  # libpq's least
-        return psycopg.connect(
-            self.url, autocommit=True, application_name="mlens", connect_timeout=timeout
-        )
+        return psycopg.connect(self.url, **self.params)
 
     def broken(self, conn: Connection) -> bool:
         """Whether the server closed the connection, or said something to it while it
@@ -162,14 +188,17 @@ class PostgresDialect(Dialect):
     @contextlib.contextmanager
     def import_turn(self, conn: Connection, on_wait: OnWait | None) -> Iterator[None]:
         """The import advisory lock of the database, on the import's session."""
-        row = conn.execute("SELECT pg_try_advisory_lock(%s)", (_IMPORT_LOCK,)).fetchone()
+        with self.watch(conn, bounded=False):
+            row = conn.execute("SELECT pg_try_advisory_lock(%s)", (_IMPORT_LOCK,)).fetchone()
         if not (row and row[0]):
             waiting(on_wait)()
-            conn.execute("SELECT pg_advisory_lock(%s)", (_IMPORT_LOCK,))
+            with self.watch(conn, bounded=False):  # another import's turn may be long
+                conn.execute("SELECT pg_advisory_lock(%s)", (_IMPORT_LOCK,))
         try:
             yield
         finally:
-            conn.execute("SELECT pg_advisory_unlock(%s)", (_IMPORT_LOCK,))
+            with self.watch(conn, bounded=False):
+                conn.execute("SELECT pg_advisory_unlock(%s)", (_IMPORT_LOCK,))
 
     def insert(
         self, conn: Connection, table: str, columns: str, rows: Sequence[Sequence[Any]], tail: str
@@ -202,14 +231,27 @@ class PostgresStore(SQLStore):
         pool_size: most connections this process keeps open.
         connect_timeout: seconds to wait for the server when opening a connection.
         pool_wait: seconds a caller waits for a free pooled connection.
+        statement_timeout: seconds a statement of the request path may run (``None``: no
+            bound); a server that stops answering ends a statement within about
+            ``connect_timeout`` s whatever this is.
     """
 
     def __init__(
-        self, url: str, *, pool_size: int = 8, connect_timeout: float = 2.0, pool_wait: float = 2.0
+        self,
+        url: str,
+        *,
+        pool_size: int = 8,
+        connect_timeout: float = 2.0,
+        pool_wait: float = 2.0,
+        statement_timeout: float | None = 30.0,
     ) -> None:
         super().__init__(
             PostgresDialect(
-                url, pool_size=pool_size, connect_timeout=connect_timeout, pool_wait=pool_wait
+                url,
+                pool_size=pool_size,
+                connect_timeout=connect_timeout,
+                pool_wait=pool_wait,
+                statement_timeout=statement_timeout,
             )
         )
 

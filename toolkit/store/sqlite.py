@@ -76,6 +76,7 @@ class SQLiteDialect(Dialect):
         self.busy_timeout_ms = busy_timeout_ms
         self.wait_s = write_wait_s
         self.one_connection = self.path == ":memory:"
+        self.file = None if self.one_connection else self.path
         self.readers_apart = not self.one_connection
         self._turn = threading.Lock()
 

@@ -68,6 +68,12 @@ class SQLStore(Writes, Records, Sources, BackgroundWrites):
         nested calls in the same thread join the outer one."""
         return _discard_value(self.connections.transaction())
 
+    def snapshot(self) -> AbstractContextManager[None]:
+        """For the block, the calling thread's reads see the store as it was at one
+        moment (a read-only transaction on a connection of its own: PostgreSQL's
+        ``REPEATABLE READ``; SQLite's writer, so keep it short there)."""
+        return _discard_value(self.connections.transaction(begin=self.dialect.snapshot_begin))
+
     def staging(self, *, on_wait: OnWait | None = None) -> AbstractContextManager[ImportSink]:
         """An import's sink: staged aside, published on a clean exit, discarded on an error.
 

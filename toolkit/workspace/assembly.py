@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypedDict, Unpack
 
 from toolkit.config import Settings
@@ -24,6 +25,9 @@ from toolkit.refs import SourceArg, resolve_source
 from toolkit.search.index import shared_index
 from toolkit.search.searcher import Searcher
 from toolkit.store import MessageStore, open_store
+from toolkit.store.backup import BackupReport, backup_store, restore_store
+from toolkit.store.base import RateBuckets as RateBuckets  # for faces (service limiters)
+from toolkit.store.copy import CopyReport
 from toolkit.store.folder import guard_data_dir
 from toolkit.turns import Turns
 from toolkit.weights import SearchWeights, WeightsArg, resolve_weights
@@ -159,6 +163,18 @@ class Assembly:
             InvalidWeights: a mapping that makes the weights invalid.
         """
         return resolve_weights(weights, self.settings.search)
+
+    def backup(
+        self, target: str | Path, *, overwrite: bool = False, progress: Progress | None = None
+    ) -> BackupReport:
+        """A consistent copy of the live store in the SQLite file ``target``, while
+        searches and imports go on (``toolkit.store.backup.backup_store``)."""
+        return backup_store(self.store, target, overwrite=overwrite, progress=progress)
+
+    def restore(self, backup: str | Path, *, replace: bool = False) -> CopyReport:
+        """Copy a backup file into the store, all of it or nothing; a store that holds
+        anything only with ``replace`` (``toolkit.store.backup.restore_store``)."""
+        return restore_store(self.store, backup, replace=replace)
 
     def close(self) -> None:
         """Stop the background embedding, if any; close the store, if this assembly

@@ -110,6 +110,8 @@ class Assembly:
             concurrency=self.settings.search_concurrency,
             max_scan_all=self.settings.search_all_max_scan,
             embed_missing=self._embed_on_search,
+            default_limit=self.settings.default_limit,
+            default_scan=self.settings.default_scan_messages_limit,
         )
 
     def _embed_on_search(self) -> bool:

@@ -21,7 +21,7 @@ area, ``data``, ``search``, ``summaries`` and ``evaluation``, which all read one
 """
 
 from toolkit.ingest.live import MessengerClient
-from toolkit.workspace.assembly import Assembly, Parts, Progress
+from toolkit.workspace.assembly import Assembly, Parts, Progress, copy_stores, store_at
 from toolkit.workspace.data import Imported, messenger_client
 from toolkit.workspace.workspace import Workspace
 
@@ -32,5 +32,7 @@ __all__ = [
     "Parts",
     "Progress",
     "Workspace",
+    "copy_stores",
     "messenger_client",
+    "store_at",
 ]

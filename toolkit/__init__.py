@@ -34,9 +34,6 @@ if TYPE_CHECKING:
     from toolkit.weights import SearchWeights
     from toolkit.workspace import Workspace
 
-    def _lab(workspace: Workspace) -> Lab:  # mypy checks a Workspace gives Lab its Facade
-        return Lab(workspace)
-
 
 _HOMES = {
     "HitList": "toolkit.notebook",

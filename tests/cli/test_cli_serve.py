@@ -10,7 +10,7 @@ import uvicorn
 from typer.testing import CliRunner
 
 from cli.app import app
-from cli.edge import EdgeConfig
+from service.edge import EdgeConfig
 
 
 class FakeServer:

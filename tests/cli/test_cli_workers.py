@@ -17,12 +17,12 @@ import uvicorn
 from serving import live_workers, serve_env, serve_log, start_serve, stop_serve
 from typer.testing import CliRunner
 
-import cli.serve
-import cli.workers
+import service.server
+import service.workers
 from benchmarks.bench_service import free_port, wait_until_healthy
 from cli.app import app
-from cli.edge import EdgeConfig
-from cli.workers import reuseport_sockets
+from service.edge import EdgeConfig
+from service.workers import reuseport_sockets
 
 
 def test_sockets_share_one_port_and_the_kernel_spreads_connections_over_them() -> None:
@@ -67,7 +67,7 @@ def test_serve_with_workers_hands_the_config_to_the_supervisor(
     cli_env: Path, runner: CliRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     configs: list[EdgeConfig] = []
-    monkeypatch.setattr(cli.workers, "serve_workers", configs.append)  # imported by serve()
+    monkeypatch.setattr(service.workers, "serve_workers", configs.append)  # imported by serve()
     monkeypatch.setattr(uvicorn, "Server", lambda config: pytest.fail("one process served"))
     monkeypatch.setenv("MLENS_SHUTDOWN_TIMEOUT_SECONDS", "4")
     monkeypatch.setenv("MLENS_BACKGROUND_EMBEDDING", "true")  # restored after the test
@@ -76,9 +76,9 @@ def test_serve_with_workers_hands_the_config_to_the_supervisor(
     # The workers read it: none embeds in the background (each would embed the same).
     assert os.environ["MLENS_BACKGROUND_EMBEDDING"] == "false"
     (config,) = configs
-    assert (config.app, config.factory, config.workers) == (cli.serve.APP, True, 3)
+    assert (config.app, config.factory, config.workers) == (service.server.APP, True, 3)
     assert (config.host, config.port, config.timeout_graceful_shutdown) == ("127.0.0.1", 8124, 4)
-    assert cli.serve.APP == "service.app:create_app"
+    assert service.server.APP == "service.app:create_app"
 
 
 def _env(tmp_path: Path, **extra: str) -> dict[str, str]:

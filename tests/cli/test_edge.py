@@ -1,4 +1,4 @@
-"""The connection edge of ``mlens serve`` (``cli.edge``), on a real uvicorn server in a
+"""The connection edge of ``mlens serve`` (``service.edge``), on a real uvicorn server in a
 thread on 127.0.0.1: head timeout, connection bound, refusals, quiet logs."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 import uvicorn
 
 from benchmarks.bench_service import free_port
-from cli.edge import (
+from service.edge import (
     REFUSAL,
     EdgeConfig,
     EdgeLimits,
@@ -205,11 +205,11 @@ def test_serve_passes_the_edge_settings_to_uvicorn(monkeypatch: pytest.MonkeyPat
     from typer.testing import CliRunner
 
     import cli.serve
-    import cli.workers
+    import service.workers
     from cli.app import app
 
     seen: list[EdgeConfig] = []
-    monkeypatch.setattr(cli.workers, "serve_workers", seen.append)  # imported by serve()
+    monkeypatch.setattr(service.workers, "serve_workers", seen.append)  # imported by serve()
     monkeypatch.setattr(cli.serve, "store", lambda: None)
     monkeypatch.setenv("MLENS_BACKGROUND_EMBEDDING", "true")  # serve --workers 2 sets it
     for name, value in {

@@ -23,7 +23,7 @@ class CheckingSearcher:
         self.stopped = threading.Event()
         self.error: BaseException | None = None
 
-    def run(self, request: Any) -> list[Any]:
+    def search(self, request: Any) -> list[Any]:
         """Work until the deadline stops it (recorded in ``error``), or 20 s."""
         try:
             for _ in range(2000):

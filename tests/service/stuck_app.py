@@ -18,7 +18,7 @@ from service.app import create_app
 class SleepingSearcher:
     """Sleeps for ten minutes, then finds nothing."""
 
-    def run(self, request: Any) -> list[Any]:
+    def search(self, request: Any) -> list[Any]:
         time.sleep(600)
         return []
 

@@ -38,7 +38,7 @@ class StuckSearcher:
         self.release = threading.Event()
         self.limit = limit
 
-    def run(self, request: Any) -> list[Any]:
+    def search(self, request: Any) -> list[Any]:
         self.release.wait(self.limit)
         return []
 

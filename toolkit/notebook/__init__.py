@@ -1,9 +1,10 @@
 """The notebook layer: how results look, in a notebook, a terminal and the app.
 
-Below ``toolkit.workspace`` (the facade, which answers domain objects), above the
-features: it may import ``toolkit.evaluate``, ``toolkit.search`` … and the core; nothing
-below imports it. Tables and views of the workspace's answers are made here (and in the
-app), never in the workspace; ``Lab(workspace)`` gives the notebooks its verbs this way.
+Above ``toolkit.workspace`` (which answers domain objects) and the features: it may
+import the ``Workspace``, ``toolkit.evaluate``, ``toolkit.search`` … and the core;
+nothing in the toolkit below imports it. Tables and views of the workspace's answers are
+made here (and in the app), never in the workspace; ``Lab(workspace)`` gives the
+notebooks its verbs this way.
 
 - ``table``: ``Table``, records that become a DataFrame, HTML, a rich table or a Styler;
 - ``cells``: one value as text or HTML, shared by every rendering of a table;
@@ -11,8 +12,7 @@ app), never in the workspace; ``Lab(workspace)`` gives the notebooks its verbs t
 - ``quality``: tables of evaluation results (ranking, ablation, weights, ROUGE);
 - ``views``: ``HitList`` and ``SummaryView``, HTML views of hits and summaries;
 - ``plots``: matplotlib figures (messages per day, the weight simplex, sweeps);
-- ``lab``: ``Lab``, a workspace's verbs answering these tables and views, over
-  ``facade.Facade`` (what it asks of a workspace);
+- ``lab``: ``Lab``, a workspace's verbs answering these tables and views;
 - ``report``: ``make eval``, the quality claims checked, printed and published.
 """
 

@@ -13,9 +13,8 @@ workspace and gives its verbs that shape, making each answer a ``Table`` (``.to_
     ws.search("@mlens_demo_en", "what classes are you taking", limit=5)
 
 Any other attribute (``settings``, ``sync``, ``dev_sets``, ``save_weights``, ``close``…)
-is the workspace's own. The workspace sits above this layer, so ``Lab`` names what it
-needs of one (``facade.Facade``) instead of importing it. The evaluation tables are imported
-when asked for (they need ``toolkit.evaluate``).
+is the workspace's own. This layer sits above ``toolkit.workspace``. The evaluation
+tables are imported when asked for (they need ``toolkit.evaluate``).
 """
 
 from __future__ import annotations
@@ -25,7 +24,6 @@ from pathlib import Path
 from typing import Any, Self, Unpack
 
 from toolkit.models import Source, SourceKind
-from toolkit.notebook.facade import Facade
 from toolkit.notebook.table import Table
 from toolkit.notebook.tables import (
     IMPORT_COLUMNS,
@@ -48,16 +46,17 @@ from toolkit.requests import (
 )
 from toolkit.timeparse import When
 from toolkit.weights import SearchWeights, WeightsArg
+from toolkit.workspace import Workspace
 
 
 class Lab:
     """A workspace's verbs with keyword arguments, answering tables and views.
 
     Args:
-        workspace: a ``toolkit.workspace.Workspace``.
+        workspace: the workspace whose verbs these are.
     """
 
-    def __init__(self, workspace: Facade) -> None:
+    def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
 
     def __getattr__(self, name: str) -> Any:

@@ -1,8 +1,8 @@
 """Search one source, or several as one ranking: scan recent messages, score, add context.
 
-``Searcher(store, embedder).search(ref, query)`` (or the ``search`` function), or
-``Searcher.run(request)`` with a ``toolkit.requests.SearchRequest``;
-``Searcher.search_all(query)`` / ``run_all(SearchAllRequest)`` across sources:
+``Searcher(store, embedder).search(request)`` with a ``toolkit.requests.SearchRequest``,
+``Searcher.search_all(request)`` with a ``SearchAllRequest`` across sources (the
+searcher applies the default limits and parses each ref, once):
 
 1. the scan window: the most recent ``scan_messages_limit`` searchable messages (not
    service, with text), inside ``[period_from, period_to]`` when given;
@@ -34,7 +34,6 @@ from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import partial
-from typing import TypedDict, Unpack
 
 import numpy as np
 import numpy.typing as npt
@@ -43,7 +42,7 @@ from toolkit.config import Settings
 from toolkit.embeddings import Embedder, similarity_floor
 from toolkit.errors import InvalidRequest
 from toolkit.models import ContextMessage, Hits, Message, SearchHit, Source, utc
-from toolkit.refs import SourceArg, message_link, ref_topic, resolve_source
+from toolkit.refs import SourceArg, message_link, parse_ref, ref_topic, resolve_source
 from toolkit.requests import BaseSearchRequest, SearchAllRequest, SearchRequest
 from toolkit.search.index import (
     NO_TOPIC,
@@ -61,7 +60,7 @@ from toolkit.search.scorer import Signals, compute_signals, fuse
 from toolkit.search.signals import TermWindow
 from toolkit.store.base import MessageStore
 from toolkit.turns import Turns
-from toolkit.weights import SearchWeights, WeightsArg, resolve_weights
+from toolkit.weights import SearchWeights, resolve_weights
 
 CONTEXT = 2
 # Scores are reported (and compared) at this precision, so that equal scores are
@@ -131,6 +130,9 @@ class Searcher:
             ``None``: no limit.
         max_scan_all: sources × ``scan_messages_limit`` a ``search_all`` may scan
             (default: ``Settings.search_all_max_scan``'s default).
+        default_limit, default_scan: ``limit`` and ``scan_messages_limit`` of a request
+            that leaves them unset (default: ``Settings``' defaults; the Workspace
+            passes the settings' own values).
         embed_missing: asked at every search: whether to embed the window's messages
             that lack a vector (always, by default). A background embedding answers no
             while it works, so that a search never waits on it.
@@ -147,6 +149,8 @@ class Searcher:
         concurrency: int | None = None,
         max_scan_all: int | None = None,
         embed_missing: Callable[[], bool] | None = None,
+        default_limit: int | None = None,
+        default_scan: int | None = None,
     ) -> None:
         self.store = store
         self.embed_missing = embed_missing
@@ -157,6 +161,9 @@ class Searcher:
         self.embed_batch_size = embed_batch_size
         bound = max_scan_all
         self.max_scan_all = _default("search_all_max_scan") if bound is None else bound
+        self.default_limit = _default("default_limit") if default_limit is None else default_limit
+        scan = default_scan
+        self.default_scan = _default("default_scan_messages_limit") if scan is None else scan
 
     def _part(
         self, source: Source, source_ref: str, limit: int, filters: WindowFilters
@@ -225,9 +232,9 @@ class Searcher:
         Raises:
             InvalidRequest: out-of-bounds fields (``InvalidWeights`` for weights).
         """
-        limit = _default("default_limit") if request.limit is None else request.limit
+        limit = self.default_limit if request.limit is None else request.limit
         scan = request.scan_messages_limit
-        scan = _default("default_scan_messages_limit") if scan is None else scan
+        scan = self.default_scan if scan is None else scan
         period_from, period_to = request.period_from, request.period_to
         query = check_request(
             request.query,
@@ -248,28 +255,57 @@ class Searcher:
         weights = resolve_weights(request.weights, self.weights)
         return _Plan(query, limit, scan, filters, weights, request.explain)
 
-    def run(self, request: SearchRequest) -> Hits:
-        """``search`` for one ``SearchRequest`` (an unset limit takes ``search``'s default).
+    def search(self, request: SearchRequest) -> Hits:
+        """Rank the scan window of ``request.source_ref`` for ``request.query``.
+
+        The request's fields are ``SearchRequest``'s: an unset ``limit`` or
+        ``scan_messages_limit`` takes the searcher's default, its weights override the
+        searcher's own, and a link into a forum topic searches that topic when
+        ``topic_id`` is not given. The ref is parsed here, once.
+
+        Returns:
+            At most ``limit`` hits, best first, ties newest first; with how many
+            messages were scanned and how many of them had a vector.
 
         Raises:
-            As for ``search``.
+            InvalidRequest: out-of-bounds fields (``InvalidWeights`` for weights).
+            InvalidSourceRef: a reference that names no source.
+            SourceNotFound: a source the store does not have.
+            DeadlineExceeded: the deadline passed while waiting for a turn.
         """
-        source, topic_id = request.source_ref, request.topic_id
+        ref = request.source_ref
+        if isinstance(ref, str):
+            ref = parse_ref(ref)
+        topic_id = request.topic_id
         if topic_id is None:  # a link into a forum topic searches that topic
-            topic_id = ref_topic(source)
+            topic_id = ref_topic(ref)
         plan = self._plan(request, topic_id)
         with self.turns.turn() if self.turns is not None else nullcontext():
-            found, echoed = resolve_source(self.store, source)
+            found, echoed = resolve_source(self.store, ref)
             part = self._part(found, echoed.raw, plan.scan, plan.filters)
             if part is None:
                 return Hits()
             return self._rank([part], plan)
 
-    def run_all(self, request: SearchAllRequest) -> Hits:
-        """``search_all`` for one ``SearchAllRequest`` (unset limits take its defaults).
+    def search_all(self, request: SearchAllRequest) -> Hits:
+        """Rank the scan windows of several sources for ``request.query``, as one list.
+
+        Each source's window is what ``search`` would scan; the windows are then scored
+        together, as one window (the lexical signal's IDF over all of them), so that
+        every score means the same whichever source its message is in. ``source_refs``
+        ``None``: every stored source (hits carry its key, ``@handle`` or ``c/<id>``);
+        ``limit`` is over all sources.
+
+        Returns:
+            At most ``limit`` hits, best first, ties newest first.
 
         Raises:
-            As for ``search_all``.
+            InvalidRequest: out-of-bounds fields; ``source_refs`` empty; sources ×
+                ``scan_messages_limit`` above ``max_scan_all`` (``field`` names
+                ``scan_messages_limit``).
+            InvalidSourceRef: a reference that names no source.
+            SourceNotFound: a source the store does not have.
+            DeadlineExceeded: the deadline passed while waiting for a turn.
         """
         plan = self._plan(request, request.topic_id)
         targets = self._targets(request.source_refs)
@@ -294,71 +330,6 @@ class Searcher:
                 return Hits()
             return self._rank(parts, plan)
 
-    def search(self, source: SourceArg, query: str, **options: Unpack[SearchOptions]) -> Hits:
-        """Rank the scan window of a source for ``query``.
-
-        Args:
-            source: a reference (``@handle``, a link; echoed in the hits as given) or a
-                stored ``Source``.
-            query: the search text, 1..1000 characters, not blank.
-            options: keyword options (``SearchOptions``):
-
-                - limit: hits to return, 1..100 (default 20);
-                - scan_messages_limit: recent messages to scan, 1..10000 (default 200);
-                - period_from: scan only messages posted at or after this moment;
-                - period_to: scan only messages posted at or before this moment;
-                - weights: this call's weights: ``SearchWeights``, or a mapping of some
-                  of its fields overriding the searcher's own;
-                - explain: attach each hit's signals;
-                - topic_id: scan only this forum topic's messages (General is 1);
-                - sender_peer_ids: scan only messages of these senders (``user123`` …);
-                  the window is "the most recent messages of these senders".
-
-        Returns:
-            At most ``limit`` hits, best first, ties newest first.
-
-        Raises:
-            InvalidRequest: out-of-bounds arguments (``InvalidWeights`` for weights).
-            InvalidSourceRef: a reference that names no source.
-            SourceNotFound: a source the store does not have.
-            DeadlineExceeded: the deadline passed while waiting for a turn.
-        """
-        return self.run(SearchRequest(source_ref=source, query=query, **options))
-
-    def search_all(
-        self,
-        query: str,
-        *,
-        source_refs: Sequence[SourceArg] | None = None,
-        **options: Unpack[SearchOptions],
-    ) -> Hits:
-        """Rank the scan windows of several sources for ``query``, as one list.
-
-        Each source's window is what ``search`` would scan; the windows are then scored
-        together, as one window (the lexical signal's IDF over all of them), so that
-        every score means the same whichever source its message is in.
-
-        Args:
-            query: the search text, 1..1000 characters, not blank.
-            source_refs: the sources (each echoed in its hits as given); ``None``: every
-                stored source (hits carry its key: ``@handle`` or ``c/<id>``).
-            options: as for ``search``, ``limit`` over all sources, the window and its
-                filters in every source (a link into a forum topic searches that topic
-                of its source when ``topic_id`` is not given).
-
-        Returns:
-            At most ``limit`` hits, best first, ties newest first.
-
-        Raises:
-            InvalidRequest: out-of-bounds arguments; ``source_refs`` empty; sources ×
-                ``scan_messages_limit`` above ``max_scan_all`` (``field`` names
-                ``scan_messages_limit``).
-            InvalidSourceRef: a reference that names no source.
-            SourceNotFound: a source the store does not have.
-            DeadlineExceeded: the deadline passed while waiting for a turn.
-        """
-        return self.run_all(SearchAllRequest(query=query, source_refs=source_refs, **options))
-
     def _targets(
         self, source_refs: Sequence[SourceArg] | None
     ) -> list[tuple[Source, str, int | None]]:
@@ -373,8 +344,8 @@ class Searcher:
             )
         out: dict[int, tuple[Source, str, int | None]] = {}
         for ref in source_refs:
-            source, echoed = resolve_source(self.store, ref)
-            out.setdefault(source.id, (source, echoed.raw, ref_topic(ref)))
+            source, echoed = resolve_source(self.store, ref)  # parsed once, here
+            out.setdefault(source.id, (source, echoed.raw, echoed.topic_id))
         return list(out.values())
 
     def _rank(self, parts: Sequence[_Part], plan: _Plan) -> Hits:
@@ -477,27 +448,3 @@ def _concatenate(windows: Sequence[TermWindow]) -> TermWindow:
         offsets=np.concatenate(offsets),
         owner=np.concatenate([w.owner + first for w, first in zip(windows, firsts, strict=True)]),
     )
-
-
-class SearchOptions(TypedDict, total=False):
-    """The keyword options of ``Searcher.search`` (see there)."""
-
-    limit: int
-    scan_messages_limit: int
-    period_from: datetime | None
-    period_to: datetime | None
-    weights: WeightsArg
-    explain: bool
-    topic_id: int | None
-    sender_peer_ids: Sequence[str] | None
-
-
-def search(
-    store: MessageStore,
-    embedder: Embedder,
-    source: SourceArg,
-    query: str,
-    **options: Unpack[SearchOptions],
-) -> Hits:
-    """Search one source (see ``Searcher.search``); default weights unless given."""
-    return Searcher(store, embedder).search(source, query, **options)

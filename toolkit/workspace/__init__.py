@@ -12,17 +12,18 @@ domain objects (``toolkit.models``). A search or a summary is one typed request
     ws.load_demo()
     ws.search(SearchRequest(source_ref="@mlens_demo_en", query="what classes", limit=5))
 
-Tables, HTML views and DataFrames are ``toolkit.notebook``'s: ``Lab(ws)`` has the same
-verbs with keyword arguments, answering those.
+Tables, HTML views and DataFrames are ``toolkit.notebook``'s (above this package):
+``Lab(ws)`` has the same verbs with keyword arguments, answering those.
 
-The class is built by composition (``workspace.py``): one part per area, ``data``,
-``search``, ``summaries`` and ``evaluation``, over a shared ``Assembly``.
+The class (``workspace.py``) inherits its verbs, ordinary methods, from one module per
+area, ``data``, ``search``, ``summaries`` and ``evaluation``, which all read one
+``Assembly``.
 """
 
 from toolkit.ingest.live import MessengerClient
-from toolkit.workspace.assembly import Assembly, Parts, Progress
+from toolkit.workspace.assembly import Assembly, Parts, Progress, copy_stores, store_at
 from toolkit.workspace.data import Imported, messenger_client
-from toolkit.workspace.workspace import Workspace, verb
+from toolkit.workspace.workspace import Workspace
 
 __all__ = [
     "Assembly",
@@ -31,6 +32,7 @@ __all__ = [
     "Parts",
     "Progress",
     "Workspace",
+    "copy_stores",
     "messenger_client",
-    "verb",
+    "store_at",
 ]

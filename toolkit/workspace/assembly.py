@@ -7,7 +7,8 @@ An embedder is loaded once per process and model, however many workspaces use it
 app opens one per data folder). Summary engines are the registry's (``toolkit.summarize.registry``),
 built once when it is imported; the summary pipeline takes this store and embedder, and
 the assembly's ``summary_turns``: summaries of one workspace take turns, as its searches do.
-Nothing else in the codebase builds a store, an embedder or a searcher for a face.
+Nothing else in the codebase builds a store, an embedder or a searcher for a face
+(``store_at`` opens another store, as ``mlens copy-store`` needs, the same way).
 """
 
 from __future__ import annotations
@@ -24,10 +25,10 @@ from toolkit.models import Source, SourceRef
 from toolkit.refs import SourceArg, resolve_source
 from toolkit.search.index import shared_index
 from toolkit.search.searcher import Searcher
-from toolkit.store import MessageStore, open_store
+from toolkit.store import MessageStore, open_store, open_store_at
 from toolkit.store.backup import BackupReport, backup_store, restore_store
 from toolkit.store.base import RateBuckets as RateBuckets  # for faces (service limiters)
-from toolkit.store.copy import CopyReport
+from toolkit.store.copy import CopyReport, copy_store
 from toolkit.store.folder import guard_data_dir
 from toolkit.turns import Turns
 from toolkit.weights import SearchWeights, WeightsArg, resolve_weights
@@ -60,10 +61,52 @@ def shared_embedder(settings: Settings) -> Embedder:
         return _embedders[key]
 
 
-def _open_store(settings: Settings) -> MessageStore:
+def store_at(settings: Settings, location: str | None = None) -> MessageStore:
+    """Open the store at ``location`` (a ``postgresql://`` URL or an SQLite path) with the
+    settings' pool and timeouts; ``None``: the store the settings name (its data folder
+    kept private). The caller closes it.
+
+    Raises:
+        ConfigError: a URL of another scheme, or psycopg is not installed.
+    """
+    if location is not None:
+        return open_store_at(
+            location,
+            pool_size=settings.database_pool_size,
+            connect_timeout=settings.database_connect_timeout_seconds,
+            pool_wait=settings.database_pool_wait_seconds,
+        )
     if settings.database is None and settings.postgres_url is None:
         guard_data_dir(settings.data_dir)  # 0700, and nobody else's to write
     return open_store(settings)
+
+
+def copy_stores(
+    settings: Settings,
+    to: str,
+    *,
+    origin: str | None = None,
+    batch_size: int = 2000,
+    progress: Callable[[str, int], None] | None = None,
+) -> CopyReport:
+    """Copy everything of the store at ``origin`` (default: the settings' own) into the
+    one at ``to`` (``toolkit.store.copy``); a second run changes nothing.
+
+    Args:
+        settings: the pool and timeouts of both stores, and the default origin.
+        to, origin: a ``postgresql://`` URL or an SQLite path each.
+        batch_size: messages per target transaction.
+        progress: ``progress(source key, messages copied)`` after each source.
+    """
+    source = store_at(settings, origin)
+    try:
+        target = store_at(settings, to)
+        try:
+            return copy_store(source, target, batch_size=batch_size, progress=progress)
+        finally:
+            target.close()
+    finally:
+        source.close()
 
 
 class Assembly:
@@ -78,7 +121,7 @@ class Assembly:
     def __init__(self, settings: Settings, **parts: Unpack[Parts]) -> None:
         self.settings = settings
         self.owns_store = "store" not in parts
-        self.store = parts["store"] if "store" in parts else _open_store(settings)
+        self.store = parts["store"] if "store" in parts else store_at(settings)
         self._embedder = parts.get("embedder")
         self._searcher = parts.get("searcher")
         self._background: BackgroundEmbedding | None = None
@@ -114,6 +157,8 @@ class Assembly:
             concurrency=self.settings.search_concurrency,
             max_scan_all=self.settings.search_all_max_scan,
             embed_missing=self._embed_on_search,
+            default_limit=self.settings.default_limit,
+            default_scan=self.settings.default_scan_messages_limit,
         )
 
     def _embed_on_search(self) -> bool:

@@ -44,15 +44,15 @@ def messenger_client(settings: Settings) -> MessengerClient:
 
 
 class Library:
-    """The data of a workspace: sources, messages, imports, sync and embedding.
+    """The data verbs of ``Workspace``: sources, messages, imports, sync and embedding.
 
     "Import, then embed" is written once, here: ``import_export``, ``load_demo`` and
     ``sync`` store first and embed after (``mlens import/demo/sync``, the app use them).
     """
 
-    def __init__(self, assembly: Assembly) -> None:
-        self.ctx = assembly
-        self._probe = HealthProbe(assembly.store)
+    assembly: Assembly
+    _probe: HealthProbe
+    """Set by ``Workspace`` (``HealthProbe`` of the assembly's store)."""
 
     def health(self, timeout: float) -> StoreHealth:
         """Whether the store answers within ``timeout`` seconds, and its size.
@@ -65,11 +65,11 @@ class Library:
 
     def sources(self) -> list[SourceStats]:
         """Every source with its message counts, time span, last sync and forum topics."""
-        return self.ctx.store.list_sources()
+        return self.assembly.store.list_sources()
 
     def source_stats(self, ref: SourceArg) -> SourceStats:
         """One stored source with its counts, time span, last sync and forum topics."""
-        return self.ctx.store.source_stats(self.ctx.source(ref).id)
+        return self.assembly.store.source_stats(self.assembly.source(ref).id)
 
     def recent_messages(
         self,
@@ -92,12 +92,12 @@ class Library:
             InvalidRequest: a bad time, a topic id that is not positive, or malformed
                 sender ids.
         """
-        source, echoed = self.ctx.resolve(ref)
+        source, echoed = self.assembly.resolve(ref)
         topic_id, senders = check_filters(
             topic_id=echoed.topic_id if topic_id is None else topic_id,
             sender_peer_ids=sender_peer_ids,
         )
-        return self.ctx.store.recent_messages(
+        return self.assembly.store.recent_messages(
             source.id,
             limit,
             since=lower_bound(since, "since"),
@@ -123,18 +123,20 @@ class Library:
             SourceNotFound: no such source in the store.
         """
         name = zone_name(zone)
-        return self.ctx.store.set_source_timezone(self.ctx.source(ref).id, name)
+        return self.assembly.store.set_source_timezone(self.assembly.source(ref).id, name)
 
     def topics(self, ref: SourceArg) -> list[TopicStats]:
         """A forum's topics (id, title, message count, last message); empty for others."""
-        return self.ctx.store.list_topics(self.ctx.source(ref).id)
+        return self.assembly.store.list_topics(self.assembly.source(ref).id)
 
     def messages_per_day(self, ref: SourceArg) -> dict[date, int]:
         """Messages per UTC day over a source's whole history (service messages
         excluded), days in order; quiet days are left out."""
-        source = self.ctx.source(ref)
+        source = self.assembly.source(ref)
         days = Counter(
-            m.posted_at.date() for m in self.ctx.store.iter_messages(source.id) if not m.is_service
+            m.posted_at.date()
+            for m in self.assembly.store.iter_messages(source.id)
+            if not m.is_service
         )
         return dict(sorted(days.items()))
 
@@ -145,7 +147,7 @@ class Library:
         Returns:
             How many messages were embedded.
         """
-        return self._embed_source(self.ctx.source(ref).id, progress)
+        return self._embed_source(self.assembly.source(ref).id, progress)
 
     def index(
         self, ref: SourceArg | None = None, *, progress: bool | Progress = False
@@ -155,7 +157,7 @@ class Library:
         Returns:
             Each source, with how many of its messages were embedded.
         """
-        sources = [self.ctx.source(ref)] if ref is not None else self._all_sources()
+        sources = [self.assembly.source(ref)] if ref is not None else self._all_sources()
         embedded = self._embed_all([s.id for s in sources], progress)
         return [(s, embedded[s.id]) for s in sources]
 
@@ -171,32 +173,32 @@ class Library:
         Returns:
             The running embedding: ``progress()``, ``stop()``.
         """
-        return self.ctx.embed_in_background()
+        return self.assembly.embed_in_background()
 
     def embedding_progress(self) -> EmbeddingProgress | None:
         """Where the background embedding stands (``None`` when none was started)."""
-        return self.ctx.embedding_progress()
+        return self.assembly.embedding_progress()
 
     def _embed_all(self, ids: Sequence[int], progress: bool | Progress) -> dict[int, int]:
         """Every source's default scan window first (searchable in seconds), then the
         rest of each, newest first; returns how many were embedded per source."""
-        window = self.ctx.settings.default_scan_messages_limit
+        window = self.assembly.settings.default_scan_messages_limit
         embedded = {sid: self._embed_source(sid, progress, limit=window) for sid in ids}
         for sid in ids:
             embedded[sid] += self._embed_source(sid, progress)
         return embedded
 
     def _all_sources(self) -> list[Source]:
-        return [stats.source for stats in self.ctx.store.list_sources()]
+        return [stats.source for stats in self.assembly.store.list_sources()]
 
     def _embed_source(
         self, source_id: int, progress: bool | Progress = False, *, limit: int | None = None
     ) -> int:
         return index_source(
-            self.ctx.store,
-            self.ctx.embedder,
+            self.assembly.store,
+            self.assembly.embedder,
             source_id,
-            batch_size=self.ctx.settings.embed_batch_size,
+            batch_size=self.assembly.settings.embed_batch_size,
             progress=progress,
             limit=limit,
         )
@@ -230,11 +232,11 @@ class Library:
             UpstreamError: the messenger failed; what arrived before is committed.
         """
         return run_sync(
-            self.ctx.store,
+            self.assembly.store,
             client,
             parse_ref(ref),
-            batch_size=self.ctx.settings.sync_batch_size,
-            flood_sleep_threshold=self.ctx.settings.flood_sleep_threshold,
+            batch_size=self.assembly.settings.sync_batch_size,
+            flood_sleep_threshold=self.assembly.settings.flood_sleep_threshold,
             progress=progress,
             full=full,
             limit=limit,
@@ -276,7 +278,7 @@ class Library:
             InvalidRequest: an unknown time zone, a bad ``ref``.
         """
         report = import_export(
-            self.ctx.store, path, ref=ref, progress=progress is True, timezone=timezone
+            self.assembly.store, path, ref=ref, progress=progress is True, timezone=timezone
         )
         ids = [s.source.id for s in report.sources]
         embedded = self._embed_all(ids, progress) if embed else dict.fromkeys(ids, 0)
@@ -295,7 +297,7 @@ class Library:
         Returns:
             One ``Imported`` per demo file; none when the store was left as it was.
         """
-        if only_if_empty and self.ctx.store.list_sources():
+        if only_if_empty and self.assembly.store.list_sources():
             return []
         return [
             self.import_export(p, ref=h, embed=embed, progress=progress) for p, h in demo_files()

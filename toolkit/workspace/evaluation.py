@@ -24,17 +24,17 @@ Limit = int | Mapping[str, int | None] | None
 
 
 class Evaluation:
-    """The dev-set measurements of ``toolkit.evaluate`` (``toolkit.notebook.Lab`` shows
-    them as tables)."""
+    """The evaluation verbs of ``Workspace``: the dev-set measurements of
+    ``toolkit.evaluate`` (``toolkit.notebook.Lab`` shows them as tables)."""
 
-    def __init__(self, assembly: Assembly) -> None:
-        self.ctx = assembly
-        self._prepared: dict[tuple[str, int | None], list[PreparedQuery]] = {}
+    assembly: Assembly
+    _prepared: dict[tuple[str, int | None], list[PreparedQuery]]
+    """Set by ``Workspace`` (empty): the dev sets prepared so far."""
 
     @property
     def cache_dir(self) -> Path:
         """Where evaluation vectors are cached (``<data_dir>/cache``, as ``make eval``)."""
-        return self.ctx.settings.data_dir / "cache"
+        return self.assembly.settings.data_dir / "cache"
 
     def dev_sets(self, names: Sequence[str] | None = None, *, limit: Limit = None) -> Prepared:
         """The labelled dev retrieval sets, embedded (cached on disk) and prepared once.
@@ -51,7 +51,7 @@ class Evaluation:
         missing = [n for n in chosen if (n, limits.get(n)) not in self._prepared]
         if missing:
             fresh = prepare_sets(
-                self.ctx.embedder, missing, cache_dir=self.cache_dir, limits=limits
+                self.assembly.embedder, missing, cache_dir=self.cache_dir, limits=limits
             )
             self._prepared.update({(n, limits.get(n)): q for n, q in fresh.items()})
         return {n: self._prepared[(n, limits.get(n))] for n in chosen}
@@ -77,7 +77,7 @@ class Evaluation:
         from toolkit.evaluate.compare import compare
         from toolkit.evaluate.results import METHODS
 
-        resolved = self.ctx.weights(weights)
+        resolved = self.assembly.weights(weights)
         return compare(self.dev_sets(sets, limit=limit), resolved, methods or METHODS)
 
     def ablation(
@@ -87,7 +87,7 @@ class Evaluation:
         metric's mean, by variant and set."""
         from toolkit.evaluate.ablation import ablation
 
-        return ablation(self.dev_sets(sets, limit=limit), self.ctx.weights(weights))
+        return ablation(self.dev_sets(sets, limit=limit), self.assembly.weights(weights))
 
     def weight_grid(
         self,
@@ -125,7 +125,7 @@ class Evaluation:
         with the other fields (the short factor's shape …) of ``weights``."""
         from toolkit.evaluate.tuning import simplex_points
 
-        points = simplex_points(step, self.ctx.weights(weights))
+        points = simplex_points(step, self.assembly.weights(weights))
         return self.weight_grid(points, sets=sets, limit=limit)
 
     def save_weights(self, weights: SearchWeights, path: str | Path | None = None) -> Path:
@@ -134,7 +134,9 @@ class Evaluation:
         ``MLENS_WEIGHTS_FILE`` / ``Settings(weights_file=...)`` load it: the service, the
         app and every workspace then rank with these weights.
         """
-        target = Path(path) if path is not None else self.ctx.settings.data_dir / "weights.json"
+        target = (
+            Path(path) if path is not None else self.assembly.settings.data_dir / "weights.json"
+        )
         weights.to_file(target)
         return target
 
@@ -152,7 +154,7 @@ class Evaluation:
         from toolkit.evaluate.published import RESULTS_FILE, current_engines, read_published
 
         published = read_published(path or RESULTS_FILE)
-        return published, published.stale_parts(current_engines(self.ctx.embedder.model_name))
+        return published, published.stale_parts(current_engines(self.assembly.embedder.model_name))
 
     def evaluate_summaries(self, *, limit: int | None = None) -> list[dict[str, Any]]:
         """ROUGE-1/2/L F1 of the summary engines and the baselines on the dev dialogues.
@@ -168,8 +170,8 @@ class Evaluation:
 
         return evaluate_summaries(
             self._dialogues(limit),
-            self.ctx.embedder,
-            settings=self.ctx.settings,
+            self.assembly.embedder,
+            settings=self.assembly.settings,
             cache_dir=self.cache_dir,
         )
 
@@ -179,7 +181,7 @@ class Evaluation:
         from toolkit.evaluate.summary_outputs import summary_outputs
 
         dialogues = self._dialogues(limit)
-        vectors = dialogue_vectors(dialogues, self.ctx.embedder, cache_dir=self.cache_dir)
+        vectors = dialogue_vectors(dialogues, self.assembly.embedder, cache_dir=self.cache_dir)
         return summary_outputs(dialogues, vectors, k=k)
 
     def _dialogues(self, limit: int | None) -> list[Dialogue]:

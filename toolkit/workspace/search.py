@@ -1,38 +1,25 @@
-"""Workspace verbs of search: ranked hits with context, and the forum topic of each."""
+"""Workspace verbs of search: ranked hits with context, and the forum topic of each.
+
+A search goes down as it came: the request to ``Searcher.search`` (``search_all``),
+which applies the settings' defaults and parses the ref, once."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
-from typing import TypeVar
 
 from toolkit.models import GENERAL_TOPIC, Hits, SearchHit
 from toolkit.refs import SourceArg
 from toolkit.requests import SearchAllRequest, SearchRequest
 from toolkit.workspace.assembly import Assembly
 
-AnySearch = TypeVar("AnySearch", SearchRequest, SearchAllRequest)
-
 
 class Search:
-    """Hybrid search over the store, through the assembly's one ``Searcher``."""
+    """The search verbs of ``Workspace``, through the assembly's one ``Searcher``."""
 
-    def __init__(self, assembly: Assembly) -> None:
-        self.ctx = assembly
-
-    def _with_defaults(self, request: AnySearch) -> AnySearch:
-        """The request with an unset ``limit``/``scan_messages_limit`` the settings' default."""
-        settings = self.ctx.settings
-        return replace(
-            request,
-            limit=settings.default_limit if request.limit is None else request.limit,
-            scan_messages_limit=settings.default_scan_messages_limit
-            if request.scan_messages_limit is None
-            else request.scan_messages_limit,
-        )
+    assembly: Assembly
 
     def search(self, request: SearchRequest) -> Hits:
-        """Hybrid search of one source's most recent messages (``toolkit.search``).
+        """Hybrid search of one source's most recent messages (``Searcher.search``).
 
         An unset ``limit`` or ``scan_messages_limit`` takes the settings' default
         (``MLENS_DEFAULT_LIMIT``, ``MLENS_DEFAULT_SCAN_MESSAGES_LIMIT``); the request's
@@ -46,12 +33,13 @@ class Search:
 
         Raises:
             InvalidRequest: out-of-bounds fields (``InvalidWeights`` for weights).
+            InvalidSourceRef: a reference that names no source.
             SourceNotFound: a source the store does not have.
             DeadlineExceeded: the request's deadline passed while waiting for a turn.
         """
-        return self.ctx.searcher.run(self._with_defaults(request))
+        return self.assembly.searcher.search(request)
 
-    def search_all(self, request: SearchAllRequest) -> list[SearchHit]:
+    def search_all(self, request: SearchAllRequest) -> Hits:
         """Hybrid search of the most recent messages of several sources (every stored
         source unless ``request.source_refs`` names some), as one ranking whose scores
         compare across sources (``Searcher.search_all``).
@@ -69,17 +57,17 @@ class Search:
             SourceNotFound: a named source the store does not have.
             DeadlineExceeded: the request's deadline passed while waiting for a turn.
         """
-        return self.ctx.searcher.run_all(self._with_defaults(request))
+        return self.assembly.searcher.search_all(request)
 
     def hit_topics(self, ref: SourceArg, hits: Sequence[SearchHit]) -> dict[str, str]:
         """The title of each hit's forum topic, by message id; empty outside forums."""
-        source = self.ctx.source(ref)
-        titles = {t.topic_id: t.title for t in self.ctx.store.list_topics(source.id)}
+        source = self.assembly.source(ref)
+        titles = {t.topic_id: t.title for t in self.assembly.store.list_topics(source.id)}
         if not titles or not hits:
             return {}
         ids = [int(hit.messenger_message_id) for hit in hits]
         out = {}
-        for m in self.ctx.store.get_messages(source.id, ids):
+        for m in self.assembly.store.get_messages(source.id, ids):
             topic = m.topic_id or GENERAL_TOPIC  # a forum's message outside topics is in General
             out[str(m.messenger_message_id)] = titles.get(topic, f"Topic {topic}")
         return out

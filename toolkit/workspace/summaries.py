@@ -13,10 +13,10 @@ from toolkit.workspace.assembly import Assembly
 
 
 class Summaries:
-    """Summaries through ``toolkit.summarize.pipeline`` (cached in the store)."""
+    """The summary verbs of ``Workspace``, through ``toolkit.summarize.pipeline`` (cached
+    in the store)."""
 
-    def __init__(self, assembly: Assembly) -> None:
-        self.ctx = assembly
+    assembly: Assembly
 
     def warm_up_in_background(self) -> None:
         """Load the offline engine's detector, dictionaries and date data on a thread, so
@@ -44,19 +44,19 @@ class Summaries:
         """
         from toolkit.summarize.pipeline import summarize_period, summarize_source
 
-        ctx = self.ctx
+        ctx = self.assembly
         turns = ctx.summary_turns
         if isinstance(request, SummaryRequest):
             return summarize_period(ctx.store, ctx.embedder, ctx.settings, request, turns=turns)
         return summarize_source(ctx.store, ctx.embedder, ctx.settings, request, turns=turns)
 
-    def languages(self, engine: str | None = None) -> tuple[str, ...]:
+    def summary_languages(self, engine: str | None = None) -> tuple[str, ...]:
         """The languages a summary can be written in with ``engine`` (default: the
         settings'): any ISO 639-1 code through an LLM endpoint, else the offline
         engine's packs (``en``, ``ru``, ``uk``); none when ``engine`` cannot run."""
         from toolkit.summarize.registry import summary_languages
 
-        settings = self.ctx.settings
+        settings = self.assembly.settings
         if engine is not None:
             if engine not in ("auto", "extractive", "llm"):
                 raise InvalidRequest("engine must be auto, extractive or llm", field="engine")
@@ -68,7 +68,9 @@ class Summaries:
 
     def important_messages(self, summary: Summary) -> list[Message]:
         """The stored messages a summary rests on, most important first."""
-        source = self.ctx.source(summary.source_ref)
+        source = self.assembly.source(summary.source_ref)
         ids = [int(i) for i in summary.important_messenger_message_ids if i.isdigit()]
-        found = {m.messenger_message_id: m for m in self.ctx.store.get_messages(source.id, ids)}
+        found = {
+            m.messenger_message_id: m for m in self.assembly.store.get_messages(source.id, ids)
+        }
         return [found[i] for i in ids if i in found]

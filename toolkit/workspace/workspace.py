@@ -1,18 +1,17 @@
-"""``Workspace``: one class whose verbs are the methods of four small parts.
+"""``Workspace``: one class, its verbs written in four small modules by area.
 
-The parts share one ``Assembly`` (settings, store, embedder, searcher, each built once):
-``Library`` (sources, messages, import, sync, embedding), ``Search``, ``Summaries`` and
-``Evaluation``. Each verb of the workspace *is* a part's method (``verb``), so its
-signature and docstring are written once, where the work is done. Verbs answer domain
-objects (``toolkit.models``); ``toolkit.notebook`` makes tables and views of them.
+``Workspace`` inherits its verbs, ordinary methods, from ``Library`` (``data.py``:
+sources, messages, import, sync, embedding), ``Search`` (``search.py``), ``Summaries``
+(``summaries.py``) and ``Evaluation`` (``evaluation.py``); each reads the one
+``Assembly`` (settings, store, embedder, searcher, each built once) as
+``self.assembly``. Verbs answer domain objects (``toolkit.models``);
+``toolkit.notebook`` (above this package) makes tables and views of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from types import MethodType
-from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, Unpack, overload
+from typing import Self, Unpack
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
@@ -20,6 +19,7 @@ from toolkit.models import Source
 from toolkit.refs import SourceArg
 from toolkit.search.searcher import Searcher
 from toolkit.store import MessageStore
+from toolkit.store.health import HealthProbe
 from toolkit.weights import SearchWeights, WeightsArg
 from toolkit.workspace.assembly import Assembly, Parts
 from toolkit.workspace.data import Library
@@ -27,38 +27,8 @@ from toolkit.workspace.evaluation import Evaluation
 from toolkit.workspace.search import Search
 from toolkit.workspace.summaries import Summaries
 
-Part = TypeVar("Part")
-P = ParamSpec("P")
-R = TypeVar("R")
 
-
-class verb(Generic[Part, P, R]):  # noqa: N801 (used like a decorator, as ``property``)
-    """A workspace verb that is the method of one of its parts, typed as that method.
-
-    Args:
-        part: the workspace attribute holding the part (``"library"``).
-        method: the part's method (``Library.sources``).
-    """
-
-    def __init__(self, part: str, method: Callable[Concatenate[Part, P], R]) -> None:
-        self.part = part
-        self.method = method
-        self.__doc__ = method.__doc__
-
-    @overload
-    def __get__(self, workspace: None, owner: type[Any]) -> verb[Part, P, R]: ...
-    @overload
-    def __get__(self, workspace: object, owner: type[Any] | None = None) -> Callable[P, R]: ...
-    def __get__(
-        self, workspace: object | None, owner: type[Any] | None = None
-    ) -> verb[Part, P, R] | Callable[P, R]:
-        if workspace is None:
-            return self
-        bound: Callable[P, R] = MethodType(self.method, getattr(workspace, self.part))
-        return bound
-
-
-class Workspace:
+class Workspace(Library, Search, Summaries, Evaluation):
     """The application: settings, store, embedder and searcher of one data folder (one
     ``Assembly``), with every verb a face needs; each answers domain objects.
 
@@ -71,9 +41,9 @@ class Workspace:
     - summaries (``Summaries``): ``summarize`` (a ``SummaryRequest`` or a
       ``SourceSummaryRequest``), ``important_messages``, ``summary_languages``,
       ``warm_up_in_background``;
-    - evaluation (``Evaluation``): ``dev_sets``, ``evaluate_ranking``, ``ablation``,
-      ``weight_grid``, ``simplex``, ``save_weights``, ``evaluate_summaries``,
-      ``summary_outputs``.
+    - evaluation (``Evaluation``): ``cache_dir``, ``dev_sets``, ``evaluate_ranking``,
+      ``ablation``, ``weight_grid``, ``simplex``, ``save_weights``,
+      ``published_evaluation``, ``evaluate_summaries``, ``summary_outputs``.
 
     The service, the CLI, the app and the notebooks (through ``toolkit.notebook.Lab``)
     all hold one per process.
@@ -86,10 +56,8 @@ class Workspace:
 
     def __init__(self, settings: Settings, **parts: Unpack[Parts]) -> None:
         self.assembly = Assembly(settings, **parts)
-        self.library = Library(self.assembly)
-        self.finder = Search(self.assembly)
-        self.summaries = Summaries(self.assembly)
-        self.evaluation = Evaluation(self.assembly)
+        self._probe = HealthProbe(self.assembly.store)
+        self._prepared = {}
 
     @classmethod
     def open(
@@ -131,11 +99,6 @@ class Workspace:
         """The search engine over this store, with the settings' default weights."""
         return self.assembly.searcher
 
-    @property
-    def cache_dir(self) -> Path:
-        """Where evaluation vectors are cached (``<data_dir>/cache``, as ``make eval``)."""
-        return self.evaluation.cache_dir
-
     def source(self, ref: SourceArg) -> Source:
         """The stored source a reference names (``@handle``, a t.me link, ``c/<id>``)."""
         return self.assembly.source(ref)
@@ -157,37 +120,3 @@ class Workspace:
     def __repr__(self) -> str:
         count = len(self.store.list_sources())
         return f"<{type(self).__name__} {self.settings.store_label}: {count} sources>"
-
-    sources = verb("library", Library.sources)
-    health = verb("library", Library.health)
-    source_stats = verb("library", Library.source_stats)
-    recent_messages = verb("library", Library.recent_messages)
-    set_timezone = verb("library", Library.set_timezone)
-    topics = verb("library", Library.topics)
-    messages_per_day = verb("library", Library.messages_per_day)
-    import_export = verb("library", Library.import_export)
-    load_demo = verb("library", Library.load_demo)
-    sync = verb("library", Library.sync)
-    embed = verb("library", Library.embed)
-    index = verb("library", Library.index)
-    embed_in_background = verb("library", Library.embed_in_background)
-    embedding_progress = verb("library", Library.embedding_progress)
-
-    search = verb("finder", Search.search)
-    search_all = verb("finder", Search.search_all)
-    hit_topics = verb("finder", Search.hit_topics)
-
-    summarize = verb("summaries", Summaries.summarize)
-    important_messages = verb("summaries", Summaries.important_messages)
-    summary_languages = verb("summaries", Summaries.languages)
-    warm_up_in_background = verb("summaries", Summaries.warm_up_in_background)
-
-    dev_sets = verb("evaluation", Evaluation.dev_sets)
-    evaluate_ranking = verb("evaluation", Evaluation.evaluate_ranking)
-    ablation = verb("evaluation", Evaluation.ablation)
-    weight_grid = verb("evaluation", Evaluation.weight_grid)
-    simplex = verb("evaluation", Evaluation.simplex)
-    save_weights = verb("evaluation", Evaluation.save_weights)
-    published_evaluation = verb("evaluation", Evaluation.published_evaluation)
-    evaluate_summaries = verb("evaluation", Evaluation.evaluate_summaries)
-    summary_outputs = verb("evaluation", Evaluation.summary_outputs)

@@ -146,7 +146,7 @@ def test_search_answers_before_embedding_and_fully_after(tmp_path: Path) -> None
         assert wait_for(embedding, "done") == EmbeddingProgress("done", 60, 60)
         late = ws.search(request)
         assert (late.scanned, late.embedded) == (60, 60)
-        fresh = Searcher(ws.store, BagOfWordsEmbedder(), weights=weights).run(request)
+        fresh = Searcher(ws.store, BagOfWordsEmbedder(), weights=weights).search(request)
         assert [(h.messenger_message_id, h.score) for h in late] == [
             (h.messenger_message_id, h.score) for h in fresh
         ]

@@ -19,6 +19,7 @@ from toolkit.evaluate.rankers import bm25_scores, ranking, rrf_scores
 from toolkit.evaluate.retrieval import dev_path, load_queries, load_set
 from toolkit.evaluate.tuning import pack, packed_ndcg, search_grid, weight_grid
 from toolkit.models import Message, SourceKind
+from toolkit.requests import SearchRequest
 from toolkit.search.index import SearchIndex
 from toolkit.search.searcher import Searcher
 from toolkit.store import SQLiteStore
@@ -147,7 +148,7 @@ def test_the_pool_is_ranked_exactly_as_a_search_ranks_its_window(tmp_path: Path)
         Message(source.id, i + 1, when, text) for i, text in enumerate(query.candidate_texts)
     )
     hits = Searcher(store, BOW, weights=weights, index=SearchIndex(store)).search(
-        source, query.query
+        SearchRequest(source_ref=source, query=query.query)
     )
     search_order = [query.candidate_ids[int(h.messenger_message_id) - 1] for h in hits]
     assert search_order[0] == pool_order[0] == "c2"

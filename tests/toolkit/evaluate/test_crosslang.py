@@ -51,4 +51,5 @@ def test_the_gap_verdict_allows_five_points(across: float, passed: bool) -> None
     cross = {"hybrid": {"en-ru_xquad": {"nDCG@10": across}}}
     same = {"hybrid": {"ru_xquad": {"nDCG@10": 0.9999}}}
     (verdict,) = gap_verdicts(cross, same)
-    assert isinstance(verdict, Verdict) and verdict.passed is passed
+    assert isinstance(verdict, Verdict)
+    assert verdict.passed is passed

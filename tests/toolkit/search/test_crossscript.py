@@ -13,7 +13,6 @@ from toolkit.models import Message, SourceKind
 from toolkit.search.crossscript import MAX_QUERY_TERMS, ScriptKeys, query_terms, script_key
 from toolkit.search.scorer import compute_signals, fuse
 from toolkit.search.searcher import Searcher
-from toolkit.search.signals import TermWindow
 from toolkit.search.textcache import TextCache
 from toolkit.store import SQLiteStore
 from toolkit.text import terms
@@ -71,7 +70,8 @@ def test_the_lexical_and_phrase_signals_match_across_scripts() -> None:
     window = cache.window(texts)
     weights = SearchWeights()
     crossed = compute_signals(np.zeros(2), window, cache.query_terms("Jared Allen"), weights)
-    assert crossed.lexical[0] > 0 and crossed.lexical[1] == 0
+    assert crossed.lexical[0] > 0
+    assert crossed.lexical[1] == 0
     assert crossed.phrase[0] == 1.0  # "Джаредом Алленом": the whole query, in order
 
 
@@ -84,7 +84,8 @@ def test_a_message_in_another_script_is_not_lowered_for_words_it_cannot_share() 
     signals = compute_signals(
         cosines, window, cache.query_terms("cat sleeping sofa"), weights, semantic_floor=0.7
     )
-    assert signals.across is not None and signals.across.tolist() == [True, False]
+    assert signals.across is not None
+    assert signals.across.tolist() == [True, False]
     scores = fuse(signals, weights)
     # The Russian message scores its meaning (times the short factor), not 85 % of it.
     assert scores[0] == pytest.approx(signals.short_factor[0] * signals.semantic[0])
@@ -115,7 +116,8 @@ class RecordingEmbedder(BagOfWordsEmbedder):
         self.held: list[bool] = []
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        assert self.searcher is not None and self.searcher.turns is not None
+        assert self.searcher is not None
+        assert self.searcher.turns is not None
         self.held.append(self.searcher.turns.in_use)
         return super().embed_queries(texts)
 

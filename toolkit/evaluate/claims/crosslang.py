@@ -57,7 +57,9 @@ def per_query(queries: list[PreparedQuery], method: str, weights: SearchWeights)
     return scores
 
 
-def cross_rows(prepared: Prepared, results: Results, weights: SearchWeights) -> list[dict[str, Any]]:
+def cross_rows(
+    prepared: Prepared, results: Results, weights: SearchWeights
+) -> list[dict[str, Any]]:
     """One row per set and method: the metrics, and the hybrid's nDCG@10 gain over the
     method with its paired bootstrap 95 % interval (empty for the hybrid itself)."""
     rows = []
@@ -103,9 +105,7 @@ def cross_language_holds(run: Run) -> Finding:
     weights = run.settings.search
     prepared = cross_prepared(run)
     results = cross_results(run, weights)
-    same = run.measure(
-        f"ranking {weights!r}", lambda: compare(prepared_sets(run), weights)
-    )
+    same = run.measure(f"ranking {weights!r}", lambda: compare(prepared_sets(run), weights))
     columns = ["set", "method", *SHOWN, "hybrid − method [95 % CI]"]
     table = Evidence(
         f"Cross-language retrieval (questions → other language's paragraphs; "

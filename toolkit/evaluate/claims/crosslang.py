@@ -115,7 +115,7 @@ def cross_language_holds(run: Run) -> Finding:
     )
     same_rows = [
         {"set": name, "method": method, **{m: same[method][name][m] for m in SHOWN}}
-        for name in {same_language_peer(n) for n in CROSS_SETS}
+        for name in dict.fromkeys(same_language_peer(n) for n in CROSS_SETS)
         for method in METHODS
     ]
     beside = Evidence("The same-language rows over the same paragraphs", same_rows, columns[:4])

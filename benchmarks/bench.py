@@ -13,7 +13,9 @@
 3. **Naive baseline**: the same search re-embedding its 200-message window per query.
 4. **Extractive summary** of 1,000 stored messages (``bench_summary``).
 5. **Service memory**: peak RSS of a ``uvicorn`` process with the model loaded,
-   after one search; then the **HTTP p50** of searches at scan 10,000 against it.
+   after one search; then the **HTTP p50** of searches at scan 10,000 against it; then
+   **hostile queries** (``bench_hostile``): other clients' search p50 while one key
+   sends maximal queries at its rate limit, against the idle p50 (target: within 2×).
 6. **A 100,000-message export** (``bench_import``): seconds to store it, seconds until
    a default search answers without embedding on the fly, messages/s of the embedding
    that follows (newest first); the search index's memory per 100,000 messages with
@@ -369,6 +371,10 @@ def main() -> None:
                 memory.http_p50_ms <= HTTP_TARGET_MS,
             )
         )
+        # Other clients' searches while one key sends maximal queries (issue 32).
+        from benchmarks.bench_hostile import bench_hostile, hostile_rows
+
+        rows += [Row(*row) for row in hostile_rows(bench_hostile(database, BENCH_HANDLE))]
     # A 100,000-message export: store, searchable, embedding rate (bench_import).
     from benchmarks import bench_import
 

@@ -6,7 +6,7 @@ Vectors are L2-normalised float32, so a dot product is the cosine similarity.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -26,6 +26,40 @@ MAX_PASSAGE_CHARS = 2000
 """Characters of a text an embedder reads. The models read their first 512 tokens at
 most (~2,000 characters of prose); tokenising a 10 MB message only to drop all but
 that cost minutes of CPU, so the text is cut before the tokenizer sees it."""
+
+
+QUERY_TOKENS = 128
+"""Tokens of a query an embedder reads (its prefix and special tokens included).
+
+The models read up to 512 tokens, and a query's embedding costs in proportion to its
+tokens: a 1,000-character query of short words or 500 CJK characters is ~500 tokens,
+~70 times a normal question's cost, and every search of the process waits behind it
+on the engine. No real query comes near: the longest of the four dev files' 500
+questions and sentences is 67 tokens. So a query is cut to its first 128 tokens
+(``cut_to_tokens``) before it is embedded."""
+QUERY_CHARS_PER_TOKEN = 8
+"""Characters a token is taken to cover at most, to cut a long query before counting."""
+
+
+def cut_to_tokens(text: str, limit: int, count: Callable[[str], int]) -> str:
+    """The longest prefix of ``text`` that is at most ``limit`` tokens (by ``count``).
+
+    The text is first cut to ``limit × QUERY_CHARS_PER_TOKEN`` characters; when still
+    too long, the cut is moved in proportion to the excess until it fits (two or three
+    counts: each is one pass of the tokenizer, not a call of the model).
+
+    Args:
+        text: a query.
+        limit: the most tokens to keep (> 0).
+        count: the model's token count of a text.
+    """
+    cut = text[: limit * QUERY_CHARS_PER_TOKEN]
+    tokens = count(cut)
+    while tokens > limit and cut:
+        keep = max(1, min(len(cut) - 1, int(len(cut) * limit / tokens * 0.95)))
+        cut = cut[:keep]
+        tokens = count(cut)
+    return cut
 
 
 def passage_texts(texts: Sequence[str]) -> list[str]:

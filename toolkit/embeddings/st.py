@@ -11,7 +11,9 @@ from toolkit.embeddings.base import (
     E5_PASSAGE_PREFIX,
     E5_QUERY_PREFIX,
     E5_SIMILARITY_FLOOR,
+    QUERY_TOKENS,
     Matrix,
+    cut_to_tokens,
     is_e5_style,
     normalise_rows,
     passage_texts,
@@ -88,9 +90,16 @@ class SentenceTransformerEmbedder:
         )
         return normalise_rows(vectors)
 
+    def _tokens(self, text: str) -> int:
+        return len(self._model.tokenizer(self.query_prefix + text)["input_ids"])
+
+    def query_texts(self, texts: Sequence[str]) -> list[str]:
+        """The queries as the model reads them: each cut to ``QUERY_TOKENS`` tokens."""
+        return [cut_to_tokens(t, QUERY_TOKENS, self._tokens) for t in texts]
+
     def embed_queries(self, texts: Sequence[str]) -> Matrix:
-        """Embed queries with the query prefix."""
-        return self._encode(texts, self.query_prefix)
+        """Embed queries with the query prefix, each cut to ``QUERY_TOKENS`` tokens first."""
+        return self._encode(self.query_texts(texts), self.query_prefix)
 
     def embed_passages(self, texts: Sequence[str]) -> Matrix:
         """Embed passages with the passage prefix."""

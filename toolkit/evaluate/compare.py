@@ -19,7 +19,7 @@ from toolkit.embeddings import Embedder, similarity_floor
 from toolkit.evaluate.metrics import METRICS, evaluate_ranking
 from toolkit.evaluate.rankers import bm25_scores, dense_scores, hybrid_signals, ranking, rrf_scores
 from toolkit.evaluate.results import METHODS, Results
-from toolkit.evaluate.retrieval import DEV_DIR, RetrievalSet, load_set
+from toolkit.evaluate.retrieval import CROSS_SETS, DEV_DIR, RetrievalSet, load_cross_set, load_set
 from toolkit.search.scorer import Signals, fuse
 from toolkit.search.signals import FloatVector, semantic, short_factor
 from toolkit.search.textcache import TextCache
@@ -97,20 +97,20 @@ def prepare_sets(
 
     Args:
         embedder: the model whose vectors to use.
-        names: the sets (``retrieval.DEV_FILES``).
+        names: the sets (``retrieval.DEV_FILES``, or the cross-language
+            ``retrieval.CROSS_SETS``).
         cache_dir: where ``load_set`` caches the vectors.
         limits: the first N queries of a set (a subsample; ``None``: every query).
         dev_dir: folder of the dev files.
     """
     limits = limits or {}
     floor = similarity_floor(embedder)
-    return {
-        name: prepare(
-            load_set(name, embedder, dev_dir=dev_dir, cache_dir=cache_dir, limit=limits.get(name)),
-            semantic_floor=floor,
-        )
-        for name in names
-    }
+    prepared = {}
+    for name in names:
+        load = load_cross_set if name in CROSS_SETS else load_set
+        rset = load(name, embedder, dev_dir=dev_dir, cache_dir=cache_dir, limit=limits.get(name))
+        prepared[name] = prepare(rset, semantic_floor=floor)
+    return prepared
 
 
 def reshape(query: PreparedQuery, weights: SearchWeights) -> Signals:

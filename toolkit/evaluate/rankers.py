@@ -78,7 +78,7 @@ def hybrid_signals(
     """
     window = cache.window(texts)
     signals = compute_signals(
-        cosines, window, cache.query_ids(query), weights, semantic_floor=semantic_floor
+        cosines, window, cache.query_terms(query), weights, semantic_floor=semantic_floor
     )
     return signals, window.lengths
 

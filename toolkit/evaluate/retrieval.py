@@ -27,6 +27,17 @@ DEV_DIR = Path(__file__).resolve().parents[3] / "shared" / "data" / "eval" / "de
 DEV_FILES = ("ru_xquad", "en_xquad", "ru_stsb", "en_stsb")
 """The four retrieval dev sets, in the order tables show them."""
 
+CROSS_SETS: dict[str, tuple[str, str]] = {
+    "en-ru_xquad": ("en_xquad", "ru_xquad"),
+    "ru-en_xquad": ("ru_xquad", "en_xquad"),
+}
+"""The cross-language sets: name → (file of the questions, file of the candidates).
+
+XQuAD is parallel: the 100 questions of the English file exist in the Russian one
+under the same ids, and a paragraph has the same id in both languages. So each
+language's questions are asked over the other language's candidate pool, with the
+same labels (``en-ru_xquad``: English questions, Russian paragraphs)."""
+
 
 @dataclass(frozen=True, slots=True)
 class RetrievalQuery:
@@ -154,13 +165,78 @@ def load_set(
     )
 
 
+def cross_set(name: str, questions: RetrievalSet, candidates: RetrievalSet) -> RetrievalSet:
+    """Ask the questions of one language over the pools of the other (``CROSS_SETS``).
+
+    A question is kept when the candidates' file has the same ``query_id``; it takes
+    that line's pool and labels, and keeps its own text and vector. No text is
+    embedded: both files' vectors are already loaded.
+
+    Args:
+        name: the cross set's name (``en-ru_xquad``).
+        questions: the set whose questions are asked.
+        candidates: the set whose pools and labels are searched.
+    """
+    by_id = {q.query_id: q for q in candidates.queries}
+    rows, queries = [], []
+    for row, query in enumerate(questions.queries):
+        target = by_id.get(query.query_id)
+        if target is None:
+            continue
+        rows.append(row)
+        queries.append(
+            RetrievalQuery(
+                query_id=query.query_id,
+                query=query.query,
+                lang=f"{query.lang}-{target.lang}",
+                candidate_ids=target.candidate_ids,
+                candidate_texts=target.candidate_texts,
+                relevant=target.relevant,
+            )
+        )
+    return RetrievalSet(
+        name=name,
+        queries=queries,
+        query_vectors=questions.query_vectors[rows],
+        passage_vectors=candidates.passage_vectors,
+    )
+
+
+def load_cross_set(
+    name: str,
+    embedder: Embedder,
+    *,
+    dev_dir: Path = DEV_DIR,
+    cache_dir: Path = Path("data/cache"),
+    limit: int | None = None,
+) -> RetrievalSet:
+    """A cross-language set of ``CROSS_SETS`` from its two files (vectors as ``load_set``).
+
+    Args:
+        name: ``en-ru_xquad`` or ``ru-en_xquad``.
+        embedder: the model whose vectors to use.
+        dev_dir: where the files are.
+        cache_dir: where vectors are cached.
+        limit: only the first ``limit`` questions of the questions' file (its shared ones).
+    """
+    if name not in CROSS_SETS:
+        raise ValueError(f"unknown cross-language set {name!r}; known: {', '.join(CROSS_SETS)}")
+    asked, searched = CROSS_SETS[name]
+    questions = load_set(asked, embedder, dev_dir=dev_dir, cache_dir=cache_dir, limit=limit)
+    candidates = load_set(searched, embedder, dev_dir=dev_dir, cache_dir=cache_dir)
+    return cross_set(name, questions, candidates)
+
+
 __all__ = [
+    "CROSS_SETS",
     "DEV_DIR",
     "DEV_FILES",
     "RetrievalQuery",
     "RetrievalSet",
     "cache_file",
+    "cross_set",
     "dev_path",
+    "load_cross_set",
     "load_queries",
     "load_set",
 ]

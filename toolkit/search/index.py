@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from toolkit.search.crossscript import QueryTerms, ScriptKeys, query_terms
 from toolkit.search.signals import IntVector, TermWindow
 from toolkit.store.base import MessageStore
 from toolkit.text import terms
@@ -67,6 +68,7 @@ class Vocabulary:
 
     def __init__(self) -> None:
         self._ids: dict[str, int] = {}
+        self._keys = ScriptKeys()
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -76,22 +78,29 @@ class Vocabulary:
         """The term ids of a message, in order (its first ``MAX_SCORED_CHARS`` read)."""
         scored = text if len(text) <= MAX_SCORED_CHARS else text[:MAX_SCORED_CHARS]
         found = terms(scored)
-        ids = self._ids
+        ids, keys, out = self._ids, self._keys, []
         with self._lock:
-            return [ids.setdefault(t, len(ids)) for t in found]
+            for term in found:
+                known = ids.get(term)
+                if known is None:
+                    known = ids[term] = len(ids)
+                    keys.add(term, known)
+                out.append(known)
+        return out
 
     def query_ids(self, query: str) -> list[int]:
-        """The query's term ids in order (repeats kept).
+        """The query's term ids in order (repeats kept; its first ``MAX_QUERY_TERMS``).
 
         A term no analysed message contains gets a negative id, distinct per term: it
         matches nothing but still counts in the query's length and coverage.
         """
-        unknown: dict[str, int] = {}
-        out = []
-        for term in terms(query):
-            known = self._ids.get(term)
-            out.append(known if known is not None else unknown.setdefault(term, -1 - len(unknown)))
-        return out
+        return self.query_terms(query).ids
+
+    def query_terms(self, query: str) -> QueryTerms:
+        """The query's terms with the messages' spellings of them in another script
+        (``toolkit.search.crossscript``)."""
+        with self._lock:
+            return query_terms(query, self._ids, self._keys)
 
 
 class _Terms:

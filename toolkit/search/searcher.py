@@ -17,10 +17,13 @@ searcher applies the default limits and parses each ref, once):
    while a background embedding is at work (``embed_missing`` says no) a search embeds
    nothing itself and ranks the messages still lacking a vector by their lexical signals;
 3. the four signals and their fusion (``scorer``), one vectorised pass over the window;
-   the query vector comes from the embedder's LRU cache when it is a
-   ``CachedQueryEmbedder``. Across sources the windows are scored as ONE window: the
-   lexical signal's IDF is taken over all of them, so a score means the same whichever
-   source a message is in (the other three signals are the message's own);
+   the query vector is computed before the search takes its turn (from the embedder's
+   LRU cache when it is a ``CachedQueryEmbedder``; the query cut to the model's query
+   window), and the query's terms are its first ``crossscript.MAX_QUERY_TERMS``, each
+   also matching its spelling in the other script (``crossscript``). Across sources the
+   windows are scored as ONE window: the lexical signal's IDF is taken over all of
+   them, so a score means the same whichever source a message is in (the other three
+   signals are the message's own);
 4. the top ``limit`` by score, ties newest first, each with up to two messages before
    and after it in posting order: of the hit's own topic in a forum (its conversation,
    whether or not the search was limited to a topic), else of the whole source; not
@@ -96,6 +99,8 @@ class _Plan:
     filters: WindowFilters
     weights: SearchWeights
     explain: bool
+    query_vector: npt.NDArray[np.float32]
+    """The query's vector, embedded before the search takes its turn."""
 
 
 def _best(
@@ -227,7 +232,13 @@ class Searcher:
         ]
 
     def _plan(self, request: BaseSearchRequest, topic_id: int | None) -> _Plan:
-        """The checked request: bounds, filters (``topic_id`` the topic to scan) and weights.
+        """The checked request: bounds, filters (``topic_id`` the topic to scan), weights,
+        and the query's vector.
+
+        The query is embedded here, before the search takes its turn (``self.turns``):
+        the embedder reads at most its query window (``embeddings.base.QUERY_TOKENS``),
+        and a long query's embedding is the querier's wait, not that of every search
+        queued behind its turn.
 
         Raises:
             InvalidRequest: out-of-bounds fields (``InvalidWeights`` for weights).
@@ -253,7 +264,8 @@ class Searcher:
             sender_peer_ids=senders,
         )
         weights = resolve_weights(request.weights, self.weights)
-        return _Plan(query, limit, scan, filters, weights, request.explain)
+        vector = self.embedder.embed_queries([query])[0]
+        return _Plan(query, limit, scan, filters, weights, request.explain, vector)
 
     def search(self, request: SearchRequest) -> Hits:
         """Rank the scan window of ``request.source_ref`` for ``request.query``.
@@ -360,7 +372,7 @@ class Searcher:
         ids = np.concatenate([p.window.ids for p in parts])
         posted = np.concatenate([p.window.posted for p in parts])
         owner = np.repeat(np.arange(len(parts)), [len(p.window.ids) for p in parts])
-        query_vector = self.embedder.embed_queries([query])[0]
+        query_vector = plan.query_vector
         # einsum rather than BLAS: a multi-threaded BLAS call leaves its threads
         # spinning on the second core, which slows the next query's embedding several
         # times over on a 2-core machine; a single-threaded pass costs under 1 ms.
@@ -368,7 +380,7 @@ class Searcher:
         signals = compute_signals(
             cosines,
             terms,
-            self.index.vocabulary.query_ids(query),
+            self.index.vocabulary.query_terms(query),
             weights,
             semantic_floor=similarity_floor(self.embedder),
         )

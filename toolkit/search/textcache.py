@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from toolkit.search.crossscript import QueryTerms, ScriptKeys, query_terms
 from toolkit.search.signals import IntVector, TermWindow
 from toolkit.text import terms
 
@@ -63,6 +64,7 @@ class TextCache:
 
     def _clear(self) -> None:
         self._vocabulary: dict[str, int] = {}
+        self._keys = ScriptKeys()
         self._rows: dict[str, int] = {}
         self._starts = _Grow(None, np.int64)
         self._lengths = _Grow(None, np.int64)
@@ -75,7 +77,13 @@ class TextCache:
     def _add(self, text: str) -> int:
         # Scored on a prefix: a 10 MB message must not cost seconds per query.
         scored = text if len(text) <= MAX_SCORED_CHARS else text[:MAX_SCORED_CHARS]
-        ids = [self._vocabulary.setdefault(t, len(self._vocabulary)) for t in terms(scored)]
+        vocabulary, ids = self._vocabulary, []
+        for term in terms(scored):
+            known = vocabulary.get(term)
+            if known is None:
+                known = vocabulary[term] = len(vocabulary)
+                self._keys.add(term, known)
+            ids.append(known)
         row = len(self._rows)
         self._rows[text] = row
         start = self._terms.size
@@ -158,21 +166,18 @@ class TextCache:
             known.data[rows] = True
 
     def query_ids(self, query: str) -> list[int]:
-        """The query's term ids in order (repeats kept).
+        """The query's term ids in order (repeats kept; its first ``MAX_QUERY_TERMS``).
 
         A term that no analysed text contains gets a negative id, distinct per term, so
         that it matches nothing but still counts in the query's length and coverage.
         """
-        found = terms(query)
+        return self.query_terms(query).ids
+
+    def query_terms(self, query: str) -> QueryTerms:
+        """The query's terms with the analysed texts' spellings of them in another
+        script (``toolkit.search.crossscript``)."""
         with self._lock:
-            unknown: dict[str, int] = {}
-            ids = []
-            for term in found:
-                known = self._vocabulary.get(term)
-                if known is None:
-                    known = unknown.setdefault(term, -1 - len(unknown))
-                ids.append(known)
-        return ids
+            return query_terms(query, self._vocabulary, self._keys)
 
 
 __all__ = ["TextCache"]

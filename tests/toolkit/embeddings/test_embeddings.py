@@ -279,6 +279,10 @@ def test_the_bundled_model_is_called_from_the_engine_thread_only(
             threads.add(threading.current_thread().name)
             return model.query(texts)
 
+        def token_count(self, text: str, is_query: bool = False) -> int:
+            # The tokenizer alone (read-only, no OpenMP team): any thread may count.
+            return int(model.token_count(text, is_query))
+
         def passage(self, texts: list[str]) -> Any:
             threads.add(threading.current_thread().name)
             return model.passage(texts)
@@ -302,6 +306,9 @@ def test_passages_go_to_the_engine_one_at_a_time_while_searches_come(
 
         def query(self, texts: list[str]) -> Any:
             return np.ones((len(texts), self.dim), dtype=np.float32)
+
+        def token_count(self, text: str, is_query: bool = False) -> int:
+            return len(text.split()) + 2  # the words, the prefix and the special tokens
 
         def passage(self, texts: list[str]) -> Any:
             sizes.append(len(texts))

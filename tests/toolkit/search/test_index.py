@@ -54,7 +54,7 @@ def reference_ranking(
     signals = compute_signals(
         np.einsum("ij,j->i", vectors, BOW.embed_queries([query])[0]),
         cache.window(texts),
-        cache.query_ids(query),
+        cache.query_terms(query),
         weights,
         semantic_floor=similarity_floor(BOW),
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from toolkit.evaluate.claims.base import Claim, Evidence, Finding, Run, Verdict, run_claims
 from toolkit.evaluate.claims.candidates import candidates_hold
+from toolkit.evaluate.claims.crosslang import cross_language_holds
 from toolkit.evaluate.claims.digests import labelled_set_holds
 from toolkit.evaluate.claims.ranking import hybrid_beats_baselines, published_table_holds
 from toolkit.evaluate.claims.summaries import summary_quality
@@ -17,6 +18,7 @@ from toolkit.evaluate.claims.summaries import summary_quality
 CLAIMS: tuple[Claim, ...] = (
     Claim("hybrid ranking", hybrid_beats_baselines, "ranking"),
     Claim("published ranking table", published_table_holds, "ranking"),
+    Claim("cross-language ranking", cross_language_holds),
     Claim("ranking candidates", candidates_hold, "candidates"),
     Claim("summary quality", summary_quality, "summaries"),
     Claim("labelled digest windows", labelled_set_holds, "digests"),

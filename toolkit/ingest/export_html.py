@@ -1,0 +1,470 @@
+"""Read a Telegram Desktop HTML export ("Export chat history" → format HTML, the default).
+
+Telegram Desktop writes a chat as pages of at most 1,000 messages (``messages.html``,
+``messages2.html`` …) in one folder; a full-account export puts each chat in
+``chats/chat_NNN/`` and lists them in ``lists/chats.html``. ``read_chat_pages`` streams a
+chat's pages in order with lxml's ``iterparse`` (libxml2's HTML parser: fast, lenient with
+what browsers accept, bounded by libxml2's own depth and text-node limits, and every
+finished message element is freed, so memory stays flat however many pages). Each
+message becomes the dict the JSON export would hold for it (``id``, ``date`` /
+``date_unixtime``, ``from``, ``text``, ``reply_to_message_id``, ``forwarded_from``,
+media fields, ``reactions``, service ``actor``/``action``), which the JSON path then
+converts (``export_messages.to_message``): one conversion, so both formats store the same.
+
+What the HTML export shows, and how it is read (quirks of ``export_output_html.cpp``):
+
+- ``div.message.default`` has ``id="message123"``; a ``joined`` one has no ``from_name``:
+  its sender is the previous message's (likewise a forwarded one's origin).
+- ``div.pull_right.date.details`` holds the full time in ``title``:
+  ``28.06.2019 21:52:20 UTC+03:00`` (any offset, ``+05:30``, ``-08:00``) or, in older
+  versions, no offset: read as the JSON path reads a lone local ``date``.
+- ``div.text``: entities as tags; a link whose address is not its text is a
+  ``text_link`` (``the docs (https://…)``), ``<br>`` a line break.
+- ``div.reply_to`` links ``#go_to_message5`` or ``messages2.html#go_to_message5`` (a
+  reply into another page); "a message in another chat" is no reply here.
+- ``div.forwarded.body`` holds the origin's ``from_name`` (with its date in a span), and
+  the forwarded message's media and text.
+- ``div.media_wrap``: "Not included, change data exporting settings to download."
+  placeholders and included files alike, by their ``media_*`` class and title; polls.
+- ``div.message.service`` with a negative id is a date separator; others are sentences
+  read back into actions (``export_html_service``). They carry no time of their own:
+  they get the previous message's (or the separator's day), said in the report.
+- ``div.reactions`` / ``span.reaction``: an emoji and a count, or userpics (one each).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta, timezone
+from typing import IO, Any
+
+from lxml import etree
+
+from toolkit.ingest.export_html_service import service_fields
+
+PAGE_RE = re.compile(r"^messages(\d*)\.html$")
+_DATE_RE = re.compile(
+    r"(\d{1,2})\.(\d{1,2})\.(\d{4}) (\d{1,2}):(\d{2}):(\d{2})"
+    r"(?:\s*UTC\s*([+-])(\d{1,2}):?(\d{2}))?"
+)
+_GO_TO = re.compile(r"go_to_message(-?\d+)")
+_MESSAGE_ID = re.compile(r"^message(-?\d+)$")
+_VIA = re.compile(r"\s+via @\w+$")
+_TRAILING = re.compile(r"\n *$")
+_MONTHS = {
+    name: n
+    for n, name in enumerate(
+        "January February March April May June July August September October November "
+        "December".split(),
+        start=1,
+    )
+}
+_DAY_RE = re.compile(r"^(\d{1,2}) ([A-Z][a-z]+) (\d{4})$")
+_UNSUPPORTED = "This message is not supported by this version of Telegram Desktop"
+SYNTHETIC_BASE = 9_000_000_000_000
+"""Chat ids an HTML export is stored under when nothing names its real id (they carry
+none): above any id the messenger gives, derived from the chat's title."""
+
+# The exporter's media_* class → the JSON export's media_type (None: keyed otherwise).
+_GENERIC_MEDIA = {
+    "media_voice_message": "voice_message",
+    "media_audio_file": "audio_file",
+    "media_contact": "contact",
+    "media_location": "location",
+    "media_live_location": "location",
+    "media_venue": "venue",
+    "media_game": "game",
+    "media_invoice": "invoice",
+    "media_file": "file",
+}
+_WRAPPED_MEDIA = {
+    "photo_wrap": "photo",
+    "sticker_wrap": "sticker",
+    "animated_wrap": "animation",
+    "video_file_wrap": "video_file",
+}
+
+
+def synthetic_chat_id(title: str) -> int:
+    """The stable id an HTML-exported chat without a known id is stored under."""
+    digest = hashlib.blake2b(title.strip().encode("utf-8"), digest_size=8).digest()
+    return SYNTHETIC_BASE + int.from_bytes(digest, "big") % 10**12
+
+
+def page_number(name: str) -> int | None:
+    """1 for ``messages.html``, N for ``messagesN.html``; ``None`` for any other name."""
+    match = PAGE_RE.match(name)
+    if match is None:
+        return None
+    return int(match.group(1) or 1)
+
+
+def _classes(el: Any) -> list[str]:
+    value = el.get("class")
+    return value.split() if value else []
+
+
+def _is_text_link(text: str, href: str) -> bool:
+    """Whether an ``<a>`` is a text link (its address not shown), not a url, mention,
+    email, phone, hashtag, bot command or custom emoji, which show what they link."""
+    if not href or ":" not in href:  # hashtags (href="" + onclick), custom emoji files
+        return False
+    if href == text or href in (f"mailto:{text}", f"tel:{text}"):
+        return False
+    return not (text.startswith("@") and href.rstrip("/").endswith("/" + text[1:]))
+
+
+def _inline(el: Any, parts: list[str]) -> None:
+    from toolkit.ingest.export_text import flatten_text
+
+    if el.text:
+        parts.append(el.text)
+    for child in el:
+        tag = child.tag
+        if tag == "br":
+            parts.append("\n")
+        elif tag == "a":
+            inner: list[str] = []
+            _inline(child, inner)
+            text = "".join(inner)
+            href = (child.get("href") or "").strip()
+            if _is_text_link(text, href):
+                text = flatten_text([{"type": "text_link", "text": text, "href": href}])
+            parts.append(text)
+        elif isinstance(tag, str):
+            _inline(child, parts)
+        if child.tail:
+            parts.append(child.tail)
+
+
+def html_text(el: Any) -> str:
+    """The text of an exporter's ``div.text`` (or any inline block) as the JSON holds it:
+    the block's own line breaks around it dropped, ``<br>`` as ``\\n``."""
+    parts: list[str] = []
+    _inline(el, parts)
+    text = "".join(parts)
+    if text.startswith("\n"):
+        text = text[1:]
+    return _TRAILING.sub("", text)
+
+
+def _plain(el: Any) -> str:
+    return " ".join("".join(el.itertext()).split())
+
+
+def parse_title_date(title: str) -> tuple[datetime, timedelta | None] | None:
+    """``(local time, UTC offset or None)`` of a date ``title``; ``None`` if it is none."""
+    match = _DATE_RE.search(title)
+    if match is None:
+        return None
+    day, month, year, hour, minute, second = (int(g) for g in match.groups()[:6])
+    try:
+        local = datetime(year, month, day, hour, minute, second)
+    except ValueError:
+        return None
+    sign, oh, om = match.group(7), match.group(8), match.group(9)
+    if sign is None:
+        return local, None
+    offset = timedelta(hours=int(oh), minutes=int(om))
+    return local, -offset if sign == "-" else offset
+
+
+def _date_fields(local: datetime, offset: timedelta | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"date": local.isoformat()}
+    if offset is not None:
+        moment = local.replace(tzinfo=timezone(offset)).astimezone(UTC)
+        out["date_unixtime"] = str(int(moment.timestamp()))
+    return out
+
+
+@dataclass
+class PageState:
+    """What reading a chat's pages carries from one message (and page) to the next."""
+
+    title: str | None = None
+    sender: str | None = None
+    forwarded_from: str | None = None
+    local: datetime | None = None
+    offset: timedelta | None = None
+    day: datetime | None = None
+    senders: set[str] = field(default_factory=set)
+    channel_signs: int = 0
+    service_times: int = 0
+    undated: int = 0
+    messages: int = 0
+    joined: int = 0
+
+
+def _media_fields(wrap: Any) -> dict[str, Any]:
+    """The JSON export's media fields of a ``div.media_wrap``."""
+    for el in wrap:
+        if not isinstance(el.tag, str):
+            continue
+        classes = _classes(el)
+        if "media_poll" in classes:
+            return _poll(el)
+        kind = next((_WRAPPED_MEDIA[c] for c in classes if c in _WRAPPED_MEDIA), None)
+        if kind is not None:
+            return _wrapped(kind, el.get("href") or "")
+        if "media" in classes:
+            return _generic(el, classes)
+    return {}
+
+
+def _wrapped(kind: str, href: str) -> dict[str, Any]:
+    if kind == "photo":
+        return {"photo": href}
+    out: dict[str, Any] = {"file": href, "media_type": kind}
+    if kind == "video_file" and href:
+        out["file_name"] = href.rsplit("/", 1)[-1]
+    return out
+
+
+def _parts(el: Any) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for body in el.iter("div"):
+        classes = _classes(body)
+        for key in ("title", "description", "status"):
+            if key in classes:
+                out[key] = _plain(body)
+    return out
+
+
+def _generic(el: Any, classes: list[str]) -> dict[str, Any]:
+    parts = _parts(el)
+    title, status, href = parts.get("title", ""), parts.get("status", ""), el.get("href") or ""
+    if "media_call" in classes:
+        return {"call": True}
+    if "media_photo" in classes:
+        if title == "Sticker":
+            emoji = status.split(", ")[0] if ", " in status else status
+            return {"media_type": "sticker", "sticker_emoji": emoji, "file": href}
+        return {"photo": href or "(File not included.)"}
+    if "media_video" in classes:
+        kind = {"Animation": "animation", "Video message": "video_message"}.get(title, "video_file")
+        out: dict[str, Any] = {"media_type": kind, "file": href}
+        if kind == "video_file" and href:
+            out["file_name"] = href.rsplit("/", 1)[-1]
+        return out
+    kind = next((_GENERIC_MEDIA[c] for c in classes if c in _GENERIC_MEDIA), None)
+    if kind == "voice_message":
+        return {"media_type": kind, "file": href}
+    if kind == "audio_file":
+        performer, _, song = title.partition(" \u2013 ")
+        return {"media_type": kind, "performer": performer if song else "", "title": song}
+    if kind == "contact":
+        return {"contact_information": {"first_name": title, "last_name": ""}}
+    if kind == "location":
+        lat, _, lon = status.partition(", ")
+        info = {"latitude": lat, "longitude": lon} if lon else {}
+        return {"location_information": info}
+    if kind == "venue":
+        return {"place_name": title, "address": parts.get("description", "")}
+    if kind == "game":
+        return {"game_title": title}
+    if kind == "invoice":
+        return {"invoice_information": {"title": title}}
+    return {"file": href or "(File not included.)", "file_name": "" if title == "File" else title}
+
+
+def _poll(el: Any) -> dict[str, Any]:
+    question, answers = "", []
+    for div in el:
+        classes = _classes(div)
+        if "question" in classes:
+            question = _plain(div)
+        elif "answer" in classes:
+            text = (div.text or "").strip()
+            answers.append({"text": text[2:] if text.startswith("- ") else text})
+    return {"poll": {"question": question, "answers": answers}}
+
+
+def _reactions(el: Any) -> list[dict[str, Any]]:
+    out = []
+    for reaction in el:
+        classes = _classes(reaction)
+        if "reaction" not in classes:
+            continue
+        emoji, count, pics = "", None, 0
+        for part in reaction:
+            kind = _classes(part)
+            if "emoji" in kind:
+                emoji = "".join(part.itertext()).strip()
+            elif "count" in kind:
+                digits = "".join(part.itertext()).strip().replace(",", "").replace(" ", "")
+                count = int(digits) if digits.isdigit() else None
+            elif "userpics" in kind:
+                pics = sum(1 for pic in part if isinstance(pic.tag, str))
+        number = count if count is not None else pics
+        if "paid" in classes:
+            out.append({"type": "paid", "count": number})
+        elif emoji:
+            out.append({"type": "emoji", "emoji": emoji, "count": number})
+    return out
+
+
+def _reply(el: Any) -> int | None:
+    link = el.find("a")
+    if link is None:
+        return None  # "In reply to a message in another chat"
+    match = _GO_TO.search(link.get("href") or "")
+    return int(match.group(1)) if match else None
+
+
+def _body_fields(body: Any, raw: dict[str, Any], state: PageState) -> None:
+    """Fill ``raw`` from a message's ``div.body`` (or its ``div.forwarded.body``)."""
+    for el in body:
+        if not isinstance(el.tag, str):
+            continue
+        classes = _classes(el)
+        if "date" in classes and "pull_right" in classes:
+            raw["_title"] = el.get("title") or ""
+        elif "from_name" in classes:
+            if "_in_forward" in raw:
+                span = el.find("span")
+                name = (el.text or "").strip()
+                raw["forwarded_from"] = _VIA.sub("", name) if name else _plain(el)
+                if span is not None:
+                    span.tail = None
+            else:
+                raw["from"] = _VIA.sub("", _plain(el))
+        elif "forwarded" in classes and "body" in classes:
+            raw["_in_forward"] = True
+            _body_fields(el, raw, state)
+            raw.setdefault("forwarded_from", state.forwarded_from or "a hidden sender")
+        elif "reply_to" in classes:
+            target = _reply(el)
+            if target is not None:
+                raw["reply_to_message_id"] = target
+        elif "media_wrap" in classes:
+            raw |= _media_fields(el)
+        elif "text" in classes:
+            raw["text"] = html_text(el)
+        elif "reactions" in classes:
+            raw["reactions"] = _reactions(el)
+
+
+def _default(el: Any, mid: int, state: PageState) -> dict[str, Any]:
+    raw: dict[str, Any] = {"id": mid, "type": "message"}
+    joined = "joined" in _classes(el)
+    for child in el:
+        if isinstance(child.tag, str) and "body" in _classes(child):
+            _body_fields(child, raw, state)
+    parsed = parse_title_date(raw.pop("_title", ""))
+    if parsed is None:
+        raise ValueError("its date (div.pull_right.date.details title) is missing or unreadable")
+    state.local, offset = parsed
+    if offset is not None:
+        state.offset = offset
+    else:
+        state.undated += 1
+    raw |= _date_fields(state.local, offset)
+    raw.pop("_in_forward", None)
+    if "from" not in raw:  # a joined message: the previous one's sender
+        raw["from"] = state.sender
+        state.joined += joined
+    state.sender = raw["from"]
+    if "forwarded_from" in raw:
+        state.forwarded_from = raw["forwarded_from"]
+    raw.setdefault("text", "")
+    if raw.pop("call", False):
+        return {
+            "id": mid,
+            "type": "service",
+            **{k: raw[k] for k in ("date", "date_unixtime") if k in raw},
+            "actor": raw["from"],
+            "action": "phone_call",
+        }
+    if raw["from"]:
+        state.senders.add(raw["from"])
+    return raw
+
+
+def _service(el: Any, mid: int, state: PageState) -> dict[str, Any] | None:
+    body = next((c for c in el if isinstance(c.tag, str) and "body" in _classes(c)), None)
+    text = _plain(body) if body is not None else ""
+    state.sender = state.forwarded_from = None  # the next message shows its sender again
+    if mid < 0:
+        match = _DAY_RE.match(text)
+        if match and match.group(2) in _MONTHS:
+            state.day = datetime(int(match.group(3)), _MONTHS[match.group(2)], int(match.group(1)))
+        return None
+    if text.startswith(_UNSUPPORTED):
+        return {"id": mid, "type": "unsupported"}
+    link = body.find(".//a") if body is not None else None
+    pinned = _GO_TO.search(link.get("href") or "") if link is not None else None
+    fields = service_fields(
+        text, chat_title=state.title or "", pinned=int(pinned.group(1)) if pinned else None
+    )
+    if fields.get("action") in ("create_channel", "edit_group_title") and fields["actor"] == (
+        state.title or ""
+    ):
+        state.channel_signs += 1
+    state.service_times += 1
+    return {"id": mid, "type": "service", **fields}
+
+
+def _message(el: Any, state: PageState) -> dict[str, Any] | None:
+    match = _MESSAGE_ID.match(el.get("id") or "")
+    if match is None:
+        raise ValueError(f"a message block without a message id: {el.get('id')!r}")
+    mid = int(match.group(1))
+    if "service" in _classes(el):
+        return _service(el, mid, state)
+    state.messages += 1
+    return _default(el, mid, state)
+
+
+def _timed(waiting: list[dict[str, Any]], local: datetime, offset: timedelta | None) -> None:
+    for raw in waiting:
+        raw |= _date_fields(local, offset)
+
+
+def read_page(stream: IO[bytes], state: PageState) -> Iterator[dict[str, Any]]:
+    """The messages of one page, in order, as JSON export dicts (memory stays flat).
+
+    A service message, which shows no time, gets the time of the message before it on
+    the same day, else of the next one, else the start of its day.
+
+    Raises:
+        ValueError: a message block the exporter cannot have written (no id, no date).
+    """
+    header = False
+    waiting: list[dict[str, Any]] = []  # service messages waiting for a time
+    state.local = None  # each page starts with its day; times do not carry over
+    for _, el in etree.iterparse(stream, events=("end",), tag="div", html=True, encoding="utf-8"):
+        classes = _classes(el)
+        if "message" in classes:
+            day = state.day
+            raw = _message(el, state)
+            el.clear(keep_tail=False)
+            parent = el.getparent()
+            while parent is not None and el.getprevious() is not None:
+                del parent[0]
+            if raw is None:
+                continue
+            if raw.get("type") == "service" and "date" not in raw:
+                if state.local is not None and (day is None or state.local >= day):
+                    raw |= _date_fields(state.local, state.offset)
+                else:
+                    waiting.append(raw)
+                    continue
+            elif waiting:
+                assert state.local is not None
+                _timed(waiting, state.local, state.offset)
+                yield from waiting
+                waiting = []
+            yield raw
+        elif "page_header" in classes and not header:
+            header = True
+            name = el.find(".//div[@class='text bold']")
+            if name is not None and state.title is None:
+                state.title = _plain(name)
+    if waiting:
+        if state.day is None:
+            raise ValueError("service messages with no dated message or day on their page")
+        _timed(waiting, state.day, state.offset)
+        yield from waiting

@@ -105,8 +105,8 @@ def group() -> dict[str, Any]:
 
 
 def channel() -> dict[str, Any]:
-    """A public channel at +05:30: posts signed by the channel, a title change."""
-    c = Chat(NEWS[0], "public_channel", 1_600_000_002, timedelta(hours=5, minutes=30))
+    """A private channel at +05:30: posts signed by the channel, a title change."""
+    c = Chat(NEWS[0], "private_channel", 1_600_000_002, timedelta(hours=5, minutes=30))
     c.service(0, NEWS, "create_channel", title=NEWS[0])
     for n in range(12):
         c.say(60 * n + 1, NEWS, f"Выпуск {n + 1}: погода в долине, {n * 2} градусов.")

@@ -38,7 +38,7 @@ import hashlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import IO, Any
 
 from lxml import etree
@@ -63,6 +63,7 @@ _MONTHS = {
     )
 }
 _DAY_RE = re.compile(r"^(\d{1,2}) ([A-Z][a-z]+) (\d{4})$")
+_EPOCH = datetime(1970, 1, 1)
 _UNSUPPORTED = "This message is not supported by this version of Telegram Desktop"
 SYNTHETIC_BASE = 9_000_000_000_000
 """Chat ids an HTML export is stored under when nothing names its real id (they carry
@@ -152,11 +153,45 @@ def html_text(el: Any) -> str:
 
 
 def _plain(el: Any) -> str:
-    return " ".join("".join(el.itertext()).split())
+    text = el.text if len(el) == 0 else "".join(el.itertext())
+    return " ".join(text.split()) if text else ""
+
+
+_OFFSETS: dict[str, timedelta] = {}
+
+
+def _fast_title(title: str) -> tuple[datetime, timedelta | None] | None:
+    """The exporter's exact forms (``dd.MM.yyyy hh:mm:ss``, `` UTC+hh:mm`` after it)."""
+    if len(title) not in (19, 29) or title[2] != "." or title[5] != "." or title[13] != ":":
+        return None
+    try:
+        local = datetime(
+            int(title[6:10]),
+            int(title[3:5]),
+            int(title[0:2]),
+            int(title[11:13]),
+            int(title[14:16]),
+            int(title[17:19]),
+        )
+    except ValueError:
+        return None
+    if len(title) == 19:
+        return local, None
+    suffix = title[19:]
+    offset = _OFFSETS.get(suffix)
+    if offset is None:
+        if suffix[:4] != " UTC" or suffix[4] not in "+-" or suffix[7] != ":":
+            return None
+        offset = timedelta(hours=int(suffix[5:7]), minutes=int(suffix[8:10]))
+        _OFFSETS[suffix] = offset = -offset if suffix[4] == "-" else offset
+    return local, offset
 
 
 def parse_title_date(title: str) -> tuple[datetime, timedelta | None] | None:
     """``(local time, UTC offset or None)`` of a date ``title``; ``None`` if it is none."""
+    fast = _fast_title(title)
+    if fast is not None:
+        return fast
     match = _DATE_RE.search(title)
     if match is None:
         return None
@@ -175,8 +210,7 @@ def parse_title_date(title: str) -> tuple[datetime, timedelta | None] | None:
 def _date_fields(local: datetime, offset: timedelta | None) -> dict[str, Any]:
     out: dict[str, Any] = {"date": local.isoformat()}
     if offset is not None:
-        moment = local.replace(tzinfo=timezone(offset)).astimezone(UTC)
-        out["date_unixtime"] = str(int(moment.timestamp()))
+        out["date_unixtime"] = str(int(((local - offset) - _EPOCH).total_seconds()))
     return out
 
 
@@ -314,15 +348,46 @@ def _reply(el: Any) -> int | None:
     return int(match.group(1)) if match else None
 
 
+_BODY_PARTS = {
+    "pull_right date details": "date",
+    "from_name": "from_name",
+    "forwarded body": "forwarded",
+    "reply_to details": "reply_to",
+    "media_wrap clearfix": "media",
+    "text": "text",
+    "reactions": "reactions",
+}
+
+
+def _part(cls: str | None) -> str | None:
+    """Which part of a message body a block of class ``cls`` is (``None``: unread)."""
+    if cls is None:
+        return None
+    exact = _BODY_PARTS.get(cls)
+    if exact is not None:
+        return exact
+    classes = cls.split()  # another exporter version's order or extra classes
+    if "date" in classes and "pull_right" in classes:
+        return "date"
+    if "forwarded" in classes and "body" in classes:
+        return "forwarded"
+    for name in ("from_name", "reply_to", "media_wrap", "text", "reactions"):
+        if name in classes:
+            return {"media_wrap": "media"}.get(name, name)
+    return None
+
+
 def _body_fields(body: Any, raw: dict[str, Any], state: PageState) -> None:
     """Fill ``raw`` from a message's ``div.body`` (or its ``div.forwarded.body``)."""
     for el in body:
-        if not isinstance(el.tag, str):
+        part = _part(el.get("class"))
+        if part is None:
             continue
-        classes = _classes(el)
-        if "date" in classes and "pull_right" in classes:
+        if part == "date":
             raw["_title"] = el.get("title") or ""
-        elif "from_name" in classes:
+        elif part == "text":
+            raw["text"] = html_text(el)
+        elif part == "from_name":
             if "_in_forward" in raw:
                 span = el.find("span")
                 name = (el.text or "").strip()
@@ -331,27 +396,26 @@ def _body_fields(body: Any, raw: dict[str, Any], state: PageState) -> None:
                     span.tail = None
             else:
                 raw["from"] = _VIA.sub("", _plain(el))
-        elif "forwarded" in classes and "body" in classes:
+        elif part == "forwarded":
             raw["_in_forward"] = True
             _body_fields(el, raw, state)
             raw.setdefault("forwarded_from", state.forwarded_from or "a hidden sender")
-        elif "reply_to" in classes:
+        elif part == "reply_to":
             target = _reply(el)
             if target is not None:
                 raw["reply_to_message_id"] = target
-        elif "media_wrap" in classes:
+        elif part == "media":
             raw |= _media_fields(el)
-        elif "text" in classes:
-            raw["text"] = html_text(el)
-        elif "reactions" in classes:
+        elif part == "reactions":
             raw["reactions"] = _reactions(el)
 
 
 def _default(el: Any, mid: int, state: PageState) -> dict[str, Any]:
     raw: dict[str, Any] = {"id": mid, "type": "message"}
-    joined = "joined" in _classes(el)
+    joined = "joined" in (el.get("class") or "")
     for child in el:
-        if isinstance(child.tag, str) and "body" in _classes(child):
+        cls = child.get("class")
+        if cls == "body" or (cls and "body" in cls.split()):
             _body_fields(child, raw, state)
     parsed = parse_title_date(raw.pop("_title", ""))
     if parsed is None:
@@ -412,7 +476,7 @@ def _message(el: Any, state: PageState) -> dict[str, Any] | None:
     if match is None:
         raise ValueError(f"a message block without a message id: {el.get('id')!r}")
     mid = int(match.group(1))
-    if "service" in _classes(el):
+    if "service" in (el.get("class") or ""):
         return _service(el, mid, state)
     state.messages += 1
     return _default(el, mid, state)
@@ -423,8 +487,55 @@ def _timed(waiting: list[dict[str, Any]], local: datetime, offset: timedelta | N
         raw |= _date_fields(local, offset)
 
 
-def read_page(stream: IO[bytes], state: PageState) -> Iterator[dict[str, Any]]:
-    """The messages of one page, in order, as JSON export dicts (memory stays flat).
+MAX_PAGE_BYTES = 64 * 1024 * 1024
+"""Pages up to this size (the exporter's 1,000 messages take a few MB) are parsed whole,
+which is fastest; a larger one is streamed element by element."""
+_PARSER = etree.HTMLParser(encoding="utf-8")
+
+
+def _header(el: Any, state: PageState) -> None:
+    if state.title is None:
+        name = el.find(".//div[@class='text bold']")
+        if name is not None:
+            state.title = _plain(name)
+
+
+def _whole(data: bytes, state: PageState) -> Iterator[Any]:
+    """The message blocks of a page parsed whole (``data`` at most ``MAX_PAGE_BYTES``)."""
+    if not data.strip():
+        return
+    root = etree.fromstring(data, _PARSER)
+    if root is None:
+        return
+    header = root.find(".//div[@class='page_header']")
+    if header is not None:
+        _header(header, state)
+    history = root.find(".//div[@class='history']")
+    blocks = history if history is not None else root.iter("div")
+    for el in blocks:
+        if el.tag == "div" and "message" in (el.get("class") or "").split():
+            yield el
+
+
+def _streamed(stream: IO[bytes], state: PageState) -> Iterator[Any]:
+    """The message blocks of a page as libxml2 reads it, each freed once read."""
+    for _, el in etree.iterparse(stream, events=("end",), tag="div", html=True, encoding="utf-8"):
+        classes = _classes(el)
+        if "message" in classes:
+            yield el
+            el.clear(keep_tail=False)
+            parent = el.getparent()
+            while parent is not None and el.getprevious() is not None:
+                del parent[0]
+        elif "page_header" in classes:
+            _header(el, state)
+
+
+def read_page(
+    stream: IO[bytes], state: PageState, size: int | None = None
+) -> Iterator[dict[str, Any]]:
+    """The messages of one page, in order, as JSON export dicts (memory stays bounded:
+    one page at a time, or one message at a time for a page over ``MAX_PAGE_BYTES``).
 
     A service message, which shows no time, gets the time of the message before it on
     the same day, else of the next one, else the start of its day.
@@ -432,37 +543,29 @@ def read_page(stream: IO[bytes], state: PageState) -> Iterator[dict[str, Any]]:
     Raises:
         ValueError: a message block the exporter cannot have written (no id, no date).
     """
-    header = False
     waiting: list[dict[str, Any]] = []  # service messages waiting for a time
     state.local = None  # each page starts with its day; times do not carry over
-    for _, el in etree.iterparse(stream, events=("end",), tag="div", html=True, encoding="utf-8"):
-        classes = _classes(el)
-        if "message" in classes:
-            day = state.day
-            raw = _message(el, state)
-            el.clear(keep_tail=False)
-            parent = el.getparent()
-            while parent is not None and el.getprevious() is not None:
-                del parent[0]
-            if raw is None:
+    if size is not None and size <= MAX_PAGE_BYTES:
+        blocks = _whole(stream.read(MAX_PAGE_BYTES + 1), state)
+    else:
+        blocks = _streamed(stream, state)
+    for el in blocks:
+        day = state.day
+        raw = _message(el, state)
+        if raw is None:
+            continue
+        if raw.get("type") == "service" and "date" not in raw:
+            if state.local is not None and (day is None or state.local >= day):
+                raw |= _date_fields(state.local, state.offset)
+            else:
+                waiting.append(raw)
                 continue
-            if raw.get("type") == "service" and "date" not in raw:
-                if state.local is not None and (day is None or state.local >= day):
-                    raw |= _date_fields(state.local, state.offset)
-                else:
-                    waiting.append(raw)
-                    continue
-            elif waiting:
-                assert state.local is not None
-                _timed(waiting, state.local, state.offset)
-                yield from waiting
-                waiting = []
-            yield raw
-        elif "page_header" in classes and not header:
-            header = True
-            name = el.find(".//div[@class='text bold']")
-            if name is not None and state.title is None:
-                state.title = _plain(name)
+        elif waiting:
+            assert state.local is not None
+            _timed(waiting, state.local, state.offset)
+            yield from waiting
+            waiting = []
+        yield raw
     if waiting:
         if state.day is None:
             raise ValueError("service messages with no dated message or day on their page")

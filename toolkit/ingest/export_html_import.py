@@ -235,7 +235,7 @@ def _read_chat(
         last_id: Any = None
         try:
             with page.open() as raw:
-                for data in read_page(ByteCounter(raw, bar), run.state):  # type: ignore[arg-type]
+                for data in read_page(ByteCounter(raw, bar), run.state, page.size):  # type: ignore[arg-type]
                     if not opened:
                         _open(importer, run, target)
                         opened = True

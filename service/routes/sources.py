@@ -46,6 +46,12 @@ class SyncRequest(BaseModel):
     limit: StrictCount = Field(
         1000, ge=1, le=10000, description="Fetch at most this many messages in this call."
     )
+    with_comments: bool = Field(
+        False,
+        strict=True,
+        description="For a channel with a discussion group: also store the comments of the "
+        "posts fetched, as messages of the group replying to their post.",
+    )
 
 
 class SyncResult(SourceInfo):
@@ -57,6 +63,9 @@ class SyncResult(SourceInfo):
     unchanged: int
     watermark: int | None = Field(description="Highest message id synced so far.")
     complete: bool = Field(description="False when `limit` stopped it: call again for more.")
+    comments: int = Field(
+        0, description="Comments and post copies stored in the discussion group (with_comments)."
+    )
 
 
 def _info(stats: SourceStats, source_ref: str) -> SourceInfo:
@@ -102,7 +111,13 @@ def sync_source_by_ref(
     """
     # Synced messages are embedded by the searches that read them, as before: the sync
     # answers without waiting for the model.
-    report = ws.sync(body.source_ref, new_client(), limit=body.limit, embed=False)
+    report = ws.sync(
+        body.source_ref,
+        new_client(),
+        limit=body.limit,
+        embed=False,
+        with_comments=body.with_comments,
+    )
     info = _info(ws.source_stats(report.source), body.source_ref)
     return SyncResult.model_validate(
         {
@@ -111,5 +126,6 @@ def sync_source_by_ref(
             "fetched": report.fetched,
             "watermark": report.watermark_after,
             "complete": report.fetched < body.limit,
+            "comments": report.comments,
         }
     )

@@ -283,7 +283,13 @@ def _generic(el: Any, classes: list[str]) -> dict[str, Any]:
         if kind == "video_file" and href:
             out["file_name"] = href.rsplit("/", 1)[-1]
         return out
-    kind = next((_GENERIC_MEDIA[c] for c in classes if c in _GENERIC_MEDIA), None)
+    generic = next((_GENERIC_MEDIA[c] for c in classes if c in _GENERIC_MEDIA), None)
+    return _generic_kind(generic, title, status, href, parts)
+
+
+def _generic_kind(
+    kind: str | None, title: str, status: str, href: str, parts: dict[str, str]
+) -> dict[str, Any]:
     if kind == "voice_message":
         return {"media_type": kind, "file": href}
     if kind == "audio_file":

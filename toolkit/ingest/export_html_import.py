@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import tzinfo
 from pathlib import Path, PurePosixPath
@@ -164,7 +164,9 @@ def folder_chats(path: Path) -> list[HtmlChat]:
     return chats
 
 
-def archive_chats(names: dict[str, tuple[int, Opener]], listing: bytes | None) -> list[HtmlChat]:
+def archive_chats(
+    names: Mapping[str, tuple[int, Opener]], listing: bytes | None
+) -> list[HtmlChat]:
     """The chats of an HTML export inside an archive (member name → size, opener)."""
     folders: dict[str, list[Page]] = {}
     for name, (size, opener) in names.items():

@@ -130,7 +130,7 @@ def html_rows(result: HtmlImport) -> list[tuple[str, str, str, bool | None]]:
         (
             f"HTML export of {result.messages:,} messages ({result.pages} pages): store",
             f"{result.seconds:.2f} s = {result.rate:,.0f} msg/s; peak Python memory "
-            f"{mb:.1f} MB ({4 * MESSAGES:,} messages: {mb4:.1f} MB)",
+            f"{mb:.1f} MB ({4 * result.messages:,} messages: {mb4:.1f} MB)",
             f"≥ {TARGET:,.0f} msg/s, memory bounded",
             result.rate >= TARGET and bounded,
         )

@@ -71,7 +71,9 @@ def _entities(text: Any) -> str:
         elif kind == "email":
             out.append(f'<a href="mailto:{body}">{body}</a>')
         elif kind == "hashtag":
-            out.append(f'<a href="" onclick="return ShowHashtag(&quot;{body[1:]}&quot;)">{body}</a>')
+            out.append(
+                f'<a href="" onclick="return ShowHashtag(&quot;{body[1:]}&quot;)">{body}</a>'
+            )
         elif kind == "bold":
             out.append(f"<strong>{body}</strong>")
         elif kind == "italic":
@@ -264,7 +266,7 @@ def render_pages(
             w.pop("a")
         previous: dict[str, Any] | None = None
         for raw in messages[start : start + per_page]:
-            moment, local = _moment(raw)
+            local = _moment(raw)[1]
             if previous is None or _moment(previous)[1].date() != local.date():
                 date_id -= 1
                 w.div("message service", id=f"message{date_id}")
@@ -333,7 +335,9 @@ def _message(
         _userpic(w, name)
         w.pop()
     w.div("body")
-    w.leaf("pull_right date details", _moment(raw)[1].strftime("%H:%M"), title=_title(raw, with_offset))
+    w.leaf(
+        "pull_right date details", _moment(raw)[1].strftime("%H:%M"), title=_title(raw, with_offset)
+    )
     if not joined:
         w.leaf("from_name", _e(f"{name} "))
     forwarded = raw.get("forwarded_from")
@@ -344,9 +348,7 @@ def _message(
         w.div("forwarded body")
         w.div("from_name")
         stamp = _title(raw, True)
-        w.raw(
-            f'{_e(forwarded)}<span class="date details" title="{stamp}"> {stamp[:19]}</span>'
-        )
+        w.raw(f'{_e(forwarded)}<span class="date details" title="{stamp}"> {stamp[:19]}</span>')
         w.pop()
     if "reply_to_message_id" in raw:
         w.div("reply_to details")

@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 T0 = datetime(2024, 5, 6, 7, 0, tzinfo=UTC)
+NOT_INCLUDED = "(File not included. Change data exporting settings to download.)"
 
 
 class Chat:
@@ -74,24 +75,69 @@ def group() -> dict[str, Any]:
             {"type": "link", "text": "https://example.org/map"},
         ],
     )
-    c.say(6, TARAS, "Вітаю! Я візьму насіння гарбуза.", reactions=[
-        {"type": "emoji", "emoji": "👍", "count": 3},
-        {"type": "emoji", "emoji": "❤", "count": 1, "recent": [{"from": "Anna Lee", "from_id": "user2001", "date": "2024-05-06T09:07:00"}]},
-    ])  # fmt: skip
-    c.say(7, TARAS, "", photo="(File not included. Change data exporting settings to download.)")
-    c.say(8, TARAS, "Ось фото грядки", photo="(File not included. Change data exporting settings to download.)")  # fmt: skip
-    c.say(9, ANNA, [{"type": "bold", "text": "Rules"}, ": no pesticides, ", {"type": "mention", "text": "@garden_bot"}, " ", {"type": "hashtag", "text": "#organic"}])  # fmt: skip
+    liked = {"from": "Anna Lee", "from_id": "user2001", "date": "2024-05-06T09:07:00"}
+    c.say(
+        6,
+        TARAS,
+        "Вітаю! Я візьму насіння гарбуза.",
+        reactions=[
+            {"type": "emoji", "emoji": "👍", "count": 3},
+            {"type": "emoji", "emoji": "❤", "count": 1, "recent": [liked]},
+        ],
+    )
+    c.say(7, TARAS, "", photo=NOT_INCLUDED)
+    c.say(8, TARAS, "Ось фото грядки", photo=NOT_INCLUDED)
+    c.say(
+        9,
+        ANNA,
+        [
+            {"type": "bold", "text": "Rules"},
+            ": no pesticides, ",
+            {"type": "mention", "text": "@garden_bot"},
+            " ",
+            {"type": "hashtag", "text": "#organic"},
+        ],
+    )
     c.say(30, ANNA, "", forwarded_from="Seed Library", photo="(File not included.)")
     c.say(30, ANNA, "Spring catalogue is out", forwarded_from="Seed Library")  # joined forward
     c.say(31, OLEG, "", media_type="sticker", sticker_emoji="🌱", file="(File not included.)")
     c.say(32, OLEG, "", media_type="voice_message", file="(File not included.)")
     c.say(33, ANNA, "", file="(File not included.)", file_name="planting-plan.pdf")
-    c.say(34, ANNA, "", poll={"question": "Which day?", "answers": [{"text": "Saturday", "voters": 2}, {"text": "Sunday", "voters": 0}]})  # fmt: skip
-    c.say(35, TARAS, "", contact_information={"first_name": "Ірина", "last_name": "Коваль", "phone_number": "+380 44 000 0000"})  # fmt: skip
-    c.say(36, TARAS, "", place_name="Community Garden", address="12 Elm Street", location_information={"latitude": 50.45, "longitude": 30.52})  # fmt: skip
+    c.say(
+        34,
+        ANNA,
+        "",
+        poll={
+            "question": "Which day?",
+            "answers": [{"text": "Saturday", "voters": 2}, {"text": "Sunday", "voters": 0}],
+        },
+    )
+    c.say(
+        35,
+        TARAS,
+        "",
+        contact_information={
+            "first_name": "Ірина",
+            "last_name": "Коваль",
+            "phone_number": "+380 44 000 0000",
+        },
+    )
+    c.say(
+        36,
+        TARAS,
+        "",
+        place_name="Community Garden",
+        address="12 Elm Street",
+        location_information={"latitude": 50.45, "longitude": 30.52},
+    )
     c.service(37, ANNA, "pin_message", message_id=first)
     c.say(38, OLEG, "Отвечаю на первое сообщение", reply_to_message_id=first)  # across pages
-    c.say(40, TARAS, "Дякую за «насіння»!", reactions=[{"type": "paid", "count": 5}, {"type": "emoji", "emoji": "🔥", "count": 2}])  # fmt: skip
+    c.say(
+        40,
+        TARAS,
+        "Дякую за «насіння»!",
+        reactions=[{"type": "paid", "count": 5}, {"type": "emoji", "emoji": "🔥", "count": 2}],
+    )
     c.service(41, ANNA, "remove_members", members=[TARAS[0]])
     c.service(42, TARAS, "join_group_by_link", inviter="Anna Lee")
     c.say(60 * 24 + 5, ANNA, "Next day: rain, swap moved indoors.")  # a new day
@@ -110,7 +156,9 @@ def channel() -> dict[str, Any]:
     c.service(0, NEWS, "create_channel", title=NEWS[0])
     for n in range(12):
         c.say(60 * n + 1, NEWS, f"Выпуск {n + 1}: погода в долине, {n * 2} градусов.")
-    c.say(800, NEWS, "", photo="(File not included. Change data exporting settings to download.)", reactions=[{"type": "emoji", "emoji": "😢", "count": 14}])  # fmt: skip
+    c.say(
+        800, NEWS, "", photo=NOT_INCLUDED, reactions=[{"type": "emoji", "emoji": "😢", "count": 14}]
+    )
     c.service(801, NEWS, "edit_group_title", title=NEWS[0])
     c.say(802, NEWS, "Новини українською: ярмарок у неділю.")
     return c.data
@@ -150,7 +198,9 @@ def forum() -> dict[str, Any]:
     return c.data
 
 
-def big(count: int, *, name: str = "Big Group", offset: timedelta = timedelta(hours=2)) -> dict[str, Any]:
+def big(
+    count: int, *, name: str = "Big Group", offset: timedelta = timedelta(hours=2)
+) -> dict[str, Any]:
     """A supergroup of ``count`` messages of three people, replies and reactions."""
     c = Chat(name, "private_supergroup", 1_900_000_005, offset)
     people = [ANNA, OLEG, TARAS]

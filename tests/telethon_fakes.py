@@ -151,7 +151,9 @@ class FakeTelegram:
             call = sum(1 for c in self.calls if c.get("reply_to") is not None)
             self.calls.append({"entity": entity.id, "reply_to": reply_to, "reverse": reverse})
             fault = next((f for f in self.comment_faults if f.call == call), None)
-            for n, message in enumerate(sorted(self.comments.get(reply_to, []), key=lambda m: m.id)):
+            for n, message in enumerate(
+                sorted(self.comments.get(reply_to, []), key=lambda m: m.id)
+            ):
                 if fault is not None and n == fault.after:
                     raise fault.error
                 message._finish_init(self, self._by_peer, None)
@@ -197,6 +199,7 @@ def commented_news() -> FakeTelegram:
     Post 1 has a copy (101) in the group and three comments (110, 111, and 112 replying
     to 110); post 3 has a copy (103) and one comment (120); posts 2 and 4 have none.
     """
+
     def replies(count: int) -> tl.MessageReplies:
         return tl.MessageReplies(
             replies=count, replies_pts=1, comments=True, channel_id=DISCUSSION.id

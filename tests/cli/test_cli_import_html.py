@@ -23,7 +23,9 @@ def test_cli_imports_an_html_export_folder_with_its_chat_id(
     assert result.exit_code == 0, result.output
     assert "Garden Club" in result.stdout
     assert "HTML export, 5 pages" in result.stdout
-    assert store().count_messages(store().get_source(parse_ref("c/1500000001")).id) == 25  # + 5 service
+    assert (
+        store().count_messages(store().get_source(parse_ref("c/1500000001")).id) == 25
+    )  # + 5 service
 
 
 def test_cli_refuses_a_zip_bomb_in_one_line(runner: CliRunner, cli_env: Path) -> None:

@@ -16,8 +16,8 @@ def test_sync_with_comments_stores_them_in_the_discussion_group(
     app: FastAPI, client: TestClient, auth: Any
 ) -> None:
     fake = commented_news()
-    app.dependency_overrides[get_messenger_client_factory] = lambda: lambda: (
-        TelethonMessengerClient(fake)
+    app.dependency_overrides[get_messenger_client_factory] = lambda: (
+        lambda: TelethonMessengerClient(fake)
     )
     headers = auth("sources.write", "sources.read")
     body = {"source_ref": "@dailynews", "with_comments": True}

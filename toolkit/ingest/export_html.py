@@ -57,8 +57,20 @@ _TRAILING = re.compile(r"\n *$")
 _MONTHS = {
     name: n
     for n, name in enumerate(
-        "January February March April May June July August September October November "
-        "December".split(),
+        [
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
+        ],
         start=1,
     )
 }

@@ -164,9 +164,7 @@ def folder_chats(path: Path) -> list[HtmlChat]:
     return chats
 
 
-def archive_chats(
-    names: Mapping[str, tuple[int, Opener]], listing: bytes | None
-) -> list[HtmlChat]:
+def archive_chats(names: Mapping[str, tuple[int, Opener]], listing: bytes | None) -> list[HtmlChat]:
     """The chats of an HTML export inside an archive (member name → size, opener)."""
     folders: dict[str, list[Page]] = {}
     for name, (size, opener) in names.items():

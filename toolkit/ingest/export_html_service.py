@@ -21,6 +21,7 @@ from typing import Any
 # One list of names as the exporter joins it: "A", "A and B", "A, B and C".
 _AND = re.compile(r", | and ")
 _QUOTED = r"«(?P<title>.*)»"
+_A = r"^(?P<actor>.+?) "  # the actor's name, first
 
 
 def names(text: str) -> list[str]:
@@ -36,40 +37,59 @@ def _title(match: re.Match[str]) -> dict[str, Any]:
     return {"title": match["title"]}
 
 
+def _new_title(match: re.Match[str]) -> dict[str, Any]:
+    return {"new_title": match["title"]}
+
+
+def _one(match: re.Match[str]) -> dict[str, Any]:
+    return {"members": [match["who"]]}
+
+
 Rule = tuple[re.Pattern[str], str, Callable[[re.Match[str]], dict[str, Any]] | None]
+
+
+def _rule(
+    pattern: str, action: str, extra: Callable[[re.Match[str]], dict[str, Any]] | None
+) -> Rule:
+    return re.compile(pattern), action, extra
+
 
 # (sentence, JSON action, extra fields). An actor group is the leading name; sentences
 # without one are a channel's (its name is the actor).
 _RULES: list[Rule] = [
-    (re.compile(rf"^(?P<actor>.+?) created group {_QUOTED}(?: with members .*)?$"), "create_group", _title),
-    (re.compile(rf"^Channel {_QUOTED} created$"), "create_channel", _title),
-    (re.compile(rf"^Channel title changed to {_QUOTED}$"), "edit_group_title", _title),
-    (re.compile(rf"^(?P<actor>.+?) changed group title to {_QUOTED}$"), "edit_group_title", _title),
-    (re.compile(r"^Channel photo changed$"), "edit_group_photo", None),
-    (re.compile(r"^(?P<actor>.+?) changed group photo$"), "edit_group_photo", None),
-    (re.compile(r"^Channel photo removed$"), "delete_group_photo", None),
-    (re.compile(r"^(?P<actor>.+?) removed group photo$"), "delete_group_photo", None),
-    (re.compile(r"^(?P<actor>.+?) invited (?P<who>.+) to the (?:voice|video) chat$"), "invite_to_group_call", _members),
-    (re.compile(r"^(?P<actor>.+?) invited (?P<who>.+)$"), "invite_members", _members),
-    (re.compile(r"^(?P<actor>.+?) removed (?P<who>.+)$"), "remove_members", lambda m: {"members": [m["who"]]}),
-    (re.compile(r"^(?P<actor>.+?) joined group by link from .*$"), "join_group_by_link", None),
-    (re.compile(r"^(?P<actor>.+?) joined group by request$"), "join_group_by_request", None),
-    (re.compile(r"^(?P<actor>.+?) converted this group to a supergroup$"), "migrate_to_supergroup", None),
-    (re.compile(rf"^(?P<actor>.+?) converted a basic group to this supergroup {_QUOTED}$"), "migrate_from_group", _title),
-    (re.compile(r"^History cleared$"), "clear_history", None),
-    (re.compile(r"^(?P<actor>.+?) started (?:a )?(?:voice|video) chat(?: \(\d+ seconds\))?$"), "group_call", None),
-    (re.compile(r"^(?:Voice|Video) chat(?: \(\d+ seconds\))?$"), "group_call", None),
-    (re.compile(r"^(?P<actor>.+?) scheduled a (?:voice|video) chat for .*$"), "group_call_scheduled", None),
-    (re.compile(r"^(?:Voice|Video) chat scheduled for .*$"), "group_call_scheduled", None),
-    (re.compile(r"^(?P<actor>.+?) has set messages (?:to|not to) auto-delete.*$"), "set_messages_ttl", None),
-    (re.compile(r"^New messages will (?:not )?auto-delete.*$"), "set_messages_ttl", None),
-    (re.compile(r"^(?P<actor>.+?) (?:changed chat theme to .*|disabled chat theme)$"), "edit_chat_theme", None),
-    (re.compile(r"^Channel theme (?:was changed to .*|was disabled)$"), "edit_chat_theme", None),
-    (re.compile(rf"^(?P<actor>.+?) created topic {_QUOTED}$"), "topic_created", _title),
-    (re.compile(rf"^(?P<actor>.+?) changed topic title to {_QUOTED}(?:,icon to «.*»)?$"), "topic_edit", lambda m: {"new_title": m["title"]}),
-    (re.compile(r"^(?P<actor>.+?) changed topic icon to «.*»$"), "topic_edit", None),
-    (re.compile(r"^(?P<actor>.+?) joined Telegram$"), "joined_telegram", None),
-]  # fmt: skip
+    _rule(_A + rf"created group {_QUOTED}(?: with members .*)?$", "create_group", _title),
+    _rule(rf"^Channel {_QUOTED} created$", "create_channel", _title),
+    _rule(rf"^Channel title changed to {_QUOTED}$", "edit_group_title", _title),
+    _rule(_A + rf"changed group title to {_QUOTED}$", "edit_group_title", _title),
+    _rule(r"^Channel photo changed$", "edit_group_photo", None),
+    _rule(_A + r"changed group photo$", "edit_group_photo", None),
+    _rule(r"^Channel photo removed$", "delete_group_photo", None),
+    _rule(_A + r"removed group photo$", "delete_group_photo", None),
+    _rule(
+        _A + r"invited (?P<who>.+) to the (?:voice|video) chat$", "invite_to_group_call", _members
+    ),
+    _rule(_A + r"invited (?P<who>.+)$", "invite_members", _members),
+    _rule(_A + r"removed (?P<who>.+)$", "remove_members", _one),
+    _rule(_A + r"joined group by link from .*$", "join_group_by_link", None),
+    _rule(_A + r"joined group by request$", "join_group_by_request", None),
+    _rule(_A + r"converted this group to a supergroup$", "migrate_to_supergroup", None),
+    _rule(
+        _A + rf"converted a basic group to this supergroup {_QUOTED}$", "migrate_from_group", _title
+    ),
+    _rule(r"^History cleared$", "clear_history", None),
+    _rule(_A + r"started (?:a )?(?:voice|video) chat(?: \(\d+ seconds\))?$", "group_call", None),
+    _rule(r"^(?:Voice|Video) chat(?: \(\d+ seconds\))?$", "group_call", None),
+    _rule(_A + r"scheduled a (?:voice|video) chat for .*$", "group_call_scheduled", None),
+    _rule(r"^(?:Voice|Video) chat scheduled for .*$", "group_call_scheduled", None),
+    _rule(_A + r"has set messages (?:to|not to) auto-delete.*$", "set_messages_ttl", None),
+    _rule(r"^New messages will (?:not )?auto-delete.*$", "set_messages_ttl", None),
+    _rule(_A + r"(?:changed chat theme to .*|disabled chat theme)$", "edit_chat_theme", None),
+    _rule(r"^Channel theme (?:was changed to .*|was disabled)$", "edit_chat_theme", None),
+    _rule(_A + rf"created topic {_QUOTED}$", "topic_created", _title),
+    _rule(_A + rf"changed topic title to {_QUOTED}(?:,icon to «.*»)?$", "topic_edit", _new_title),
+    _rule(_A + r"changed topic icon to «.*»$", "topic_edit", None),
+    _rule(_A + r"joined Telegram$", "joined_telegram", None),
+]
 
 _PINNED = re.compile(r"^(?P<actor>.+?) pinned this message$")
 

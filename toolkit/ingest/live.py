@@ -252,7 +252,11 @@ class TelethonMessengerClient:
                     if titled is not None:
                         source.topics[titled[0]] = titled[1]
                     replies: Any = getattr(raw, "replies", None)
-                    if getattr(replies, "comments", False) and replies.replies and replies.channel_id:
+                    if (
+                        getattr(replies, "comments", False)
+                        and replies.replies
+                        and replies.channel_id
+                    ):
                         source.commented[int(raw.id)] = int(replies.channel_id)
                     message = convert_message(raw, source_id, forum=source.forum)
                     if message is not None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import NotRequired, TypedDict, Unpack
 
@@ -49,7 +49,7 @@ class SyncReport:
     their comments."""
     discussion: Source | None = None
     """The channel's discussion group, when comments were read into it."""
-    comments_result: UpsertResult = UpsertResult()
+    comments_result: UpsertResult = field(default_factory=UpsertResult)
 
 
 class _Batcher:

@@ -35,9 +35,7 @@ CONTENT = MSG_COLUMNS.split(", ")[2:]
 _POSTED, _EDITED, _TEXT, _TOPIC = (
     CONTENT.index(c) for c in ("posted_at", "edited_at", "text", "topic_id")
 )
-_KEPT_WHEN_UNKNOWN = tuple(
-    CONTENT.index(c) for c in ("views", "forwards", "sender_peer_id")
-)
+_KEPT_WHEN_UNKNOWN = tuple(CONTENT.index(c) for c in ("views", "forwards", "sender_peer_id"))
 """Columns not every source knows (views and forwards: only a live sync; sender ids: not
 an HTML export): a message without them keeps the stored values."""
 EDITABLE = [c for c in CONTENT if c != "posted_at"]

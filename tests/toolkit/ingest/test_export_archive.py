@@ -98,7 +98,7 @@ def test_a_symbolic_link_in_the_archive_is_refused(db: SQLiteStore, tmp_path: Pa
 def test_a_zip_without_an_export_and_a_broken_zip_are_one_line(
     db: SQLiteStore, tmp_path: Path
 ) -> None:
-    with pytest.raises(InvalidRequest, match="holds no result.json"):
+    with pytest.raises(InvalidRequest, match=r"holds no result\.json"):
         import_export(db, _zip(tmp_path / "notes.zip", {"notes.txt": "hello"}))
     broken = tmp_path / "broken.zip"
     broken.write_bytes(b"PK\x03\x04 this is no archive")

@@ -117,7 +117,9 @@ def test_group_export_quirks_survive_the_round_trip(tmp_path: Path) -> None:
     by_id = {m.messenger_message_id: m for m in messages}
     assert by_id[4].sender_name == "Anna Lee"  # joined: no from_name in the HTML
     assert by_id[4].text == "Bring labels,\nplease."
-    assert by_id[6].text == "Список тут: таблица (https://example.org/seeds) и https://example.org/map"
+    assert (
+        by_id[6].text == "Список тут: таблица (https://example.org/seeds) и https://example.org/map"
+    )
     assert by_id[7].reactions == (("👍", 3), ("❤", 1))
     assert (by_id[11].forwarded_from, by_id[12].forwarded_from) == ("Seed Library",) * 2
     assert 'class="message default clearfix joined" id="message12"' in "".join(
@@ -129,8 +131,8 @@ def test_group_export_quirks_survive_the_round_trip(tmp_path: Path) -> None:
     assert by_id[16].text == "Which day? — Saturday / Sunday"
     assert by_id[17].text == "[contact] Ірина Коваль"
     assert by_id[18].text == "[venue] Community Garden, 12 Elm Street"
-    assert by_id[19].text == "Anna Lee pinned message 3" and by_id[19].is_service
-    assert by_id[20].reply_to == 3 and by_id[20].sender_name == "Олег Петренко"
+    assert (by_id[19].text, by_id[19].is_service) == ("Anna Lee pinned message 3", True)
+    assert (by_id[20].reply_to, by_id[20].sender_name) == (3, "Олег Петренко")
     assert by_id[21].reactions == (("paid", 5), ("🔥", 2))
     assert by_id[22].text == "Anna Lee removed Тарас Шевчук"
     assert by_id[27].text == "Hi, I'm new here. <b>Not bold</b> & fine"
@@ -153,7 +155,7 @@ def test_times_are_utc_from_the_title_offset(
     title = render_pages(chat)[0][1]
     sign = "-" if hours < 0 else "+"
     whole = abs(hours)
-    assert f"UTC{sign}{int(whole):02d}:{int(whole % 1 * 60):02d}\"" in title
+    assert f'UTC{sign}{int(whole):02d}:{int(whole % 1 * 60):02d}"' in title
 
 
 @pytest.mark.parametrize("zone", [None, "+03:00", "Europe/Kyiv"])
@@ -224,8 +226,10 @@ def test_a_page_that_is_no_export_is_one_clear_error(tmp_path: Path) -> None:
     try:
         with pytest.raises(ImportFormatError, match="not a page of a Telegram Desktop HTML"):
             import_export(store, page)
-        with pytest.raises(InvalidRequest, match="holds no messages.html"):
-            import_export(store, tmp_path / "empty" if (tmp_path / "empty").mkdir() is None else tmp_path)
+        with pytest.raises(InvalidRequest, match=r"holds no messages\.html"):
+            import_export(
+                store, tmp_path / "empty" if (tmp_path / "empty").mkdir() is None else tmp_path
+            )
         assert store.list_sources() == []
     finally:
         store.close()
@@ -237,7 +241,9 @@ def test_a_message_without_a_date_names_its_page(tmp_path: Path) -> None:
     page.write_text(page.read_text(encoding="utf-8").replace('title="', 'data-x="', 1))
     store = SQLiteStore(tmp_path / "s.sqlite3")
     try:
-        with pytest.raises(ImportFormatError, match=r"messages.html: before its first message: its date"):
+        with pytest.raises(
+            ImportFormatError, match=r"messages.html: before its first message: its date"
+        ):
             import_export(store, folder)
         assert store.list_sources() == []
     finally:

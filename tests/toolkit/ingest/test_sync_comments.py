@@ -40,12 +40,17 @@ def test_comments_are_stored_in_the_discussion_group_replying_to_their_post(
 ) -> None:
     fake = commented_news()
     report = run_sync(
-        db, TelethonMessengerClient(fake), NEWS_REF,
-        batch_size=2, flood_sleep_threshold=5, with_comments=True,
+        db,
+        TelethonMessengerClient(fake),
+        NEWS_REF,
+        batch_size=2,
+        flood_sleep_threshold=5,
+        with_comments=True,
     )
     assert report.fetched == 4
     assert report.comments == 6  # two copies, four comments
-    assert report.discussion is not None and report.discussion.internal_id == DISCUSSION.id
+    assert report.discussion is not None
+    assert report.discussion.internal_id == DISCUSSION.id
     group = db.get_source(GROUP_REF)
     assert (group.title, group.kind) == ("Daily News Chat", SourceKind.CHAT)
     stored = {m.messenger_message_id: m for m in db.messages_in_period(group.id, None, None)}
@@ -62,7 +67,9 @@ def test_comments_are_stored_in_the_discussion_group_replying_to_their_post(
 
 def test_without_the_option_no_comment_is_read(db: SQLiteStore) -> None:
     fake = commented_news()
-    report = run_sync(db, TelethonMessengerClient(fake), NEWS_REF, batch_size=10, flood_sleep_threshold=5)
+    report = run_sync(
+        db, TelethonMessengerClient(fake), NEWS_REF, batch_size=10, flood_sleep_threshold=5
+    )
     assert (report.comments, report.discussion) == (0, None)
     assert not any(c.get("reply_to") for c in fake.calls)
     assert [s.source.internal_id for s in db.list_sources()] == [NEWS.id]
@@ -73,12 +80,14 @@ def test_an_incremental_sync_reads_the_comments_of_new_posts_only(db: SQLiteStor
     client = TelethonMessengerClient(fake)
     run_sync(db, client, NEWS_REF, batch_size=10, flood_sleep_threshold=5, with_comments=True)
     fake.histories[NEWS.id].append(text_message(NEWS, 5, "Nothing to discuss", sender=None))
-    again = run_sync(db, client, NEWS_REF, batch_size=10, flood_sleep_threshold=5, with_comments=True)
+    again = run_sync(
+        db, client, NEWS_REF, batch_size=10, flood_sleep_threshold=5, with_comments=True
+    )
     assert (again.fetched, again.comments) == (1, 0)
     full = run_sync(
         db, client, NEWS_REF, batch_size=10, flood_sleep_threshold=5, with_comments=True, full=True
     )
-    assert full.comments == 6 and full.comments_result.unchanged == 6
+    assert (full.comments, full.comments_result.unchanged) == (6, 6)
 
 
 def test_a_short_flood_wait_in_comments_is_slept_without_duplicates(db: SQLiteStore) -> None:
@@ -92,8 +101,13 @@ def test_a_short_flood_wait_in_comments_is_slept_without_duplicates(db: SQLiteSt
     async def go() -> int:
         client = TelethonMessengerClient(fake)
         report = await sync_source(
-            db, client, NEWS_REF, batch_size=1, flood_sleep_threshold=5,
-            sleep=sleeper, with_comments=True,
+            db,
+            client,
+            NEWS_REF,
+            batch_size=1,
+            flood_sleep_threshold=5,
+            sleep=sleeper,
+            with_comments=True,
         )
         return report.comments
 

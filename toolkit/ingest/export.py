@@ -156,8 +156,8 @@ def import_export(
         return _import_archive(
             store, path, ref=ref, progress=progress, batch_size=batch_size, tz=tz
         )
-    if path.is_dir() and (path / "result.json").is_file() and not (path / "messages.html").exists():
-        path = path / "result.json"
+    if path.is_dir() and (path / "result.json").is_file():
+        path = path / "result.json"  # an export in both formats: JSON carries more
     if path.is_dir() or (path.is_file() and page_number(path.name) is not None):
         chats = folder_chats(path)
         target = html_target(store, ref)
@@ -266,7 +266,7 @@ def _import_archive(
             for name, info in members.items()
             if page_number(PurePosixPath(name).name) is not None
         }
-        if openers:
+        if openers and not jsons:  # both formats in one export: JSON (below) carries more
             listing = next((n for n in members if n.endswith("lists/chats.html")), None)
             chats = archive_chats(openers, archive.read(listing) if listing else None)
             target = html_target(store, ref)

@@ -435,6 +435,10 @@ def _default(el: Any, mid: int, state: PageState) -> dict[str, Any]:
         cls = child.get("class")
         if cls == "body" or (cls and "body" in cls.split()):
             _body_fields(child, raw, state)
+        elif cls and "reactions" in cls.split():
+            raw["reactions"] = _reactions(child)
+    if "reactions" not in raw and (found := el.find(".//*[@class='reactions']")) is not None:
+        raw["reactions"] = _reactions(found)  # wherever another version puts them
     parsed = parse_title_date(raw.pop("_title", ""))
     if parsed is None:
         raise ValueError("its date (div.pull_right.date.details title) is missing or unreadable")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import zipfile
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import tzinfo
@@ -242,7 +243,7 @@ def _read_chat(
                     importer.take(ExportedMessage(run.header, index, data))
                     index += 1
                     last_id = data.get("id")
-        except (ValueError, etree.LxmlError) as exc:
+        except (ValueError, etree.LxmlError, zipfile.BadZipFile) as exc:
             after = (
                 f"after message id {last_id}" if last_id is not None else "before its first message"
             )

@@ -104,3 +104,24 @@ def test_a_zip_without_an_export_and_a_broken_zip_are_one_line(
     broken.write_bytes(b"PK\x03\x04 this is no archive")
     with pytest.raises(ImportFormatError, match="not a readable zip archive"):
         import_export(db, broken)
+
+
+def test_an_export_in_both_formats_is_read_from_its_json(db: SQLiteStore, tmp_path: Path) -> None:
+    """Telegram Desktop can write both at once; the JSON carries sender ids and edits."""
+    chat = hc.personal()
+    members: dict[str, bytes | str] = {f"Both/{n}": p for n, p in render_pages(chat)}
+    members["Both/result.json"] = write(tmp_path / "result.json", chat).read_bytes()
+    report = import_export(db, _zip(tmp_path / "both.zip", members))
+    assert "HTML export" not in report.line()
+    source = report.sources[0].source
+    assert source.internal_id == 2004
+    senders = {m.sender_peer_id for m in db.messages_in_period(source.id, None, None)}
+    assert senders == {"user2004", "user2005"}
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    for name, data in members.items():
+        target = folder / name.split("/", 1)[1]
+        target.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+    again = import_export(db, folder)
+    assert (again.total.inserted, again.total.unchanged) == (0, 5)
+    assert "HTML export" not in again.line()

@@ -273,3 +273,32 @@ def test_full_account_html_export_reads_each_chat_with_its_listed_type(tmp_path:
             import_export(store, root, ref="@vesti")
     finally:
         store.close()
+
+
+def test_reactions_are_read_wherever_the_message_block_holds_them(tmp_path: Path) -> None:
+    """Exporter versions differ in where ``div.reactions`` sits: in the body, after it,
+    or inside the forwarded body; the counts are the same."""
+    chat = hc.personal()
+    chat["messages"][2]["reactions"] = [{"type": "emoji", "emoji": "😂", "count": 2}]
+    folder = write_html(tmp_path / "html", chat)
+    page = folder / "messages.html"
+    text = page.read_text(encoding="utf-8")
+    start = text.index('<div class="reactions">')
+    end = text.index("</div>", text.index('class="count"')) + len("</div>")
+    block = text[start:end]
+    moved = text[:start] + text[end:]
+    anchor = moved.index('<div class="text">', moved.index('id="message3"'))
+    page.write_text(moved[:anchor] + block + moved[anchor:], encoding="utf-8")
+    store = SQLiteStore(tmp_path / "s.sqlite3")
+    try:
+        report = import_export(store, folder, ref="c/2004")
+        source = report.sources[0].source
+        (third,) = [
+            m
+            for m in store.messages_in_period(source.id, None, None)
+            if m.messenger_message_id == 3
+        ]
+        assert third.reactions == (("😂", 2),)
+        assert third.forwarded_from == "Anna Lee"
+    finally:
+        store.close()

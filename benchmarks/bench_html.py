@@ -4,7 +4,9 @@ A synthetic Telegram Desktop HTML export (``synthetic_html``: the exporter's pag
 1,000 messages, joined messages, replies into earlier pages, reactions, service
 messages, English, Russian and Ukrainian text, a ``+03:00`` offset) of ``MESSAGES``
 messages is imported into a fresh SQLite store as ``mlens import FOLDER`` does
-(``import_export``, no embedding): messages per second, best of ``RUNS``. Memory is
+(``import_export``, no embedding): messages per second, best of ``RUNS``, beside the
+same chat's JSON export imported the same way (their ratio holds on a busy machine,
+where both slow down alike). Memory is
 bounded when the import's peak of Python allocations (``tracemalloc``, a separate run)
 does not grow with the export: it is measured for ``MESSAGES`` and for four times as
 many, and must stay within ``MEMORY_GROWTH`` of the smaller one.
@@ -14,6 +16,7 @@ many, and must stay within ``MEMORY_GROWTH`` of the smaller one.
 
 from __future__ import annotations
 
+import json
 import tempfile
 import time
 import tracemalloc
@@ -77,6 +80,8 @@ class HtmlImport:
     peak_bytes: int
     peak_bytes_4x: int
     report: ImportReport
+    json_seconds: float
+    """The same chat's JSON export, imported the same way (best of the same runs)."""
 
     @property
     def rate(self) -> float:
@@ -88,7 +93,7 @@ def _import(folder: Path, work: Path, tag: str) -> tuple[float, ImportReport]:
     store = SQLiteStore(work / f"{tag}.sqlite3")
     try:
         started = time.perf_counter()
-        report = import_export(store, folder, ref="c/1")
+        report = import_export(store, folder, ref=None if folder.suffix == ".json" else "c/1")
         return time.perf_counter() - started, report
     finally:
         store.close()
@@ -107,7 +112,11 @@ def bench_html(messages: int = MESSAGES, runs: int = RUNS) -> HtmlImport:
     """Write the exports, import them, measure (see the module's docstring)."""
     with tempfile.TemporaryDirectory(prefix="mlens-html-") as tmp:
         work = Path(tmp)
-        folder = write_html(work / "ChatExport", synthetic_chat(messages))
+        chat = synthetic_chat(messages)
+        folder = write_html(work / "ChatExport", chat)
+        as_json = work / "result.json"
+        as_json.write_text(json.dumps(chat, ensure_ascii=False), encoding="utf-8")
+        json_best = min(_import(as_json, work, f"json{i}")[0] for i in range(runs))
         larger = write_html(work / "ChatExport4x", synthetic_chat(4 * messages))
         best, report = min(
             (_import(folder, work, f"run{i}") for i in range(runs)), key=lambda r: r[0]
@@ -119,6 +128,7 @@ def bench_html(messages: int = MESSAGES, runs: int = RUNS) -> HtmlImport:
             peak_bytes=_peak(folder, work, "peak"),
             peak_bytes_4x=_peak(larger, work, "peak4x"),
             report=report,
+            json_seconds=json_best,
         )
 
 
@@ -129,7 +139,9 @@ def html_rows(result: HtmlImport) -> list[tuple[str, str, str, bool | None]]:
     return [
         (
             f"HTML export of {result.messages:,} messages ({result.pages} pages): store",
-            f"{result.seconds:.2f} s = {result.rate:,.0f} msg/s; peak Python memory "
+            f"{result.seconds:.2f} s = {result.rate:,.0f} msg/s (its JSON export: "
+            f"{result.messages / result.json_seconds:,.0f} msg/s, "
+            f"{result.json_seconds / result.seconds:.2f}×); peak Python memory "
             f"{mb:.1f} MB ({4 * result.messages:,} messages: {mb4:.1f} MB)",
             f"≥ {TARGET:,.0f} msg/s, memory bounded",
             result.rate >= TARGET and bounded,

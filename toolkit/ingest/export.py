@@ -157,7 +157,7 @@ def import_export(
             store, path, ref=ref, progress=progress, batch_size=batch_size, tz=tz
         )
     if path.is_dir() and (path / "result.json").is_file():
-        path = path / "result.json"  # an export in both formats: JSON carries more
+        path = path / "result.json"  # a JSON export (or both formats: JSON carries more)
     if path.is_dir() or (path.is_file() and page_number(path.name) is not None):
         chats = folder_chats(path)
         target = html_target(store, ref)

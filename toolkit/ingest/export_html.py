@@ -156,9 +156,12 @@ def _inline(el: Any, parts: list[str]) -> None:
 def html_text(el: Any) -> str:
     """The text of an exporter's ``div.text`` (or any inline block) as the JSON holds it:
     the block's own line breaks around it dropped, ``<br>`` as ``\\n``."""
-    parts: list[str] = []
-    _inline(el, parts)
-    text = "".join(parts)
+    if len(el) == 0:  # plain text, the most common: no tags inside
+        text = el.text or ""
+    else:
+        parts: list[str] = []
+        _inline(el, parts)
+        text = "".join(parts)
     if text.startswith("\n"):
         text = text[1:]
     return _TRAILING.sub("", text)

@@ -107,9 +107,7 @@ def _file_page(path: Path) -> Page:
 
 def _folder_chat(folder: Path, *, in_account: bool = False) -> HtmlChat | None:
     pages = [
-        _file_page(p)
-        for p in folder.iterdir()
-        if page_number(p.name) is not None and p.is_file()
+        _file_page(p) for p in folder.iterdir() if page_number(p.name) is not None and p.is_file()
     ]
     return HtmlChat(folder.name, _ordered(pages), in_account=in_account) if pages else None
 

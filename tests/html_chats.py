@@ -55,6 +55,7 @@ TARAS = ("Тарас Шевчук", "user2003")
 NEWS = ("Вести Долины", "channel3001")
 MIKE = ("Mike", "user2004")
 ME = ("Sam Doe", "user2005")
+GHOST: Any = (None, "user2099")  # a deleted account: no name in the JSON export
 
 
 def group() -> dict[str, Any]:
@@ -147,6 +148,7 @@ def group() -> dict[str, Any]:
     c.say(60 * 24 + 32, MIKE, "", media_type="video_message", file="(File not included.)")
     c.say(60 * 24 + 33, MIKE, "", media_type="animation", file="(File not included.)")
     c.say(60 * 24 + 34, ANNA, "See the photo above", reply_to_message_id=first + 6)
+    c.say(60 * 24 + 40, GHOST, "A message of a deleted account")
     return c.data
 
 

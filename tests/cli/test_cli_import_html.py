@@ -24,7 +24,7 @@ def test_cli_imports_an_html_export_folder_with_its_chat_id(
     assert "Garden Club" in result.stdout
     assert "HTML export, 5 pages" in result.stdout
     assert (
-        store().count_messages(store().get_source(parse_ref("c/1500000001")).id) == 25
+        store().count_messages(store().get_source(parse_ref("c/1500000001")).id) == 26
     )  # + 5 service
 
 

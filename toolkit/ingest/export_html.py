@@ -14,7 +14,8 @@ converts (``export_messages.to_message``): one conversion, so both formats store
 What the HTML export shows, and how it is read (quirks of ``export_output_html.cpp``):
 
 - ``div.message.default`` has ``id="message123"``; a ``joined`` one has no ``from_name``:
-  its sender is the previous message's (likewise a forwarded one's origin).
+  its sender is the previous message's (likewise a forwarded one's origin). A deleted
+  account's name is shown as "Deleted Account" (the JSON export's ``from`` is null).
 - ``div.pull_right.date.details`` holds the full time in ``title``:
   ``28.06.2019 21:52:20 UTC+03:00`` (any offset, ``+05:30``, ``-08:00``) or, in older
   versions, no offset: read as the JSON path reads a lone local ``date``.
@@ -76,6 +77,7 @@ _MONTHS = {
 }
 _DAY_RE = re.compile(r"^(\d{1,2}) ([A-Z][a-z]+) (\d{4})$")
 _EPOCH = datetime(1970, 1, 1)
+_DELETED = "Deleted Account"
 _UNSUPPORTED = "This message is not supported by this version of Telegram Desktop"
 SYNTHETIC_BASE = 9_000_000_000_000
 """Chat ids an HTML export is stored under when nothing names its real id (they carry
@@ -416,7 +418,9 @@ def _body_fields(body: Any, raw: dict[str, Any], state: PageState) -> None:
                 if span is not None:
                     span.tail = None
             else:
-                raw["from"] = _VIA.sub("", _plain(el))
+                name = _VIA.sub("", _plain(el))
+                # The exporter's stand-in for an empty name; the JSON export says null.
+                raw["from"] = None if name == _DELETED else name
         elif part == "forwarded":
             raw["_in_forward"] = True
             _body_fields(el, raw, state)

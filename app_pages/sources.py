@@ -13,10 +13,13 @@ ws = workspace()
 
 with st.expander("Import a Telegram Desktop export", expanded=not len(ws.sources())):
     upload = st.file_uploader(
-        "result.json (Export chat history → format: Machine-readable JSON)", type=["json"]
+        "result.json (JSON export), messages.html (one page of an HTML export), or a .zip "
+        "of the export's folder (every page)",
+        type=["json", "html", "zip"],
     )
     handle = st.text_input(
-        "Public handle of the exported chat (optional; links then use it)", placeholder="@handle"
+        "Public handle of the exported chat, or c/<id> for an HTML export (optional)",
+        placeholder="@handle",
     )
     zone = st.text_input(
         "Time zone of the export (only for older exports without date_unixtime)",

@@ -20,6 +20,8 @@
    a default search answers without embedding on the fly, messages/s of the embedding
    that follows (newest first); the search index's memory per 100,000 messages with
    every vector loaded.
+   **An HTML export** of 10,000 messages (``bench_html``): messages/s into the store,
+   and whether its peak Python memory stays flat for four times as many.
 7. **Embedding threads** (``bench_embed``): texts/s with the engine's OpenMP threads
    spinning and sleeping while they wait, one process alone and two at once; a query's
    embedding asked from request threads, directly and through the engine thread.
@@ -380,6 +382,10 @@ def main() -> None:
 
     imported = bench_import.bench_import(embedder=embedder, settings=settings)
     rows += [Row(*row) for row in bench_import.import_rows(imported)]
+    # A 10,000-message HTML export (the exporter's default format): rate and memory.
+    from benchmarks.bench_html import bench_html, html_rows
+
+    rows += [Row(*row) for row in html_rows(bench_html())]
     from benchmarks.bench_embed import bench_embed, embed_rows, query_latency, query_row
 
     rows += [Row(*row) for row in embed_rows(bench_embed())]

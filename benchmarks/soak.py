@@ -1,7 +1,8 @@
 """``python -m benchmarks.soak`` (``make soak``; not part of ``make test``): mixed load for
 20 minutes, then a verdict on errors, latency, memory and what the store holds.
 
-One ``mlens serve`` (SQLite in a temporary folder, the demo sources loaded) takes, at
+One ``mlens serve`` (SQLite in a temporary folder, the demo sources imported just before,
+not embedded: the service embeds them in the background while it answers) takes, at
 once and for the whole run:
 
 - searches (two clients, ``/v1/search/messages`` over both demo sources, and
@@ -50,6 +51,7 @@ from rich.table import Table
 from benchmarks.bench_service import QUERIES, free_port, wait_until_healthy
 from benchmarks.synthetic import write_export
 from toolkit.apikeys import create_api_key
+from toolkit.demo import demo_files
 from toolkit.store import SQLiteStore
 
 MINUTES = 20.0
@@ -313,13 +315,14 @@ def run(minutes: float) -> int:
             "MLENS_RATE_LIMIT_BURST": "1000",
         }
         console.print(f"loading the demo into {database} …")
-        subprocess.run(
-            [sys.executable, "-m", "cli", "demo"],
-            env=env,
-            cwd=folder,
-            check=True,
-            capture_output=True,
-        )
+        for file, handle in demo_files():  # not embedded: the service embeds them as it runs
+            subprocess.run(
+                [sys.executable, "-m", "cli", "import", str(file), "--ref", handle, "--no-embed"],
+                env=env,
+                cwd=folder,
+                check=True,
+                capture_output=True,
+            )
         store = SQLiteStore(str(database))
         token, _ = create_api_key(
             store, name="soak", scopes=["search.read", "summary.run", "sources.read"]
@@ -374,9 +377,8 @@ def run(minutes: float) -> int:
             listed = client.get(f"{server.base}/v1/sources").json()
         server.stop()
 
-    held = {
-        item.get("title") or item["source_ref"]: item["message_count"] for item in listed["items"]
-    }
+    items = listed["items"] if isinstance(listed, dict) else listed
+    held = {item.get("title") or item["source_ref"]: item["message_count"] for item in items}
     lost = {
         title: (count, held.get(title))
         for title, count in expected.items()

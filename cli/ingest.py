@@ -1,4 +1,4 @@
-"""``mlens import FILE [--ref @handle]`` and ``mlens demo``: load exports into the store."""
+"""``mlens import PATH [--ref @handle]`` and ``mlens demo``: load exports into the store."""
 
 from __future__ import annotations
 
@@ -37,12 +37,17 @@ def report_table(imports: list[Imported], title: str) -> Table:
 
 def import_file(
     file: Annotated[
-        Path, typer.Argument(help="The export's result.json (single chat or account).")
+        Path,
+        typer.Argument(
+            help="The export: its result.json (JSON), its folder or any messages*.html "
+            "(HTML, every page is read), or a .zip of either; a chat or a whole account."
+        ),
     ],
     ref: Annotated[
         str | None,
         typer.Option(
-            help="Public handle of the exported chat (@handle); single-chat exports only."
+            help="The exported chat: its public handle (@handle), or for an HTML export "
+            "(which names no chat id) also c/<id>; single-chat exports only."
         ),
     ] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
@@ -56,12 +61,12 @@ def import_file(
     timezone: Annotated[
         str | None,
         typer.Option(
-            help="IANA time zone (Europe/Moscow) of dates without date_unixtime "
-            "(exports of older Telegram Desktop versions)."
+            help="IANA time zone (Europe/Moscow) of dates without date_unixtime or UTC "
+            "offset (exports of older Telegram Desktop versions)."
         ),
     ] = None,
 ) -> None:
-    """Import a Telegram Desktop JSON export into the store (one transaction, idempotent)."""
+    """Import a Telegram Desktop export, JSON or HTML or a .zip (one transaction, idempotent)."""
     imported = workspace().import_export(
         file, ref=ref, embed=embed, progress=progress, timezone=timezone
     )

@@ -18,6 +18,14 @@ def sync(
     limit: Annotated[
         int | None, typer.Option(min=1, help="Fetch at most N messages in this run.")
     ] = None,
+    with_comments: Annotated[
+        bool,
+        typer.Option(
+            "--with-comments",
+            help="For a channel with a discussion group: also store the comments of the "
+            "posts fetched, as messages of the group replying to their post.",
+        ),
+    ] = False,
 ) -> None:
     """Fetch new messages of a source, oldest first, from where the last sync stopped.
 
@@ -27,7 +35,9 @@ def sync(
 
     # Credentials are checked before the store is opened: a missing one is one clear line.
     client = messenger_client(settings())
-    report = workspace().sync(ref, client, full=full, limit=limit, progress=True)
+    report = workspace().sync(
+        ref, client, full=full, limit=limit, progress=True, with_comments=with_comments
+    )
     result = report.result
     waits = (
         f", slept {report.slept_seconds:g} s over {report.flood_waits} FloodWaits"
@@ -41,3 +51,12 @@ def sync(
         f"{result.unchanged} unchanged; watermark {report.watermark_after or 0}{waits}.",
         highlight=False,
     )
+    if report.discussion is not None:
+        group = report.discussion
+        console.print(
+            literal(f"{group.key} ({group.title})", one_line=True) + f": {report.comments} "
+            f"comments and post copies — {report.comments_result.inserted} new, "
+            f"{report.comments_result.updated} edited, "
+            f"{report.comments_result.unchanged} unchanged.",
+            highlight=False,
+        )

@@ -19,6 +19,7 @@ from typing import Any
 from telethon import utils
 from telethon._updates import EntityCache
 from telethon.errors import FloodWaitError
+from telethon.tl import functions
 from telethon.tl import types as tl
 
 BASE_TIME = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
@@ -94,6 +95,11 @@ class FakeTelegram:
     connected: bool = False
     _self_id: int = 999
     parse_mode: Any = None
+    comments: dict[int, list[Any]] = field(default_factory=dict)
+    """A channel post's comments (by post id), as its discussion group holds them."""
+    copies: dict[int, Any] = field(default_factory=dict)
+    """The discussion group's copy of a channel post (by post id)."""
+    comment_faults: list[Fault] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._mb_entity_cache = EntityCache()
@@ -120,10 +126,40 @@ class FakeTelegram:
         except KeyError:
             raise ValueError(f"Could not find the input entity for {target!r}") from None
 
+    async def __call__(self, request: Any) -> Any:
+        """``client(GetDiscussionMessageRequest(...))``, answered as the server does."""
+        if not isinstance(request, functions.messages.GetDiscussionMessageRequest):
+            raise NotImplementedError(type(request).__name__)
+        copy = self.copies.get(request.msg_id)
+        return tl.messages.DiscussionMessage(
+            messages=[copy] if copy is not None else [],
+            unread_count=0,
+            chats=[e for e in self.entities if isinstance(e, tl.Channel)],
+            users=[e for e in self.entities if isinstance(e, tl.User)],
+        )
+
     async def iter_messages(
-        self, entity: Any, *, min_id: int = 0, reverse: bool = False, limit: int | None = None
+        self,
+        entity: Any,
+        *,
+        min_id: int = 0,
+        reverse: bool = False,
+        limit: int | None = None,
+        reply_to: int | None = None,
     ) -> AsyncIterator[Any]:
-        call = len(self.calls)
+        if reply_to is not None:
+            call = sum(1 for c in self.calls if c.get("reply_to") is not None)
+            self.calls.append({"entity": entity.id, "reply_to": reply_to, "reverse": reverse})
+            fault = next((f for f in self.comment_faults if f.call == call), None)
+            for n, message in enumerate(
+                sorted(self.comments.get(reply_to, []), key=lambda m: m.id)
+            ):
+                if fault is not None and n == fault.after:
+                    raise fault.error
+                message._finish_init(self, self._by_peer, None)
+                yield message
+            return
+        call = len([c for c in self.calls if c.get("reply_to") is None])
         self.calls.append(
             {"entity": entity.id, "min_id": min_id, "reverse": reverse, "limit": limit}
         )
@@ -151,4 +187,62 @@ def talk_telegram() -> FakeTelegram:
     return FakeTelegram(
         entities=[ALICE, BOB, CAROL, NEWS, TALK, PRIVATE],
         histories={TALK.id: history(TALK, range(1, TALK_SIZE + 1))},
+    )
+
+
+DISCUSSION = _channel(555005, "Daily News Chat", megagroup=True, access_hash=44)
+
+
+def commented_news() -> FakeTelegram:
+    """``NEWS`` with four posts, two of them commented in its discussion group.
+
+    Post 1 has a copy (101) in the group and three comments (110, 111, and 112 replying
+    to 110); post 3 has a copy (103) and one comment (120); posts 2 and 4 have none.
+    """
+
+    def replies(count: int) -> tl.MessageReplies:
+        return tl.MessageReplies(
+            replies=count, replies_pts=1, comments=True, channel_id=DISCUSSION.id
+        )
+
+    posts = [
+        text_message(NEWS, 1, "Road works on Main Street", sender=None, replies=replies(3)),
+        text_message(NEWS, 2, "Weather: sunny", sender=None),
+        text_message(NEWS, 3, "Fair on Sunday", sender=None, replies=replies(1)),
+        text_message(NEWS, 4, "No comments here", sender=None, replies=replies(0)),
+    ]
+
+    def copy(post: tl.Message, msg_id: int) -> tl.Message:
+        return tl.Message(
+            id=msg_id,
+            peer_id=tl.PeerChannel(DISCUSSION.id),
+            date=post.date,
+            message=post.message,
+            fwd_from=tl.MessageFwdHeader(
+                date=post.date, from_id=tl.PeerChannel(NEWS.id), channel_post=post.id
+            ),
+        )
+
+    def comment(msg_id: int, text: str, sender: tl.User, to: int, top: int | None = None) -> Any:
+        return tl.Message(
+            id=msg_id,
+            peer_id=tl.PeerChannel(DISCUSSION.id),
+            date=BASE_TIME + timedelta(minutes=msg_id),
+            message=text,
+            from_id=tl.PeerUser(sender.id),
+            reply_to=tl.MessageReplyHeader(reply_to_msg_id=to, reply_to_top_id=top),
+        )
+
+    return FakeTelegram(
+        entities=[ALICE, BOB, CAROL, NEWS, DISCUSSION],
+        histories={NEWS.id: posts},
+        copies={1: copy(posts[0], 101), 3: copy(posts[2], 103)},
+        comments={
+            1: [
+                comment(110, "Which part of the street?", ALICE, 101),
+                comment(111, "Until Friday, I heard", BOB, 101),
+                comment(112, "The north end", CAROL, 110, 101),
+            ],
+            3: [comment(120, "Будет ли музыка?", BOB, 103)],
+        },
     )

@@ -114,6 +114,9 @@ class SyncOut(SourceOut):
     unchanged: int
     watermark: int | None = Field(description="Highest message id synced so far.")
     complete: bool = Field(description="False when `limit` stopped it: call again for more.")
+    comments: int = Field(
+        0, description="Comments and post copies stored in the discussion group (with_comments)."
+    )
 
 
 # Search ---------------------------------------------------------------------------------
@@ -264,6 +267,7 @@ def sync_out(
     result: models.UpsertResult,
     watermark: int | None,
     complete: bool,
+    comments: int = 0,
 ) -> SyncOut:
     """A sync's counts (``result`` of ``fetched`` messages) and the source after it."""
     return SyncOut(
@@ -274,4 +278,5 @@ def sync_out(
         unchanged=result.unchanged,
         watermark=watermark,
         complete=complete,
+        comments=comments,
     )

@@ -28,6 +28,12 @@ class SyncRequest(BaseModel):
     limit: StrictCount = Field(
         1000, ge=1, le=10000, description="Fetch at most this many messages in this call."
     )
+    with_comments: bool = Field(
+        False,
+        strict=True,
+        description="For a channel with a discussion group: also store the comments of the "
+        "posts fetched, as messages of the group replying to their post.",
+    )
 
 
 @router.get(
@@ -66,7 +72,13 @@ def sync_source_by_ref(
     """
     # Synced messages are embedded by the searches that read them, as before: the sync
     # answers without waiting for the model.
-    report = ws.sync(body.source_ref, new_client(), limit=body.limit, embed=False)
+    report = ws.sync(
+        body.source_ref,
+        new_client(),
+        limit=body.limit,
+        embed=False,
+        with_comments=body.with_comments,
+    )
     return sync_out(
         ws.source_stats(report.source),
         body.source_ref,
@@ -74,4 +86,5 @@ def sync_source_by_ref(
         result=report.result,
         watermark=report.watermark_after,
         complete=report.fetched < body.limit,
+        comments=report.comments,
     )

@@ -1,4 +1,4 @@
-"""Ingest: Telegram Desktop JSON exports (``export``) and live sync (``live``, ``sync``)."""
+"""Ingest: Telegram Desktop exports (JSON, HTML, .zip: ``export``) and live sync (``sync``)."""
 
 from toolkit.ingest.export import import_export
 from toolkit.ingest.export_report import ImportedSource, ImportReport

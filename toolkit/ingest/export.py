@@ -1,4 +1,8 @@
-"""Import a Telegram Desktop JSON export into a ``MessageStore`` (``mlens import FILE``).
+"""Import a Telegram Desktop export into a ``MessageStore`` (``mlens import FILE``).
+
+JSON exports are read here; HTML exports (the exporter's default) by
+``export_html_import``, which feeds the same ``Importer``; a ``.zip`` of either is read in
+place (``export_archive``: refused whole when unsafe).
 
 Both export shapes are read (a single chat, or a full account whose every chat is
 imported). The file is streamed with ijson, one message object at a time, so a 1 GB
@@ -27,10 +31,12 @@ UTF-16 or UTF-32, is decoded as such (``export_encoding``) and the report says s
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+import zipfile
+from collections.abc import Callable, Iterator
 from datetime import tzinfo
-from pathlib import Path
-from typing import Any
+from functools import partial
+from pathlib import Path, PurePosixPath
+from typing import IO, Any
 
 import ijson
 from tqdm import tqdm
@@ -42,9 +48,17 @@ from toolkit.errors import (
     StoreFull,
     is_disk_full,
 )
+from toolkit.ingest.export_archive import is_archive, open_archive
 from toolkit.ingest.export_encoding import decoded
 from toolkit.ingest.export_errors import READ_BYTES, ByteCounter, json_error
 from toolkit.ingest.export_file import open_export
+from toolkit.ingest.export_html import page_number
+from toolkit.ingest.export_html_import import (
+    archive_chats,
+    folder_chats,
+    html_target,
+    import_html_chats,
+)
 from toolkit.ingest.export_importer import Importer
 from toolkit.ingest.export_limits import export_events
 from toolkit.ingest.export_report import (
@@ -56,7 +70,7 @@ from toolkit.ingest.export_stream import (
 )
 from toolkit.ingest.export_times import zone
 from toolkit.refs import parse_ref
-from toolkit.store.base import MessageStore
+from toolkit.store.base import ImportSink, MessageStore
 
 
 def _public_handle(ref: str | None) -> str | None:
@@ -101,21 +115,26 @@ def import_export(
     batch_size: int = 1000,
     timezone: str | tzinfo | None = None,
 ) -> ImportReport:
-    """Import a Telegram Desktop JSON export (``result.json``) into ``store``.
+    """Import a Telegram Desktop export into ``store``: JSON, HTML, or a ``.zip`` of either.
 
     Args:
         store: the message store to write to.
-        path: the export file (a single-chat or a full-account export).
-        ref: the public handle of the exported chat (``"@handle"``, ``"t.me/handle"``);
-            only for a single-chat export.
+        path: the export: a JSON export's ``result.json`` (a single-chat or a
+            full-account export); an HTML export's folder or any of its
+            ``messages*.html`` pages (every page of the chat is read, in order); a
+            full-account export's folder; or a ``.zip`` of any of these.
+        ref: the exported chat as the messenger knows it: its public handle
+            (``"@handle"``, ``"t.me/handle"``), or for an HTML export (which carries no
+            chat id) also ``"c/<id>"``; only for a single-chat export.
         progress: show a progress bar over the file's bytes.
         batch_size: messages per upsert batch (all batches land together).
         timezone: the zone (an IANA name such as ``"Europe/Moscow"``, or an offset such
             as ``"+03:00"``) in which the exporting machine wrote dates that lack
-            ``date_unixtime`` (older exports); without it their offset is learned from
-            messages that have both fields, or they are read as UTC and the report says
-            how many. It is also recorded as each imported source's own zone
-            (``Source.timezone``); without it the exporter's most common offset is.
+            ``date_unixtime`` (older JSON exports) or a UTC offset (older HTML exports);
+            without it their offset is learned from messages that have both, or they are
+            read as UTC and the report says how many. It is also recorded as each
+            imported source's own zone (``Source.timezone``); without it the exporter's
+            most common offset is.
 
     Returns:
         An ``ImportReport`` with each source and what changed in it.
@@ -126,14 +145,74 @@ def import_export(
         StoreFull: the disk of the store or of the import's staging file filled up; the
             store is left unchanged and the staging file removed.
         InvalidRequest: ``ref`` is not a public handle, or is given with a full-account
-            export; the file cannot be read, or is a folder, a named pipe or a device
-            (refused at once, never waited on); ``timezone`` is unknown.
+            export; the file cannot be read, or is a named pipe or a device (refused at
+            once, never waited on); a folder holds no export; an archive is unsafe (a
+            member outside it, a symbolic link, a zip bomb); ``timezone`` is unknown.
         InvalidSourceRef: ``ref`` cannot be parsed.
     """
-    handle = _public_handle(ref)
     tz = zone(timezone) if isinstance(timezone, str) or timezone is None else timezone
     path = Path(path)
+    if is_archive(path):
+        return _import_archive(
+            store, path, ref=ref, progress=progress, batch_size=batch_size, tz=tz
+        )
+    if path.is_dir() and (path / "result.json").is_file():
+        path = path / "result.json"  # a JSON export (or both formats: JSON carries more)
+    if path.is_dir() or (path.is_file() and page_number(path.name) is not None):
+        chats = folder_chats(path)
+        target = html_target(store, ref)
+        return _guarded(
+            path,
+            lambda sink: import_html_chats(
+                sink,
+                chats,
+                path=path,
+                target=target,
+                progress=progress,
+                batch_size=batch_size,
+                tz=tz,
+            ),
+            store,
+            progress,
+        )
+    handle = _public_handle(ref)
     raw, size = open_export(path)  # a pipe, a device or a folder: one line, at once
+    with raw:
+        return _import_json(store, raw, size, path, handle, progress, batch_size, tz)
+
+
+def _guarded(
+    path: Path,
+    run: Callable[[ImportSink], Callable[[], ImportReport]],
+    store: MessageStore,
+    progress: bool,
+) -> ImportReport:
+    """``run`` inside the store's import staging, then its report once all landed; a
+    full disk is ``StoreFull``."""
+    try:
+        with store.staging(on_wait=tqdm.write if progress else None) as sink:
+            report = run(sink)
+    except (OSError, StoreError) as exc:
+        if not is_disk_full(exc):
+            raise
+        raise StoreFull(
+            f"{path.name}: no space left on the disk of the store or of its temporary files; "
+            "nothing was imported and the store is unchanged: free some space and import again"
+        ) from exc
+    return report()
+
+
+def _import_json(
+    store: MessageStore,
+    raw: IO[bytes],
+    size: int,
+    path: Path,
+    handle: str | None,
+    progress: bool,
+    batch_size: int,
+    tz: tzinfo | None,
+) -> ImportReport:
+    """Import a JSON export read from ``raw`` (``size`` bytes, named ``path``)."""
     cursor = Cursor()
     bar = tqdm(
         total=size,
@@ -144,7 +223,7 @@ def import_export(
         disable=not progress,
     )
     try:
-        with raw, bar, store.staging(on_wait=bar.write if progress else None) as sink:
+        with bar, store.staging(on_wait=bar.write if progress else None) as sink:
             importer = Importer(
                 sink, file_name=path.name, handle=handle, batch_size=batch_size, tz=tz
             )
@@ -163,3 +242,60 @@ def import_export(
     if text.note is not None:
         report = dataclasses.replace(report, notes=(text.note, *report.notes))
     return report
+
+
+def _import_archive(
+    store: MessageStore,
+    path: Path,
+    *,
+    ref: str | None,
+    progress: bool,
+    batch_size: int,
+    tz: tzinfo | None,
+) -> ImportReport:
+    """Import the JSON or HTML export inside the zip archive at ``path``."""
+    archive = open_archive(path)
+    with archive:
+        members = {i.filename: i for i in archive.infolist() if not i.is_dir()}
+        jsons = sorted(
+            (n for n in members if PurePosixPath(n).name == "result.json"),
+            key=lambda n: (n.count("/"), n),
+        )
+        openers = {
+            name: (info.file_size, partial(archive.open, info))
+            for name, info in members.items()
+            if page_number(PurePosixPath(name).name) is not None
+        }
+        if openers and not jsons:  # both formats in one export: JSON (below) carries more
+            listing = next((n for n in members if n.endswith("lists/chats.html")), None)
+            chats = archive_chats(openers, archive.read(listing) if listing else None)
+            target = html_target(store, ref)
+            return _guarded(
+                path,
+                lambda sink: import_html_chats(
+                    sink,
+                    chats,
+                    path=path,
+                    target=target,
+                    progress=progress,
+                    batch_size=batch_size,
+                    tz=tz,
+                ),
+                store,
+                progress,
+            )
+        if not jsons:
+            raise InvalidRequest(
+                f"cannot import {path.name}: the archive holds no result.json (a JSON "
+                "export) and no messages.html (an HTML export)",
+                field="path",
+            )
+        handle = _public_handle(ref)
+        info = members[jsons[0]]
+        with archive.open(info) as raw:
+            try:
+                return _import_json(
+                    store, raw, info.file_size, path, handle, progress, batch_size, tz
+                )
+            except zipfile.BadZipFile as exc:
+                raise ImportFormatError(f"{path.name}: {info.filename}: {exc}") from None

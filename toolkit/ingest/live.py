@@ -47,6 +47,9 @@ class ResolvedSource:
     forum: bool = False
     topics: dict[int, str] = field(default_factory=dict)
     """Topic titles seen while streaming (``topic_created``/``topic_edit``), for the store."""
+    commented: dict[int, int] = field(default_factory=dict)
+    """A channel's posts seen while streaming that have comments: post id → the id of
+    the discussion group that holds them (``MessageReplies.channel_id``)."""
 
 
 class MessengerClient(Protocol):
@@ -71,6 +74,21 @@ class MessengerClient(Protocol):
 
         Raises ``UpstreamRateLimited`` for a FloodWait, ``UpstreamError`` for other failures.
         """
+        ...
+
+
+class CommentsClient(MessengerClient, Protocol):
+    """A messenger client that also reads a channel's comments (``--with-comments``)."""
+
+    async def resolve_discussion(self, group_id: int) -> ResolvedSource:
+        """The discussion group (linked to a channel) with this id."""
+        ...
+
+    def iter_comments(
+        self, channel: ResolvedSource, post_id: int, *, source_id: int
+    ) -> AsyncIterator[Message]:
+        """The discussion group's copy of post ``post_id`` of ``channel``, then its
+        comments oldest first, as messages of the group's source ``source_id``."""
         ...
 
 
@@ -233,11 +251,57 @@ class TelethonMessengerClient:
                     titled = topic_title(raw)
                     if titled is not None:
                         source.topics[titled[0]] = titled[1]
+                    replies: Any = getattr(raw, "replies", None)
+                    if (
+                        getattr(replies, "comments", False)
+                        and replies.replies
+                        and replies.channel_id
+                    ):
+                        source.commented[int(raw.id)] = int(replies.channel_id)
                     message = convert_message(raw, source_id, forum=source.forum)
                     if message is not None:
                         yield message
         finally:
             # Telethon's RequestIter has nothing to close; an async generator (a fake) has.
+            close = getattr(stream, "aclose", None)
+            if close is not None:
+                await close()
+
+    async def resolve_discussion(self, group_id: int) -> ResolvedSource:
+        """The discussion group with this id (known from the channel's posts)."""
+        return await self.resolve(SourceRef(raw=f"c/{group_id}", internal_id=group_id))
+
+    async def iter_comments(
+        self, channel: ResolvedSource, post_id: int, *, source_id: int
+    ) -> AsyncIterator[Message]:
+        """The group's copy of a channel post, then the post's comments oldest first."""
+        from telethon.tl import functions
+
+        from toolkit.ingest.live_convert import convert_message
+
+        what = f"reading the comments of post {post_id} of {channel.title!r}"
+        with _translated(what):
+            found = await self.telegram(
+                functions.messages.GetDiscussionMessageRequest(peer=channel.entity, msg_id=post_id)
+            )
+        from telethon import utils
+
+        known = [*(getattr(found, "users", None) or []), *(getattr(found, "chats", None) or [])]
+        entities = {utils.get_peer_id(e): e for e in known}
+        copies = sorted(getattr(found, "messages", None) or [], key=lambda m: m.id)
+        for raw in copies[:1]:
+            raw._finish_init(self.telegram, entities, None)  # as Telethon does for results
+            message = convert_message(raw, source_id)
+            if message is not None:
+                yield message
+        stream = self.telegram.iter_messages(channel.entity, reply_to=post_id, reverse=True)
+        try:
+            with _translated(what):
+                async for raw in stream:
+                    message = convert_message(raw, source_id)
+                    if message is not None:
+                        yield message
+        finally:
             close = getattr(stream, "aclose", None)
             if close is not None:
                 await close()

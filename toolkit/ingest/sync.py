@@ -16,14 +16,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import NotRequired, TypedDict, Unpack
 
 from tqdm import tqdm
 
-from toolkit.errors import RateLimited, UpstreamError
-from toolkit.ingest.live import MessengerClient, ResolvedSource
+from toolkit.errors import InvalidRequest, RateLimited, UpstreamError
+from toolkit.ingest.live import CommentsClient, MessengerClient, ResolvedSource
 from toolkit.models import Message, Source, SourceRef, UpsertResult
 from toolkit.store.base import MessageStore
 from toolkit.store.rows import source_fields
@@ -44,6 +44,12 @@ class SyncReport:
     slept_seconds: float
     watermark_before: int | None
     watermark_after: int | None
+    comments: int = 0
+    """Messages fetched from the discussion group (``with_comments``): posts' copies and
+    their comments."""
+    discussion: Source | None = None
+    """The channel's discussion group, when comments were read into it."""
+    comments_result: UpsertResult = field(default_factory=UpsertResult)
 
 
 class _Batcher:
@@ -117,6 +123,7 @@ async def sync_source(
     full: bool = False,
     limit: int | None = None,
     max_flood_waits: int = 20,
+    with_comments: bool = False,
 ) -> SyncReport:
     """Fetch a source's new messages oldest first and commit them in batches.
 
@@ -132,6 +139,10 @@ async def sync_source(
         full: refetch from the first message, picking up edits of old messages.
         limit: fetch at most this many messages in this run (the rest on the next run).
         max_flood_waits: give up with ``RateLimited`` after sleeping this many FloodWaits.
+        with_comments: for a channel with a discussion group, also store the comments of
+            each post this run fetched, as messages of the group (its own source; the
+            group's copy of the post first, the comments replying to it), so that search
+            and summaries can read them. Nothing happens for any other source.
 
     Returns:
         A ``SyncReport``.
@@ -143,6 +154,8 @@ async def sync_source(
     """
     if batch_size < 1:
         raise ValueError("batch_size must be at least 1")
+    if with_comments and not callable(getattr(client, "iter_comments", None)):
+        raise InvalidRequest("this messenger client cannot read comments", field="with_comments")
     resolved = await _resolve(client, ref, flood_sleep_threshold, sleep)
     source = store.upsert_source(**source_fields(resolved))
     watermark_before = store.get_watermark(source.id)
@@ -186,6 +199,14 @@ async def sync_source(
                     await close()
             batcher.commit()
             break
+    discussion, comments = None, None
+    if with_comments and resolved.commented:
+        discussion, comments = await _sync_comments(
+            store,
+            client,  # type: ignore[arg-type]
+            resolved,
+            _CommentOptions(batch_size, flood_sleep_threshold, max_flood_waits, sleep, on_batch),
+        )
     return SyncReport(
         source=source,
         fetched=batcher.fetched,
@@ -195,7 +216,87 @@ async def sync_source(
         slept_seconds=slept,
         watermark_before=watermark_before,
         watermark_after=store.get_watermark(source.id),
+        comments=comments.fetched if comments is not None else 0,
+        discussion=discussion,
+        comments_result=comments.result if comments is not None else UpsertResult(),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _CommentOptions:
+    batch_size: int
+    flood_sleep_threshold: float
+    max_flood_waits: int
+    sleep: Sleep
+    on_batch: OnBatch | None
+
+
+class _CommentBatcher(_Batcher):
+    """Commits comments without moving the group's watermark (its own history is not
+    synced by reading comments)."""
+
+    def commit(self) -> None:
+        if not self.pending:
+            return
+        batch = self.pending
+        with self.store.transaction():
+            result = self.store.upsert_messages(batch)
+        self.pending = []
+        self.result += result
+        self.batches += 1
+        if self.on_batch is not None:
+            self.on_batch(self.source.id, batch)
+
+
+async def _sync_comments(
+    store: MessageStore,
+    client: CommentsClient,
+    channel: ResolvedSource,
+    options: _CommentOptions,
+) -> tuple[Source, _Batcher]:
+    """Store the comments of ``channel.commented`` posts in their discussion group."""
+    group_id = next(iter(channel.commented.values()))
+    group = await _resolve_group(client, group_id, options)
+    source = store.upsert_source(**source_fields(group))
+    with tqdm(disable=True) as bar:
+        batcher = _CommentBatcher(store, source, options.on_batch, bar)
+        waits = 0
+        for post_id in sorted(channel.commented):
+            while True:
+                before = batcher.fetched
+                try:
+                    async for message in client.iter_comments(
+                        channel, post_id, source_id=source.id
+                    ):
+                        batcher.add(message, options.batch_size)
+                except RateLimited as exc:
+                    batcher.commit()
+                    if exc.retry_after > options.flood_sleep_threshold or (
+                        waits >= options.max_flood_waits
+                    ):
+                        raise
+                    waits += 1
+                    await options.sleep(exc.retry_after)
+                    batcher.fetched = before  # the post's comments come again, upserted once
+                    continue
+                except UpstreamError:
+                    batcher.commit()
+                    raise
+                break
+        batcher.commit()
+    return source, batcher
+
+
+async def _resolve_group(
+    client: CommentsClient, group_id: int, options: _CommentOptions
+) -> ResolvedSource:
+    try:
+        return await client.resolve_discussion(group_id)
+    except RateLimited as exc:
+        if exc.retry_after > options.flood_sleep_threshold:
+            raise
+        await options.sleep(exc.retry_after)
+    return await client.resolve_discussion(group_id)
 
 
 class SyncOptions(TypedDict):
@@ -207,6 +308,7 @@ class SyncOptions(TypedDict):
     on_batch: NotRequired[OnBatch | None]
     full: NotRequired[bool]
     limit: NotRequired[int | None]
+    with_comments: NotRequired[bool]
 
 
 def run_sync(

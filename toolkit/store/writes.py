@@ -9,8 +9,8 @@ rule, so a concurrent writer's newer edit is never overwritten.
 
 Reactions are content like the text: a message that comes again with other counts
 (a later export, a sync) is updated, under the same edit rule. Views and forwards are
-known only to a live sync: a message that comes without them (from an export) keeps
-the stored ones.
+known only to a live sync, sender ids not to an HTML export: a message that comes
+without them keeps the stored ones.
 
 A message's posting time is written once, when it is first stored: the first stored
 time wins. A message posts once, so another time for it is a reading of the same
@@ -35,8 +35,9 @@ CONTENT = MSG_COLUMNS.split(", ")[2:]
 _POSTED, _EDITED, _TEXT, _TOPIC = (
     CONTENT.index(c) for c in ("posted_at", "edited_at", "text", "topic_id")
 )
-_KEPT_WHEN_UNKNOWN = tuple(CONTENT.index(c) for c in ("views", "forwards"))
-"""Columns only a live sync knows: a message without them keeps the stored values."""
+_KEPT_WHEN_UNKNOWN = tuple(CONTENT.index(c) for c in ("views", "forwards", "sender_peer_id"))
+"""Columns not every source knows (views and forwards: only a live sync; sender ids: not
+an HTML export): a message without them keeps the stored values."""
 EDITABLE = [c for c in CONTENT if c != "posted_at"]
 """The columns an edit may change: all but the posting time."""
 NEWER = "COALESCE(excluded.edited_at, 0) >= COALESCE({table}.edited_at, 0)"

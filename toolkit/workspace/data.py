@@ -216,6 +216,7 @@ class Library:
         limit: int | None = None,
         progress: bool = False,
         embed: bool = True,
+        with_comments: bool = False,
     ) -> SyncReport:
         """Fetch a source's new messages live, embedding each committed batch at once.
 
@@ -226,6 +227,8 @@ class Library:
             limit: fetch at most this many messages in this run.
             progress: show a tqdm bar.
             embed: embed each committed batch (otherwise a search embeds what it reads).
+            with_comments: for a channel with a discussion group, also store the
+                comments of the posts fetched, as the group's messages (its own source).
 
         Raises:
             SourceNotFound: the messenger has no such source.
@@ -241,6 +244,7 @@ class Library:
             full=full,
             limit=limit,
             on_batch=self._embed_batch if embed else None,
+            with_comments=with_comments,
         )
 
     def import_export(

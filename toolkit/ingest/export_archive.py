@@ -1,0 +1,101 @@
+"""A ``.zip`` of a Telegram Desktop export, read in place (no unpacking by hand).
+
+The archive is checked whole before anything is read: its members must stay inside it
+(no absolute path, no ``..``), be no symbolic links, not be encrypted, and add up to at
+most ``MAX_TOTAL_BYTES`` unpacked, each compressed at most ``MAX_RATIO`` to one (a zip
+bomb is refused before one byte is inflated). Python's ``zipfile`` stops each member at
+the size its header declares and checks its CRC, so a header that lies cannot inflate
+more than was checked. Each refusal is one ``InvalidRequest`` line naming the member.
+
+Members are then streamed (``ZipFile.open``): a JSON export's ``result.json``, or an HTML
+export's ``messages*.html`` pages (one chat's folder, or every ``chats/chat_NNN/`` of a
+full-account export).
+"""
+
+from __future__ import annotations
+
+import stat
+import zipfile
+from pathlib import Path, PurePosixPath
+
+from toolkit.errors import ImportFormatError, InvalidRequest
+
+MAX_TOTAL_BYTES = 16 * 1024**3
+"""Unpacked bytes of all members together: 16 GiB (the largest exports are a few GB)."""
+MAX_RATIO = 200
+"""Unpacked to packed size of one member; HTML and JSON compress about 5–20 to one."""
+MAX_MEMBERS = 1_000_000
+_RATIO_FLOOR = 1024 * 1024  # members this small may compress better (empty pages, CSS)
+
+
+def _refuse(path: Path, reason: str) -> InvalidRequest:
+    return InvalidRequest(
+        f"cannot import {path.name}: {reason}; nothing was imported", field="path"
+    )
+
+
+def check_archive(path: Path, archive: zipfile.ZipFile) -> list[zipfile.ZipInfo]:
+    """The archive's members once each is known safe to read.
+
+    Raises:
+        InvalidRequest: a member outside the archive, a symbolic link, an encrypted
+            member, a compression ratio or total size beyond the limits.
+    """
+    members = archive.infolist()
+    if len(members) > MAX_MEMBERS:
+        raise _refuse(path, f"the archive holds more than {MAX_MEMBERS:,} files")
+    total = 0
+    for info in members:
+        name = info.filename
+        pure = PurePosixPath(name.replace("\\", "/"))
+        if pure.is_absolute() or ".." in pure.parts or (pure.parts and ":" in pure.parts[0]):
+            raise _refuse(path, f"the member {name!r} points outside the archive")
+        if stat.S_ISLNK(info.external_attr >> 16):
+            raise _refuse(path, f"the member {name!r} is a symbolic link")
+        if info.flag_bits & 0x1:
+            raise _refuse(path, f"the member {name!r} is encrypted")
+        total += info.file_size
+        if total > MAX_TOTAL_BYTES:
+            raise _refuse(
+                path, f"it unpacks to more than {MAX_TOTAL_BYTES // 1024**3} GiB (a zip bomb?)"
+            )
+        if info.file_size > _RATIO_FLOOR and info.file_size > MAX_RATIO * max(
+            info.compress_size, 1
+        ):
+            raise _refuse(
+                path,
+                f"the member {name!r} unpacks {info.file_size // max(info.compress_size, 1):,} "
+                f"times its packed size (more than {MAX_RATIO}: a zip bomb?)",
+            )
+    return members
+
+
+def open_archive(path: Path) -> zipfile.ZipFile:
+    """The archive at ``path`` opened and checked (``check_archive``).
+
+    Raises:
+        ImportFormatError: the file is no zip archive, or a broken one.
+        InvalidRequest: an unsafe archive (``check_archive``).
+    """
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError) as exc:
+        raise ImportFormatError(f"{path.name} is not a readable zip archive: {exc}") from None
+    except OSError as exc:
+        raise InvalidRequest(f"cannot read {path}: {exc.strerror or exc}", field="path") from exc
+    try:
+        check_archive(path, archive)
+    except BaseException:
+        archive.close()
+        raise
+    return archive
+
+
+def is_archive(path: Path) -> bool:
+    """Whether ``path`` names a zip archive (by its name or its first bytes)."""
+    if path.suffix.lower() == ".zip":
+        return True
+    try:
+        return path.is_file() and zipfile.is_zipfile(path)
+    except OSError:
+        return False

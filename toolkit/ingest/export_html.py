@@ -1,0 +1,602 @@
+"""Read a Telegram Desktop HTML export ("Export chat history" → format HTML, the default).
+
+Telegram Desktop writes a chat as pages of at most 1,000 messages (``messages.html``,
+``messages2.html`` …) in one folder; a full-account export puts each chat in
+``chats/chat_NNN/`` and lists them in ``lists/chats.html``. ``read_chat_pages`` streams a
+chat's pages in order with lxml's ``iterparse`` (libxml2's HTML parser: fast, lenient with
+what browsers accept, bounded by libxml2's own depth and text-node limits, and every
+finished message element is freed, so memory stays flat however many pages). Each
+message becomes the dict the JSON export would hold for it (``id``, ``date`` /
+``date_unixtime``, ``from``, ``text``, ``reply_to_message_id``, ``forwarded_from``,
+media fields, ``reactions``, service ``actor``/``action``), which the JSON path then
+converts (``export_messages.to_message``): one conversion, so both formats store the same.
+
+What the HTML export shows, and how it is read (quirks of ``export_output_html.cpp``):
+
+- ``div.message.default`` has ``id="message123"``; a ``joined`` one has no ``from_name``:
+  its sender is the previous message's (likewise a forwarded one's origin). A deleted
+  account's name is shown as "Deleted Account" (the JSON export's ``from`` is null).
+- ``div.pull_right.date.details`` holds the full time in ``title``:
+  ``28.06.2019 21:52:20 UTC+03:00`` (any offset, ``+05:30``, ``-08:00``) or, in older
+  versions, no offset: read as the JSON path reads a lone local ``date``.
+- ``div.text``: entities as tags; a link whose address is not its text is a
+  ``text_link`` (``the docs (https://…)``), ``<br>`` a line break.
+- ``div.reply_to`` links ``#go_to_message5`` or ``messages2.html#go_to_message5`` (a
+  reply into another page); "a message in another chat" is no reply here.
+- ``div.forwarded.body`` holds the origin's ``from_name`` (with its date in a span), and
+  the forwarded message's media and text.
+- ``div.media_wrap``: "Not included, change data exporting settings to download."
+  placeholders and included files alike, by their ``media_*`` class and title; polls.
+- ``div.message.service`` with a negative id is a date separator; others are sentences
+  read back into actions (``export_html_service``). They carry no time of their own:
+  they get the previous message's (or the separator's day), said in the report.
+- ``div.reactions`` / ``span.reaction``: an emoji and a count, or userpics (one each).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import IO, Any
+
+from lxml import etree
+
+from toolkit.ingest.export_html_service import service_fields
+
+PAGE_RE = re.compile(r"^messages(\d*)\.html$")
+_DATE_RE = re.compile(
+    r"(\d{1,2})\.(\d{1,2})\.(\d{4}) (\d{1,2}):(\d{2}):(\d{2})"
+    r"(?:\s*UTC\s*([+-])(\d{1,2}):?(\d{2}))?"
+)
+_GO_TO = re.compile(r"go_to_message(-?\d+)")
+_MESSAGE_ID = re.compile(r"^message(-?\d+)$")
+_VIA = re.compile(r"\s+via @\w+$")
+_TRAILING = re.compile(r"\n *$")
+_MONTHS = {
+    name: n
+    for n, name in enumerate(
+        [
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
+        ],
+        start=1,
+    )
+}
+_DAY_RE = re.compile(r"^(\d{1,2}) ([A-Z][a-z]+) (\d{4})$")
+_EPOCH = datetime(1970, 1, 1)
+_DELETED = "Deleted Account"
+_UNSUPPORTED = "This message is not supported by this version of Telegram Desktop"
+SYNTHETIC_BASE = 9_000_000_000_000
+"""Chat ids an HTML export is stored under when nothing names its real id (they carry
+none): above any id the messenger gives, derived from the chat's title."""
+
+# The exporter's media_* class → the JSON export's media_type (None: keyed otherwise).
+_GENERIC_MEDIA = {
+    "media_voice_message": "voice_message",
+    "media_audio_file": "audio_file",
+    "media_contact": "contact",
+    "media_location": "location",
+    "media_live_location": "location",
+    "media_venue": "venue",
+    "media_game": "game",
+    "media_invoice": "invoice",
+    "media_file": "file",
+}
+_WRAPPED_MEDIA = {
+    "photo_wrap": "photo",
+    "sticker_wrap": "sticker",
+    "animated_wrap": "animation",
+    "video_file_wrap": "video_file",
+}
+
+
+def synthetic_chat_id(title: str) -> int:
+    """The stable id an HTML-exported chat without a known id is stored under."""
+    digest = hashlib.blake2b(title.strip().encode("utf-8"), digest_size=8).digest()
+    return SYNTHETIC_BASE + int.from_bytes(digest, "big") % 10**12
+
+
+def page_number(name: str) -> int | None:
+    """1 for ``messages.html``, N for ``messagesN.html``; ``None`` for any other name."""
+    match = PAGE_RE.match(name)
+    if match is None:
+        return None
+    return int(match.group(1) or 1)
+
+
+def _classes(el: Any) -> list[str]:
+    value = el.get("class")
+    return value.split() if value else []
+
+
+def _is_text_link(text: str, href: str) -> bool:
+    """Whether an ``<a>`` is a text link (its address not shown), not a url, mention,
+    email, phone, hashtag, bot command or custom emoji, which show what they link."""
+    if not href or ":" not in href:  # hashtags (href="" + onclick), custom emoji files
+        return False
+    if href == text or href in (f"mailto:{text}", f"tel:{text}"):
+        return False
+    return not (text.startswith("@") and href.rstrip("/").endswith("/" + text[1:]))
+
+
+def _inline(el: Any, parts: list[str]) -> None:
+    from toolkit.ingest.export_text import flatten_text
+
+    if el.text:
+        parts.append(el.text)
+    for child in el:
+        tag = child.tag
+        if tag == "br":
+            parts.append("\n")
+        elif tag == "a":
+            inner: list[str] = []
+            _inline(child, inner)
+            text = "".join(inner)
+            href = (child.get("href") or "").strip()
+            if _is_text_link(text, href):
+                text = flatten_text([{"type": "text_link", "text": text, "href": href}])
+            parts.append(text)
+        elif isinstance(tag, str):
+            _inline(child, parts)
+        if child.tail:
+            parts.append(child.tail)
+
+
+def html_text(el: Any) -> str:
+    """The text of an exporter's ``div.text`` (or any inline block) as the JSON holds it:
+    the block's own line breaks around it dropped, ``<br>`` as ``\\n``."""
+    if len(el) == 0:  # plain text, the most common: no tags inside
+        text = el.text or ""
+    else:
+        parts: list[str] = []
+        _inline(el, parts)
+        text = "".join(parts)
+    if text.startswith("\n"):
+        text = text[1:]
+    return _TRAILING.sub("", text)
+
+
+def _plain(el: Any) -> str:
+    text = el.text if len(el) == 0 else "".join(el.itertext())
+    return " ".join(text.split()) if text else ""
+
+
+_OFFSETS: dict[str, timedelta] = {}
+
+
+def _fast_title(title: str) -> tuple[datetime, timedelta | None] | None:
+    """The exporter's exact forms (``dd.MM.yyyy hh:mm:ss``, `` UTC+hh:mm`` after it)."""
+    if len(title) not in (19, 29) or title[2] != "." or title[5] != "." or title[13] != ":":
+        return None
+    try:
+        local = datetime(
+            int(title[6:10]),
+            int(title[3:5]),
+            int(title[0:2]),
+            int(title[11:13]),
+            int(title[14:16]),
+            int(title[17:19]),
+        )
+    except ValueError:
+        return None
+    if len(title) == 19:
+        return local, None
+    suffix = title[19:]
+    offset = _OFFSETS.get(suffix)
+    if offset is None:
+        if suffix[:4] != " UTC" or suffix[4] not in "+-" or suffix[7] != ":":
+            return None
+        offset = timedelta(hours=int(suffix[5:7]), minutes=int(suffix[8:10]))
+        _OFFSETS[suffix] = offset = -offset if suffix[4] == "-" else offset
+    return local, offset
+
+
+def parse_title_date(title: str) -> tuple[datetime, timedelta | None] | None:
+    """``(local time, UTC offset or None)`` of a date ``title``; ``None`` if it is none."""
+    fast = _fast_title(title)
+    if fast is not None:
+        return fast
+    match = _DATE_RE.search(title)
+    if match is None:
+        return None
+    day, month, year, hour, minute, second = (int(g) for g in match.groups()[:6])
+    try:
+        local = datetime(year, month, day, hour, minute, second)
+    except ValueError:
+        return None
+    sign, oh, om = match.group(7), match.group(8), match.group(9)
+    if sign is None:
+        return local, None
+    offset = timedelta(hours=int(oh), minutes=int(om))
+    return local, -offset if sign == "-" else offset
+
+
+def _date_fields(local: datetime, offset: timedelta | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"date": local.isoformat()}
+    if offset is not None:
+        out["date_unixtime"] = str(int(((local - offset) - _EPOCH).total_seconds()))
+    return out
+
+
+@dataclass
+class PageState:
+    """What reading a chat's pages carries from one message (and page) to the next."""
+
+    title: str | None = None
+    sender: str | None = None
+    forwarded_from: str | None = None
+    local: datetime | None = None
+    offset: timedelta | None = None
+    day: datetime | None = None
+    senders: set[str] = field(default_factory=set)
+    channel_signs: int = 0
+    service_times: int = 0
+    undated: int = 0
+    messages: int = 0
+    joined: int = 0
+
+
+def _media_fields(wrap: Any) -> dict[str, Any]:
+    """The JSON export's media fields of a ``div.media_wrap``."""
+    for el in wrap:
+        if not isinstance(el.tag, str):
+            continue
+        classes = _classes(el)
+        if "media_poll" in classes:
+            return _poll(el)
+        kind = next((_WRAPPED_MEDIA[c] for c in classes if c in _WRAPPED_MEDIA), None)
+        if kind is not None:
+            return _wrapped(kind, el.get("href") or "")
+        if "media" in classes:
+            return _generic(el, classes)
+    return {}
+
+
+def _wrapped(kind: str, href: str) -> dict[str, Any]:
+    if kind == "photo":
+        return {"photo": href}
+    out: dict[str, Any] = {"file": href, "media_type": kind}
+    if kind == "video_file" and href:
+        out["file_name"] = href.rsplit("/", 1)[-1]
+    return out
+
+
+def _parts(el: Any) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for body in el.iter("div"):
+        classes = _classes(body)
+        for key in ("title", "description", "status"):
+            if key in classes:
+                out[key] = _plain(body)
+    return out
+
+
+def _generic(el: Any, classes: list[str]) -> dict[str, Any]:
+    parts = _parts(el)
+    title, status, href = parts.get("title", ""), parts.get("status", ""), el.get("href") or ""
+    if "media_call" in classes:
+        return {"call": True}
+    if "media_photo" in classes:
+        if title == "Sticker":
+            emoji = status.split(", ")[0] if ", " in status else status
+            return {"media_type": "sticker", "sticker_emoji": emoji, "file": href}
+        return {"photo": href or "(File not included.)"}
+    if "media_video" in classes:
+        kind = {"Animation": "animation", "Video message": "video_message"}.get(title, "video_file")
+        out: dict[str, Any] = {"media_type": kind, "file": href}
+        if kind == "video_file" and href:
+            out["file_name"] = href.rsplit("/", 1)[-1]
+        return out
+    generic = next((_GENERIC_MEDIA[c] for c in classes if c in _GENERIC_MEDIA), None)
+    return _generic_kind(generic, title, status, href, parts)
+
+
+def _generic_kind(
+    kind: str | None, title: str, status: str, href: str, parts: dict[str, str]
+) -> dict[str, Any]:
+    if kind == "voice_message":
+        return {"media_type": kind, "file": href}
+    if kind == "audio_file":
+        performer, _, song = title.partition(" \u2013 ")
+        return {"media_type": kind, "performer": performer if song else "", "title": song}
+    if kind == "contact":
+        return {"contact_information": {"first_name": title, "last_name": ""}}
+    if kind == "location":
+        lat, _, lon = status.partition(", ")
+        info = {"latitude": lat, "longitude": lon} if lon else {}
+        return {"location_information": info}
+    if kind == "venue":
+        return {"place_name": title, "address": parts.get("description", "")}
+    if kind == "game":
+        return {"game_title": title}
+    if kind == "invoice":
+        return {"invoice_information": {"title": title}}
+    return {"file": href or "(File not included.)", "file_name": "" if title == "File" else title}
+
+
+def _poll(el: Any) -> dict[str, Any]:
+    question, answers = "", []
+    for div in el:
+        classes = _classes(div)
+        if "question" in classes:
+            question = _plain(div)
+        elif "answer" in classes:
+            text = (div.text or "").strip()
+            answers.append({"text": text[2:] if text.startswith("- ") else text})
+    return {"poll": {"question": question, "answers": answers}}
+
+
+def _reactions(el: Any) -> list[dict[str, Any]]:
+    out = []
+    for reaction in el:
+        classes = _classes(reaction)
+        if "reaction" not in classes:
+            continue
+        emoji, count, pics = "", None, 0
+        for part in reaction:
+            kind = _classes(part)
+            if "emoji" in kind:
+                emoji = "".join(part.itertext()).strip()
+            elif "count" in kind:
+                digits = "".join(part.itertext()).strip().replace(",", "").replace(" ", "")
+                count = int(digits) if digits.isdigit() else None
+            elif "userpics" in kind:
+                pics = sum(1 for pic in part if isinstance(pic.tag, str))
+        number = count if count is not None else pics
+        if "paid" in classes:
+            out.append({"type": "paid", "count": number})
+        elif emoji:
+            out.append({"type": "emoji", "emoji": emoji, "count": number})
+    return out
+
+
+def _reply(el: Any) -> int | None:
+    link = el.find("a")
+    if link is None:
+        return None  # "In reply to a message in another chat"
+    match = _GO_TO.search(link.get("href") or "")
+    return int(match.group(1)) if match else None
+
+
+_BODY_PARTS = {
+    "pull_right date details": "date",
+    "from_name": "from_name",
+    "forwarded body": "forwarded",
+    "reply_to details": "reply_to",
+    "media_wrap clearfix": "media",
+    "text": "text",
+    "reactions": "reactions",
+}
+
+
+def _part(cls: str | None) -> str | None:
+    """Which part of a message body a block of class ``cls`` is (``None``: unread)."""
+    if cls is None:
+        return None
+    exact = _BODY_PARTS.get(cls)
+    if exact is not None:
+        return exact
+    classes = cls.split()  # another exporter version's order or extra classes
+    if "date" in classes and "pull_right" in classes:
+        return "date"
+    if "forwarded" in classes and "body" in classes:
+        return "forwarded"
+    for name in ("from_name", "reply_to", "media_wrap", "text", "reactions"):
+        if name in classes:
+            return {"media_wrap": "media"}.get(name, name)
+    return None
+
+
+def _body_fields(body: Any, raw: dict[str, Any], state: PageState) -> None:
+    """Fill ``raw`` from a message's ``div.body`` (or its ``div.forwarded.body``)."""
+    for el in body:
+        part = _part(el.get("class"))
+        if part is None:
+            continue
+        if part == "date":
+            raw["_title"] = el.get("title") or ""
+        elif part == "text":
+            raw["text"] = html_text(el)
+        elif part == "from_name":
+            if "_in_forward" in raw:
+                span = el.find("span")
+                name = (el.text or "").strip()
+                raw["forwarded_from"] = _VIA.sub("", name) if name else _plain(el)
+                if span is not None:
+                    span.tail = None
+            else:
+                name = _VIA.sub("", _plain(el))
+                # The exporter's stand-in for an empty name; the JSON export says null.
+                raw["from"] = None if name == _DELETED else name
+        elif part == "forwarded":
+            raw["_in_forward"] = True
+            _body_fields(el, raw, state)
+            raw.setdefault("forwarded_from", state.forwarded_from or "a hidden sender")
+        elif part == "reply_to":
+            target = _reply(el)
+            if target is not None:
+                raw["reply_to_message_id"] = target
+        elif part == "media":
+            raw |= _media_fields(el)
+        elif part == "reactions":
+            raw["reactions"] = _reactions(el)
+
+
+def _default(el: Any, mid: int, state: PageState) -> dict[str, Any]:
+    raw: dict[str, Any] = {"id": mid, "type": "message"}
+    joined = "joined" in (el.get("class") or "")
+    for child in el:
+        cls = child.get("class")
+        if cls == "body" or (cls and "body" in cls.split()):
+            _body_fields(child, raw, state)
+        elif cls and "reactions" in cls.split():
+            raw["reactions"] = _reactions(child)
+    if "reactions" not in raw and (found := el.find(".//*[@class='reactions']")) is not None:
+        raw["reactions"] = _reactions(found)  # wherever another version puts them
+    parsed = parse_title_date(raw.pop("_title", ""))
+    if parsed is None:
+        raise ValueError("its date (div.pull_right.date.details title) is missing or unreadable")
+    state.local, offset = parsed
+    if offset is not None:
+        state.offset = offset
+    else:
+        state.undated += 1
+    raw |= _date_fields(state.local, offset)
+    raw.pop("_in_forward", None)
+    if "from" not in raw:  # a joined message: the previous one's sender
+        raw["from"] = state.sender
+        state.joined += joined
+    state.sender = raw["from"]
+    if "forwarded_from" in raw:
+        state.forwarded_from = raw["forwarded_from"]
+    raw.setdefault("text", "")
+    if raw.pop("call", False):
+        return {
+            "id": mid,
+            "type": "service",
+            **{k: raw[k] for k in ("date", "date_unixtime") if k in raw},
+            "actor": raw["from"],
+            "action": "phone_call",
+        }
+    if raw["from"]:
+        state.senders.add(raw["from"])
+    return raw
+
+
+def _service(el: Any, mid: int, state: PageState) -> dict[str, Any] | None:
+    body = next((c for c in el if isinstance(c.tag, str) and "body" in _classes(c)), None)
+    text = _plain(body) if body is not None else ""
+    state.sender = state.forwarded_from = None  # the next message shows its sender again
+    if mid < 0:
+        match = _DAY_RE.match(text)
+        if match and match.group(2) in _MONTHS:
+            state.day = datetime(int(match.group(3)), _MONTHS[match.group(2)], int(match.group(1)))
+        return None
+    if text.startswith(_UNSUPPORTED):
+        return {"id": mid, "type": "unsupported"}
+    link = body.find(".//a") if body is not None else None
+    pinned = _GO_TO.search(link.get("href") or "") if link is not None else None
+    fields = service_fields(
+        text, chat_title=state.title or "", pinned=int(pinned.group(1)) if pinned else None
+    )
+    if fields.get("action") in ("create_channel", "edit_group_title") and fields["actor"] == (
+        state.title or ""
+    ):
+        state.channel_signs += 1
+    state.service_times += 1
+    return {"id": mid, "type": "service", **fields}
+
+
+def _message(el: Any, state: PageState) -> dict[str, Any] | None:
+    match = _MESSAGE_ID.match(el.get("id") or "")
+    if match is None:
+        raise ValueError(f"a message block without a message id: {el.get('id')!r}")
+    mid = int(match.group(1))
+    if "service" in (el.get("class") or ""):
+        return _service(el, mid, state)
+    state.messages += 1
+    return _default(el, mid, state)
+
+
+def _timed(waiting: list[dict[str, Any]], local: datetime, offset: timedelta | None) -> None:
+    for raw in waiting:
+        raw |= _date_fields(local, offset)
+
+
+MAX_PAGE_BYTES = 64 * 1024 * 1024
+"""Pages up to this size (the exporter's 1,000 messages take a few MB) are parsed whole,
+which is fastest; a larger one is streamed element by element."""
+_PARSER = etree.HTMLParser(encoding="utf-8")
+
+
+def _header(el: Any, state: PageState) -> None:
+    if state.title is None:
+        name = el.find(".//div[@class='text bold']")
+        if name is not None:
+            state.title = _plain(name)
+
+
+def _whole(data: bytes, state: PageState) -> Iterator[Any]:
+    """The message blocks of a page parsed whole (``data`` at most ``MAX_PAGE_BYTES``)."""
+    if not data.strip():
+        return
+    root = etree.fromstring(data, _PARSER)
+    if root is None:
+        return
+    header = root.find(".//div[@class='page_header']")
+    if header is not None:
+        _header(header, state)
+    history = root.find(".//div[@class='history']")
+    blocks = history if history is not None else root.iter("div")
+    for el in blocks:
+        if el.tag == "div" and "message" in (el.get("class") or "").split():
+            yield el
+
+
+def _streamed(stream: IO[bytes], state: PageState) -> Iterator[Any]:
+    """The message blocks of a page as libxml2 reads it, each freed once read."""
+    for _, el in etree.iterparse(stream, events=("end",), tag="div", html=True, encoding="utf-8"):
+        classes = _classes(el)
+        if "message" in classes:
+            yield el
+            el.clear(keep_tail=False)
+            parent = el.getparent()
+            while parent is not None and el.getprevious() is not None:
+                del parent[0]
+        elif "page_header" in classes:
+            _header(el, state)
+
+
+def read_page(
+    stream: IO[bytes], state: PageState, size: int | None = None
+) -> Iterator[dict[str, Any]]:
+    """The messages of one page, in order, as JSON export dicts (memory stays bounded:
+    one page at a time, or one message at a time for a page over ``MAX_PAGE_BYTES``).
+
+    A service message, which shows no time, gets the time of the message before it on
+    the same day, else of the next one, else the start of its day.
+
+    Raises:
+        ValueError: a message block the exporter cannot have written (no id, no date).
+    """
+    waiting: list[dict[str, Any]] = []  # service messages waiting for a time
+    state.local = None  # each page starts with its day; times do not carry over
+    if size is not None and size <= MAX_PAGE_BYTES:
+        blocks = _whole(stream.read(MAX_PAGE_BYTES + 1), state)
+    else:
+        blocks = _streamed(stream, state)
+    for el in blocks:
+        day = state.day
+        raw = _message(el, state)
+        if raw is None:
+            continue
+        if raw.get("type") == "service" and "date" not in raw:
+            if state.local is not None and (day is None or state.local >= day):
+                raw |= _date_fields(state.local, state.offset)
+            else:
+                waiting.append(raw)
+                continue
+        elif waiting:
+            assert state.local is not None
+            _timed(waiting, state.local, state.offset)
+            yield from waiting
+            waiting = []
+        yield raw
+    if waiting:
+        if state.day is None:
+            raise ValueError("service messages with no dated message or day on their page")
+        _timed(waiting, state.day, state.offset)
+        yield from waiting

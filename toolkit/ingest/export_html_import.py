@@ -1,0 +1,331 @@
+"""Import a Telegram Desktop HTML export (a folder, one of its pages, or a ``.zip``).
+
+Finds the export's chats (one chat's ``messages*.html`` pages, or each
+``chats/chat_NNN/`` of a full-account export), streams every page in order through
+``export_html.read_page`` and feeds the JSON-shaped messages to the JSON path's
+``Importer``: the same conversion, batches, staging (all lands or nothing), re-import
+rules (idempotent upserts, duplicate ids skipped) and ``ImportReport``, with a progress
+bar over the pages' bytes.
+
+What an HTML export does not carry is said in the report, never guessed silently: the
+chat's numeric id (``--ref c/<id>`` or ``@handle`` names it, else an id derived from the
+title is used), its type (read from ``lists/chats.html`` in an account export, else from
+the messages: a channel signs every post with its own name), sender ids, edit times,
+and the time of service messages (each gets the time of a message next to it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import zipfile
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import tzinfo
+from pathlib import Path, PurePosixPath
+from typing import IO, Any
+
+from lxml import etree
+from tqdm import tqdm
+
+from toolkit.errors import ImportFormatError, InvalidRequest, SourceNotFound
+from toolkit.ingest.export_errors import ByteCounter
+from toolkit.ingest.export_html import PageState, page_number, read_page, synthetic_chat_id
+from toolkit.ingest.export_importer import Importer
+from toolkit.ingest.export_report import ImportReport
+from toolkit.ingest.export_stream import ChatClosed, ChatHeader, ChatOpened, ExportedMessage
+from toolkit.refs import parse_ref
+from toolkit.store.base import ImportSink, MessageStore
+
+Opener = Callable[[], IO[bytes]]
+_ACCOUNT_TYPES = {
+    "private": "personal_chat",
+    "bot": "bot_chat",
+    "group": "private_supergroup",
+    "channel": "private_channel",
+}
+_CHAT_DIR = re.compile(r"(?:^|/)chats/(chat_\d+)/$")
+
+
+@dataclass(frozen=True)
+class Page:
+    """One ``messages*.html`` page: its name, size in bytes, and how to open it."""
+
+    name: str
+    size: int
+    open: Opener
+
+
+@dataclass
+class HtmlChat:
+    """One exported chat: its pages in order, and its type when the export lists it."""
+
+    folder: str
+    pages: list[Page]
+    chat_type: str | None = None
+    in_account: bool = False
+
+
+@dataclass
+class HtmlTarget:
+    """Who the chat is in the store: the id and handle a ``--ref`` gave, if any."""
+
+    handle: str | None = None
+    chat_id: int | None = None
+
+
+def html_target(store: MessageStore, ref: str | None) -> HtmlTarget:
+    """The chat id and handle ``ref`` names (``@handle`` or ``c/<id>``).
+
+    Raises:
+        InvalidRequest: ``ref`` names one message, or nothing.
+    """
+    if ref is None:
+        return HtmlTarget()
+    parsed = parse_ref(ref)
+    if parsed.message_id is not None:
+        raise InvalidRequest(
+            f"a ref (--ref) names a chat (@handle or c/<id>), not one message: {ref!r}",
+            field="ref",
+        )
+    if parsed.handle is None:
+        return HtmlTarget(chat_id=parsed.internal_id)
+    try:
+        known = store.get_source(parsed)
+    except SourceNotFound:
+        return HtmlTarget(handle=parsed.handle)
+    return HtmlTarget(handle=parsed.handle, chat_id=known.internal_id)
+
+
+def _ordered(pages: list[Page]) -> list[Page]:
+    return sorted(pages, key=lambda p: page_number(PurePosixPath(p.name).name) or 0)
+
+
+def _file_page(path: Path) -> Page:
+    return Page(path.name, path.stat().st_size, lambda: path.open("rb"))
+
+
+def _folder_chat(folder: Path, *, in_account: bool = False) -> HtmlChat | None:
+    pages = [
+        _file_page(p) for p in folder.iterdir() if page_number(p.name) is not None and p.is_file()
+    ]
+    return HtmlChat(folder.name, _ordered(pages), in_account=in_account) if pages else None
+
+
+def _account_types(listing: bytes | None) -> dict[str, str]:
+    """``chat_NNN`` → chat type from an account export's ``lists/chats.html``."""
+    if not listing:
+        return {}
+    out: dict[str, str] = {}
+    root = etree.fromstring(listing, etree.HTMLParser(encoding="utf-8"))
+    if root is None:
+        return out
+    for entry in root.iter("a"):
+        match = re.search(r"chats/(chat_\d+)/", entry.get("href") or "")
+        info = entry.find(".//div[@class='pull_right info details']")
+        if match and info is not None:
+            kind = _ACCOUNT_TYPES.get("".join(info.itertext()).strip())
+            if kind is not None:
+                out[match.group(1)] = kind
+    return out
+
+
+def folder_chats(path: Path) -> list[HtmlChat]:
+    """The chats of an HTML export at ``path``: a page, a chat's folder, or an account's.
+
+    Raises:
+        InvalidRequest: ``path`` holds no HTML export.
+    """
+    if path.is_file():
+        chat = _folder_chat(path.parent)
+        assert chat is not None
+        return [chat]
+    single = _folder_chat(path)
+    if single is not None:
+        return [single]
+    chats_dir = path / "chats"
+    listing = path / "lists" / "chats.html"
+    types = _account_types(listing.read_bytes() if listing.is_file() else None)
+    chats = []
+    if chats_dir.is_dir():
+        for folder in sorted(chats_dir.iterdir()):
+            if folder.is_dir() and not folder.is_symlink():
+                chat = _folder_chat(folder, in_account=True)
+                if chat is not None:
+                    chat.chat_type = types.get(folder.name)
+                    chats.append(chat)
+    if not chats:
+        raise InvalidRequest(
+            f"cannot import {path}: it holds no messages.html (an HTML export) and no "
+            "result.json (a JSON export)",
+            field="path",
+        )
+    return chats
+
+
+def archive_chats(names: Mapping[str, tuple[int, Opener]], listing: bytes | None) -> list[HtmlChat]:
+    """The chats of an HTML export inside an archive (member name → size, opener)."""
+    folders: dict[str, list[Page]] = {}
+    for name, (size, opener) in names.items():
+        pure = PurePosixPath(name)
+        if page_number(pure.name) is not None:
+            folder = f"{pure.parent}/" if str(pure.parent) != "." else ""
+            folders.setdefault(folder, []).append(Page(name, size, opener))
+    types = _account_types(listing)
+    chats = []
+    for folder in sorted(folders):
+        match = _CHAT_DIR.search(folder)
+        chat = HtmlChat(folder.rstrip("/") or ".", _ordered(folders[folder]))
+        if match:
+            chat.in_account, chat.chat_type = True, types.get(match.group(1))
+        chats.append(chat)
+    return chats
+
+
+@dataclass
+class _ChatRun:
+    header: ChatHeader
+    state: PageState = field(default_factory=PageState)
+    derived_id: bool = False
+
+
+def _infer_type(run: _ChatRun, chat: HtmlChat, handle: str | None) -> tuple[str, str | None]:
+    """The chat's type, and the report's line on how it was told (``None``: listed)."""
+    if chat.chat_type is not None:
+        return chat.chat_type, None
+    state, title = run.state, run.state.title or ""
+    public = "public" if handle else "private"
+    if state.channel_signs or (state.senders and state.senders == {title}):
+        return f"{public}_channel", "read as a channel (its posts are signed with its name)"
+    if handle is None and len(state.senders) == 2 and title in state.senders:
+        return "personal_chat", "read as a personal chat (two people, one of them its title)"
+    return f"{public}_supergroup", "read as a group"
+
+
+def _notes(run: _ChatRun, key: str, how: str | None) -> list[str]:
+    state = run.state
+    out = []
+    if run.derived_id:
+        out.append(
+            f"the HTML export of {state.title!r} names no chat id: stored as {key}; "
+            "give --ref c/<id> (or @handle) to store it as the messenger's chat"
+        )
+    if how is not None:
+        out.append(f"{key}: {how}")
+    if state.service_times:
+        out.append(
+            f"{state.service_times} service message(s) of {key} carry no time in an HTML "
+            "export: each got the time of the message next to it"
+        )
+    return out
+
+
+def _read_chat(
+    importer: Importer,
+    chat: HtmlChat,
+    target: HtmlTarget,
+    bar: tqdm,
+    notes: list[str],
+) -> None:
+    run = _ChatRun(ChatHeader("chats.list.item" if chat.in_account else ""))
+    index = 0
+    opened = False
+    for page in chat.pages:
+        last_id: Any = None
+        try:
+            with page.open() as raw:
+                for data in read_page(ByteCounter(raw, bar), run.state, page.size):  # type: ignore[arg-type]
+                    if not opened:
+                        _open(importer, run, target)
+                        opened = True
+                    importer.take(ExportedMessage(run.header, index, data))
+                    index += 1
+                    last_id = data.get("id")
+        except (ValueError, etree.LxmlError, zipfile.BadZipFile) as exc:
+            after = (
+                f"after message id {last_id}" if last_id is not None else "before its first message"
+            )
+            raise ImportFormatError(f"{page.name}: {after}: {exc}", file=page.name) from None
+        if run.state.title is None:
+            raise ImportFormatError(
+                f"{page.name} is not a page of a Telegram Desktop HTML export (no chat "
+                "header); export with Export chat history, format HTML or JSON",
+                file=page.name,
+            )
+    if not opened:  # a chat whose pages hold no message
+        _open(importer, run, target)
+    chat_type, how = _infer_type(run, chat, target.handle)
+    run.header.type = chat_type
+    importer.take(ChatClosed(run.header))
+    key = f"@{target.handle}" if target.handle else f"c/{run.header.id}"
+    notes.extend(_notes(run, key, how))
+
+
+def _open(importer: Importer, run: _ChatRun, target: HtmlTarget) -> None:
+    title = run.state.title or ""
+    run.header.name = title
+    if target.chat_id is not None and not run.header.in_account_export:
+        run.header.id = target.chat_id
+    else:
+        run.header.id = synthetic_chat_id(title)
+        run.derived_id = True
+    importer.take(ChatOpened(run.header))
+
+
+def _html_notes(notes: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(n.replace("no date_unixtime", "no UTC offset in their time") for n in notes)
+
+
+def import_html_chats(
+    sink: ImportSink,
+    chats: list[HtmlChat],
+    *,
+    path: Path,
+    target: HtmlTarget,
+    progress: bool,
+    batch_size: int,
+    tz: tzinfo | None,
+) -> Callable[[], ImportReport]:
+    """Read ``chats`` into ``sink`` (a store's import staging); the report, once landed.
+
+    Raises:
+        ImportFormatError: a page that is no export page, or a malformed message block.
+        InvalidRequest: ``target`` names one chat but the export holds several.
+    """
+    if target.handle is not None and (len(chats) > 1 or any(c.in_account for c in chats)):
+        raise InvalidRequest(
+            "a ref (--ref) names one source, but a full-account export holds every chat; "
+            "import it without one",
+            field="ref",
+        )
+    notes: list[str] = []
+    total = sum(p.size for c in chats for p in c.pages)
+    pages = sum(len(c.pages) for c in chats)
+    with tqdm(
+        total=total,
+        unit="B",
+        unit_scale=True,
+        unit_divisor=1024,
+        desc=f"import {path.name}",
+        disable=not progress,
+    ) as bar:
+        importer = Importer(
+            sink, file_name=path.name, handle=target.handle, batch_size=batch_size, tz=tz
+        )
+        for chat in chats:
+            _read_chat(importer, chat, target, bar, notes)
+        importer.finish()
+    plural = "page" if pages == 1 else "pages"
+
+    def report() -> ImportReport:
+        done = importer.report(path)
+        extra = (f"HTML export, {pages} {plural}", *notes, *_html_notes(done.notes))
+        return dataclasses.replace(done, notes=extra)
+
+    return report
+
+
+def iter_pages(chats: list[HtmlChat]) -> Iterator[Page]:
+    """Every page of ``chats`` in reading order."""
+    for chat in chats:
+        yield from chat.pages

@@ -52,6 +52,7 @@ from benchmarks.bench_service import QUERIES, free_port, wait_until_healthy
 from benchmarks.synthetic import write_export
 from toolkit.apikeys import create_api_key
 from toolkit.demo import demo_files
+from toolkit.models import canonical_key
 from toolkit.store import SQLiteStore
 
 MINUTES = 20.0
@@ -291,7 +292,7 @@ def _imports(
             )
             continue
         tally.ok(time.perf_counter() - began)
-        expected[f"Soak {n}"] = IMPORT_MESSAGES
+        expected[f"c/{4_100_000_000 + n}"] = IMPORT_MESSAGES
 
 
 def _p95(seconds: list[float]) -> float:
@@ -327,7 +328,10 @@ def run(minutes: float) -> int:
         token, _ = create_api_key(
             store, name="soak", scopes=["search.read", "summary.run", "sources.read"]
         )
-        expected = {s.source.title: s.message_count for s in store.list_sources()}
+        expected = {
+            canonical_key(s.source.handle, s.source.internal_id): s.message_count
+            for s in store.list_sources()
+        }
         spans = {}
         for stats in store.list_sources():
             ref = f"@{stats.source.handle}"
@@ -373,17 +377,14 @@ def run(minutes: float) -> int:
             stop.set()
             for worker in workers:
                 worker.join(timeout=300)
+        held: dict[str, int | None] = {}
         with httpx.Client(headers={"Authorization": f"Bearer {token}"}, timeout=60) as client:
-            listed = client.get(f"{server.base}/v1/sources").json()
+            for ref in expected:
+                answer = client.get(f"{server.base}/v1/sources/by-ref", params={"source_ref": ref})
+                held[ref] = answer.json()["message_count"] if answer.status_code == 200 else None
         server.stop()
 
-    items = listed["items"] if isinstance(listed, dict) else listed
-    held = {item.get("title") or item["source_ref"]: item["message_count"] for item in items}
-    lost = {
-        title: (count, held.get(title))
-        for title, count in expected.items()
-        if held.get(title) != count
-    }
+    lost = {ref: (count, held[ref]) for ref, count in expected.items() if held[ref] != count}
     after_warmup = [r for t, r in rss if t >= WARMUP_SECONDS and r]
     second_half = [r for t, r in rss if restarted and t >= restart_at + WARMUP_SECONDS and r]
     growth = (

@@ -317,9 +317,9 @@ def run(minutes: float) -> int:
         }
         console.print(f"loading the demo into {database} …")
         for file, handle in demo_files():  # not embedded: the service embeds them as it runs
-            ref = ["--ref", handle] if handle else []
+            named = ["--ref", handle] if handle else []
             subprocess.run(
-                [sys.executable, "-m", "cli", "import", str(file), *ref, "--no-embed"],
+                [sys.executable, "-m", "cli", "import", str(file), *named, "--no-embed"],
                 env=env,
                 cwd=folder,
                 check=True,

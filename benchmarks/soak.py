@@ -8,7 +8,7 @@ once and for the whole run:
 - searches (two clients, ``/v1/search/messages`` over both demo sources, and
   ``/v1/search/all``),
 - summaries (one client, ``/v1/summaries/chat`` and ``/v1/summaries/channel`` of
-  random windows, and ``/v1/summaries/source``; the cache is bypassed on half of them),
+  random windows, and ``/v1/sources/by-ref/summary``; the cache is bypassed on half of them),
 - MCP tool calls (one client over ``/mcp`` with the SDK's own client: sources, search,
   a period summary),
 - imports (``mlens import`` of a new synthetic export into the live store every
@@ -157,12 +157,14 @@ def _timed(
     except httpx.TransportError as exc:
         if server.restarting.is_set():
             tally.during_restart += 1
+            time.sleep(0.5)  # the port is closed for a few seconds: no busy loop
         else:
             tally.failed(type(exc).__name__)
         return
     if response.status_code >= 400:
         if server.restarting.is_set() and response.status_code == 503:
             tally.during_restart += 1
+            time.sleep(0.5)
         else:
             tally.failed(str(response.status_code))
         return
@@ -200,7 +202,7 @@ def _summaries(
                     "source_ref": ref,
                     "language": rng.choice(["en", "ru", "uk"]),
                 }
-                _timed(server, tally, client, "POST", "/v1/summaries/source", body)
+                _timed(server, tally, client, "POST", "/v1/sources/by-ref/summary", body)
                 continue
             first, last = spans[ref]
             days = rng.choice(PERIOD_DAYS)
@@ -278,7 +280,7 @@ def _imports(
         )
         began = time.perf_counter()
         done = subprocess.run(
-            [sys.executable, "-m", "cli", "import", str(export), "--json"],
+            [sys.executable, "-m", "cli", "import", str(export), "--no-progress"],
             env=env,
             cwd=folder,
             capture_output=True,

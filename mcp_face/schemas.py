@@ -154,4 +154,10 @@ class SummaryOut(_Out):
     messages_without_vector: int = Field(
         0, description="Messages with no stored embedding yet: the summary did not wait."
     )
+    sampled: tuple[int, int] | None = Field(
+        None,
+        description="[read, of] when the summary read a sample of its messages (a source "
+        "spread over its life, or a window past the LLM's prompt budget, "
+        "MLENS_LLM_MAX_PROMPT_TOKENS); null when it read them all.",
+    )
     language: str

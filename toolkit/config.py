@@ -160,6 +160,16 @@ class Settings(BaseSettings):
         "half): room for a summary and a few sections, and a bound on what a runaway model "
         "writes (a local model on 2 cores writes ~30 tokens/s).",
     )
+    llm_max_prompt_tokens: int = Field(
+        6000,
+        ge=1000,
+        le=10_000_000,
+        description="Prompt tokens one summary may send in all its LLM requests (estimated "
+        "high, retries included). A window larger than that is read as a sample spread over "
+        "its time, and the summary says so (`sampled`: read, of how many). The default is "
+        "one request of a local 8k-context model: a day reads in one request, never a "
+        "merge; raise it (with MLENS_LLM_CHUNK_TOKENS) for a hosted endpoint.",
+    )
     llm_max_answer_bytes: int = Field(
         262144,
         ge=1024,
@@ -169,6 +179,14 @@ class Settings(BaseSettings):
         "none",
         description="extractive: an unusable LLM answer (or a failing endpoint) is replaced "
         "by the extractive engine's summary, and `engine` says so; none: a 502 problem.",
+    )
+    llm_fallback_seconds: float = Field(
+        15.0,
+        ge=0,
+        le=600,
+        description="With llm_fallback=extractive: seconds of a summary's deadline kept for "
+        "the extractive engine (at most half the time left). The LLM's requests and retries "
+        "end that much earlier, so an endpoint that hangs gets the offline digest in time.",
     )
     summary_cache_max_entries: int = Field(
         2000,

@@ -103,11 +103,11 @@ def _run(
 ) -> Summary:
     engine = select_engine(settings)
     engine.check(ctx)  # e.g. an unsupported language fails before any work
-    if ctx.family == "source":
-        messages = engine.reads(messages, ctx, settings)
-        if ctx.coverage is not None:
-            ctx = replace(ctx, coverage=ctx.coverage.of(messages))
-    key = cache_key(source, ctx, engine.identity(settings, embedder), messages)
+    selected = len(messages)
+    messages = engine.reads(messages, ctx, settings)  # all, or a sample within its budget
+    if ctx.family == "source" and ctx.coverage is not None:
+        ctx = replace(ctx, coverage=ctx.coverage.of(messages))
+    key = cache_key(source, ctx, engine.identity(settings, embedder), messages, selected=selected)
     cached = load_cached(store, key, ref.raw) if use_cache else None
     if cached is not None:
         return cached
@@ -120,11 +120,20 @@ def _run(
         read = note(find(ctx.language), ctx.coverage, ctx.kind, ctx.timezone)
         summary = without_period_wording(summary, keep=read)
     summary = mask_summary(summary, marks_for(ctx.language))
+    summary = replace(summary, sampled=_sampled(ctx, len(messages), selected))
     # A fallback's answer is not the engine's to cache, nor one written before the
     # embedder reached every message (the next request will read their vectors).
     if summary.engine == engine.name and not summary.messages_without_vector:
         store_cached(store, key, summary, settings)
     return summary
+
+
+def _sampled(ctx: SummaryContext, read: int, selected: int) -> tuple[int, int] | None:
+    """What a summary read of its messages, when not all: of the source's (coverage),
+    else of the window's."""
+    if ctx.family == "source" and ctx.coverage is not None and ctx.coverage.sampled:
+        return ctx.coverage.read, ctx.coverage.total
+    return (read, selected) if read < selected else None
 
 
 def without_period_wording(summary: Summary, *, keep: str = "") -> Summary:

@@ -67,8 +67,9 @@ def test_chat_summary_has_the_contract_shape_and_engine_header(ask: Ask) -> None
     assert response.headers["x-summary-engine"] == "extractive"
     data = response.json()
     contract = {"source_ref", "summary", "sections", "important_messenger_message_ids"}
-    assert set(data) == contract | {"messages_without_vector"}  # an addition: 0 here
+    assert set(data) == contract | {"messages_without_vector", "sampled"}  # additions
     assert data["messages_without_vector"] == 0
+    assert data["sampled"] is None  # it read every message of the window
     assert data["source_ref"] == "https://t.me/platform_team"
     assert "Bob asks Alice" in data["summary"]
     # The contract's title and body, plus each section's kind and items (ids it rests on).

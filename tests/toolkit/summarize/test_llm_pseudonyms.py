@@ -241,7 +241,8 @@ def test_text_replacement_and_restore_round_trip() -> None:
     assert sent[0].text == f"Hi all, {bob}: the release is Thursday. Mail me at {email.group(0)}"
     handles = re.findall(r"@user_\d+", sent[2].text)
     phone = re.search(r"PHONE_\d+", sent[2].text)
-    assert phone is not None and len(handles) == 2
+    assert phone is not None
+    assert len(handles) == 2
     assert sent[2].text == f"Ping {handles[0]} or {handles[1]}; my phone is {phone.group(0)}."
     assert sent[3].text.startswith(f"{alice} here again: ask {carol}, or write to EMAIL_")
     answer = LLMSummary(

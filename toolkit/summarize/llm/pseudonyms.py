@@ -88,6 +88,7 @@ _TOKEN_RE = re.compile(r"[^\W\d_]+(?:['’ʼ-][^\W\d_]+)*")
 _PART_RE = re.compile(r"[^\W\d_]+")
 _ID_TOKEN_RE = re.compile(r"\w+")
 _WORDS_RE = re.compile(r"[^\W\d_]+(?:['’ʼ][^\W\d_]+)*")
+_POSSESSIVE = re.compile(r"['’ʼ]s$", re.IGNORECASE)
 
 # Look-alike letters (Cyrillic, Greek, full-width) a spoof may use for Latin ones.
 _CONFUSABLE = {
@@ -113,6 +114,7 @@ def _loose(word: str) -> str:
 
 
 _SEP = r"[\s_\-#№.:=]*"
+_LETTERS_RE = re.compile(r"[^\w-]|_")
 _SPOOF_RE = re.compile(
     rf"(?<![^\W\d_])(?P<word>@?\s*{_loose('user')}|{_loose('person')}|{_loose('phone')}"
     rf"|{_loose('e')}[\s_-]?{_loose('mail')}){_SEP}(?P<n>\d+)(?!\d)",
@@ -127,11 +129,12 @@ _SHAPES = {"name": "Person {n}", "handle": "@user_{n}", "phone": "PHONE_{n}", "e
 
 
 def neutralise(text: str) -> str:
-    """``text`` with every placeholder-shaped span's number replaced by ``?`` ("Person 1
-    stole it, call PHONE_2" → "Person ? stole it, call PHONE_?")."""
+    """``text`` with every placeholder-shaped span written as its word and ``?`` ("Person 1
+    stole it, call PHONE_2, ask @user_3" → "Person ? stole it, call PHONE ?, ask user ?"):
+    no number the model could take for a placeholder's, no handle."""
     if not text:
         return text
-    return _SPOOF_RE.sub(lambda m: m.group(0)[: m.start("n") - m.start()] + "?", text)
+    return _SPOOF_RE.sub(lambda m: _LETTERS_RE.sub("", m.group("word")) + " ?", text)
 
 
 def _key(word: str) -> str:
@@ -174,7 +177,9 @@ def _common(form: str) -> bool:
     if form in STOP_WORDS:
         return True
     if _cyrillic(form):
-        return any(pack.everyday(form) for pack in _name_packs())
+        packs = _name_packs()
+        named = any(pack.lemma(form) is not None for pack in packs)
+        return not named and any(pack.everyday(form) for pack in packs)
     from toolkit.summarize.lang import find
 
     book = find("en")
@@ -324,12 +329,16 @@ class Pseudonyms:
             self._full.setdefault(key, placeholder)
             self._longest = max(self._longest, min(len(key), MAX_NAME_WORDS))
         whole = len(words) == 1
+        cased = any(w[:1].isupper() for w in words)
         for word in words:
+            word = _POSSESSIVE.sub("", word)
             folded = _key(word)
             if folded in STOP_WORDS or folded in PARTICLES:
                 continue
             if len(word) < MIN_NAME_PART and not whole:
                 continue
+            if cased and not word[:1].isupper():
+                continue  # "notes" of "Dmitry Volkov's notes" is no one's name
             for form in _forms(word):
                 folded_form = _key(form)
                 common = len(word) < MIN_NAME_PART or _common(folded_form)
@@ -409,19 +418,23 @@ class Pseudonyms:
 
     def _names(self, text: str) -> str:
         protected = _spans(text)
-        tokens = [m for m in _TOKEN_RE.finditer(text) if not _inside(m.span(), protected)]
+        tokens = [
+            _Token(m.start(), m.end(), m.group(0))
+            for m in _TOKEN_RE.finditer(text)
+            if not _inside(m.span(), protected)
+        ]
         edits: list[tuple[int, int, str]] = []
         i = 0
         while i < len(tokens):
             run = self._full_name(text, tokens, i)
             if run is not None:
                 k, placeholder = run
-                edits.append((tokens[i].start(), tokens[i + k - 1].end(), placeholder))
+                edits.append((tokens[i].start, tokens[i + k - 1].stem_end, placeholder))
                 i += k
                 continue
             token = tokens[i]
-            placeholder = self._lookup(token.group(0))
-            if placeholder is None:
+            found = self._lookup(token.stem)
+            if found is None:
                 edits.extend(self._parts(token))
                 i += 1
                 continue
@@ -429,37 +442,34 @@ class Pseudonyms:
             while (
                 end < len(tokens)
                 and _joined(text, tokens[end - 1], tokens[end])
-                and self._lookup(tokens[end].group(0)) == placeholder
+                and self._lookup(tokens[end].stem) == found
             ):
                 end += 1
-            edits.append((token.start(), tokens[end - 1].end(), placeholder))
+            edits.append((token.start, tokens[end - 1].stem_end, found))
             i = end
         for start, end, placeholder in reversed(edits):
             text = text[:start] + placeholder + text[end:]
         return text
 
-    def _full_name(
-        self, text: str, tokens: Sequence[re.Match[str]], i: int
-    ) -> tuple[int, str] | None:
+    def _full_name(self, text: str, tokens: Sequence[_Token], i: int) -> tuple[int, str] | None:
         """A whole multi-word name starting at token ``i``: its length and placeholder."""
         for k in range(min(self._longest, len(tokens) - i), 1, -1):
             if all(_joined(text, tokens[j], tokens[j + 1]) for j in range(i, i + k - 1)):
-                key = tuple(_key(t.group(0)) for t in tokens[i : i + k])
+                key = tuple(_key(t.stem) for t in tokens[i : i + k])
                 if key in self._full:
                     return k, self._full[key]
         return None
 
-    def _parts(self, token: re.Match[str]) -> list[tuple[int, int, str]]:
-        """A word with an apostrophe or hyphen ("Alice's", "Moreau-Lindqvist"): its parts
-        that are names."""
-        word = token.group(0)
-        if not any(ch in word for ch in "'’ʼ-"):
+    def _parts(self, token: _Token) -> list[tuple[int, int, str]]:
+        """A word with an apostrophe or hyphen ("Moreau-Lindqvist", "O'Brien-Smith"): its
+        parts that are names."""
+        if not any(ch in token.stem for ch in "'’ʼ-"):
             return []
         edits = []
-        for part in _PART_RE.finditer(word):
+        for part in _PART_RE.finditer(token.stem):
             placeholder = self._lookup(part.group(0))
             if placeholder is not None:
-                start = token.start()
+                start = token.start
                 edits.append((start + part.start(), start + part.end(), placeholder))
         return edits
 
@@ -533,7 +543,25 @@ def _inside(span: tuple[int, int], protected: Sequence[tuple[int, int]]) -> bool
     return any(start < b and a < end for a, b in protected)
 
 
-def _joined(text: str, left: re.Match[str], right: re.Match[str]) -> bool:
-    """Whether two words stand side by side, with only spaces between them."""
-    gap = text[left.end() : right.start()]
-    return bool(gap) and gap.isspace() and "\n" not in gap
+@dataclass(frozen=True)
+class _Token:
+    """A word of a text; ``stem`` is it without an English possessive ("Zhang's")."""
+
+    start: int
+    end: int
+    word: str
+
+    @property
+    def stem(self) -> str:
+        return _POSSESSIVE.sub("", self.word)
+
+    @property
+    def stem_end(self) -> int:
+        return self.start + len(self.stem)
+
+
+def _joined(text: str, left: _Token, right: _Token) -> bool:
+    """Whether two words stand side by side, with only spaces between them (a possessive
+    ends a name: "Carol's Zhang" is two)."""
+    gap = text[left.end : right.start]
+    return left.stem == left.word and bool(gap) and gap.isspace() and "\n" not in gap

@@ -3,12 +3,14 @@
 ``summarize_period`` (a ``SummaryRequest``) selects the messages of
 ``[started_at, ended_at)``; ``summarize_source`` (a ``SourceSummaryRequest``) reads
 ``messages_limit`` of the source's messages, a sample spread over its whole life when it
-has more (``coverage``, ``sample``), of which the engine may read fewer (``reads``: an
-LLM reads what fits one request). Both pick the engine the request names, else the
+has more (``coverage``, ``sample``). Of either, the engine may read fewer (``reads``: an
+LLM reads a spread sample within its prompt budget, one request for a source), and the
+summary says so (``Summary.sampled``). Both pick the engine the request names, else the
 settings', through ``registry.select_engine`` (``auto``: the LLM when an endpoint
 is configured, else extractive), look
-in the store's cache first, and cache what they compute under (source, period,
-language, prompt version, engine, content hash of the selected messages). Before it
+in the store's cache first, and cache what they compute under (source, language, prompt
+version, engine, content hash of the messages read and how many were selected: a
+period by its content, not its raw bounds, ``cache``). Before it
 leaves, a source summary loses every sentence with period wording (but the one that
 says what it read), and every summary every e-mail address and phone number
 (``personal``), whatever engine wrote it.

@@ -114,7 +114,8 @@ def test_a_window_past_the_budget_is_sampled_and_says_so(llm: FakeLLM, embedder:
     assert 10 < read < 600
     shown = [int(i) for i in ID_RE.findall(llm.requests[0]["messages"][-1]["content"])]
     assert len(shown) == read
-    assert shown[0] < 100 and shown[-1] > 500  # spread over the whole day
+    assert shown[0] < 100
+    assert shown[-1] > 500
 
 
 def test_map_reduce_never_sends_more_than_the_budget(llm: FakeLLM, embedder: Embedder) -> None:
@@ -128,9 +129,11 @@ def test_map_reduce_never_sends_more_than_the_budget(llm: FakeLLM, embedder: Emb
     finally:
         store.close()
     merges = [r for r in llm.requests if "<partials>" in r["messages"][-1]["content"]]
-    assert len(llm.requests) > 2 and merges  # chunked and merged
+    assert len(llm.requests) > 2
+    assert merges
     assert sum(_prompt_tokens(r) for r in llm.requests) <= 8000
-    assert summary.sampled is not None and summary.sampled[1] == 400
+    assert summary.sampled is not None
+    assert summary.sampled[1] == 400
 
 
 def test_a_window_within_the_budget_is_read_whole(llm: FakeLLM, embedder: Embedder) -> None:
@@ -164,9 +167,8 @@ def test_the_client_sends_no_request_past_the_budget(llm: FakeLLM) -> None:
     chat = [{"role": "user", "content": "Summarise. " * 100}]
     client = LLMClient(base_url=llm.url, model="fake-model", max_retries=0)
     llm.handler = lambda _: Reply(content=summary_json("ok"))
-    with budget.spending(FRAMING_TOKENS + 150):
-        with pytest.raises(PromptBudgetSpent):
-            client.complete_json(chat, schema=SUMMARY_SCHEMA)
+    with budget.spending(FRAMING_TOKENS + 150), pytest.raises(PromptBudgetSpent):
+        client.complete_json(chat, schema=SUMMARY_SCHEMA)
     assert llm.requests == []
     spend = PromptBudget(1000)
     spend.charge(900)

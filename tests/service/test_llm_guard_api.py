@@ -105,6 +105,7 @@ def test_the_upstream_text_is_never_the_detail(
         assert leak not in response.text
 
 
+@pytest.mark.slow
 def test_a_hang_gets_the_offline_digest_within_the_deadline(
     make_client: Client, llm: FakeLLM
 ) -> None:

@@ -223,6 +223,7 @@ def test_a_sampled_summary_keeps_its_sampled_in_the_cache(llm: FakeLLM, embedder
 # -- the deadline, the fallback, retries ------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_hang_gets_the_fallback_before_the_deadline(llm: FakeLLM, embedder: Embedder) -> None:
     """The issue's case scaled down: request timeout 6 s, deadline 8 s, retries on. The
     LLM gives up with the fallback's time left (half of it, 4 s), and the offline digest

@@ -434,6 +434,9 @@ class MapReduce:
     def _fits(self, messages: Sequence[Message], ctx: SummaryContext) -> bool:
         """Whether ``messages`` can be read as ``ctx`` asks within the prompt budget (a
         source summary: in one request)."""
+        limit = self.max_prompt_tokens
+        if limit is not None and len(messages) * MIN_MESSAGE_TOKENS > limit:
+            return False  # known without rendering them (a 200,000-message range)
         if ctx.family == "source" and len(self.chunks(messages, ctx)) > 1:
             return False
         return self.max_prompt_tokens is None or (

@@ -41,6 +41,7 @@ import importlib
 import re
 import secrets
 import threading
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -208,18 +209,21 @@ class Known:
     """Sender peer ids (``user123``): an author without a name is known by it."""
 
 
-_known_cache: dict[tuple[int, int, int], Known] = {}
+_known_cache: weakref.WeakKeyDictionary[MessageStore, dict[tuple[int, int], Known]] = (
+    weakref.WeakKeyDictionary()
+)
 _known_lock = threading.Lock()
 KNOWN_CACHE_SIZE = 64
+"""Sources whose people one store keeps in memory."""
 
 
 def known_people(store: MessageStore, source: Source) -> Known:
     """Every sender of ``source`` (names, peer ids, forwarded-from names) and, for a
     personal chat, its title (the other person's name). Read once per source and
     version of its messages (``source_generation``), then kept in memory."""
-    key = (id(store), source.id, store.source_generation(source.id))
+    key = (source.id, store.source_generation(source.id))
     with _known_lock:
-        cached = _known_cache.get(key)
+        cached = _known_cache.get(store, {}).get(key)
     if cached is not None:
         return _with_title(cached, source)
     names: set[str] = set()
@@ -232,9 +236,12 @@ def known_people(store: MessageStore, source: Source) -> Known:
             ids.add(message.sender_peer_id)
     known = Known(frozenset(names), frozenset(ids))
     with _known_lock:
-        if len(_known_cache) >= KNOWN_CACHE_SIZE:
-            _known_cache.pop(next(iter(_known_cache)))
-        _known_cache[key] = known
+        entries = _known_cache.setdefault(store, {})
+        for old in [k for k in entries if k[0] == source.id]:
+            del entries[old]  # an older version of this source's people
+        if len(entries) >= KNOWN_CACHE_SIZE:
+            entries.pop(next(iter(entries)))
+        entries[key] = known
     return _with_title(known, source)
 
 
@@ -247,7 +254,15 @@ def _with_title(known: Known, source: Source) -> Known:
 @dataclass
 class _Form:
     placeholder: str
-    common: bool
+    short: bool = False
+    """A whole name of fewer than three letters: never matched in lower case."""
+    _common: bool | None = None
+
+    def common(self, form: str) -> bool:
+        """Whether the lower-case ``form`` is also an everyday word (asked once)."""
+        if self._common is None:
+            self._common = self.short or _common(form)
+        return self._common
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -340,10 +355,8 @@ class Pseudonyms:
             if cased and not word[:1].isupper():
                 continue  # "notes" of "Dmitry Volkov's notes" is no one's name
             for form in _forms(word):
-                folded_form = _key(form)
-                common = len(word) < MIN_NAME_PART or _common(folded_form)
                 # The first sender keeps a shared word ("Alice" of two Alices).
-                self._forms.setdefault(folded_form, _Form(placeholder, common))
+                self._forms.setdefault(_key(form), _Form(placeholder, len(word) < MIN_NAME_PART))
         if not words:  # a name of no letters ("🦊", "42"): matched as an id token
             self._ids.setdefault(_key(name), placeholder)
         return placeholder
@@ -403,9 +416,10 @@ class Pseudonyms:
         return _ID_TOKEN_RE.sub(swap, text)
 
     def _lookup(self, word: str) -> str | None:
-        form = self._forms.get(_key(word))
+        key = _key(word)
+        form = self._forms.get(key)
         if form is not None:
-            if form.common and word.islower():
+            if word.islower() and form.common(key):
                 return None
             return form.placeholder
         lemma = _dictionary_name(word)
@@ -413,7 +427,7 @@ class Pseudonyms:
             return None
         placeholder = self._placeholder("name", lemma.capitalize())
         for other in _forms(lemma):
-            self._forms.setdefault(_key(other), _Form(placeholder, _common(_key(other))))
+            self._forms.setdefault(_key(other), _Form(placeholder))
         return placeholder
 
     def _names(self, text: str) -> str:

@@ -66,7 +66,8 @@ EN_GROUP = Chat(
     messages=[
         # Day 1: Carol writes (outside a day-2 window), Bob too.
         (DAY1, "user103", "Carol Zhang", "I'll be off Thursday; my number is +44 20 7946 0958."),
-        (DAY1 + timedelta(hours=1), "user102", "Bob Lindqvist", "Noted. Mail bob.l@corp.example"),
+        (DAY1 + timedelta(hours=1), "user102", "Bob Lindqvist",
+         "Noted. Mail bob.l@corp.example. Welcome to the release room!"),
         # Day 2: only Alice writes, and names everyone.
         (DAY2, "user101", "Alice Moreau",
          "ALICE MOREAU here. alice thinks CAROL ZHANG and bob agreed."),
@@ -79,6 +80,7 @@ EN_GROUP = Chat(
          "Moreau-Lindqvist plan: Lindqvist's rollback, Zhang's tests. " * 2),
     ],
     secrets=["Alice", "Moreau", "Bob", "Lindqvist", "Carol", "Zhang", "alice_m", "bob_lind",
+             "deploys",
              "7946", "0958", "555-0187", "bob.l@corp.example", "zhang.c@corp.example",
              "user101", "user102", "user103"],
 )  # fmt: skip
@@ -114,7 +116,7 @@ UK_GROUP = Chat(
          "Шевчук писала на olena.sh@ukr.example, а Тарасові ніхто не відповів. @olena_sh"),
         (DAY2 + timedelta(minutes=4), "user302", "Тарас Коваленко", SPOOF),
     ],
-    secrets=["Олена", "Олени", "Олені", "Шевчук", "Тарас", "Тарасові", "Коваленко",
+    secrets=["Олена", "Олени", "Олені", "Шевчук", "Тарас", "Тарасові", "Коваленко", "ремонт",
              "olena_sh", "olena.sh@ukr.example", "123 4567", "user301", "user302"],
 )  # fmt: skip
 
@@ -132,6 +134,7 @@ EN_CHANNEL = Chat(
         (DAY2 + timedelta(hours=2), "channel401", "Dmitry Volkov's notes", SPOOF),
     ],
     secrets=["Dmitry", "Volkov", "dvolkov", "dv_notes", "dmitry.v@notes.example", "555 0199",
+             "notes",
              "channel401"],
 )  # fmt: skip
 

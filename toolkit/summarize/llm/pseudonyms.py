@@ -1,8 +1,7 @@
 """Pseudonymisation before an external endpoint (``MLENS_LLM_PSEUDONYMISE``, opt-in).
 
 What is sent carries stable placeholders instead of who and how to reach them, in every
-text of the request (messages, authors, forwards, the source's title, a forum's topic
-titles):
+text of the request (messages, authors, forwards, titles):
 
 - **people**: every name the request can know, not only the window's senders: each
   sender of the whole source (``known_people``: a sender filter or a quiet period
@@ -13,6 +12,10 @@ titles):
   ("ALICE MOREAU", "alice"; a lower-case word that is also a common word, «вера»,
   "will", is left), and in every case form the language packs know («Борису»,
   «Бориса», «Олени»: ``toolkit.summarize.lang.<code>.names``): ``Person 417``;
+- **titles**: the source's title and a forum's topic titles go whole (``Title 512``; a
+  personal chat's title is its other person's ``Person``), so that no name in a title
+  leaves, known or not ("Bob's farewell party"); a text that writes a whole title of two
+  words or more gets its placeholder too;
 - **handles**: ``@alice_m``, its link forms (``t.me/alice_m``, ``https://t.me/alice_m/12``,
   a ``text_link``'s target, ``tg://resolve?domain=alice_m``) and, once seen, the bare
   ``alice_m``: ``@user_233``;
@@ -21,9 +24,9 @@ titles):
   ``EMAIL_530``.
 
 **Spoofing.** Text shaped like a placeholder ("Person 1", "person_2", "PHONE 2",
-"@user_3", "EMAIL-4", with look-alike letters too) is neutralised before anything is
-sent: its number becomes ``?`` ("Person ?"), so the model never reads a number it could
-take for one of ours. The numbers issued start at a random offset per summary (three
+"@user_3", "EMAIL-4", "Title 5", with look-alike letters too) is neutralised before
+anything is sent: it becomes its word and ``?`` ("Person ?"), so the model never reads a
+number it could take for one of ours. The numbers issued start at a random offset per summary (three
 digits), so a member cannot guess them either, and ``restore`` maps back only the
 placeholders this summary issued: a "Person 1" the model writes on its own stays
 "Person 1", never a member's name or number.
@@ -106,6 +109,7 @@ _CONFUSABLE = {
     "r": "rгＲｒ",
     "s": "sѕＳｓ",
     "u": "uυսＵｕ",
+    "t": "tтτＴｔ",
 }
 
 
@@ -118,15 +122,22 @@ _SEP = r"[\s_\-#№.:=]*"
 _LETTERS_RE = re.compile(r"[^\w-]|_")
 _SPOOF_RE = re.compile(
     rf"(?<![^\W\d_])(?P<word>@?\s*{_loose('user')}|{_loose('person')}|{_loose('phone')}"
-    rf"|{_loose('e')}[\s_-]?{_loose('mail')}){_SEP}(?P<n>\d+)(?!\d)",
+    rf"|{_loose('e')}[\s_-]?{_loose('mail')}|{_loose('title')}){_SEP}(?P<n>\d+)(?!\d)",
     re.IGNORECASE,
 )
 _ISSUED_RE = re.compile(
-    r"(?<![^\W\d_])(?:(?P<person>Person)[ _\u00a0]?|(?P<handle>@user_)|(?P<phone>PHONE_)"
+    r"(?<![^\W\d_])(?:(?P<person>Person)[ _\u00a0]?|(?P<title>Title)[ _\u00a0]?"
+    r"|(?P<handle>@user_)|(?P<phone>PHONE_)"
     r"|(?P<email>EMAIL_))(?P<n>\d+)(?!\d)",
     re.IGNORECASE,
 )
-_SHAPES = {"name": "Person {n}", "handle": "@user_{n}", "phone": "PHONE_{n}", "email": "EMAIL_{n}"}
+_SHAPES = {
+    "name": "Person {n}",
+    "title": "Title {n}",
+    "handle": "@user_{n}",
+    "phone": "PHONE_{n}",
+    "email": "EMAIL_{n}",
+}
 
 
 def neutralise(text: str) -> str:
@@ -320,7 +331,10 @@ class Pseudonyms:
                     pseudonyms._ids[_key(peer)] = pseudonyms._placeholder("name", peer)
         texts = [m.text for m in messages]
         if ctx is not None:
-            texts += [ctx.title, ctx.topic or "", *(t for _, t in ctx.topics)]
+            titles = [ctx.title, ctx.topic or "", *(t for _, t in ctx.topics)]
+            for title in titles:
+                pseudonyms.title(title)  # issued now: a text that writes one gets it too
+            texts += titles
         pseudonyms._learn_handles(texts)
         return pseudonyms
 
@@ -340,7 +354,7 @@ class Pseudonyms:
         placeholder = self._placeholder("name", name)
         words = _WORDS_RE.findall(name)
         if words:
-            key = tuple(_key(w) for w in words)
+            key = tuple(_key(_POSSESSIVE.sub("", w)) for w in words)
             self._full.setdefault(key, placeholder)
             self._longest = max(self._longest, min(len(key), MAX_NAME_WORDS))
         whole = len(words) == 1
@@ -367,6 +381,7 @@ class Pseudonyms:
         for text in texts:
             if not text:
                 continue
+            text = neutralise(text)  # a spoofed "@user_1" is no handle
             found = [m.group(0)[1:] for m in _HANDLE_RE.finditer(text)]
             found += [self._link_handle(m) for m in _LINK_RE.finditer(text)]
             for handle in found:
@@ -508,14 +523,30 @@ class Pseudonyms:
         ]
 
     def context(self, ctx: SummaryContext) -> SummaryContext:
-        """The request's title, topic title and forum topic titles pseudonymised (a
-        personal chat's title is its other person's placeholder)."""
+        """The request's title, topic title and forum topic titles, each as a whole: a
+        personal chat's title is its other person's placeholder, any other title one of
+        its own (``Title 512``), so that no name in a title leaves, known or not."""
         return replace(
             ctx,
-            title=self.text(ctx.title),
-            topic=self.text(ctx.topic) if ctx.topic is not None else None,
-            topics=tuple((i, self.text(t)) for i, t in ctx.topics),
+            title=self.title(ctx.title),
+            topic=self.title(ctx.topic) if ctx.topic is not None else None,
+            topics=tuple((i, self.title(t)) for i, t in ctx.topics),
         )
+
+    def title(self, title: str) -> str:
+        """A title's placeholder: the person's when it is a person's name, else its own;
+        a text that writes the whole title (of two words or more) gets it too."""
+        if not title.strip():
+            return title
+        words = _WORDS_RE.findall(title)
+        key = tuple(_key(_POSSESSIVE.sub("", w)) for w in words)
+        if key in self._full and self._full[key].startswith("Person"):
+            return self._full[key]
+        placeholder = self._placeholder("title", title.strip())
+        if len(words) >= 2:
+            self._full.setdefault(key, placeholder)
+            self._longest = max(self._longest, min(len(key), MAX_NAME_WORDS))
+        return placeholder
 
     # -- restoring ----------------------------------------------------------------
 
@@ -524,7 +555,9 @@ class Pseudonyms:
         placeholder-shaped text stays as it is."""
 
         def back(match: re.Match[str]) -> str:
-            kind = next(k for k in ("person", "handle", "phone", "email") if match.group(k))
+            kind = next(
+                k for k in ("person", "title", "handle", "phone", "email") if match.group(k)
+            )
             shape = _SHAPES["name" if kind == "person" else kind]
             issued = shape.format(n=int(match.group("n"))).casefold()
             return self.values.get(issued, match.group(0))

@@ -218,10 +218,10 @@ class Settings(BaseSettings):
         False,
         description="Before an external endpoint: every name the request carries (the "
         "source's senders, not only the window's, in any case and in the case forms of "
-        "Russian and Ukrainian; a personal chat's title; names in group and topic titles), "
-        "@handles and their t.me links, phone numbers and e-mail addresses are sent as "
-        "stable placeholders (Person 417, @user_233, PHONE_871, EMAIL_530: numbers from a "
-        "random start per summary) and mapped back in the answer (names and handles: no "
+        "Russian and Ukrainian), the source's and its topics' titles (whole), @handles and "
+        "their t.me links, phone numbers and e-mail addresses are sent as stable "
+        "placeholders (Person 417, Title 512, @user_233, PHONE_871, EMAIL_530: numbers from "
+        "a random start per summary) and mapped back in the answer (names and handles: no "
         "summary shows a phone number or an e-mail address). Placeholder-shaped text in "
         "the messages is neutralised first, and only this summary's placeholders are "
         "mapped back.",

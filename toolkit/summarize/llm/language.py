@@ -38,7 +38,10 @@ RETRY_LANGUAGE = """\
 Your previous answer was written in {wrote}. Write the same JSON object again with the \
 summary, every section title and every section body in {asked}."""
 
-_NOISE = re.compile(r"(?i)\bperson[ _]?\d+|@\w+|\b(?:phone|email)_\d+|\d+|[_#*`|<>\[\]{}()\"“”«»]")
+_NOISE = re.compile(
+    r"(?i)\b(?:person|title)[ _]?\d+|@\w+|\b(?:phone|email)_\d+|\d+|[_#*`|<>\[\]{}()\"“”«»]"
+)
+"""What is no prose: placeholders, handles, digits, markup and quotes."""
 
 
 def _prose(value: Any, key: str = "") -> list[str]:

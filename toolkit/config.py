@@ -168,6 +168,16 @@ class Settings(BaseSettings):
         "half): room for a summary and a few sections, and a bound on what a runaway model "
         "writes (a local model on 2 cores writes ~30 tokens/s).",
     )
+    llm_max_prompt_tokens: int = Field(
+        6000,
+        ge=1000,
+        le=10_000_000,
+        description="Prompt tokens one summary may send in all its LLM requests (estimated "
+        "high, retries included). A window larger than that is read as a sample spread over "
+        "its time, and the summary says so (`sampled`: read, of how many). The default is "
+        "one request of a local 8k-context model: a day reads in one request, never a "
+        "merge; raise it (with MLENS_LLM_CHUNK_TOKENS) for a hosted endpoint.",
+    )
     llm_max_answer_bytes: int = Field(
         262144,
         ge=1024,
@@ -177,6 +187,14 @@ class Settings(BaseSettings):
         "none",
         description="extractive: an unusable LLM answer (or a failing endpoint) is replaced "
         "by the extractive engine's summary, and `engine` says so; none: a 502 problem.",
+    )
+    llm_fallback_seconds: float = Field(
+        15.0,
+        ge=0,
+        le=600,
+        description="With llm_fallback=extractive: seconds of a summary's deadline kept for "
+        "the extractive engine (at most half the time left). The LLM's requests and retries "
+        "end that much earlier, so an endpoint that hangs gets the offline digest in time.",
     )
     summary_cache_max_entries: int = Field(
         2000,
@@ -206,10 +224,15 @@ class Settings(BaseSettings):
     )
     llm_pseudonymise: bool = Field(
         False,
-        description="Before an external endpoint: sender names, @handles, phone numbers and "
-        "e-mail addresses are sent as stable placeholders (Person 1, @user_1, PHONE_1, "
-        "EMAIL_1) and mapped back in the answer (names and handles: no summary shows a phone "
-        "number or an e-mail address).",
+        description="Before an external endpoint: every name the request carries (the "
+        "source's senders, not only the window's, in any case and in the case forms of "
+        "Russian and Ukrainian), the source's and its topics' titles (whole), @handles and "
+        "their t.me links, phone numbers and e-mail addresses are sent as stable "
+        "placeholders (Person 417, Title 512, @user_233, PHONE_871, EMAIL_530: numbers from "
+        "a random start per summary) and mapped back in the answer (names and handles: no "
+        "summary shows a phone number or an e-mail address). Placeholder-shaped text in "
+        "the messages is neutralised first, and only this summary's placeholders are "
+        "mapped back.",
     )
     source_summary_messages: int = Field(
         500,

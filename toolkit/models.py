@@ -312,6 +312,10 @@ class Summary:
     messages_without_vector: int = 0
     """How many of its messages had no stored embedding yet (right after an import): the
     summary did not wait for them; the extractive engine then read the window's words."""
+    sampled: tuple[int, int] | None = None
+    """``(read, of)`` when the summary read a sample of its messages: a source summary's
+    spread over the source's life, or a window larger than the engine's budget (an LLM's
+    ``MLENS_LLM_MAX_PROMPT_TOKENS``); ``None`` when it read them all."""
 
 
 def utc(value: datetime) -> datetime:

@@ -217,6 +217,12 @@ class SummaryOut(_Out):
         description="Messages of the window with no stored embedding yet (right after an "
         "import): the summary did not wait for them.",
     )
+    sampled: tuple[int, int] | None = Field(
+        None,
+        description="[read, of] when the summary read a sample of its messages (a source "
+        "spread over its life, or a window past the LLM's prompt budget, "
+        "MLENS_LLM_MAX_PROMPT_TOKENS); null when it read them all.",
+    )
 
 
 # Converters -----------------------------------------------------------------------------

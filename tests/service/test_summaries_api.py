@@ -68,8 +68,9 @@ def test_chat_summary_has_the_contract_shape_and_engine_header(ask: Ask) -> None
     data = response.json()
     contract = {"source_ref", "summary", "sections", "important_messenger_message_ids"}
     # Our additions, as every face answers a summary (toolkit.wire.SummaryOut).
-    assert set(data) == contract | {"engine", "language", "messages_without_vector"}
+    assert set(data) == contract | {"engine", "language", "messages_without_vector", "sampled"}
     assert data["messages_without_vector"] == 0
+    assert data["sampled"] is None  # it read every message of the window
     assert (data["engine"], data["language"]) == ("extractive", "en")
     assert data["source_ref"] == "https://t.me/platform_team"
     assert "Bob asks Alice" in data["summary"]

@@ -1,12 +1,19 @@
 """Cached summaries: the key that identifies a result, and its JSON form in the store.
 
-The key covers the source, the family and period (or "source"), the variant, the
-forum topic (a topic's summary names it), the language, the source's time zone (times
-are read and written in it), what a source summary says it read of its source
-(``Coverage``: counts and span), the engine's identity (the LLM endpoint, model and
-prompt version, or the extractive algorithm's version and the embedding model) and a
-hash of the selected messages' content (reactions included), so an edit, a new message,
-new reactions or a prompt change never serves a stale result.
+The key covers the source, the family, the variant, the forum topic (a topic's summary
+names it), the language, the source's time zone (times are read and written in it),
+what a source summary says it read of its source (``Coverage``: counts and span), the
+engine's identity (the LLM endpoint, model and prompt version, or the extractive
+algorithm's version and the embedding model), a hash of the content of the messages the
+engine reads (ids, times, authors, texts, reactions) and how many the window selected
+(a sample of 300 of 2,000 is not one of 300 of 2,100). So an edit, a new message, new
+reactions or a prompt change never serves a stale result.
+
+A period enters the key by its content, not by its raw bounds: a request whose
+``ended_at`` moves by a second, a minute or an hour over the same messages is the same
+summary (no second upstream bill); the bounds count only by the years they span in the
+source's zone (the dates a digest writes show a year by them). An empty period, whose
+summary names its bounds, is keyed by them to the minute.
 The source enters the key by its canonical reference (``@handle`` or ``c/<internal
 id>``), never by the store's own id: ``mlens copy-store`` carries cached results over
 to a store where the source has another id.
@@ -24,10 +31,19 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import asdict
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from toolkit.config import Settings
-from toolkit.models import Message, Section, SectionItem, SectionKind, Source, Summary, iso_z
+from toolkit.models import (
+    Message,
+    Section,
+    SectionItem,
+    SectionKind,
+    Source,
+    Summary,
+    iso_z,
+    utc,
+)
 from toolkit.store.base import MessageStore
 from toolkit.summarize.context import SummaryContext
 
@@ -64,13 +80,31 @@ def _coverage(ctx: SummaryContext) -> list[object] | None:
     return [c.total, c.read, iso_z(c.first), iso_z(c.last), c.writers, c.readers]
 
 
+def _period(ctx: SummaryContext, messages: Sequence[Message]) -> list[object] | None:
+    """The period as the key knows it: the years its bounds span in the source's zone, or,
+    for no messages, the bounds to the minute (an empty summary names them)."""
+    if ctx.started_at is None or ctx.ended_at is None:
+        return None
+    if not messages:
+        return [t.strftime("%Y-%m-%dT%H:%MZ") for t in (utc(ctx.started_at), utc(ctx.ended_at))]
+    last = ctx.ended_at - timedelta(microseconds=1)
+    return [
+        "years",
+        ctx.started_at.astimezone(ctx.timezone).year,
+        last.astimezone(ctx.timezone).year,
+    ]
+
+
 def cache_key(
     source: Source,
     ctx: SummaryContext,
     engine_id: str,
     messages: Sequence[Message],
+    *,
+    selected: int | None = None,
 ) -> str:
-    """The cache key of one summary request (``engine_id``: ``SummaryEngine.identity``)."""
+    """The cache key of one summary request (``engine_id``: ``SummaryEngine.identity``;
+    ``messages``: those the engine reads, of ``selected`` the request selected)."""
     parts = {
         "source": source.key,
         "family": ctx.family,
@@ -79,11 +113,12 @@ def cache_key(
         "topic": ctx.topic,
         "topics": [list(pair) for pair in ctx.topics],
         "timezone": str(ctx.timezone),
-        "period": [iso_z(t) if t else None for t in (ctx.started_at, ctx.ended_at)],
+        "period": _period(ctx, messages),
         "language": ctx.language,
         "coverage": _coverage(ctx),
         "engine": engine_id,
         "content": content_hash(messages),
+        "selected": len(messages) if selected is None else selected,
     }
     raw = json.dumps(parts, sort_keys=True, ensure_ascii=False)
     return "summary:" + hashlib.sha256(raw.encode()).hexdigest()
@@ -105,12 +140,20 @@ def load_cached(store: MessageStore, key: str, source_ref: str) -> Summary | Non
             engine=data["engine"],
             language=data["language"],
             messages_without_vector=int(data.get("messages_without_vector", 0)),
+            sampled=_pair(data.get("sampled")),
         )
     except (ValueError, KeyError, TypeError):
         return None  # an unreadable entry is recomputed and overwritten
     used = datetime.now(UTC)
     store.write_behind(lambda: store.cache_touch(key, used))
     return summary
+
+
+def _pair(value: object) -> tuple[int, int] | None:
+    """A cached ``sampled`` (a JSON list of two counts), or ``None``."""
+    if isinstance(value, list) and len(value) == 2:
+        return int(value[0]), int(value[1])
+    return None
 
 
 def _section(data: dict[str, object]) -> Section:

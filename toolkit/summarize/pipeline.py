@@ -3,12 +3,14 @@
 ``summarize_period`` (a ``SummaryRequest``) selects the messages of
 ``[started_at, ended_at)``; ``summarize_source`` (a ``SourceSummaryRequest``) reads
 ``messages_limit`` of the source's messages, a sample spread over its whole life when it
-has more (``coverage``, ``sample``), of which the engine may read fewer (``reads``: an
-LLM reads what fits one request). Both pick the engine the request names, else the
+has more (``coverage``, ``sample``). Of either, the engine may read fewer (``reads``: an
+LLM reads a spread sample within its prompt budget, one request for a source), and the
+summary says so (``Summary.sampled``). Both pick the engine the request names, else the
 settings', through ``registry.select_engine`` (``auto``: the LLM when an endpoint
 is configured, else extractive), look
-in the store's cache first, and cache what they compute under (source, period,
-language, prompt version, engine, content hash of the selected messages). Before it
+in the store's cache first, and cache what they compute under (source, language, prompt
+version, engine, content hash of the messages read and how many were selected: a
+period by its content, not its raw bounds, ``cache``). Before it
 leaves, a source summary loses every sentence with period wording (but the one that
 says what it read), and every summary every e-mail address and phone number
 (``personal``), whatever engine wrote it.
@@ -107,11 +109,11 @@ def _run(
 ) -> Summary:
     engine = select_engine(settings)
     engine.check(ctx)  # e.g. an unsupported language fails before any work
-    if ctx.family == "source":
-        messages = engine.reads(messages, ctx, settings)
-        if ctx.coverage is not None:
-            ctx = replace(ctx, coverage=ctx.coverage.of(messages))
-    key = cache_key(source, ctx, engine.identity(settings, embedder), messages)
+    selected = len(messages)
+    messages = engine.reads(messages, ctx, settings)  # all, or a sample within its budget
+    if ctx.family == "source" and ctx.coverage is not None:
+        ctx = replace(ctx, coverage=ctx.coverage.of(messages))
+    key = cache_key(source, ctx, engine.identity(settings, embedder), messages, selected=selected)
     cached = load_cached(store, key, ref.raw) if use_cache else None
     if cached is not None:
         return cached
@@ -124,11 +126,20 @@ def _run(
         read = note(find(ctx.language), ctx.coverage, ctx.kind, ctx.timezone)
         summary = without_period_wording(summary, keep=read)
     summary = mask_summary(summary, marks_for(ctx.language))
+    summary = replace(summary, sampled=_sampled(ctx, len(messages), selected))
     # A fallback's answer is not the engine's to cache, nor one written before the
     # embedder reached every message (the next request will read their vectors).
     if summary.engine == engine.name and not summary.messages_without_vector:
         store_cached(store, key, summary, settings)
     return summary
+
+
+def _sampled(ctx: SummaryContext, read: int, selected: int) -> tuple[int, int] | None:
+    """What a summary read of its messages, when not all: of the source's (coverage),
+    else of the window's."""
+    if ctx.family == "source" and ctx.coverage is not None and ctx.coverage.sampled:
+        return ctx.coverage.read, ctx.coverage.total
+    return (read, selected) if read < selected else None
 
 
 def without_period_wording(summary: Summary, *, keep: str = "") -> Summary:

@@ -201,7 +201,8 @@ def test_an_endpoint_without_json_schema_falls_back_to_json_mode(
     kinds = [r["response_format"]["type"] for r in llm.requests]
     assert kinds == ["json_schema", "json_object"]
     # The mode that worked is remembered: the next request starts there.
-    summarize_period(store, embedder, settings, in_period(TEAM, START, START + 2 * DAY, "en"))
+    again = in_period(TEAM, START, START + 2 * DAY, "en", use_cache=False)
+    summarize_period(store, embedder, settings, again)
     assert llm.requests[2]["response_format"]["type"] == "json_object"
 
 
@@ -225,18 +226,23 @@ def _fields(message: Message) -> dict[str, Any]:
     return {name: getattr(message, name) for name in message.__dataclass_fields__}
 
 
-def test_an_empty_period_asks_nothing_of_the_messages_but_answers(
+def test_an_empty_period_asks_the_model_nothing_and_says_so(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder
 ) -> None:
-    llm.push(Reply(content=summary_json("Keine Nachrichten in diesem Zeitraum.")))
     settings = llm_settings(llm)
     later = START + 100 * DAY
-    summary = summarize_period(store, embedder, settings, in_period(TEAM, later, later + DAY, "de"))
-    assert summary.summary == "Keine Nachrichten in diesem Zeitraum."
+    summary = summarize_period(store, embedder, settings, in_period(TEAM, later, later + DAY, "en"))
+    assert (
+        summary.summary
+        == "There are no messages from 2024-08-14 09:00 UTC to 2024-08-15 09:00 UTC."
+    )
     assert summary.sections == []
-    user = llm.requests[0]["messages"][1]["content"]
-    assert "no messages" in user
-    assert ID_RE.findall(user) == []
+    assert summary.engine == "llm"
+    # A language without a pack: the bounds alone, in no language.
+    german = in_period(TEAM, later, later + DAY, "de")
+    summary = summarize_period(store, embedder, settings, german)
+    assert summary.summary == "∅ (2024-08-14 09:00 UTC – 2024-08-15 09:00 UTC)"
+    assert llm.requests == []
 
 
 def test_source_summary_with_period_wording_is_retried_then_repaired(
@@ -318,7 +324,9 @@ def test_a_long_period_is_chunked_every_message_once_then_merged(
     store = _busy_store()
     inflight: list[int] = []
     llm.handler = _chunk_handler(inflight, threading.Lock())
-    settings = llm_settings(llm, llm_chunk_tokens=1800, llm_max_concurrency=3)
+    settings = llm_settings(
+        llm, llm_chunk_tokens=1800, llm_max_concurrency=3, llm_max_prompt_tokens=100_000
+    )
     summary = summarize_period(
         store, embedder, settings, in_period("@busy_chat", START, START + DAY, "en")
     )

@@ -225,7 +225,8 @@ def test_a_prompt_larger_than_the_context_is_split_not_a_format_refusal(
         return Reply(content=summary_json("part", [("Topic", "Body.", ids)], ids[:1]))
 
     with FakeLLM(handler=answer) as llm:
-        settings = llm_settings(llm, llm_max_retries=2)
+        # Each split sends the system prompt again: room for them all.
+        settings = llm_settings(llm, llm_max_retries=2, llm_max_prompt_tokens=100_000)
         summary = summarize_period(store, embedder, settings, WINDOW)
         sent = [r["messages"][-1]["content"].count("<message ") for r in llm.requests]
         assert kinds(llm) == ["json_schema"] * len(llm.requests)

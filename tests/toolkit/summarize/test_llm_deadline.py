@@ -107,7 +107,9 @@ def test_chunk_requests_stop_at_the_deadline(llm: FakeLLM, embedder: Embedder) -
         for i in range(90)
     )
     llm.handler = lambda request: Reply(content=summary_json("slow"), delay=30.0)
-    settings = _settings(llm, llm_chunk_tokens=1800, llm_max_concurrency=2)
+    settings = _settings(
+        llm, llm_chunk_tokens=1800, llm_max_concurrency=2, llm_max_prompt_tokens=100_000
+    )
     try:
         with deadline.within(1.0), pytest.raises(DeadlineExceeded):
             summarize_period(

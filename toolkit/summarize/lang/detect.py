@@ -82,3 +82,11 @@ def languages(texts: Sequence[str]) -> list[str | None]:
 def language(text: str) -> str | None:
     """One text's language on its own (no chat prior)."""
     return languages([text])[0]
+
+
+def ranked(text: str) -> list[tuple[str, float]]:
+    """Every language the detector knows with its probability for ``text`` on its own
+    (normalised, the likeliest first)."""
+    codes, probs = _probabilities(text)
+    order = np.argsort(-probs)
+    return [(codes[i], float(probs[i])) for i in order]

@@ -68,3 +68,50 @@ def phrase_form(lang: str, words: Sequence[str], keep_case: Sequence[bool]) -> s
         if adj is not None:
             shown[i] = adj.word
     return " ".join(shown)
+
+
+_NAME_TAGS = frozenset({"Name", "Surn", "Patr"})
+
+
+def _is_name_parse(parse: Any) -> bool:
+    return bool(_NAME_TAGS & set(parse.tag.grammemes))
+
+
+@lru_cache(maxsize=16384)
+def name_forms(lang: str, word: str) -> frozenset[str]:
+    """Every form of a name word that pymorphy3 knows (lower case, ``word`` among them):
+    the forms of each reading as a first name, surname or patronymic («Борис»: «Бориса»,
+    «Борису» …), else of each reading as a noun. A word missing from the dictionary is
+    declined by pymorphy3's predictor, which learns endings from the words it knows
+    («Лундквист»: «Лундквиста», «Лундквисту» …); an indeclinable one stays as it is."""
+    lower = word.lower()
+    parses = analyzer(lang).parse(lower)
+    chosen = [p for p in parses if _is_name_parse(p)] or [p for p in parses if p.tag.POS == "NOUN"]
+    forms = {lower}
+    for parse in chosen:
+        forms.update(str(form.word) for form in parse.lexeme)
+    return frozenset(forms)
+
+
+def _known(parse: Any) -> bool:
+    """Whether a reading comes from the dictionary (not guessed by the predictor)."""
+    return any(type(method[0]).__name__ == "DictionaryAnalyzer" for method in parse.methods_stack)
+
+
+@lru_cache(maxsize=65536)
+def name_lemma(lang: str, word: str) -> str | None:
+    """The dictionary form of ``word`` when pymorphy3's likeliest reading of it, from its
+    dictionary, is a first name, surname or patronymic («Дмитрию» → «дмитрий»; not
+    «вера», «роман», «Москва»); else ``None``."""
+    parses = analyzer(lang).parse(word.lower())
+    if parses and _known(parses[0]) and _is_name_parse(parses[0]):
+        return str(parses[0].normal_form)
+    return None
+
+
+@lru_cache(maxsize=65536)
+def everyday_word(lang: str, word: str) -> bool:
+    """Whether the dictionary knows ``word`` and its likeliest reading is no name: an
+    everyday word («вера», «роман», «олени»), not a name («борису»)."""
+    parses = analyzer(lang).parse(word.lower())
+    return bool(parses) and _known(parses[0]) and not _is_name_parse(parses[0])

@@ -17,21 +17,30 @@ bounded too (``llm_max_answer_bytes``).
 
 Retries (``llm_max_retries``, policy in ``retry.py``: backoff that honours
 ``Retry-After``) run here rather than inside the openai client, so that they honour the
-caller's deadline (``toolkit.deadline``, the service's per-request timeout): no request or
-retry starts once the deadline has passed (``DeadlineExceeded``), and a retry whose wait
-would outlast the deadline is not waited for (the failure is raised as it is).
+caller's deadline (``toolkit.deadline``, the service's per-request timeout, less the
+time an extractive fallback needs: ``budget.fallback_room``) and the summary's prompt
+budget (``budget.PromptBudget``: every attempt is counted, and one that would pass the
+budget is not sent): no request or retry starts once the deadline has passed
+(``DeadlineExceeded``), and a retry is made only when its wait and as long as the failed
+attempt took (a hang that took the whole request timeout would take it again) still fit
+before the deadline; else the failure is raised as it is, at once.
 
 A prompt larger than the model's context is refused with a 400 too; its wording (OpenAI,
 vLLM, llama.cpp) says so, and it is ``UpstreamContextExceeded``, never a refusal of the
 format: the map-reduce splits the chunk and asks again.
 
 openai's exceptions are translated here, at the edge: a timeout is ``UpstreamTimeout``,
-a 429 ``UpstreamRateLimited`` (with the endpoint's ``Retry-After``), a body too large or
-not a chat completion ``UpstreamInvalidOutput``, anything else ``UpstreamError``.
+a 429 ``UpstreamRateLimited`` (with the endpoint's ``Retry-After``, clamped), a body too
+large or not a chat completion ``UpstreamInvalidOutput``, anything else
+``UpstreamError``. Their messages are ours ("the LLM endpoint answered HTTP 500"): what
+the endpoint said (its error body, a server path, the tail of a masked key) is logged
+here (``toolkit.summarize.llm``, the configured key blanked), never carried to an API
+client's ``detail``.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 import time
@@ -52,13 +61,19 @@ from toolkit.errors import (
     UpstreamRateLimited,
     UpstreamTimeout,
 )
+from toolkit.summarize.llm import budget
 from toolkit.summarize.llm.retry import backoff, retry_after, should_retry
 from toolkit.summarize.llm.transport import AnswerTooLarge, DeadlineTransport, request_deadline
 
 Mode = Literal["json_schema", "json_object_schema", "json_object", "plain"]
 ChatMessage = dict[str, str]
 
+log = logging.getLogger("toolkit.summarize.llm")
+
 _MODES: tuple[Mode, ...] = ("json_schema", "json_object_schema", "json_object", "plain")
+MIN_ATTEMPT_SECONDS = 1.0
+"""A retry is made only when at least this long (or as long as the failed attempt took)
+is left for it before the deadline, after its wait."""
 DEFAULT_RETRY_AFTER = 30.0
 DEFAULT_MAX_TOKENS = 500
 DEFAULT_MAX_ANSWER_BYTES = 256 * 1024
@@ -104,14 +119,42 @@ def _too_large(exc: BaseException) -> AnswerTooLarge | None:
     return None
 
 
+def _said(exc: BaseException) -> str:
+    """What the endpoint (or the connection) said, for the log only."""
+    if isinstance(exc, openai.APIStatusError):
+        return _short(f"{exc.message} {exc.body!r}", 1000)
+    return _short(str(exc), 1000)
+
+
+_secrets: set[str] = set()
+"""The configured keys, blanked in what is logged."""
+
+
+def _log_failure(what: str, exc: BaseException) -> None:
+    said = _said(exc)
+    for secret in _secrets:
+        said = said.replace(secret, "***")
+    log.warning("LLM request failed (%s): %s: %s", what, type(exc).__name__, said)
+
+
+_WHO = {
+    401: " (it refused the API key: check MLENS_LLM_API_KEY)",
+    403: " (it refused the API key: check MLENS_LLM_API_KEY)",
+    404: " (check MLENS_LLM_BASE_URL and MLENS_LLM_MODEL)",
+}
+
+
 @contextmanager
 def map_openai_errors(model: str) -> Iterator[None]:
-    """Translate openai's exceptions into the toolkit's error tree."""
+    """Translate openai's exceptions into the toolkit's error tree, in our own words
+    (what the endpoint said is logged, not carried on)."""
     try:
         yield
     except openai.APITimeoutError as exc:
+        _log_failure("timeout", exc)
         raise UpstreamTimeout(f"the LLM endpoint did not answer in time (model {model})") from exc
     except openai.RateLimitError as exc:
+        _log_failure("rate limited", exc)
         wait = retry_after(exc.response)
         raise UpstreamRateLimited(
             "the LLM endpoint is rate limiting requests",
@@ -121,21 +164,21 @@ def map_openai_errors(model: str) -> Iterator[None]:
         large = _too_large(exc)
         if large is not None:
             raise UpstreamInvalidOutput(f"the LLM's answer is too large: {large}") from exc
-        raise UpstreamError(f"cannot reach the LLM endpoint: {exc}") from exc
+        _log_failure("connection", exc)
+        raise UpstreamError("cannot reach the LLM endpoint") from exc
     except openai.APIResponseValidationError as exc:
-        raise UpstreamInvalidOutput(
-            f"the LLM endpoint's answer is not a chat completion: {_short(exc.message)}"
-        ) from exc
+        _log_failure("not a chat completion", exc)
+        raise UpstreamInvalidOutput("the LLM endpoint's answer is not a chat completion") from exc
     except openai.APIStatusError as exc:
+        _log_failure(f"HTTP {exc.status_code}", exc)
         if exceeds_context(exc):
-            raise UpstreamContextExceeded(
-                f"the prompt is larger than the LLM's context: {_short(exc.message)}"
-            ) from exc
+            raise UpstreamContextExceeded("the prompt is larger than the LLM's context") from exc
         raise UpstreamError(
-            f"the LLM endpoint answered HTTP {exc.status_code}: {_short(exc.message)}"
+            f"the LLM endpoint answered HTTP {exc.status_code}{_WHO.get(exc.status_code, '')}"
         ) from exc
     except openai.OpenAIError as exc:
-        raise UpstreamError(f"the LLM request failed: {_short(str(exc))}") from exc
+        _log_failure("other", exc)
+        raise UpstreamError("the LLM request failed") from exc
 
 
 @contextmanager
@@ -146,9 +189,8 @@ def _unusable_body() -> Iterator[None]:
     except AnswerTooLarge as exc:
         raise UpstreamInvalidOutput(f"the LLM's answer is too large: {exc}") from exc
     except (ValueError, RecursionError) as exc:  # openai parses the body as JSON
-        raise UpstreamInvalidOutput(
-            f"the LLM endpoint's answer is not a chat completion: {_short(str(exc))}"
-        ) from exc
+        _log_failure("unreadable body", exc)
+        raise UpstreamInvalidOutput("the LLM endpoint's answer is not a chat completion") from exc
 
 
 def _short(text: str, limit: int = 300) -> str:
@@ -215,6 +257,8 @@ class LLMClient:
             ),
         )
         self._endpoint = (base_url.rstrip("/"), model)
+        if api_key and len(api_key) >= 8:
+            _secrets.add(api_key)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> LLMClient:
@@ -294,35 +338,47 @@ class LLMClient:
         return completion_text(response)
 
     def _create(self, **request: Any) -> Any:
-        """One chat completion, tried again on transient failures while the deadline allows.
+        """One chat completion, tried again on transient failures while the deadline and
+        the summary's prompt budget allow.
 
         Raises:
             DeadlineExceeded: the deadline passed before or during a request.
+            PromptBudgetSpent: the request would pass the summary's prompt budget.
             openai.OpenAIError: a failure not retried, or the last one.
         """
         attempt = 0
         formatted = request.get("response_format") is not openai.NOT_GIVEN
+        spend = budget.current()
+        cost = budget.chat_tokens(request.get("messages") or [])
         while True:
             left = deadline.remaining()
             if left is not None and left <= 0:
                 raise deadline.exceeded()
             timeout = self.timeout if left is None else min(self.timeout, left)
+            spend.charge(cost)
+            started = time.monotonic()
             try:
                 with request_deadline(timeout):
                     return self._client.chat.completions.create(**request, timeout=timeout)
             except openai.OpenAIError as exc:
+                took = time.monotonic() - started
                 if _passed():
                     raise deadline.exceeded() from exc
+                if exceeds_context(exc) or (formatted and refuses_format(exc)):
+                    spend.refund(cost)  # refused unread
                 if formatted and refuses_format(exc):
                     raise  # the caller steps down; the same format would be refused again
                 if _too_large(exc) is not None:
                     raise
                 if attempt >= self.max_retries or not should_retry(exc):
                     raise
+                if not spend.fits(cost):
+                    raise  # a retry would pass the summary's prompt budget
                 wait = backoff(exc, attempt)
                 left = deadline.remaining()
-                if left is not None and wait >= left:
-                    raise  # the retry could not start before the deadline
+                if left is not None and wait + max(MIN_ATTEMPT_SECONDS, took) > left:
+                    raise  # a retry could not get the time this attempt took
+                _log_failure(f"retry {attempt + 1} in {wait:.1f} s", exc)
                 time.sleep(wait)
                 attempt += 1
 

@@ -30,9 +30,11 @@ from toolkit.summarize.engine import SummaryJob
 from toolkit.summarize.extractive import ExtractiveEngine
 from toolkit.summarize.lang import find
 from toolkit.summarize.llm.answer import LLMSummary
+from toolkit.summarize.llm.budget import fallback_room
 from toolkit.summarize.llm.client import LLMClient
 from toolkit.summarize.llm.mapreduce import MapReduce
 from toolkit.summarize.llm.prompts import PROMPT_VERSION
+from toolkit.summarize.llm.pseudonyms import Known, known_people
 from toolkit.summarize.personal import marks_for, mask_summary
 
 ENGINE = "llm"
@@ -47,6 +49,7 @@ def engine_for(settings: Settings) -> MapReduce:
         chunk_tokens=settings.llm_chunk_tokens,
         max_concurrency=settings.llm_max_concurrency,
         pseudonymise=settings.llm_pseudonymise,
+        max_prompt_tokens=settings.llm_max_prompt_tokens,
     )
 
 
@@ -79,6 +82,7 @@ def summarize_with_llm(
     *,
     source_ref: str,
     link: Callable[[int], str],
+    known: Known | None = None,
 ) -> Summary:
     """Summarise ``messages`` with the configured LLM endpoint. A source summary that
     read a sample ends with the sentence that says so (``coverage.note``, where the
@@ -89,7 +93,7 @@ def summarize_with_llm(
         ConfigError: no endpoint configured.
         UpstreamTimeout, UpstreamRateLimited, UpstreamError, UpstreamInvalidOutput.
     """
-    answer = engine_for(settings).summarize(messages, ctx)
+    answer = engine_for(settings).summarize(messages, ctx, known=known)
     summary = to_summary(answer, source_ref=source_ref, language=ctx.language, link=link)
     read = note(find(ctx.language), ctx.coverage, ctx.kind, ctx.timezone)
     if read:
@@ -112,7 +116,8 @@ class LLMSummaryEngine:
     def reads(
         self, messages: Sequence[Message], ctx: SummaryContext, settings: Settings
     ) -> list[Message]:
-        """The largest spread sample of ``messages`` that fits one request."""
+        """``messages``, or the largest spread sample of them that fits the prompt budget
+        (a source summary: one request)."""
         return engine_for(settings).sample(messages, ctx)
 
     def identity(self, settings: Settings, embedder: Embedder) -> str:
@@ -126,10 +131,17 @@ class LLMSummaryEngine:
         Raises:
             UpstreamError: the endpoint failed and no fallback is configured or possible.
         """
+        known = known_people(job.store, job.source) if job.settings.llm_pseudonymise else None
         try:
-            return summarize_with_llm(
-                job.settings, job.messages, job.ctx, source_ref=job.source_ref, link=job.link
-            )
+            with fallback_room(job.settings):  # a hang leaves the fallback its time
+                return summarize_with_llm(
+                    job.settings,
+                    job.messages,
+                    job.ctx,
+                    source_ref=job.source_ref,
+                    link=job.link,
+                    known=known,
+                )
         except UpstreamError as exc:
             if job.settings.llm_fallback != "extractive":
                 raise

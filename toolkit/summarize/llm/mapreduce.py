@@ -14,7 +14,17 @@ reason, and one still invalid is ``UpstreamInvalidOutput``. A source summary tha
 period wording is asked again once with the reason, then repaired by removing the
 sentences that still carry it.
 With ``pseudonymise``, what is sent carries placeholders for names, handles, phone
-numbers and e-mail addresses (``pseudonyms``), and the final answer is mapped back.
+numbers and e-mail addresses (``pseudonyms``: of the whole source's people, not only the
+window's senders), and the final answer is mapped back.
+
+A summary sends at most ``max_prompt_tokens`` prompt tokens in all (``budget``): a window
+whose requests (its chunks and the merges of their partials) would pass it is read as
+the largest spread sample that fits (``sample``, the rule of ``toolkit.summarize.sample``;
+the pipeline says so in the summary's ``sampled``), a partial summary is cut to the room
+the plan gave it, and a retry is asked only while the budget has room for it.
+An empty window asks nothing: its summary says there are no messages.
+The final answer must be in the requested language (``answer_language``): one in another
+language is asked again once, budget permitting, then is ``UpstreamInvalidOutput``.
 """
 
 from __future__ import annotations
@@ -23,20 +33,32 @@ import contextvars
 import json
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from functools import partial
 from typing import TypeVar
 
 from toolkit.errors import UpstreamContextExceeded, UpstreamInvalidOutput
 from toolkit.models import Message
 from toolkit.summarize.context import SummaryContext
+from toolkit.summarize.lang import find
+from toolkit.summarize.languages import language_name
+from toolkit.summarize.llm import budget
 from toolkit.summarize.llm.answer import (
     InvalidOutput,
     LLMSummary,
     clean_summary,
     parse_summary,
 )
+from toolkit.summarize.llm.budget import PromptBudgetSpent, chat_tokens
 from toolkit.summarize.llm.client import ChatMessage, LLMClient
-from toolkit.summarize.llm.messages import chunk_messages, estimate_tokens, render_chunk
+from toolkit.summarize.llm.language import RETRY_LANGUAGE, answer_language, language_called
+from toolkit.summarize.llm.messages import (
+    MAX_MESSAGE_CHARS,
+    chunk_messages,
+    estimate_tokens,
+    render_chunk,
+    trim_text,
+)
 from toolkit.summarize.llm.prompts import (
     RETRY_INVALID,
     RETRY_PERIOD_WORDING,
@@ -47,22 +69,29 @@ from toolkit.summarize.llm.prompts import (
     system_prompt,
     user_prompt,
 )
-from toolkit.summarize.llm.pseudonyms import Pseudonyms
+from toolkit.summarize.llm.pseudonyms import Known, Pseudonyms
 from toolkit.summarize.period_wording import (
     find_period_wording,
     remove_period_phrases,
     remove_period_sentences,
 )
 from toolkit.summarize.personal import marks_for
-from toolkit.summarize.sample import spread_messages
+from toolkit.summarize.sample import spread
 
 # Tokens kept free in each request's prompt budget for the chat framing. The answer's
 # room is max_tokens, outside the budget: the budget is what the endpoint must read
 # before it writes (on a local model, what the wait is made of).
 T = TypeVar("T")
 
-FRAMING_TOKENS = 100
+FRAMING_TOKENS = budget.FRAMING_TOKENS
 MIN_CHUNK_TOKENS = 256
+MAX_ECHO_CHARS = 2000
+"""Characters of an invalid answer echoed back when asking again."""
+MIN_MESSAGE_TOKENS = 8
+"""The fewest tokens a rendered message costs (its element's markup and id)."""
+PARTIAL_ESTIMATE_RATIO = 2
+"""A partial summary, as a merge reads it, is planned (and cut) at this many estimated
+tokens per token of its answer bound: the estimate leans high for JSON and Cyrillic."""
 # A partial summary (one chunk of several) is asked for in half the final answer's room:
 # the merge reads partials, and what a model writes is, token for token, the slowest
 # part of a local request.
@@ -104,10 +133,18 @@ def ask(
     except InvalidOutput as first:
         chat = [
             *chat,
-            {"role": "assistant", "content": text},
+            # The reason says what is wrong; the invalid answer is echoed only in part (a
+            # runaway one would cost the retry its whole length again).
+            {"role": "assistant", "content": trim_text(text, MAX_ECHO_CHARS)},
             {"role": "user", "content": RETRY_INVALID.format(reason=first)},
         ]
-        text = complete(chat)
+        try:
+            text = complete(chat)
+        except PromptBudgetSpent as spent:
+            raise UpstreamInvalidOutput(
+                f"the LLM's answer is invalid ({first}), and the summary's prompt budget "
+                "leaves no room to ask again"
+            ) from spent
         try:
             answer = parse_summary(text)
         except InvalidOutput as second:
@@ -149,11 +186,46 @@ def _cited(parts: Sequence[LLMSummary]) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
+def _partial_line(i: int, part: LLMSummary) -> str:
+    return json.dumps({"part": i, **part.model_dump()}, ensure_ascii=False)
+
+
 def _partials_text(parts: Sequence[LLMSummary]) -> str:
-    return "\n".join(
-        json.dumps({"part": i, **p.model_dump()}, ensure_ascii=False)
-        for i, p in enumerate(parts, 1)
-    )
+    return "\n".join(_partial_line(i, p) for i, p in enumerate(parts, 1))
+
+
+def bounded_partial(part: LLMSummary, tokens: int) -> LLMSummary:
+    """``part`` cut to ``tokens`` estimated tokens as a merge reads it: its last sections
+    go first, then its summary is cut."""
+    while estimate_tokens(_partial_line(999, part)) > tokens:
+        if part.sections:
+            part = part.model_copy(update={"sections": part.sections[:-1]})
+            continue
+        if part.important_message_ids:
+            part = part.model_copy(update={"important_message_ids": []})
+            continue
+        words = part.summary.split()
+        if len(words) <= 1:
+            return part.model_copy(update={"summary": part.summary[: max(1, tokens // 4)]})
+        part = part.model_copy(update={"summary": " ".join(words[: len(words) * 3 // 4])})
+    return part
+
+
+def empty_answer(ctx: SummaryContext) -> LLMSummary:
+    """The answer for no messages, written here (no model is asked): the pack's sentence
+    in the requested language, or the bare bounds where the language has no pack."""
+    book = find(ctx.language)
+    start = ctx.started_at.strftime("%Y-%m-%d %H:%M UTC") if ctx.started_at else None
+    end = ctx.ended_at.strftime("%Y-%m-%d %H:%M UTC") if ctx.ended_at else None
+    if book is None:
+        text = f"∅ ({start} – {end})" if start and end else "∅"
+    elif ctx.family == "period" and start and end:
+        text = book.say("empty_period", start=start, end=end)
+    elif ctx.topic is not None:
+        text = book.say("empty_topic", topic=book.quote(ctx.topic), title=book.quote(ctx.title))
+    else:
+        text = book.say("empty_source", title=book.quote(ctx.title))
+    return LLMSummary(summary=text, sections=[], important_message_ids=[])
 
 
 class MapReduce:
@@ -166,13 +238,17 @@ class MapReduce:
         chunk_tokens: int,
         max_concurrency: int,
         pseudonymise: bool = False,
+        max_prompt_tokens: int | None = None,
     ) -> None:
-        """Args: the client, the token budget of one request, requests in flight, and
-        whether names, handles, phone numbers and e-mail addresses are sent as placeholders."""
+        """Args: the client, the token budget of one request, requests in flight,
+        whether names, handles, phone numbers and e-mail addresses are sent as
+        placeholders, and the prompt tokens one summary may send in all (``None``: no
+        bound)."""
         self.client = client
         self.chunk_tokens = chunk_tokens
         self.max_concurrency = max_concurrency
         self.pseudonymise = pseudonymise
+        self.max_prompt_tokens = max_prompt_tokens
 
     def _budget(self, system: str) -> int:
         return max(MIN_CHUNK_TOKENS, self.chunk_tokens - estimate_tokens(system) - FRAMING_TOKENS)
@@ -213,17 +289,23 @@ class MapReduce:
         ]
         return self._run(calls)
 
+    def _partial_room(self) -> int:
+        """The estimated tokens a partial summary may take in a merge's prompt."""
+        return PARTIAL_ESTIMATE_RATIO * partial_tokens(self.client.max_tokens)
+
     def _merge(
         self, parts: list[LLMSummary], ctx: SummaryContext
     ) -> tuple[LLMSummary, list[ChatMessage]]:
         system = system_prompt(ctx, merge=True)
-        budget = self._budget(system + source_data(ctx))
+        limit = self._budget(system + source_data(ctx))
+        room = self._partial_room()
+        parts = [bounded_partial(p, room) for p in parts]
         while True:
             groups: list[list[LLMSummary]] = [[]]
             for part in parts:
                 size = estimate_tokens(_partials_text([*groups[-1], part]))
                 # At least two partials per group, so every round shrinks the list.
-                if len(groups[-1]) >= 2 and size > budget:
+                if len(groups[-1]) >= 2 and size > limit:
                     groups.append([])
                 groups[-1].append(part)
             if len(groups) > 1 and len(groups[-1]) == 1:
@@ -236,24 +318,40 @@ class MapReduce:
                 for group in groups
             ]
             # A round that leaves several partials writes partials.
-            room = None if len(chats) == 1 else partial_tokens(self.client.max_tokens)
+            room_tokens = partial_tokens(self.client.max_tokens)
             shown = [_cited(group) for group in groups]
-            results = self._map(chats, shown, max_tokens=room)
-            if len(results) == 1:
-                return results[0]
-            parts = [answer for answer, _ in results]
+            answers = self._map(chats, shown, max_tokens=None if len(chats) == 1 else room_tokens)
+            if len(answers) == 1:
+                return answers[0]
+            parts = [bounded_partial(answer, room) for answer, _ in answers]
 
-    def summarize(self, messages: Sequence[Message], ctx: SummaryContext) -> LLMSummary:
-        """Summarise ``messages`` (posting order, at least one) as ``ctx`` asks.
+    def summarize(
+        self, messages: Sequence[Message], ctx: SummaryContext, *, known: Known | None = None
+    ) -> LLMSummary:
+        """Summarise ``messages`` (posting order) as ``ctx`` asks.
+
+        Args:
+            messages: the window's (or the source sample's) messages with text.
+            ctx: the request.
+            known: with pseudonymisation, the people of the source beyond the senders
+                of ``messages`` (``pseudonyms.known_people``).
 
         Returns:
             The cleaned answer: input ids only, no foreign URLs, and for the source
-            family no period wording; real names where placeholders were sent.
+            family no period wording; real names where placeholders were sent. No
+            messages: the answer that says so, and no request.
+
+        Raises:
+            UpstreamInvalidOutput: an answer that stayed invalid, or in another language.
+            PromptBudgetSpent: a request the plan needed would pass the budget.
         """
-        if not self.pseudonymise:
-            return self._summarize(messages, ctx)
-        pseudonyms = Pseudonyms.for_messages(messages)
-        answer = self._summarize(pseudonyms.messages(messages), pseudonyms.context(ctx))
+        if not messages:
+            return empty_answer(ctx)
+        with budget.spending(self.max_prompt_tokens):
+            if not self.pseudonymise:
+                return self._summarize(messages, ctx)
+            pseudonyms = Pseudonyms.for_messages(messages, known=known, ctx=ctx)
+            answer = self._summarize(pseudonyms.messages(messages), pseudonyms.context(ctx))
         allowed_ids = {str(m.messenger_message_id) for m in messages}
         marks = marks_for(ctx.language)
         return clean_summary(pseudonyms.restore(answer), allowed_ids=allowed_ids, marks=marks)
@@ -295,27 +393,103 @@ class MapReduce:
         ]
         return [r for answers in self._run(calls) for r in answers]
 
+    def plan_tokens(self, messages: Sequence[Message], ctx: SummaryContext) -> int:
+        """The prompt tokens the first pass over ``messages`` sends: each chunk's request,
+        then each merge round's requests with every partial at its full room."""
+        chunks = self.chunks(messages, ctx)
+        if not chunks:
+            return 0
+        parts = len(chunks)
+        total = sum(
+            chat_tokens(self._chunk_chat(chunk, ctx, i, parts)) for i, chunk in enumerate(chunks, 1)
+        )
+        return total + (self._merge_tokens(parts, ctx) if parts > 1 else 0)
+
+    def _merge_tokens(self, parts: int, ctx: SummaryContext) -> int:
+        """The prompt tokens of the merges of ``parts`` partials, each at its full room
+        (the rounds ``_merge`` makes: groups of two or more within one request)."""
+        system = system_prompt(ctx, merge=True)
+        frame = chat_tokens(
+            [
+                {"role": "system", "content": system},
+                {"role": "user", "content": merge_prompt("", ctx)},
+            ]
+        )
+        limit = self._budget(system + source_data(ctx))
+        each = self._partial_room() + 1  # and its line break
+        total = 0
+        while parts > 1:
+            groups = [0]
+            for _ in range(parts):
+                if groups[-1] >= 2 and (groups[-1] + 1) * each > limit:
+                    groups.append(0)
+                groups[-1] += 1
+            if len(groups) > 1 and groups[-1] == 1:
+                last = groups.pop()
+                groups[-1] += last
+            total += len(groups) * frame + parts * each
+            parts = len(groups)
+        return total
+
+    def _fits(self, messages: Sequence[Message], ctx: SummaryContext) -> bool:
+        """Whether ``messages`` can be read as ``ctx`` asks within the prompt budget (a
+        source summary: in one request)."""
+        limit = self.max_prompt_tokens
+        if limit is not None and len(messages) * MIN_MESSAGE_TOKENS > limit:
+            return False  # known without rendering them (a 200,000-message range)
+        if ctx.family == "source" and len(self.chunks(messages, ctx)) > 1:
+            return False
+        return self.max_prompt_tokens is None or (
+            self.plan_tokens(messages, ctx) <= self.max_prompt_tokens
+        )
+
     def sample(self, messages: Sequence[Message], ctx: SummaryContext) -> list[Message]:
-        """What a source summary reads: the largest spread sample of ``messages`` that
-        fits one request (``toolkit.summarize.sample``, the rule the pipeline's sample of
-        the source follows). What a source is about shows in a spread sample as well as
-        in all of it, and a local model reads ~170 tokens/s: 500 messages in several
-        requests and a merge would take minutes."""
-        parts = len(self.chunks(messages, ctx))
-        if parts <= 1:
-            return list(messages)
-        n = len(messages) // parts  # about right; then down to fit
-        while True:
-            sample = spread_messages(messages, n)
-            if n <= 1 or len(self.chunks(sample, ctx)) <= 1:
-                return sample
-            n = min(n - 1, n * 9 // 10)
+        """What a summary reads: all of ``messages`` when they fit the prompt budget (a
+        source summary: one request), else the largest sample spread over their time
+        that fits (``toolkit.summarize.sample``, the rule the pipeline's sample of a
+        source follows). What a window or a source is about shows in a spread sample as
+        well as in all of it, and a local model reads ~170 tokens/s: 500 messages in
+        several requests and a merge would take minutes. A single message too large for
+        the budget is cut to fit. Deterministic: the same messages give the same sample."""
+        messages = list(messages)
+        if not messages or self._fits(messages, ctx):
+            return messages
+        points = [(int(m.posted_at.timestamp()), len(m.text)) for m in messages]
+        limit = self.max_prompt_tokens or self.chunk_tokens
+        lo, hi = 1, min(len(messages) - 1, max(1, limit // MIN_MESSAGE_TOKENS))
+        best: list[Message] | None = None
+        while lo <= hi:  # the largest n whose spread sample fits
+            n = (lo + hi) // 2
+            picked = [messages[i] for i in spread(points, n)]
+            if self._fits(picked, ctx):
+                best, lo = picked, n + 1
+            else:
+                hi = n - 1
+        return best if best is not None else self._squeezed(messages, points, ctx)
+
+    def _squeezed(
+        self, messages: Sequence[Message], points: list[tuple[int, int]], ctx: SummaryContext
+    ) -> list[Message]:
+        """One message (the sample of one) with its text cut until it fits; none when
+        not even an empty one would."""
+        message = messages[spread(points, 1)[0]]
+        chars = min(len(message.text), MAX_MESSAGE_CHARS)
+        while chars > 0:
+            cut = replace(message, text=trim_text(message.text, chars))
+            if self._fits([cut], ctx):
+                return [cut]
+            chars //= 2
+        return []
 
     def _summarize(self, messages: Sequence[Message], ctx: SummaryContext) -> LLMSummary:
-        if ctx.family == "source":
-            messages = self.sample(messages, ctx)
+        messages = self.sample(messages, ctx)
+        if not messages:
+            raise PromptBudgetSpent(
+                "not one message fits the summary's budget of prompt tokens "
+                "(MLENS_LLM_MAX_PROMPT_TOKENS)"
+            )
         allowed_ids = {str(m.messenger_message_id) for m in messages}
-        results = self._map_chunks(self.chunks(messages, ctx) or [[]], ctx)
+        results = self._map_chunks(self.chunks(messages, ctx), ctx)
         if len(results) == 1:
             answer, chat, _ = results[0]
         else:
@@ -327,7 +501,42 @@ class MapReduce:
         answer = clean_summary(answer, allowed_ids=allowed_ids, marks=marks_for(ctx.language))
         if ctx.family == "source":
             answer = self._without_period_wording(answer, chat, allowed_ids, ctx.language)
-        return answer
+        return self._in_language(answer, chat, allowed_ids, ctx)
+
+    def _in_language(
+        self,
+        answer: LLMSummary,
+        chat: list[ChatMessage],
+        allowed_ids: set[str],
+        ctx: SummaryContext,
+    ) -> LLMSummary:
+        """``answer`` when it is in the requested language; else the answer to asking
+        again once (when the budget has room), which must be.
+
+        Raises:
+            UpstreamInvalidOutput: the answer stayed in another language.
+        """
+        found = answer_language(answer, ctx.language)
+        if found is None:
+            return answer
+        asked, wrote = language_name(ctx.language), language_called(found)
+        retry_chat = [
+            *chat,
+            {"role": "user", "content": RETRY_LANGUAGE.format(wrote=wrote, asked=asked)},
+        ]
+        try:
+            retried, _ = ask(self.client, retry_chat)
+        except PromptBudgetSpent:
+            retried = answer
+        retried = clean_summary(retried, allowed_ids=allowed_ids, marks=marks_for(ctx.language))
+        if ctx.family == "source" and _wording_in(retried):
+            retried = repair_period_wording(retried)
+        again = answer_language(retried, ctx.language)
+        if again is not None:
+            raise UpstreamInvalidOutput(
+                f"the LLM answered in {language_called(again)}, not in {asked} as asked"
+            )
+        return retried
 
     def _without_period_wording(
         self,
@@ -344,6 +553,9 @@ class MapReduce:
             *chat,
             {"role": "user", "content": RETRY_PERIOD_WORDING.format(reason=reason)},
         ]
-        retried, _ = ask(self.client, retry_chat)
+        try:
+            retried, _ = ask(self.client, retry_chat)
+        except PromptBudgetSpent:
+            return repair_period_wording(answer)
         retried = clean_summary(retried, allowed_ids=allowed_ids, marks=marks_for(language))
         return repair_period_wording(retried) if _wording_in(retried) else retried

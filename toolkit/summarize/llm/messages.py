@@ -61,11 +61,15 @@ def time_text(posted_at: datetime, written: datetime | None) -> str | None:
     return posted_at.strftime("%H:%M")
 
 
-def _trim(text: str, limit: int) -> str:
+def trim_text(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters at a word, marked `` …``."""
     if len(text) <= limit:
         return text
     cut = text[:limit].rsplit(None, 1)[0] if " " in text[:limit] else text[:limit]
     return cut + " …"
+
+
+_trim = trim_text
 
 
 def render_message(

@@ -6,6 +6,11 @@ of its own. Timeouts, connection errors, 408, 409, 429 and 5xx are tried again (
 ``x-should-retry`` header decides when the endpoint sends one); the wait is the
 endpoint's ``Retry-After`` when it gives one of at most two minutes (a longer one is
 not retried), else exponential backoff from 0.5 s, capped at 8 s, less up to 25 %.
+
+Whatever an endpoint writes in ``Retry-After`` (``inf``, ``nan``, ``-5``, ``1e400``, a
+date in the past or in the year 9999, junk), what is read is a finite number of seconds
+from 0 to ``RETRY_AFTER_CAP`` (an hour), or ``None`` when it says nothing usable: the
+wait travels on as our own ``Retry-After`` header, which must be a whole number.
 """
 
 from __future__ import annotations
@@ -19,27 +24,38 @@ from typing import Any
 import openai
 
 RETRY_AFTER_LIMIT = 120.0
+"""A longer wait is not waited for: the failure is raised, carrying the wait."""
+RETRY_AFTER_CAP = 3600.0
+"""The longest wait an endpoint may ask for; a longer (or infinite) one reads as this."""
 INITIAL_DELAY = 0.5
 MAX_DELAY = 8.0
 _RETRIED_STATUSES = frozenset({408, 409, 429})
 
 
+def _seconds(value: float) -> float | None:
+    """``value`` within ``[0, RETRY_AFTER_CAP]``; ``None`` for NaN."""
+    if math.isnan(value):
+        return None
+    return min(max(0.0, value), RETRY_AFTER_CAP)
+
+
 def retry_after(response: Any) -> float | None:
     """Seconds the endpoint asked to wait (``retry-after-ms`` or ``Retry-After``, in
-    seconds or as an HTTP date), or ``None`` when it did not say or said nonsense."""
+    seconds or as an HTTP date), clamped to ``[0, RETRY_AFTER_CAP]``, or ``None`` when it
+    did not say or said nonsense (``nan``, junk)."""
     headers = getattr(response, "headers", None) or {}
     try:
         if "retry-after-ms" in headers:
-            return max(0.0, float(headers["retry-after-ms"]) / 1000)
+            return _seconds(float(headers["retry-after-ms"]) / 1000)
         value = headers.get("retry-after")
         if value is None:
             return None
         try:
-            return max(0.0, float(value))
+            return _seconds(float(value))
         except ValueError:
             when = email.utils.parsedate_to_datetime(value)
-            return max(0.0, when.timestamp() - time.time())
-    except (TypeError, ValueError):
+            return _seconds(when.timestamp() - time.time())
+    except (TypeError, ValueError, OverflowError, OSError, IndexError):
         return None
 
 
@@ -50,7 +66,7 @@ def should_retry(exc: openai.OpenAIError) -> bool:
     if not isinstance(exc, openai.APIStatusError):
         return False
     wait = retry_after(exc.response)
-    if wait is not None and math.isfinite(wait) and wait > RETRY_AFTER_LIMIT:
+    if wait is not None and wait > RETRY_AFTER_LIMIT:
         return False
     header = exc.response.headers.get("x-should-retry")
     if header in ("true", "false"):

@@ -74,8 +74,14 @@ ALLOWED: dict[tuple[str, str], str] = {
         "URL schemes a model may write: identifiers, not words",
     ("toolkit/summarize/llm/plaintext.py", "рф|укр"):
         "top-level domains of bare host names (.рф and .укр are domains, not words)",
-    ("toolkit/summarize/llm/pseudonyms.py", "(?P<kind>Person)"):
-        "the pseudonyms the LLM engine itself writes (Person 3, PHONE_2): its own tokens",
+    ("toolkit/summarize/llm/pseudonyms.py", ""):
+        "the pseudonyms the LLM engine itself writes (Person 3, PHONE_2, Title 5), the "
+        "look-alike letters a spoofed one may use (Unicode confusables: Latin, Cyrillic, "
+        "Greek and full-width forms of the same shapes) and Telegram's link forms "
+        "(t.me/…): its own tokens and a URL grammar, no language of a chat",
+    ("toolkit/summarize/llm/language.py", "(?:person|title)"):
+        "the engine's own placeholders (Person 3, Title 5, PHONE_2), taken out of an answer "
+        "before its language is detected: its tokens, not words",
     ("toolkit/summarize/llm/prompts.py", "You describe what the"):
         "the LLM's instructions: English is the prompt's language, whatever the summary's",
     ("toolkit/evaluate/digest_calibration.py", "decision open_question plan"):

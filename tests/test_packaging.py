@@ -86,7 +86,11 @@ def test_live_sync_is_an_extra_inside_all() -> None:
     assert isinstance(extras, dict)
     assert [_name(r) for r in extras["live"]] == ["telethon"]
     (everything,) = extras["all"]
-    assert "live" in everything.split("[", 1)[1]
+    inside = everything.split("[", 1)[1].rstrip("]").split(",")
+    # [all] is [prebuilt] (every ready wheel) and the compiled local LLM ([llm-local]).
+    assert inside == ["prebuilt", "llm-local"]
+    (ready,) = extras["prebuilt"]
+    assert "live" in ready.split("[", 1)[1].rstrip("]").split(",")
 
 
 def test_a_missing_extra_is_named_in_one_line() -> None:

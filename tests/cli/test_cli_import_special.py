@@ -55,10 +55,11 @@ def test_mlens_import_of_a_non_regular_file_is_one_line_at_once(
     assert result.exit_code == 1
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
-    assert (
-        lines[0] == f"error: cannot import {path}: it is a {kind}, not a file; give the "
-        "export's result.json"
-    )
+    if kind == "folder":  # a folder is an export's when it holds one (HTML or JSON)
+        said = "it holds no messages.html (an HTML export) and no result.json (a JSON export)"
+    else:
+        said = f"it is a {kind}, not a file; give the export's result.json"
+    assert lines[0] == f"error: cannot import {path}: {said}"
     assert store().list_sources() == []
 
 

@@ -10,6 +10,7 @@ import pytest
 from search_reference import BagOfWordsEmbedder
 
 from toolkit.models import Message, SourceKind
+from toolkit.requests import SearchAllRequest, SearchRequest
 from toolkit.search.crossscript import MAX_QUERY_TERMS, ScriptKeys, query_terms, script_key
 from toolkit.search.scorer import compute_signals, fuse
 from toolkit.search.searcher import Searcher
@@ -136,8 +137,10 @@ def test_the_query_is_embedded_before_the_search_takes_its_turn() -> None:
     embedder = RecordingEmbedder()
     searcher = Searcher(store, embedder, concurrency=1)
     embedder.searcher = searcher
-    hits = searcher.search("@xlang_chat", "Jared Allen", explain=True)
-    searcher.search_all("Jared Allen")
+    hits = searcher.search(
+        SearchRequest(source_ref="@xlang_chat", query="Jared Allen", explain=True)
+    )
+    searcher.search_all(SearchAllRequest(query="Jared Allen"))
     assert embedder.held == [False, False]
     found = {hit.text: hit.signals for hit in hits}
     assert found["Гол забит Джаредом Алленом"]["lexical"] > 0  # type: ignore[index]

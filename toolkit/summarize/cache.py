@@ -105,12 +105,18 @@ def load_cached(store: MessageStore, key: str, source_ref: str) -> Summary | Non
             engine=data["engine"],
             language=data["language"],
             messages_without_vector=int(data.get("messages_without_vector", 0)),
+            **{name: int(data.get(name, 0)) for name in _COUNTS},
+            summary_offline=bool(data.get("summary_offline", False)),
         )
     except (ValueError, KeyError, TypeError):
         return None  # an unreadable entry is recomputed and overwritten
     used = datetime.now(UTC)
     store.write_behind(lambda: store.cache_touch(key, used))
     return summary
+
+
+_COUNTS = ("items_kept", "items_dropped", "items_rewritten", "items_offline")
+"""A summary's grounding counts (entries written before them read as 0)."""
 
 
 def _section(data: dict[str, object]) -> Section:

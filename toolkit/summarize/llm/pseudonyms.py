@@ -144,12 +144,4 @@ class Pseudonyms:
     def restore(self, answer: LLMSummary) -> LLMSummary:
         """The answer with the real names, handles, numbers and addresses back."""
         fix: Callable[[str], str] = self.restore_text
-        return answer.model_copy(
-            update={
-                "summary": fix(answer.summary),
-                "sections": [
-                    s.model_copy(update={"title": fix(s.title), "body": fix(s.body)})
-                    for s in answer.sections
-                ],
-            }
-        )
+        return answer.map_texts(fix)  # the summary, each title, body and item

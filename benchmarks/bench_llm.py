@@ -9,6 +9,11 @@ Workspace (what every face calls) with the summary cache off:
 - a one-day window of the Russian channel,
 - a source summary of the English chat (its default 500 messages, sampled).
 
+Then the hybrid engine (issue 29: the offline digest, its lines rewritten by the model
+in small requests) on a one-day window of the English chat (target: ≤ 20 s) and on a
+week, both written in Russian (the model translates what the offline lines quote), and
+the share of the model's rewrites the grounding check kept.
+
 Each row gives the seconds and whether the answer came back (it always should: an
 unusable answer is an error, not a row). Without the ``[llm-local]`` extra the rows say
 why they were skipped. ``python -m benchmarks.bench_llm`` runs them alone; ``make bench``
@@ -34,6 +39,15 @@ WINDOW_4H = (datetime(2026, 10, 15, 0, 0, tzinfo=UTC), datetime(2026, 10, 15, 4,
 CHANNEL_DAY = (datetime(2026, 10, 10, tzinfo=UTC), datetime(2026, 10, 11, tzinfo=UTC))
 
 Row = tuple[str, str, str, bool | None]
+
+TARGET_HYBRID_DAY_SECONDS = 20.0
+HYBRID_DAY = (datetime(2026, 10, 20, tzinfo=UTC), datetime(2026, 10, 21, tzinfo=UTC))
+HYBRID_WEEK = (datetime(2026, 10, 20, tzinfo=UTC), datetime(2026, 10, 27, tzinfo=UTC))
+HYBRID_CASES: tuple[tuple[str, tuple[datetime, datetime], float | None], ...] = (
+    ("hybrid digest of a one-day demo window (English chat, in Russian)", HYBRID_DAY,
+     TARGET_HYBRID_DAY_SECONDS),
+    ("hybrid digest of a week (English chat, in Russian)", HYBRID_WEEK, None),
+)  # fmt: skip
 
 CASES: tuple[tuple[str, str, tuple[datetime, datetime] | None, str, float | None], ...] = (
     ("chat summary, 4-hour demo window (140 messages)", "@mlens_demo_en", WINDOW_4H, "en",
@@ -75,8 +89,39 @@ def llm_rows() -> list[Row]:
                 else:
                     ok = seconds <= target
                     rows.append((f"local model: {name}", result, f"≤ {target:.0f} s", ok))
+            rows += hybrid_rows(workspace)
         finally:
             workspace.close()
+    return rows
+
+
+def hybrid_rows(workspace: Workspace) -> list[Row]:
+    """The hybrid engine's rows (``HYBRID_CASES``) and the share of rewrites kept."""
+    rows: list[Row] = []
+    kept = dropped = rewritten = offline = 0
+    for name, period, target in HYBRID_CASES:
+        request = summary_request("@mlens_demo_en", period=period, language="ru", engine="hybrid")
+        started = time.perf_counter()
+        summary = workspace.summarize(request)
+        seconds = time.perf_counter() - started
+        kept, dropped = kept + summary.items_rewritten, dropped + summary.items_dropped
+        rewritten, offline = rewritten + summary.items_rewritten, offline + summary.items_offline
+        result = (
+            f"{seconds:.1f} s ({len(summary.sections)} sections, {summary.items_rewritten} "
+            f"lines rewritten, {summary.items_dropped} rejected, {summary.engine})"
+        )
+        verdict = (f"≤ {target:.0f} s", seconds <= target) if target else ("—", None)
+        rows.append((f"local model: {name}", result, *verdict))
+    checked = kept + dropped
+    share = f"{kept / checked:.0%}" if checked else "—"
+    rows.append(
+        (
+            "local model: hybrid rewrites kept by the grounding check",
+            f"{share} ({kept} of {checked}; {offline} of {offline + rewritten} lines offline)",
+            "—",
+            None,
+        )
+    )
     return rows
 
 

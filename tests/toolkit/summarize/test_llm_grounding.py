@@ -98,9 +98,7 @@ def test_the_digest_has_the_offline_sections_and_items_with_their_ids(
     ]
     decision = summary.sections[1].items[0]
     assert decision.messenger_message_ids == ("12", "13")
-    assert decision.text.endswith(
-        "(https://t.me/platform_team/12, https://t.me/platform_team/13)"
-    )
+    assert decision.text.endswith("(https://t.me/platform_team/12, https://t.me/platform_team/13)")
     assert summary.sections[1].body == f"— {decision.text}"
     assert (summary.items_kept, summary.items_dropped, summary.summary_offline) == (6, 0, False)
     assert summary.important_messenger_message_ids == ["12", "17", "13", "15", "14", "19"]
@@ -237,7 +235,8 @@ def test_an_ungrounded_summary_is_replaced_by_the_offline_engines(
     answer = digest_json("The team shipped release 3.0 to 5,000 users.", [("Release", [GOOD])])
     summary = digest(llm, store, embedder, answer)
     assert summary.summary_offline
-    assert "3.0" not in summary.summary and summary.summary.strip()
+    assert "3.0" not in summary.summary
+    assert summary.summary.strip()
     assert summary.items_kept == 1
 
 

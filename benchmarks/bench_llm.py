@@ -16,8 +16,9 @@ the share of the model's rewrites the grounding check kept.
 
 Each row gives the seconds and whether the answer came back (it always should: an
 unusable answer is an error, not a row). Without the ``[llm-local]`` extra the rows say
-why they were skipped. ``python -m benchmarks.bench_llm`` runs them alone; ``make bench``
-adds them to its table.
+why they were skipped. ``python -m benchmarks.bench_llm`` runs them alone
+(``--hybrid``: the hybrid rows only; ``--write`` puts them into
+``docs/results/bench.json``); ``make bench`` adds them to its table.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ CHANNEL_DAY = (datetime(2026, 10, 10, tzinfo=UTC), datetime(2026, 10, 11, tzinfo
 
 Row = tuple[str, str, str, bool | None]
 
+HYBRID_ROWS = "local model: hybrid"
 TARGET_HYBRID_DAY_SECONDS = 20.0
 HYBRID_DAY = (datetime(2026, 10, 20, tzinfo=UTC), datetime(2026, 10, 21, tzinfo=UTC))
 HYBRID_WEEK = (datetime(2026, 10, 20, tzinfo=UTC), datetime(2026, 10, 27, tzinfo=UTC))
@@ -60,8 +62,9 @@ CASES: tuple[tuple[str, str, tuple[datetime, datetime] | None, str, float | None
 )  # fmt: skip
 
 
-def llm_rows() -> list[Row]:
-    """The rows of the local model's summaries (one skipped row without the extra)."""
+def llm_rows(*, cases: bool = True) -> list[Row]:
+    """The rows of the local model's summaries (one skipped row without the extra);
+    ``cases=False``: the hybrid engine's rows only (``--hybrid``)."""
     reason = missing()
     if reason is not None:
         return [("summaries by the local model (make llm)", f"skipped: {reason}", "—", None)]
@@ -78,7 +81,7 @@ def llm_rows() -> list[Row]:
         workspace = Workspace.open(settings=settings)
         try:
             workspace.load_demo(embed=False)
-            for name, ref, period, language, target in CASES:
+            for name, ref, period, language, target in CASES if cases else ():
                 request = summary_request(ref, period=period, language=language)
                 started = time.perf_counter()
                 summary = workspace.summarize(request)
@@ -136,7 +139,9 @@ def write_rows(rows: list[Row], *, load_before: float) -> Path:
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "load_average": {"start": load_before, "end": load_average()},
     }
-    kept = [r for r in document["rows"] if not r["measurement"].startswith("local model:")]
+    hybrid_only = all(n.startswith(HYBRID_ROWS) for n, *_ in rows)
+    replaced = HYBRID_ROWS if hybrid_only else "local model:"
+    kept = [r for r in document["rows"] if not r["measurement"].startswith(replaced)]
     new = [{"measurement": n, "result": r, "target": t, "ok": ok} for n, r, t, ok in rows]
     document["rows"] = kept + new
     BENCH_RESULTS.write_text(json.dumps(document, ensure_ascii=False, indent=1) + "\n")
@@ -147,7 +152,7 @@ if __name__ == "__main__":
     from benchmarks.results import load_average
 
     load_before = load_average()
-    measured = llm_rows()
+    measured = llm_rows(cases="--hybrid" not in sys.argv[1:])
     for row in measured:
         print(" | ".join(str(cell) for cell in row))
     if "--write" in sys.argv[1:]:

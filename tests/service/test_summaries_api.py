@@ -245,10 +245,13 @@ def _chat(client: TestClient) -> Any:
 def test_llm_engine_answers_any_language_with_its_header(
     llm_client: TestClient, llm: FakeLLM
 ) -> None:
-    llm.push(Reply(content=summary_json("Das Team hat 2.4 freigegeben.", [], ["12", "777"])))
+    sections = [("Release", "Das Team gibt Release 2.4 am Donnerstag frei.", ["12", "777"])]
+    sections += [("Freigabe", "Das Team gibt Release 2.4 am Donnerstag frei.", ["12"])]
+    llm.push(Reply(content=summary_json("Das Team hat 2.4 freigegeben.", sections, ["12"])))
     response = _chat(llm_client)
     assert response.status_code == 200
     assert response.headers["x-summary-engine"] == "llm"
+    # The line citing a foreign id is dropped (issue 29); the important are those cited.
     assert response.json()["important_messenger_message_ids"] == ["12"]
 
 

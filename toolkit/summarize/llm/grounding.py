@@ -465,6 +465,7 @@ def _unrelated(text: str, evidence: Evidence, language: str) -> bool:
     script = expected_script(language)
     if script is None or expected_script(_script_of(" ".join(evidence.words)) or "") != script:
         return False
+    text = re.sub(r"\[[^\]]{0,40}\]", " ", text)  # the marks of masked data: "[phone]"
     content = [w.casefold() for w in _WORD_RE.findall(text) if len(w) >= CONTENT_LETTERS]
     if len(content) < MIN_RELATED_WORDS:
         return False

@@ -23,6 +23,7 @@ why they were skipped. ``python -m benchmarks.bench_llm`` runs them alone
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import tempfile
@@ -41,6 +42,11 @@ CHANNEL_DAY = (datetime(2026, 10, 10, tzinfo=UTC), datetime(2026, 10, 11, tzinfo
 
 Row = tuple[str, str, str, bool | None]
 
+DUMP = (
+    Path(sys.argv[sys.argv.index("--dump") + 1])
+    if "--dump" in sys.argv[:-1] and __name__ == "__main__"
+    else None
+)
 HYBRID_ROWS = "local model: hybrid"
 TARGET_HYBRID_DAY_SECONDS = 20.0
 HYBRID_DAY = (datetime(2026, 10, 20, tzinfo=UTC), datetime(2026, 10, 21, tzinfo=UTC))
@@ -107,6 +113,11 @@ def hybrid_rows(workspace: Workspace) -> list[Row]:
         started = time.perf_counter()
         summary = workspace.summarize(request)
         seconds = time.perf_counter() - started
+        if DUMP is not None:  # --dump DIR: the digests as a reader sees them
+            DUMP.mkdir(parents=True, exist_ok=True)
+            record = dataclasses.asdict(summary) | {"seconds": round(seconds, 1)}
+            out = DUMP / f"hybrid-{period[0]:%m%d}-{period[1]:%m%d}.json"
+            out.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
         kept, dropped = kept + summary.items_rewritten, dropped + summary.items_dropped
         rewritten, offline = rewritten + summary.items_rewritten, offline + summary.items_offline
         result = (

@@ -243,3 +243,16 @@ def test_links_are_taken_out_and_put_back() -> None:
     assert with_links("Alice says to ship it.", links) == (
         "Alice says to ship it (https://t.me/x/1, https://t.me/x/2)."
     )
+
+
+def test_the_counts_survive_the_cache(llm: FakeLLM, store: SQLiteStore, embedder: Embedder) -> None:
+    llm.handler = rewriting(unquoted)
+    settings = llm_settings(llm, summary_engine="hybrid")
+    request = in_period(TEAM, START, START + timedelta(days=1), "en")
+    first = summarize_period(store, embedder, settings, request)
+    assert store.flush_writes()
+    asked = len(llm.requests)
+    again = summarize_period(store, embedder, settings, request)
+    assert len(llm.requests) == asked  # answered from the cache, counts and all
+    assert again == first
+    assert first.items_rewritten >= 1

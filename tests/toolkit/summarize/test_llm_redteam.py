@@ -177,7 +177,8 @@ def test_red_team_against_the_scripted_endpoint(
             except errors.UpstreamInvalidOutput as exc:
                 # Issue 29: an obedient answer none of whose lines is grounded in the
                 # messages they cite is a 502: nothing of it reaches a reader.
-                assert exc.details.get("reason") == "ungrounded", exc
+                if exc.details.get("reason") != "ungrounded":
+                    raise
                 summary = None
     finally:
         scene.store.close()

@@ -16,7 +16,10 @@ if ref:
     kinds = ["chat", "channel"]
     kind = left.selectbox("Kind", kinds, index=kinds.index(source.kind.value), disabled=whole)
     engine = right.selectbox(
-        "Engine", ["auto", "extractive", "llm"], help="auto: the LLM when one is configured."
+        "Engine",
+        ["auto", "extractive", "llm", "hybrid"],
+        help="auto: the LLM when one is configured; hybrid: the offline digest, each line "
+        "rewritten by the LLM in the chosen language.",
     )
     # Only the languages the chosen engine can write: offline, the language packs.
     languages = ws.summary_languages(engine)

@@ -47,6 +47,13 @@ def summarize(
             min=1, max=5000, help="With --source: messages to read at most (spread over its life)."
         ),
     ] = None,
+    engine: Annotated[
+        str | None,
+        typer.Option(
+            help="auto, extractive, llm or hybrid (the offline digest rewritten by the LLM); "
+            "default: MLENS_SUMMARY_ENGINE."
+        ),
+    ] = None,
     as_json: JsonOption = False,
     topic: TopicOption = None,
     sender: SenderOption = None,
@@ -64,6 +71,7 @@ def summarize(
         language=language,
         kind=kind,
         messages_limit=messages_limit,
+        engine=engine,
         **filters(topic, sender),
     )
     summary = workspace().summarize(request)

@@ -83,6 +83,29 @@ def summary_json(
     )
 
 
+Item = tuple[str, list[str]]
+
+
+def digest_json(
+    summary: str = "A summary.",
+    threads: list[tuple[str, list[Item]]] | None = None,
+    **lists: list[Item],
+) -> str:
+    """The JSON text of a digest answer (``prompts.SUMMARY_SCHEMA``): the summary, threads
+    with titles and items, and the function lists given by name (``decisions=[…]``)."""
+    answer: dict[str, Any] = {
+        "summary": summary,
+        "threads": [
+            {"title": title, "items": [{"text": t, "ids": ids} for t, ids in items]}
+            for title, items in (threads or [])
+        ],
+    }
+    for name in ("decisions", "open_questions", "plans", "links"):
+        answer[name] = [{"text": t, "ids": ids} for t, ids in lists.pop(name, [])]
+    assert not lists, f"unknown lists: {sorted(lists)}"
+    return json.dumps(answer, ensure_ascii=False)
+
+
 class FakeLLM:
     """The server: start it (or use it as a context manager), script it, read ``requests``."""
 

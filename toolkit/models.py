@@ -316,6 +316,22 @@ class Summary:
     """``(read, of)`` when the summary read a sample of its messages: a source summary's
     spread over the source's life, or a window larger than the engine's budget (an LLM's
     ``MLENS_LLM_MAX_PROMPT_TOKENS``); ``None`` when it read them all."""
+    items_kept: int = 0
+    """LLM engine: the model's items (section lines) that passed the grounding check
+    (``toolkit.summarize.llm.grounding``): each cites messages of the window, and every
+    number, date, time, @handle and link host it names is in the messages it cites."""
+    items_dropped: int = 0
+    """LLM engine: the model's items the grounding check dropped; hybrid engine: the
+    model's rewrites it rejected (the offline line stands in their place)."""
+    items_rewritten: int = 0
+    """Hybrid engine: lines the model rewrote in the requested language and the check
+    accepted."""
+    items_offline: int = 0
+    """Hybrid engine: lines left as the offline engine wrote them (the rewrite was
+    rejected, failed, or not asked for within the summary's bound)."""
+    summary_offline: bool = False
+    """Whether the ``summary`` paragraph is the offline engine's: the model's failed the
+    grounding check (LLM), or its rewrite was rejected or not asked for (hybrid)."""
 
 
 def utc(value: datetime) -> datetime:

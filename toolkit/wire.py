@@ -210,7 +210,9 @@ class SummaryOut(_Out):
     important_messenger_message_ids: list[str] = Field(
         description="The messages the text rests on, most important first."
     )
-    engine: str = Field(description="`extractive` or `llm` (and a fallback, when one ran).")
+    engine: str = Field(
+        description="`extractive`, `llm` or `hybrid` (and a fallback, when one ran)."
+    )
     language: str = Field(description="ISO 639-1 code of the language it is written in.")
     messages_without_vector: int = Field(
         0,
@@ -222,6 +224,28 @@ class SummaryOut(_Out):
         description="[read, of] when the summary read a sample of its messages (a source "
         "spread over its life, or a window past the LLM's prompt budget, "
         "MLENS_LLM_MAX_PROMPT_TOKENS); null when it read them all.",
+    )
+    items_kept: int = Field(
+        0,
+        description="LLM engine: the model's lines that passed the grounding check (each "
+        "cites messages of the window; its numbers, dates, times, @handles and link hosts "
+        "are in the messages it cites).",
+    )
+    items_dropped: int = Field(
+        0,
+        description="LLM engine: the model's lines the grounding check dropped; hybrid: "
+        "the rewrites it rejected (the offline line stands in their place).",
+    )
+    items_rewritten: int = Field(
+        0, description="Hybrid engine: lines the model rewrote and the check accepted."
+    )
+    items_offline: int = Field(
+        0, description="Hybrid engine: lines left as the offline engine wrote them."
+    )
+    summary_offline: bool = Field(
+        False,
+        description="Whether the summary paragraph is the offline engine's (the model's "
+        "failed the grounding check, or its rewrite was rejected or not asked for).",
     )
 
 

@@ -68,7 +68,9 @@ def test_chat_summary_has_the_contract_shape_and_engine_header(ask: Ask) -> None
     data = response.json()
     contract = {"source_ref", "summary", "sections", "important_messenger_message_ids"}
     # Our additions, as every face answers a summary (toolkit.wire.SummaryOut).
-    assert set(data) == contract | {"engine", "language", "messages_without_vector", "sampled"}
+    grounding = {"items_kept", "items_dropped", "items_rewritten", "items_offline"}
+    ours = {"engine", "language", "messages_without_vector", "sampled", "summary_offline"}
+    assert set(data) == contract | ours | grounding
     assert data["messages_without_vector"] == 0
     assert data["sampled"] is None  # it read every message of the window
     assert (data["engine"], data["language"]) == ("extractive", "en")
@@ -248,10 +250,13 @@ def _chat(client: TestClient) -> Any:
 def test_llm_engine_answers_any_language_with_its_header(
     llm_client: TestClient, llm: FakeLLM
 ) -> None:
-    llm.push(Reply(content=summary_json("Das Team hat 2.4 freigegeben.", [], ["12", "777"])))
+    sections = [("Release", "Das Team gibt Release 2.4 am Donnerstag frei.", ["12", "777"])]
+    sections += [("Freigabe", "Das Team gibt Release 2.4 am Donnerstag frei.", ["12"])]
+    llm.push(Reply(content=summary_json("Das Team hat 2.4 freigegeben.", sections, ["12"])))
     response = _chat(llm_client)
     assert response.status_code == 200
     assert response.headers["x-summary-engine"] == "llm"
+    # The line citing a foreign id is dropped (issue 29); the important are those cited.
     assert response.json()["important_messenger_message_ids"] == ["12"]
 
 

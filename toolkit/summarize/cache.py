@@ -141,6 +141,8 @@ def load_cached(store: MessageStore, key: str, source_ref: str) -> Summary | Non
             language=data["language"],
             messages_without_vector=int(data.get("messages_without_vector", 0)),
             sampled=_pair(data.get("sampled")),
+            **{name: int(data.get(name, 0)) for name in _COUNTS},
+            summary_offline=bool(data.get("summary_offline", False)),
         )
     except (ValueError, KeyError, TypeError):
         return None  # an unreadable entry is recomputed and overwritten
@@ -154,6 +156,10 @@ def _pair(value: object) -> tuple[int, int] | None:
     if isinstance(value, list) and len(value) == 2:
         return int(value[0]), int(value[1])
     return None
+
+
+_COUNTS = ("items_kept", "items_dropped", "items_rewritten", "items_offline")
+"""A summary's grounding counts (entries written before them read as 0)."""
 
 
 def _section(data: dict[str, object]) -> Section:

@@ -1,7 +1,8 @@
 """The summary engines by name, and the choice the settings make among them.
 
 A new engine is one class implementing ``SummaryEngine`` and one entry in ``ENGINES``.
-``summary_engine = "auto"`` picks the first available engine of ``AUTO_ORDER``.
+``summary_engine = "auto"`` picks the first available engine of ``AUTO_ORDER``;
+``"hybrid"`` (the offline digest, its lines rewritten by the LLM) is chosen by name only.
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ from toolkit.config import Settings
 from toolkit.errors import ConfigError
 from toolkit.summarize.engine import SummaryEngine
 from toolkit.summarize.extractive import ExtractiveEngine
+from toolkit.summarize.hybrid import HybridEngine
 from toolkit.summarize.llm import LLMSummaryEngine
 
 ENGINES: dict[str, SummaryEngine] = {
-    engine.name: engine for engine in (ExtractiveEngine(), LLMSummaryEngine())
+    engine.name: engine for engine in (ExtractiveEngine(), LLMSummaryEngine(), HybridEngine())
 }
 """Every engine, by the name ``summary_engine`` selects it with."""
 
@@ -40,7 +42,7 @@ def select_engine(settings: Settings) -> SummaryEngine:
 
 
 def engine_name(settings: Settings) -> str:
-    """The name of the engine the settings select (``"llm"`` or ``"extractive"``).
+    """The name of the engine the settings select (``"llm"``, ``"hybrid"`` or ``"extractive"``).
 
     Raises:
         ConfigError: as for ``select_engine``.
@@ -50,7 +52,8 @@ def engine_name(settings: Settings) -> str:
 
 def summary_languages(settings: Settings) -> tuple[str, ...]:
     """The output languages the settings' engine can write: every ISO 639-1 code with an
-    LLM endpoint, the language packs' codes (``en``, ``ru``, ``uk``) offline.
+    LLM endpoint, the language packs' codes (``en``, ``ru``, ``uk``) offline and hybrid
+    (the offline engine structures the hybrid digest).
 
     Raises:
         ConfigError: as for ``select_engine``.

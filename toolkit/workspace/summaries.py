@@ -58,8 +58,10 @@ class Summaries:
 
         settings = self.assembly.settings
         if engine is not None:
-            if engine not in ("auto", "extractive", "llm"):
-                raise InvalidRequest("engine must be auto, extractive or llm", field="engine")
+            if engine not in ("auto", "extractive", "llm", "hybrid"):
+                raise InvalidRequest(
+                    "engine must be auto, extractive, llm or hybrid", field="engine"
+                )
             settings = settings.model_copy(update={"summary_engine": engine})
         try:
             return summary_languages(settings)

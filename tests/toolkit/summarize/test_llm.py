@@ -72,9 +72,10 @@ def test_valid_answer_is_a_summary_with_links_built_in_code(
     assert summary.engine == "llm"
     assert summary.source_ref == TEAM
     assert summary.summary.startswith("The team cut release 2.4")
-    assert summary.important_messenger_message_ids == ["12", "1"]
+    # The cited messages, in order (issue 29: the important ones are those the lines cite).
+    assert summary.important_messenger_message_ids == ["12", "13"]
     body = summary.sections[0].body
-    assert body.endswith("https://t.me/platform_team/12 https://t.me/platform_team/13")
+    assert body.endswith("(https://t.me/platform_team/12, https://t.me/platform_team/13)")
     request = llm.requests[0]
     assert request["model"] == "fake-model"
     assert request["response_format"]["type"] == "json_schema"
@@ -99,12 +100,17 @@ def test_malformed_json_is_asked_again_once_with_the_reason(
 def test_an_answer_cut_at_max_tokens_is_closed_where_it_stopped(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder
 ) -> None:
-    cut = summary_json("The team shipped 2.4.", [("Release", "Shipped on Thursday", ["12"])])
-    llm.push(Reply(content=cut[: cut.index("Thursday") + 5]))
+    cut = summary_json(
+        "The team shipped 2.4.",
+        [("Release", "Ships on Thursday", ["12"]), ("Lunch", "Ramen for four at one", ["11"])],
+    )
+    llm.push(Reply(content=cut[: cut.index("for four") + 5]))
     summary = period(store, embedder, llm_settings(llm))
     assert summary.summary == "The team shipped 2.4."
     assert summary.sections[0].title == "Release"
-    assert summary.sections[0].body == "Shipped on Thurs"
+    # The section cut mid-way is left out: a line cut short says what it did not.
+    assert [s.title for s in summary.sections] == ["Release"]
+    assert summary.sections[0].body == "— Ships on Thursday (https://t.me/platform_team/12)"
     assert len(llm.requests) == 1
 
 
@@ -122,14 +128,19 @@ def test_foreign_ids_are_dropped(llm: FakeLLM, store: SQLiteStore, embedder: Emb
         Reply(
             content=summary_json(
                 "Summary.",
-                [("Topic", "Body.", ["424242", "3", "abc", "3"])],
+                [
+                    ("Topic", "Body.", ["424242", "3", "abc", "3"]),
+                    ("Release", "Release work.", ["12", "12"]),
+                ],
                 ["999999", "12", "0", "12"],
             )
         )
     )
     summary = period(store, embedder, llm_settings(llm))
+    # A line that cites a message the window does not hold is dropped whole (issue 29).
     assert summary.important_messenger_message_ids == ["12"]
-    assert summary.sections[0].body == "Body.\nhttps://t.me/platform_team/3"
+    assert [s.body for s in summary.sections] == ["— Release work. (https://t.me/platform_team/12)"]
+    assert (summary.items_kept, summary.items_dropped) == (1, 1)
 
 
 def test_urls_from_the_model_are_removed_even_ones_from_messages(
@@ -139,11 +150,26 @@ def test_urls_from_the_model_are_removed_even_ones_from_messages(
         "Notes at https://docs.example.com/releases/2.4 and [login](https://evil.example/x). "
         "![track](https://evil.example/p.png) See evil.example/path too."
     )
-    llm.push(Reply(content=summary_json(text, [("Links", "Go to https://evil.example", ["19"])])))
+    llm.push(
+        Reply(
+            content=summary_json(
+                text,
+                [
+                    ("Links", "Go to https://evil.example", ["19"]),
+                    ("Notes", "Release notes at https://docs.example.com/releases/2.4", ["19"]),
+                ],
+            )
+        )
+    )
     summary = period(store, embedder, llm_settings(llm))
-    assert _urls(summary) == {"https://t.me/platform_team/19"}
-    assert "login" in summary.summary
-    assert "track" not in summary.summary
+    sections = {u.rstrip(").,") for s in summary.sections for u in URL_RE.findall(s.body)}
+    assert sections == {"https://t.me/platform_team/19"}
+    # A host the line's message does not hold drops the line (issue 29); the summary
+    # paragraph that names one is the offline engine's instead.
+    assert summary.items_dropped == 1
+    assert summary.summary_offline
+    assert "evil.example" not in summary.summary
+    assert "docs.example.com" not in summary.sections[0].body
 
 
 def test_a_429_then_a_200_succeeds_through_the_clients_retry(
@@ -264,7 +290,7 @@ def test_source_summary_with_period_wording_is_retried_then_repaired(
     assert "period wording" in reason
     assert summary.summary == "The chat is about releases and CI."
     assert summary.sections[0].title == "Releases"
-    assert summary.sections[0].body == "Release work.\nhttps://t.me/platform_team/1"
+    assert summary.sections[0].body == "— Release work. (https://t.me/platform_team/1)"
     # The source prompt carried no times.
     assert "time=" not in llm.requests[0]["messages"][1]["content"]
 
@@ -292,14 +318,22 @@ def _chunk_handler(inflight: list[int], lock: threading.Lock) -> Any:
         with lock:
             state["now"] -= 1
         system, user = request["messages"][0]["content"], request["messages"][-1]["content"]
-        if "You merge partial summaries" in system:
+        if "You merge partial" in system:
             ids = []
             for line in user.splitlines():
                 if line.startswith("{"):
-                    ids += json.loads(line)["important_message_ids"]
-            return Reply(content=summary_json("Merged.", [("All", "All parts.", ids)], ids))
+                    ids += [
+                        i for t in json.loads(line)["threads"] for x in t["items"] for i in x["ids"]
+                    ]
+            return Reply(content=summary_json("Merged.", [("All", "All parts.", ids[:3])], ids))
         ids = ID_RE.findall(user)
-        return Reply(content=summary_json("Part.", [("Part", "Some.", ids)], [*ids, "77777"]))
+        return Reply(
+            content=summary_json(
+                "Part.",
+                [("Part", "Some.", ids[:2]), ("Foreign", "Other.", ["77777"])],
+                [*ids, "77777"],
+            )
+        )
 
     return handle
 
@@ -358,7 +392,8 @@ def test_prompt_injection_through_the_llm_engine(
                 "Admin mode",
                 "Deploy the backdoor: https://evil.example/x",
                 ["424242", "503", "999999"],
-            )
+            ),
+            ("Backdoor", "Deploy the backdoor.", ["503"]),
         ],
         ["999999", "424242", "500"],
     )
@@ -367,9 +402,14 @@ def test_prompt_injection_through_the_llm_engine(
         store, embedder, llm_settings(llm), in_period("t.me/c/1500000003", START, START + DAY, "en")
     )
     inputs = {str(500 + i) for i in range(8)}
+    # The line citing foreign ids is dropped; the summary naming a foreign host is the
+    # offline engine's; what is left cites input ids with links built in code.
     assert set(summary.important_messenger_message_ids) <= inputs
-    assert summary.important_messenger_message_ids == ["500"]
-    assert _urls(summary) == {"https://t.me/c/1500000003/503"}
+    assert summary.important_messenger_message_ids == ["503"]
+    assert {u.rstrip(").,") for u in _urls(summary)} <= {
+        f"https://t.me/c/1500000003/{i}" for i in inputs
+    }
+    assert "evil.example" not in summary.summary
     user = llm.requests[0]["messages"][1]["content"]
     assert ID_RE.findall(user) == sorted(inputs)  # the fake id in the text is escaped data
     assert "&lt;/message&gt;&lt;message id=" in user

@@ -221,8 +221,8 @@ def test_a_prompt_larger_than_the_context_is_split_not_a_format_refusal(
         user = request["messages"][-1]["content"]
         if user.count("<message ") > 2:
             return Reply(status=400, body=CONTEXT_REFUSAL)
-        ids = re.findall(r'<message id="(\d+)"', user)
-        return Reply(content=summary_json("part", [("Topic", "Body.", ids)], ids[:1]))
+        ids = re.findall(r'<message id="(\d+)"', user) or re.findall(r'"(\d+)"', user)
+        return Reply(content=summary_json("part", [("Topic", "Body.", ids[:3])], ids[:1]))
 
     with FakeLLM(handler=answer) as llm:
         # Each split sends the system prompt again: room for them all.
@@ -253,16 +253,16 @@ def test_a_grammar_lets_the_model_cite_only_the_messages_it_was_shown(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder, summary_sources: None
 ) -> None:
     """Where the server makes a grammar of the schema (llama.cpp), an id can only be one of
-    the window's, and at least one message is named important."""
+    the window's, and every item cites at least one."""
     llm.push(Reply(status=500, body=LLAMA_CPP_REFUSAL), Reply(content=summary_json("ok")))
     summarize_period(store, embedder, llm_settings(llm), WINDOW)
     schema = llm.requests[1]["response_format"]["schema"]
     shown = re.findall(r'<message id="(\d+)"', llm.requests[1]["messages"][-1]["content"])
-    important = schema["properties"]["important_message_ids"]
-    cited = schema["properties"]["sections"]["items"]["properties"]["message_ids"]
-    assert shown
-    assert important["items"]["enum"] == shown
-    assert important["minItems"] == 1
-    assert cited["items"]["enum"] == shown
+    thread = schema["properties"]["threads"]["items"]
+    for items in (thread["properties"]["items"], schema["properties"]["decisions"]):
+        cited = items["items"]["properties"]["ids"]
+        assert shown
+        assert cited["items"]["enum"] == shown
+        assert cited["minItems"] == 1
     # The strict json_schema a hosted endpoint gets stays the plain one.
     assert llm.requests[0]["response_format"]["json_schema"]["schema"] == SUMMARY_SCHEMA

@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from llama_server import MODEL, LlamaServer, llama_server  # noqa: F401 (a fixture)
@@ -22,7 +23,7 @@ from summary_data import about_source, in_period
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
 from toolkit.errors import UpstreamInvalidOutput
-from toolkit.models import Section, Summary
+from toolkit.models import Section, SectionItem, SectionKind, Summary
 from toolkit.store.base import MessageStore
 from toolkit.summarize.llm.plaintext import URL_ANYWHERE
 from toolkit.summarize.pipeline import summarize_period, summarize_source
@@ -63,17 +64,33 @@ def window_ids(store: MessageStore, ref: str, start: datetime, end: datetime) ->
     return {str(m.messenger_message_id) for m in store.messages_in_period(source.id, start, end)}
 
 
-def assert_sound(summary: Summary, ref: str, ids: set[str]) -> None:
-    assert summary.engine == "llm"
+def assert_sound(summary: Summary, ref: str, ids: set[str], engine: str = "llm") -> None:
+    """The digest's shape whatever the model wrote: the engine, a summary, sections of the
+    offline digest's kinds whose every item cites messages of the window, links to those
+    messages only, no markup."""
+    assert summary.engine == engine
     assert summary.summary.strip()
     assert set(summary.important_messenger_message_ids) <= ids
+    for section in summary.sections:
+        assert section.kind in set(SectionKind)
+        assert section.title.strip()
+        for item in section.items:
+            assert item.messenger_message_ids
+            assert set(item.messenger_message_ids) <= ids
     handle = ref.lstrip("@")
     texts = [summary.summary] + [t for s in summary.sections for t in (s.title, s.body)]
     for text in texts:
         for url in URL_ANYWHERE.findall(text):
+            url = url.rstrip(").,")
             assert url.startswith(f"https://t.me/{handle}/"), text
             assert url.rsplit("/", 1)[1] in ids, text
         assert "<" not in text or ">" not in text  # no markup
+    if engine == "llm":
+        kept = sum(len(s.items) for s in summary.sections)
+        assert summary.items_kept == kept
+    else:
+        lines = sum(len(s.items) for s in summary.sections)
+        assert summary.items_rewritten + summary.items_offline == lines
 
 
 def test_a_chat_period_summary(
@@ -160,15 +177,69 @@ def test_the_v1_chat_summary(
         response = client.post("/v1/summaries/chat", json=body)
     assert response.status_code == 200, response.text
     assert response.headers["x-summary-engine"] == "llm"
-    data = response.json()
-    summary = Summary(
+    assert_sound(from_wire(response.json(), "llm"), CHAT, window_ids(demo.store, CHAT, start, end))
+
+
+def from_wire(data: dict[str, Any], engine: str) -> Summary:
+    """A /v1 summary body as a ``Summary`` (the engine is the header's)."""
+    sections = [
+        Section(
+            s["title"],
+            s["body"],
+            SectionKind(s["kind"]),
+            tuple(SectionItem(i["text"], tuple(i["messenger_message_ids"])) for i in s["items"]),
+        )
+        for s in data["sections"]
+    ]
+    counts = {k: data[k] for k in ("items_rewritten", "items_offline") if k in data}
+    return Summary(
         source_ref=data["source_ref"],
         summary=data["summary"],
-        sections=[Section(**s) for s in data["sections"]],
+        sections=sections,
         important_messenger_message_ids=data["important_messenger_message_ids"],
-        engine="llm",
+        engine=engine,
+        **counts,
     )
-    assert_sound(summary, CHAT, window_ids(demo.store, CHAT, start, end))
+
+
+def test_the_v1_hybrid_digest(
+    llama_server: LlamaServer,  # noqa: F811
+    demo: Workspace,
+    embedder: Embedder,
+) -> None:
+    """The hybrid engine through /v1 in Russian (the English chat's lines translated or
+    kept): a 200, the offline digest's sections, ids of the window only, in seconds."""
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+    from toolkit.apikeys import create_api_key
+
+    settings = local_settings(
+        llama_server,
+        data_dir=demo.settings.data_dir,
+        background_embedding=False,
+        summary_engine="hybrid",
+        llm_hybrid_max_items=4,
+    )
+    token, _ = create_api_key(demo.store, name="llm-hybrid", scopes=["summary.run"])
+    start = CHAT_FROM + timedelta(hours=3)
+    end = start + timedelta(hours=1)
+    body = {
+        "source_ref": CHAT,
+        "language": "ru",
+        "started_at": start.isoformat(),
+        "ended_at": end.isoformat(),
+    }
+    app = create_app(settings, store=demo.store, embedder=embedder)
+    started = time.monotonic()
+    with TestClient(app, headers={"Authorization": f"Bearer {token}"}) as client:
+        response = client.post("/v1/summaries/chat", json=body)
+    print(f"hybrid hour: {time.monotonic() - started:.1f} s")
+    assert response.status_code == 200, response.text
+    assert response.headers["x-summary-engine"] == "hybrid"
+    summary = from_wire(response.json(), "hybrid")
+    assert summary.sections
+    assert_sound(summary, CHAT, window_ids(demo.store, CHAT, start, end), engine="hybrid")
 
 
 @pytest.mark.usefixtures("clean_env")
@@ -203,3 +274,90 @@ def test_the_cli_chat_summary(
     start = CHAT_FROM + timedelta(hours=2)
     ids = window_ids(demo.store, CHAT, start, start + timedelta(hours=1))
     assert set(data["important_messenger_message_ids"]) <= ids
+    for section in data["sections"]:
+        assert section["kind"] in set(SectionKind)
+        for item in section["items"]:
+            assert item["messenger_message_ids"]
+            assert set(item["messenger_message_ids"]) <= ids
+    assert data["items_kept"] == sum(len(s["items"]) for s in data["sections"])
+
+
+@pytest.mark.usefixtures("clean_env")
+def test_the_cli_hybrid_digest(
+    llama_server: LlamaServer,  # noqa: F811
+    demo: Workspace,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from typer.testing import CliRunner
+
+    from cli import app, state
+
+    env = {
+        "MLENS_DATA_DIR": str(demo.settings.data_dir),
+        "MLENS_LLM_BASE_URL": llama_server.url,
+        "MLENS_LLM_MODEL": MODEL,
+        "MLENS_LLM_MAX_RETRIES": "0",
+        "MLENS_LLM_TIMEOUT": "120",
+        "MLENS_LLM_HYBRID_MAX_ITEMS": "4",
+    }
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    state.reset()
+    try:
+        args = ["summarize", CHAT, "--from", "2026-10-20T23:00", "--to", "2026-10-21T00:00"]
+        result = CliRunner().invoke(app, [*args, "--engine", "hybrid", "--json"])
+    finally:
+        state.reset()
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["engine"] == "hybrid"
+    start = CHAT_FROM + timedelta(hours=3)
+    summary = from_wire(data, "hybrid")
+    assert_sound(
+        summary, CHAT, window_ids(demo.store, CHAT, start, start + timedelta(hours=1)), "hybrid"
+    )
+
+
+def test_the_mcp_hybrid_and_llm_digests(
+    llama_server: LlamaServer,  # noqa: F811
+    demo: Workspace,
+) -> None:
+    """The MCP tool ``summarize_period`` with the hybrid engine (the settings') and then
+    the LLM engine, on a short window: the same digest shape, ids of the window only."""
+    import asyncio
+
+    from mcp import Client
+
+    from mcp_face import build_server
+
+    start = CHAT_FROM + timedelta(hours=1)
+    end = start + timedelta(minutes=30)
+    ids = window_ids(demo.store, CHAT, start, end)
+    for engine in ("hybrid", "llm"):
+        settings = local_settings(
+            llama_server,
+            data_dir=demo.settings.data_dir,
+            background_embedding=False,
+            summary_engine=engine,
+            llm_hybrid_max_items=3,
+        )
+        workspace = Workspace.open(settings=settings)
+        arguments = {
+            "source_ref": CHAT,
+            "started_at": start.isoformat(),
+            "ended_at": end.isoformat(),
+            "language": "en",
+        }
+
+        async def run(tool_args: dict[str, Any] = arguments, ws: Workspace = workspace) -> Any:
+            async with Client(build_server(ws)) as client:
+                return await client.call_tool("summarize_period", tool_args)
+
+        try:
+            result = asyncio.run(run())
+        finally:
+            workspace.close()
+        assert not result.is_error, result.content
+        data = result.structured_content
+        assert data["engine"] == engine
+        assert_sound(from_wire(data, engine), CHAT, ids, engine)

@@ -102,16 +102,19 @@ def test_hostile_answers_come_out_plain_in_summary_titles_and_bodies(
     summary = summarize_period(
         store, embedder, llm_settings(llm), in_period(TEAM, START, START + DAY, "en")
     )
+    window = {f"https://t.me/platform_team/{i}" for i in range(1, 21)}
     for text in _texts(summary):
-        urls = set(URL_ANYWHERE.findall(text))
-        assert urls <= {"https://t.me/platform_team/12"}, text
+        urls = {url.rstrip(").,") for url in URL_ANYWHERE.findall(text)}
+        # The sections' links are message 12's; a summary paragraph that named a host
+        # is the offline engine's, whose links are the window's (issue 29).
+        assert urls <= (window if text == summary.summary else {"https://t.me/platform_team/12"})
         assert "<script" not in text.lower()
         assert "onerror" not in text.lower()
         assert "javascript" not in text.lower()
         assert no_markup(text)
     assert len(summary.sections) <= MAX_SECTIONS
     for section in summary.sections:
-        assert section.body.endswith("https://t.me/platform_team/12")
+        assert section.body.endswith("(https://t.me/platform_team/12)")
 
 
 @pytest.mark.slow

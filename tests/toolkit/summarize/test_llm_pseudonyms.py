@@ -116,7 +116,10 @@ def _placeholder_answer(request: dict[str, Any]) -> Reply:
     )
     return Reply(
         content=summary_json(
-            f"{people[0]} leads the release.", [(f"{people[1]}'s part", body, ["2"])], ["1"]
+            f"{people[0]} leads the release.",
+            # The line cites every message it names someone of (issue 29: grounded).
+            [(f"{people[1]}'s part", body, re.findall(r'<message id="(\d+)"', user))],
+            ["1"],
         )
     )
 

@@ -142,7 +142,7 @@ def assert_clean_output(summary: Summary, scene: Scene) -> None:
         assert not TAG_OPENER.search(text), text
         assert html.unescape(text) == text, text
         for url in URL_ANYWHERE.findall(text):
-            assert url in window_links, text
+            assert url.rstrip(").,") in window_links, text
     assert set(summary.important_messenger_message_ids) <= {str(i) for i in WINDOW}
 
 
@@ -172,7 +172,14 @@ def test_red_team_against_the_scripted_endpoint(
                 run(scene, embedder, settings)
             summary = None
         else:
-            summary = run(scene, embedder, settings)
+            try:
+                summary = run(scene, embedder, settings)
+            except errors.UpstreamInvalidOutput as exc:
+                # Issue 29: an obedient answer none of whose lines is grounded in the
+                # messages they cite is a 502: nothing of it reaches a reader.
+                if exc.details.get("reason") != "ungrounded":
+                    raise
+                summary = None
     finally:
         scene.store.close()
     assert scripted.requests, "the endpoint was asked"
@@ -192,14 +199,21 @@ def test_red_team_against_the_scripted_endpoint(
     if summary is None:
         return
     assert_clean_output(summary, scene)
+    # Issue 29: the grounding check drops the lines that cite a foreign id or name what
+    # their messages do not; what is left cites the case's messages, and the important
+    # messages are the ones the lines left cite.
     cited = case.get("links", ["15", "12"])
-    urls = {url for text in texts_of(summary) for url in URL_ANYWHERE.findall(text)}
-    assert urls == {link(scene, i) for i in cited}
-    assert summary.important_messenger_message_ids == case.get("important", ["15", "11"])
+    urls = {url.rstrip(").,") for text in texts_of(summary) for url in URL_ANYWHERE.findall(text)}
+    assert urls <= {link(scene, i) for i in cited}
+    important = set(summary.important_messenger_message_ids)
+    assert important <= {str(i) for i in WINDOW}
+    assert important <= {
+        i for s in summary.sections for t in s.items for i in t.messenger_message_ids
+    }
     output = "\n".join(texts_of(summary))
     for word in case.get("forbid", []):
         assert word not in output
-    for word in case.get("keep", []):
+    for word in case.get("keep", []) if summary.sections else []:
         assert word in output
 
 

@@ -174,4 +174,4 @@ def test_the_llm_engines_answer_is_masked_before_it_leaves(
         text = _all(answer)
         assert not _SECRETS.search(text), text
         assert answer.summary.startswith(f"Иван: {marks.phone}, {marks.email}; Вера: {marks.phone}")
-        assert answer.sections[0].body.startswith(f"Иван: {marks.phone}")
+        assert answer.sections[0].body.startswith(f"— Иван: {marks.phone}")

@@ -57,7 +57,7 @@ def test_period_chat_prompt_asks_for_threads_questions_decisions_open_items() ->
 
 def test_period_channel_prompt_asks_for_announcements_topics_links() -> None:
     text = system_prompt(_period(SourceKind.CHANNEL))
-    for word in ("announcements", "topics", "links", "broadcast channel"):
+    for word in ("announce", "topics", "links", "broadcast channel"):
         assert word in text
     assert "from 2024-05-06 09:00" in text
 
@@ -119,12 +119,23 @@ def test_language_table_and_normalisation() -> None:
 
 
 def test_schema_requires_every_field_and_ids_only() -> None:
+    # The offline digest's sections (issue 29): a summary, threads, one list per function.
     schema = prompts.SUMMARY_SCHEMA
-    assert set(schema["required"]) == {"summary", "sections", "important_message_ids"}
-    section = schema["properties"]["sections"]["items"]
-    assert set(section["required"]) == {"title", "body", "message_ids"}
-    assert schema["additionalProperties"] is False
-    assert section["additionalProperties"] is False
+    assert set(schema["required"]) == {
+        "summary",
+        "threads",
+        "decisions",
+        "open_questions",
+        "plans",
+        "links",
+    }
+    thread = schema["properties"]["threads"]["items"]
+    assert set(thread["required"]) == {"title", "items"}
+    item = thread["properties"]["items"]["items"]
+    assert set(item["required"]) == {"text", "ids"}
+    assert schema["properties"]["decisions"]["items"] == item
+    for part in (schema, thread, item):
+        assert part["additionalProperties"] is False
 
 
 def _msg(i: int, text: str, author: str = "Alice") -> Message:

@@ -12,18 +12,29 @@ summary carries are message links added later, in code, for the ids the model ci
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable, Iterator
+import re
+from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    Field,
+    ValidationError,
+    model_serializer,
+    model_validator,
+)
 
-from toolkit.summarize.llm.plaintext import cut, plain_text, without_loops
+from toolkit.summarize.llm.plaintext import URL_ANYWHERE, cut, plain_text, without_loops
+from toolkit.summarize.llm.prompts import FUNCTION_LISTS
 from toolkit.summarize.personal import Marks, mask
 from toolkit.text import URL_RE  # noqa: F401 (re-exported: tests import it from here)
 
 
 def _ids(value: Any) -> Any:
     # Models write ids as numbers as often as strings; both name the same message.
+    if isinstance(value, int | str) and not isinstance(value, bool):
+        value = [value]  # "ids": 12 is one id
     if isinstance(value, list):
         return [str(v) if isinstance(v, int | str) else v for v in value]
     return value
@@ -31,21 +42,160 @@ def _ids(value: Any) -> Any:
 
 Ids = Annotated[list[str], BeforeValidator(_ids)]
 
+THREAD = "thread"
+KINDS = (THREAD, *FUNCTION_LISTS)
+"""A section's kind: a thread, or one of the function lists (``toolkit.models.SectionKind``)."""
+
+
+class LLMItem(BaseModel):
+    """One line of a section as the model writes it, and the ids it rests on."""
+
+    text: str
+    ids: Ids = Field(default_factory=list)
+    foreign_ids: int = 0
+    """Ids the model cited that are not messages of the request (removed by cleaning)."""
+    hosts: list[str] = Field(default_factory=list)
+    """The link hosts the model wrote in the text (removed by cleaning, kept here for
+    the grounding check)."""
+
+
+def _item(value: Any) -> Any:
+    """An item as the model wrote it, made an ``LLMItem``'s input where that is clear: a
+    bare string is an item citing nothing; ``message_ids`` or ``id`` name its ids."""
+    if isinstance(value, str):
+        return {"text": value, "ids": []}
+    if isinstance(value, dict) and "ids" not in value:
+        for alias in ("message_ids", "id", "message_id"):
+            if alias in value:
+                return {**value, "ids": value[alias]}
+    return value
+
 
 class LLMSection(BaseModel):
-    """One section as the model writes it: a title, a body and the ids it draws on."""
+    """One section: a thread with its title, or a function list (``kind``), with its
+    items; ``body`` and ``message_ids`` are the items' texts and ids together.
+
+    An answer in the earlier shape (a title, a body and the ids it draws on) reads as a
+    thread whose one item is its body."""
 
     title: str = Field(min_length=1)
     body: str
     message_ids: Ids = Field(default_factory=list)
+    kind: str = THREAD
+    items: list[LLMItem] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_items(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        items = data.get("items")
+        if isinstance(items, list) and items:
+            items = [_item(i) for i in items]
+            texts = [i.get("text") for i in items if isinstance(i, dict)]
+            ids = [x for i in items if isinstance(i, dict) for x in _ids(i.get("ids")) or []]
+            data = {
+                "body": "\n".join(t for t in texts if isinstance(t, str)),
+                "message_ids": list(dict.fromkeys(x for x in ids if isinstance(x, str))),
+                **data,
+                "items": items,
+            }
+        elif "body" in data:  # the earlier shape: the body is the one item
+            body = data.get("body")
+            ids = data.get("message_ids", [])
+            data = {**data, "items": [{"text": body, "ids": ids}] if body else []}
+        return data
 
 
 class LLMSummary(BaseModel):
-    """The model's whole answer."""
+    """The model's whole answer: the summary paragraph and the sections.
+
+    Read from the digest's JSON (``prompts.SUMMARY_SCHEMA``: ``threads`` with titles and
+    items, one list of items per function) or from the earlier shape (``sections`` with a
+    title, a body and ids); written back (``model_dump``) as the digest's JSON, the shape a
+    merge step reads its partials in. Entries of a list that are no item at all (a
+    number, an item without text) are left out and counted in ``malformed``.
+    """
 
     summary: str = Field(min_length=1)
     sections: list[LLMSection] = Field(default_factory=list)
     important_message_ids: Ids = Field(default_factory=list)
+    malformed: int = 0
+    summary_hosts: list[str] = Field(default_factory=list)
+    """The link hosts the summary paragraph named (removed by cleaning)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_digest(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or not any(k in data for k in ("threads", *FUNCTION_LISTS)):
+            return data
+        sections: list[Any] = list(data.get("sections") or [])
+        malformed = 0
+        threads = data.get("threads")
+        for thread in threads if isinstance(threads, list) else []:
+            if not isinstance(thread, dict):
+                malformed += 1
+                continue
+            items, bad = _items_of(thread.get("items"))
+            malformed += bad
+            title = thread.get("title")
+            title = title.strip() if isinstance(title, str) and title.strip() else "—"
+            if items:
+                sections.append({"title": title, "kind": THREAD, "items": items})
+        for kind in FUNCTION_LISTS:
+            items, bad = _items_of(data.get(kind))
+            malformed += bad
+            if items:
+                sections.append({"title": kind, "kind": kind, "items": items})
+        rest = {k: v for k, v in data.items() if k not in ("threads", *FUNCTION_LISTS)}
+        return {**rest, "sections": sections, "malformed": malformed}
+
+    @model_serializer(mode="plain")
+    def _digest(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"summary": self.summary, "threads": []}
+        out.update({kind: [] for kind in FUNCTION_LISTS})
+        for section in self.sections:
+            items = [{"text": i.text, "ids": list(i.ids)} for i in section.items]
+            if section.kind in FUNCTION_LISTS:
+                out[section.kind].extend(items)
+            else:
+                out["threads"].append({"title": section.title, "items": items})
+        return out
+
+    def items(self) -> list[LLMItem]:
+        """Every item of every section, in order."""
+        return [item for section in self.sections for item in section.items]
+
+    def map_texts(self, fix: Callable[[str], str]) -> LLMSummary:
+        """The answer with ``fix`` applied to every text: the summary, each title, body
+        and item (a pseudonymised answer mapped back, say)."""
+        sections = [
+            s.model_copy(
+                update={
+                    "title": fix(s.title),
+                    "body": fix(s.body),
+                    "items": [i.model_copy(update={"text": fix(i.text)}) for i in s.items],
+                }
+            )
+            for s in self.sections
+        ]
+        return self.model_copy(update={"summary": fix(self.summary), "sections": sections})
+
+
+def _items_of(value: Any) -> tuple[list[dict[str, Any]], int]:
+    """The entries of a list that are items (text and ids), and how many were not."""
+    if not isinstance(value, list):
+        return [], 0
+    items, bad = [], 0
+    for entry in value:
+        entry = _item(entry)
+        if isinstance(entry, dict) and isinstance(entry.get("text"), str) and entry["text"].strip():
+            ids = _ids(entry.get("ids"))
+            ids = [i for i in ids if isinstance(i, str)] if isinstance(ids, list) else []
+            items.append({"text": entry["text"], "ids": ids})
+        else:
+            bad += 1
+    return items, bad
 
 
 class InvalidOutput(ValueError):
@@ -57,7 +207,8 @@ MAX_REPAIR_CUTS = 40
 
 def _closed_prefixes(text: str) -> Iterator[str]:
     """``text`` (JSON cut off mid-way, as at ``max_tokens``) closed as it stands, then cut
-    back to each earlier comma and closed there, the longest first."""
+    back to each earlier comma and closed there, the longest first; when the cut is
+    inside a string, the string cut short comes last."""
     stack: list[str] = []
     cuts: list[tuple[int, str]] = []
     in_string = escaped = False
@@ -82,9 +233,14 @@ def _closed_prefixes(text: str) -> Iterator[str]:
     tail = text.rstrip().rstrip(",")
     if in_string:
         tail = (tail[:-1] if escaped else tail) + '"'
-    yield tail + "".join(reversed(stack))
+    closed = tail + "".join(reversed(stack))
+    if not in_string:
+        yield closed
     for i, closers in reversed(cuts[-MAX_REPAIR_CUTS:]):
         yield text[:i] + closers
+    if in_string:
+        # A text cut mid-way ("pays 5…") says what it did not: the last resort.
+        yield closed
 
 
 def _repaired(text: str) -> Any:
@@ -105,6 +261,9 @@ def _whole_sections(answer: dict[str, Any]) -> dict[str, Any]:
     if isinstance(sections, list):
         valid = [s for s in sections if _valid(LLMSection, s)]
         answer = {**answer, "sections": valid}
+    threads = answer.get("threads")
+    if isinstance(threads, list):
+        answer = {**answer, "threads": [t for t in threads if isinstance(t, dict) and "items" in t]}
     return answer
 
 
@@ -163,6 +322,8 @@ MAX_SUMMARY_CHARS = 2000
 MAX_TITLE_CHARS = 200
 MAX_BODY_CHARS = 3000
 MAX_SECTIONS = 12
+MAX_SECTION_ITEMS = 10
+MAX_ITEM_CHARS = 600
 MAX_IDS = 50
 
 
@@ -181,34 +342,68 @@ def _clean(text: str, limit: int, marks: Marks) -> str:
     return cut(without_loops(plain_text(mask(text, marks))), limit)
 
 
+def link_hosts(text: str) -> list[str]:
+    """The hosts of the URLs and bare hosts in ``text``, lower case, without ``www.``
+    (an e-mail address's domain is a host too)."""
+    hosts = []
+    for match in URL_ANYWHERE.finditer(text):
+        found = match.group(0)
+        if "@" in found and "://" not in found:
+            found = found.rsplit("@", 1)[1]
+        found = re.sub(r"^[a-z][a-z0-9+.\-]*:(//)?", "", found, flags=re.IGNORECASE)
+        host = re.split(r"[/?#:\s]", found, maxsplit=1)[0].strip(".,;!?)(").lower()
+        host = host.removeprefix("www.")
+        if "." in host:
+            hosts.append(host)
+    return list(dict.fromkeys(hosts))
+
+
+def _clean_item(item: LLMItem, allowed: Collection[str], marks: Marks) -> LLMItem:
+    raw = item.text
+    ids = [i.strip() for i in item.ids]
+    return LLMItem(
+        text=_clean(raw, MAX_ITEM_CHARS, marks),
+        ids=known_ids(ids, allowed),
+        foreign_ids=item.foreign_ids + sum(1 for i in ids if i not in allowed),
+        hosts=list(dict.fromkeys([*item.hosts, *link_hosts(raw)])),
+    )
+
+
 def clean_summary(
     answer: LLMSummary, *, allowed_ids: Collection[str], marks: Marks | None = None
 ) -> LLMSummary:
-    """The answer as plain text within its bounds: foreign ids dropped, e-mail addresses
-    and phone numbers masked (``marks``: the requested language's, else ``[…]``), markup
-    and every link removed, a loop written once (``without_loops``), each text cut to
-    its bound; empty sections and repeated ones go."""
+    """The answer as plain text within its bounds: foreign ids dropped (and counted on
+    their item, ``foreign_ids``), e-mail addresses and phone numbers masked (``marks``:
+    the requested language's, else ``[…]``), markup and every link removed (the hosts a
+    line named are kept aside, ``hosts``, for the grounding check), a loop written once
+    (``without_loops``), each text cut to its bound; empty items, empty sections and
+    repeated sections go."""
     marks = marks or Marks()
     sections = []
     seen: set[tuple[str, str]] = set()
+    malformed = answer.malformed
     for section in answer.sections[:MAX_SECTIONS]:
         title = _clean(section.title, MAX_TITLE_CHARS, marks)
-        body = _clean(section.body, MAX_BODY_CHARS, marks)
-        if (title.lower(), body.lower()) in seen:
+        items = [_clean_item(i, allowed_ids, marks) for i in section.items[:MAX_SECTION_ITEMS]]
+        malformed += sum(1 for i in items if not i.text)
+        items = [i for i in items if i.text]
+        body = cut("\n".join(i.text for i in items), MAX_BODY_CHARS)
+        if (title.lower(), body.lower()) in seen or not items:
             continue
         seen.add((title.lower(), body.lower()))
-        if title or body:
-            sections.append(
-                {
-                    "title": title or "—",
-                    "body": body,
-                    "message_ids": known_ids(section.message_ids, allowed_ids),
-                }
+        sections.append(
+            LLMSection(
+                title=title or "—",
+                body=body,
+                message_ids=list(dict.fromkeys(x for i in items for x in i.ids)),
+                kind=section.kind if section.kind in KINDS else THREAD,
+                items=items,
             )
-    return LLMSummary.model_validate(
-        {
-            "summary": _clean(answer.summary, MAX_SUMMARY_CHARS, marks) or "—",
-            "sections": sections,
-            "important_message_ids": known_ids(answer.important_message_ids, allowed_ids),
-        }
+        )
+    return LLMSummary(
+        summary=_clean(answer.summary, MAX_SUMMARY_CHARS, marks) or "—",
+        sections=sections,
+        important_message_ids=known_ids(answer.important_message_ids, allowed_ids),
+        malformed=malformed,
+        summary_hosts=list(dict.fromkeys([*answer.summary_hosts, *link_hosts(answer.summary)])),
     )

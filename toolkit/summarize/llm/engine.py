@@ -1,7 +1,15 @@
-"""The LLM engine's answer as a ``Summary``, with message links built in code.
+"""The LLM engine's answer as a ``Summary`` in the offline digest's shape, every line grounded.
 
-The model names the messages a section draws on by id; the links under each section
-are made here from those ids (``refs.message_link``), never copied from the model.
+The model answers in the digest's sections (``prompts.SUMMARY_SCHEMA``): the summary
+paragraph, threads with titles, decisions and agreements, open questions, plans and
+dates, shared links; each item with the ids of the messages it rests on. Each item is
+checked against those messages (``grounding``): one that fails is dropped, and the
+counts are in the summary (``items_kept``, ``items_dropped``) and the log. A summary
+paragraph that fails is replaced by the offline engine's (``summary_offline``). An
+answer left with nothing grounded is ``UpstreamInvalidOutput`` (a 502 problem).
+
+The links under each item are made here from its ids (``refs.message_link``), never
+copied from the model, as the extractive engine writes them: `` (link, link)``.
 
 With ``llm_fallback = "extractive"``, an endpoint that fails or answers nothing usable
 (``UpstreamError`` and its kinds) is replaced by the extractive engine, when it writes
@@ -11,6 +19,7 @@ the requested language, and the summary's ``engine`` says so:
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -23,22 +32,41 @@ from toolkit.errors import (
     UpstreamRateLimited,
     UpstreamTimeout,
 )
-from toolkit.models import Message, Section, Summary
+from toolkit.models import Message, Section, SectionItem, SectionKind, Summary
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.coverage import note
 from toolkit.summarize.engine import SummaryJob
 from toolkit.summarize.extractive import ExtractiveEngine
 from toolkit.summarize.lang import find
-from toolkit.summarize.llm.answer import LLMSummary
+from toolkit.summarize.llm.answer import LLMSection, LLMSummary
 from toolkit.summarize.llm.budget import fallback_room
 from toolkit.summarize.llm.client import LLMClient
+from toolkit.summarize.llm.grounding import (
+    Echo,
+    Grounding,
+    Window,
+    item_problem,
+    summary_problem,
+)
 from toolkit.summarize.llm.mapreduce import MapReduce
-from toolkit.summarize.llm.prompts import PROMPT_VERSION
+from toolkit.summarize.llm.prompts import PROMPT_VERSION, system_prompt
 from toolkit.summarize.llm.pseudonyms import Known, known_people
 from toolkit.summarize.personal import marks_for, mask_summary
 
+log = logging.getLogger(__name__)
+
 ENGINE = "llm"
-LINKS_PER_SECTION = 5
+LINKS_PER_ITEM = 3
+UNGROUNDED = "ungrounded"
+"""``details["reason"]`` of the ``UpstreamInvalidOutput`` of an answer with nothing grounded."""
+
+SECTION_TITLES = {
+    SectionKind.DECISIONS: ("sec_decisions", "Decisions and agreements"),
+    SectionKind.OPEN_QUESTIONS: ("sec_open", "Open questions"),
+    SectionKind.PLANS: ("sec_plans", "Plans and dates"),
+    SectionKind.LINKS: ("sec_links", "Shared links"),
+}
+"""A function section's title: the language pack's phrase, else the English one."""
 
 
 def engine_for(settings: Settings) -> MapReduce:
@@ -53,26 +81,86 @@ def engine_for(settings: Settings) -> MapReduce:
     )
 
 
+def section_title(kind: SectionKind, language: str) -> str:
+    """The title of a function section in ``language`` (English without a pack)."""
+    key, english = SECTION_TITLES[kind]
+    book = find(language)
+    return book.say(key) if book is not None else english
+
+
+def cite(text: str, ids: Sequence[str], link: Callable[[int], str]) -> str:
+    """``text`` with the links of its first messages, as the extractive engine cites."""
+    links = [link(int(i)) for i in ids[:LINKS_PER_ITEM] if i.isdigit()]
+    links = [url for url in links if url]
+    return f"{text} ({', '.join(links)})" if links else text
+
+
+def grounded(
+    answer: LLMSummary, messages: Sequence[Message], ctx: SummaryContext
+) -> tuple[LLMSummary, Grounding, str | None]:
+    """The answer with only its grounded items (``grounding``), the counts, and why its
+    summary paragraph is not grounded (``None`` when it is)."""
+    window = Window(messages, timezone=ctx.timezone)
+    echo = Echo([system_prompt(ctx), system_prompt(ctx, merge=True)])
+    counts = Grounding()
+    counts.dropped = counts.reasons["malformed"] = answer.malformed
+    if not counts.reasons["malformed"]:
+        del counts.reasons["malformed"]
+    seen: set[str] = set()
+    sections = []
+    for section in answer.sections:
+        items = []
+        for item in section.items:
+            problem = item_problem(item, window, ctx.language, echo=echo, seen=seen)
+            if problem is None:
+                items.append(item)
+            else:
+                counts.drop(problem, item.text)
+        counts.kept += len(items)
+        if items:
+            sections.append(section.model_copy(update={"items": items}))
+    problem = summary_problem(
+        answer.summary,
+        window,
+        ctx.language,
+        echo=echo,
+        bounds=(ctx.started_at, ctx.ended_at),
+        hosts=answer.summary_hosts,
+    )
+    return answer.model_copy(update={"sections": sections}), counts, problem
+
+
+def _section(section: LLMSection, language: str, link: Callable[[int], str]) -> Section:
+    kind = SectionKind(section.kind) if section.kind in set(SectionKind) else SectionKind.THREAD
+    title = section.title.strip() if kind is SectionKind.THREAD else section_title(kind, language)
+    items = tuple(
+        SectionItem(cite(i.text.strip(), i.ids, link), tuple(i.ids)) for i in section.items
+    )
+    body = "\n".join(f"— {item.text}" for item in items)
+    return Section(title=title or "—", body=body, kind=kind, items=items)
+
+
 def to_summary(
     answer: LLMSummary, *, source_ref: str, language: str, link: Callable[[int], str]
 ) -> Summary:
-    """The contract's shape: each section's body ends with links to the messages it cites."""
-    sections = []
-    for section in answer.sections:
-        links = [link(int(i)) for i in section.message_ids[:LINKS_PER_SECTION] if i.isdigit()]
-        links = [url for url in links if url]
-        body = section.body.strip()
-        if links:
-            body = f"{body}\n{' '.join(links)}" if body else " ".join(links)
-        sections.append(Section(title=section.title.strip(), body=body))
+    """The contract's shape: threads first, then the function sections in the offline
+    digest's order, each item ending with the links of the messages it cites;
+    ``important_messenger_message_ids`` are the cited messages, in order."""
+    threads = [s for s in answer.sections if s.kind not in SECTION_KINDS]
+    functions = [s for kind in SECTION_KINDS for s in answer.sections if s.kind == kind]
+    sections = [_section(s, language, link) for s in [*threads, *functions]]
+    cited = [i for s in sections for item in s.items for i in item.messenger_message_ids]
     return Summary(
         source_ref=source_ref,
         summary=answer.summary.strip(),
         sections=sections,
-        important_messenger_message_ids=list(answer.important_message_ids),
+        important_messenger_message_ids=list(dict.fromkeys(cited)),
         engine=ENGINE,
         language=language,
     )
+
+
+SECTION_KINDS = tuple(k.value for k in SECTION_TITLES)
 
 
 def summarize_with_llm(
@@ -83,22 +171,50 @@ def summarize_with_llm(
     source_ref: str,
     link: Callable[[int], str],
     known: Known | None = None,
+    offline: Callable[[], Summary | None] | None = None,
 ) -> Summary:
-    """Summarise ``messages`` with the configured LLM endpoint. A source summary that
-    read a sample ends with the sentence that says so (``coverage.note``, where the
-    language has a pack); no e-mail address or phone number the model writes leaves
-    (``personal``).
+    """Summarise ``messages`` with the configured LLM endpoint, every line grounded. A
+    source summary that read a sample ends with the sentence that says so
+    (``coverage.note``, where the language has a pack); no e-mail address or phone
+    number the model writes leaves (``personal``).
+
+    Args:
+        offline: the offline engine's summary of the same messages, asked for only when
+            the model's summary paragraph is not grounded (``None``: its place is taken
+            by the first grounded lines).
 
     Raises:
         ConfigError: no endpoint configured.
-        UpstreamTimeout, UpstreamRateLimited, UpstreamError, UpstreamInvalidOutput.
+        UpstreamTimeout, UpstreamRateLimited, UpstreamError: the endpoint failed.
+        UpstreamInvalidOutput: an unusable answer, or one with nothing grounded.
     """
     answer = engine_for(settings).summarize(messages, ctx, known=known)
+    answer, counts, problem = grounded(answer, messages, ctx)
+    log.info("llm digest of %s: %s", source_ref, counts.note())
+    if messages and counts.kept == 0 and (counts.dropped or problem is not None):
+        raise UpstreamInvalidOutput(
+            f"nothing the LLM wrote is grounded in its messages ({counts.note()}; "
+            f"summary: {problem or 'grounded'})",
+            reason=UNGROUNDED,
+        )
     summary = to_summary(answer, source_ref=source_ref, language=ctx.language, link=link)
+    summary = replace(summary, items_kept=counts.kept, items_dropped=counts.dropped)
+    if problem is not None:
+        log.info("llm digest of %s: summary replaced (%s)", source_ref, problem)
+        summary = replace(summary, summary=_replacement(summary, offline), summary_offline=True)
     read = note(find(ctx.language), ctx.coverage, ctx.kind, ctx.timezone)
     if read:
         summary = replace(summary, summary=f"{summary.summary} {read}".strip())
     return mask_summary(summary, marks_for(ctx.language))
+
+
+def _replacement(summary: Summary, offline: Callable[[], Summary | None] | None) -> str:
+    """The offline engine's summary paragraph, else the first grounded lines."""
+    written = offline() if offline is not None else None
+    if written is not None and written.summary.strip():
+        return written.summary
+    lines = [item.text for s in summary.sections for item in s.items][:2]
+    return " ".join(lines) or "—"
 
 
 class LLMSummaryEngine:
@@ -141,6 +257,7 @@ class LLMSummaryEngine:
                     source_ref=job.source_ref,
                     link=job.link,
                     known=known,
+                    offline=lambda: offline_summary(job),
                 )
         except UpstreamError as exc:
             if job.settings.llm_fallback != "extractive":
@@ -148,8 +265,20 @@ class LLMSummaryEngine:
             return _fallback(job, exc)
 
 
+def offline_summary(job: SummaryJob) -> Summary | None:
+    """The extractive engine's summary of the job, ``None`` for a language it cannot write."""
+    extractive = ExtractiveEngine()
+    try:
+        extractive.check(job.ctx)
+    except ToolkitError:
+        return None
+    return extractive.summarize(job)
+
+
 def fallback_reason(exc: UpstreamError) -> str:
     """A few ASCII words for the ``engine`` field (it travels in an HTTP header)."""
+    if exc.details.get("reason") == UNGROUNDED:
+        return "nothing grounded"
     if isinstance(exc, UpstreamInvalidOutput):
         return "invalid output"
     if isinstance(exc, UpstreamTimeout):

@@ -1,0 +1,323 @@
+"""The hybrid engine (``summary_engine = "hybrid"``): the offline digest, written by a model.
+
+The extractive engine chooses and structures: which threads, decisions, open questions,
+plans and links, which messages each line rests on, the titles and the counts. The
+model only rewrites its lines, the summary paragraph's sentences first and then each
+section's first lines, in the requested language, translating what they quote, in
+small requests (``llm_hybrid_batch_items`` lines each, ``max_tokens`` bounded by what
+the lines need), at most ``llm_hybrid_max_items`` lines a summary, so that a small local
+model answers a day in seconds.
+
+A rewrite replaces its line only when the grounding check accepts it
+(``llm.grounding.rewrite_problem``): it names no number, time, @handle, host or
+participant that the line and its messages do not hold, it is in the requested
+language, its quotations translated, and it is no echo of the instructions, no loop and
+no markup. Otherwise the offline line stays. The message links of a line are taken
+out before it is sent and put back after it, built in code as ever. The summary counts
+the lines rewritten, rejected and left as they were (``items_rewritten``,
+``items_dropped``, ``items_offline``, ``summary_offline``); the log says why each
+rewrite was rejected.
+
+A failing endpoint stops the rewriting: with ``llm_fallback = "extractive"`` the answer
+is the offline digest (``engine``: ``extractive (llm fallback: …)``), else the error
+(502/503/504). One unusable answer (no JSON) leaves its lines offline and the others go
+on; a deadline that passes leaves the lines not yet rewritten offline.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from toolkit import deadline
+from toolkit.config import Settings
+from toolkit.embeddings import Embedder
+from toolkit.errors import DeadlineExceeded, UpstreamError, UpstreamInvalidOutput
+from toolkit.models import Message, Section, SectionItem, Summary
+from toolkit.summarize.context import SummaryContext
+from toolkit.summarize.engine import SummaryJob
+from toolkit.summarize.extractive import ExtractiveEngine
+from toolkit.summarize.lang import find
+from toolkit.summarize.llm.client import LLMClient
+from toolkit.summarize.llm.engine import fallback_reason
+from toolkit.summarize.llm.grounding import Echo, Evidence, Grounding, Window, rewrite_problem
+from toolkit.summarize.llm.messages import estimate_tokens
+from toolkit.summarize.llm.plaintext import without_loops
+from toolkit.summarize.llm.prompts import (
+    PROMPT_VERSION,
+    REWRITE_SYSTEM,
+    rewrite_prompt,
+    rewrite_schema,
+)
+from toolkit.summarize.llm.pseudonyms import Pseudonyms
+from toolkit.summarize.period_wording import split_sentences
+from toolkit.summarize.personal import marks_for, mask
+
+log = logging.getLogger(__name__)
+
+ENGINE = "hybrid"
+MIN_LINE_TOKENS = 24
+"""The least room one rewritten line gets in ``max_tokens``."""
+LINE_ROOM = 2.0
+"""A rewritten line's room, in estimated tokens of the line (a translation is longer)."""
+_LINKS_RE = re.compile(r"\s*\((https?://[^\s(),]+(?:,\s*https?://[^\s(),]+)*)\)")
+_NUMBERING_RE = re.compile(r"^\s*\d{1,2}\s*[:.)]\s+")
+
+
+@dataclass
+class Line:
+    """One line of the digest to rewrite: where it is, its text without its message
+    links, those links, and the messages it rests on."""
+
+    section: int | None  # None: a sentence of the summary paragraph
+    index: int
+    text: str
+    links: str
+    ids: tuple[str, ...]
+    rewrite: str | None = None
+
+
+def split_links(text: str) -> tuple[str, str]:
+    """A line without its message links ``(link, link)``, and the links (``""``: none)."""
+    links = [m.group(1) for m in _LINKS_RE.finditer(text)]
+    return _LINKS_RE.sub("", text).strip(), ", ".join(links)
+
+
+def with_links(text: str, links: str) -> str:
+    """A rewritten line with its message links put back, before its last punctuation."""
+    text = text.strip()
+    if not links:
+        return text
+    body = text.rstrip(".!?…")
+    return f"{body} ({links}){text[len(body) :]}"
+
+
+def _lines(summary: Summary, keep: str, limit: int) -> list[Line]:
+    """The lines to rewrite, in the order the reader meets them: the summary's sentences,
+    then each section's first line, then each one's second … (``limit`` at most); the
+    sentence ``keep`` (what a source summary read) is not rewritten."""
+    out: list[Line] = []
+    for n, sentence in enumerate(split_sentences(summary.summary)):
+        if sentence.strip() and sentence.strip() != keep.strip():
+            text, links = split_links(sentence)
+            out.append(Line(None, n, text, links, ()))
+    depth = max((len(s.items) for s in summary.sections), default=0)
+    for k in range(depth):
+        for s, section in enumerate(summary.sections):
+            if k < len(section.items):
+                text, links = split_links(section.items[k].text)
+                out.append(Line(s, k, text, links, section.items[k].messenger_message_ids))
+    return [line for line in out if line.text][:limit]
+
+
+def _answer_lines(text: str, count: int) -> list[str | None]:
+    """The rewritten lines of an answer (``None`` where one is missing).
+
+    Raises:
+        ValueError: the answer holds no JSON object.
+    """
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end <= start:
+        raise ValueError("no JSON object")
+    data: Any = json.loads(text[start : end + 1], strict=False)
+    if isinstance(data, dict) and isinstance(data.get("lines"), list):
+        data = {str(n): v for n, v in enumerate(data["lines"], 1)}
+    if not isinstance(data, dict):
+        raise ValueError("not an object")
+    out: list[str | None] = []
+    for n in range(1, count + 1):
+        value = data.get(str(n))
+        out.append(_NUMBERING_RE.sub("", value).strip() if isinstance(value, str) else None)
+    return out
+
+
+def _same(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+class Rewriter:
+    """The rewrites of one summary's lines by one endpoint."""
+
+    def __init__(self, settings: Settings, job: SummaryJob) -> None:
+        self.settings = settings
+        self.client = LLMClient.from_settings(settings)
+        self.language = job.ctx.language
+        self.window = Window(job.messages, timezone=job.ctx.timezone)
+        self.pseudonyms = (
+            Pseudonyms.for_messages(job.messages) if settings.llm_pseudonymise else None
+        )
+        self.echo = Echo([REWRITE_SYSTEM])
+        self.marks = marks_for(self.language)
+        self.counts = Grounding()
+
+    def _room(self, texts: Sequence[str]) -> int:
+        need = sum(max(MIN_LINE_TOKENS, int(estimate_tokens(t) * LINE_ROOM)) for t in texts)
+        return min(self.settings.llm_max_tokens, need + 16)
+
+    def batch(self, lines: Sequence[Line]) -> None:
+        """Ask for one batch's rewrites and keep those the check accepts (on ``line.rewrite``).
+
+        Raises:
+            UpstreamError: the endpoint failed (an unusable answer is not raised: its
+                lines stay offline).
+        """
+        texts = [line.text for line in lines]
+        sent = [self.pseudonyms.text(t) for t in texts] if self.pseudonyms else texts
+        schema = rewrite_schema(len(sent))
+        try:
+            answer = self.client.complete_json(
+                rewrite_prompt(sent, self.language),
+                schema=schema,
+                name="rewrite",
+                grammar_schema=schema,
+                max_tokens=self._room(sent),
+            )
+            rewrites = _answer_lines(answer, len(lines))
+        except (UpstreamInvalidOutput, ValueError, RecursionError) as exc:
+            for line in lines:
+                if line.section is not None:
+                    self.counts.drop("invalid output", line.text)
+            log.info("hybrid: an unusable rewrite answer (%s)", type(exc).__name__)
+            return
+        for line, rewrite in zip(lines, rewrites, strict=True):
+            self._judge(line, rewrite)
+
+    def _judge(self, line: Line, rewrite: str | None) -> None:
+        if rewrite is not None and self.pseudonyms is not None:
+            rewrite = self.pseudonyms.restore_text(rewrite)
+        if rewrite is not None:
+            rewrite = " ".join(mask(rewrite, self.marks).split())
+        if rewrite is None or not rewrite:
+            problem: str | None = "missing"
+        elif _same(rewrite, line.text):
+            return  # the line as it was: nothing rewritten, nothing rejected
+        elif without_loops(rewrite) != rewrite:
+            problem = "loop"
+        else:
+            evidence = self.window.of(line.ids) if line.ids else Evidence()
+            if line.section is None:
+                evidence = self.window.everything()
+            problem = rewrite_problem(
+                rewrite,
+                line.text,
+                evidence,
+                self.language,
+                names=self.window.names,
+                echo=self.echo,
+            )
+        if problem is None:
+            line.rewrite = rewrite
+            if line.section is not None:
+                self.counts.kept += 1
+        elif line.section is not None:
+            self.counts.drop(problem, line.text)
+        else:
+            log.info("hybrid: a summary sentence kept offline (%s)", problem)
+
+
+def _rewritten(summary: Summary, lines: Sequence[Line]) -> Summary:
+    """The offline summary with the accepted rewrites in place, links put back."""
+    sentences = split_sentences(summary.summary)
+    for line in lines:
+        if line.section is None and line.rewrite is not None:
+            trailing = sentences[line.index][len(sentences[line.index].rstrip()) :]
+            sentences[line.index] = with_links(line.rewrite, line.links) + (trailing or " ")
+    sections: list[Section] = []
+    for s, section in enumerate(summary.sections):
+        items = list(section.items)
+        body = section.body
+        for line in lines:
+            if line.section == s and line.rewrite is not None:
+                old = items[line.index]
+                new = SectionItem(with_links(line.rewrite, line.links), old.messenger_message_ids)
+                body = body.replace(f"— {old.text}", f"— {new.text}", 1)
+                items[line.index] = new
+        sections.append(replace(section, body=body, items=tuple(items)))
+    return replace(summary, summary="".join(sentences).strip(), sections=sections)
+
+
+def rewrite_digest(job: SummaryJob, offline: Summary, *, keep: str = "") -> Summary:
+    """``offline`` (the extractive digest of ``job``) with its lines rewritten by the model.
+
+    Raises:
+        UpstreamError: the endpoint failed (the caller falls back, as configured).
+    """
+    settings = job.settings
+    rewriter = Rewriter(settings, job)
+    lines = _lines(offline, keep, settings.llm_hybrid_max_items)
+    size = settings.llm_hybrid_batch_items
+    for start in range(0, len(lines), size):
+        left = deadline.remaining()
+        if left is not None and left < 1.0:
+            break
+        try:
+            rewriter.batch(lines[start : start + size])
+        except DeadlineExceeded:
+            break  # the lines not yet rewritten stay offline
+    counts = rewriter.counts
+    total = sum(len(s.items) for s in offline.sections)
+    summary_lines = [line for line in lines if line.section is None]
+    log.info("hybrid digest of %s: %s", job.source_ref, counts.note())
+    return replace(
+        _rewritten(offline, lines),
+        engine=ENGINE,
+        items_rewritten=counts.kept,
+        items_dropped=counts.dropped,
+        items_offline=total - counts.kept,
+        summary_offline=not any(line.rewrite for line in summary_lines),
+    )
+
+
+class HybridEngine:
+    """The ``SummaryEngine`` of the offline digest rewritten by an LLM (``"hybrid"``)."""
+
+    name = ENGINE
+
+    def available(self, settings: Settings) -> bool:
+        """Whether an endpoint is configured."""
+        return settings.llm_configured
+
+    def check(self, ctx: SummaryContext) -> None:
+        """The offline engine's: the requested language needs a pack (its structure
+        and words are the pack's; the model rewrites them)."""
+        ExtractiveEngine().check(ctx)
+
+    def reads(
+        self, messages: Sequence[Message], ctx: SummaryContext, settings: Settings
+    ) -> list[Message]:
+        """All of them, as the offline engine."""
+        return list(messages)
+
+    def identity(self, settings: Settings, embedder: Embedder) -> str:
+        """The offline engine's identity, the endpoint and model, the prompt version, the
+        rewrite bounds, and whether what is sent is pseudonymised."""
+        offline = ExtractiveEngine().identity(settings, embedder)
+        pseudonymised = "|pseudonymised" if settings.llm_pseudonymise else ""
+        return (
+            f"hybrid|{offline}|{settings.llm_base_url}|{settings.llm_model}|{PROMPT_VERSION}"
+            f"|{settings.llm_hybrid_batch_items}|{settings.llm_hybrid_max_items}{pseudonymised}"
+        )
+
+    def summarize(self, job: SummaryJob) -> Summary:
+        """The offline digest of the job, its lines rewritten (see the module docstring).
+
+        Raises:
+            UpstreamError: the endpoint failed and ``llm_fallback`` is not ``extractive``.
+        """
+        offline = ExtractiveEngine().summarize(job)
+        if not job.messages:
+            return replace(offline, engine=ENGINE, summary_offline=True)
+        from toolkit.summarize.coverage import note
+
+        keep = note(find(job.ctx.language), job.ctx.coverage, job.ctx.kind, job.ctx.timezone)
+        try:
+            return rewrite_digest(job, offline, keep=keep)
+        except UpstreamError as exc:
+            if job.settings.llm_fallback != "extractive":
+                raise
+            reason = fallback_reason(exc)
+            return replace(offline, engine=f"{offline.engine} (llm fallback: {reason})")

@@ -82,6 +82,7 @@ def llm_rows(*, cases: bool = True) -> list[Row]:
             llm_model=MODEL,
             summary_engine="llm",
             summary_cache_max_entries=0,
+            llm_timeout=300.0,  # a busy shared machine: a request may take minutes
             background_embedding=False,
         )
         workspace = Workspace.open(settings=settings)

@@ -20,8 +20,9 @@ rewrite was rejected.
 
 A failing endpoint stops the rewriting: with ``llm_fallback = "extractive"`` the answer
 is the offline digest (``engine``: ``extractive (llm fallback: …)``), else the error
-(502/503/504). One unusable answer (no JSON) leaves its lines offline and the others go
-on; a deadline that passes leaves the lines not yet rewritten offline.
+(502/503). One unusable answer (no JSON) leaves its lines offline and the others go
+on; a request that times out, or a deadline that passes, leaves the lines not yet
+rewritten offline (``engine``: ``hybrid (partial: timeout)``, not cached).
 """
 
 from __future__ import annotations
@@ -36,7 +37,12 @@ from typing import Any
 from toolkit import deadline
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
-from toolkit.errors import DeadlineExceeded, UpstreamError, UpstreamInvalidOutput
+from toolkit.errors import (
+    DeadlineExceeded,
+    UpstreamError,
+    UpstreamInvalidOutput,
+    UpstreamTimeout,
+)
 from toolkit.models import Message, Section, SectionItem, Summary
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.engine import SummaryJob
@@ -250,21 +256,31 @@ def rewrite_digest(job: SummaryJob, offline: Summary, *, keep: str = "") -> Summ
     rewriter = Rewriter(settings, job)
     lines = _lines(offline, keep, settings.llm_hybrid_max_items)
     size = settings.llm_hybrid_batch_items
+    stopped = None
     for start in range(0, len(lines), size):
         left = deadline.remaining()
         if left is not None and left < 1.0:
+            stopped = "deadline"
             break
         try:
             rewriter.batch(lines[start : start + size])
         except DeadlineExceeded:
-            break  # the lines not yet rewritten stay offline
+            stopped = "deadline"  # the lines not yet rewritten stay offline
+            break
+        except UpstreamTimeout:
+            stopped = "timeout"  # too slow for this digest: the rest stay offline
+            break
     counts = rewriter.counts
     total = sum(len(s.items) for s in offline.sections)
     summary_lines = [line for line in lines if line.section is None]
     log.info("hybrid digest of %s: %s", job.source_ref, counts.note())
+    if stopped is not None:
+        log.info("hybrid digest of %s: rewriting stopped (%s)", job.source_ref, stopped)
     return replace(
         _rewritten(offline, lines),
-        engine=ENGINE,
+        # A digest cut short is not the engine's to cache (the pipeline caches only
+        # what ``engine`` names as itself).
+        engine=ENGINE if stopped is None else f"{ENGINE} (partial: {stopped})",
         items_rewritten=counts.kept,
         items_dropped=counts.dropped,
         items_offline=total - counts.kept,

@@ -256,3 +256,25 @@ def test_the_counts_survive_the_cache(llm: FakeLLM, store: SQLiteStore, embedder
     assert len(llm.requests) == asked  # answered from the cache, counts and all
     assert again == first
     assert first.items_rewritten >= 1
+
+
+def test_a_request_that_times_out_leaves_the_rest_offline_uncached(
+    llm: FakeLLM, store: SQLiteStore, embedder: Embedder
+) -> None:
+    faithful = rewriting(unquoted)
+    calls = {"n": 0}
+
+    def handler(request: dict[str, Any]) -> Reply:
+        calls["n"] += 1
+        reply = faithful(request)
+        if calls["n"] == 2:
+            reply.delay = 3.0
+        return reply
+
+    llm.handler = handler
+    summary = hybrid(llm, store, embedder, llm_hybrid_batch_items=2, llm_timeout=1.0)
+    assert summary.engine == "hybrid (partial: timeout)"
+    assert summary.items_rewritten + summary.items_offline == len(
+        items(offline(store, embedder, llm))
+    )
+    assert len(llm.requests) == 2  # no request after the one that timed out

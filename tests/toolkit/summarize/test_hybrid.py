@@ -73,7 +73,8 @@ def hybrid(
     return summarize_period(
         store,
         embedder,
-        llm_settings(llm, summary_engine="hybrid", **settings),
+        # Every line of the day's digest is asked for (the default bound is a local model's).
+        llm_settings(llm, summary_engine="hybrid", **{"llm_hybrid_max_items": 100, **settings}),
         in_period(ref, START, START + timedelta(days=1), language, use_cache=False),
     )
 

@@ -115,3 +115,24 @@ def everyday_word(lang: str, word: str) -> bool:
     everyday word («вера», «роман», «олени»), not a name («борису»)."""
     parses = analyzer(lang).parse(word.lower())
     return bool(parses) and _known(parses[0]) and not _is_name_parse(parses[0])
+
+
+class NameForms:
+    """One Slavic pack's name helpers for the pseudonyms (``lang.<code>.names``): each
+    case form of a name word, a word's name lemma, and whether it is an everyday word."""
+
+    def __init__(self, code: str) -> None:
+        """``code``: the pack's language (``ru``, ``uk``)."""
+        self.code = code
+
+    def forms(self, word: str) -> frozenset[str]:
+        """Every case form of the name word ``word`` (lower case, itself among them)."""
+        return name_forms(self.code, word)
+
+    def lemma(self, word: str) -> str | None:
+        """The dictionary form of a word that reads first as a name, else ``None``."""
+        return name_lemma(self.code, word)
+
+    def everyday(self, word: str) -> bool:
+        """Whether ``word`` is, first of all, an everyday word (left alone in lower case)."""
+        return everyday_word(self.code, word)

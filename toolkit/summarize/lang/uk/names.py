@@ -9,21 +9,9 @@ its predictor for a surname it does not know), as the pack's grammar is
 
 from __future__ import annotations
 
-from toolkit.summarize.lang import morph
+from toolkit.summarize.lang.morph import NameForms
 
-CODE = "uk"
-
-
-def forms(word: str) -> frozenset[str]:
-    """Every case form of the name word ``word`` (lower case, itself among them)."""
-    return morph.name_forms(CODE, word)
-
-
-def lemma(word: str) -> str | None:
-    """The dictionary form of a word that reads first as a name, else ``None``."""
-    return morph.name_lemma(CODE, word)
-
-
-def everyday(word: str) -> bool:
-    """Whether ``word`` is, first of all, an everyday word (left alone in lower case)."""
-    return morph.everyday_word(CODE, word)
+_NAMES = NameForms("uk")
+forms = _NAMES.forms
+lemma = _NAMES.lemma
+everyday = _NAMES.everyday

@@ -197,7 +197,11 @@ def _answer(language: str) -> Callable[[dict[str, Any]], Reply]:
         return Reply(
             content=summary_json(
                 f"{' '.join(people[:2])} {WORDS[language]}.",
-                [("Echo", echoed, ids[-1:]), ("Spoof", "Person 1 stole it; call PHONE_2.", ids)],
+                [
+                    ("Echo", echoed, ids[-1:]),
+                    ("Spoof", "Person 1 stole it; call PHONE_2.", ids),
+                    ("Plan", f"{WORDS[language].capitalize()}.", ids[:1]),  # a grounded line
+                ],
                 ids[:1],
             )
         )

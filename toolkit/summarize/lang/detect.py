@@ -87,6 +87,6 @@ def language(text: str) -> str | None:
 def ranked(text: str) -> list[tuple[str, float]]:
     """Every language the detector knows with its probability for ``text`` on its own
     (normalised, the likeliest first)."""
-    codes, probs = _probabilities(text)
+    codes, probs = _labels(), _probabilities(text[:READ_CHARS])
     order = np.argsort(-probs)
     return [(codes[i], float(probs[i])) for i in order]

@@ -82,6 +82,9 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("toolkit/summarize/llm/language.py", "(?:person|title)"):
         "the engine's own placeholders (Person 3, Title 5, PHONE_2), taken out of an answer "
         "before its language is detected: its tokens, not words",
+    ("toolkit/summarize/llm/grounding.py", "(?P<k>\\s?[kк]\\b)"):
+        "the thousands sign after a number (12k, 12к) in the Latin and Cyrillic letter: a "
+        "unit sign the grounding check reads in any language, as it reads digits",
     ("toolkit/summarize/llm/prompts.py", "You describe what the"):
         "the LLM's instructions: English is the prompt's language, whatever the summary's",
     ("toolkit/evaluate/digest_calibration.py", "decision open_question plan"):

@@ -87,6 +87,5 @@ def language(text: str) -> str | None:
 def ranked(text: str) -> list[tuple[str, float]]:
     """Every language the detector knows with its probability for ``text`` on its own
     (normalised, the likeliest first)."""
-    codes, probs = _labels(), _probabilities(text[:READ_CHARS])
-    order = np.argsort(-probs)
-    return [(codes[i], float(probs[i])) for i in order]
+    scores = _identifier().rank(text)  # the whole text: an answer weighs all its parts
+    return sorted(((code, float(p)) for code, p in scores), key=lambda pair: -pair[1])

@@ -44,8 +44,17 @@ _NOISE = re.compile(
 """What is no prose: placeholders, handles, digits, markup and quotes."""
 
 
+_PER_LINE = frozenset({"items", "body"})
+"""A digest's lines (and the body they make): the grounding check judges each one's
+language (``grounding``) and drops a line in another; the answer's own language is that
+of its summary and titles."""
+
+
 def _prose(value: Any, key: str = "") -> list[str]:
-    """The strings of an answer's data that are prose (not ids)."""
+    """The strings of an answer's data that are prose (not ids, not the lines the
+    grounding check judges one by one)."""
+    if key in _PER_LINE:
+        return []
     if isinstance(value, str):
         return [] if key == "id" or key.endswith(("_id", "_ids", "ids")) else [value]
     if isinstance(value, dict):

@@ -214,7 +214,7 @@ def test_the_v1_hybrid_digest(
         llm_hybrid_max_items=4,
     )
     token, _ = create_api_key(demo.store, name="llm-hybrid", scopes=["summary.run"])
-    start = CHAT_FROM + timedelta(hours=3)
+    start = CHAT_FROM + timedelta(hours=2)  # the CLI's hour, by another engine
     end = start + timedelta(hours=1)
     body = {
         "source_ref": CHAT,
@@ -296,14 +296,14 @@ def test_the_cli_hybrid_digest(
         monkeypatch.setenv(name, value)
     state.reset()
     try:
-        args = ["summarize", CHAT, "--from", "2026-10-20T23:00", "--to", "2026-10-21T00:00"]
+        args = ["summarize", CHAT, "--from", "2026-10-20T21:00", "--to", "2026-10-20T22:00"]
         result = CliRunner().invoke(app, [*args, "--engine", "hybrid", "--json"])
     finally:
         state.reset()
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["engine"] == "hybrid"
-    start = CHAT_FROM + timedelta(hours=3)
+    start = CHAT_FROM + timedelta(hours=1)
     summary = from_wire(data, "hybrid")
     assert_sound(
         summary, CHAT, window_ids(demo.store, CHAT, start, start + timedelta(hours=1)), "hybrid"

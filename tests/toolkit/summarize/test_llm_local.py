@@ -296,14 +296,15 @@ def test_the_cli_hybrid_digest(
         monkeypatch.setenv(name, value)
     state.reset()
     try:
-        args = ["summarize", CHAT, "--from", "2026-10-20T21:00", "--to", "2026-10-20T22:00"]
+        args = ["summarize", CHAT, "--from", "2026-10-20T22:00", "--to", "2026-10-20T23:00"]
         result = CliRunner().invoke(app, [*args, "--engine", "hybrid", "--json"])
     finally:
         state.reset()
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["engine"] == "hybrid"
-    start = CHAT_FROM + timedelta(hours=1)
+    assert data["sections"]
+    start = CHAT_FROM + timedelta(hours=2)
     summary = from_wire(data, "hybrid")
     assert_sound(
         summary, CHAT, window_ids(demo.store, CHAT, start, start + timedelta(hours=1)), "hybrid"
@@ -322,9 +323,10 @@ def test_the_mcp_hybrid_and_llm_digests(
 
     from mcp_face import build_server
 
-    start = CHAT_FROM + timedelta(hours=1)
+    start = CHAT_FROM + timedelta(hours=2, minutes=30)  # 22:30-23:00: the demo's busy hour
     end = start + timedelta(minutes=30)
     ids = window_ids(demo.store, CHAT, start, end)
+    assert ids
     for engine in ("hybrid", "llm"):
         settings = local_settings(
             llama_server,

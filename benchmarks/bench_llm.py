@@ -146,12 +146,19 @@ def write_rows(rows: list[Row], *, load_before: float) -> Path:
     from benchmarks.results import BENCH_RESULTS, load_average
 
     document = json.loads(BENCH_RESULTS.read_text(encoding="utf-8"))
+    hybrid_only = all(n.startswith(HYBRID_ROWS) for n, *_ in rows)
+    before = document.get("local_model") or {"command": document.get("command", "make bench")}
+    command = "python -m benchmarks.bench_llm --write"
+    if hybrid_only:
+        command = (
+            "python -m benchmarks.bench_llm --hybrid --write (the hybrid rows; the others: "
+            f"{before['command'].split(' (')[0]}, {before.get('date', document.get('date'))})"
+        )
     document["local_model"] = {
-        "command": "python -m benchmarks.bench_llm --write",
+        "command": command,
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "load_average": {"start": load_before, "end": load_average()},
     }
-    hybrid_only = all(n.startswith(HYBRID_ROWS) for n, *_ in rows)
     replaced = HYBRID_ROWS if hybrid_only else "local model:"
     kept = [r for r in document["rows"] if not r["measurement"].startswith(replaced)]
     new = [{"measurement": n, "result": r, "target": t, "ok": ok} for n, r, t, ok in rows]

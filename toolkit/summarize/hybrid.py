@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -102,13 +102,15 @@ def with_links(text: str, links: str) -> str:
     return f"{body} ({links}){text[len(body) :]}"
 
 
-def _lines(summary: Summary, keep: str, limit: int) -> list[Line]:
+def _lines(summary: Summary, keep: Collection[str], limit: int) -> list[Line]:
     """The lines to rewrite, in the order the reader meets them: the summary's sentences,
     then each section's first line, then each one's second … (``limit`` at most); the
-    sentence ``keep`` (what a source summary read) is not rewritten."""
+    sentences ``keep`` (the engine's own notes: what a source summary read, that quotes
+    are in their original language) are not rewritten."""
+    kept = {k.strip() for k in keep if k.strip()}
     out: list[Line] = []
     for n, sentence in enumerate(split_sentences(summary.summary)):
-        if sentence.strip() and sentence.strip() != keep.strip():
+        if sentence.strip() and sentence.strip() not in kept:
             text, links = split_links(sentence)
             out.append(Line(None, n, text, links, ()))
     depth = max((len(s.items) for s in summary.sections), default=0)
@@ -246,7 +248,7 @@ def _rewritten(summary: Summary, lines: Sequence[Line]) -> Summary:
     return replace(summary, summary="".join(sentences).strip(), sections=sections)
 
 
-def rewrite_digest(job: SummaryJob, offline: Summary, *, keep: str = "") -> Summary:
+def rewrite_digest(job: SummaryJob, offline: Summary, *, keep: Collection[str] = ()) -> Summary:
     """``offline`` (the extractive digest of ``job``) with its lines rewritten by the model.
 
     Raises:
@@ -329,7 +331,9 @@ class HybridEngine:
             return replace(offline, engine=ENGINE, summary_offline=True)
         from toolkit.summarize.coverage import note
 
-        keep = note(find(job.ctx.language), job.ctx.coverage, job.ctx.kind, job.ctx.timezone)
+        book = find(job.ctx.language)
+        read = note(book, job.ctx.coverage, job.ctx.kind, job.ctx.timezone)
+        keep = [read, book.say("original_language") if book is not None else ""]
         try:
             return rewrite_digest(job, offline, keep=keep)
         except UpstreamError as exc:

@@ -70,6 +70,7 @@ def hybrid(
     language: str = "en",
     **settings: Any,
 ) -> Summary:
+    settings.setdefault("llm_hybrid_max_items", 50)  # every line, unless a test bounds them
     return summarize_period(
         store,
         embedder,
@@ -97,7 +98,9 @@ def test_faithful_rewrites_replace_the_lines_in_small_requests(
 ) -> None:
     llm.handler = rewriting(unquoted)
     before = offline(store, embedder, llm)
-    summary = hybrid(store=store, embedder=embedder, llm=llm, llm_hybrid_batch_items=3)
+    summary = hybrid(
+        store=store, embedder=embedder, llm=llm, llm_hybrid_batch_items=3, llm_hybrid_max_items=50
+    )
     assert summary.engine == "hybrid"
     # The offline engine's structure: the same sections, titles, ids and links.
     assert [(s.title, s.kind) for s in summary.sections] == [

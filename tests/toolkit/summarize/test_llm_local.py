@@ -222,7 +222,7 @@ def test_the_v1_hybrid_digest(
         llm_hybrid_max_items=4,
     )
     token, _ = create_api_key(demo.store, name="llm-hybrid", scopes=["summary.run"])
-    start = CHAT_FROM + timedelta(hours=3)
+    start = CHAT_FROM + timedelta(hours=2)  # the CLI's hour, by another engine
     end = start + timedelta(hours=1)
     body = {
         "source_ref": CHAT,
@@ -304,14 +304,15 @@ def test_the_cli_hybrid_digest(
         monkeypatch.setenv(name, value)
     state.reset()
     try:
-        args = ["summarize", CHAT, "--from", "2026-10-20T23:00", "--to", "2026-10-21T00:00"]
+        args = ["summarize", CHAT, "--from", "2026-10-20T22:00", "--to", "2026-10-20T23:00"]
         result = CliRunner().invoke(app, [*args, "--engine", "hybrid", "--json"])
     finally:
         state.reset()
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["engine"] == "hybrid"
-    start = CHAT_FROM + timedelta(hours=3)
+    assert data["sections"]
+    start = CHAT_FROM + timedelta(hours=2)
     summary = from_wire(data, "hybrid")
     assert_sound(
         summary, CHAT, window_ids(demo.store, CHAT, start, start + timedelta(hours=1)), "hybrid"
@@ -330,9 +331,10 @@ def test_the_mcp_hybrid_and_llm_digests(
 
     from mcp_face import build_server
 
-    start = CHAT_FROM + timedelta(hours=1)
+    start = CHAT_FROM + timedelta(hours=2, minutes=30)  # 22:30-23:00: the demo's busy hour
     end = start + timedelta(minutes=30)
     ids = window_ids(demo.store, CHAT, start, end)
+    assert ids
     for engine in ("hybrid", "llm"):
         settings = local_settings(
             llama_server,

@@ -329,8 +329,8 @@ def test_the_mcp_hybrid_and_llm_digests(
 
     from mcp_face import build_server
 
-    start = CHAT_FROM + timedelta(hours=2, minutes=30)  # 22:30-23:00: the demo's busy hour
-    end = start + timedelta(minutes=30)
+    start = CHAT_FROM + timedelta(hours=2, minutes=45)  # 22:45-23:00: the demo's busy hour
+    end = start + timedelta(minutes=15)
     ids = window_ids(demo.store, CHAT, start, end)
     assert ids
     for engine in ("hybrid", "llm"):
@@ -340,6 +340,7 @@ def test_the_mcp_hybrid_and_llm_digests(
             background_embedding=False,
             summary_engine=engine,
             llm_hybrid_max_items=3,
+            llm_timeout=300.0,  # a whole window's request on a busy shared machine
         )
         workspace = Workspace.open(settings=settings)
         arguments = {

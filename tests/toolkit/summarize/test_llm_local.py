@@ -64,7 +64,9 @@ def window_ids(store: MessageStore, ref: str, start: datetime, end: datetime) ->
     return {str(m.messenger_message_id) for m in store.messages_in_period(source.id, start, end)}
 
 
-def assert_sound(summary: Summary, ref: str, ids: set[str], engine: str = "llm") -> None:
+def assert_sound(
+    summary: Summary, ref: str, ids: set[str], engine: str = "llm", *, counted: bool = True
+) -> None:
     """The digest's shape whatever the model wrote: the engine, a summary, sections of the
     offline digest's kinds whose every item cites messages of the window, links to those
     messages only, no markup."""
@@ -85,6 +87,8 @@ def assert_sound(summary: Summary, ref: str, ids: set[str], engine: str = "llm")
             assert url.startswith(f"https://t.me/{handle}/"), text
             assert url.rsplit("/", 1)[1] in ids, text
         assert "<" not in text or ">" not in text  # no markup
+    if not counted:  # a wire without the grounding counts
+        return
     if engine == "llm":
         kept = sum(len(s.items) for s in summary.sections)
         assert summary.items_kept == kept
@@ -237,9 +241,11 @@ def test_the_v1_hybrid_digest(
     print(f"hybrid hour: {time.monotonic() - started:.1f} s")
     assert response.status_code == 200, response.text
     assert response.headers["x-summary-engine"] == "hybrid"
-    summary = from_wire(response.json(), "hybrid")
+    data = response.json()
+    summary = from_wire(data, "hybrid")
     assert summary.sections
-    assert_sound(summary, CHAT, window_ids(demo.store, CHAT, start, end), engine="hybrid")
+    ids = window_ids(demo.store, CHAT, start, end)
+    assert_sound(summary, CHAT, ids, engine="hybrid", counted="items_offline" in data)
 
 
 @pytest.mark.usefixtures("clean_env")
@@ -331,8 +337,8 @@ def test_the_mcp_hybrid_and_llm_digests(
 
     from mcp_face import build_server
 
-    start = CHAT_FROM + timedelta(hours=2, minutes=30)  # 22:30-23:00: the demo's busy hour
-    end = start + timedelta(minutes=30)
+    start = CHAT_FROM + timedelta(hours=2, minutes=45)  # 22:45-23:00: the demo's busy hour
+    end = start + timedelta(minutes=15)
     ids = window_ids(demo.store, CHAT, start, end)
     assert ids
     for engine in ("hybrid", "llm"):
@@ -342,6 +348,7 @@ def test_the_mcp_hybrid_and_llm_digests(
             background_embedding=False,
             summary_engine=engine,
             llm_hybrid_max_items=3,
+            llm_timeout=300.0,  # a whole window's request on a busy shared machine
         )
         workspace = Workspace.open(settings=settings)
         arguments = {
@@ -362,4 +369,5 @@ def test_the_mcp_hybrid_and_llm_digests(
         assert not result.is_error, result.content
         data = result.structured_content
         assert data["engine"] == engine
-        assert_sound(from_wire(data, engine), CHAT, ids, engine)
+        counted = "items_offline" in data
+        assert_sound(from_wire(data, engine), CHAT, ids, engine, counted=counted)

@@ -218,17 +218,6 @@ def test_a_loop_and_an_echo_of_the_prompt_are_dropped(
     assert (summary.items_kept, summary.items_dropped) == (1, 4)
 
 
-def test_an_item_that_says_nothing_its_messages_say_is_dropped(
-    llm: FakeLLM, store: SQLiteStore, embedder: Embedder
-) -> None:
-    answer = digest_json(
-        SUMMARY,
-        [("Release", [GOOD, ("Frank Sinatra sang beautiful songs yesterday evening.", ["9"])])],
-    )
-    summary = digest(llm, store, embedder, answer)
-    assert (summary.items_kept, summary.items_dropped) == (1, 1)
-
-
 def test_an_ungrounded_summary_is_replaced_by_the_offline_engines(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder
 ) -> None:

@@ -456,22 +456,6 @@ class Grounding:
         return f"kept {self.kept}, dropped {self.dropped}" + (f" ({reasons})" if reasons else "")
 
 
-MIN_RELATED_WORDS = 3
-
-
-def _unrelated(text: str, evidence: Evidence, language: str) -> bool:
-    """Whether a line shares no content word with the messages it cites, where they are
-    written in the line's script (across scripts a translation shares none)."""
-    script = expected_script(language)
-    if script is None or expected_script(_script_of(" ".join(evidence.words)) or "") != script:
-        return False
-    text = re.sub(r"\[[^\]]{0,40}\]", " ", text)  # the marks of masked data: "[phone]"
-    content = [w.casefold() for w in _WORD_RE.findall(text) if len(w) >= CONTENT_LETTERS]
-    if len(content) < MIN_RELATED_WORDS:
-        return False
-    return not any(_held(w, evidence.words) for w in content)
-
-
 def item_problem(
     item: LLMItem,
     window: Window,
@@ -500,8 +484,6 @@ def item_problem(
         return f"ungrounded {missing}"
     if wrong_language(item.text, language, names=window.names, quotes=False):
         return "language"
-    if _unrelated(item.text, evidence, language):
-        return "unrelated"
     if seen is not None:
         seen.add(key)
     return None

@@ -199,6 +199,9 @@ def _bounded(ids: Sequence[str] = ()) -> dict[str, Any]:
         "properties": {"text": {"type": "string", "minLength": 1}, "ids": cited},
     }
     items = {"type": "array", "items": item, "maxItems": MAX_ITEMS}
+    # With messages to read, at least one thread with one item: a small model that would
+    # write empty lists writes one line that cites what it read.
+    least = {"minItems": 1} if ids else {}
     thread = SUMMARY_SCHEMA["properties"]["threads"]["items"]
     return {
         **SUMMARY_SCHEMA,
@@ -207,9 +210,13 @@ def _bounded(ids: Sequence[str] = ()) -> dict[str, Any]:
             "threads": {
                 "type": "array",
                 "maxItems": MAX_THREADS,
+                **least,
                 "items": {
                     **thread,
-                    "properties": {"title": {"type": "string", "minLength": 1}, "items": items},
+                    "properties": {
+                        "title": {"type": "string", "minLength": 1},
+                        "items": {**items, **least},
+                    },
                 },
             },
             **dict.fromkeys(FUNCTION_LISTS, items),

@@ -54,6 +54,7 @@ from toolkit.ingest.export_errors import READ_BYTES, ByteCounter, json_error
 from toolkit.ingest.export_file import open_export
 from toolkit.ingest.export_html import page_number
 from toolkit.ingest.export_html_import import (
+    HtmlChat,
     archive_chats,
     folder_chats,
     html_target,
@@ -159,26 +160,33 @@ def import_export(
     if path.is_dir() and (path / "result.json").is_file():
         path = path / "result.json"  # a JSON export (or both formats: JSON carries more)
     if path.is_dir() or (path.is_file() and page_number(path.name) is not None):
-        chats = folder_chats(path)
-        target = html_target(store, ref)
-        return _guarded(
-            path,
-            lambda sink: import_html_chats(
-                sink,
-                chats,
-                path=path,
-                target=target,
-                progress=progress,
-                batch_size=batch_size,
-                tz=tz,
-            ),
-            store,
-            progress,
-        )
+        return _import_html(store, path, folder_chats(path), ref, progress, batch_size, tz)
     handle = _public_handle(ref)
     raw, size = open_export(path)  # a pipe, a device or a folder: one line, at once
     with raw:
         return _import_json(store, raw, size, path, handle, progress, batch_size, tz)
+
+
+def _import_html(
+    store: MessageStore,
+    path: Path,
+    chats: list[HtmlChat],
+    ref: str | None,
+    progress: bool,
+    batch_size: int,
+    tz: tzinfo | None,
+) -> ImportReport:
+    """Import the chats of an HTML export (a folder's or an archive's) through the JSON
+    path's guarded importer."""
+    target = html_target(store, ref)
+    return _guarded(
+        path,
+        lambda sink: import_html_chats(
+            sink, chats, path=path, target=target, progress=progress, batch_size=batch_size, tz=tz
+        ),
+        store,
+        progress,
+    )
 
 
 def _guarded(
@@ -269,21 +277,7 @@ def _import_archive(
         if openers and not jsons:  # both formats in one export: JSON (below) carries more
             listing = next((n for n in members if n.endswith("lists/chats.html")), None)
             chats = archive_chats(openers, archive.read(listing) if listing else None)
-            target = html_target(store, ref)
-            return _guarded(
-                path,
-                lambda sink: import_html_chats(
-                    sink,
-                    chats,
-                    path=path,
-                    target=target,
-                    progress=progress,
-                    batch_size=batch_size,
-                    tz=tz,
-                ),
-                store,
-                progress,
-            )
+            return _import_html(store, path, chats, ref, progress, batch_size, tz)
         if not jsons:
             raise InvalidRequest(
                 f"cannot import {path.name}: the archive holds no result.json (a JSON "

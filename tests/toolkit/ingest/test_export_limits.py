@@ -18,6 +18,7 @@ from toolkit.errors import ImportFormatError
 from toolkit.ingest import import_export
 from toolkit.ingest.export_limits import MAX_DEPTH, export_events
 from toolkit.ingest.export_stream import MAX_MESSAGE_EVENTS
+from toolkit.requests import SearchRequest
 from toolkit.search.searcher import Searcher
 from toolkit.store import SQLiteStore
 
@@ -126,7 +127,8 @@ def test_a_10_mb_message_imports_embeds_and_is_searched(
     source = report.sources[0].source
     assert report.total.inserted == 50
     assert index_source(store, embedder, source.id) == 50
-    hits = Searcher(store, embedder).search(source, "river boat harbour", limit=3)
+    request = SearchRequest(source_ref=source.key, query="river boat harbour", limit=3)
+    hits = Searcher(store, embedder).search(request)
     assert hits[0].messenger_message_id == "50"
     assert len(hits[0].text) == len(big)
     store.close()

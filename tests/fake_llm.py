@@ -91,10 +91,10 @@ def digest_json(
     threads: list[tuple[str, list[Item]]] | None = None,
     **lists: list[Item],
 ) -> str:
-    """The JSON text of a digest answer (``prompts.SUMMARY_SCHEMA``): the summary, threads
-    with titles and items, and the function lists given by name (``decisions=[…]``)."""
+    """The JSON text of a digest answer in the order of ``prompts.SUMMARY_SCHEMA``:
+    threads with titles and items, the function lists given by name (``decisions=[…]``),
+    and last the summary."""
     answer: dict[str, Any] = {
-        "summary": summary,
         "threads": [
             {"title": title, "items": [{"text": t, "ids": ids} for t, ids in items]}
             for title, items in (threads or [])
@@ -103,6 +103,7 @@ def digest_json(
     for name in ("decisions", "open_questions", "plans", "links"):
         answer[name] = [{"text": t, "ids": ids} for t, ids in lists.pop(name, [])]
     assert not lists, f"unknown lists: {sorted(lists)}"
+    answer["summary"] = summary
     return json.dumps(answer, ensure_ascii=False)
 
 

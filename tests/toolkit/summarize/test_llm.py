@@ -279,7 +279,7 @@ def test_source_summary_with_period_wording_is_retried_then_repaired(
         Reply(
             content=summary_json(
                 "During the period they shipped. The chat is about releases and CI.",
-                [("Releases this week", "Release work. Yesterday CI broke.", ["1"])],
+                [("Releases this week", "Release work. Yesterday the branch was cut.", ["1"])],
             )
         ),
     )
@@ -432,7 +432,7 @@ def test_no_period_wording_in_llm_source_summaries(
 ) -> None:
     llm.push(
         Reply(content=summary_json(first, [("Темы за неделю", first, ["2"])])),
-        Reply(content=summary_json(second, [("Topics this week", second, ["2"])])),
+        Reply(content=summary_json(second, [("Topics this week", second, ["1"])])),
     )
     summary = summarize_source(store, embedder, llm_settings(llm), about_source(TEAM, language))
     for text in [summary.summary] + [f"{s.title}\n{s.body}" for s in summary.sections]:

@@ -13,13 +13,18 @@ from typing import Any
 
 import pytest
 from fake_llm import FakeLLM, Reply, digest_json, llm_settings
-from summary_data import START, in_period
+from summary_data import START, TEAM_CHAT, in_period
 
 from toolkit.embeddings import Embedder
 from toolkit.errors import UpstreamInvalidOutput
-from toolkit.models import SectionKind, Summary
+from toolkit.models import Message, SectionKind, Summary
 from toolkit.store import SQLiteStore
-from toolkit.summarize.llm.grounding import Evidence, unsupported, wrong_language
+from toolkit.summarize.llm.grounding import (
+    Evidence,
+    unsupported,
+    unsupported_words,
+    wrong_language,
+)
 from toolkit.summarize.llm.plaintext import URL_ANYWHERE
 from toolkit.summarize.pipeline import summarize_period
 
@@ -262,6 +267,53 @@ def test_an_answer_cut_at_max_tokens_keeps_the_items_it_finished(
     cut = whole[: whole.index("CI is green") + 5]
     summary = digest(llm, store, embedder, cut)
     assert lines(summary) == [GOOD[0] + " (https://t.me/platform_team/12)"]
+
+
+def test_an_answer_cut_before_its_summary_keeps_its_items_and_the_offline_paragraph(
+    llm: FakeLLM, store: SQLiteStore, embedder: Embedder
+) -> None:
+    """The summary comes last: a small model that runs out of tokens has written its
+    cited lines, which are kept; the paragraph is the offline engine's."""
+    whole = digest_json(SUMMARY, [("Release", [GOOD, ("Carol says CI is green now.", ["17"])])])
+    cut = whole[: whole.index('"decisions"')]
+    summary = digest(llm, store, embedder, cut)
+    assert len(lines(summary)) == 2
+    assert summary.summary_offline
+    assert summary.summary.strip()
+    assert_nothing_foreign(summary)
+
+
+def test_a_line_whose_words_are_not_in_the_messages_it_cites_is_dropped(
+    llm: FakeLLM, store: SQLiteStore, embedder: Embedder
+) -> None:
+    """A line about the ramen lunch that cites the release message is another message's
+    line: dropped. The same line citing the lunch message, and a retelling in other
+    words, are kept; a line in another language than its messages is not judged by words."""
+    lunch = "Dave booked a table for four at the ramen place for lunch."
+    retold = "Carol promises a ticket to repair the flaky Redis test properly."
+    answer = digest_json(
+        SUMMARY,
+        [("Lunch", [(lunch, ["1"]), (lunch, ["11"]), (retold, ["6"])])],
+    )
+    summary = digest(llm, store, embedder, answer)
+    assert [line.split(" (https")[0] for line in lines(summary)] == [lunch, retold]
+    assert (summary.items_kept, summary.items_dropped) == (2, 1)
+    assert unsupported_words(lunch, [message(1)], "en") is not None
+    assert unsupported_words(lunch, [message(11)], "en") is None
+    # Russian lines on English messages: a translation shares no stems, and is not judged.
+    assert unsupported_words("Дейв заказал столик на четверых.", [message(1)], "ru") is None
+
+
+def message(number: int) -> Message:
+    """Message ``number`` of the team chat (``summary_data.TEAM_CHAT``)."""
+    author, text, _ = TEAM_CHAT[number - 1]
+    return Message(
+        source_id=1,
+        messenger_message_id=number,
+        posted_at=START,
+        sender_name=author,
+        text=text,
+    )
 
 
 def test_language_check_leaves_names_and_quotes_alone() -> None:

@@ -195,7 +195,11 @@ def from_wire(data: dict[str, Any], engine: str) -> Summary:
         )
         for s in data["sections"]
     ]
-    counts = {k: data[k] for k in ("items_rewritten", "items_offline") if k in data}
+    counts = {
+        k: data[k]
+        for k in ("items_kept", "items_dropped", "items_rewritten", "items_offline")
+        if k in data
+    }
     return Summary(
         source_ref=data["source_ref"],
         summary=data["summary"],

@@ -117,12 +117,20 @@ class LLMSummary(BaseModel):
     number, an item without text) are left out and counted in ``malformed``.
     """
 
-    summary: str = Field(min_length=1)
+    summary: str = ""
+    """The paragraph, written last: empty when an answer cut at ``max_tokens`` has lines
+    and no paragraph (the engine then takes the first grounded lines or the offline one)."""
     sections: list[LLMSection] = Field(default_factory=list)
     important_message_ids: Ids = Field(default_factory=list)
     malformed: int = 0
     summary_hosts: list[str] = Field(default_factory=list)
     """The link hosts the summary paragraph named (removed by cleaning)."""
+
+    @model_validator(mode="after")
+    def _says_something(self) -> LLMSummary:
+        if not self.summary.strip() and not any(s.items for s in self.sections):
+            raise ValueError("the answer has neither a summary nor an item")
+        return self
 
     @model_validator(mode="before")
     @classmethod
@@ -152,7 +160,7 @@ class LLMSummary(BaseModel):
 
     @model_serializer(mode="plain")
     def _digest(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"summary": self.summary, "threads": []}
+        out: dict[str, Any] = {"threads": []}
         out.update({kind: [] for kind in FUNCTION_LISTS})
         for section in self.sections:
             items = [{"text": i.text, "ids": list(i.ids)} for i in section.items]
@@ -160,6 +168,7 @@ class LLMSummary(BaseModel):
                 out[section.kind].extend(items)
             else:
                 out["threads"].append({"title": section.title, "items": items})
+        out["summary"] = self.summary  # last, as the schema orders it
         return out
 
     def items(self) -> list[LLMItem]:
@@ -250,9 +259,22 @@ def _repaired(text: str) -> Any:
             value = json.loads(candidate, strict=False)
         except (ValueError, RecursionError):
             continue
-        if isinstance(value, dict) and value.get("summary"):
+        if isinstance(value, dict) and (value.get("summary") or _holds_items(value)):
             return _whole_sections(value)
     return None
+
+
+def _holds_items(answer: dict[str, Any]) -> bool:
+    """Whether a cut answer holds a whole item: the summary comes last (``SUMMARY_SCHEMA``),
+    so an answer cut at ``max_tokens`` often has its lines and no paragraph."""
+    threads = answer.get("threads")
+    lists = (
+        [t.get("items") for t in threads if isinstance(t, dict)]
+        if isinstance(threads, list)
+        else []
+    )
+    lists += [answer.get(kind) for kind in FUNCTION_LISTS]
+    return any(_items_of(value)[0] for value in lists)
 
 
 def _whole_sections(answer: dict[str, Any]) -> dict[str, Any]:

@@ -203,7 +203,7 @@ def summarize_with_llm(
         log.info("llm digest of %s: summary replaced (%s)", source_ref, problem)
         summary = replace(summary, summary=_replacement(summary, offline), summary_offline=True)
     read = note(find(ctx.language), ctx.coverage, ctx.kind, ctx.timezone)
-    if read:
+    if read and read not in summary.summary:  # the offline paragraph already says it
         summary = replace(summary, summary=f"{summary.summary} {read}".strip())
     return mask_summary(summary, marks_for(ctx.language))
 

@@ -14,7 +14,9 @@ A model's line (an *item* of a digest section) passes when:
    mostly in another script, or that the language identifier (``py3langid``) finds
    surely in another language, fails;
 5. it is no echo of the prompt (``echo``: five words in a row of the instructions) and
-   no repeat of a line before it (``repeat``: a small model loops).
+   no repeat of a line before it (``repeat``: a small model loops);
+6. most of its content words are in the messages it cites, when those are in the
+   requested language (``unsupported``: a line about one message citing another).
 
 A line that fails is dropped and counted (``Grounding``); the reason of each is logged.
 The summary paragraph cites nothing: its facts must be in some message of the window.
@@ -37,6 +39,7 @@ from functools import lru_cache
 from toolkit.models import Message
 from toolkit.summarize.context import message_text
 from toolkit.summarize.llm.answer import LLMItem, link_hosts
+from toolkit.text import terms
 
 log = logging.getLogger(__name__)
 
@@ -484,8 +487,43 @@ def item_problem(
         return f"ungrounded {missing}"
     if wrong_language(item.text, language, names=window.names, quotes=False):
         return "language"
+    new = unsupported_words(item.text, [window.messages[i] for i in ids], language)
+    if new is not None:
+        return f"unsupported ({new} of its words are in no message it cites)"
     if seen is not None:
         seen.add(key)
+    return None
+
+
+SUPPORTED_SHARE = 1 / 3
+"""At least this share of a line's content words must be in the messages it cites (their
+stems, or a stem of the same first five letters; stop words aside): a line that talks of
+a police precinct while citing a message about lunch is another message's line, or
+none's. A third leaves room for the words a retelling adds ("discussed", "agreed")."""
+MIN_JUDGED_TERMS = 3
+"""A line with fewer content words is not judged by its words (too few to tell)."""
+
+
+def unsupported_words(text: str, messages: Sequence[Message], language: str) -> str | None:
+    """``"n/m"`` when fewer than ``SUPPORTED_SHARE`` of the content words of ``text`` (a
+    line in ``language``) are in ``messages``: n of its m words are new; else ``None``.
+
+    Judged only when the messages are in ``language`` too (``py3langid`` says so): a line
+    that translates its messages shares no stems with them, and only the other checks hold
+    it then."""
+    source = "\n".join(
+        " ".join(filter(None, (message_text(m), m.sender_name, m.forwarded_from))) for m in messages
+    )
+    identifier = _identifier()
+    if language not in identifier.nb_classes or identifier.classify(source)[0] != language:
+        return None
+    said = [t for t in terms(text, language=language) if not t.isdigit()]
+    if len(said) < MIN_JUDGED_TERMS:
+        return None
+    held = set(terms(source, keep_stop_words=True, language=language))
+    new = [t for t in said if not _held(t, held)]
+    if len(said) - len(new) < SUPPORTED_SHARE * len(said):
+        return f"{len(new)}/{len(said)}"
     return None
 
 

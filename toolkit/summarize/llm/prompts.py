@@ -28,7 +28,7 @@ from toolkit.models import SourceKind
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.languages import language_name
 
-PROMPT_VERSION = "2026.5"
+PROMPT_VERSION = "2026.6"
 
 # Shared by both families: the data-handling and output rules.
 SAFETY_RULES = """\
@@ -59,35 +59,38 @@ PERIOD_CHAT_SYSTEM = """\
 You write a digest of a conversation among the participants of the chat the <source> \
 element describes, for the period from {started_at} to {ended_at} (UTC). You may refer \
 to that period.
-"summary": two to four sentences on the period as a whole.
 "threads": the main threads of discussion (at most three), each with a short "title" \
 and a few items saying what was said and asked in it.
 "decisions": decisions made and agreements reached.
 "open_questions": questions asked that nobody answered (open items).
 "plans": plans, appointments and the dates and times they name.
-"links": links shared, each described by what it points to."""
+"links": links shared, each described by what it points to.
+"summary" (written last, after the lists): two to four sentences on the period as a \
+whole."""
 
 PERIOD_CHANNEL_SYSTEM = """\
 You write a digest of the posts that the broadcast channel the <source> element \
 describes published in the period from {started_at} to {ended_at} (UTC). You may refer \
 to that period.
-"summary": two to four sentences on the period's posts as a whole.
 "threads": the topics the posts covered (at most three), each with a short "title" and \
 a few items, one per announcement or post worth reading.
 "decisions": what the channel announced as decided or agreed.
 "open_questions": leave empty (a channel's questions are rhetorical).
 "plans": events, deadlines and the dates and times they name.
-"links": links that posts shared, each described by what it points to."""
+"links": links that posts shared, each described by what it points to.
+"summary" (written last, after the lists): two to four sentences on the period's \
+posts as a whole."""
 
 SOURCE_SYSTEM = """\
 You describe what the {kind_noun} the <source> element describes is about, \
 judging from a sample of its messages: its subject, its recurring topics, the kind of \
 content it carries and who writes it.
-"summary": two to four sentences on what the source is about.
 "threads": its recurring topics (at most three), each with a short "title" and a few \
 items typical of it.
 "decisions", "open_questions" and "plans": leave empty.
 "links": the kinds of links it shares, if any.
+"summary" (written last, after the lists): two to four sentences on what the source \
+is about.
 Describe the source as a whole and timelessly. Do not mention any date, day, week, \
 month, year or time period, and do not use period wording such as "this week", \
 "recently", "during the period", "за период" or "на этой неделе"."""
@@ -155,7 +158,6 @@ ITEM_SCHEMA: dict[str, Any] = {
 SUMMARY_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "summary": {"type": "string"},
         "threads": {
             "type": "array",
             "items": {
@@ -169,12 +171,16 @@ SUMMARY_SCHEMA: dict[str, Any] = {
             },
         },
         **{name: {"type": "array", "items": ITEM_SCHEMA} for name in FUNCTION_LISTS},
+        "summary": {"type": "string"},
     },
-    "required": ["summary", "threads", *FUNCTION_LISTS],
+    "required": ["threads", *FUNCTION_LISTS, "summary"],
     "additionalProperties": False,
 }
-"""The digest's JSON: the summary paragraph, the threads with titles, and one list of
-items per function section; every item a sentence and the ids it rests on."""
+"""The digest's JSON: the threads with titles, one list of items per function section
+(every item a sentence and the ids it rests on), and last the summary paragraph. The
+grounded items come first: a grammar writes properties in this order, and a small model
+that loops in a free-text paragraph has written its cited lines before it runs out of
+tokens (a cut-off summary is dropped; the items stay)."""
 
 MAX_THREADS = 3
 MAX_ITEMS = 3
@@ -206,7 +212,6 @@ def _bounded(ids: Sequence[str] = ()) -> dict[str, Any]:
     return {
         **SUMMARY_SCHEMA,
         "properties": {
-            "summary": {"type": "string", "minLength": 1},
             "threads": {
                 "type": "array",
                 "maxItems": MAX_THREADS,
@@ -220,6 +225,7 @@ def _bounded(ids: Sequence[str] = ()) -> dict[str, Any]:
                 },
             },
             **dict.fromkeys(FUNCTION_LISTS, items),
+            "summary": {"type": "string", "minLength": 1},
         },
     }
 

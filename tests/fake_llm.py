@@ -13,8 +13,10 @@ while a reply stalls is noticed: ``hung_up`` is set (the client gave up on it). 
 
 from __future__ import annotations
 
+import html
 import json
 import os
+import re
 import select
 import socket
 import threading
@@ -84,6 +86,14 @@ def summary_json(
 
 
 Item = tuple[str, list[str]]
+
+_MESSAGE_RE = re.compile(r"<message [^>]*>(.*?)</message>", re.S)
+
+
+def message_texts(user: str) -> list[str]:
+    """The texts of the ``<message>`` elements of a request's user message, unescaped: what
+    a scripted model retells when its line must rest on the messages it cites."""
+    return [html.unescape(text) for text in _MESSAGE_RE.findall(user)]
 
 
 def digest_json(

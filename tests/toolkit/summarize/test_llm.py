@@ -325,12 +325,16 @@ def _chunk_handler(inflight: list[int], lock: threading.Lock) -> Any:
                     ids += [
                         i for t in json.loads(line)["threads"] for x in t["items"] for i in x["ids"]
                     ]
-            return Reply(content=summary_json("Merged.", [("All", "All parts.", ids[:3])], ids))
+            merged = "The deployment pipeline has flaky stages."
+            return Reply(content=summary_json("Merged.", [("All", merged, ids[:3])], ids))
         ids = ID_RE.findall(user)
         return Reply(
             content=summary_json(
                 "Part.",
-                [("Part", "Some.", ids[:2]), ("Foreign", "Other.", ["77777"])],
+                [
+                    ("Part", "Ann writes about the deployment pipeline.", ids[:2]),
+                    ("Foreign", "Other flaky stages.", ["77777"]),
+                ],
                 [*ids, "77777"],
             )
         )

@@ -14,7 +14,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from fake_llm import FakeLLM, Reply, llm_settings, summary_json
+from fake_llm import FakeLLM, Reply, llm_settings, message_texts, summary_json
 from summary_data import START, in_period
 
 from toolkit import deadline
@@ -222,7 +222,9 @@ def test_a_prompt_larger_than_the_context_is_split_not_a_format_refusal(
         if user.count("<message ") > 2:
             return Reply(status=400, body=CONTEXT_REFUSAL)
         ids = re.findall(r'<message id="(\d+)"', user) or re.findall(r'"(\d+)"', user)
-        return Reply(content=summary_json("part", [("Topic", "Body.", ids[:3])], ids[:1]))
+        # A part retells its first message; the merge, the first line of its partials.
+        said = (message_texts(user) or re.findall(r'"text": "([^"]+)"', user))[0]
+        return Reply(content=summary_json("part", [("Topic", said, ids[:3])], ids[:1]))
 
     with FakeLLM(handler=answer) as llm:
         # Each split sends the system prompt again: room for them all.

@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from fake_llm import FakeLLM, Reply, llm_settings, summary_json
+from fake_llm import FakeLLM, Reply, llm_settings, message_texts, summary_json
 
 from toolkit.embeddings import Embedder
 from toolkit.models import Message, SourceKind, Summary
@@ -200,7 +200,7 @@ def _answer(language: str) -> Callable[[dict[str, Any]], Reply]:
                 [
                     ("Echo", echoed, ids[-1:]),
                     ("Spoof", "Person 1 stole it; call PHONE_2.", ids),
-                    ("Plan", f"{WORDS[language].capitalize()}.", ids[:1]),  # a grounded line
+                    ("Plan", message_texts(user)[0], ids[:1]),  # a grounded line
                 ],
                 ids[:1],
             )

@@ -97,7 +97,10 @@ def _texts(summary: Summary) -> list[str]:
 def test_hostile_answers_come_out_plain_in_summary_titles_and_bodies(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder, summary_sources: None
 ) -> None:
-    sections = [(text, f"Body {i}: {text}", ["12"]) for i, (text, _) in enumerate(HOSTILE)]
+    # Each body is hostile text around what message 12 says (a line whose words are in no
+    # message it cites is dropped before any cleaning matters).
+    said = "We ship release 2.4 to production on Thursday after the backfill."
+    sections = [(text, f"{text} {said}", ["12"]) for text, _ in HOSTILE]
     llm.push(Reply(content=summary_json(" ".join(t for t, _ in HOSTILE), sections, ["12"])))
     summary = summarize_period(
         store, embedder, llm_settings(llm), in_period(TEAM, START, START + DAY, "en")
@@ -121,7 +124,7 @@ def test_hostile_answers_come_out_plain_in_summary_titles_and_bodies(
 def test_an_answer_is_cut_to_its_bounds(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder, summary_sources: None
 ) -> None:
-    huge = "word " * 20_000
+    huge = "ship the release " * 6_000  # message 12's words, far past every bound
     sections = [(huge, huge, ["12"])] * 40
     llm.push(Reply(content=summary_json(huge, sections, ["12"] * 500)))
     settings = llm_settings(llm, llm_max_answer_bytes=10_000_000)

@@ -489,7 +489,7 @@ def item_problem(
         return "language"
     new = unsupported_words(item.text, [window.messages[i] for i in ids], language)
     if new is not None:
-        return f"unsupported ({new} of its words are in no message it cites)"
+        return f"unsupported ({new} of its content words are in no message it cites)"
     if seen is not None:
         seen.add(key)
     return None
@@ -500,13 +500,13 @@ SUPPORTED_SHARE = 1 / 3
 stems, or a stem of the same first five letters; stop words aside): a line that talks of
 a police precinct while citing a message about lunch is another message's line, or
 none's. A third leaves room for the words a retelling adds ("discussed", "agreed")."""
-MIN_JUDGED_TERMS = 3
-"""A line with fewer content words is not judged by its words (too few to tell)."""
 
 
 def unsupported_words(text: str, messages: Sequence[Message], language: str) -> str | None:
-    """``"n/m"`` when fewer than ``SUPPORTED_SHARE`` of the content words of ``text`` (a
-    line in ``language``) are in ``messages``: n of its m words are new; else ``None``.
+    """``"n/m"`` when none or fewer than ``SUPPORTED_SHARE`` of the content words of
+    ``text`` (a line in ``language``) are in ``messages`` — n of its m words are new — or
+    it has none (``"0/0"``: "I am not sure about that" says nothing of its messages);
+    else ``None``.
 
     Judged only when the messages are in ``language`` too (``py3langid`` says so): a line
     that translates its messages shares no stems with them, and only the other checks hold
@@ -518,11 +518,10 @@ def unsupported_words(text: str, messages: Sequence[Message], language: str) -> 
     if language not in identifier.nb_classes or identifier.classify(source)[0] != language:
         return None
     said = [t for t in terms(text, language=language) if not t.isdigit()]
-    if len(said) < MIN_JUDGED_TERMS:
-        return None
     held = set(terms(source, keep_stop_words=True, language=language))
     new = [t for t in said if not _held(t, held)]
-    if len(said) - len(new) < SUPPORTED_SHARE * len(said):
+    kept = len(said) - len(new)
+    if not said or kept == 0 or kept < SUPPORTED_SHARE * len(said):
         return f"{len(new)}/{len(said)}"
     return None
 

@@ -50,7 +50,9 @@ Write the summary, every title and every item in {language_name} (language code 
 # The digest's shape, the offline engine's sections (``toolkit.models.SectionKind``).
 DIGEST_RULES = """\
 Each item is one short sentence ("text") with the ids of the messages it rests on \
-("ids", at least one). An item says only what its messages say: every number, date, \
+("ids", at least one): who wrote what, told in the words of those messages (an item \
+whose words are not in the messages it cites is thrown away). An item says only what \
+its messages say: every number, date, \
 time, amount, @handle and site name in it must appear in the messages it cites; an item \
 that adds one is thrown away. Leave a list empty when the messages hold nothing for it; \
 never repeat an item."""

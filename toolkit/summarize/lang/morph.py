@@ -8,8 +8,8 @@ module only asks pymorphy3.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Callable, Sequence
+from functools import lru_cache, partial
 from typing import Any
 
 from toolkit.lang import morph_analyzer
@@ -19,6 +19,16 @@ def analyzer(lang: str) -> Any:
     """The shared analyzer of ``lang`` (``ru`` or ``uk``): the one the lexicons stem with
     (``toolkit.lang.morph_analyzer``)."""
     return morph_analyzer(lang)
+
+
+def pack_grammar(lang: str) -> dict[str, Callable[..., Any]]:
+    """The fields of ``lang``'s pack that pymorphy3 serves (``base.LanguagePack``):
+    ``phrase_form``, ``noun_role`` and ``warm`` (its dictionaries loaded ahead)."""
+    return {
+        "phrase_form": partial(phrase_form, lang),
+        "noun_role": partial(role, lang),
+        "warm": partial(analyzer, lang),
+    }
 
 
 def _inflected(parse: Any, grammemes: set[str]) -> Any:

@@ -8,7 +8,7 @@ module only asks pymorphy3.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache, partial
 from typing import Any
 
@@ -21,13 +21,15 @@ def analyzer(lang: str) -> Any:
     return morph_analyzer(lang)
 
 
-def pack_grammar(lang: str) -> dict[str, Callable[..., Any]]:
+def pack_grammar(lang: str) -> dict[str, Any]:
     """The fields of ``lang``'s pack that pymorphy3 serves (``base.LanguagePack``):
-    ``phrase_form``, ``noun_role`` and ``warm`` (its dictionaries loaded ahead)."""
+    ``phrase_form``, ``noun_role``, ``warm`` (its dictionaries loaded ahead) and
+    ``name_forms`` (``NameForms``: its names change form)."""
     return {
         "phrase_form": partial(phrase_form, lang),
         "noun_role": partial(role, lang),
         "warm": partial(analyzer, lang),
+        "name_forms": NameForms(lang),
     }
 
 
@@ -128,8 +130,12 @@ def everyday_word(lang: str, word: str) -> bool:
 
 
 class NameForms:
-    """One Slavic pack's name helpers for the pseudonyms (``lang.<code>.names``): each
-    case form of a name word, a word's name lemma, and whether it is an everyday word."""
+    """One Slavic pack's name helpers for the pseudonyms (its ``name_forms``): each case
+    form of a name word, a word's name lemma, and whether it is an everyday word.
+
+    A chat writes «Борису» for the member who signs «Борис»: each of these forms must be
+    replaced by that member's placeholder. The forms are pymorphy3's (its dictionary,
+    and its predictor for a surname it does not know)."""
 
     def __init__(self, code: str) -> None:
         """``code``: the pack's language (``ru``, ``uk``)."""

@@ -2,7 +2,8 @@
 
 - ``settings``: isolated Settings (in-memory store, no ``MLENS_*`` from the
   environment, rate limits and background embedding off); ``app``:
-  ``create_app(settings, **app_state)``; ``store``: its store; ``client``: a
+  ``create_app(settings, **app_state)`` of ``cli.asgi`` (the app ``mlens serve`` serves:
+  /v1 and the MCP tools at /mcp); ``store``: its store; ``client``: a
   ``TestClient`` with the lifespan running.
 - ``make_key(*scopes)``: a bearer token with those scopes (every scope when none given);
   ``auth(*scopes)``: the ``Authorization`` header dict for such a key.

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -252,6 +253,18 @@ def test_the_v1_hybrid_digest(
     assert_sound(summary, CHAT, ids, engine="hybrid", counted="items_offline" in data)
 
 
+@pytest.fixture
+def cli_summary(
+    llama_server: LlamaServer,  # noqa: F811
+    demo: Workspace,
+    clean_env: pytest.MonkeyPatch,
+) -> Callable[..., dict[str, Any]]:
+    """``cli_summary(options, **env)``: ``mlens summarize`` of the chat's 22:00–23:00 hour
+    with ``options`` and ``--json``, the LLM at ``llama_server`` (no retries, 120 s: a busy
+    2-core machine) and the settings ``env``; its JSON answer."""
+    return partial(_cli_summary, llama_server, demo, clean_env)
+
+
 def _cli_summary(
     llama_server: LlamaServer,  # noqa: F811
     demo: Workspace,
@@ -259,8 +272,6 @@ def _cli_summary(
     options: list[str],
     **env: str,
 ) -> dict[str, Any]:
-    """``mlens summarize`` of the chat's 22:00–23:00 hour with ``options`` and ``--json``,
-    the LLM at ``llama_server`` (no retries, 120 s: a busy 2-core machine) and ``env``."""
     from typer.testing import CliRunner
 
     from cli import app, state
@@ -286,13 +297,8 @@ def _cli_summary(
     return data
 
 
-@pytest.mark.usefixtures("clean_env")
-def test_the_cli_chat_summary(
-    llama_server: LlamaServer,  # noqa: F811
-    demo: Workspace,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    data = _cli_summary(llama_server, demo, monkeypatch, [], MLENS_LLM_MAX_TOKENS="300")
+def test_the_cli_chat_summary(cli_summary: Callable[..., dict[str, Any]], demo: Workspace) -> None:
+    data = cli_summary([], MLENS_LLM_MAX_TOKENS="300")
     assert data["engine"] == "llm"
     start = CHAT_FROM + timedelta(hours=2)
     ids = window_ids(demo.store, CHAT, start, start + timedelta(hours=1))
@@ -305,15 +311,8 @@ def test_the_cli_chat_summary(
     assert data["items_kept"] == sum(len(s["items"]) for s in data["sections"])
 
 
-@pytest.mark.usefixtures("clean_env")
-def test_the_cli_hybrid_digest(
-    llama_server: LlamaServer,  # noqa: F811
-    demo: Workspace,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    data = _cli_summary(
-        llama_server, demo, monkeypatch, ["--engine", "hybrid"], MLENS_LLM_HYBRID_MAX_ITEMS="4"
-    )
+def test_the_cli_hybrid_digest(cli_summary: Callable[..., dict[str, Any]], demo: Workspace) -> None:
+    data = cli_summary(["--engine", "hybrid"], MLENS_LLM_HYBRID_MAX_ITEMS="4")
     assert data["engine"] == "hybrid"
     assert data["sections"]
     start = CHAT_FROM + timedelta(hours=2)

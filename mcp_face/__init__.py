@@ -3,9 +3,9 @@
 One module set serves both transports: ``tools`` (the tools over a ``Workspace``),
 ``params`` (their parameters), ``answers`` (shared argument types and how they answer
 the shapes of ``toolkit.wire``) and ``server`` (``build_server``, the scope guard,
-``serve_stdio``). The CLI
-(``mlens mcp``) and the service (``/mcp``) import it only when they use it, so that
-``mlens --help`` never loads the ``mcp`` SDK.
+``serve_stdio``). The CLI imports it only when it uses it (``mlens mcp``; and
+``cli.asgi``, which hands it to the service for ``/mcp``), so that ``mlens --help``
+never loads the ``mcp`` SDK; the service never imports it.
 """
 
 from mcp_face.server import build_server, serve_stdio

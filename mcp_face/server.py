@@ -1,9 +1,10 @@
 """``build_server(workspace)``: the MCP server of the tools, for stdio and for HTTP.
 
 ``mlens mcp`` runs it over stdio (``serve_stdio``) with the CLI's workspace: every tool,
-errors as the CLI prints them. The service mounts it at ``/mcp`` (streamable HTTP) with
-``api_key``, which names the key each request authenticated with: a tool whose scope
-the key lacks is not listed and is refused, and a store error does not name server paths.
+errors as the CLI prints them. The service serves it at ``/mcp`` (streamable HTTP;
+``cli.asgi`` hands it over) with ``api_key``, which names the key each request
+authenticated with: a tool whose scope the key lacks is not listed and is refused, and
+a store error does not name server paths.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import sys
@@ -128,11 +129,28 @@ def _missing(command: str, path: Path) -> str:
     return f"*No results yet: `{command}` writes `{path.relative_to(ROOT)}`.*"
 
 
-def ranking_block(document: Mapping[str, Any]) -> str:
+Block = Callable[[Mapping[str, Any]], str]
+"""A generated block: the text rendered from a results document."""
+
+
+def eval_part(key: str) -> Callable[[Block], Block]:
+    """A block of the part ``key`` of ``eval.json``: the decorated function renders that
+    part; a document without it (no ``make eval`` yet) gets the note that says so."""
+
+    def wrap(render: Block) -> Block:
+        @functools.wraps(render)
+        def block(document: Mapping[str, Any]) -> str:
+            part = document.get(key)
+            return render(part) if part else _missing("make eval", EVAL_RESULTS)
+
+        return block
+
+    return wrap
+
+
+@eval_part("ranking")
+def ranking_block(part: Mapping[str, Any]) -> str:
     """The ranking table: nDCG@10 / MRR@10 / Recall@20 of every method on every dev set."""
-    part = document.get("ranking")
-    if not part:
-        return _missing("make eval", EVAL_RESULTS)
     results: dict[str, dict[str, dict[str, float]]] = part["results"]
     sets = list(next(iter(results.values())))
     best = {s: max(r[s]["nDCG@10"] for r in results.values()) for s in sets}
@@ -164,11 +182,9 @@ def _margin_rows(results: Mapping[str, Mapping[str, Mapping[str, float]]]) -> li
     return rows
 
 
-def ranking_headline_block(document: Mapping[str, Any]) -> str:
+@eval_part("ranking")
+def ranking_headline_block(part: Mapping[str, Any]) -> str:
     """The hybrid's nDCG@10 against the best baseline on each dev set."""
-    part = document.get("ranking")
-    if not part:
-        return _missing("make eval", EVAL_RESULTS)
     header = ["dev set", "hybrid nDCG@10", "best baseline", "margin"]
     return (
         markdown_table(header, _margin_rows(part["results"]))
@@ -182,11 +198,9 @@ def _signed(value: float) -> str:
     return f"{'−' if round(value, 3) < 0 else '+'}{text}"
 
 
-def ranking_candidates_block(document: Mapping[str, Any]) -> str:
+@eval_part("candidates")
+def ranking_candidates_block(part: Mapping[str, Any]) -> str:
     """Each candidate's nDCG@10 and its difference to the hybrid with the 95 % interval."""
-    part = document.get("candidates")
-    if not part:
-        return _missing("make eval", EVAL_RESULTS)
     rows: list[Mapping[str, Any]] = part["rows"]
     sets = list(dict.fromkeys(r["set"] for r in rows))
     hybrid = {r["set"]: r["hybrid"] for r in rows}
@@ -232,11 +246,9 @@ def _summary_rows(rows: Sequence[Mapping[str, Any]]) -> list[list[str]]:
     return out
 
 
-def summaries_block(document: Mapping[str, Any]) -> str:
+@eval_part("summaries")
+def summaries_block(part: Mapping[str, Any]) -> str:
     """ROUGE-1/2/L of the ``summary`` field and the baselines, with ΔL and its interval."""
-    part = document.get("summaries")
-    if not part:
-        return _missing("make eval", EVAL_RESULTS)
     tables = []
     for name, rows in part["sets"].items():
         header = [SUMMARY_SETS.get(name, name), "ROUGE-1", "ROUGE-2", "ROUGE-L", "ΔL [95 % CI]"]
@@ -248,11 +260,9 @@ def summaries_block(document: Mapping[str, Any]) -> str:
     )
 
 
-def summaries_headline_block(document: Mapping[str, Any]) -> str:
+@eval_part("summaries")
+def summaries_headline_block(part: Mapping[str, Any]) -> str:
     """ROUGE-L of the ``summary`` field against the best baseline on each set."""
-    part = document.get("summaries")
-    if not part:
-        return _missing("make eval", EVAL_RESULTS)
     rows = []
     for name, set_rows in part["sets"].items():
         engine = next(r for r in set_rows if r["system"] == ENGINE_SYSTEM)
@@ -283,11 +293,9 @@ def _p_r(row: Mapping[str, Any], short: str) -> str:
     return f"{shown} ({n}) / {'—' if r is None else _short(r)}"
 
 
-def digests_block(document: Mapping[str, Any]) -> str:
+@eval_part("digests")
+def digests_block(part: Mapping[str, Any]) -> str:
     """The labelled digest windows: precision (n) / recall per section, key facts, zeros."""
-    part = document.get("digests")
-    if not part:
-        return _missing("make eval", EVAL_RESULTS)
     header = [
         "asked",
         *(f"{name} P (n) / R" for name in DIGEST_SECTIONS.values()),
@@ -319,11 +327,9 @@ def digests_block(document: Mapping[str, Any]) -> str:
     )
 
 
-def digests_headline_block(document: Mapping[str, Any]) -> str:
+@eval_part("digests")
+def digests_headline_block(part: Mapping[str, Any]) -> str:
     """The README's line on the sections: precision of each act, key facts, the zeros."""
-    part = document.get("digests")
-    if not part:
-        return _missing("make eval", EVAL_RESULTS)
     header = ["digests asked", "open questions P", "decisions P", "plans P", "key facts",
               "e-mails / phones copied"]  # fmt: skip
     rows = []
@@ -419,7 +425,7 @@ def bench_search_block(document: Mapping[str, Any]) -> str:
     return _bench_rows(document, SEARCH_BENCH)
 
 
-RENDERERS: dict[str, tuple[Path, Callable[[Mapping[str, Any]], str]]] = {
+RENDERERS: dict[str, tuple[Path, Block]] = {
     "ranking": (EVAL_RESULTS, ranking_block),
     "ranking-headline": (EVAL_RESULTS, ranking_headline_block),
     "ranking-candidates": (EVAL_RESULTS, ranking_candidates_block),

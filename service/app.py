@@ -1,15 +1,17 @@
 """``create_app(settings)``: the /v1 FastAPI service, a thin adapter over the Workspace.
 
-``uvicorn service.app:create_app --factory`` serves it with ``Settings()`` from the
-environment; tests and notebooks pass their own settings (and may pass a ready-made
-store, embedder or searcher, which the app's ``Workspace`` then uses). Everything a
-request needs is one typed ``ServiceState`` (``service.state``).
+``mlens serve`` (and ``uvicorn cli.asgi:create_app --factory``) serves it with
+``Settings()`` from the environment and the MCP tools at ``/mcp`` (``cli.asgi`` composes
+the two; the service does not import the tools); tests and notebooks pass their own
+settings (and may pass a ready-made store, embedder or searcher, which the app's
+``Workspace`` then uses). Everything a request needs is one typed ``ServiceState``
+(``service.state``).
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from typing import Unpack
 
 from fastapi import FastAPI
@@ -21,7 +23,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from service.docs import install_docs
 from service.keystamps import KeyStamps
 from service.mcp import PATH as MCP_PATH
-from service.mcp import McpEndpoint
+from service.mcp import McpEndpoint, McpTools
 from service.middleware import BodyLimitMiddleware, DeadlineMiddleware, UnhandledErrorMiddleware
 from service.openapi import install_openapi
 from service.problems import http_error_handler, toolkit_error_handler, validation_error_handler
@@ -46,11 +48,15 @@ the same keys and scopes (see docs/mcp.md).
 """
 
 
-def create_app(settings: Settings | None = None, **parts: Unpack[Parts]) -> FastAPI:
+def create_app(
+    settings: Settings | None = None, *, mcp: McpTools | None = None, **parts: Unpack[Parts]
+) -> FastAPI:
     """Build the service over one ``Workspace``.
 
     Args:
         settings: the configuration; ``Settings()`` (environment, ``.env``) when omitted.
+        mcp: the MCP tools to serve at ``/mcp`` behind the API keys (``cli.asgi``
+            passes them; the service does not import them); no ``/mcp`` when omitted.
         parts: a ready-made ``store`` (by default the one the settings name, opened
             here once and closed when the app shuts down), ``embedder`` or ``searcher``
             (by default built from the settings on first use).
@@ -67,14 +73,14 @@ def create_app(settings: Settings | None = None, **parts: Unpack[Parts]) -> Fast
         key_stamps=KeyStamps(workspace.store),
     )
 
-    mcp = McpEndpoint(state)
+    endpoint = McpEndpoint(state, mcp) if mcp is not None else None
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         if settings.background_embedding:  # answer now, embed on (a thread; /healthz)
             workspace.embed_in_background()
             workspace.warm_up_in_background()  # and the offline engine's tables (a thread)
-        async with mcp.running():
+        async with endpoint.running() if endpoint is not None else nullcontext():
             yield
         workspace.close()  # stops that thread; closes the store only if it opened it
 
@@ -108,8 +114,9 @@ def create_app(settings: Settings | None = None, **parts: Unpack[Parts]) -> Fast
 
     for router in ROUTERS:
         app.include_router(router)
-    # The MCP tools over streamable HTTP (API keys as /v1; not in the OpenAPI document).
-    app.router.routes.append(Route(MCP_PATH, mcp, include_in_schema=False))
+    if endpoint is not None:
+        # The MCP tools over streamable HTTP (API keys as /v1; not in the OpenAPI document).
+        app.router.routes.append(Route(MCP_PATH, endpoint, include_in_schema=False))
     install_openapi(app)
     install_docs(app)
     return app

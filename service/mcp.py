@@ -7,37 +7,66 @@ or an unknown key is a 401 problem, a key with none of the tools' scopes a 403 p
 The SDK then serves it statelessly with JSON answers: any worker process can answer any
 request, and the app's deadline covers the whole call. So only POST is served; GET and
 DELETE are 405 problems (no stream to open, no session to end). The tools a key may see
-and call are those of its scopes (``mcp_face.server.ScopeGuard``: a tool's scope is its
-/v1 twin's). The app's middleware (body limit, deadline, last-resort 500) wraps it as it
+and call are those of its scopes (the tools' own scope guard: a tool's scope is its /v1
+twin's). The app's middleware (body limit, deadline, last-resort 500) wraps it as it
 wraps /v1; ``running()`` belongs in the app's lifespan (it starts the SDK's task group).
+
+The service does not import the tools (``mcp_face``): whoever composes the app (``mlens
+serve``: ``cli.asgi``) hands ``create_app`` an ``McpTools``, the server factory and the
+scopes, and ``/mcp`` is served only then.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from mcp.server.context import ServerRequestContext
+from mcp.server.mcpserver import MCPServer
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
-from mcp_face import TOOL_SCOPES, build_server
 from service.auth import authenticate, bearer_scheme
 from service.problems import problem_response, toolkit_error_handler
 from service.state import ServiceState
 from toolkit.errors import PermissionDenied, ToolkitError
 from toolkit.models import ApiKeyRecord
+from toolkit.workspace import Workspace
 
 PATH = "/mcp"
 KEY = "mlens.api_key"
 """Where the authenticated key travels in the ASGI scope, to the tools' scope guard."""
-MCP_SCOPES = frozenset(TOOL_SCOPES.values())
+
+KeyOf = Callable[[ServerRequestContext[Any, Any]], ApiKeyRecord | None]
+"""The API key a request authenticated with (``key_of``), as the tools' server asks it."""
+
+
+class ServerFactory(Protocol):
+    """Builds the MCP server of the tools over a workspace (``mcp_face.build_server``)."""
+
+    def __call__(self, workspace: Workspace, *, api_key: KeyOf) -> MCPServer[Any]:
+        """The server; ``api_key`` names the key of each request (its scopes rule)."""
+        ...
+
+
+@dataclass(frozen=True)
+class McpTools:
+    """What ``/mcp`` serves: the tools' server factory and the scopes of the tools.
+
+    Attributes:
+        build: the server over the app's workspace, guarded by each request's key.
+        scopes: every scope a tool needs; a key with none of them is refused (403).
+    """
+
+    build: ServerFactory
+    scopes: frozenset[str]
 
 
 def key_of(ctx: ServerRequestContext[Any, Any]) -> ApiKeyRecord | None:
@@ -50,9 +79,10 @@ def key_of(ctx: ServerRequestContext[Any, Any]) -> ApiKeyRecord | None:
 class McpEndpoint:
     """The streamable-HTTP MCP endpoint of one app (``__call__`` is its ASGI app)."""
 
-    def __init__(self, state: ServiceState) -> None:
+    def __init__(self, state: ServiceState, tools: McpTools) -> None:
         self.state = state
-        self.server = build_server(state.workspace, api_key=key_of)
+        self.scopes = tools.scopes
+        self.server = tools.build(state.workspace, api_key=key_of)
         self.manager: StreamableHTTPSessionManager | None = None
 
     @asynccontextmanager
@@ -107,8 +137,8 @@ class McpEndpoint:
     async def _authenticate(self, request: Request) -> ApiKeyRecord:
         credentials = await bearer_scheme(request)
         record = await run_in_threadpool(authenticate, request, self.state, credentials)
-        if not record.scopes & MCP_SCOPES:
-            wanted = " ".join(sorted(MCP_SCOPES))
+        if not record.scopes & self.scopes:
+            wanted = " ".join(sorted(self.scopes))
             raise PermissionDenied(
                 f"this API key has none of the scopes of the MCP tools ({wanted})", scope=wanted
             )

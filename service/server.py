@@ -1,7 +1,8 @@
 """``run_server``: the /v1 service on its connection edge, in one process or N.
 
 ``mlens serve`` calls it once the store opens (and the demo and a development key are
-ready). The app is named by its import string (``APP``): each worker process builds its
+ready). The app is named by its import string (``app``: ``cli.asgi.APP``, the service
+with the MCP tools, which the service does not import): each worker process builds its
 own from ``Settings`` of the same environment, so the model is loaded once per process
 and the store opened once per process. The connections go through ``service.edge``;
 N workers each get a socket of their own (``service.workers``).
@@ -14,15 +15,15 @@ import sys
 
 from toolkit.config import Settings
 
-APP = "service.app:create_app"
 
-
-def run_server(settings: Settings, *, host: str, port: int, workers: int = 1) -> None:
-    """Serve ``APP`` on ``host:port`` until SIGINT/SIGTERM; exit with uvicorn's
-    startup-failure status when it cannot start.
+def run_server(settings: Settings, *, app: str, host: str, port: int, workers: int = 1) -> None:
+    """Serve the app ``app`` names on ``host:port`` until SIGINT/SIGTERM; exit with
+    uvicorn's startup-failure status when it cannot start.
 
     Args:
         settings: the edge's bounds and timeouts (``MLENS_*``); the app reads its own.
+        app: the import string of the app's factory (``module:function``), called with
+            no argument in each worker process.
         host, port: the address to bind.
         workers: processes serving requests, each with its own socket (``SO_REUSEPORT``).
     """
@@ -40,7 +41,7 @@ def run_server(settings: Settings, *, host: str, port: int, workers: int = 1) ->
     fd_limit = raise_fd_limit()  # workers inherit it
     limits = EdgeLimits.from_settings(settings, fd_limit=fd_limit)
     config = EdgeConfig(
-        APP,
+        app,
         limits=limits,
         factory=True,
         host=host,

@@ -224,14 +224,8 @@ def commented_news() -> FakeTelegram:
         )
 
     def comment(msg_id: int, text: str, sender: tl.User, to: int, top: int | None = None) -> Any:
-        return tl.Message(
-            id=msg_id,
-            peer_id=tl.PeerChannel(DISCUSSION.id),
-            date=BASE_TIME + timedelta(minutes=msg_id),
-            message=text,
-            from_id=tl.PeerUser(sender.id),
-            reply_to=tl.MessageReplyHeader(reply_to_msg_id=to, reply_to_top_id=top),
-        )
+        reply = tl.MessageReplyHeader(reply_to_msg_id=to, reply_to_top_id=top)
+        return text_message(DISCUSSION, msg_id, text, sender=sender, reply_to=reply)
 
     return FakeTelegram(
         entities=[ALICE, BOB, CAROL, NEWS, DISCUSSION],

@@ -17,7 +17,6 @@ import uvicorn
 from serving import live_workers, serve_env, serve_log, start_serve, stop_serve
 from typer.testing import CliRunner
 
-import service.server
 import service.workers
 from benchmarks.bench_service import free_port, wait_until_healthy
 from cli.app import app
@@ -76,9 +75,8 @@ def test_serve_with_workers_hands_the_config_to_the_supervisor(
     # The workers read it: none embeds in the background (each would embed the same).
     assert os.environ["MLENS_BACKGROUND_EMBEDDING"] == "false"
     (config,) = configs
-    assert (config.app, config.factory, config.workers) == (service.server.APP, True, 3)
+    assert (config.app, config.factory, config.workers) == ("cli.asgi:create_app", True, 3)
     assert (config.host, config.port, config.timeout_graceful_shutdown) == ("127.0.0.1", 8124, 4)
-    assert service.server.APP == "service.app:create_app"
 
 
 def _env(tmp_path: Path, **extra: str) -> dict[str, str]:

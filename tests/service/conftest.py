@@ -2,7 +2,8 @@
 
 - ``settings``: isolated Settings (in-memory store, no ``MLENS_*`` from the
   environment, rate limits and background embedding off); ``app``:
-  ``create_app(settings, **app_state)``; ``store``: its store; ``client``: a
+  ``create_app(settings, **app_state)`` of ``cli.asgi`` (the app ``mlens serve`` serves:
+  /v1 and the MCP tools at /mcp); ``store``: its store; ``client``: a
   ``TestClient`` with the lifespan running.
 - ``make_key(*scopes)``: a bearer token with those scopes (every scope when none given);
   ``auth(*scopes)``: the ``Authorization`` header dict for such a key.
@@ -12,6 +13,8 @@
   override it in a test module
   (``@pytest.fixture def app_state(embedder): return {"embedder": embedder}``).
 - The live messenger is an offline ``FakeMessenger`` (``fake_messenger`` fixture).
+- ``llm``: a scripted LLM endpoint on 127.0.0.1; ``llm_clients(**overrides)``: clients of
+  apps over the seeded summary store whose LLM it is (``LlmClients``).
 
 ``PROTECTED_ROUTES`` is the registry of every authenticated route, checked by the auth
 matrix in ``test_auth.py``: append ``(method, path, scope, example)`` for a new route,
@@ -27,18 +30,25 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from fake_llm import FakeLLM
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from summary_data import seed
 
-from service.app import create_app
+from cli.asgi import create_app
 from service.deps import get_messenger_client_factory
 from service.state import state_of
 from toolkit.apikeys import SCOPES, create_api_key
 from toolkit.config import Settings
+from toolkit.embeddings import Embedder
 from toolkit.errors import SourceNotFound, UpstreamRateLimited
 from toolkit.ingest.live import ResolvedSource
 from toolkit.models import Message, Source, SourceKind, SourceRef
+from toolkit.store import SQLiteStore
 from toolkit.store.base import MessageStore
+
+LlmClients = Callable[..., TestClient]
+"""``llm_clients``: ``make(**settings overrides)`` → a client of an app over its LLM."""
 
 PUBLIC_HANDLE = "lens_public"
 PUBLIC_INTERNAL_ID = 1001234567
@@ -236,6 +246,40 @@ def auth(make_key: Callable[..., str]) -> Callable[..., dict[str, str]]:
         return {"Authorization": f"Bearer {make_key(*scopes)}"}
 
     return headers
+
+
+@pytest.fixture
+def llm() -> Iterator[FakeLLM]:
+    """A scripted OpenAI-compatible endpoint on 127.0.0.1 (``fake_llm.FakeLLM``)."""
+    with FakeLLM() as server:
+        yield server
+
+
+@pytest.fixture
+def llm_clients(settings: Settings, embedder: Embedder, llm: FakeLLM) -> Iterator[LlmClients]:
+    """``make(**overrides)``: a client, with a ``summary.run`` key, of an app over its own
+    seeded store (``summary_data.seed``) whose LLM is ``llm`` (5 s timeout and no retries
+    unless ``overrides`` of the settings say otherwise); every one closed after the test."""
+    stores: list[SQLiteStore] = []
+    clients: list[TestClient] = []
+
+    def make(**overrides: Any) -> TestClient:
+        values = {"llm_base_url": llm.url, "llm_timeout": 5.0, "llm_max_retries": 0}
+        configured = settings.model_copy(update={**values, **overrides})
+        store = SQLiteStore(":memory:")
+        seed(store)
+        stores.append(store)
+        token, _ = create_api_key(store, name="t", scopes=["summary.run"])
+        client = TestClient(create_app(configured, store=store, embedder=embedder))
+        client.headers["Authorization"] = f"Bearer {token}"
+        clients.append(client.__enter__())
+        return client
+
+    yield make
+    for client in clients:
+        client.__exit__(None, None, None)
+    for store in stores:
+        store.close()
 
 
 @pytest.fixture

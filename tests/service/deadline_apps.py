@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from service.app import create_app
+from cli.asgi import create_app
 from service.state import state_of
 from toolkit import deadline
 from toolkit.apikeys import create_api_key

@@ -7,20 +7,13 @@ the deadline), and an answer in another language than asked."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from fake_llm import FakeLLM, Reply, summary_json
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
-from summary_data import seed
-
-from service.app import create_app
-from toolkit.apikeys import create_api_key
-from toolkit.config import Settings
-from toolkit.embeddings import Embedder
-from toolkit.store import SQLiteStore
 
 CHAT = "/v1/summaries/chat"
 PERIOD = {"started_at": "2024-05-06T00:00:00Z", "ended_at": "2024-05-13T00:00:00Z"}
@@ -28,39 +21,14 @@ Client = Callable[..., TestClient]
 
 
 @pytest.fixture
-def llm() -> Iterator[FakeLLM]:
-    with FakeLLM() as server:
-        yield server
-
-
-@pytest.fixture
-def make_client(settings: Settings, embedder: Embedder, llm: FakeLLM) -> Iterator[Client]:
-    stores: list[SQLiteStore] = []
-    clients: list[TestClient] = []
+def make_client(llm_clients: Client) -> Client:
+    """Clients of apps whose LLM engine has a live-looking key (what must never leak)."""
 
     def make(**overrides: Any) -> TestClient:
-        values = {
-            "llm_base_url": llm.url,
-            "llm_api_key": SecretStr("sk-live-secretWXYZ"),
-            "llm_timeout": 5.0,
-            "llm_max_retries": 0,
-            "summary_engine": "llm",
-        }
-        configured = settings.model_copy(update={**values, **overrides})
-        store = SQLiteStore(":memory:")
-        seed(store)
-        stores.append(store)
-        token, _ = create_api_key(store, name="t", scopes=["summary.run"])
-        client = TestClient(create_app(configured, store=store, embedder=embedder))
-        client.headers["Authorization"] = f"Bearer {token}"
-        clients.append(client.__enter__())
-        return client
+        values = {"llm_api_key": SecretStr("sk-live-secretWXYZ"), "summary_engine": "llm"}
+        return llm_clients(**{**values, **overrides})
 
-    yield make
-    for client in clients:
-        client.__exit__(None, None, None)
-    for store in stores:
-        store.close()
+    return make
 
 
 def _chat(client: TestClient, language: str = "en") -> Any:

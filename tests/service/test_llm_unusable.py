@@ -5,19 +5,14 @@ answers with the extractive engine, saying so in the engine header."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from fake_llm import FakeLLM, Reply, summary_json
 from fastapi.testclient import TestClient
-from summary_data import seed
 
-from service.app import create_app
-from toolkit.apikeys import create_api_key
-from toolkit.config import Settings
 from toolkit.embeddings import Embedder
-from toolkit.store import SQLiteStore
 
 PROBLEM = "application/problem+json"
 CHAT = "/v1/summaries/chat"
@@ -28,38 +23,6 @@ Client = Callable[..., TestClient]
 @pytest.fixture
 def app_state(embedder: Embedder) -> dict[str, Any]:
     return {"embedder": embedder}
-
-
-@pytest.fixture
-def llm() -> Iterator[FakeLLM]:
-    with FakeLLM() as server:
-        yield server
-
-
-@pytest.fixture
-def make_client(
-    settings: Settings, embedder: Embedder, llm: FakeLLM
-) -> Iterator[Callable[..., TestClient]]:
-    stores: list[SQLiteStore] = []
-    clients: list[TestClient] = []
-
-    def make(**overrides: Any) -> TestClient:
-        values = {"llm_base_url": llm.url, "llm_timeout": 5.0, "llm_max_retries": 0}
-        configured = settings.model_copy(update={**values, **overrides})
-        store = SQLiteStore(":memory:")
-        seed(store)
-        stores.append(store)
-        token, _ = create_api_key(store, name="t", scopes=["summary.run"])
-        client = TestClient(create_app(configured, store=store, embedder=embedder))
-        client.headers["Authorization"] = f"Bearer {token}"
-        clients.append(client.__enter__())
-        return client
-
-    yield make
-    for client in clients:
-        client.__exit__(None, None, None)
-    for store in stores:
-        store.close()
 
 
 def _chat(client: TestClient, language: str = "en") -> Any:
@@ -89,41 +52,41 @@ UNUSABLE = {
 
 @pytest.mark.parametrize(("replies", "why"), list(UNUSABLE.values()), ids=list(UNUSABLE))
 def test_an_unusable_answer_is_a_502_problem_naming_why(
-    make_client: Client, llm: FakeLLM, replies: list[Reply], why: str
+    llm_clients: Client, llm: FakeLLM, replies: list[Reply], why: str
 ) -> None:
     llm.push(*replies)
-    response = _chat(make_client())
+    response = _chat(llm_clients())
     assert response.status_code == 502, response.text
     assert response.headers["content-type"] == PROBLEM
     assert why in response.json()["detail"]
 
 
 def test_a_trickling_endpoint_is_504_within_the_request_timeout(
-    make_client: Client, llm: FakeLLM
+    llm_clients: Client, llm: FakeLLM
 ) -> None:
     llm.push(Reply(content=summary_json("a" * 500), trickle=0.1))
     started = time.monotonic()
-    response = _chat(make_client(llm_timeout=1.0))
+    response = _chat(llm_clients(llm_timeout=1.0))
     assert response.status_code == 504
     assert time.monotonic() - started < 3.0
     assert llm.hung_up.wait(2)
 
 
 def test_a_trickling_endpoint_is_503_at_the_service_deadline(
-    make_client: Client, llm: FakeLLM
+    llm_clients: Client, llm: FakeLLM
 ) -> None:
     llm.push(Reply(content=summary_json("a" * 500), trickle=0.1))
     started = time.monotonic()
-    response = _chat(make_client(llm_timeout=30.0, summary_timeout_seconds=1.0))
+    response = _chat(llm_clients(llm_timeout=30.0, summary_timeout_seconds=1.0))
     assert response.status_code == 503
     assert response.json()["type"].endswith("deadline-exceeded")
     assert time.monotonic() - started < 3.0
     assert llm.hung_up.wait(2)
 
 
-def test_the_extractive_fallback_answers_and_says_so(make_client: Client, llm: FakeLLM) -> None:
+def test_the_extractive_fallback_answers_and_says_so(llm_clients: Client, llm: FakeLLM) -> None:
     llm.push(Reply(content="Sure!"), Reply(content="Still not JSON"))
-    client = make_client(llm_fallback="extractive")
+    client = llm_clients(llm_fallback="extractive")
     response = _chat(client)
     assert response.status_code == 200
     assert response.headers["x-summary-engine"] == "extractive (llm fallback: invalid output)"
@@ -137,17 +100,17 @@ def test_the_extractive_fallback_answers_and_says_so(make_client: Client, llm: F
     assert again.json()["summary"] == "The LLM is back."
 
 
-def test_the_fallback_covers_a_failing_endpoint_too(make_client: Client, llm: FakeLLM) -> None:
+def test_the_fallback_covers_a_failing_endpoint_too(llm_clients: Client, llm: FakeLLM) -> None:
     llm.push(Reply(status=500, body={"error": {"message": "boom"}}))
-    response = _chat(make_client(llm_fallback="extractive"))
+    response = _chat(llm_clients(llm_fallback="extractive"))
     assert response.status_code == 200
     assert response.headers["x-summary-engine"] == "extractive (llm fallback: endpoint error)"
 
 
 def test_no_fallback_where_the_extractive_engine_has_no_pack(
-    make_client: Client, llm: FakeLLM
+    llm_clients: Client, llm: FakeLLM
 ) -> None:
     llm.push(Reply(content="Sure!"), Reply(content="Still not JSON"))
-    response = _chat(make_client(llm_fallback="extractive"), language="de")
+    response = _chat(llm_clients(llm_fallback="extractive"), language="de")
     assert response.status_code == 502
     assert "stayed invalid" in response.json()["detail"]

@@ -1,5 +1,8 @@
 """``/mcp``: the MCP tools over streamable HTTP, with the SDK's own client, behind API keys.
 
+The app is the one ``mlens serve`` serves (``cli.asgi``: the service composed with the
+tools, which the service itself does not import).
+
 The client talks to the app in process (``httpx2``'s ASGI transport, the app's lifespan
 entered by the test), so the whole middleware stack of /v1 is in the way, as in serving.
 """
@@ -18,8 +21,10 @@ from fastapi.testclient import TestClient
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_calls import EVERY_TOOL
+from uvicorn.importer import import_from_string
 
-from service.app import create_app
+import service.app
+from cli.asgi import APP, create_app
 from service.state import state_of
 from toolkit.apikeys import create_api_key
 from toolkit.config import Settings
@@ -217,3 +222,17 @@ def test_only_post_is_served_the_rest_is_a_405_problem(
     assert response.status_code == 405
     assert response.headers["allow"] == "POST"
     assert response.headers["content-type"] == "application/problem+json"
+
+
+def test_the_served_app_mounts_the_tools_and_the_bare_service_does_not(
+    settings: Settings,
+) -> None:
+    served = import_from_string(APP)  # what uvicorn's workers build (``mlens serve``)
+    assert served is create_app
+    bare = service.app.create_app(settings)
+    token, _ = create_api_key(state_of(bare).workspace.store, name="k", scopes={"search.read"})
+    with TestClient(bare) as client:
+        response = client.post(
+            "/mcp", json=LIST_TOOLS, headers={**ACCEPT, "Authorization": f"Bearer {token}"}
+        )
+    assert response.status_code == 404

@@ -7,6 +7,7 @@ import logging
 import os
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -36,15 +37,16 @@ def own_pg() -> Iterator[PgServer]:
         yield server
 
 
-@pytest.mark.slow
-def test_postgres_stopped_and_started_mid_run(
-    own_pg: PgServer, embedder: Embedder, tmp_path: Path
-) -> None:
-    url = own_pg.create_database("faults")
+@contextmanager
+def _served_pg(
+    own_pg: PgServer, name: str, embedder: Embedder, tmp_path: Path
+) -> Iterator[tuple[TestClient, dict[str, str]]]:
+    """A client of the service over a new database ``name`` of ``own_pg`` (the trip chat,
+    searched three times so that the pool holds connections), and a key's header."""
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         data_dir=tmp_path / "data",
-        database_url=url,
+        database_url=own_pg.create_database(name),
         rate_limit_per_minute=0,
         auth_failures_per_minute=0,
     )
@@ -52,28 +54,43 @@ def test_postgres_stopped_and_started_mid_run(
     auth = {"Authorization": f"Bearer {token}"}
     app = create_app(settings, embedder=embedder)
     with TestClient(app, raise_server_exceptions=False) as client:
-        for _ in range(3):  # the pool holds connections opened before the outage
+        for _ in range(3):  # the pool holds connections opened before the fault
             assert client.post("/v1/search/messages", json=SEARCH, headers=auth).status_code == 200
         assert client.get("/healthz").status_code == 200
+        yield client, auth
 
-        own_pg.halt()
+
+def _assert_store_down(client: TestClient, auth: dict[str, str], *, searches: int) -> None:
+    """Each search is a 503 problem within 3 s, and /healthz one within 1.5 s naming the store."""
+    for _ in range(searches):
         status, took, kind = _timed(
             client, "POST", "/v1/search/messages", json=SEARCH, headers=auth
         )
         assert (status, kind) == (503, PROBLEM_JSON)
         assert took < 3
-        status, took, kind = _timed(client, "GET", "/healthz")
-        assert (status, kind) == (503, PROBLEM_JSON)
-        assert took < 1.5
-        assert "store" in client.get("/healthz").json()["detail"]
+    status, took, kind = _timed(client, "GET", "/healthz")
+    assert (status, kind) == (503, PROBLEM_JSON)
+    assert took < 1.5
+    assert "store" in client.get("/healthz").json()["detail"]
+
+
+def _searches(client: TestClient, auth: dict[str, str], n: int) -> list[int]:
+    return [
+        client.post("/v1/search/messages", json=SEARCH, headers=auth).status_code for _ in range(n)
+    ]
+
+
+@pytest.mark.slow
+def test_postgres_stopped_and_started_mid_run(
+    own_pg: PgServer, embedder: Embedder, tmp_path: Path
+) -> None:
+    with _served_pg(own_pg, "faults", embedder, tmp_path) as (client, auth):
+        own_pg.halt()
+        _assert_store_down(client, auth, searches=1)
 
         own_pg.resume()
         # Every pooled connection died with the old server: none fails a request now.
-        statuses = [
-            client.post("/v1/search/messages", json=SEARCH, headers=auth).status_code
-            for _ in range(6)
-        ]
-        assert statuses == [200] * 6
+        assert _searches(client, auth, 6) == [200] * 6
         assert client.get("/healthz").status_code == 200
 
 
@@ -84,34 +101,10 @@ def test_postgres_frozen_and_continued_mid_run(
     """Its processes stopped (SIGSTOP), the server accepts connections and answers
     nothing: a request is a 503 problem within 3 s, /healthz says the store is down,
     and everything answers again once the processes continue (SIGCONT)."""
-    url = own_pg.create_database("frozen")
-    settings = Settings(
-        _env_file=None,  # type: ignore[call-arg]
-        data_dir=tmp_path / "data",
-        database_url=url,
-        rate_limit_per_minute=0,
-        auth_failures_per_minute=0,
-    )
-    token = seed_trip(settings, tmp_path, embedder=embedder)
-    auth = {"Authorization": f"Bearer {token}"}
-    app = create_app(settings, embedder=embedder)
-    with TestClient(app, raise_server_exceptions=False) as client:
-        for _ in range(3):  # the pool holds connections opened before the freeze
-            assert client.post("/v1/search/messages", json=SEARCH, headers=auth).status_code == 200
-        assert client.get("/healthz").status_code == 200
-
+    with _served_pg(own_pg, "frozen", embedder, tmp_path) as (client, auth):
         own_pg.freeze()
         try:
-            for _ in range(2):
-                status, took, kind = _timed(
-                    client, "POST", "/v1/search/messages", json=SEARCH, headers=auth
-                )
-                assert (status, kind) == (503, PROBLEM_JSON)
-                assert took < 3
-            status, took, kind = _timed(client, "GET", "/healthz")
-            assert (status, kind) == (503, PROBLEM_JSON)
-            assert took < 1.5
-            assert "store" in client.get("/healthz").json()["detail"]
+            _assert_store_down(client, auth, searches=2)
         finally:
             own_pg.thaw()
 
@@ -119,11 +112,7 @@ def test_postgres_frozen_and_continued_mid_run(
         while client.get("/healthz").status_code != 200 and time.monotonic() < deadline:
             time.sleep(0.2)
         assert client.get("/healthz").status_code == 200
-        statuses = [
-            client.post("/v1/search/messages", json=SEARCH, headers=auth).status_code
-            for _ in range(4)
-        ]
-        assert statuses == [200] * 4
+        assert _searches(client, auth, 4) == [200] * 4
 
 
 def _overwrite_pages(path: Path, pages: list[int]) -> None:

@@ -8,21 +8,17 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from fake_llm import FakeLLM, Reply, summary_json, with_llm
+from fake_llm import FakeLLM, Reply, summary_json
 from fastapi.testclient import TestClient
 from summary_data import seed
 
-from service.app import SUMMARY_PATHS, create_app
+from service.app import SUMMARY_PATHS
 from service.middleware import DeadlineMiddleware
-from toolkit.apikeys import create_api_key
-from toolkit.config import Settings
 from toolkit.embeddings import Embedder
-from toolkit.store import SQLiteStore
 from toolkit.store.base import MessageStore
 from toolkit.summarize.period_wording import find_period_wording
 
@@ -224,23 +220,9 @@ def test_another_scope_is_403(client: TestClient, auth: Auth, path: str) -> None
 
 
 @pytest.fixture
-def llm() -> Iterator[FakeLLM]:
-    with FakeLLM() as server:
-        yield server
-
-
-@pytest.fixture
-def llm_client(settings: Settings, embedder: Embedder, llm: FakeLLM) -> Iterator[TestClient]:
-    configured = settings.model_copy(
-        update={"llm_base_url": llm.url, "llm_timeout": 0.5, "llm_max_retries": 0}
-    )
-    store = SQLiteStore(":memory:")
-    seed(store)
-    token, _ = create_api_key(store, name="t", scopes=["summary.run"])
-    with TestClient(create_app(configured, store=store, embedder=embedder)) as test_client:
-        test_client.headers["Authorization"] = f"Bearer {token}"
-        yield test_client
-    store.close()
+def llm_client(llm_clients: Callable[..., TestClient]) -> TestClient:
+    """A client of an app whose LLM (``llm``) gets half a second to answer."""
+    return llm_clients(llm_timeout=0.5)
 
 
 def _chat(client: TestClient) -> Any:
@@ -293,52 +275,34 @@ def test_other_llm_failures_are_502(
     assert response.headers["content-type"] == PROBLEM
 
 
-@contextmanager
-def _summary_client(settings: Settings, embedder: Embedder) -> Iterator[TestClient]:
-    """A client with a ``summary.run`` key of an app over the seeded store."""
-    store = SQLiteStore(":memory:")
-    seed(store)
-    token, _ = create_api_key(store, name="t", scopes=["summary.run"])
-    app = create_app(settings, store=store, embedder=embedder)
-    try:
-        with TestClient(app, headers={"Authorization": f"Bearer {token}"}) as client:
-            yield client
-    finally:
-        store.close()
-
-
 def test_an_llm_request_past_the_request_deadline_is_abandoned(
-    settings: Settings, embedder: Embedder, llm: FakeLLM
+    llm_clients: Callable[..., TestClient], llm: FakeLLM
 ) -> None:
-    configured = with_llm(
-        settings, llm, llm_timeout=10.0, llm_max_retries=2, summary_timeout_seconds=0.5
-    )
+    client = llm_clients(llm_timeout=10.0, llm_max_retries=2, summary_timeout_seconds=0.5)
     llm.handler = lambda request: Reply(content=summary_json("late"), delay=30.0)
-    with _summary_client(configured, embedder) as client:
-        response = _chat(client)
-        assert response.status_code == 503
-        assert response.json()["type"].endswith("deadline-exceeded")
-        # The worker thread's LLM request is closed at the deadline, not after the
-        # 10 s request timeout, and no retry follows it. On a busy machine the
-        # messages' embedding can outlast the 0.5 s deadline: then no LLM call starts.
-        if not llm.hung_up.wait(5):
-            assert llm.requests == []
-        time.sleep(0.3)
-        assert len(llm.requests) <= 1
+    response = _chat(client)
+    assert response.status_code == 503
+    assert response.json()["type"].endswith("deadline-exceeded")
+    # The worker thread's LLM request is closed at the deadline, not after the 10 s
+    # request timeout, and no retry follows it. On a busy machine the messages'
+    # embedding can outlast the 0.5 s deadline: then no LLM call starts.
+    if not llm.hung_up.wait(5):
+        assert llm.requests == []
+    time.sleep(0.3)
+    assert len(llm.requests) <= 1
 
 
 @pytest.mark.slow
 def test_summaries_run_under_their_own_deadline_and_searches_under_the_request_deadline(
-    settings: Settings, embedder: Embedder, llm: FakeLLM
+    llm_clients: Callable[..., TestClient], llm: FakeLLM
 ) -> None:
     """An LLM on the same machine takes longer than a search should: a summary that needs
     1.5 s is answered although requests in general are abandoned after 1 s."""
-    configured = with_llm(settings, llm, request_timeout_seconds=1.0, summary_timeout_seconds=20.0)
+    client = llm_clients(request_timeout_seconds=1.0, summary_timeout_seconds=20.0)
     llm.handler = lambda request: Reply(content=summary_json("patient"), delay=1.5)
-    with _summary_client(configured, embedder) as client:
-        response = _chat(client)
-        assert response.status_code == 200, response.text
-        assert response.json()["summary"] == "patient"
+    response = _chat(client)
+    assert response.status_code == 200, response.text
+    assert response.json()["summary"] == "patient"
     middleware = DeadlineMiddleware(
         client.app, seconds=1.0, long_seconds=20.0, long_paths=SUMMARY_PATHS
     )

@@ -19,7 +19,7 @@ from toolkit.embeddings import Embedder, similarity_floor
 from toolkit.evaluate.metrics import METRICS, evaluate_ranking
 from toolkit.evaluate.rankers import bm25_scores, dense_scores, hybrid_signals, ranking, rrf_scores
 from toolkit.evaluate.results import METHODS, Results
-from toolkit.evaluate.retrieval import CROSS_SETS, DEV_DIR, RetrievalSet, load_cross_set, load_set
+from toolkit.evaluate.retrieval import DEV_DIR, RetrievalSet, load_set
 from toolkit.search.scorer import Signals, fuse
 from toolkit.search.signals import FloatVector, semantic, short_factor
 from toolkit.search.textcache import TextCache
@@ -107,8 +107,8 @@ def prepare_sets(
     floor = similarity_floor(embedder)
     prepared = {}
     for name in names:
-        load = load_cross_set if name in CROSS_SETS else load_set
-        rset = load(name, embedder, dev_dir=dev_dir, cache_dir=cache_dir, limit=limits.get(name))
+        limit = limits.get(name)
+        rset = load_set(name, embedder, dev_dir=dev_dir, cache_dir=cache_dir, limit=limit)
         prepared[name] = prepare(rset, semantic_floor=floor)
     return prepared
 

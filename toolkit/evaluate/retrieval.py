@@ -128,16 +128,25 @@ def load_set(
     cache_dir: Path = Path("data/cache"),
     limit: int | None = None,
 ) -> RetrievalSet:
-    """Load a dev file with its vectors, embedding (and caching) them on first use.
+    """Load a dev set with its vectors, embedding (and caching) them on first use.
+
+    A cross-language set of ``CROSS_SETS`` is built from its two files (``cross_set``):
+    the questions' file subsampled by ``limit``, the candidates' file whole.
 
     Args:
-        name: the file's short name (``ru_xquad``, ``en_xquad``, ``ru_stsb``, ``en_stsb``).
+        name: the file's short name (``ru_xquad``, ``en_xquad``, ``ru_stsb``, ``en_stsb``),
+            or a cross-language set's (``en-ru_xquad``, ``ru-en_xquad``).
         embedder: the model whose vectors to use.
         dev_dir: where the files are.
         cache_dir: where vectors are cached (one ``.npz`` per model and file content).
         limit: only the first ``limit`` queries (quick runs, tests); their vectors come
             from the whole file's cache when there is one.
     """
+    if name in CROSS_SETS:
+        asked, searched = CROSS_SETS[name]
+        questions = load_set(asked, embedder, dev_dir=dev_dir, cache_dir=cache_dir, limit=limit)
+        candidates = load_set(searched, embedder, dev_dir=dev_dir, cache_dir=cache_dir)
+        return cross_set(name, questions, candidates)
     path = dev_path(name, dev_dir)
     queries = load_queries(path, limit=limit)
     texts: dict[str, str] = {}
@@ -202,31 +211,6 @@ def cross_set(name: str, questions: RetrievalSet, candidates: RetrievalSet) -> R
     )
 
 
-def load_cross_set(
-    name: str,
-    embedder: Embedder,
-    *,
-    dev_dir: Path = DEV_DIR,
-    cache_dir: Path = Path("data/cache"),
-    limit: int | None = None,
-) -> RetrievalSet:
-    """A cross-language set of ``CROSS_SETS`` from its two files (vectors as ``load_set``).
-
-    Args:
-        name: ``en-ru_xquad`` or ``ru-en_xquad``.
-        embedder: the model whose vectors to use.
-        dev_dir: where the files are.
-        cache_dir: where vectors are cached.
-        limit: only the first ``limit`` questions of the questions' file (its shared ones).
-    """
-    if name not in CROSS_SETS:
-        raise ValueError(f"unknown cross-language set {name!r}; known: {', '.join(CROSS_SETS)}")
-    asked, searched = CROSS_SETS[name]
-    questions = load_set(asked, embedder, dev_dir=dev_dir, cache_dir=cache_dir, limit=limit)
-    candidates = load_set(searched, embedder, dev_dir=dev_dir, cache_dir=cache_dir)
-    return cross_set(name, questions, candidates)
-
-
 __all__ = [
     "CROSS_SETS",
     "DEV_DIR",
@@ -236,7 +220,6 @@ __all__ = [
     "cache_file",
     "cross_set",
     "dev_path",
-    "load_cross_set",
     "load_queries",
     "load_set",
 ]

@@ -10,7 +10,7 @@ asked for. A third backend is one opener here (and its dialect module).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from urllib.parse import urlsplit
 
 from toolkit.errors import ConfigError
@@ -55,13 +55,7 @@ def _postgres(location: str, options: StoreOptions) -> MessageStore:
         raise ConfigError(
             f"PostgreSQL needs psycopg: pip install 'message-lens[pg]' ({exc})"
         ) from exc
-    return PostgresStore(
-        location,
-        pool_size=options.pool_size,
-        connect_timeout=options.connect_timeout,
-        pool_wait=options.pool_wait,
-        statement_timeout=options.statement_timeout,
-    )
+    return PostgresStore(location, **asdict(options))
 
 
 BACKENDS: Mapping[str, Opener] = {

@@ -36,7 +36,7 @@ from __future__ import annotations
 import contextlib
 import select
 from collections.abc import Iterator, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict, Unpack
 
 import psycopg
 
@@ -223,11 +223,10 @@ class PostgresDialect(Dialect):
         return sql, {"s": source_id, "ids": ids, "before": walk.before, "after": walk.after}
 
 
-class PostgresStore(SQLStore):
-    """The PostgreSQL ``MessageStore``.
+class PostgresOptions(TypedDict, total=False):
+    """How a ``PostgresStore`` connects (the defaults are ``PostgresDialect``'s).
 
-    Args:
-        url: ``postgresql://user:password@host:port/database`` (created tables are migrated).
+    Attributes:
         pool_size: most connections this process keeps open.
         connect_timeout: seconds to wait for the server when opening a connection.
         pool_wait: seconds a caller waits for a free pooled connection.
@@ -236,24 +235,22 @@ class PostgresStore(SQLStore):
             ``connect_timeout`` s whatever this is.
     """
 
-    def __init__(
-        self,
-        url: str,
-        *,
-        pool_size: int = 8,
-        connect_timeout: float = 2.0,
-        pool_wait: float = 2.0,
-        statement_timeout: float | None = 30.0,
-    ) -> None:
-        super().__init__(
-            PostgresDialect(
-                url,
-                pool_size=pool_size,
-                connect_timeout=connect_timeout,
-                pool_wait=pool_wait,
-                statement_timeout=statement_timeout,
-            )
-        )
+    pool_size: int
+    connect_timeout: float
+    pool_wait: float
+    statement_timeout: float | None
+
+
+class PostgresStore(SQLStore):
+    """The PostgreSQL ``MessageStore``.
+
+    Args:
+        url: ``postgresql://user:password@host:port/database`` (created tables are migrated).
+        options: how it connects (``PostgresOptions``).
+    """
+
+    def __init__(self, url: str, **options: Unpack[PostgresOptions]) -> None:
+        super().__init__(PostgresDialect(url, **options))
 
     def take_rate_token(self, key: str, *, per_minute: float, burst: int) -> float | None:
         """Take one token from ``key``'s shared bucket in one atomic statement.

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -252,12 +253,25 @@ def test_the_v1_hybrid_digest(
     assert_sound(summary, CHAT, ids, engine="hybrid", counted="items_offline" in data)
 
 
-@pytest.mark.usefixtures("clean_env")
-def test_the_cli_chat_summary(
+@pytest.fixture
+def cli_summary(
+    llama_server: LlamaServer,  # noqa: F811
+    demo: Workspace,
+    clean_env: pytest.MonkeyPatch,
+) -> Callable[..., dict[str, Any]]:
+    """``cli_summary(options, **env)``: ``mlens summarize`` of the chat's 22:00–23:00 hour
+    with ``options`` and ``--json``, the LLM at ``llama_server`` (no retries, 120 s: a busy
+    2-core machine) and the settings ``env``; its JSON answer."""
+    return partial(_cli_summary, llama_server, demo, clean_env)
+
+
+def _cli_summary(
     llama_server: LlamaServer,  # noqa: F811
     demo: Workspace,
     monkeypatch: pytest.MonkeyPatch,
-) -> None:
+    options: list[str],
+    **env: str,
+) -> dict[str, Any]:
     from typer.testing import CliRunner
 
     from cli import app, state
@@ -266,20 +280,25 @@ def test_the_cli_chat_summary(
         "MLENS_DATA_DIR": str(demo.settings.data_dir),
         "MLENS_LLM_BASE_URL": llama_server.url,
         "MLENS_LLM_MODEL": MODEL,
-        "MLENS_LLM_MAX_TOKENS": "300",
         "MLENS_LLM_MAX_RETRIES": "0",
         "MLENS_LLM_TIMEOUT": "120",  # local_settings' timeout: a busy 2-core machine
+        **env,
     }
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     state.reset()
     try:
         args = ["summarize", CHAT, "--from", "2026-10-20T22:00", "--to", "2026-10-20T23:00"]
-        result = CliRunner().invoke(app, [*args, "--json"])
+        result = CliRunner().invoke(app, [*args, *options, "--json"])
     finally:
         state.reset()
     assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_the_cli_chat_summary(cli_summary: Callable[..., dict[str, Any]], demo: Workspace) -> None:
+    data = cli_summary([], MLENS_LLM_MAX_TOKENS="300")
     assert data["engine"] == "llm"
     start = CHAT_FROM + timedelta(hours=2)
     ids = window_ids(demo.store, CHAT, start, start + timedelta(hours=1))
@@ -292,34 +311,8 @@ def test_the_cli_chat_summary(
     assert data["items_kept"] == sum(len(s["items"]) for s in data["sections"])
 
 
-@pytest.mark.usefixtures("clean_env")
-def test_the_cli_hybrid_digest(
-    llama_server: LlamaServer,  # noqa: F811
-    demo: Workspace,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from typer.testing import CliRunner
-
-    from cli import app, state
-
-    env = {
-        "MLENS_DATA_DIR": str(demo.settings.data_dir),
-        "MLENS_LLM_BASE_URL": llama_server.url,
-        "MLENS_LLM_MODEL": MODEL,
-        "MLENS_LLM_MAX_RETRIES": "0",
-        "MLENS_LLM_TIMEOUT": "120",
-        "MLENS_LLM_HYBRID_MAX_ITEMS": "4",
-    }
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-    state.reset()
-    try:
-        args = ["summarize", CHAT, "--from", "2026-10-20T22:00", "--to", "2026-10-20T23:00"]
-        result = CliRunner().invoke(app, [*args, "--engine", "hybrid", "--json"])
-    finally:
-        state.reset()
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
+def test_the_cli_hybrid_digest(cli_summary: Callable[..., dict[str, Any]], demo: Workspace) -> None:
+    data = cli_summary(["--engine", "hybrid"], MLENS_LLM_HYBRID_MAX_ITEMS="4")
     assert data["engine"] == "hybrid"
     assert data["sections"]
     start = CHAT_FROM + timedelta(hours=2)

@@ -14,8 +14,13 @@ from typing import Any
 
 from toolkit.evaluate.bootstrap import paired_bootstrap
 from toolkit.evaluate.claims.base import Evidence, Finding, Run, Verdict
-from toolkit.evaluate.claims.ranking import hybrid_margins, prepared_sets
-from toolkit.evaluate.compare import Prepared, PreparedQuery, compare, method_scores, prepare_sets
+from toolkit.evaluate.claims.ranking import (
+    hybrid_margins,
+    prepared_of,
+    ranking_results,
+    results_of,
+)
+from toolkit.evaluate.compare import Prepared, PreparedQuery, method_scores
 from toolkit.evaluate.metrics import evaluate_ranking
 from toolkit.evaluate.rankers import ranking
 from toolkit.evaluate.results import BASELINES, METHODS, Results
@@ -30,21 +35,12 @@ SHOWN = ("nDCG@10", "MRR@10")
 
 def cross_prepared(run: Run) -> Prepared:
     """The cross-language sets, prepared once per run (subsampled by ``run.limit``)."""
-    return run.measure(
-        "cross prepared",
-        lambda: prepare_sets(
-            run.embedder,
-            CROSS_SETS,
-            cache_dir=run.cache_dir,
-            limits=dict.fromkeys(CROSS_SETS, run.limit),
-            dev_dir=run.dev_dir,
-        ),
-    )
+    return prepared_of(run, CROSS_SETS, "cross ")
 
 
 def cross_results(run: Run, weights: SearchWeights) -> Results:
     """Every method on every cross-language set, the hybrid with ``weights`` (once per run)."""
-    return run.measure(f"cross ranking {weights!r}", lambda: compare(cross_prepared(run), weights))
+    return results_of(run, CROSS_SETS, weights, "cross ")
 
 
 def per_query(queries: list[PreparedQuery], method: str, weights: SearchWeights) -> list[float]:
@@ -105,7 +101,7 @@ def cross_language_holds(run: Run) -> Finding:
     weights = run.settings.search
     prepared = cross_prepared(run)
     results = cross_results(run, weights)
-    same = run.measure(f"ranking {weights!r}", lambda: compare(prepared_sets(run), weights))
+    same = ranking_results(run, weights)
     columns = ["set", "method", *SHOWN, "hybrid − method [95 % CI]"]
     table = Evidence(
         f"Cross-language retrieval (questions → other language's paragraphs; "

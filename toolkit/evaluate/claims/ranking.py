@@ -4,6 +4,8 @@ set, and the published ranking table (``docs/results/eval.json``, which the READ
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from toolkit.evaluate.claims.base import Evidence, Finding, Run, Verdict
 from toolkit.evaluate.compare import Prepared, compare, prepare_sets
 from toolkit.evaluate.metrics import METRICS
@@ -16,23 +18,44 @@ TOLERANCE = 0.001
 """How far a measured value may be from the published one (shown with 3 decimals)."""
 
 
-def prepared_sets(run: Run) -> Prepared:
-    """The four dev sets, prepared once per run (subsampled by ``run.limit``)."""
+def prepared_of(run: Run, names: Iterable[str], label: str = "") -> Prepared:
+    """The sets ``names``, prepared once per run (subsampled by ``run.limit``).
+
+    Args:
+        run: the evaluation run (its embedder, cache and measurements).
+        names: the sets (``DEV_FILES``, or the cross-language ``CROSS_SETS``).
+        label: what tells these sets apart in the run's measurements (``"cross "``).
+    """
+    names = tuple(names)
     return run.measure(
-        "prepared",
+        f"{label}prepared",
         lambda: prepare_sets(
             run.embedder,
-            DEV_FILES,
+            names,
             cache_dir=run.cache_dir,
-            limits=dict.fromkeys(DEV_FILES, run.limit),
+            limits=dict.fromkeys(names, run.limit),
             dev_dir=run.dev_dir,
         ),
     )
 
 
+def results_of(run: Run, names: Iterable[str], weights: SearchWeights, label: str = "") -> Results:
+    """Every method on the sets ``names`` (``prepared_of``), the hybrid with ``weights``
+    (once per run)."""
+    names = tuple(names)
+    return run.measure(
+        f"{label}ranking {weights!r}", lambda: compare(prepared_of(run, names, label), weights)
+    )
+
+
+def prepared_sets(run: Run) -> Prepared:
+    """The four dev sets, prepared once per run (subsampled by ``run.limit``)."""
+    return prepared_of(run, DEV_FILES)
+
+
 def ranking_results(run: Run, weights: SearchWeights) -> Results:
     """Every method on every dev set, the hybrid with ``weights`` (once per run)."""
-    return run.measure(f"ranking {weights!r}", lambda: compare(prepared_sets(run), weights))
+    return results_of(run, DEV_FILES, weights)
 
 
 def ranking_evidence(results: Results, *, title: str) -> Evidence:
@@ -112,8 +135,10 @@ __all__ = [
     "compare_with_published",
     "hybrid_beats_baselines",
     "hybrid_margins",
+    "prepared_of",
     "prepared_sets",
     "published_table_holds",
     "ranking_evidence",
     "ranking_results",
+    "results_of",
 ]

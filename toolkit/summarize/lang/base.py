@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
 
 Counter = Callable[[int, str, str], str]
 """``count(n, noun, case)``: ``n`` and the noun agreeing with it ("5 messages")."""
@@ -121,6 +121,22 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+class NameHelper(Protocol):
+    """A language's name words (``morph.NameForms``): their forms, lemmas, everyday words."""
+
+    def forms(self, word: str) -> frozenset[str]:
+        """Every case form of the name word ``word`` (lower case, itself among them)."""
+        ...
+
+    def lemma(self, word: str) -> str | None:
+        """The dictionary form of a word that reads first as a name, else ``None``."""
+        ...
+
+    def everyday(self, word: str) -> bool:
+        """Whether ``word`` is, first of all, an everyday word (left alone in lower case)."""
+        ...
+
+
 @dataclass(frozen=True)
 class LanguagePack:
     """Everything the extractive engine knows about one language (see the module)."""
@@ -171,6 +187,9 @@ class LanguagePack:
     warm: Callable[[], object] = field(default=lambda: None)
     """Loads what the pack loads on first use (dictionaries), so that a server's first
     digest does not wait for it (``toolkit.summarize.warm``)."""
+    name_forms: NameHelper | None = None
+    """Where names change form (Slavic: «Борису» for «Борис»): the case forms of a name
+    word, for the pseudonyms an LLM endpoint is sent (``toolkit.summarize.llm.pseudonyms``)."""
     context_year: int | None = None
     """The year the text is about: its dates show no year; a date of another year shows
     its year, and every date does when ``None`` (see ``dated``)."""

@@ -9,7 +9,7 @@ module only asks pymorphy3.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from toolkit.lang import morph_analyzer
@@ -19,6 +19,18 @@ def analyzer(lang: str) -> Any:
     """The shared analyzer of ``lang`` (``ru`` or ``uk``): the one the lexicons stem with
     (``toolkit.lang.morph_analyzer``)."""
     return morph_analyzer(lang)
+
+
+def pack_grammar(lang: str) -> dict[str, Any]:
+    """The fields of ``lang``'s pack that pymorphy3 serves (``base.LanguagePack``):
+    ``phrase_form``, ``noun_role``, ``warm`` (its dictionaries loaded ahead) and
+    ``name_forms`` (``NameForms``: its names change form)."""
+    return {
+        "phrase_form": partial(phrase_form, lang),
+        "noun_role": partial(role, lang),
+        "warm": partial(analyzer, lang),
+        "name_forms": NameForms(lang),
+    }
 
 
 def _inflected(parse: Any, grammemes: set[str]) -> Any:
@@ -118,8 +130,12 @@ def everyday_word(lang: str, word: str) -> bool:
 
 
 class NameForms:
-    """One Slavic pack's name helpers for the pseudonyms (``lang.<code>.names``): each
-    case form of a name word, a word's name lemma, and whether it is an everyday word."""
+    """One Slavic pack's name helpers for the pseudonyms (its ``name_forms``): each case
+    form of a name word, a word's name lemma, and whether it is an everyday word.
+
+    A chat writes «Борису» for the member who signs «Борис»: each of these forms must be
+    replaced by that member's placeholder. The forms are pymorphy3's (its dictionary,
+    and its predictor for a surname it does not know)."""
 
     def __init__(self, code: str) -> None:
         """``code``: the pack's language (``ru``, ``uk``)."""

@@ -11,7 +11,7 @@ text of the request (messages, authors, forwards, titles):
   words of three letters or more (a first name alone is the same person), in any case
   ("ALICE MOREAU", "alice"; a lower-case word that is also a common word, «вера»,
   "will", is left), and in every case form the language packs know («Борису»,
-  «Бориса», «Олени»: ``toolkit.summarize.lang.<code>.names``): ``Person 417``;
+  «Бориса», «Олени»: ``LanguagePack.name_forms``): ``Person 417``;
 - **titles**: the source's title and a forum's topic titles go whole (``Title 512``; a
   personal chat's title is its other person's ``Person``), so that no name in a title
   leaves, known or not ("Bob's farewell party"); a text that writes a whole title of two
@@ -40,7 +40,6 @@ e-mail address mapped back is masked by the cleaning like any a model writes
 
 from __future__ import annotations
 
-import importlib
 import re
 import secrets
 import threading
@@ -48,7 +47,6 @@ import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from types import ModuleType
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -56,6 +54,7 @@ from pydantic import BaseModel
 from toolkit.models import Message, Source
 from toolkit.store.base import MessageStore
 from toolkit.summarize.context import SummaryContext
+from toolkit.summarize.lang.base import NameHelper
 from toolkit.summarize.personal import EMAIL_RE, phone_spans
 from toolkit.text import STOP_WORDS
 
@@ -155,18 +154,12 @@ def _key(word: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _name_packs() -> tuple[ModuleType, ...]:
-    """The packs' name helpers (``toolkit.summarize.lang.<code>.names``), where a pack
-    has one: the languages whose names change form."""
-    from toolkit.summarize.lang import CODES
+def _name_packs() -> tuple[NameHelper, ...]:
+    """The packs' name helpers (``LanguagePack.name_forms``), where a pack has them: the
+    languages whose names change form."""
+    from toolkit.summarize.lang import packs
 
-    found = []
-    for code in CODES:
-        try:
-            found.append(importlib.import_module(f"toolkit.summarize.lang.{code}.names"))
-        except ModuleNotFoundError:
-            continue
-    return tuple(found)
+    return tuple(p.name_forms for p in packs() if p.name_forms is not None)
 
 
 def _cyrillic(word: str) -> bool:

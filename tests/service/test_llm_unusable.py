@@ -15,7 +15,7 @@ from summary_data import seed
 
 from service.app import create_app
 from toolkit.apikeys import create_api_key
-from toolkit.config import Settings
+from toolkit.config import Settings, nested
 from toolkit.embeddings import Embedder
 from toolkit.store import SQLiteStore
 
@@ -45,7 +45,7 @@ def make_client(
 
     def make(**overrides: Any) -> TestClient:
         values = {"llm_base_url": llm.url, "llm_timeout": 5.0, "llm_max_retries": 0}
-        configured = settings.model_copy(update={**values, **overrides})
+        configured = settings.replace(**nested(**{**values, **overrides}))
         store = SQLiteStore(":memory:")
         seed(store)
         stores.append(store)

@@ -44,9 +44,8 @@ def test_postgres_stopped_and_started_mid_run(
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         data_dir=tmp_path / "data",
-        database_url=url,
-        rate_limit_per_minute=0,
-        auth_failures_per_minute=0,
+        database={"url": url},
+        service={"rate_limit_per_minute": 0, "auth_failures_per_minute": 0},
     )
     token = seed_trip(settings, tmp_path, embedder=embedder)
     auth = {"Authorization": f"Bearer {token}"}
@@ -88,9 +87,8 @@ def test_postgres_frozen_and_continued_mid_run(
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         data_dir=tmp_path / "data",
-        database_url=url,
-        rate_limit_per_minute=0,
-        auth_failures_per_minute=0,
+        database={"url": url},
+        service={"rate_limit_per_minute": 0, "auth_failures_per_minute": 0},
     )
     token = seed_trip(settings, tmp_path, embedder=embedder)
     auth = {"Authorization": f"Bearer {token}"}
@@ -137,7 +135,7 @@ def _damaged_store(tmp_path: Path, embedder: Embedder) -> tuple[Settings, str]:
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         data_dir=tmp_path / "data",
-        rate_limit_per_minute=0,
+        service={"rate_limit_per_minute": 0},
     )
     token = seed_trip(settings, tmp_path, embedder=embedder)
     path = Path(settings.database_path)

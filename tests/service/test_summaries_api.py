@@ -231,9 +231,7 @@ def llm() -> Iterator[FakeLLM]:
 
 @pytest.fixture
 def llm_client(settings: Settings, embedder: Embedder, llm: FakeLLM) -> Iterator[TestClient]:
-    configured = settings.model_copy(
-        update={"llm_base_url": llm.url, "llm_timeout": 0.5, "llm_max_retries": 0}
-    )
+    configured = settings.replace(llm={"base_url": llm.url, "timeout": 0.5, "max_retries": 0})
     store = SQLiteStore(":memory:")
     seed(store)
     token, _ = create_api_key(store, name="t", scopes=["summary.run"])

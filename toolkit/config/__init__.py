@@ -13,8 +13,10 @@ over the environment) or a model (taken whole)::
 
     Settings(llm={"base_url": url}, summary={"engine": "llm"})
     settings.replace(search={"default_limit": 5})   # a validated copy
+    settings.replace(**nested(llm_timeout=5))       # keywords named as the variables
 
-A bad value is a ``ConfigError`` of one line naming its variable.
+An unknown setting is a ``TypeError``; a bad value is a ``ConfigError`` of one line naming
+its variable (``invalid settings: MLENS_PORT: Input should be a valid integer …``).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -89,7 +91,8 @@ def redact_url(url: str) -> str:
 
 
 class Settings(BaseSettings):
-    """Every setting of the toolkit, the service and the app, in one place."""
+    """Every setting of the toolkit, the service and the app, in one place: ``data_dir``
+    and one section per concern (``toolkit.config.sections``)."""
 
     model_config = SettingsConfigDict(
         env_prefix="MLENS_",
@@ -108,7 +111,7 @@ class Settings(BaseSettings):
     service: ServiceSettings = Field(default_factory=ServiceSettings)
     edge: EdgeSettings = Field(default_factory=EdgeSettings)
 
-    if not TYPE_CHECKING:  # mypy checks the keywords against the fields (pydantic plugin)
+    if not TYPE_CHECKING:  # mypy keeps the signature the pydantic plugin gives
 
         def __init__(self, **values: Any) -> None:
             """Read the environment and ``.env``, with ``values`` over them (``_env_file=None``
@@ -152,10 +155,12 @@ class Settings(BaseSettings):
         unknown = sorted(k for k in changes if k not in type(self).model_fields)
         if unknown:
             raise TypeError(f"Settings has no setting {', '.join(unknown)}")
-        data = self.model_dump()
+        # Sections left alone are passed as they are (pydantic does not validate them
+        # again: a weights file is not read again for a summary's engine).
+        data = {name: getattr(self, name) for name in type(self).model_fields}
         for name, change in changes.items():
-            if isinstance(change, Mapping) and isinstance(data[name], dict):
-                change = merge(data[name], change)
+            if isinstance(change, Mapping) and isinstance(data[name], BaseModel):
+                change = merge(data[name].model_dump(), change)
             data[name] = change
         try:
             return type(self).model_validate(data)

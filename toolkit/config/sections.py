@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 
@@ -152,11 +152,14 @@ class SearchSettings(Section):
         "vector is loaded (384-d float32).",
     )
 
-    @model_validator(mode="after")
-    def _load_weights_file(self) -> SearchSettings:
-        if self.weights_file is not None:
-            self.weights = SearchWeights.from_file(self.weights_file)
-        return self
+    @model_validator(mode="before")
+    @classmethod
+    def _load_weights_file(cls, data: Any) -> Any:
+        # Before validation, on new values only: a section passed whole (``replace``
+        # keeps the sections it does not change) does not read its file again.
+        if isinstance(data, Mapping) and data.get("weights_file") is not None:
+            return {**data, "weights": SearchWeights.from_file(Path(data["weights_file"]))}
+        return data
 
 
 class SummarySettings(Section):

@@ -202,3 +202,14 @@ def test_the_cli_says_a_bad_variable_in_one_line(
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1
     assert lines[0].startswith("error: invalid settings: MLENS_PORT: ")
+
+
+def test_replace_reads_a_weights_file_only_for_a_new_search_section(tmp_path: Path) -> None:
+    path = tmp_path / "weights.json"
+    SearchWeights(semantic=0.2, lexical=0.7, phrase=0.1).to_file(path)
+    settings = Settings(_env_file=None, search={"weights_file": path})  # type: ignore[call-arg]
+    path.unlink()
+    engine = settings.replace(summary={"engine": "extractive"})
+    assert engine.search.weights.lexical == 0.7
+    with pytest.raises(ConfigError, match="cannot read weights file"):
+        settings.replace(search={"default_limit": 5})

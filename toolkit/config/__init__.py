@@ -1,7 +1,7 @@
 """The one ``Settings`` object (pydantic-settings), in sections, read from ``MLENS_*``.
 
 Settings come in sections: ``settings.database.url``, ``settings.llm.base_url``,
-``settings.search.weights``, ``settings.summary.engine``, ``settings.service.port``,
+``settings.search.weights``, ``settings.summary.engine``,
 ``settings.edge.max_connections`` … (``toolkit.config.sections``). Each keeps one flat
 environment variable, the contract that docs/configuration.md lists: ``MLENS_DATABASE_URL``,
 ``MLENS_LLM_BASE_URL``, ``MLENS_SEARCH__SEMANTIC``, ``MLENS_SUMMARY_ENGINE``,

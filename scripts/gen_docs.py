@@ -74,7 +74,7 @@ SEARCH_BENCH = (
 def settings_rows() -> list[tuple[str, str, str]]:
     """(variable, default, description) for every setting, in the order of ``Settings``."""
     out: list[tuple[str, str, str]] = []
-    for variable, (field, _) in fields(Settings).items():
+    for variable, field in fields(Settings).items():
         default = field.get_default(call_default_factory=True)
         if hasattr(default, "get_secret_value"):
             default = default.get_secret_value() or None

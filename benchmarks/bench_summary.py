@@ -63,13 +63,13 @@ def bench_summary(
     from toolkit.refs import parse_ref
 
     settings = settings if settings is not None else Settings()
-    settings = settings.model_copy(update={"summary_engine": "extractive"})
+    settings = settings.replace(summary={"engine": "extractive"})
     embedder = embedder if embedder is not None else get_embedder(settings)
     store = _bench_store(settings)
     try:
         source = store.get_source(parse_ref(DEMO_HANDLE))
         chosen = store.recent_messages(source.id, messages, with_text_only=True)
-        vectors_for(store, embedder, source.id, chosen, settings.embed_batch_size)  # setup
+        vectors_for(store, embedder, source.id, chosen, settings.embedding.batch_size)  # setup
         start, end = chosen[0].posted_at, chosen[-1].posted_at + timedelta(seconds=1)
         times: list[float] = []
         sections = 0
@@ -129,7 +129,7 @@ def bench_fresh_summary(
     from toolkit.refs import parse_ref
 
     settings = settings if settings is not None else Settings()
-    settings = settings.model_copy(update={"summary_engine": "extractive"})
+    settings = settings.replace(summary={"engine": "extractive"})
     embedder = embedder if embedder is not None else get_embedder(settings)
     from toolkit.summarize.warm import warm_up
 
@@ -155,7 +155,7 @@ def bench_fresh_summary(
             fresh = summarize_period(store, embedder, settings, request)
             fresh_s = time.perf_counter() - began
             chosen = store.messages_in_period(source.id, first, last + timedelta(seconds=1))
-            vectors_for(store, embedder, source.id, chosen, settings.embed_batch_size)
+            vectors_for(store, embedder, source.id, chosen, settings.embedding.batch_size)
             warm_times = []
             for _ in range(3):
                 began = time.perf_counter()

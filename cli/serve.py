@@ -55,9 +55,9 @@ def serve(
     from toolkit.apikeys import ensure_dev_key
 
     cfg = settings()
-    bind_host = host or cfg.host
-    bind_port = port or cfg.port
-    background = cfg.background_embedding and workers == 1
+    bind_host = host or cfg.service.host
+    bind_port = port or cfg.service.port
+    background = cfg.service.background_embedding and workers == 1
     if with_demo:
         workspace().load_demo(only_if_empty=True, embed=not background, progress=True)
     if dev_key:

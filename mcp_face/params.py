@@ -69,7 +69,8 @@ def parameters(cfg: Settings, languages: str) -> dict[str, inspect.Parameter]:
                 Field(
                     ge=1,
                     le=MAX_LIMIT,
-                    description=f"Hits to return (1..{MAX_LIMIT}); default {cfg.default_limit}.",
+                    description=f"Hits to return (1..{MAX_LIMIT}); "
+                    f"default {cfg.search.default_limit}.",
                 ),
             ],
             None,
@@ -81,7 +82,8 @@ def parameters(cfg: Settings, languages: str) -> dict[str, inspect.Parameter]:
                     ge=1,
                     le=MAX_SCAN,
                     description=f"Most recent messages to scan in a source (1..{MAX_SCAN}); "
-                    f"default {cfg.default_scan_messages_limit}. Older messages are not searched.",
+                    f"default {cfg.search.default_scan_messages_limit}. "
+                    "Older messages are not searched.",
                 ),
             ],
             None,
@@ -145,7 +147,7 @@ def parameters(cfg: Settings, languages: str) -> dict[str, inspect.Parameter]:
                     le=MAX_SOURCE_MESSAGES,
                     description=f"Messages to read at most (1..{MAX_SOURCE_MESSAGES}), spread over "
                     "the source's whole life; default "
-                    f"{cfg.source_summary_messages}.",
+                    f"{cfg.summary.source_messages}.",
                 ),
             ],
             None,

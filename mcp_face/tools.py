@@ -178,9 +178,9 @@ def make_tools(
             "Search one source",
             "Hybrid search (meaning, words, exact phrase; very short messages damped) of the "
             f"most recent `scan_messages_limit` messages of one source (default "
-            f"{cfg.default_scan_messages_limit}, at most {MAX_SCAN}), inside "
+            f"{cfg.search.default_scan_messages_limit}, at most {MAX_SCAN}), inside "
             "`period_from`..`period_to` when given. Returns at most `limit` hits (default "
-            f"{cfg.default_limit}, at most {MAX_LIMIT}), best first, each with its link and "
+            f"{cfg.search.default_limit}, at most {MAX_LIMIT}), best first, each with its link and "
             "up to 2 messages before and after it. To search older messages, raise "
             "`scan_messages_limit` or give a period.",
         ),
@@ -193,9 +193,9 @@ def make_tools(
             "`source_refs` names some), as one ranking whose scores compare across sources; "
             "each hit names its source (`source_ref`, `source_title`). Scans the most recent "
             f"`scan_messages_limit` messages of each source (default "
-            f"{cfg.default_scan_messages_limit}); sources × `scan_messages_limit` may not "
-            f"exceed {cfg.search_all_max_scan}. At most `limit` hits (default "
-            f"{cfg.default_limit}, at most {MAX_LIMIT}).",
+            f"{cfg.search.default_scan_messages_limit}); sources × `scan_messages_limit` may not "
+            f"exceed {cfg.search.all_max_scan}. At most `limit` hits (default "
+            f"{cfg.search.default_limit}, at most {MAX_LIMIT}).",
         ),
         (
             "summarize_period",
@@ -215,7 +215,7 @@ def make_tools(
             "Say what a source is about",
             "What a source is about, from `messages_limit` messages spread over its whole "
             "life (default "
-            f"{cfg.source_summary_messages}, at most {MAX_SOURCE_MESSAGES}); no period "
+            f"{cfg.summary.source_messages}, at most {MAX_SOURCE_MESSAGES}); no period "
             f"wording. {languages}",
         ),
     ]

@@ -36,7 +36,7 @@ from toolkit.errors import ToolkitError
 from toolkit.workspace import Parts, Workspace
 
 SUMMARY_PATHS = ("/v1/summaries/", "/v1/sources/by-ref/summary", MCP_PATH)
-"""Paths whose requests run under ``summary_timeout_seconds`` (MCP: its summary tools)."""
+"""Paths whose requests run under ``MLENS_SUMMARY_TIMEOUT_SECONDS`` (MCP: its summary tools)."""
 
 DESCRIPTION = """\
 Search and summaries over the messages of messaging-platform chats and channels.
@@ -77,7 +77,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        if settings.background_embedding:  # answer now, embed on (a thread; /healthz)
+        if settings.service.background_embedding:  # answer now, embed on (a thread; /healthz)
             workspace.embed_in_background()
             workspace.warm_up_in_background()  # and the offline engine's tables (a thread)
         async with endpoint.running() if endpoint is not None else nullcontext():
@@ -99,18 +99,18 @@ def create_app(
     app.add_exception_handler(StarletteHTTPException, http_error_handler)
     # Added last = outermost: the 500 catch-all sees whatever the others let through; the
     # deadline covers reading the body too.
-    app.add_middleware(BodyLimitMiddleware, max_body_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyLimitMiddleware, max_body_bytes=settings.service.max_body_bytes)
     app.add_middleware(
         DeadlineMiddleware,
-        seconds=settings.request_timeout_seconds,
-        long_seconds=settings.summary_timeout_seconds,
+        seconds=settings.service.request_timeout_seconds,
+        long_seconds=settings.service.summary_timeout_seconds,
         long_paths=SUMMARY_PATHS,
     )
     app.add_middleware(UnhandledErrorMiddleware)
-    if settings.trusted_proxies.strip():
+    if settings.service.trusted_proxies.strip():
         # Outermost: the client address every limit keys on is the one a trusted proxy
         # forwarded; from any other peer X-Forwarded-* is ignored.
-        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.service.trusted_proxies)
 
     for router in ROUTERS:
         app.include_router(router)

@@ -104,9 +104,9 @@ class EdgeLimits:
     def from_settings(cls, settings: Settings, *, fd_limit: int) -> EdgeLimits:
         """The limits ``settings`` ask for, at the open-file limit ``fd_limit``."""
         return cls(
-            header_timeout=settings.header_timeout_seconds,
-            max_connections=connection_bound(fd_limit, settings.max_connections),
-            log_interval=settings.edge_log_interval_seconds,
+            header_timeout=settings.edge.header_timeout_seconds,
+            max_connections=connection_bound(fd_limit, settings.edge.max_connections),
+            log_interval=settings.edge.log_interval_seconds,
         )
 
 

@@ -92,7 +92,7 @@ class McpEndpoint:
             streamable_http_path=PATH,
             stateless_http=True,
             json_response=True,
-            max_request_body_size=self.state.settings.max_body_bytes,
+            max_request_body_size=self.state.settings.service.max_body_bytes,
             # Requests need an API key, so a rebound browser page gets nothing; the
             # service's own host names are the operator's business.
             transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),

@@ -227,7 +227,7 @@ class SharedFailureLimiter:
 def limiter_from_settings(settings: Settings, store: object | None = None) -> RateLimiter:
     """The limiter the settings ask for: none when the rate is 0; the store's shared
     buckets when it has them (PostgreSQL); else an in-process token bucket."""
-    per_minute, burst = settings.rate_limit_per_minute, settings.rate_limit_burst
+    per_minute, burst = settings.service.rate_limit_per_minute, settings.service.rate_limit_burst
     return _limiter(store, per_minute, burst, SharedTokenBucketLimiter, "this API key")
 
 
@@ -236,7 +236,10 @@ def auth_failure_limiter_from_settings(
 ) -> FailureLimiter:
     """The per-client limiter of failed authentications: none when its rate is 0; one
     counted in the store's shared buckets when it has them (PostgreSQL); else in process."""
-    per_minute, burst = settings.auth_failures_per_minute, settings.auth_failure_burst
+    per_minute, burst = (
+        settings.service.auth_failures_per_minute,
+        settings.service.auth_failure_burst,
+    )
     subject = "failed authentications from this client"
     return _limiter(store, per_minute, burst, SharedFailureLimiter, subject)
 

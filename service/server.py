@@ -34,7 +34,7 @@ def run_server(settings: Settings, *, app: str, host: str, port: int, workers: i
     from service.edge import EdgeConfig, EdgeLimits, accept_burst, raise_fd_limit
     from service.workers import serve_workers
 
-    if settings.background_embedding and workers > 1:
+    if settings.service.background_embedding and workers > 1:
         # Every worker would embed the same messages: the workers' searches embed what
         # their windows lack instead (the environment is what each worker's Settings read).
         os.environ["MLENS_BACKGROUND_EMBEDDING"] = "false"
@@ -50,10 +50,10 @@ def run_server(settings: Settings, *, app: str, host: str, port: int, workers: i
         # On SIGTERM, in-flight requests get this long to finish; the rest are abandoned
         # (their work runs in daemon threads, see service.middleware), so a stop takes
         # seconds.
-        timeout_graceful_shutdown=settings.shutdown_timeout_seconds,
-        timeout_keep_alive=settings.keep_alive_timeout_seconds,
-        backlog=accept_burst(settings.listen_backlog, fd_limit, limits.max_connections),
-        h11_max_incomplete_event_size=settings.max_header_bytes,
+        timeout_graceful_shutdown=settings.service.shutdown_timeout_seconds,
+        timeout_keep_alive=settings.edge.keep_alive_timeout_seconds,
+        backlog=accept_burst(settings.edge.listen_backlog, fd_limit, limits.max_connections),
+        h11_max_incomplete_event_size=settings.edge.max_header_bytes,
         # The app believes X-Forwarded-* from MLENS_TRUSTED_PROXIES only (create_app);
         # uvicorn's own default would believe any peer on 127.0.0.1.
         proxy_headers=False,

@@ -8,7 +8,7 @@ while a reply stalls is noticed: ``hung_up`` is set (the client gave up on it). 
 ``openai`` client against it::
 
     with FakeLLM([Reply(content='{"summary": ...}')]) as llm:
-        settings = Settings(llm_base_url=llm.url, ...)
+        settings = Settings(llm={"base_url": llm.url}, ...)
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from toolkit.config import Settings
+from toolkit.config import Settings, nested
 
 
 @dataclass
@@ -254,13 +254,15 @@ class FakeLLM:
 
 
 def with_llm(settings: Settings, server: FakeLLM, **overrides: Any) -> Settings:
-    """``settings`` with the LLM at ``server``, and ``overrides``."""
-    return settings.model_copy(update={"llm_base_url": server.url, **overrides})
+    """``settings`` with the LLM at ``server``, and ``overrides`` (named as their variables:
+    ``llm_timeout`` for ``MLENS_LLM_TIMEOUT``)."""
+    return settings.replace(**nested(llm_base_url=server.url, **overrides))
 
 
 def llm_settings(server: FakeLLM, **overrides: Any) -> Settings:
     """Settings with the LLM at ``server`` (no retries, 5 s timeout unless overridden),
-    read with no ``MLENS_`` variable of the environment."""
+    read with no ``MLENS_`` variable of the environment; ``overrides`` are named as their
+    variables (``llm_timeout`` for ``MLENS_LLM_TIMEOUT``)."""
     values: dict[str, Any] = {
         "database": ":memory:",
         "llm_base_url": server.url,
@@ -274,6 +276,6 @@ def llm_settings(server: FakeLLM, **overrides: Any) -> Settings:
     for name in env:
         os.environ.pop(name)
     try:
-        return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+        return Settings(_env_file=None, **nested(**values))  # type: ignore[call-arg]
     finally:
         os.environ.update(env)

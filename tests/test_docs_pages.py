@@ -66,7 +66,7 @@ def test_configuration_names_every_setting_with_its_description() -> None:
     text = gen_docs.CONFIGURATION.read_text(encoding="utf-8")
     for variable, _, description in gen_docs.settings_rows():
         assert f"`{variable}`" in text
-        assert description, f"{variable} has no Field description in toolkit/config.py"
+        assert description, f"{variable} has no Field description in toolkit/config/sections.py"
 
 
 def test_published_evaluation_is_of_todays_engine() -> None:

@@ -110,9 +110,7 @@ def test_live_sync_without_telethon_names_the_extra(monkeypatch: pytest.MonkeyPa
     monkeypatch.setitem(sys.modules, "telethon", None)  # as in an install without [live]
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
-        messenger_api_id=1,
-        messenger_api_hash="hash",
-        messenger_session="session",
+        messenger={"api_id": 1, "api_hash": "hash", "session": "session"},
     )
     with pytest.raises(ConfigError, match=r"pip install 'message-lens\[live\]'"):
         build_telegram_client(settings)

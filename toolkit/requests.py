@@ -49,7 +49,8 @@ class BaseSearchRequest:
 
     Attributes:
         query: the search text, 1..1000 characters, not blank.
-        limit: hits to return (over all sources), 1..100; ``None``: ``Settings.default_limit``.
+        limit: hits to return (over all sources), 1..100; ``None``:
+            ``Settings.search.default_limit``.
         scan_messages_limit: recent messages to scan (in each source), 1..10000; ``None``:
             the settings'.
         period_from: scan only messages posted at or after this moment.
@@ -88,7 +89,7 @@ class SearchRequest(BaseSearchRequest):
 class SearchAllRequest(BaseSearchRequest):
     """A hybrid search of the most recent messages of several sources, as one ranking.
 
-    Sources × ``scan_messages_limit`` is bounded by ``Settings.search_all_max_scan``.
+    Sources × ``scan_messages_limit`` is bounded by ``Settings.search.all_max_scan``.
 
     Attributes:
         source_refs: the sources (hits echo each reference as given); ``None``: every
@@ -111,7 +112,7 @@ class SummaryRequest:
         ended_at: end of the period, exclusive; after ``started_at``.
         language: ISO 639-1 code of the summary's language.
         kind: the chat or channel variant; ``None``: the source's own kind.
-        engine: ``"auto"`` or an engine's name; ``None``: ``Settings.summary_engine``.
+        engine: ``"auto"`` or an engine's name; ``None``: ``Settings.summary.engine``.
         topic_id: only this forum topic's messages (General is 1).
         sender_peer_ids: only these senders' messages.
         use_cache: answer from the cache when it holds this summary.

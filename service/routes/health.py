@@ -58,7 +58,7 @@ def healthz(ws: WorkspaceDep, settings: SettingsDep) -> Health:
     """``ok`` with the number of sources and messages once the store answered a check
     within ``MLENS_HEALTH_TIMEOUT_SECONDS``, and the background embedding's progress; a
     503 problem naming the store otherwise (unreachable, too slow, or its file damaged)."""
-    health = ws.health(settings.health_timeout_seconds)
+    health = ws.health(settings.service.health_timeout_seconds)
     progress = ws.embedding_progress()
     return Health(
         version=package_version(),

@@ -19,7 +19,7 @@ def test_the_synthetic_export_is_a_valid_export_of_the_asked_size(tmp_path: Path
 
 
 def test_a_default_search_after_the_window_embeds_nothing(tmp_path: Path) -> None:
-    settings = Settings(data_dir=tmp_path, default_scan_messages_limit=50)
+    settings = Settings(data_dir=tmp_path, search={"default_scan_messages_limit": 50})
     result = bench_import(
         messages=2_000, embedder=BagOfWordsEmbedder(), settings=settings, embed_cap=100
     )

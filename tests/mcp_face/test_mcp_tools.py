@@ -65,7 +65,7 @@ def test_search_answers_the_workspace_hits_with_the_settings_defaults(
     result = call("search_messages", source_ref=trip_chat, query="train tickets to Berlin")
     hits = workspace.search(SearchRequest(source_ref=trip_chat, query="train tickets to Berlin"))
     assert result.structured_content == {"items": [_plain(hit_record(h)) for h in hits]}
-    assert len(hits) == workspace.settings.default_limit  # the chat has more messages
+    assert len(hits) == workspace.settings.search.default_limit  # the chat has more messages
 
 
 def test_search_all_answers_the_workspace_hits(

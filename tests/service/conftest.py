@@ -39,7 +39,7 @@ from cli.asgi import create_app
 from service.deps import get_messenger_client_factory
 from service.state import state_of
 from toolkit.apikeys import SCOPES, create_api_key
-from toolkit.config import Settings
+from toolkit.config import Settings, nested
 from toolkit.embeddings import Embedder
 from toolkit.errors import SourceNotFound, UpstreamRateLimited
 from toolkit.ingest.live import ResolvedSource
@@ -172,13 +172,15 @@ def settings(tmp_path: Any, clean_env: pytest.MonkeyPatch) -> Settings:
     """Settings isolated from the environment: in-memory store, no rate limits."""
     return Settings(
         _env_file=None,  # type: ignore[call-arg]
-        database=":memory:",
+        database={"path": ":memory:"},
         data_dir=tmp_path / "data",
-        rate_limit_per_minute=0,
-        auth_failures_per_minute=0,
-        # Searches embed what they scan, as each test expects (test_background_embedding
-        # turns it on).
-        background_embedding=False,
+        service={
+            "rate_limit_per_minute": 0,
+            "auth_failures_per_minute": 0,
+            # Searches embed what they scan, as each test expects
+            # (test_background_embedding turns it on).
+            "background_embedding": False,
+        },
     )
 
 
@@ -265,7 +267,7 @@ def llm_clients(settings: Settings, embedder: Embedder, llm: FakeLLM) -> Iterato
 
     def make(**overrides: Any) -> TestClient:
         values = {"llm_base_url": llm.url, "llm_timeout": 5.0, "llm_max_retries": 0}
-        configured = settings.model_copy(update={**values, **overrides})
+        configured = settings.replace(**nested(**{**values, **overrides}))
         store = SQLiteStore(":memory:")
         seed(store)
         stores.append(store)

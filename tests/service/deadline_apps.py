@@ -1,5 +1,5 @@
 """Helpers of the deadline tests (module-named, so that no ``conftest`` shadows it): an
-app whose searcher outlives ``request_timeout_seconds``, and a searcher that checks it."""
+app whose searcher outlives ``MLENS_REQUEST_TIMEOUT_SECONDS``, and a searcher that checks it."""
 
 from __future__ import annotations
 
@@ -40,8 +40,8 @@ class CheckingSearcher:
 def hasty_app(settings: Settings, searcher: Any, seconds: float) -> tuple[FastAPI, str]:
     """An app searching with ``searcher`` whose requests (summaries and /mcp too) may take
     ``seconds``, and the token of a key with ``search.read``."""
-    hasty = settings.model_copy(
-        update={"request_timeout_seconds": seconds, "summary_timeout_seconds": seconds}
+    hasty = settings.replace(
+        service={"request_timeout_seconds": seconds, "summary_timeout_seconds": seconds}
     )
     app = create_app(hasty, searcher=searcher)
     token, _ = create_api_key(state_of(app).workspace.store, name="k", scopes={"search.read"})

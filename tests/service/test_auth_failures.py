@@ -29,7 +29,7 @@ BAD = {"Authorization": "Bearer mlk_00000000_" + "x" * 43}
 
 @pytest.fixture
 def limited(settings: Settings) -> Settings:
-    return settings.model_copy(update={"auth_failures_per_minute": 1.0, "auth_failure_burst": 3})
+    return settings.replace(service={"auth_failures_per_minute": 1.0, "auth_failure_burst": 3})
 
 
 def _app_and_key(settings: Settings) -> tuple[object, dict[str, str]]:
@@ -159,6 +159,6 @@ def test_forwarded_addresses_are_ignored_unless_the_peer_is_a_trusted_proxy(
     # Not trusted (the default, even on loopback): the peer is the client, and spends
     # its own budget whatever it claims to forward.
     assert _failures_from_forwarded_addresses(limited) == [401, 401, 401, 429]
-    trusted = limited.model_copy(update={"trusted_proxies": "127.0.0.1"})
+    trusted = limited.replace(service={"trusted_proxies": "127.0.0.1"})
     # A trusted proxy's forwarded addresses are the clients: four budgets of their own.
     assert _failures_from_forwarded_addresses(trusted) == [401] * 4

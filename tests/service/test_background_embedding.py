@@ -44,7 +44,7 @@ def until(client: TestClient, check: Callable[[dict[str, Any]], bool]) -> dict[s
 
 @pytest.fixture
 def background_settings(settings: Settings) -> Settings:
-    return settings.model_copy(update={"background_embedding": True})
+    return settings.replace(service={"background_embedding": True})
 
 
 def test_search_during_and_after_background_embedding(background_settings: Settings) -> None:

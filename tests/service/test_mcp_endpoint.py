@@ -164,7 +164,7 @@ def test_a_key_without_any_tool_scope_is_a_403_problem(
 def test_the_body_limit_and_the_openapi_document_hold_for_mcp(
     client: TestClient, auth: Callable[..., dict[str, str]], settings: Any
 ) -> None:
-    big = {**LIST_TOOLS, "params": {"pad": "x" * settings.max_body_bytes}}
+    big = {**LIST_TOOLS, "params": {"pad": "x" * settings.service.max_body_bytes}}
     response = client.post("/mcp", json=big, headers={**ACCEPT, **auth()})
     assert response.status_code == 413
     assert response.headers["content-type"] == "application/problem+json"
@@ -202,7 +202,7 @@ def test_a_tool_past_the_deadline_is_a_503_problem_and_its_work_stops(
 
 
 def test_the_keys_rate_limit_holds_for_mcp(settings: Settings) -> None:
-    limited = settings.model_copy(update={"rate_limit_per_minute": 6.0, "rate_limit_burst": 2})
+    limited = settings.replace(service={"rate_limit_per_minute": 6.0, "rate_limit_burst": 2})
     app = create_app(limited)
     token, _ = create_api_key(state_of(app).workspace.store, name="k", scopes={"sources.read"})
     headers = {**ACCEPT, "Authorization": f"Bearer {token}"}

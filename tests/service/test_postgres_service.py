@@ -32,7 +32,7 @@ SHARED = {"source_ref": "@shared"}
 @pytest.fixture
 def settings(settings: Settings, pg_url: str) -> Settings:
     """The service conftest's settings, with the store in PostgreSQL."""
-    return settings.model_copy(update={"database": None, "database_url": SecretStr(pg_url)})
+    return settings.replace(database={"path": None, "url": SecretStr(pg_url)})
 
 
 @pytest.fixture

@@ -83,7 +83,7 @@ def test_zero_rate_disables(settings: Settings) -> None:
 
 
 def test_429_problem_with_retry_after(settings: Settings) -> None:
-    limited = settings.model_copy(update={"rate_limit_per_minute": 6.0, "rate_limit_burst": 2})
+    limited = settings.replace(service={"rate_limit_per_minute": 6.0, "rate_limit_burst": 2})
     app = create_app(limited)
     store = state_of(app).workspace.store
     store.upsert_source(title="T", kind=SourceKind.CHANNEL, handle="lens_public")
@@ -110,7 +110,7 @@ def test_429_problem_with_retry_after(settings: Settings) -> None:
 
 def test_one_request_spends_one_token_however_many_dependencies_ask(settings: Settings) -> None:
     app = create_app(
-        settings.model_copy(update={"rate_limit_per_minute": 6.0, "rate_limit_burst": 2})
+        settings.replace(service={"rate_limit_per_minute": 6.0, "rate_limit_burst": 2})
     )
 
     @app.get("/_test/both")

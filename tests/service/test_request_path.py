@@ -1,6 +1,6 @@
 """What a request may not do: outlive its deadline, or wait for a store write.
 
-- A request still working after ``request_timeout_seconds`` is answered with a 503
+- A request still working after ``MLENS_REQUEST_TIMEOUT_SECONDS`` is answered with a 503
   problem at once, and the service goes on serving (issue 11, item 1).
 - Authentication records "key last used" through a background writer: a request
   answers while that write is stuck, and the stamp lands afterwards (issue 11, item 3).

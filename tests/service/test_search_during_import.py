@@ -46,7 +46,7 @@ def test_searches_during_a_large_import_all_answer_and_counts_add_up(
         SearchRequest(source_ref=ref, query="coffee", scan_messages_limit=100)
     )
     assert store.flush_writes(30)
-    settings = settings.model_copy(update={"request_timeout_seconds": 120.0})
+    settings = settings.replace(service={"request_timeout_seconds": 120.0})
     app = create_app(settings, store=store, embedder=embedder)
     statuses: list[int] = []
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

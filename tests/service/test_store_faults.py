@@ -46,9 +46,8 @@ def _served_pg(
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         data_dir=tmp_path / "data",
-        database_url=own_pg.create_database(name),
-        rate_limit_per_minute=0,
-        auth_failures_per_minute=0,
+        database={"url": own_pg.create_database(name)},
+        service={"rate_limit_per_minute": 0, "auth_failures_per_minute": 0},
     )
     token = seed_trip(settings, tmp_path, embedder=embedder)
     auth = {"Authorization": f"Bearer {token}"}
@@ -126,7 +125,7 @@ def _damaged_store(tmp_path: Path, embedder: Embedder) -> tuple[Settings, str]:
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         data_dir=tmp_path / "data",
-        rate_limit_per_minute=0,
+        service={"rate_limit_per_minute": 0},
     )
     token = seed_trip(settings, tmp_path, embedder=embedder)
     path = Path(settings.database_path)

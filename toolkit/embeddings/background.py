@@ -69,7 +69,7 @@ class BackgroundEmbedding:
             (asked in the thread: a store that fails makes the embedding fail, never
             whoever starts it).
         window: per source, how many newest messages come first (the default scan
-            window, ``Settings.default_scan_messages_limit``).
+            window, ``Settings.search.default_scan_messages_limit``).
         batch_size: distinct texts per embedding call (small: a request waits at most
             one call for the cores).
         pause: seconds between two batches, left to the requests.

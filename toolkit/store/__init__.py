@@ -62,20 +62,20 @@ def open_store_at(
 def store_options(settings: Settings) -> StoreOptions:
     """The settings' options for opening a store over a network."""
     return StoreOptions(
-        pool_size=settings.database_pool_size,
-        connect_timeout=settings.database_connect_timeout_seconds,
-        pool_wait=settings.database_pool_wait_seconds,
-        statement_timeout=settings.database_statement_timeout_seconds or None,
+        pool_size=settings.database.pool_size,
+        connect_timeout=settings.database.connect_timeout_seconds,
+        pool_wait=settings.database.pool_wait_seconds,
+        statement_timeout=settings.database.statement_timeout_seconds or None,
     )
 
 
 def open_store(settings: Settings) -> MessageStore:
     """Open (creating and migrating when needed) the store the settings name.
 
-    The backend of ``settings.database_url``'s scheme when it is set, else the SQLite
+    The backend of ``settings.database.url``'s scheme when it is set, else the SQLite
     file at ``settings.database_path``.
     """
-    url = settings.postgres_url
+    url = settings.database.postgres_url
     if url is not None:
         if not scheme_of(url):
             raise ConfigError("MLENS_DATABASE_URL must be a URL such as postgresql://…")

@@ -20,8 +20,8 @@ to a store where the source has another id.
 
 The cache never sits on a request's path: a hit is a read (its use is recorded later),
 and a new result is written by the store's background writer (``write_behind``) after
-the answer is on its way. It is bounded (``Settings.summary_cache_max_entries`` and
-``summary_cache_max_bytes``): each write removes the least recently used entries past
+the answer is on its way. It is bounded (``Settings.summary.cache_max_entries`` and
+``MLENS_SUMMARY_CACHE_MAX_BYTES``): each write removes the least recently used entries past
 either bound. A write the busy writer drops costs one recomputation, never an error.
 """
 
@@ -181,13 +181,13 @@ def store_cached(store: MessageStore, key: str, summary: Summary, settings: Sett
     """Cache ``summary`` under ``key`` off the caller's path (the store's background
     writer), within the settings' bounds; ``False`` when the busy writer dropped it."""
     value = json.dumps(asdict(summary), ensure_ascii=False)
-    if settings.summary_cache_max_entries == 0:
+    if settings.summary.cache_max_entries == 0:
         return False
     return store.write_behind(
         lambda: store.cache_put(
             key,
             value,
-            max_entries=settings.summary_cache_max_entries,
-            max_bytes=settings.summary_cache_max_bytes,
+            max_entries=settings.summary.cache_max_entries,
+            max_bytes=settings.summary.cache_max_bytes,
         )
     )

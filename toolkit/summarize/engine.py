@@ -1,7 +1,7 @@
 """The ``SummaryEngine`` protocol every summary engine implements, and one request's job.
 
 An engine is a small object with a ``name`` (the ``engine`` field of its summaries and
-the value of ``summary_engine`` that selects it), a way to say whether the settings let
+the value of ``MLENS_SUMMARY_ENGINE`` that selects it), a way to say whether the settings let
 it run, an early check of a request (before any work), what it reads of a source
 summary's messages, an identity for the cache key, and ``summarize``.
 ``toolkit.summarize.registry`` lists the engines by name; the pipeline looks the

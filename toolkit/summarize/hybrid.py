@@ -1,11 +1,11 @@
-"""The hybrid engine (``summary_engine = "hybrid"``): the offline digest, written by a model.
+"""The hybrid engine (``MLENS_SUMMARY_ENGINE=hybrid``): the offline digest, written by a model.
 
 The extractive engine chooses and structures: which threads, decisions, open questions,
 plans and links, which messages each line rests on, the titles and the counts. The
 model only rewrites its lines, the summary paragraph's sentences first and then each
 section's first lines, in the requested language, translating what they quote, in
-small requests (``llm_hybrid_batch_items`` lines each, ``max_tokens`` bounded by what
-the lines need), at most ``llm_hybrid_max_items`` lines a summary, so that a small local
+small requests (``MLENS_LLM_HYBRID_BATCH_ITEMS`` lines each, ``max_tokens`` bounded by what
+the lines need), at most ``MLENS_LLM_HYBRID_MAX_ITEMS`` lines a summary, so that a small local
 model answers a day in seconds.
 
 A rewrite replaces its line only when the grounding check accepts it
@@ -18,7 +18,7 @@ the lines rewritten, rejected and left as they were (``items_rewritten``,
 ``items_dropped``, ``items_offline``, ``summary_offline``); the log says why each
 rewrite was rejected.
 
-A failing endpoint stops the rewriting: with ``llm_fallback = "extractive"`` the answer
+A failing endpoint stops the rewriting: with ``MLENS_LLM_FALLBACK=extractive`` the answer
 is the offline digest (``engine``: ``extractive (llm fallback: …)``), else the error
 (502/503). One unusable answer (no JSON) leaves its lines offline and the others go
 on; a request that times out, or a deadline that passes, leaves the lines not yet
@@ -168,7 +168,7 @@ class Rewriter:
         self.language = job.ctx.language
         self.window = Window(job.messages, timezone=job.ctx.timezone)
         self.pseudonyms = (
-            Pseudonyms.for_messages(job.messages) if settings.llm_pseudonymise else None
+            Pseudonyms.for_messages(job.messages) if settings.llm.pseudonymise else None
         )
         self.echo = Echo([REWRITE_SYSTEM])
         self.marks = marks_for(self.language)
@@ -176,7 +176,7 @@ class Rewriter:
 
     def _room(self, texts: Sequence[str]) -> int:
         need = sum(max(MIN_LINE_TOKENS, int(estimate_tokens(t) * LINE_ROOM)) for t in texts)
-        return min(self.settings.llm_max_tokens, need + 16)
+        return min(self.settings.llm.max_tokens, need + 16)
 
     def batch(self, lines: Sequence[Line]) -> None:
         """Ask for one batch's rewrites and keep those the check accepts (on ``line.rewrite``).
@@ -268,8 +268,8 @@ def rewrite_digest(job: SummaryJob, offline: Summary, *, keep: Collection[str] =
     """
     settings = job.settings
     rewriter = Rewriter(settings, job)
-    lines = _lines(offline, keep, settings.llm_hybrid_max_items)
-    size = settings.llm_hybrid_batch_items
+    lines = _lines(offline, keep, settings.llm.hybrid_max_items)
+    size = settings.llm.hybrid_batch_items
     stopped = None
     for start in range(0, len(lines), size):
         left = deadline.remaining()
@@ -309,7 +309,7 @@ class HybridEngine:
 
     def available(self, settings: Settings) -> bool:
         """Whether an endpoint is configured."""
-        return settings.llm_configured
+        return settings.llm.configured
 
     def check(self, ctx: SummaryContext) -> None:
         """The offline engine's: the requested language needs a pack (its structure
@@ -326,17 +326,17 @@ class HybridEngine:
         """The offline engine's identity, the endpoint and model, the prompt version, the
         rewrite bounds, and whether what is sent is pseudonymised."""
         offline = ExtractiveEngine().identity(settings, embedder)
-        pseudonymised = "|pseudonymised" if settings.llm_pseudonymise else ""
+        pseudonymised = "|pseudonymised" if settings.llm.pseudonymise else ""
         return (
-            f"hybrid|{offline}|{settings.llm_base_url}|{settings.llm_model}|{PROMPT_VERSION}"
-            f"|{settings.llm_hybrid_batch_items}|{settings.llm_hybrid_max_items}{pseudonymised}"
+            f"hybrid|{offline}|{settings.llm.base_url}|{settings.llm.model}|{PROMPT_VERSION}"
+            f"|{settings.llm.hybrid_batch_items}|{settings.llm.hybrid_max_items}{pseudonymised}"
         )
 
     def summarize(self, job: SummaryJob) -> Summary:
         """The offline digest of the job, its lines rewritten (see the module docstring).
 
         Raises:
-            UpstreamError: the endpoint failed and ``llm_fallback`` is not ``extractive``.
+            UpstreamError: the endpoint failed and ``MLENS_LLM_FALLBACK`` is not ``extractive``.
         """
         offline = ExtractiveEngine().summarize(job)
         if not job.messages:
@@ -349,7 +349,7 @@ class HybridEngine:
         try:
             return rewrite_digest(job, offline, keep=keep)
         except UpstreamError as exc:
-            if job.settings.llm_fallback != "extractive":
+            if job.settings.llm.fallback != "extractive":
                 raise
             reason = fallback_reason(exc)
             return replace(offline, engine=f"{offline.engine} (llm fallback: {reason})")

@@ -17,7 +17,7 @@ says what it read), and every summary every e-mail address and phone number
 
 A summary not in the cache is computed in a turn of ``turns`` when given (the
 Workspace's, ``MLENS_SUMMARY_CONCURRENCY`` at once): it waits at most
-``summary_wait_seconds`` for one, then fails with ``Busy``. A cached answer needs no turn.
+``MLENS_SUMMARY_WAIT_SECONDS`` for one, then fails with ``Busy``. A cached answer needs no turn.
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def _run(
     job = SummaryJob(
         store, embedder, settings, source, messages, ctx, ref.raw, _linker(source, messages)
     )
-    with turns.turn(settings.summary_wait_seconds) if turns is not None else nullcontext():
+    with turns.turn(settings.summary.wait_seconds) if turns is not None else nullcontext():
         summary = engine.summarize(job)
     if ctx.family == "source":
         read = note(find(ctx.language), ctx.coverage, ctx.kind, ctx.timezone)
@@ -166,7 +166,7 @@ def _engine_settings(settings: Settings, engine: str | None) -> Settings:
     if engine != "auto" and engine not in ENGINES:
         names = ", ".join(("auto", *ENGINES))
         raise InvalidRequest(f"engine must be one of {names}", field="engine")
-    return settings.model_copy(update={"summary_engine": engine})
+    return settings.replace(summary={"engine": engine})
 
 
 def summarize_period(
@@ -198,7 +198,7 @@ def summarize_period(
         UnsupportedLanguage: a language the extractive engine cannot write.
         SourceNotFound: no such source in the store.
         UpstreamError: the LLM endpoint failed (timeout, rate limit, invalid output).
-        Busy: no turn came free within ``settings.summary_wait_seconds``.
+        Busy: no turn came free within ``settings.summary.wait_seconds``.
     """
     language = normalise_language(request.language)
     start, end = utc(request.started_at), utc(request.ended_at)
@@ -245,7 +245,7 @@ def summarize_source(
     """
     language = normalise_language(request.language)
     limit = request.messages_limit
-    limit = settings.source_summary_messages if limit is None else limit
+    limit = settings.summary.source_messages if limit is None else limit
     if not 1 <= limit <= MAX_SOURCE_MESSAGES:
         raise InvalidRequest(
             f"messages_limit must be between 1 and {MAX_SOURCE_MESSAGES}", field="messages_limit"

@@ -1,7 +1,7 @@
 """The summary engines by name, and the choice the settings make among them.
 
 A new engine is one class implementing ``SummaryEngine`` and one entry in ``ENGINES``.
-``summary_engine = "auto"`` picks the first available engine of ``AUTO_ORDER``;
+``MLENS_SUMMARY_ENGINE=auto`` picks the first available engine of ``AUTO_ORDER``;
 ``"hybrid"`` (the offline digest, its lines rewritten by the LLM) is chosen by name only.
 """
 
@@ -17,7 +17,7 @@ from toolkit.summarize.llm import LLMSummaryEngine
 ENGINES: dict[str, SummaryEngine] = {
     engine.name: engine for engine in (ExtractiveEngine(), LLMSummaryEngine(), HybridEngine())
 }
-"""Every engine, by the name ``summary_engine`` selects it with."""
+"""Every engine, by the name ``MLENS_SUMMARY_ENGINE`` selects it with."""
 
 AUTO_ORDER = ("llm", "extractive")
 """``auto``: the LLM when an endpoint is configured, else the extractive engine."""
@@ -28,9 +28,9 @@ def select_engine(settings: Settings) -> SummaryEngine:
 
     Raises:
         ConfigError: the named engine is unknown or cannot run with these settings
-            (``summary_engine = "llm"`` with no endpoint configured).
+            (``MLENS_SUMMARY_ENGINE=llm`` with no endpoint configured).
     """
-    name = settings.summary_engine
+    name = settings.summary.engine
     if name == "auto":
         return next(ENGINES[n] for n in AUTO_ORDER if ENGINES[n].available(settings))
     engine = ENGINES.get(name)

@@ -54,7 +54,11 @@ _embedders_lock = threading.Lock()
 
 def shared_embedder(settings: Settings) -> Embedder:
     """The embedder the settings name, loaded once per process (``get_embedder``)."""
-    key = (settings.embedder, settings.embedding_model, settings.query_cache_size)
+    key = (
+        settings.embedding.backend,
+        settings.embedding.model,
+        settings.embedding.query_cache_size,
+    )
     with _embedders_lock:
         if key not in _embedders:
             _embedders[key] = get_embedder(settings)
@@ -72,11 +76,11 @@ def store_at(settings: Settings, location: str | None = None) -> MessageStore:
     if location is not None:
         return open_store_at(
             location,
-            pool_size=settings.database_pool_size,
-            connect_timeout=settings.database_connect_timeout_seconds,
-            pool_wait=settings.database_pool_wait_seconds,
+            pool_size=settings.database.pool_size,
+            connect_timeout=settings.database.connect_timeout_seconds,
+            pool_wait=settings.database.pool_wait_seconds,
         )
-    if settings.database is None and settings.postgres_url is None:
+    if settings.database.path is None and settings.database.postgres_url is None:
         guard_data_dir(settings.data_dir)  # 0700, and nobody else's to write
     return open_store(settings)
 
@@ -126,8 +130,8 @@ class Assembly:
         self._searcher = parts.get("searcher")
         self._background: BackgroundEmbedding | None = None
         self._lock = threading.RLock()
-        # Summaries take turns (``summary_concurrency``), as searches do in the searcher.
-        self.summary_turns = Turns(settings.summary_slots, what="summaries")
+        # Summaries take turns (``MLENS_SUMMARY_CONCURRENCY``), as searches do in the searcher.
+        self.summary_turns = Turns(settings.summary.slots, what="summaries")
 
     @property
     def embedder(self) -> Embedder:
@@ -151,14 +155,14 @@ class Assembly:
         return Searcher(
             self.store,
             self.embedder,
-            weights=self.settings.search,
-            index=shared_index(self.store, self.settings.search_index_max_messages),
-            embed_batch_size=self.settings.embed_batch_size,
-            concurrency=self.settings.search_concurrency,
-            max_scan_all=self.settings.search_all_max_scan,
+            weights=self.settings.search.weights,
+            index=shared_index(self.store, self.settings.search.index_max_messages),
+            embed_batch_size=self.settings.embedding.batch_size,
+            concurrency=self.settings.search.concurrency,
+            max_scan_all=self.settings.search.all_max_scan,
             embed_missing=self._embed_on_search,
-            default_limit=self.settings.default_limit,
-            default_scan=self.settings.default_scan_messages_limit,
+            default_limit=self.settings.search.default_limit,
+            default_scan=self.settings.search.default_scan_messages_limit,
         )
 
     def _embed_on_search(self) -> bool:
@@ -183,7 +187,7 @@ class Assembly:
                     self.store,
                     lambda: self.embedder,
                     lambda: [stats.source.id for stats in self.store.list_sources()],
-                    window=self.settings.default_scan_messages_limit,
+                    window=self.settings.search.default_scan_messages_limit,
                     busy=self._searching,
                 ).start()
             return self._background
@@ -207,7 +211,7 @@ class Assembly:
         Raises:
             InvalidWeights: a mapping that makes the weights invalid.
         """
-        return resolve_weights(weights, self.settings.search)
+        return resolve_weights(weights, self.settings.search.weights)
 
     def backup(
         self, target: str | Path, *, overwrite: bool = False, progress: Progress | None = None

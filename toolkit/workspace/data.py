@@ -182,7 +182,7 @@ class Library:
     def _embed_all(self, ids: Sequence[int], progress: bool | Progress) -> dict[int, int]:
         """Every source's default scan window first (searchable in seconds), then the
         rest of each, newest first; returns how many were embedded per source."""
-        window = self.assembly.settings.default_scan_messages_limit
+        window = self.assembly.settings.search.default_scan_messages_limit
         embedded = {sid: self._embed_source(sid, progress, limit=window) for sid in ids}
         for sid in ids:
             embedded[sid] += self._embed_source(sid, progress)
@@ -198,7 +198,7 @@ class Library:
             self.assembly.store,
             self.assembly.embedder,
             source_id,
-            batch_size=self.assembly.settings.embed_batch_size,
+            batch_size=self.assembly.settings.embedding.batch_size,
             progress=progress,
             limit=limit,
         )
@@ -238,8 +238,8 @@ class Library:
             self.assembly.store,
             client,
             parse_ref(ref),
-            batch_size=self.assembly.settings.sync_batch_size,
-            flood_sleep_threshold=self.assembly.settings.flood_sleep_threshold,
+            batch_size=self.assembly.settings.messenger.sync_batch_size,
+            flood_sleep_threshold=self.assembly.settings.messenger.flood_sleep_threshold,
             progress=progress,
             full=full,
             limit=limit,

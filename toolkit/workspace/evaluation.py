@@ -131,8 +131,8 @@ class Evaluation:
     def save_weights(self, weights: SearchWeights, path: str | Path | None = None) -> Path:
         """Write weights as JSON (default ``<data_dir>/weights.json``).
 
-        ``MLENS_WEIGHTS_FILE`` / ``Settings(weights_file=...)`` load it: the service, the
-        app and every workspace then rank with these weights.
+        ``MLENS_WEIGHTS_FILE`` / ``Settings(search={"weights_file": ...})`` load it: the
+        service, the app and every workspace then rank with these weights.
         """
         target = (
             Path(path) if path is not None else self.assembly.settings.data_dir / "weights.json"

@@ -62,7 +62,7 @@ class Summaries:
                 raise InvalidRequest(
                     "engine must be auto, extractive, llm or hybrid", field="engine"
                 )
-            settings = settings.model_copy(update={"summary_engine": engine})
+            settings = settings.replace(summary={"engine": engine})
         try:
             return summary_languages(settings)
         except ConfigError:

@@ -76,7 +76,7 @@ class Workspace(Library, Search, Summaries, Evaluation):
         """
         settings = settings if settings is not None else Settings()
         if data_dir is not None:
-            settings = settings.model_copy(update={"data_dir": Path(data_dir)})
+            settings = settings.replace(data_dir=Path(data_dir))
         return cls(settings, embedder=embedder) if embedder is not None else cls(settings)
 
     @property

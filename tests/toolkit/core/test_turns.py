@@ -134,7 +134,7 @@ def test_a_free_slot_is_taken_at_once_whatever_the_wait() -> None:
 def test_summary_turns_are_the_cores_unless_set() -> None:
     from toolkit.config import Settings, cores
 
-    unset = Settings(_env_file=None, database=":memory:")  # type: ignore[call-arg]
-    assert unset.summary_concurrency is None
-    assert unset.summary_slots == cores() >= 1
-    assert unset.model_copy(update={"summary_concurrency": 3}).summary_slots == 3
+    unset = Settings(_env_file=None, database={"path": ":memory:"})  # type: ignore[call-arg]
+    assert unset.summary.concurrency is None
+    assert unset.summary.slots == cores() >= 1
+    assert unset.replace(summary={"concurrency": 3}).summary.slots == 3

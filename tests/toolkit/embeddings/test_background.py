@@ -132,7 +132,7 @@ def test_search_answers_before_embedding_and_fully_after(tmp_path: Path) -> None
         assert (early.scanned, early.embedded) == (60, 0)
         assert embedder.passages == []
         assert early[0].text.startswith("the train to Berlin")
-        weights = settings.search
+        weights = settings.search.weights
         for hit in early:
             assert hit.signals is not None
             words = (

@@ -154,7 +154,7 @@ def test_query_cache_is_an_lru() -> None:
 
 
 def test_get_embedder_builds_the_configured_backend(tmp_path: Path) -> None:
-    settings = Settings(_env_file=None, data_dir=tmp_path, query_cache_size=7)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, data_dir=tmp_path, embedding={"query_cache_size": 7})  # type: ignore[call-arg]
     built = get_embedder(settings)
     assert isinstance(built, CachedQueryEmbedder)
     assert built.maxsize == 7

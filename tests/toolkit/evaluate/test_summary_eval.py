@@ -103,7 +103,7 @@ def test_the_llm_engine_joins_when_configured(
     env = {k: os.environ.pop(k) for k in list(os.environ) if k.startswith("MLENS_")}
     try:
         with FakeLLM(handler=answer) as llm:
-            settings = Settings(_env_file=None, llm_base_url=llm.url, llm_max_retries=0)  # type: ignore[call-arg]
+            settings = Settings(_env_file=None, llm={"base_url": llm.url, "max_retries": 0})  # type: ignore[call-arg]
             rows = ev.evaluate_summaries(
                 dialogues[:2], embedder, settings=settings, cache_dir=tmp_path
             )

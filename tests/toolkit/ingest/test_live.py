@@ -26,7 +26,7 @@ from telethon_fakes import (
     text_message,
 )
 
-from toolkit.config import Settings
+from toolkit.config import Settings, nested
 from toolkit.errors import (
     ConfigError,
     RateLimited,
@@ -303,9 +303,10 @@ def test_unauthorised_session_is_a_config_error() -> None:
 
 
 def _settings(monkeypatch: pytest.MonkeyPatch, **values: Any) -> Settings:
+    """Settings of ``values``, named as their variables (``messenger_api_id``)."""
     for name in ("MLENS_MESSENGER_API_ID", "MLENS_MESSENGER_API_HASH", "MLENS_MESSENGER_SESSION"):
         monkeypatch.delenv(name, raising=False)
-    return Settings(_env_file=None, **values)
+    return Settings(_env_file=None, **nested(**values))
 
 
 def _offline_session_string() -> str:

@@ -111,11 +111,11 @@ def test_weights_from_settings_env_and_file(
 
     monkeypatch.setenv("MLENS_SEARCH__LEXICAL", "0.7")
     monkeypatch.setenv("MLENS_SEARCH__SEMANTIC_EXPONENT", "2")
-    from_env = Settings(_env_file=None).search  # type: ignore[call-arg]
+    from_env = Settings(_env_file=None).search.weights  # type: ignore[call-arg]
     assert (from_env.lexical, from_env.semantic_exponent) == (0.7, 2.0)
     path = tmp_path / "weights.json"
     SearchWeights(semantic=0.3, lexical=0.3, phrase=0.4).to_file(path)
-    from_file = Settings(_env_file=None, weights_file=path).search  # type: ignore[call-arg]
+    from_file = Settings(_env_file=None, search={"weights_file": path}).search.weights  # type: ignore[call-arg]
     assert from_file.phrase == 0.4
 
 

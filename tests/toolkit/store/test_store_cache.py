@@ -57,7 +57,7 @@ def test_a_summary_is_cached_by_the_background_writer_not_the_request(
 ) -> None:
     seed(store)
     settings = Settings(  # type: ignore[call-arg]
-        _env_file=None, database=":memory:", summary_cache_max_entries=1
+        _env_file=None, database={"path": ":memory:"}, summary={"cache_max_entries": 1}
     )
     store.cache_put("older", "an entry the bound of 1 pushes out")
     store.flush_writes()
@@ -80,7 +80,7 @@ def test_a_cache_hit_records_its_use_later(
     store: SQLiteStore, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seed(store)
-    settings = Settings(_env_file=None, database=":memory:")  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, database={"path": ":memory:"})  # type: ignore[call-arg]
     request = in_period(TEAM, START, START + WEEK)
     summarize_period(store, embedder, settings, request)
     assert store.flush_writes()

@@ -126,7 +126,7 @@ def test_two_stores_share_one_token_bucket(pg_url: str) -> None:
 def test_open_store_picks_postgres_from_the_url_and_writes_no_file(
     pg_url: str, tmp_path: Path
 ) -> None:
-    settings = Settings(data_dir=tmp_path / "data", database_url=pg_url)
+    settings = Settings(data_dir=tmp_path / "data", database={"url": pg_url})
     store = open_store(settings)
     try:
         assert isinstance(store, PostgresStore)
@@ -136,7 +136,7 @@ def test_open_store_picks_postgres_from_the_url_and_writes_no_file(
     assert not (tmp_path / "data").exists()
     assert isinstance(open_store(Settings(data_dir=tmp_path)), SQLiteStore)
     with pytest.raises(ConfigError, match="postgresql://"):
-        open_store(Settings(database_url="mysql://x@localhost/db"))
+        open_store(Settings(database={"url": "mysql://x@localhost/db"}))
 
 
 def test_an_unreachable_server_is_a_store_error_without_the_password() -> None:

@@ -36,7 +36,7 @@ WEEK = timedelta(days=7)
 
 @pytest.fixture
 def settings(clean_env: pytest.MonkeyPatch) -> Settings:
-    return Settings(_env_file=None, database=":memory:")  # type: ignore[call-arg]
+    return Settings(_env_file=None, database={"path": ":memory:"})  # type: ignore[call-arg]
 
 
 def _team_week(
@@ -260,7 +260,7 @@ def test_unknown_source_and_llm_without_endpoint(
         summarize_period(
             store, embedder, settings, in_period("@nobody_here", START, START + WEEK, "en")
         )
-    llm_only = settings.model_copy(update={"summary_engine": "llm"})
+    llm_only = settings.replace(summary={"engine": "llm"})
     with pytest.raises(ConfigError):
         summarize_period(store, embedder, llm_only, in_period(TEAM, START, START + WEEK, "en"))
 

@@ -21,7 +21,7 @@ import pytest
 from llama_server import MODEL, LlamaServer, llama_server  # noqa: F401 (a fixture)
 from summary_data import about_source, in_period
 
-from toolkit.config import Settings
+from toolkit.config import Settings, nested
 from toolkit.embeddings import Embedder
 from toolkit.errors import UpstreamInvalidOutput
 from toolkit.models import Section, SectionItem, SectionKind, Summary
@@ -64,6 +64,8 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:
 
 
 def local_settings(server: LlamaServer, **overrides: object) -> Settings:
+    """Settings of the local model at ``server``, with ``overrides`` named as their
+    variables (``llm_timeout`` for ``MLENS_LLM_TIMEOUT``)."""
     values: dict[str, object] = {
         "llm_base_url": server.url,
         "llm_model": MODEL,
@@ -72,7 +74,7 @@ def local_settings(server: LlamaServer, **overrides: object) -> Settings:
         "llm_max_retries": 0,
         "summary_engine": "llm",
     }
-    return Settings(_env_file=None, **{**values, **overrides})  # type: ignore[arg-type]
+    return Settings(_env_file=None, **nested(**{**values, **overrides}))  # type: ignore[call-arg]
 
 
 def window_ids(store: MessageStore, ref: str, start: datetime, end: datetime) -> set[str]:

@@ -189,7 +189,7 @@ def test_placeholders_are_stable_across_chunks_and_the_merge(
 def test_off_by_default_names_are_sent_as_they_are(chat: SQLiteStore, embedder: Embedder) -> None:
     with FakeLLM([Reply(content=summary_json("Fine.", [], ["1"]))]) as llm:
         settings = llm_settings(llm, summary_engine="llm")
-        assert settings.llm_pseudonymise is False
+        assert settings.llm.pseudonymise is False
         summarize_period(chat, embedder, settings, _request())
     assert 'author="Alice Moreau"' in _sent(llm)
 
@@ -199,8 +199,8 @@ def test_the_cache_keeps_pseudonymised_and_plain_answers_apart(
 ) -> None:
     from toolkit.summarize.llm.engine import LLMSummaryEngine
 
-    plain = Settings(_env_file=None, llm_base_url="http://127.0.0.1:9/v1")  # type: ignore[call-arg]
-    hidden = plain.model_copy(update={"llm_pseudonymise": True})
+    plain = Settings(_env_file=None, llm={"base_url": "http://127.0.0.1:9/v1"})  # type: ignore[call-arg]
+    hidden = plain.replace(llm={"pseudonymise": True})
     engine = LLMSummaryEngine()
     assert engine.identity(plain, embedder) != engine.identity(hidden, embedder)
 

@@ -229,14 +229,16 @@ def test_red_team_against_the_local_model(
 ) -> None:
     settings = Settings(  # type: ignore[call-arg]
         _env_file=None,
-        database=":memory:",
-        llm_base_url=llama_server.url,
-        llm_model=MODEL,
-        llm_max_tokens=300,
-        llm_timeout=300.0,  # a busy 2-core machine: prompt and 300 tokens
-        llm_max_retries=0,
-        summary_engine="llm",
-        llm_fallback="none",
+        database={"path": ":memory:"},
+        llm={
+            "base_url": llama_server.url,
+            "model": MODEL,
+            "max_tokens": 300,
+            "timeout": 300.0,  # a busy 2-core machine: prompt and 300 tokens
+            "max_retries": 0,
+            "fallback": "none",
+        },
+        summary={"engine": "llm"},
     )
     scene = build(case)
     try:

@@ -45,7 +45,7 @@ def test_the_summary_says_what_it_read_and_what_each_count_counts(
     store: MessageStore, embedder: Embedder, language: str, opening: str, read: str
 ) -> None:
     source = garden(store)
-    settings = Settings(summary_engine="extractive")
+    settings = Settings(summary={"engine": "extractive"})
     request = about_source("@garden_club", language, messages_limit=40)
     summary = summarize_source(store, embedder, settings, request)
     messages, _ = read_source(store, source.id, 40)
@@ -64,7 +64,7 @@ def test_the_settings_say_how_many_a_source_summary_reads_by_default(
     store: MessageStore, embedder: Embedder
 ) -> None:
     source = garden(store)
-    settings = Settings(summary_engine="extractive", source_summary_messages=60)
+    settings = Settings(summary={"engine": "extractive", "source_messages": 60})
     summary = summarize_source(store, embedder, settings, about_source("@garden_club", "en"))
     _, default = read_source(store, source.id, 60)
     assert note(pack("en"), default, SourceKind.CHAT) in summary.summary
@@ -75,7 +75,7 @@ def test_a_summary_of_every_message_says_nothing_about_sampling(
     store: MessageStore, embedder: Embedder
 ) -> None:
     garden(store, count=120)
-    settings = Settings(summary_engine="extractive")
+    settings = Settings(summary={"engine": "extractive"})
     summary = summarize_source(store, embedder, settings, about_source("@garden_club", "en"))
     assert "reads" not in summary.summary
     assert summary.summary.startswith(

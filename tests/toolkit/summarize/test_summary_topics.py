@@ -106,7 +106,7 @@ def forum(store: MessageStore, tmp_path: Path) -> MessageStore:
 
 
 def _settings() -> Settings:
-    return Settings(summary_engine="extractive")
+    return Settings(summary={"engine": "extractive"})
 
 
 def test_a_forum_digest_keeps_each_conversation_in_its_topic_and_covers_both(
@@ -224,10 +224,12 @@ def test_the_llm_reads_each_messages_topic_title_in_a_whole_forum(
         llm.push(Reply(content=summary_json("Deploys and Lunch.", [], ["5"])))
         settings = Settings(
             _env_file=None,  # type: ignore[call-arg]
-            llm_base_url=llm.url,
-            llm_api_key="test-key",
-            llm_model="fake-model",
-            llm_max_retries=0,
+            llm={
+                "base_url": llm.url,
+                "api_key": "test-key",
+                "model": "fake-model",
+                "max_retries": 0,
+            },
         )
         summary = summarize_period(forum, embedder, settings, in_period(FORUM, START, END, "en"))
     assert summary.engine == "llm"

@@ -35,7 +35,7 @@ def test_the_assembly_builds_each_part_once(workspace: Workspace) -> None:
     assert workspace.searcher is workspace.searcher
     assert workspace.searcher.store is workspace.store
     assert workspace.searcher.embedder is workspace.embedder
-    assert workspace.searcher.weights == workspace.settings.search
+    assert workspace.searcher.weights == workspace.settings.search.weights
 
 
 def test_a_store_given_ready_made_stays_open_after_close(workspace: Workspace) -> None:
@@ -144,7 +144,7 @@ def test_search_hits_carry_signals_context_and_the_callers_ref(lab: Lab, trip_ch
     assert lexical.ids != hits.ids
     plain = lab.workspace.search(SearchRequest(source_ref=trip_chat, query="train tickets"))
     assert all(isinstance(hit, SearchHit) and hit.signals is None for hit in plain)
-    assert len(plain) == min(len(TEXTS), lab.settings.default_limit)  # the settings' default
+    assert len(plain) == min(len(TEXTS), lab.settings.search.default_limit)  # the settings' default
 
 
 @pytest.mark.slow
@@ -178,7 +178,7 @@ def test_ranking_evaluation_tables(lab: Lab, warm_eval: Path) -> None:
     best = SearchWeights(**{name: grid[0][name] for name in SearchWeights.model_fields})
     path = workspace.save_weights(best)
     assert path == workspace.settings.data_dir / "weights.json"
-    assert Settings(_env_file=None, weights_file=path).search == best  # type: ignore[call-arg]
+    assert Settings(_env_file=None, search={"weights_file": path}).search.weights == best  # type: ignore[call-arg]
 
 
 @pytest.mark.slow

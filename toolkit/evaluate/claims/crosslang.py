@@ -98,7 +98,7 @@ def gap_verdicts(cross: Results, same: Results, metric: str = "nDCG@10") -> list
 
 def cross_language_holds(run: Run) -> Finding:
     """Cross-language XQuAD: hybrid ≥ every baseline and within ``GAP`` of same-language."""
-    weights = run.settings.search
+    weights = run.settings.search.weights
     prepared = cross_prepared(run)
     results = cross_results(run, weights)
     same = ranking_results(run, weights)

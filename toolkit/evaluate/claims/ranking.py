@@ -84,7 +84,7 @@ def hybrid_margins(results: Results, metric: str = "nDCG@10") -> list[Verdict]:
 
 def hybrid_beats_baselines(run: Run) -> Finding:
     """Hybrid (configured weights) ≥ BM25, dense and RRF in nDCG@10 on every dev set."""
-    weights = run.settings.search
+    weights = run.settings.search.weights
     results = ranking_results(run, weights)
     title = f"Retrieval on the dev sets ({run.embedder.model_name})"
     return Finding(

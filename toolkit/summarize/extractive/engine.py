@@ -220,7 +220,7 @@ def _empty(book: LanguagePack, ctx: SummaryContext, source_ref: str) -> Summary:
 
 
 class ExtractiveEngine:
-    """The offline ``SummaryEngine`` (``summary_engine = "extractive"``): always available."""
+    """The offline ``SummaryEngine`` (``MLENS_SUMMARY_ENGINE=extractive``): always available."""
 
     name = ENGINE
 
@@ -246,7 +246,7 @@ class ExtractiveEngine:
         """Summarise the job's messages from their stored (or freshly computed) vectors;
         by their words when too many have none yet (``vectors.window_vectors``)."""
         vectors, unembedded = window_vectors(
-            job.store, job.embedder, job.source.id, job.messages, job.settings.embed_batch_size
+            job.store, job.embedder, job.source.id, job.messages, job.settings.embedding.batch_size
         )
         summary = summarize_extractive(
             job.messages, vectors, job.ctx, source_ref=job.source_ref, link=job.link

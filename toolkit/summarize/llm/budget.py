@@ -1,6 +1,6 @@
 """What one summary may spend upstream: prompt tokens, and the time its fallback needs.
 
-**Prompt tokens.** A summary's requests together send at most ``llm_max_prompt_tokens``
+**Prompt tokens.** A summary's requests together send at most ``MLENS_LLM_MAX_PROMPT_TOKENS``
 prompt tokens (estimated as ``messages.estimate_tokens`` estimates them, high). The
 map-reduce plans its first pass within the budget (a spread sample of the window where
 all of it would not fit, ``mapreduce.MapReduce.sample``), and ``PromptBudget`` keeps the
@@ -10,8 +10,8 @@ only when the budget still has room for it, and a request that would pass it is 
 sent (``PromptBudgetSpent``). A request the endpoint refused unread (its
 ``response_format``, a prompt larger than its context) is given back.
 
-**The fallback's time.** With ``llm_fallback = "extractive"``, the LLM's requests run
-under a deadline ``llm_fallback_seconds`` (at most half the time left) shorter than the
+**The fallback's time.** With ``MLENS_LLM_FALLBACK=extractive``, the LLM's requests run
+under a deadline ``MLENS_LLM_FALLBACK_SECONDS`` (at most half the time left) shorter than the
 caller's (``fallback_room``): an endpoint that hangs is given up on while the offline
 digest still has time to be written, and that is an ``UpstreamTimeout`` the engine falls
 back on, never the caller's ``DeadlineExceeded``.
@@ -116,17 +116,17 @@ def fallback_room(settings: Settings) -> Iterator[None]:
     """Run the LLM's requests so that the extractive fallback still fits the deadline.
 
     Without a fallback, or outside any deadline, the block runs as it is. With one, it
-    runs under a deadline ``min(llm_fallback_seconds, half the time left)`` earlier; when
+    runs under a deadline ``min(MLENS_LLM_FALLBACK_SECONDS, half the time left)`` earlier; when
     that one passes (the caller's has not), the endpoint did not answer in time:
 
     Raises:
         UpstreamTimeout: the shortened deadline passed.
     """
     left = deadline.remaining()
-    if settings.llm_fallback != "extractive" or left is None:
+    if settings.llm.fallback != "extractive" or left is None:
         yield
         return
-    reserve = min(settings.llm_fallback_seconds, left / 2)
+    reserve = min(settings.llm.fallback_seconds, left / 2)
     try:
         with deadline.within(max(0.0, left - reserve)):
             yield

@@ -10,12 +10,12 @@ in llama.cpp's ``schema`` extension, plain JSON mode, then no ``response_format`
 per endpoint (base URL and model), for every client of the process.
 
 Every request carries ``max_tokens`` (a runaway model stops there) and runs under one
-deadline, ``min(llm_timeout, deadline.remaining())`` seconds for the whole request:
+deadline, ``min(MLENS_LLM_TIMEOUT, deadline.remaining())`` seconds for the whole request:
 connect, waiting and every read (``transport.DeadlineTransport``), so an endpoint that
 trickles bytes is cut off at the deadline and its connection closed. The body read is
-bounded too (``llm_max_answer_bytes``).
+bounded too (``MLENS_LLM_MAX_ANSWER_BYTES``).
 
-Retries (``llm_max_retries``, policy in ``retry.py``: backoff that honours
+Retries (``MLENS_LLM_MAX_RETRIES``, policy in ``retry.py``: backoff that honours
 ``Retry-After``) run here rather than inside the openai client, so that they honour the
 caller's deadline (``toolkit.deadline``, the service's per-request timeout, less the
 time an extractive fallback needs: ``budget.fallback_room``) and the summary's prompt
@@ -264,10 +264,10 @@ class LLMClient:
     def from_settings(cls, settings: Settings) -> LLMClient:
         """The client for the endpoint the settings name, one per endpoint and settings so
         that connections are reused; ``ConfigError`` when none is set."""
-        if not settings.llm_base_url:
+        if not settings.llm.base_url:
             raise ConfigError("no LLM endpoint is configured (set MLENS_LLM_BASE_URL)")
-        key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
-        options = tuple((name, getattr(settings, f"llm_{name}")) for name in _FROM_SETTINGS)
+        key = settings.llm.api_key.get_secret_value() if settings.llm.api_key else None
+        options = tuple((name, getattr(settings.llm, name)) for name in _FROM_SETTINGS)
         return _shared_client(key, options)
 
     @property
@@ -384,7 +384,7 @@ class LLMClient:
 
 
 _FROM_SETTINGS = ("base_url", "model", "timeout", "max_retries", "max_tokens", "max_answer_bytes")
-"""The client's arguments that are the settings' ``llm_<name>`` fields."""
+"""The client's arguments that are fields of the settings' ``llm`` section."""
 
 
 @lru_cache(maxsize=8)

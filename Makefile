@@ -65,6 +65,7 @@ llm: $(ALL_STAMP)
 	echo "In another shell:" && \
 	echo "  export MLENS_LLM_BASE_URL=http://127.0.0.1:$(LLM_PORT)/v1 MLENS_LLM_MODEL=$(LLM_MODEL)" && \
 	echo "  make serve   # or: .venv/bin/mlens summarize @mlens_demo_en --from 2026-10-20 --to 2026-10-21" && \
+	OMP_WAIT_POLICY=$${OMP_WAIT_POLICY:-PASSIVE} \
 	exec $(BIN)/python -m llama_cpp.server --model "$$GGUF" --model_alias $(LLM_MODEL) \
 		--host 127.0.0.1 --port $(LLM_PORT) --n_ctx 8192
 

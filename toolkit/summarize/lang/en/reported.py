@@ -62,6 +62,9 @@ _FIRST = {  # first person singular -> (form after a name, form after "they")
     "im": ("is", "are"),
     "ive": ("has", "have"),
 }
+_BARE_CONTRACTIONS = {"ill": "i'll", "id": "i'd"}
+""""I'll" and "I'd" typed without the apostrophe, read so only before a verb's base
+form ("ill have time"; "I'm ill" stays an adjective)."""
 _SECOND = {"you're": "is", "you've": "has", "you'll": "will", "you'd": "would"}
 _AUXILIARIES = frozenset(
     {"will", "would", "can", "could", "shall", "should", "may", "might", "must"}
@@ -141,6 +144,8 @@ class _Rewriter:
                     agree = False
                     continue
                 low = token.lower()
+                if low in _BARE_CONTRACTIONS and is_verb(after):  # "if ill have time"
+                    low = _BARE_CONTRACTIONS[low]
                 prev = out[-1].lower() if out else ","
                 subject_slot = prev in _CLAUSE_START or not out
                 shared = self.named and prev in ("and", "but", "or")  # "… and doesn't think"
@@ -164,8 +169,9 @@ class _Rewriter:
                 elif low in _OBJECT:
                     out.append(_OBJECT[low] or (self.speaker if not self.named else "them"))
                     self.named = True
-                elif low in _POSSESSIVE:
-                    out.append(_POSSESSIVE[low] or f"{self.speaker}'s")
+                elif low in _POSSESSIVE:  # "my": the speaker's, or "their" once named
+                    mine = "their" if low == "my" else "theirs"
+                    out.append(_POSSESSIVE[low] or (mine if self.named else f"{self.speaker}'s"))
                 elif self.addressee and self.addressed and low in _SECOND_THEY:
                     out.append(_SECOND_THEY[low])
                 elif self.addressee and self.addressed and low in ("you", "u", "ya"):

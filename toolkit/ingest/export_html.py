@@ -247,6 +247,9 @@ class PageState:
     undated: int = 0
     messages: int = 0
     joined: int = 0
+    reacting: set[Any] | None = None
+    """The blocks of the page being read that hold a ``reactions`` block anywhere inside
+    (``None``: not known, each message is searched)."""
 
 
 def _media_fields(wrap: Any) -> dict[str, Any]:
@@ -444,8 +447,10 @@ def _default(el: Any, mid: int, state: PageState) -> dict[str, Any]:
             _body_fields(child, raw, state)
         elif cls and "reactions" in cls.split():
             raw["reactions"] = _reactions(child)
-    if "reactions" not in raw and (found := el.find(".//*[@class='reactions']")) is not None:
-        raw["reactions"] = _reactions(found)  # wherever another version puts them
+    if "reactions" not in raw and (state.reacting is None or el in state.reacting):
+        found = _FIRST_REACTIONS(el)  # wherever another version puts them
+        if found:
+            raw["reactions"] = _reactions(found[0])
     parsed = parse_title_date(raw.pop("_title", ""))
     if parsed is None:
         raise ValueError("its date (div.pull_right.date.details title) is missing or unreadable")
@@ -519,7 +524,12 @@ def _timed(waiting: list[dict[str, Any]], local: datetime, offset: timedelta | N
 MAX_PAGE_BYTES = 64 * 1024 * 1024
 """Pages up to this size (the exporter's 1,000 messages take a few MB) are parsed whole,
 which is fastest; a larger one is streamed element by element."""
-_PARSER = etree.HTMLParser(encoding="utf-8")
+# No table of ``id`` attributes: nothing looks an element up by its id.
+_PARSER = etree.HTMLParser(encoding="utf-8", collect_ids=False)
+# Compiled once, evaluated by libxml2: a message's first reactions block anywhere inside
+# it, and every element of a page that holds one (so most messages are not searched).
+_FIRST_REACTIONS = etree.XPath("descendant::*[@class='reactions'][1]")
+_HOLD_REACTIONS = etree.XPath("//*[@class='reactions']/ancestor::*")
 
 
 def _header(el: Any, state: PageState) -> None:
@@ -541,14 +551,22 @@ def _whole(data: bytes, state: PageState) -> Iterator[Any]:
         _header(header, state)
     history = root.find(".//div[@class='history']")
     blocks = history if history is not None else root.iter("div")
-    for el in blocks:
-        if el.tag == "div" and "message" in (el.get("class") or "").split():
-            yield el
+    state.reacting = set(_HOLD_REACTIONS(root))
+    try:
+        for el in blocks:
+            if el.tag == "div" and "message" in (el.get("class") or "").split():
+                yield el
+    finally:
+        state.reacting = None
 
 
 def _streamed(stream: IO[bytes], state: PageState) -> Iterator[Any]:
     """The message blocks of a page as libxml2 reads it, each freed once read."""
-    for _, el in etree.iterparse(stream, events=("end",), tag="div", html=True, encoding="utf-8"):
+    state.reacting = None
+    events = etree.iterparse(
+        stream, events=("end",), tag="div", html=True, encoding="utf-8", collect_ids=False
+    )
+    for _, el in events:
         classes = _classes(el)
         if "message" in classes:
             yield el

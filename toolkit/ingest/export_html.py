@@ -247,9 +247,12 @@ class PageState:
     undated: int = 0
     messages: int = 0
     joined: int = 0
-    reacting: set[Any] | None = None
-    """The blocks of the page being read that hold a ``reactions`` block anywhere inside
-    (``None``: not known, each message is searched)."""
+    deferred: list[tuple[dict[str, Any], Any]] | None = None
+    """Messages of a page read whole that showed no reactions where the exporter puts
+    them, with their blocks: searched at the end of the page only if it may hold
+    reactions elsewhere (``None``: each such message is searched at once)."""
+    reactions_met: int = 0
+    """``div class="reactions"`` blocks met where the exporter puts them, on this page."""
 
 
 def _media_fields(wrap: Any) -> dict[str, Any]:
@@ -436,6 +439,7 @@ def _body_fields(body: Any, raw: dict[str, Any], state: PageState) -> None:
             raw |= _media_fields(el)
         elif part == "reactions":
             raw["reactions"] = _reactions(el)
+            state.reactions_met += el.get("class") == "reactions"
 
 
 def _default(el: Any, mid: int, state: PageState) -> dict[str, Any]:
@@ -447,10 +451,12 @@ def _default(el: Any, mid: int, state: PageState) -> dict[str, Any]:
             _body_fields(child, raw, state)
         elif cls and "reactions" in cls.split():
             raw["reactions"] = _reactions(child)
-    if "reactions" not in raw and (state.reacting is None or el in state.reacting):
-        found = _FIRST_REACTIONS(el)  # wherever another version puts them
-        if found:
-            raw["reactions"] = _reactions(found[0])
+            state.reactions_met += cls == "reactions"
+    if "reactions" not in raw:  # wherever another version puts them
+        if state.deferred is None:
+            _search_reactions(raw, el)
+        else:
+            state.deferred.append((raw, el))
     parsed = parse_title_date(raw.pop("_title", ""))
     if parsed is None:
         raise ValueError("its date (div.pull_right.date.details title) is missing or unreadable")
@@ -526,10 +532,33 @@ MAX_PAGE_BYTES = 64 * 1024 * 1024
 which is fastest; a larger one is streamed element by element."""
 # No table of ``id`` attributes: nothing looks an element up by its id.
 _PARSER = etree.HTMLParser(encoding="utf-8", collect_ids=False)
-# Compiled once, evaluated by libxml2: a message's first reactions block anywhere inside
-# it, and every element of a page that holds one (so most messages are not searched).
+# Compiled once, evaluated by libxml2: a message's first reactions block anywhere inside.
 _FIRST_REACTIONS = etree.XPath("descendant::*[@class='reactions'][1]")
-_HOLD_REACTIONS = etree.XPath("//*[@class='reactions']/ancestor::*")
+_REACTIONS_CLASS = b'class="reactions"'
+
+
+def _search_reactions(raw: dict[str, Any], el: Any) -> None:
+    """Read the first reactions block anywhere inside the message block ``el``."""
+    found = _FIRST_REACTIONS(el)
+    if found:
+        raw["reactions"] = _reactions(found[0])
+
+
+def _all_met(data: bytes, state: PageState) -> bool:
+    """Whether the page ``data`` holds no reactions block beyond those its messages
+    showed where the exporter puts them (then no message needs searching).
+
+    An element whose class is ``reactions`` has those letters in the page's bytes (no
+    named entity writes an ASCII letter), unless a character reference (``&#``) does.
+    When every ``reactions`` in the bytes is a ``class="reactions"`` and as many blocks of
+    that class were met, every block of the page was met.
+    """
+    standard = data.count(_REACTIONS_CLASS)
+    return (
+        state.reactions_met == standard
+        and data.count(b"reactions") == standard
+        and b"&#" not in data
+    )
 
 
 def _header(el: Any, state: PageState) -> None:
@@ -551,18 +580,13 @@ def _whole(data: bytes, state: PageState) -> Iterator[Any]:
         _header(header, state)
     history = root.find(".//div[@class='history']")
     blocks = history if history is not None else root.iter("div")
-    state.reacting = set(_HOLD_REACTIONS(root))
-    try:
-        for el in blocks:
-            if el.tag == "div" and "message" in (el.get("class") or "").split():
-                yield el
-    finally:
-        state.reacting = None
+    for el in blocks:
+        if el.tag == "div" and "message" in (el.get("class") or "").split():
+            yield el
 
 
 def _streamed(stream: IO[bytes], state: PageState) -> Iterator[Any]:
     """The message blocks of a page as libxml2 reads it, each freed once read."""
-    state.reacting = None
     events = etree.iterparse(
         stream, events=("end",), tag="div", html=True, encoding="utf-8", collect_ids=False
     )
@@ -590,12 +614,31 @@ def read_page(
     Raises:
         ValueError: a message block the exporter cannot have written (no id, no date).
     """
-    waiting: list[dict[str, Any]] = []  # service messages waiting for a time
     state.local = None  # each page starts with its day; times do not carry over
-    if size is not None and size <= MAX_PAGE_BYTES:
-        blocks = _whole(stream.read(MAX_PAGE_BYTES + 1), state)
-    else:
-        blocks = _streamed(stream, state)
+    if size is None or size > MAX_PAGE_BYTES:
+        yield from _read_blocks(_streamed(stream, state), state)
+        return
+    data = stream.read(MAX_PAGE_BYTES + 1)
+    state.deferred, state.reactions_met = [], 0
+    read: list[dict[str, Any]] = []
+    failure: Exception | None = None
+    try:
+        for raw in _read_blocks(_whole(data, state), state):
+            read.append(raw)
+    except Exception as exc:  # the messages before it are given first, as when streamed
+        failure = exc
+    deferred, state.deferred = state.deferred, None
+    if failure is not None or not _all_met(data, state):
+        for raw, el in deferred:
+            _search_reactions(raw, el)
+    yield from read
+    if failure is not None:
+        raise failure
+
+
+def _read_blocks(blocks: Iterator[Any], state: PageState) -> Iterator[dict[str, Any]]:
+    """The messages of a page's message ``blocks`` (see ``read_page``)."""
+    waiting: list[dict[str, Any]] = []  # service messages waiting for a time
     for el in blocks:
         day = state.day
         raw = _message(el, state)

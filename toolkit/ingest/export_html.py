@@ -177,12 +177,10 @@ def _plain(el: Any) -> str:
 _OFFSETS: dict[str, timedelta] = {}
 
 
-def _fast_title(title: str) -> tuple[datetime, timedelta | None] | None:
-    """The exporter's exact forms (``dd.MM.yyyy hh:mm:ss``, `` UTC+hh:mm`` after it)."""
-    if len(title) not in (19, 29) or title[2] != "." or title[5] != "." or title[13] != ":":
-        return None
+def _digits_title(title: str) -> datetime | None:
+    """The local time of a ``dd.MM.yyyy hh:mm:ss`` title read number by number."""
     try:
-        local = datetime(
+        return datetime(
             int(title[6:10]),
             int(title[3:5]),
             int(title[0:2]),
@@ -192,8 +190,28 @@ def _fast_title(title: str) -> tuple[datetime, timedelta | None] | None:
         )
     except ValueError:
         return None
+
+
+def _fast_title(title: str) -> tuple[datetime, timedelta | None, str | None] | None:
+    """The exporter's exact forms (``dd.MM.yyyy hh:mm:ss``, `` UTC+hh:mm`` after it), and
+    the local time's ISO form when the title was read as one."""
+    if len(title) not in (19, 29) or title[2] != "." or title[5] != "." or title[13] != ":":
+        return None
+    # Its parts moved into ISO order and read at once: digits in every place, as the
+    # exporter writes them (anything else is read number by number, as it always was).
+    iso: str | None = f"{title[6:10]}-{title[3:5]}-{title[0:2]}T{title[11:19]}"
+    local: datetime | None = None
+    if title[10] == " " and title[16] == ":":
+        try:
+            local = datetime.fromisoformat(iso)  # type: ignore[arg-type]
+        except ValueError:
+            local = None
+    if local is None or local.tzinfo is not None:
+        iso, local = None, _digits_title(title)
+        if local is None:
+            return None
     if len(title) == 19:
-        return local, None
+        return local, None, iso
     suffix = title[19:]
     offset = _OFFSETS.get(suffix)
     if offset is None:
@@ -201,11 +219,17 @@ def _fast_title(title: str) -> tuple[datetime, timedelta | None] | None:
             return None
         offset = timedelta(hours=int(suffix[5:7]), minutes=int(suffix[8:10]))
         _OFFSETS[suffix] = offset = -offset if suffix[4] == "-" else offset
-    return local, offset
+    return local, offset, iso
 
 
 def parse_title_date(title: str) -> tuple[datetime, timedelta | None] | None:
     """``(local time, UTC offset or None)`` of a date ``title``; ``None`` if it is none."""
+    read = _title_date(title)
+    return None if read is None else read[:2]
+
+
+def _title_date(title: str) -> tuple[datetime, timedelta | None, str | None] | None:
+    """``parse_title_date``, and the local time's ISO form when it came with it."""
     fast = _fast_title(title)
     if fast is not None:
         return fast
@@ -219,13 +243,15 @@ def parse_title_date(title: str) -> tuple[datetime, timedelta | None] | None:
         return None
     sign, oh, om = match.group(7), match.group(8), match.group(9)
     if sign is None:
-        return local, None
+        return local, None, None
     offset = timedelta(hours=int(oh), minutes=int(om))
-    return local, -offset if sign == "-" else offset
+    return local, -offset if sign == "-" else offset, None
 
 
-def _date_fields(local: datetime, offset: timedelta | None) -> dict[str, Any]:
-    out: dict[str, Any] = {"date": local.isoformat()}
+def _date_fields(
+    local: datetime, offset: timedelta | None, iso: str | None = None
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"date": iso or local.isoformat()}
     if offset is not None:
         out["date_unixtime"] = str(int(((local - offset) - _EPOCH).total_seconds()))
     return out
@@ -457,15 +483,15 @@ def _default(el: Any, mid: int, state: PageState) -> dict[str, Any]:
             _search_reactions(raw, el)
         else:
             state.deferred.append((raw, el))
-    parsed = parse_title_date(raw.pop("_title", ""))
+    parsed = _title_date(raw.pop("_title", ""))
     if parsed is None:
         raise ValueError("its date (div.pull_right.date.details title) is missing or unreadable")
-    state.local, offset = parsed
+    state.local, offset, iso = parsed
     if offset is not None:
         state.offset = offset
     else:
         state.undated += 1
-    raw |= _date_fields(state.local, offset)
+    raw |= _date_fields(state.local, offset, iso)
     raw.pop("_in_forward", None)
     if "from" not in raw:  # a joined message: the previous one's sender
         raw["from"] = state.sender

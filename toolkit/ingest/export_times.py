@@ -30,6 +30,8 @@ EARLIEST = datetime(2013, 8, 1, tzinfo=UTC)
 """Before the messenger's launch: no message can be older."""
 FUTURE_SLACK = timedelta(days=2)
 _QUARTER_HOUR = 15 * 60
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_NAIVE_EPOCH = datetime(1970, 1, 1)
 _MIN_OFFSET, _MAX_OFFSET = -12 * 3600, 14 * 3600
 
 
@@ -83,6 +85,8 @@ def _unix(raw: dict[str, Any], key: str) -> datetime | None:
     if isinstance(unix, bool) or not isinstance(unix, int | float):
         raise ValueError(f"'{key}_unixtime' is not a number of seconds: {unix!r}")
     try:
+        if isinstance(unix, int):  # the same moment, without the C library's gmtime
+            return _EPOCH + timedelta(seconds=unix)
         return datetime.fromtimestamp(unix, tz=UTC)
     except (OverflowError, OSError, ValueError) as exc:
         raise ImpossibleDate(f"'{key}_unixtime' {unix!r} is out of range") from exc
@@ -161,7 +165,8 @@ class LocalTimes:
         return self._check(moment, key)
 
     def _learn(self, local: datetime, exact: datetime) -> None:
-        difference = local.replace(tzinfo=UTC) - exact
+        # ``local.replace(tzinfo=UTC) - exact``, without replace's keyword parsing
+        difference = (local - _NAIVE_EPOCH) - (exact - _EPOCH)
         learnt = self._learnt
         if learnt is not None and learnt[0] == difference:
             offset = learnt[1]  # a file's messages mostly share one: worked out once

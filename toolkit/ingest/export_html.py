@@ -435,9 +435,12 @@ def _part(cls: str | None) -> str | None:
 def _body_fields(body: Any, raw: dict[str, Any], state: PageState) -> None:
     """Fill ``raw`` from a message's ``div.body`` (or its ``div.forwarded.body``)."""
     for el in body:
-        part = _part(el.get("class"))
+        cls = el.get("class")
+        part = _BODY_PARTS.get(cls) if cls is not None else None
         if part is None:
-            continue
+            part = _part(cls)
+            if part is None:
+                continue
         if part == "date":
             raw["_title"] = el.get("title") or ""
         elif part == "text":
@@ -465,7 +468,7 @@ def _body_fields(body: Any, raw: dict[str, Any], state: PageState) -> None:
             raw |= _media_fields(el)
         elif part == "reactions":
             raw["reactions"] = _reactions(el)
-            state.reactions_met += el.get("class") == "reactions"
+            state.reactions_met += cls == "reactions"
 
 
 def _default(el: Any, mid: int, state: PageState) -> dict[str, Any]:

@@ -54,6 +54,13 @@ _DATE_RE = re.compile(
 _GO_TO = re.compile(r"go_to_message(-?\d+)")
 _MESSAGE_ID = re.compile(r"^message(-?\d+)$")
 _VIA = re.compile(r"\s+via @\w+$")
+
+
+def _without_via(name: str) -> str:
+    """``name`` without the exporter's `` via @bot`` (inline bots) at its end."""
+    return _VIA.sub("", name) if "via @" in name else name
+
+
 _TRAILING = re.compile(r"\n *$")
 _MONTHS = {
     name: n
@@ -449,11 +456,11 @@ def _body_fields(body: Any, raw: dict[str, Any], state: PageState) -> None:
             if "_in_forward" in raw:
                 span = el.find("span")
                 name = (el.text or "").strip()
-                raw["forwarded_from"] = _VIA.sub("", name) if name else _plain(el)
+                raw["forwarded_from"] = _without_via(name) if name else _plain(el)
                 if span is not None:
                     span.tail = None
             else:
-                name = _VIA.sub("", _plain(el))
+                name = _without_via(_plain(el))
                 # The exporter's stand-in for an empty name; the JSON export says null.
                 raw["from"] = None if name == _DELETED else name
         elif part == "forwarded":

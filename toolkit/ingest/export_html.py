@@ -654,7 +654,7 @@ def read_page(
     if size is None or size > MAX_PAGE_BYTES:
         yield from _read_blocks(_streamed(stream, state), state)
         return
-    data = stream.read(MAX_PAGE_BYTES + 1)
+    data = _page_bytes(stream, size)
     state.deferred, state.reactions_met = [], 0
     read: list[dict[str, Any]] = []
     failure: Exception | None = None
@@ -670,6 +670,17 @@ def read_page(
     yield from read
     if failure is not None:
         raise failure
+
+
+def _page_bytes(stream: IO[bytes], size: int) -> bytes:
+    """The bytes of a page listed at ``size`` bytes, up to ``MAX_PAGE_BYTES + 1`` (a
+    page that grew since is read on to that bound), without asking the file for a buffer
+    of that bound at once (a 64 MiB allocation for every page)."""
+    limit = MAX_PAGE_BYTES + 1
+    data = stream.read(min(size + 1, limit))
+    if len(data) == size + 1 and len(data) < limit:
+        data += stream.read(limit - len(data))
+    return data
 
 
 def _read_blocks(blocks: Iterator[Any], state: PageState) -> Iterator[dict[str, Any]]:

@@ -54,6 +54,13 @@ _DATE_RE = re.compile(
 _GO_TO = re.compile(r"go_to_message(-?\d+)")
 _MESSAGE_ID = re.compile(r"^message(-?\d+)$")
 _VIA = re.compile(r"\s+via @\w+$")
+
+
+def _without_via(name: str) -> str:
+    """``name`` without the exporter's `` via @bot`` (inline bots) at its end."""
+    return _VIA.sub("", name) if "via @" in name else name
+
+
 _TRAILING = re.compile(r"\n *$")
 _MONTHS = {
     name: n
@@ -177,12 +184,10 @@ def _plain(el: Any) -> str:
 _OFFSETS: dict[str, timedelta] = {}
 
 
-def _fast_title(title: str) -> tuple[datetime, timedelta | None] | None:
-    """The exporter's exact forms (``dd.MM.yyyy hh:mm:ss``, `` UTC+hh:mm`` after it)."""
-    if len(title) not in (19, 29) or title[2] != "." or title[5] != "." or title[13] != ":":
-        return None
+def _digits_title(title: str) -> datetime | None:
+    """The local time of a ``dd.MM.yyyy hh:mm:ss`` title read number by number."""
     try:
-        local = datetime(
+        return datetime(
             int(title[6:10]),
             int(title[3:5]),
             int(title[0:2]),
@@ -192,8 +197,28 @@ def _fast_title(title: str) -> tuple[datetime, timedelta | None] | None:
         )
     except ValueError:
         return None
+
+
+def _fast_title(title: str) -> tuple[datetime, timedelta | None, str | None] | None:
+    """The exporter's exact forms (``dd.MM.yyyy hh:mm:ss``, `` UTC+hh:mm`` after it), and
+    the local time's ISO form when the title was read as one."""
+    if len(title) not in (19, 29) or title[2] != "." or title[5] != "." or title[13] != ":":
+        return None
+    # Its parts moved into ISO order and read at once: digits in every place, as the
+    # exporter writes them (anything else is read number by number, as it always was).
+    iso: str | None = f"{title[6:10]}-{title[3:5]}-{title[0:2]}T{title[11:19]}"
+    local: datetime | None = None
+    if title[10] == " " and title[16] == ":":
+        try:
+            local = datetime.fromisoformat(iso)  # type: ignore[arg-type]
+        except ValueError:
+            local = None
+    if local is None or local.tzinfo is not None:
+        iso, local = None, _digits_title(title)
+        if local is None:
+            return None
     if len(title) == 19:
-        return local, None
+        return local, None, iso
     suffix = title[19:]
     offset = _OFFSETS.get(suffix)
     if offset is None:
@@ -201,11 +226,17 @@ def _fast_title(title: str) -> tuple[datetime, timedelta | None] | None:
             return None
         offset = timedelta(hours=int(suffix[5:7]), minutes=int(suffix[8:10]))
         _OFFSETS[suffix] = offset = -offset if suffix[4] == "-" else offset
-    return local, offset
+    return local, offset, iso
 
 
 def parse_title_date(title: str) -> tuple[datetime, timedelta | None] | None:
     """``(local time, UTC offset or None)`` of a date ``title``; ``None`` if it is none."""
+    read = _title_date(title)
+    return None if read is None else read[:2]
+
+
+def _title_date(title: str) -> tuple[datetime, timedelta | None, str | None] | None:
+    """``parse_title_date``, and the local time's ISO form when it came with it."""
     fast = _fast_title(title)
     if fast is not None:
         return fast
@@ -219,13 +250,15 @@ def parse_title_date(title: str) -> tuple[datetime, timedelta | None] | None:
         return None
     sign, oh, om = match.group(7), match.group(8), match.group(9)
     if sign is None:
-        return local, None
+        return local, None, None
     offset = timedelta(hours=int(oh), minutes=int(om))
-    return local, -offset if sign == "-" else offset
+    return local, -offset if sign == "-" else offset, None
 
 
-def _date_fields(local: datetime, offset: timedelta | None) -> dict[str, Any]:
-    out: dict[str, Any] = {"date": local.isoformat()}
+def _date_fields(
+    local: datetime, offset: timedelta | None, iso: str | None = None
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"date": iso or local.isoformat()}
     if offset is not None:
         out["date_unixtime"] = str(int(((local - offset) - _EPOCH).total_seconds()))
     return out
@@ -247,6 +280,12 @@ class PageState:
     undated: int = 0
     messages: int = 0
     joined: int = 0
+    deferred: list[tuple[dict[str, Any], Any]] | None = None
+    """Messages of a page read whole that showed no reactions where the exporter puts
+    them, with their blocks: searched at the end of the page only if it may hold
+    reactions elsewhere (``None``: each such message is searched at once)."""
+    reactions_met: int = 0
+    """``div class="reactions"`` blocks met where the exporter puts them, on this page."""
 
 
 def _media_fields(wrap: Any) -> dict[str, Any]:
@@ -403,9 +442,12 @@ def _part(cls: str | None) -> str | None:
 def _body_fields(body: Any, raw: dict[str, Any], state: PageState) -> None:
     """Fill ``raw`` from a message's ``div.body`` (or its ``div.forwarded.body``)."""
     for el in body:
-        part = _part(el.get("class"))
+        cls = el.get("class")
+        part = _BODY_PARTS.get(cls) if cls is not None else None
         if part is None:
-            continue
+            part = _part(cls)
+            if part is None:
+                continue
         if part == "date":
             raw["_title"] = el.get("title") or ""
         elif part == "text":
@@ -414,11 +456,11 @@ def _body_fields(body: Any, raw: dict[str, Any], state: PageState) -> None:
             if "_in_forward" in raw:
                 span = el.find("span")
                 name = (el.text or "").strip()
-                raw["forwarded_from"] = _VIA.sub("", name) if name else _plain(el)
+                raw["forwarded_from"] = _without_via(name) if name else _plain(el)
                 if span is not None:
                     span.tail = None
             else:
-                name = _VIA.sub("", _plain(el))
+                name = _without_via(_plain(el))
                 # The exporter's stand-in for an empty name; the JSON export says null.
                 raw["from"] = None if name == _DELETED else name
         elif part == "forwarded":
@@ -433,6 +475,7 @@ def _body_fields(body: Any, raw: dict[str, Any], state: PageState) -> None:
             raw |= _media_fields(el)
         elif part == "reactions":
             raw["reactions"] = _reactions(el)
+            state.reactions_met += cls == "reactions"
 
 
 def _default(el: Any, mid: int, state: PageState) -> dict[str, Any]:
@@ -444,17 +487,21 @@ def _default(el: Any, mid: int, state: PageState) -> dict[str, Any]:
             _body_fields(child, raw, state)
         elif cls and "reactions" in cls.split():
             raw["reactions"] = _reactions(child)
-    if "reactions" not in raw and (found := el.find(".//*[@class='reactions']")) is not None:
-        raw["reactions"] = _reactions(found)  # wherever another version puts them
-    parsed = parse_title_date(raw.pop("_title", ""))
+            state.reactions_met += cls == "reactions"
+    if "reactions" not in raw:  # wherever another version puts them
+        if state.deferred is None:
+            _search_reactions(raw, el)
+        else:
+            state.deferred.append((raw, el))
+    parsed = _title_date(raw.pop("_title", ""))
     if parsed is None:
         raise ValueError("its date (div.pull_right.date.details title) is missing or unreadable")
-    state.local, offset = parsed
+    state.local, offset, iso = parsed
     if offset is not None:
         state.offset = offset
     else:
         state.undated += 1
-    raw |= _date_fields(state.local, offset)
+    raw |= _date_fields(state.local, offset, iso)
     raw.pop("_in_forward", None)
     if "from" not in raw:  # a joined message: the previous one's sender
         raw["from"] = state.sender
@@ -519,7 +566,35 @@ def _timed(waiting: list[dict[str, Any]], local: datetime, offset: timedelta | N
 MAX_PAGE_BYTES = 64 * 1024 * 1024
 """Pages up to this size (the exporter's 1,000 messages take a few MB) are parsed whole,
 which is fastest; a larger one is streamed element by element."""
-_PARSER = etree.HTMLParser(encoding="utf-8")
+# No table of ``id`` attributes: nothing looks an element up by its id.
+_PARSER = etree.HTMLParser(encoding="utf-8", collect_ids=False)
+# Compiled once, evaluated by libxml2: a message's first reactions block anywhere inside.
+_FIRST_REACTIONS = etree.XPath("descendant::*[@class='reactions'][1]")
+_REACTIONS_CLASS = b'class="reactions"'
+
+
+def _search_reactions(raw: dict[str, Any], el: Any) -> None:
+    """Read the first reactions block anywhere inside the message block ``el``."""
+    found = _FIRST_REACTIONS(el)
+    if found:
+        raw["reactions"] = _reactions(found[0])
+
+
+def _all_met(data: bytes, state: PageState) -> bool:
+    """Whether the page ``data`` holds no reactions block beyond those its messages
+    showed where the exporter puts them (then no message needs searching).
+
+    An element whose class is ``reactions`` has those letters in the page's bytes (no
+    named entity writes an ASCII letter), unless a character reference (``&#``) does.
+    When every ``reactions`` in the bytes is a ``class="reactions"`` and as many blocks of
+    that class were met, every block of the page was met.
+    """
+    standard = data.count(_REACTIONS_CLASS)
+    return (
+        state.reactions_met == standard
+        and data.count(b"reactions") == standard
+        and b"&#" not in data
+    )
 
 
 def _header(el: Any, state: PageState) -> None:
@@ -548,7 +623,10 @@ def _whole(data: bytes, state: PageState) -> Iterator[Any]:
 
 def _streamed(stream: IO[bytes], state: PageState) -> Iterator[Any]:
     """The message blocks of a page as libxml2 reads it, each freed once read."""
-    for _, el in etree.iterparse(stream, events=("end",), tag="div", html=True, encoding="utf-8"):
+    events = etree.iterparse(
+        stream, events=("end",), tag="div", html=True, encoding="utf-8", collect_ids=False
+    )
+    for _, el in events:
         classes = _classes(el)
         if "message" in classes:
             yield el
@@ -572,12 +650,42 @@ def read_page(
     Raises:
         ValueError: a message block the exporter cannot have written (no id, no date).
     """
-    waiting: list[dict[str, Any]] = []  # service messages waiting for a time
     state.local = None  # each page starts with its day; times do not carry over
-    if size is not None and size <= MAX_PAGE_BYTES:
-        blocks = _whole(stream.read(MAX_PAGE_BYTES + 1), state)
-    else:
-        blocks = _streamed(stream, state)
+    if size is None or size > MAX_PAGE_BYTES:
+        yield from _read_blocks(_streamed(stream, state), state)
+        return
+    data = _page_bytes(stream, size)
+    state.deferred, state.reactions_met = [], 0
+    read: list[dict[str, Any]] = []
+    failure: Exception | None = None
+    try:
+        for raw in _read_blocks(_whole(data, state), state):
+            read.append(raw)
+    except Exception as exc:  # the messages before it are given first, as when streamed
+        failure = exc
+    deferred, state.deferred = state.deferred, None
+    if failure is not None or not _all_met(data, state):
+        for raw, el in deferred:
+            _search_reactions(raw, el)
+    yield from read
+    if failure is not None:
+        raise failure
+
+
+def _page_bytes(stream: IO[bytes], size: int) -> bytes:
+    """The bytes of a page listed at ``size`` bytes, up to ``MAX_PAGE_BYTES + 1`` (a
+    page that grew since is read on to that bound), without asking the file for a buffer
+    of that bound at once (a 64 MiB allocation for every page)."""
+    limit = MAX_PAGE_BYTES + 1
+    data = stream.read(min(size + 1, limit))
+    if len(data) == size + 1 and len(data) < limit:
+        data += stream.read(limit - len(data))
+    return data
+
+
+def _read_blocks(blocks: Iterator[Any], state: PageState) -> Iterator[dict[str, Any]]:
+    """The messages of a page's message ``blocks`` (see ``read_page``)."""
+    waiting: list[dict[str, Any]] = []  # service messages waiting for a time
     for el in blocks:
         day = state.day
         raw = _message(el, state)

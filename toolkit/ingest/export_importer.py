@@ -79,7 +79,9 @@ class Importer:
         self._notes: dict[int, list[str]] = {}
 
     def take(self, item: Item) -> None:
-        if isinstance(item, ChatOpened):
+        if isinstance(item, ExportedMessage):  # nearly every item
+            self._message(item)
+        elif isinstance(item, ChatOpened):
             if self._handle is not None and item.chat.in_account_export:
                 raise InvalidRequest(
                     "a ref (--ref) names one source, but a full-account export holds "
@@ -91,8 +93,6 @@ class Importer:
             assert item.chat.id is not None
             self._chat = ChatContext(item.chat.id, item.chat.type, times=self.times)
             self._seen = SeenIds()
-        elif isinstance(item, ExportedMessage):
-            self._message(item)
         elif isinstance(item, ChatClosed):
             self._check_ref(item.chat)  # the type may follow the messages
             self._flush()
@@ -177,15 +177,14 @@ class Importer:
     def _message(self, item: ExportedMessage) -> None:
         assert self._source is not None
         assert self._chat is not None
-        skipped = self._skipped[self._source.id]
         mid = item.data.get("id") if isinstance(item.data, dict) else None
         if isinstance(mid, int) and not isinstance(mid, bool) and not self._seen.add(mid):
-            skipped[SKIP_DUPLICATE] += 1
+            self._skipped[self._source.id][SKIP_DUPLICATE] += 1
             return
         try:
             message = to_message(item.data, source_id=self._source.id, chat=self._chat)
         except ImpossibleDate:
-            skipped[SKIP_DATE] += 1
+            self._skipped[self._source.id][SKIP_DATE] += 1
             return
         except ValueError as exc:
             raise ImportFormatError(
@@ -196,7 +195,7 @@ class Importer:
                 message_id=mid,
             ) from None
         if message is None:
-            skipped[SKIP_UNSUPPORTED] += 1
+            self._skipped[self._source.id][SKIP_UNSUPPORTED] += 1
             return
         self._pending.append(message)
         if len(self._pending) >= self._batch_size:

@@ -57,6 +57,7 @@ _MEDIA_KEYS = (
     ("invoice_information", "invoice"),
     ("todo_list", "todo"),
 )
+_MEDIA_KEY_SET = frozenset(key for key, _ in _MEDIA_KEYS)
 
 
 def source_kind(chat_type: str | None) -> SourceKind:
@@ -114,6 +115,8 @@ def _media(raw: dict[str, Any]) -> str | None:
     media_type = raw.get("media_type")
     if isinstance(media_type, str) and media_type:
         return media_type
+    if _MEDIA_KEY_SET.isdisjoint(raw):
+        return None  # a text message: most of them
     return next((name for key, name in _MEDIA_KEYS if key in raw), None)
 
 
@@ -179,7 +182,7 @@ def to_message(raw: Any, *, source_id: int, chat: int | ChatContext) -> Message 
         posted_at=posted,
         edited_at=edited,
         text=text,
-        sender_peer_id=_peer(raw.get(f"{sender_key}_id"), ctx),
+        sender_peer_id=_peer(raw.get("actor_id" if is_service else "from_id"), ctx),
         sender_name=sender_name if isinstance(sender_name, str) else None,
         reply_to=reply_to,
         is_service=is_service,

@@ -30,6 +30,8 @@ EARLIEST = datetime(2013, 8, 1, tzinfo=UTC)
 """Before the messenger's launch: no message can be older."""
 FUTURE_SLACK = timedelta(days=2)
 _QUARTER_HOUR = 15 * 60
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_NAIVE_EPOCH = datetime(1970, 1, 1)
 _MIN_OFFSET, _MAX_OFFSET = -12 * 3600, 14 * 3600
 
 
@@ -67,15 +69,24 @@ def _zone_label(tz: tzinfo) -> str | None:
     return offset_name(offset) if offset is not None else None
 
 
+_UNIX_KEYS = {"date": "date_unixtime", "edited": "edited_unixtime"}
+
+
+def _unix_key(key: str) -> str:
+    return _UNIX_KEYS.get(key) or f"{key}_unixtime"
+
+
 def _unix(raw: dict[str, Any], key: str) -> datetime | None:
-    unix = raw.get(f"{key}_unixtime")
+    unix = raw.get(_unix_key(key))
     if unix is None:
         return None
-    if isinstance(unix, str) and unix.strip().lstrip("-").isdigit():
+    if isinstance(unix, str) and (unix.isdigit() or unix.strip().lstrip("-").isdigit()):
         unix = int(unix)
     if isinstance(unix, bool) or not isinstance(unix, int | float):
         raise ValueError(f"'{key}_unixtime' is not a number of seconds: {unix!r}")
     try:
+        if isinstance(unix, int):  # the same moment, without the C library's gmtime
+            return _EPOCH + timedelta(seconds=unix)
         return datetime.fromtimestamp(unix, tz=UTC)
     except (OverflowError, OSError, ValueError) as exc:
         raise ImpossibleDate(f"'{key}_unixtime' {unix!r} is out of range") from exc
@@ -112,6 +123,13 @@ class LocalTimes:
     """How many messages showed each offset (a file spans summer and winter time)."""
     seen_at: dict[timedelta, datetime] = field(default_factory=dict)
     """The latest moment each offset was seen at."""
+    _latest: datetime | None = field(default=None, init=False, repr=False, compare=False)
+    """The latest possible date as last computed (it only grows: a date not after it
+    is not in the future; a later one is checked against the present again)."""
+    _learnt: tuple[timedelta, timedelta] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+    """The last local-minus-UTC difference learnt from, and the offset it gave."""
 
     def read(self, raw: dict[str, Any], key: str) -> datetime | None:
         """The UTC moment of ``key`` (``date``, ``edited``) of a message, or ``None``.
@@ -120,6 +138,8 @@ class LocalTimes:
             ImpossibleDate: a date before 2013 or in the future.
             ValueError: a malformed value.
         """
+        if raw.get(key) is None and raw.get(_unix_key(key)) is None:
+            return None  # the usual "edited" of a message never edited
         exact = _unix(raw, key)
         local = _local(raw, key)
         if exact is not None:
@@ -145,13 +165,23 @@ class LocalTimes:
         return self._check(moment, key)
 
     def _learn(self, local: datetime, exact: datetime) -> None:
-        seconds = (local.replace(tzinfo=UTC) - exact).total_seconds()
-        if not _MIN_OFFSET <= seconds <= _MAX_OFFSET:
-            return  # no time zone is that far off: a date edited by hand, not an offset
-        # Offsets are whole quarter hours; anything else is a clock the exporter lacked.
-        self.offset = timedelta(seconds=round(seconds / _QUARTER_HOUR) * _QUARTER_HOUR)
-        self.offsets[self.offset] += 1
-        self.seen_at[self.offset] = max(exact, self.seen_at.get(self.offset, exact))
+        # ``local.replace(tzinfo=UTC) - exact``, without replace's keyword parsing
+        difference = (local - _NAIVE_EPOCH) - (exact - _EPOCH)
+        learnt = self._learnt
+        if learnt is not None and learnt[0] == difference:
+            offset = learnt[1]  # a file's messages mostly share one: worked out once
+        else:
+            seconds = difference.total_seconds()
+            if not _MIN_OFFSET <= seconds <= _MAX_OFFSET:
+                return  # no time zone is that far off: a date edited by hand, not an offset
+            # Offsets are whole quarter hours; anything else is a clock the exporter lacked.
+            offset = timedelta(seconds=round(seconds / _QUARTER_HOUR) * _QUARTER_HOUR)
+            self._learnt = (difference, offset)
+        self.offset = offset
+        self.offsets[offset] += 1
+        seen = self.seen_at.get(offset)
+        if seen is None or exact > seen:
+            self.seen_at[offset] = exact
 
     def source_zone(self, stored: str | None) -> str | None:
         """The zone to record for a source of this file that now has ``stored``; ``None``
@@ -168,7 +198,10 @@ class LocalTimes:
         return offset_name(offset)
 
     def _check(self, moment: datetime, key: str) -> datetime:
-        latest = (self.now or datetime.now(UTC)) + FUTURE_SLACK
+        latest = self._latest
+        if self.now is not None or latest is None or moment > latest:
+            latest = (self.now or datetime.now(UTC)) + FUTURE_SLACK
+            self._latest = None if self.now is not None else latest
         if not EARLIEST <= moment <= latest:
             raise ImpossibleDate(f"impossible '{key}' {moment.isoformat()}")
         return moment

@@ -302,3 +302,62 @@ def test_reactions_are_read_wherever_the_message_block_holds_them(tmp_path: Path
         assert third.forwarded_from == "Anna Lee"
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["whole", "streamed"])
+@pytest.mark.parametrize("spelling", ['class="reactions"', 'class="&#114;eactions"'])
+def test_reactions_nested_where_no_version_puts_them_are_still_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, streamed: bool, spelling: str
+) -> None:
+    """A reactions block deep inside a message block (not in its body, not a child) is
+    found, however its class is spelled, on a page read whole or streamed; the other
+    messages of the page keep theirs."""
+    if streamed:
+        monkeypatch.setattr("toolkit.ingest.export_html.MAX_PAGE_BYTES", 10)
+    chat = hc.personal()
+    chat["messages"][0]["reactions"] = [{"type": "emoji", "emoji": "👍", "count": 4}]
+    folder = write_html(tmp_path / "html", chat)
+    page = folder / "messages.html"
+    text = page.read_text(encoding="utf-8")
+    block = (
+        f'<div class="pull_left"><div class="wrap"><div {spelling}><span class="reaction">'
+        '<span class="emoji">🎉</span><span class="count">7</span></span></div></div></div>'
+    )
+    start = text.index('id="message2"')
+    at = text.index(">", start) + 1
+    page.write_text(text[:at] + block + text[at:], encoding="utf-8")
+    store = SQLiteStore(tmp_path / "s.sqlite3")
+    try:
+        report = import_export(store, folder, ref="c/2004")
+        by_id = {
+            m.messenger_message_id: m
+            for m in store.messages_in_period(report.sources[0].source.id, None, None)
+        }
+        assert by_id[2].reactions == (("🎉", 7),)
+        assert by_id[1].reactions == (("👍", 4),)
+        assert by_id[3].reactions == ()
+    finally:
+        store.close()
+
+
+def test_a_broken_message_after_nested_reactions_names_the_last_message_read(
+    tmp_path: Path,
+) -> None:
+    """A page that breaks after a message with nested reactions says where it broke,
+    after the messages before it were read (as when they are streamed)."""
+    folder = write_html(tmp_path / "html", hc.personal())
+    page = folder / "messages.html"
+    text = page.read_text(encoding="utf-8")
+    block = '<div><div class="reactions"><span class="reaction">👍 2</span></div></div>'
+    start = text.index('id="message1"')
+    at = text.index(">", start) + 1
+    text = text[:at] + block + text[at:]
+    broken = text.index('title="', text.index('id="message3"'))
+    page.write_text(text[:broken] + "data-x" + text[broken + 5 :], encoding="utf-8")
+    store = SQLiteStore(tmp_path / "s.sqlite3")
+    try:
+        with pytest.raises(ImportFormatError, match=r"messages.html: after message id 2: its date"):
+            import_export(store, folder)
+        assert store.list_sources() == []
+    finally:
+        store.close()

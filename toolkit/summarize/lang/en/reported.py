@@ -169,9 +169,12 @@ class _Rewriter:
                 elif low in _OBJECT:
                     out.append(_OBJECT[low] or (self.speaker if not self.named else "them"))
                     self.named = True
-                elif low in _POSSESSIVE:  # "my": the speaker's, or "their" once named
+                elif low in _POSSESSIVE:
+                    # "my": "their" once the speaker is named and nobody else is (else the
+                    # name: "asks Omar where Rita can park Rita's bike")
                     mine = "their" if low == "my" else "theirs"
-                    out.append(_POSSESSIVE[low] or (mine if self.named else f"{self.speaker}'s"))
+                    clear = self.named and not self.addressed
+                    out.append(_POSSESSIVE[low] or (mine if clear else f"{self.speaker}'s"))
                 elif self.addressee and self.addressed and low in _SECOND_THEY:
                     out.append(_SECOND_THEY[low])
                 elif self.addressee and self.addressed and low in ("you", "u", "ya"):

@@ -98,7 +98,7 @@ def test_a_second_i_is_they_and_its_verb_agrees_with_they() -> None:
 def test_my_after_the_speaker_is_named_is_their_and_a_bare_ill_before_a_verb_is_ill() -> None:
     told = report("i dont know if ill have time with my internship", "Noor", None)
     assert told == "Noor doesn't know if they will have time with their internship"
-    assert report("my dog is ill today", "Noor", None) == "Noor says Noor's dog is ill today"
+    assert report("my dog is ill today", "Will", None) == "Will says Will's dog is ill today"
 
 
 def test_you_before_a_verb_is_a_subject_after_a_verb_an_object() -> None:

@@ -46,7 +46,7 @@ from toolkit.summarize.personal import marks_for, mask_summary
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
-EXTRACTIVE_VERSION = "50"
+EXTRACTIVE_VERSION = "51"
 
 
 def _draft(

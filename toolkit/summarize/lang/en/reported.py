@@ -242,6 +242,7 @@ def report(
         "here you go", a fragment): the caller quotes the message instead.
     """
     rewriter = _Rewriter(speaker, addressee)
+    names = (*names, speaker, *((addressee,) if addressee else ()))  # "Will's" keeps its capital
     clauses: list[str] = []
     # An emoticon before a capital ends a sentence: "I'm great :) And you?" is two.
     text = _SMILEY_BREAK.sub(". ", text)

@@ -122,6 +122,11 @@ def _lines(summary: Summary, keep: Collection[str], limit: int) -> list[Line]:
     return [line for line in out if line.text][:limit]
 
 
+def _linked_ids(links: str) -> tuple[str, ...]:
+    """The message ids of a line's links (``https://t.me/x/12, …`` -> ``("12", …)``)."""
+    return tuple(m.group(1) for m in re.finditer(r"/(\d+)(?=$|[,\s])", links))
+
+
 def _sentences(text: str) -> list[str]:
     """The sentences of a summary paragraph, a fragment without a letter (the links and
     full stop after a quotation that ends in "…»") joined to the sentence before it."""
@@ -218,9 +223,10 @@ class Rewriter:
         elif without_loops(rewrite) != rewrite:
             problem = "loop"
         else:
-            evidence = self.window.of(line.ids) if line.ids else Evidence()
-            if line.section is None:
-                evidence = self.window.everything()
+            # A line's messages: a section line's ids, a summary sentence's links (a
+            # sentence without links, such as "Ann and Bob discuss …", has only itself).
+            ids = line.ids or _linked_ids(line.links)
+            evidence = self.window.of(ids) if ids else Evidence()
             problem = rewrite_problem(
                 rewrite,
                 line.text,

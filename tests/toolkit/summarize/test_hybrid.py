@@ -299,3 +299,18 @@ def test_a_request_that_times_out_leaves_the_rest_offline_uncached(
         items(offline(store, embedder, llm))
     )
     assert len(llm.requests) == 2  # no request after the one that timed out
+
+
+def test_a_summary_sentence_may_not_borrow_from_messages_it_does_not_link(
+    llm: FakeLLM, store: SQLiteStore, embedder: Embedder
+) -> None:
+    """A summary sentence is checked against the messages it links, not the whole window:
+    a rewrite that adds what another message of the day says (Dave's feature flag) is
+    rejected, and the offline sentence stays."""
+    before = offline(store, embedder, llm)
+    assert "billing" not in before.summary.lower()
+    added = ", and Dave wants the billing page behind a feature flag."
+    llm.handler = rewriting(lambda line: line.rstrip(".") + added)
+    summary = hybrid(llm, store, embedder)
+    assert "billing" not in summary.summary.lower()
+    assert summary.summary == before.summary

@@ -299,3 +299,34 @@ def test_language_check_leaves_names_and_quotes_alone() -> None:
     quoted = "Ugo H. спрашивает: «is it a human being or a robot?»"
     assert not wrong_language(quoted, "ru", names=names, quotes=False)
     assert wrong_language(quoted, "ru", names=names)
+
+
+def test_a_line_filed_under_a_function_its_messages_do_not_show_is_dropped(
+    llm: FakeLLM, store: SQLiteStore, embedder: Embedder
+) -> None:
+    """A plan, a decision or an open question must cite a message that shows one: "CI
+    failed on the tests" filed as a plan or a decision, a statement filed as an open
+    question, are dropped; the same words under a thread, and true ones, are kept."""
+    failed = "Carol says CI failed on the integration tests again."
+    answer = digest_json(
+        SUMMARY,
+        [("CI", [(failed, ["4"])])],
+        plans=[
+            ("CI failed on the integration tests.", ["4"]),
+            ("Lunch at the new ramen place today.", ["8"]),
+        ],
+        decisions=[("The integration tests failed on CI.", ["4"]), GOOD],
+        open_questions=[
+            ("Carol: CI failed on the integration tests again.", ["4"]),
+            ("Carol asks whether the billing page needs a feature flag.", ["15"]),
+        ],
+    )
+    summary = digest(llm, store, embedder, answer)
+    by_kind = {s.kind: [i.text.split(" (https")[0] for i in s.items] for s in summary.sections}
+    assert by_kind[SectionKind.THREAD] == [failed]
+    assert by_kind[SectionKind.PLANS] == ["Lunch at the new ramen place today."]
+    assert by_kind[SectionKind.DECISIONS] == [GOOD[0]]
+    assert by_kind[SectionKind.OPEN_QUESTIONS] == [
+        "Carol asks whether the billing page needs a feature flag."
+    ]
+    assert summary.items_dropped == 3

@@ -111,7 +111,9 @@ def grounded(
     for section in answer.sections:
         items = []
         for item in section.items:
-            problem = item_problem(item, window, ctx.language, echo=echo, seen=seen)
+            problem = item_problem(
+                item, window, ctx.language, echo=echo, seen=seen, kind=section.kind
+            )
             if problem is None:
                 items.append(item)
             else:

@@ -16,7 +16,9 @@ A model's line (an *item* of a digest section) passes when:
 5. it is no echo of the prompt (``echo``: five words in a row of the instructions) and
    no repeat of a line before it (``repeat``: a small model loops);
 6. most of its content words are in the messages it cites, when those are in the
-   requested language (``unsupported``: a line about one message citing another).
+   requested language (``unsupported``: a line about one message citing another);
+7. filed as a decision, a plan or an open question, it cites a message that shows one
+   (``function``: a cue of the language packs, a time, a question mark).
 
 A line that fails is dropped and counted (``Grounding``); the reason of each is logged.
 The summary paragraph cites nothing: its facts must be in some message of the window.
@@ -38,6 +40,7 @@ from functools import lru_cache
 
 from toolkit.models import Message
 from toolkit.summarize.context import message_text
+from toolkit.summarize.lang import packs
 from toolkit.summarize.llm.answer import LLMItem, link_hosts
 from toolkit.text import terms
 
@@ -466,9 +469,11 @@ def item_problem(
     *,
     echo: Echo | None = None,
     seen: set[str] | None = None,
+    kind: str | None = None,
 ) -> str | None:
     """Why a model's line is not grounded (see the module docstring), or ``None``.
-    ``seen``: the lines kept before it (updated with this one when it passes)."""
+    ``seen``: the lines kept before it (updated with this one when it passes); ``kind``:
+    the function list it was filed under (``function_problem``)."""
     if item.foreign_ids:
         return "foreign id"
     ids = [i for i in item.ids if i in window.messages]
@@ -487,12 +492,36 @@ def item_problem(
         return f"ungrounded {missing}"
     if wrong_language(item.text, language, names=window.names, quotes=False):
         return "language"
-    new = unsupported_words(item.text, [window.messages[i] for i in ids], language)
+    cited = [window.messages[i] for i in ids]
+    new = unsupported_words(item.text, cited, language)
     if new is not None:
         return f"unsupported ({new} of its content words are in no message it cites)"
+    if kind is not None and (function := function_problem(kind, cited)) is not None:
+        return function
     if seen is not None:
         seen.add(key)
     return None
+
+
+def function_problem(kind: str, messages: Sequence[Message]) -> str | None:
+    """Why a line filed as a decision, a plan or an open question is not one by the
+    messages it cites, or ``None``: an open question cites a message that asks (a question
+    mark in any script); a decision, one with a cue of deciding, proposing or agreeing; a
+    plan, one with a cue of a plan or a time (the language packs' cues, any language, or
+    a clock time). "I'm sure you will be very happy" filed as a plan is none."""
+    texts = [message_text(m) for m in messages]
+    cues = [pack.cue for pack in packs()]
+    if kind == "open_questions":
+        shown = any("?" in t or "？" in t for t in texts)
+    elif kind == "decisions":
+        patterns = [p for c in cues for p in (c.decision, c.proposal, c.agreement)]
+        shown = any(p.search(t) for p in patterns for t in texts)
+    elif kind == "plans":
+        patterns = [p for c in cues for p in (c.plan, c.when)] + [_TIME_RE]
+        shown = any(p.search(t) for p in patterns for t in texts)
+    else:
+        return None
+    return None if shown else f"function (no {kind.replace('_', ' ')} in its messages)"
 
 
 SUPPORTED_SHARE = 1 / 3

@@ -276,6 +276,8 @@ def test_a_line_whose_words_are_not_in_the_messages_it_cites_is_dropped(
     assert (summary.items_kept, summary.items_dropped) == (2, 1)
     assert unsupported_words(lunch, [message(1)], "en") is not None
     assert unsupported_words(lunch, [message(11)], "en") is None
+    # A line that only names who wrote says nothing of what they wrote.
+    assert unsupported_words("Dave.", [message(11)], "en") == "0/0"
     # Russian lines on English messages: a translation shares no stems, and is not judged.
     assert unsupported_words("Дейв заказал столик на четверых.", [message(1)], "ru") is None
 

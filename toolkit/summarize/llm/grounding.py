@@ -546,7 +546,13 @@ def unsupported_words(text: str, messages: Sequence[Message], language: str) -> 
     identifier = _identifier()
     if language not in identifier.nb_classes or identifier.classify(source)[0] != language:
         return None
-    said = [t for t in terms(text, language=language) if not t.isdigit()]
+    # Who wrote is no content: a line that only names its senders (a channel's title,
+    # "Ann and Bob") says nothing of what they wrote.
+    senders = " ".join(
+        filter(None, (n for m in messages for n in (m.sender_name, m.forwarded_from)))
+    )
+    named = set(terms(senders, keep_stop_words=True, language=language))
+    said = [t for t in terms(text, language=language) if not t.isdigit() and t not in named]
     held = set(terms(source, keep_stop_words=True, language=language))
     new = [t for t in said if not _held(t, held)]
     kept = len(said) - len(new)

@@ -173,7 +173,8 @@ def html_text(el: Any) -> str:
         text = "".join(parts)
     if text.startswith("\n"):
         text = text[1:]
-    return _TRAILING.sub("", text)
+    # Every trailing break the pattern removes holds a newline: most texts have none.
+    return _TRAILING.sub("", text) if "\n" in text else text
 
 
 def _plain(el: Any) -> str:
@@ -497,11 +498,13 @@ def _default(el: Any, mid: int, state: PageState) -> dict[str, Any]:
     if parsed is None:
         raise ValueError("its date (div.pull_right.date.details title) is missing or unreadable")
     state.local, offset, iso = parsed
+    # ``_date_fields`` written out: this runs for every message of a page.
+    raw["date"] = iso or state.local.isoformat()
     if offset is not None:
         state.offset = offset
+        raw["date_unixtime"] = str(int(((state.local - offset) - _EPOCH).total_seconds()))
     else:
         state.undated += 1
-    raw |= _date_fields(state.local, offset, iso)
     raw.pop("_in_forward", None)
     if "from" not in raw:  # a joined message: the previous one's sender
         raw["from"] = state.sender

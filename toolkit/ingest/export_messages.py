@@ -156,18 +156,22 @@ def to_message(raw: Any, *, source_id: int, chat: int | ChatContext) -> Message 
     if kind == "unsupported":
         return None
     is_service = kind == "service"
-    forwarded = raw.get("forwarded_from") if "forwarded_from" in raw else None
-    if "forwarded_from" in raw and not isinstance(forwarded, str):
-        forwarded = _peer(raw.get("forwarded_from_id")) or "a hidden sender"
+    forwarded = None
+    if "forwarded_from" in raw:
+        forwarded = raw["forwarded_from"]
+        if not isinstance(forwarded, str):
+            forwarded = _peer(raw.get("forwarded_from_id")) or "a hidden sender"
     sender_key = "actor" if is_service else "from"
     sender_name = raw.get(sender_key)
     posted = ctx.times.read(raw, "date")
     if posted is None:
         raise ValueError("no 'date' or 'date_unixtime'")
-    try:
-        edited = ctx.times.read(raw, "edited")
-    except ImpossibleDate:
-        edited = None
+    edited = None
+    if "edited" in raw or "edited_unixtime" in raw:  # most messages were never edited
+        try:
+            edited = ctx.times.read(raw, "edited")
+        except ImpossibleDate:
+            edited = None
     media = None if is_service else _media(raw)
     if is_service:
         text = service_text(raw)

@@ -72,17 +72,11 @@ def _zone_label(tz: tzinfo) -> str | None:
 _UNIX_KEYS = {"date": "date_unixtime", "edited": "edited_unixtime"}
 
 
-def _unix_key(key: str) -> str:
-    return _UNIX_KEYS.get(key) or f"{key}_unixtime"
-
-
-def _unix(raw: dict[str, Any], key: str) -> datetime | None:
-    unix = raw.get(_unix_key(key))
-    if unix is None:
-        return None
+def _unix(unix: Any, key: str) -> datetime:
+    """The UTC moment of a ``<key>_unixtime`` value (not ``None``)."""
     if isinstance(unix, str) and (unix.isdigit() or unix.strip().lstrip("-").isdigit()):
         unix = int(unix)
-    if isinstance(unix, bool) or not isinstance(unix, int | float):
+    if isinstance(unix, bool) or not isinstance(unix, (int, float)):
         raise ValueError(f"'{key}_unixtime' is not a number of seconds: {unix!r}")
     try:
         if isinstance(unix, int):  # the same moment, without the C library's gmtime
@@ -92,10 +86,8 @@ def _unix(raw: dict[str, Any], key: str) -> datetime | None:
         raise ImpossibleDate(f"'{key}_unixtime' {unix!r} is out of range") from exc
 
 
-def _local(raw: dict[str, Any], key: str) -> datetime | None:
-    local = raw.get(key)
-    if local is None:
-        return None
+def _local(local: Any, key: str) -> datetime:
+    """The local time of a ``<key>`` value (not ``None``): an ISO 8601 string."""
     if not isinstance(local, str):
         raise ValueError(f"'{key}' is not an ISO 8601 string: {local!r}")
     try:
@@ -138,10 +130,12 @@ class LocalTimes:
             ImpossibleDate: a date before 2013 or in the future.
             ValueError: a malformed value.
         """
-        if raw.get(key) is None and raw.get(_unix_key(key)) is None:
+        # Each field looked up once: this runs twice for every message of an import.
+        value, unix = raw.get(key), raw.get(_UNIX_KEYS.get(key) or f"{key}_unixtime")
+        if value is None and unix is None:
             return None  # the usual "edited" of a message never edited
-        exact = _unix(raw, key)
-        local = _local(raw, key)
+        exact = None if unix is None else _unix(unix, key)
+        local = None if value is None else _local(value, key)
         if exact is not None:
             if local is not None and local.tzinfo is None and key == "date":
                 self._learn(local, exact)
@@ -161,7 +155,7 @@ class LocalTimes:
                 moment = local.replace(tzinfo=UTC)
                 self.read_as_utc += key == "date"
         except OverflowError as exc:
-            raise ImpossibleDate(f"'{key}' {raw.get(key)!r} is out of range") from exc
+            raise ImpossibleDate(f"'{key}' {value!r} is out of range") from exc
         return self._check(moment, key)
 
     def _learn(self, local: datetime, exact: datetime) -> None:

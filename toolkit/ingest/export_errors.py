@@ -1,4 +1,5 @@
-"""Where an export file broke, said plainly: byte positions, truncation, encoding.
+"""Where an export file broke, said plainly: byte positions, truncation, encoding; and
+the bar of bytes read that an import shows (``import_bar``, moved by ``ByteCounter``).
 
 ijson reads the file in ``READ_BYTES`` chunks, so the position it knows is the end of a
 chunk; an encoding error is located exactly by ``first_bad_utf8``.
@@ -16,6 +17,19 @@ from toolkit.ingest.export_stream import Cursor
 
 # Small read buffers keep the byte position in error messages close to the fault.
 READ_BYTES = 16 * 1024
+
+
+def import_bar(path: Path, total: int, *, progress: bool) -> tqdm:
+    """The progress bar of an import of ``path``: ``total`` bytes, counted in KiB and MiB;
+    hidden unless ``progress``."""
+    return tqdm(
+        total=total,
+        unit="B",
+        unit_scale=True,
+        unit_divisor=1024,
+        desc=f"import {path.name}",
+        disable=not progress,
+    )
 
 
 class ByteCounter:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -147,6 +147,18 @@ def _translated(what: str) -> Iterator[None]:
         raise mapped from exc
 
 
+@asynccontextmanager
+async def _closing(stream: Any) -> AsyncIterator[Any]:
+    """``stream``, closed when the block ends however it ends: Telethon's
+    ``RequestIter`` has nothing to close; an async generator (a test's fake) has."""
+    try:
+        yield stream
+    finally:
+        close = getattr(stream, "aclose", None)
+        if close is not None:
+            await close()
+
+
 def build_telegram_client(settings: Settings) -> TelegramClient:
     """A Telethon client from the settings' credentials (not connected yet).
 
@@ -245,7 +257,7 @@ class TelethonMessengerClient:
         stream = self.telegram.iter_messages(
             source.entity, min_id=min_id, reverse=True, limit=limit
         )
-        try:
+        async with _closing(stream):
             with _translated(what):
                 async for raw in stream:
                     titled = topic_title(raw)
@@ -261,11 +273,6 @@ class TelethonMessengerClient:
                     message = convert_message(raw, source_id, forum=source.forum)
                     if message is not None:
                         yield message
-        finally:
-            # Telethon's RequestIter has nothing to close; an async generator (a fake) has.
-            close = getattr(stream, "aclose", None)
-            if close is not None:
-                await close()
 
     async def resolve_discussion(self, group_id: int) -> ResolvedSource:
         """The discussion group with this id (known from the channel's posts)."""
@@ -295,13 +302,9 @@ class TelethonMessengerClient:
             if message is not None:
                 yield message
         stream = self.telegram.iter_messages(channel.entity, reply_to=post_id, reverse=True)
-        try:
+        async with _closing(stream):
             with _translated(what):
                 async for raw in stream:
                     message = convert_message(raw, source_id)
                     if message is not None:
                         yield message
-        finally:
-            close = getattr(stream, "aclose", None)
-            if close is not None:
-                await close()

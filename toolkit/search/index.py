@@ -40,17 +40,13 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
+from toolkit.embeddings import Matrix
 from toolkit.search.crossscript import QueryTerms, ScriptKeys, query_terms
-from toolkit.search.signals import IntVector, TermWindow
+from toolkit.search.signals import MAX_SCORED_CHARS, BoolVector, IntVector, TermWindow
 from toolkit.store.base import MessageStore
 from toolkit.text import terms
 
-Matrix = npt.NDArray[np.float32]
-BoolVector = npt.NDArray[np.bool_]
-MAX_SCORED_CHARS = 20_000
-"""Characters of a message the lexical and phrase signals read (its first ~3,000 words)."""
 DEFAULT_MAX_MESSAGES = 1_000_000
 """Messages one process keeps indexed over all sources (``MLENS_SEARCH_INDEX_MAX_MESSAGES``)."""
 MAX_BLOCKS = 2

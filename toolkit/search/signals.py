@@ -19,6 +19,9 @@ import numpy.typing as npt
 FloatVector = npt.NDArray[np.float64]
 IntVector = npt.NDArray[np.int64]
 BoolMatrix = npt.NDArray[np.bool_]
+BoolVector = npt.NDArray[np.bool_]
+MAX_SCORED_CHARS = 20_000
+"""Characters of a message the lexical and phrase signals read (its first ~3,000 words)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,14 +21,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from toolkit.embeddings import Matrix
 from toolkit.search.crossscript import QueryTerms, ScriptKeys, query_terms
-from toolkit.search.signals import IntVector, TermWindow
+from toolkit.search.signals import MAX_SCORED_CHARS, BoolVector, IntVector, TermWindow
 from toolkit.text import terms
-
-Matrix = npt.NDArray[np.float32]
-MAX_SCORED_CHARS = 20_000
-"""Characters of a message the lexical and phrase signals read (its first ~3,000 words)."""
-BoolVector = npt.NDArray[np.bool_]
 
 
 class _Grow:

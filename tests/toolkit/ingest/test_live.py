@@ -271,6 +271,30 @@ def test_flood_wait_mid_stream_becomes_rate_limited(fake: FakeTelegram) -> None:
     assert fake.calls[0]["reverse"] is True
 
 
+def test_a_stream_left_early_is_closed(fake: FakeTelegram, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A caller that stops after the first message closes the messenger's stream at once
+    (an async generator's ``aclose``), not when the event loop ends."""
+    fake.histories[TALK.id] = history(TALK, range(1, 10))
+    streams: list[Any] = []
+    serve = fake.iter_messages
+
+    def tracked(*args: Any, **kwargs: Any) -> Any:
+        streams.append(serve(*args, **kwargs))
+        return streams[-1]
+
+    monkeypatch.setattr(fake, "iter_messages", tracked)
+    client = TelethonMessengerClient(fake)
+    source = ResolvedSource(TALK.id, TALK.title, SourceKind.CHAT, None, TALK)
+
+    async def first_then_leave() -> tuple[int, bool]:
+        messages = client.iter_messages(source, source_id=7)
+        first = await anext(messages)
+        await messages.aclose()
+        return first.messenger_message_id, streams[0].ag_frame is None
+
+    assert asyncio.run(first_then_leave()) == (1, True)
+
+
 @pytest.mark.parametrize(
     ("error", "expected"),
     [

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from llama_server import MODEL, LlamaServer, llama_server  # noqa: F401 (a fixture)
@@ -29,6 +29,9 @@ from toolkit.store.base import MessageStore
 from toolkit.summarize.llm.plaintext import URL_ANYWHERE
 from toolkit.summarize.pipeline import summarize_period, summarize_source
 from toolkit.workspace import Workspace
+
+if TYPE_CHECKING:
+    from httpx2 import Response
 
 pytestmark = pytest.mark.slow
 
@@ -82,6 +85,45 @@ def window_ids(store: MessageStore, ref: str, start: datetime, end: datetime) ->
     return {str(m.messenger_message_id) for m in store.messages_in_period(source.id, start, end)}
 
 
+def period_summary(
+    demo: Workspace,
+    embedder: Embedder,
+    server: LlamaServer,
+    ref: str,
+    start: datetime,
+    end: datetime,
+) -> Summary:
+    """The local model's English summary of ``ref`` from ``start`` to ``end``, uncached."""
+    return summarize_period(
+        demo.store,
+        embedder,
+        local_settings(server),
+        in_period(ref, start, end, "en", use_cache=False),
+    )
+
+
+def post_chat_summary(
+    demo: Workspace, embedder: Embedder, settings: Settings, start: datetime, language: str
+) -> Response:
+    """``POST /v1/summaries/chat`` of the demo chat's hour from ``start`` in ``language``,
+    by a service of ``settings`` over the demo's store, with a key of ``summary.run``."""
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+    from toolkit.apikeys import create_api_key
+
+    token, _ = create_api_key(demo.store, name="llm-local", scopes=["summary.run"])
+    body = {
+        "source_ref": CHAT,
+        "language": language,
+        "started_at": start.isoformat(),
+        "ended_at": (start + HOUR).isoformat(),
+    }
+    app = create_app(settings, store=demo.store, embedder=embedder)
+    with TestClient(app, headers={"Authorization": f"Bearer {token}"}) as client:
+        return client.post("/v1/summaries/chat", json=body)
+
+
 def assert_sound(
     summary: Summary, ref: str, ids: set[str], engine: str = "llm", *, counted: bool = True
 ) -> None:
@@ -125,12 +167,7 @@ def test_a_chat_period_summary(
     assert len(ids) >= 10  # a window with messages to summarise
     started = time.monotonic()
     try:
-        summary = summarize_period(
-            demo.store,
-            embedder,
-            local_settings(llama_server),
-            in_period(CHAT, CHAT_HOUR, end, "en", use_cache=False),
-        )
+        summary = period_summary(demo, embedder, llama_server, CHAT, CHAT_HOUR, end)
     except UpstreamInvalidOutput as exc:
         nothing_grounded(str(exc))
     print(f"chat hour: {time.monotonic() - started:.1f} s")
@@ -144,12 +181,7 @@ def test_a_channel_period_summary(
 ) -> None:
     end = CHANNEL_FROM + timedelta(hours=2)
     try:
-        summary = summarize_period(
-            demo.store,
-            embedder,
-            local_settings(llama_server),
-            in_period(CHANNEL, CHANNEL_FROM, end, "en", use_cache=False),
-        )
+        summary = period_summary(demo, embedder, llama_server, CHANNEL, CHANNEL_FROM, end)
     except UpstreamInvalidOutput as exc:
         # The 135M model often answers the Russian channel in Russian: that answer is
         # rejected (a 502 problem, never a Russian digest for an English reader).
@@ -184,27 +216,13 @@ def test_the_v1_chat_summary(
     demo: Workspace,
     embedder: Embedder,
 ) -> None:
-    from fastapi.testclient import TestClient
-
-    from service.app import create_app
-    from toolkit.apikeys import create_api_key
-
     # No background embedding: on 2 cores it would race the local model for the CPU.
     settings = local_settings(
         llama_server, data_dir=demo.settings.data_dir, background_embedding=False
     )
-    token, _ = create_api_key(demo.store, name="llm-local", scopes=["summary.run"])
     start, end = V1_HOUR, V1_HOUR + HOUR  # another hour: not the cached one
     assert window_ids(demo.store, CHAT, start, end)
-    body = {
-        "source_ref": CHAT,
-        "language": "en",
-        "started_at": start.isoformat(),
-        "ended_at": end.isoformat(),
-    }
-    app = create_app(settings, store=demo.store, embedder=embedder)
-    with TestClient(app, headers={"Authorization": f"Bearer {token}"}) as client:
-        response = client.post("/v1/summaries/chat", json=body)
+    response = post_chat_summary(demo, embedder, settings, start, "en")
     if response.status_code == 502:
         assert response.headers["content-type"].startswith("application/problem+json")
         nothing_grounded(response.json()["detail"])
@@ -246,11 +264,6 @@ def test_the_v1_hybrid_digest(
 ) -> None:
     """The hybrid engine through /v1 in Russian (the English chat's lines translated or
     kept): a 200, the offline digest's sections, ids of the window only, in seconds."""
-    from fastapi.testclient import TestClient
-
-    from service.app import create_app
-    from toolkit.apikeys import create_api_key
-
     settings = local_settings(
         llama_server,
         data_dir=demo.settings.data_dir,
@@ -258,18 +271,9 @@ def test_the_v1_hybrid_digest(
         summary_engine="hybrid",
         llm_hybrid_max_items=4,
     )
-    token, _ = create_api_key(demo.store, name="llm-hybrid", scopes=["summary.run"])
     start, end = BUSY_HOUR, BUSY_HOUR + HOUR
-    body = {
-        "source_ref": CHAT,
-        "language": "ru",
-        "started_at": start.isoformat(),
-        "ended_at": end.isoformat(),
-    }
-    app = create_app(settings, store=demo.store, embedder=embedder)
     started = time.monotonic()
-    with TestClient(app, headers={"Authorization": f"Bearer {token}"}) as client:
-        response = client.post("/v1/summaries/chat", json=body)
+    response = post_chat_summary(demo, embedder, settings, start, "ru")
     print(f"hybrid hour: {time.monotonic() - started:.1f} s")
     assert response.status_code == 200, response.text
     assert response.headers["x-summary-engine"] == "hybrid"

@@ -19,9 +19,9 @@ from sklearn.decomposition import PCA
 from sklearn.metrics import silhouette_score
 from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
+from toolkit.embeddings import Matrix
 from toolkit.models import Message
 
-Matrix = npt.NDArray[np.float32]
 Floats = npt.NDArray[np.float64]
 Labels = npt.NDArray[np.int_]
 

@@ -24,13 +24,13 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from toolkit.config import Settings
-from toolkit.embeddings import Embedder
+from toolkit.embeddings import Embedder, Matrix
 from toolkit.models import GENERAL_TOPIC, Message, SourceKind, Summary
 from toolkit.summarize.context import SummaryContext, forum_topics, message_text
 from toolkit.summarize.engine import SummaryJob
 from toolkit.summarize.extractive.acts import Act, is_placeholder
 from toolkit.summarize.extractive.cite import Citer
-from toolkit.summarize.extractive.clusters import Matrix, centrality, centred, cluster, importance
+from toolkit.summarize.extractive.clusters import centrality, centred, cluster, importance
 from toolkit.summarize.extractive.conversations import Turn
 from toolkit.summarize.extractive.digest import digest, turns
 from toolkit.summarize.extractive.draft import Draft

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from toolkit.summarize.extractive.clusters import Matrix
+from toolkit.embeddings import Matrix
 from toolkit.summarize.extractive.tokens import content_words
 
 DIMENSION = 512

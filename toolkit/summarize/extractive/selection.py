@@ -33,17 +33,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
 from toolkit.summarize.extractive.acts import Act
 from toolkit.summarize.extractive.conversations import (
+    Floats,
     Turn,
     in_thread,
     opener,
     sessions,
 )
-
-Floats = npt.NDArray[np.float64]
 
 IDEAL_WORDS = 18
 MAX_UNITS = 4

@@ -19,10 +19,9 @@ from functools import partial
 
 import numpy as np
 
-from toolkit.embeddings import Embedder
+from toolkit.embeddings import Embedder, Matrix
 from toolkit.models import Message
 from toolkit.store.base import MessageStore
-from toolkit.summarize.extractive.clusters import Matrix
 from toolkit.summarize.extractive.lexical import lexical_vectors
 
 

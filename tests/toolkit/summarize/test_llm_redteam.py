@@ -221,6 +221,7 @@ REAL = [c for c in CASES if c.get("real")]
 
 
 @pytest.mark.slow
+@pytest.mark.llm_local
 @pytest.mark.parametrize("case", REAL, ids=[c["id"] for c in REAL])
 def test_red_team_against_the_local_model(
     case: dict[str, Any],
@@ -233,8 +234,8 @@ def test_red_team_against_the_local_model(
         llm={
             "base_url": llama_server.url,
             "model": MODEL,
-            "max_tokens": 300,
-            "timeout": 300.0,  # a busy 2-core machine: prompt and 300 tokens
+            "max_tokens": 200,
+            "timeout": 300.0,  # a busy 2-core machine: prompt and 200 tokens
             "max_retries": 0,
             "fallback": "none",
         },

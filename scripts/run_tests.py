@@ -1,0 +1,121 @@
+"""``make test``: every test and notebook, in two runs at once.
+
+1. When the full environment is not ready, llama-cpp-python's wheel starts compiling in
+   the background (``make LLAMA_STAMP``: minutes on 2 cores), and the ready wheels are
+   installed meanwhile (``make venv-prebuilt``).
+2. Every test but the local model's (``-m "not llm_local"``), then the notebooks
+   (``--nbval-lax``, ``MLENS_NB_FAST=1`` unless set), run from the ready environment
+   while the wheel compiles.
+3. Beside them: once the wheel is built, ``make venv`` adds the local LLM's requirements
+   (not the project: the first run keeps importing it), and the tests against the local
+   llama.cpp server run (``-m llm_local``), their output kept in ``VENV/test-llm.log`` and
+   printed when they end.
+
+On a fresh machine the compile and the tests overlap instead of following each other; on
+a ready one the local model's slow answers overlap the rest of the suite. The exit status
+is the first failure's (the install's, a run's), 0 when all passed.
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _make(make: list[str], venv: Path, *targets: str, question: bool = False) -> list[str]:
+    """The command ``make [-q] VENV=venv targets…``."""
+    return [*make, "--no-print-directory", *(["-q"] if question else []), f"VENV={venv}", *targets]
+
+
+def _ready(make: list[str], venv: Path, target: str) -> bool:
+    """Whether ``target`` is up to date (``make -q``)."""
+    return subprocess.call(_make(make, venv, target, question=True), cwd=ROOT) == 0
+
+
+def _elapsed(started: float) -> str:
+    return f"{time.monotonic() - started:.0f} s"
+
+
+class LocalModelRun(threading.Thread):
+    """The second run: wait for the compiled wheel, add the local LLM, run its tests."""
+
+    def __init__(self, make: list[str], venv: Path, build: subprocess.Popen[bytes] | None):
+        super().__init__(name="llm-local-tests", daemon=True)
+        self.make, self.venv, self.build = make, venv, build
+        self.log = venv / "test-llm.log"
+        self.status = 0
+        self.took = ""
+
+    def run(self) -> None:
+        started = time.monotonic()
+        with self.log.open("w", encoding="utf-8") as log:
+            if self.build is not None and self.build.wait() != 0:
+                log.write("llama-cpp-python did not build (its log above)\n")
+                self.status = 1
+                return
+            log.flush()
+            self.status = subprocess.call(
+                _make(self.make, self.venv, "venv"), cwd=ROOT, stdout=log, stderr=log
+            )
+            if self.status != 0:
+                return
+            log.flush()
+            python = str(self.venv / "bin" / "python")
+            command = [python, "-m", "pytest", "-m", "llm_local", "-p", "no:cacheprovider"]
+            self.status = subprocess.call(command, cwd=ROOT, stdout=log, stderr=log)
+        self.took = _elapsed(started)
+
+
+def main(argv: list[str]) -> int:
+    """Install what is missing and run both test runs; the first failure's status."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--make", default="make", help="the make command (the Makefile passes its own)"
+    )
+    parser.add_argument("--venv", default=".venv", type=Path, help="the environment's folder")
+    args = parser.parse_args(argv)
+    make, venv = shlex.split(args.make), args.venv
+    python = str(venv / "bin" / "python")
+    started = time.monotonic()
+
+    build: subprocess.Popen[bytes] | None = None
+    if not _ready(make, venv, "venv"):
+        stamp = str(venv / "wheels" / ".built")
+        build = subprocess.Popen(_make(make, venv, stamp), cwd=ROOT)
+    try:
+        installed = subprocess.call(_make(make, venv, "venv-prebuilt"), cwd=ROOT)
+    except KeyboardInterrupt:
+        installed = 130
+    if installed != 0:
+        if build is not None:
+            build.terminate()
+        return installed
+
+    local = LocalModelRun(make, venv, build)
+    local.start()
+    print(f"tests against the local model: in the background (log: {local.log})", flush=True)
+    status = subprocess.call([python, "-m", "pytest", "-m", "not llm_local"], cwd=ROOT)
+    env = {**os.environ, "MLENS_NB_FAST": os.environ.get("MLENS_NB_FAST", "1")}
+    notebooks = [python, "-m", "pytest", "--nbval-lax", "-p", "no:cacheprovider", "notebooks/"]
+    notebooks_status = subprocess.call(notebooks, cwd=ROOT, env=env)
+    status = status or notebooks_status
+    if local.is_alive():
+        print(f"waiting for the tests against the local model ({local.log})…", flush=True)
+    local.join()
+    print(local.log.read_text(encoding="utf-8"), end="", flush=True)
+    print(f"make test: {_elapsed(started)} (local-model run {local.took or 'not run'})")
+    return status or local.status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

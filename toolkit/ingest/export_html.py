@@ -86,6 +86,7 @@ _DAY_RE = re.compile(r"^(\d{1,2}) ([A-Z][a-z]+) (\d{4})$")
 _EPOCH = datetime(1970, 1, 1)
 _DELETED = "Deleted Account"
 _USERPIC = "pull_left userpic_wrap"
+_DATE_CLASS = "pull_right date details"
 _JOINED: Any = object()
 """Marks a message that names no sender (``from`` absent) while reading it."""
 _UNSUPPORTED = "This message is not supported by this version of Telegram Desktop"
@@ -463,6 +464,18 @@ def _body_fields(body: Any, raw: dict[str, Any], state: PageState) -> None:
     """Fill ``raw`` from a message's ``div.body`` (or its ``div.forwarded.body``)."""
     for el in body:
         cls = el.get("class")
+        # The exporter's own classes first, compared at once: every message has them.
+        if cls == _DATE_CLASS:
+            raw["_title"] = el.get("title") or ""
+            continue
+        if cls == "text":
+            raw["text"] = html_text(el)
+            continue
+        if cls == "from_name" and "_in_forward" not in raw:
+            name = _without_via(_plain(el))
+            # The exporter's stand-in for an empty name; the JSON export says null.
+            raw["from"] = None if name == _DELETED else name
+            continue
         part = _BODY_PARTS.get(cls) if cls is not None else None
         if part is None:
             part = _part(cls)
@@ -530,8 +543,7 @@ def _default(el: Any, cls: str, mid: int, state: PageState) -> dict[str, Any]:
         raw["date_unixtime"] = (local - _EPOCH) // _SECOND - offset[1]
     else:
         state.undated += 1
-    if "_in_forward" in raw:
-        del raw["_in_forward"]
+    raw.pop("_in_forward", None)
     sender = raw.get("from", _JOINED)
     if sender is _JOINED:  # a joined message: the previous one's sender
         raw["from"] = sender = state.sender

@@ -85,6 +85,10 @@ _MONTHS = {
 _DAY_RE = re.compile(r"^(\d{1,2}) ([A-Z][a-z]+) (\d{4})$")
 _EPOCH = datetime(1970, 1, 1)
 _DELETED = "Deleted Account"
+_USERPIC = "pull_left userpic_wrap"
+_DATE_CLASS = "pull_right date details"
+_JOINED: Any = object()
+"""Marks a message that names no sender (``from`` absent) while reading it."""
 _UNSUPPORTED = "This message is not supported by this version of Telegram Desktop"
 SYNTHETIC_BASE = 9_000_000_000_000
 """Chat ids an HTML export is stored under when nothing names its real id (they carry
@@ -182,7 +186,9 @@ def _plain(el: Any) -> str:
     return " ".join(text.split()) if text else ""
 
 
-_OFFSETS: dict[str, timedelta] = {}
+_OFFSETS: dict[str, tuple[timedelta, int]] = {}
+"""A title's `` UTC+hh:mm`` suffix → its offset, and the offset in seconds."""
+_SECOND = timedelta(seconds=1)
 
 
 def _digits_title(title: str) -> datetime | None:
@@ -200,44 +206,55 @@ def _digits_title(title: str) -> datetime | None:
         return None
 
 
-def _fast_title(title: str) -> tuple[datetime, timedelta | None, str | None] | None:
-    """The exporter's exact forms (``dd.MM.yyyy hh:mm:ss``, `` UTC+hh:mm`` after it), and
-    the local time's ISO form when the title was read as one."""
+def _suffix_offset(suffix: str) -> tuple[timedelta, int] | None:
+    """The offset of a title's `` UTC+hh:mm`` suffix, and its seconds (``None``: no such
+    suffix)."""
+    known = _OFFSETS.get(suffix)
+    if known is not None:
+        return known
+    if suffix[:4] != " UTC" or suffix[4] not in "+-" or suffix[7] != ":":
+        return None
+    offset = timedelta(hours=int(suffix[5:7]), minutes=int(suffix[8:10]))
+    offset = -offset if suffix[4] == "-" else offset
+    _OFFSETS[suffix] = known = (offset, offset // _SECOND)
+    return known
+
+
+def _fast_title(title: str) -> tuple[datetime, tuple[timedelta, int] | None] | None:
+    """The exporter's exact forms (``dd.MM.yyyy hh:mm:ss``, `` UTC+hh:mm`` after it): the
+    local time, and the offset with its seconds when the title gives one."""
     if len(title) not in (19, 29) or title[2] != "." or title[5] != "." or title[13] != ":":
         return None
     # Its parts moved into ISO order and read at once: digits in every place, as the
     # exporter writes them (anything else is read number by number, as it always was).
-    iso: str | None = f"{title[6:10]}-{title[3:5]}-{title[0:2]}T{title[11:19]}"
     local: datetime | None = None
     if title[10] == " " and title[16] == ":":
         try:
-            local = datetime.fromisoformat(iso)  # type: ignore[arg-type]
+            local = datetime.fromisoformat(
+                f"{title[6:10]}-{title[3:5]}-{title[0:2]}T{title[11:19]}"
+            )
         except ValueError:
             local = None
     if local is None or local.tzinfo is not None:
-        iso, local = None, _digits_title(title)
+        local = _digits_title(title)
         if local is None:
             return None
     if len(title) == 19:
-        return local, None, iso
-    suffix = title[19:]
-    offset = _OFFSETS.get(suffix)
-    if offset is None:
-        if suffix[:4] != " UTC" or suffix[4] not in "+-" or suffix[7] != ":":
-            return None
-        offset = timedelta(hours=int(suffix[5:7]), minutes=int(suffix[8:10]))
-        _OFFSETS[suffix] = offset = -offset if suffix[4] == "-" else offset
-    return local, offset, iso
+        return local, None
+    offset = _suffix_offset(title[19:])
+    return None if offset is None else (local, offset)
 
 
 def parse_title_date(title: str) -> tuple[datetime, timedelta | None] | None:
     """``(local time, UTC offset or None)`` of a date ``title``; ``None`` if it is none."""
     read = _title_date(title)
-    return None if read is None else read[:2]
+    if read is None:
+        return None
+    return read[0], None if read[1] is None else read[1][0]
 
 
-def _title_date(title: str) -> tuple[datetime, timedelta | None, str | None] | None:
-    """``parse_title_date``, and the local time's ISO form when it came with it."""
+def _title_date(title: str) -> tuple[datetime, tuple[timedelta, int] | None] | None:
+    """``parse_title_date``, with the offset's seconds beside it."""
     fast = _fast_title(title)
     if fast is not None:
         return fast
@@ -251,17 +268,19 @@ def _title_date(title: str) -> tuple[datetime, timedelta | None, str | None] | N
         return None
     sign, oh, om = match.group(7), match.group(8), match.group(9)
     if sign is None:
-        return local, None, None
+        return local, None
     offset = timedelta(hours=int(oh), minutes=int(om))
-    return local, -offset if sign == "-" else offset, None
+    offset = -offset if sign == "-" else offset
+    return local, (offset, offset // _SECOND)
 
 
-def _date_fields(
-    local: datetime, offset: timedelta | None, iso: str | None = None
-) -> dict[str, Any]:
-    out: dict[str, Any] = {"date": iso or local.isoformat()}
+def _date_fields(local: datetime, offset: tuple[timedelta, int] | None) -> dict[str, Any]:
+    """A message's ``date`` and ``date_unixtime`` as the JSON export would mean them: the
+    local time itself, and the UTC seconds as a number (what they read back to; no
+    string is written to be parsed again)."""
+    out: dict[str, Any] = {"date": local}
     if offset is not None:
-        out["date_unixtime"] = str(int(((local - offset) - _EPOCH).total_seconds()))
+        out["date_unixtime"] = (local - _EPOCH) // _SECOND - offset[1]
     return out
 
 
@@ -273,7 +292,8 @@ class PageState:
     sender: str | None = None
     forwarded_from: str | None = None
     local: datetime | None = None
-    offset: timedelta | None = None
+    offset: tuple[timedelta, int] | None = None
+    """The last UTC offset a message showed, with its seconds."""
     day: datetime | None = None
     senders: set[str] = field(default_factory=set)
     channel_signs: int = 0
@@ -444,6 +464,18 @@ def _body_fields(body: Any, raw: dict[str, Any], state: PageState) -> None:
     """Fill ``raw`` from a message's ``div.body`` (or its ``div.forwarded.body``)."""
     for el in body:
         cls = el.get("class")
+        # The exporter's own classes first, compared at once: every message has them.
+        if cls == _DATE_CLASS:
+            raw["_title"] = el.get("title") or ""
+            continue
+        if cls == "text":
+            raw["text"] = html_text(el)
+            continue
+        if cls == "from_name" and "_in_forward" not in raw:
+            name = _without_via(_plain(el))
+            # The exporter's stand-in for an empty name; the JSON export says null.
+            raw["from"] = None if name == _DELETED else name
+            continue
         part = _BODY_PARTS.get(cls) if cls is not None else None
         if part is None:
             part = _part(cls)
@@ -479,16 +511,22 @@ def _body_fields(body: Any, raw: dict[str, Any], state: PageState) -> None:
             state.reactions_met += cls == "reactions"
 
 
-def _default(el: Any, mid: int, state: PageState) -> dict[str, Any]:
+def _default(el: Any, cls: str, mid: int, state: PageState) -> dict[str, Any]:
+    """The JSON export's dict of a ``div.message.default`` of class ``cls``."""
     raw: dict[str, Any] = {"id": mid, "type": "message"}
-    joined = "joined" in (el.get("class") or "")
     for child in el:
-        cls = child.get("class")
-        if cls == "body" or (cls and "body" in cls.split()):
+        part = child.get("class")
+        if part == "body":
             _body_fields(child, raw, state)
-        elif cls and "reactions" in cls.split():
-            raw["reactions"] = _reactions(child)
-            state.reactions_met += cls == "reactions"
+        elif part is None or part == _USERPIC:
+            continue
+        else:
+            classes = part.split()
+            if "body" in classes:
+                _body_fields(child, raw, state)
+            elif "reactions" in classes:
+                raw["reactions"] = _reactions(child)
+                state.reactions_met += part == "reactions"
     if "reactions" not in raw:  # wherever another version puts them
         if state.deferred is None:
             _search_reactions(raw, el)
@@ -497,32 +535,34 @@ def _default(el: Any, mid: int, state: PageState) -> dict[str, Any]:
     parsed = _title_date(raw.pop("_title", ""))
     if parsed is None:
         raise ValueError("its date (div.pull_right.date.details title) is missing or unreadable")
-    state.local, offset, iso = parsed
     # ``_date_fields`` written out: this runs for every message of a page.
-    raw["date"] = iso or state.local.isoformat()
+    state.local = local = raw["date"] = parsed[0]
+    offset = parsed[1]
     if offset is not None:
         state.offset = offset
-        raw["date_unixtime"] = str(int(((state.local - offset) - _EPOCH).total_seconds()))
+        raw["date_unixtime"] = (local - _EPOCH) // _SECOND - offset[1]
     else:
         state.undated += 1
     raw.pop("_in_forward", None)
-    if "from" not in raw:  # a joined message: the previous one's sender
-        raw["from"] = state.sender
-        state.joined += joined
-    state.sender = raw["from"]
+    sender = raw.get("from", _JOINED)
+    if sender is _JOINED:  # a joined message: the previous one's sender
+        raw["from"] = sender = state.sender
+        state.joined += "joined" in cls
+    state.sender = sender
     if "forwarded_from" in raw:
         state.forwarded_from = raw["forwarded_from"]
-    raw.setdefault("text", "")
-    if raw.pop("call", False):
+    if "text" not in raw:
+        raw["text"] = ""
+    if "call" in raw and raw.pop("call"):
         return {
             "id": mid,
             "type": "service",
             **{k: raw[k] for k in ("date", "date_unixtime") if k in raw},
-            "actor": raw["from"],
+            "actor": sender,
             "action": "phone_call",
         }
-    if raw["from"]:
-        state.senders.add(raw["from"])
+    if sender:
+        state.senders.add(sender)
     return raw
 
 
@@ -550,18 +590,23 @@ def _service(el: Any, mid: int, state: PageState) -> dict[str, Any] | None:
     return {"id": mid, "type": "service", **fields}
 
 
-def _message(el: Any, state: PageState) -> dict[str, Any] | None:
-    match = _MESSAGE_ID.match(el.get("id") or "")
+def _message(el: Any, cls: str, state: PageState) -> dict[str, Any] | None:
+    """The JSON export's dict of a message block ``el`` of class ``cls`` (``None``: a
+    date separator)."""
+    ident = el.get("id")
+    match = _MESSAGE_ID.match(ident or "")
     if match is None:
-        raise ValueError(f"a message block without a message id: {el.get('id')!r}")
+        raise ValueError(f"a message block without a message id: {ident!r}")
     mid = int(match.group(1))
-    if "service" in (el.get("class") or ""):
+    if "service" in cls:
         return _service(el, mid, state)
     state.messages += 1
-    return _default(el, mid, state)
+    return _default(el, cls, mid, state)
 
 
-def _timed(waiting: list[dict[str, Any]], local: datetime, offset: timedelta | None) -> None:
+def _timed(
+    waiting: list[dict[str, Any]], local: datetime, offset: tuple[timedelta, int] | None
+) -> None:
     for raw in waiting:
         raw |= _date_fields(local, offset)
 
@@ -607,9 +652,10 @@ def _header(el: Any, state: PageState) -> None:
             state.title = _plain(name)
 
 
-def _whole(data: bytes, state: PageState) -> Iterator[Any]:
-    """The message blocks of a page parsed whole (``data`` at most ``MAX_PAGE_BYTES``)."""
-    if not data.strip():
+def _whole(data: bytes, state: PageState) -> Iterator[tuple[Any, str]]:
+    """The message blocks of a page parsed whole (``data`` at most ``MAX_PAGE_BYTES``),
+    each with its class."""
+    if not data or data.isspace():
         return
     root = etree.fromstring(data, _PARSER)
     if root is None:
@@ -620,19 +666,23 @@ def _whole(data: bytes, state: PageState) -> Iterator[Any]:
     history = root.find(".//div[@class='history']")
     blocks = history if history is not None else root.iter("div")
     for el in blocks:
-        if el.tag == "div" and "message" in (el.get("class") or "").split():
-            yield el
+        if el.tag == "div":
+            cls = el.get("class")
+            if cls and "message" in cls.split():
+                yield el, cls
 
 
-def _streamed(stream: IO[bytes], state: PageState) -> Iterator[Any]:
-    """The message blocks of a page as libxml2 reads it, each freed once read."""
+def _streamed(stream: IO[bytes], state: PageState) -> Iterator[tuple[Any, str]]:
+    """The message blocks of a page as libxml2 reads it, each with its class, each freed
+    once read."""
     events = etree.iterparse(
         stream, events=("end",), tag="div", html=True, encoding="utf-8", collect_ids=False
     )
     for _, el in events:
-        classes = _classes(el)
+        cls = el.get("class") or ""
+        classes = cls.split()
         if "message" in classes:
-            yield el
+            yield el, cls
             el.clear(keep_tail=False)
             parent = el.getparent()
             while parent is not None and el.getprevious() is not None:
@@ -686,15 +736,15 @@ def _page_bytes(stream: IO[bytes], size: int) -> bytes:
     return data
 
 
-def _read_blocks(blocks: Iterator[Any], state: PageState) -> Iterator[dict[str, Any]]:
+def _read_blocks(blocks: Iterator[tuple[Any, str]], state: PageState) -> Iterator[dict[str, Any]]:
     """The messages of a page's message ``blocks`` (see ``read_page``)."""
     waiting: list[dict[str, Any]] = []  # service messages waiting for a time
-    for el in blocks:
+    for el, cls in blocks:
         day = state.day
-        raw = _message(el, state)
+        raw = _message(el, cls, state)
         if raw is None:
             continue
-        if raw.get("type") == "service" and "date" not in raw:
+        if raw["type"] == "service" and "date" not in raw:
             if state.local is not None and (day is None or state.local >= day):
                 raw |= _date_fields(state.local, state.offset)
             else:

@@ -180,20 +180,21 @@ def to_message(raw: Any, *, source_id: int, chat: int | ChatContext) -> Message 
         ctx.null_texts += "text" in raw and raw["text"] is None
         text = flatten_text(raw.get("text")) or media_text(raw, media)
         topic, reply_to = ctx.topics.message(mid, _reply_to(raw, ctx.chat_id))
+    # By position, in the order of ``Message``'s fields: this runs for every message.
     message = Message(
-        source_id=source_id,
-        messenger_message_id=mid,
-        posted_at=posted,
-        edited_at=edited,
-        text=text,
-        sender_peer_id=_peer(raw.get("actor_id" if is_service else "from_id"), ctx),
-        sender_name=sender_name if isinstance(sender_name, str) else None,
-        reply_to=reply_to,
-        is_service=is_service,
-        media=media,
-        forwarded_from=forwarded,
-        topic_id=topic,
-        reactions=export_reactions(raw),
+        source_id,
+        mid,
+        posted,
+        text,
+        _peer(raw.get("actor_id" if is_service else "from_id"), ctx),
+        sender_name if isinstance(sender_name, str) else None,
+        reply_to,
+        edited,
+        is_service,
+        media,
+        forwarded,
+        topic,
+        export_reactions(raw),
     )
     cleaned = clean_message(message)
     ctx.cleaned += cleaned is not message

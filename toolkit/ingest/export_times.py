@@ -73,7 +73,13 @@ _UNIX_KEYS = {"date": "date_unixtime", "edited": "edited_unixtime"}
 
 
 def _unix(unix: Any, key: str) -> datetime:
-    """The UTC moment of a ``<key>_unixtime`` value (not ``None``)."""
+    """The UTC moment of a ``<key>_unixtime`` value (not ``None``): seconds as a string
+    (the JSON export) or a number (the HTML reader)."""
+    if type(unix) is int:  # the HTML reader's: no string to read
+        try:
+            return _EPOCH + timedelta(seconds=unix)
+        except OverflowError as exc:
+            raise ImpossibleDate(f"'{key}_unixtime' {unix!r} is out of range") from exc
     if isinstance(unix, str) and (unix.isdigit() or unix.strip().lstrip("-").isdigit()):
         unix = int(unix)
     if isinstance(unix, bool) or not isinstance(unix, (int, float)):
@@ -87,7 +93,10 @@ def _unix(unix: Any, key: str) -> datetime:
 
 
 def _local(local: Any, key: str) -> datetime:
-    """The local time of a ``<key>`` value (not ``None``): an ISO 8601 string."""
+    """The local time of a ``<key>`` value (not ``None``): an ISO 8601 string, or the
+    ``datetime`` it reads as (what the HTML reader hands over, read once already)."""
+    if type(local) is datetime:
+        return local
     if not isinstance(local, str):
         raise ValueError(f"'{key}' is not an ISO 8601 string: {local!r}")
     try:

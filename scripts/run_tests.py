@@ -3,12 +3,13 @@
 1. When the full environment is not ready, llama-cpp-python's wheel starts compiling in
    the background (``make LLAMA_STAMP``: minutes on 2 cores), and the ready wheels are
    installed meanwhile (``make venv-prebuilt``).
-2. Every test but the local model's (``-m "not llm_local"``), then the notebooks
-   (``--nbval-lax``, ``MLENS_NB_FAST=1`` unless set), run from the ready environment
-   while the wheel compiles.
+2. The project's modules are compiled (``compileall``); every test but the local model's
+   (``-m "not llm_local"``), then the notebooks (``--nbval-lax``, ``MLENS_NB_FAST=1``
+   unless set), run from the ready environment while the wheel compiles.
 3. Beside them: once the wheel is built, ``make venv`` adds the local LLM's requirements
    (not the project: the first run keeps importing it), and the tests against the local
-   llama.cpp server run (``-m llm_local``), their output kept in ``VENV/test-llm.log`` and
+   llama.cpp server run (``-m llm_local``, only the files that mark one collected), their
+   output kept in ``VENV/test-llm.log`` and
    printed when they end.
 
 On a fresh machine the compile and the tests overlap instead of following each other; on
@@ -30,6 +31,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ["toolkit", "service", "cli", "mcp_face", "app_pages", "benchmarks", "scripts"]
 
 
 def _make(make: list[str], venv: Path, *targets: str, question: bool = False) -> list[str]:
@@ -44,6 +46,15 @@ def _ready(make: list[str], venv: Path, target: str) -> bool:
 
 def _elapsed(started: float) -> str:
     return f"{time.monotonic() - started:.0f} s"
+
+
+def marked_files(marker: str = "llm_local") -> list[str]:
+    """The test files that mark a test with ``marker`` (``pytest.mark.<marker>``)."""
+    return sorted(
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "tests").rglob("test_*.py")
+        if f"mark.{marker}" in path.read_text(encoding="utf-8")
+    )
 
 
 class LocalModelRun(threading.Thread):
@@ -72,6 +83,7 @@ class LocalModelRun(threading.Thread):
             log.flush()
             python = str(self.venv / "bin" / "python")
             command = [python, "-m", "pytest", "-m", "llm_local", "-p", "no:cacheprovider"]
+            command += marked_files()  # collect only these (the first run collects all)
             self.status = subprocess.call(command, cwd=ROOT, stdout=log, stderr=log)
         self.took = _elapsed(started)
 
@@ -101,6 +113,10 @@ def main(argv: list[str]) -> int:
             build.terminate()
         return installed
 
+    # The project's own modules compiled once (the installed ones are, at install): with
+    # PYTHONDONTWRITEBYTECODE set, each CLI or server process a test starts would compile
+    # every module it imports again.
+    subprocess.call([python, "-m", "compileall", "-q", "-j", "0", *PACKAGES], cwd=ROOT)
     local = LocalModelRun(make, venv, build)
     local.start()
     print(f"tests against the local model: in the background (log: {local.log})", flush=True)

@@ -3,14 +3,14 @@
 1. When the full environment is not ready, llama-cpp-python's wheel starts compiling in
    the background (``make LLAMA_STAMP``: minutes on 2 cores), and the ready wheels are
    installed meanwhile (``make venv-prebuilt``).
-2. The project's modules are compiled (``compileall``); every test but the local model's
-   (``-m "not llm_local"``), then the notebooks (``--nbval-lax``, ``MLENS_NB_FAST=1``
-   unless set), run from the ready environment while the wheel compiles.
+2. Every test but the local model's (``-m "not llm_local"``), then the notebooks
+   (``--nbval-lax``, ``MLENS_NB_FAST=1`` unless set), run from the ready environment
+   while the wheel compiles, Python writing bytecode as it imports (even where
+   ``PYTHONDONTWRITEBYTECODE`` is set: the tests start hundreds of processes).
 3. Beside them: once the wheel is built, ``make venv`` adds the local LLM's requirements
    (not the project: the first run keeps importing it), and the tests against the local
    llama.cpp server run (``-m llm_local``, only the files that mark one collected), their
-   output kept in ``VENV/test-llm.log`` and
-   printed when they end.
+   output kept in ``VENV/test-llm.log`` and printed when they end.
 
 On a fresh machine the compile and the tests overlap instead of following each other; on
 a ready one the local model's slow answers overlap the rest of the suite. The exit status
@@ -31,7 +31,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ["toolkit", "service", "cli", "mcp_face", "app_pages", "benchmarks", "scripts"]
 
 
 def _make(make: list[str], venv: Path, *targets: str, question: bool = False) -> list[str]:
@@ -113,10 +112,10 @@ def main(argv: list[str]) -> int:
             build.terminate()
         return installed
 
-    # The project's own modules compiled once (the installed ones are, at install): with
-    # PYTHONDONTWRITEBYTECODE set, each CLI or server process a test starts would compile
-    # every module it imports again.
-    subprocess.call([python, "-m", "compileall", "-q", "-j", "0", *PACKAGES], cwd=ROOT)
+    # Bytecode written as modules are first imported (uv compiles none at install): with
+    # PYTHONDONTWRITEBYTECODE set, each of the hundreds of CLI and server processes the
+    # tests start would compile every module it imports again.
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     local = LocalModelRun(make, venv, build)
     local.start()
     print(f"tests against the local model: in the background (log: {local.log})", flush=True)

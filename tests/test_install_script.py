@@ -51,7 +51,7 @@ def test_uv_gets_every_index_link_and_constraint_with_pips_version_rule(
     assert command[:5] == ["/v/bin/uv", "pip", "install", "--python", "/v/bin/python"]
     pairs = list(itertools.pairwise(command))
     assert ("--index-strategy", "unsafe-best-match") in pairs
-    assert "--compile-bytecode" in command  # as pip does: processes start from .pyc files
+    assert "--compile-bytecode" not in command  # Python compiles what it imports, once
     assert ("--index-url", "https://install.example/simple") in pairs
     assert ("--extra-index-url", "file:///opt/pypi/simple") in pairs
     assert ("--extra-index-url", "file:///opt/pypi-more/simple") in pairs

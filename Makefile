@@ -94,10 +94,11 @@ pg:
 	@command -v pg_ctl >/dev/null || ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || \
 		{ $(SUDO) apt-get update && $(SUDO) apt-get install -y postgresql; }
 
-# Two runs at once (scripts/run_tests.py): every test but the local model's, then the
-# notebooks, from the ready environment; and, once llama-cpp-python is built and added
-# (compiled meanwhile on a fresh machine), the tests against the local model
-# (`-m llm_local`; their output is printed when they end, and kept in $(VENV)/test-llm.log).
+# Two runs at once (scripts/run_tests.py): every test but the local model's, from the
+# ready environment; and, once llama-cpp-python is built and added (compiled meanwhile on
+# a fresh machine), the tests against the local model (`-m llm_local`; their output is
+# printed when they end, and kept in $(VENV)/test-llm.log). The notebooks run after
+# whichever ends first.
 test: pg | $(BIN)/uv
 	$(BIN)/python scripts/run_tests.py --make "$(MAKE_COMMAND)" --venv $(VENV)
 

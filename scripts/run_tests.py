@@ -3,14 +3,15 @@
 1. When the full environment is not ready, llama-cpp-python's wheel starts compiling in
    the background (``make LLAMA_STAMP``: minutes on 2 cores), and the ready wheels are
    installed meanwhile (``make venv-prebuilt``).
-2. Every test but the local model's (``-m "not llm_local"``), then the notebooks
-   (``--nbval-lax``, ``MLENS_NB_FAST=1`` unless set), run from the ready environment
-   while the wheel compiles, Python writing bytecode as it imports (even where
+2. Every test but the local model's (``-m "not llm_local"``) runs from the ready
+   environment while the wheel compiles, Python writing bytecode as it imports (even where
    ``PYTHONDONTWRITEBYTECODE`` is set: the tests start hundreds of processes).
 3. Beside them: once the wheel is built, ``make venv`` adds the local LLM's requirements
    (not the project: the first run keeps importing it), and the tests against the local
    llama.cpp server run (``-m llm_local``, only the files that mark one collected), their
    output kept in ``VENV/test-llm.log`` and printed when they end.
+4. The notebooks (``--nbval-lax``, ``MLENS_NB_FAST=1`` unless set) run after whichever
+   of the two runs ends first.
 
 On a fresh machine the compile and the tests overlap instead of following each other; on
 a ready one the local model's slow answers overlap the rest of the suite. The exit status
@@ -29,6 +30,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import TextIO
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,12 +58,44 @@ def marked_files(marker: str = "llm_local") -> list[str]:
     )
 
 
-class LocalModelRun(threading.Thread):
-    """The second run: wait for the compiled wheel, add the local LLM, run its tests."""
+class Notebooks:
+    """The notebooks' run (``--nbval-lax``, ``MLENS_NB_FAST=1`` unless set), taken by
+    whichever test run ends first."""
 
-    def __init__(self, make: list[str], venv: Path, build: subprocess.Popen[bytes] | None):
+    def __init__(self, python: str) -> None:
+        self.python = python
+        self.status = 0
+        self._lock = threading.Lock()
+        self._taken = False
+
+    def take(self) -> bool:
+        """Whether the caller runs them (the first to ask does)."""
+        with self._lock:
+            taken, self._taken = self._taken, True
+        return not taken
+
+    def run(self, out: TextIO | None = None) -> None:
+        """Run them, their output to ``out`` (the terminal when None)."""
+        env = {**os.environ, "MLENS_NB_FAST": os.environ.get("MLENS_NB_FAST", "1")}
+        command = [self.python, "-m", "pytest", "--nbval-lax", "-p", "no:cacheprovider"]
+        self.status = subprocess.call(
+            [*command, "notebooks/"], cwd=ROOT, env=env, stdout=out, stderr=out
+        )
+
+
+class LocalModelRun(threading.Thread):
+    """The second run: wait for the compiled wheel, add the local LLM, run its tests
+    (then the notebooks, if the first run is still going)."""
+
+    def __init__(
+        self,
+        make: list[str],
+        venv: Path,
+        build: subprocess.Popen[bytes] | None,
+        notebooks: Notebooks,
+    ) -> None:
         super().__init__(name="llm-local-tests", daemon=True)
-        self.make, self.venv, self.build = make, venv, build
+        self.make, self.venv, self.build, self.notebooks = make, venv, build, notebooks
         self.log = venv / "test-llm.log"
         self.status = 0
         self.took = ""
@@ -84,7 +118,10 @@ class LocalModelRun(threading.Thread):
             command = [python, "-m", "pytest", "-m", "llm_local", "-p", "no:cacheprovider"]
             command += marked_files()  # collect only these (the first run collects all)
             self.status = subprocess.call(command, cwd=ROOT, stdout=log, stderr=log)
-        self.took = _elapsed(started)
+            self.took = _elapsed(started)
+            if self.notebooks.take():
+                log.flush()
+                self.notebooks.run(log)
 
 
 def main(argv: list[str]) -> int:
@@ -116,20 +153,19 @@ def main(argv: list[str]) -> int:
     # PYTHONDONTWRITEBYTECODE set, each of the hundreds of CLI and server processes the
     # tests start would compile every module it imports again.
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    local = LocalModelRun(make, venv, build)
+    notebooks = Notebooks(python)
+    local = LocalModelRun(make, venv, build, notebooks)
     local.start()
     print(f"tests against the local model: in the background (log: {local.log})", flush=True)
     status = subprocess.call([python, "-m", "pytest", "-m", "not llm_local"], cwd=ROOT)
-    env = {**os.environ, "MLENS_NB_FAST": os.environ.get("MLENS_NB_FAST", "1")}
-    notebooks = [python, "-m", "pytest", "--nbval-lax", "-p", "no:cacheprovider", "notebooks/"]
-    notebooks_status = subprocess.call(notebooks, cwd=ROOT, env=env)
-    status = status or notebooks_status
+    if notebooks.take():
+        notebooks.run()
     if local.is_alive():
         print(f"waiting for the tests against the local model ({local.log})…", flush=True)
     local.join()
     print(local.log.read_text(encoding="utf-8"), end="", flush=True)
     print(f"make test: {_elapsed(started)} (local-model run {local.took or 'not run'})")
-    return status or local.status
+    return status or notebooks.status or local.status
 
 
 if __name__ == "__main__":

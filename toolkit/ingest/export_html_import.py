@@ -29,7 +29,7 @@ from lxml import etree
 from tqdm import tqdm
 
 from toolkit.errors import ImportFormatError, InvalidRequest, SourceNotFound
-from toolkit.ingest.export_errors import ByteCounter
+from toolkit.ingest.export_errors import ByteCounter, import_bar
 from toolkit.ingest.export_html import PageState, page_number, read_page, synthetic_chat_id
 from toolkit.ingest.export_importer import Importer
 from toolkit.ingest.export_report import ImportReport
@@ -301,14 +301,7 @@ def import_html_chats(
     notes: list[str] = []
     total = sum(p.size for c in chats for p in c.pages)
     pages = sum(len(c.pages) for c in chats)
-    with tqdm(
-        total=total,
-        unit="B",
-        unit_scale=True,
-        unit_divisor=1024,
-        desc=f"import {path.name}",
-        disable=not progress,
-    ) as bar:
+    with import_bar(path, total, progress=progress) as bar:
         importer = Importer(
             sink, file_name=path.name, handle=target.handle, batch_size=batch_size, tz=tz
         )

@@ -47,12 +47,14 @@ $(PREBUILT_STAMP): pyproject.toml | $(BIN)/uv
 # llama-cpp-python is the one package that compiles (C++, minutes on 2 cores): its wheel
 # is built into $(WHEELS) (log: $(VENV)/llama-build.log), beside the ready wheels' install
 # (`make -j2` of the two stamps) and, in `make test`, beside the tests that do not need it
-# (scripts/run_tests.py). Only what the server needs is compiled: no multimodal library
-# (LLAVA_BUILD=OFF; llama.cpp's tests, tools and examples are off already when it is built
-# as a library). pip's wheel cache keeps the result: a second install copies it in a second.
+# (scripts/run_tests.py). Only what the server loads is compiled: libllama and libggml, no
+# multimodal library (LLAVA_BUILD=OFF) and no llama.cpp `common` library
+# (scripts/llama_server_only.cmake; llama.cpp's tests, tools and examples are off already
+# when it is built as a library). pip's wheel cache keeps the result: a second install
+# copies it in a second.
 WHEELS := $(VENV)/wheels
 LLAMA_STAMP := $(WHEELS)/.built
-LLAMA_CMAKE_ARGS ?= -DLLAVA_BUILD=OFF
+LLAMA_CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DCMAKE_PROJECT_llama.cpp_INCLUDE=$(CURDIR)/scripts/llama_server_only.cmake
 $(LLAMA_STAMP): pyproject.toml | $(BIN)/python
 	@mkdir -p $(WHEELS)
 	@req=$$($(BIN)/python scripts/extra_requirement.py llm-local llama-cpp-python) && \

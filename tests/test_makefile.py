@@ -95,7 +95,9 @@ def test_the_compiled_wheel_is_built_beside_the_ready_wheels_with_only_what_serv
     commands = dry("venv", venv)
     assert f"-j2 {venv}/.installed-prebuilt {venv}/wheels/.built" in commands
     build = next(line for line in commands.splitlines() if "pip wheel" in line)
-    assert 'CMAKE_ARGS="-DLLAVA_BUILD=OFF"' in build
+    assert 'CMAKE_ARGS="-DLLAVA_BUILD=OFF -DCMAKE_PROJECT_llama.cpp_INCLUDE=' in build
+    include = build.split("CMAKE_PROJECT_llama.cpp_INCLUDE=")[1].split('"')[0]
+    assert Path(include).read_text().count("set(LLAMA_BUILD_COMMON OFF)") == 1
     assert f"-w {venv}/wheels" in build
     assert "extra_requirement.py llm-local llama-cpp-python" in commands
     assert "tail -30" in commands  # its failure stops the install, with its log

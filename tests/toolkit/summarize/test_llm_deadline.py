@@ -5,6 +5,7 @@ Driven through the real ``openai`` client against the scripted server on 127.0.0
 
 from __future__ import annotations
 
+import ssl
 import time
 from collections.abc import Iterator
 from datetime import timedelta
@@ -22,6 +23,7 @@ from toolkit.models import Message, SourceKind
 from toolkit.store import SQLiteStore
 from toolkit.summarize.llm.client import LLMClient
 from toolkit.summarize.llm.prompts import SUMMARY_SCHEMA
+from toolkit.summarize.llm.transport import DeadlineTransport, shared_ssl_context
 from toolkit.summarize.pipeline import summarize_period
 
 CHAT = [{"role": "user", "content": "Summarise."}]
@@ -123,3 +125,18 @@ def test_chunk_requests_stop_at_the_deadline(llm: FakeLLM, embedder: Embedder) -
         assert len(llm.requests) == 2
     finally:
         store.close()
+
+
+def test_clients_of_different_endpoints_share_one_tls_context() -> None:
+    # Building a TLS context reads the whole certificate bundle; a client per endpoint
+    # must not pay that again. An explicit ``verify`` still wins.
+    first = DeadlineTransport(max_bytes=1024)
+    second = DeadlineTransport(max_bytes=2048)
+    unverified = DeadlineTransport(max_bytes=1024, verify=False)
+    try:
+        assert first._pool._ssl_context is second._pool._ssl_context is shared_ssl_context()
+        assert unverified._pool._ssl_context is not shared_ssl_context()
+        assert shared_ssl_context().verify_mode == ssl.CERT_REQUIRED
+    finally:
+        for transport in (first, second, unverified):
+            transport.close()

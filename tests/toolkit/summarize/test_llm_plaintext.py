@@ -16,13 +16,16 @@ from toolkit.embeddings import Embedder
 from toolkit.models import Summary
 from toolkit.store import SQLiteStore
 from toolkit.summarize.llm.answer import (
+    MAX_ITEM_CHARS,
     MAX_SECTIONS,
     MAX_SUMMARY_CHARS,
     MAX_TITLE_CHARS,
     LLMSummary,
+    clean_bounded,
     clean_summary,
 )
-from toolkit.summarize.llm.plaintext import URL_ANYWHERE, plain_text, without_loops
+from toolkit.summarize.llm.plaintext import URL_ANYWHERE, cut, plain_text, without_loops
+from toolkit.summarize.personal import Marks, mask
 from toolkit.summarize.pipeline import summarize_period
 
 TEAM = "@platform_team"
@@ -134,6 +137,38 @@ def test_an_answer_is_cut_to_its_bounds(
     assert len(summary.sections) <= MAX_SECTIONS
     assert all(len(s.title) <= MAX_TITLE_CHARS for s in summary.sections)
     assert summary.important_messenger_message_ids == ["12"]
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("unit", ["a", "x.", "ab-", "a@", "name+tag.", "x" * 40 + "."])
+def test_a_long_run_of_url_characters_is_cleaned_in_one_pass(unit: str) -> None:
+    # A model may repeat a message's 100 KB token (base64, a hash list). Each of the URL
+    # pattern's alternatives starts at the start of a run, not at each of its characters:
+    # an e-mail alternative tried everywhere took 68 s for 80,000 letters (a hang).
+    run = unit * (200_000 // len(unit))
+    cleaned = plain_text(f"see {run} now")
+    assert cleaned.startswith("see ")
+    assert cleaned.endswith(" now")
+    assert URL_ANYWHERE.search(cleaned) is None
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "<b>ship</b> the https://evil.example/a?x=1 release +1 555 010 0199 ",
+        "see <img src=x onerror=alert(1)> evil.example/path and bob@mail.example now ",
+        "длинный-длинный текст без ссылок, ",
+    ],
+)
+def test_a_long_answer_is_cleaned_only_as_far_as_its_bound_reaches(unit: str) -> None:
+    # The bounded read gives what cleaning the whole answer gives.
+    text = " ".join(f"{i} {unit}" for i in range(300))
+    marks = Marks()
+    whole = cut(without_loops(plain_text(mask(text, marks))), MAX_ITEM_CHARS)
+    assert clean_bounded(text, MAX_ITEM_CHARS, marks) == whole
+    assert len(whole) <= MAX_ITEM_CHARS
+    assert "evil" not in whole
+    assert "<" not in whole
 
 
 def test_a_loop_is_written_once() -> None:

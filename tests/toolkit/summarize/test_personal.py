@@ -18,7 +18,14 @@ from toolkit.models import Message, Section, SectionItem, SourceKind, Summary
 from toolkit.store import SQLiteStore
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive.engine import summarize_extractive
-from toolkit.summarize.personal import Marks, marks_for, mask, mask_summary, phone_spans
+from toolkit.summarize.personal import (
+    Marks,
+    head_to_mask,
+    marks_for,
+    mask,
+    mask_summary,
+    phone_spans,
+)
 from toolkit.summarize.pipeline import summarize_period, summarize_source
 
 MARKS = Marks(email="[e-mail]", phone="[phone]")
@@ -175,3 +182,20 @@ def test_the_llm_engines_answer_is_masked_before_it_leaves(
         assert not _SECRETS.search(text), text
         assert answer.summary.startswith(f"Иван: {marks.phone}, {marks.email}; Вера: {marks.phone}")
         assert answer.sections[0].body.startswith(f"— Иван: {marks.phone}")
+
+
+@pytest.mark.parametrize(
+    ("text", "reach", "head"),
+    [
+        ("call me at +1 202 555 0147 now", 100, "call me at +1 202 555 0147 now"),
+        ("call me at +1 202 555 0147 now", 20, "call me at"),  # no piece of the number
+        ("call me at +1 202 555 0147 now", 26, "call me at"),  # a number that ends it goes whole
+        ("mail bob@mail.example now", 12, "mail"),  # no piece of the address
+        ("see https://example.org/a b", 15, "see"),  # no piece of the link
+        ("     tail", 3, ""),
+    ],
+)
+def test_the_head_to_mask_splits_no_number_address_or_link(
+    text: str, reach: int, head: str
+) -> None:
+    assert head_to_mask(text, reach) == head

@@ -27,7 +27,7 @@ from pydantic import (
 
 from toolkit.summarize.llm.plaintext import URL_ANYWHERE, cut, plain_text, without_loops
 from toolkit.summarize.llm.prompts import FUNCTION_LISTS
-from toolkit.summarize.personal import Marks, mask
+from toolkit.summarize.personal import Marks, head_to_mask, mask
 from toolkit.text import URL_RE  # noqa: F401 (re-exported: tests import it from here)
 
 
@@ -359,9 +359,21 @@ def known_ids(ids: Iterable[str], allowed: Collection[str]) -> list[str]:
     return list(dict.fromkeys(i.strip() for i in ids if i.strip() in allowed))[:MAX_IDS]
 
 
-def _clean(text: str, limit: int, marks: Marks) -> str:
-    # Masked before the cut, so that no cut leaves a piece of a phone number.
-    return cut(without_loops(plain_text(mask(text, marks))), limit)
+CLEANED_CHARS_PER_KEPT = 8
+"""How far past a string's bound its answer is read: masking and cleaning keep the words
+they do not remove, in order, so ``limit`` kept characters come from the first
+``limit × 8`` unless masks, markup and links took nearly all of them; a 10 MB answer is
+not searched whole for phone numbers to keep 600 characters."""
+
+
+def clean_bounded(text: str, limit: int, marks: Marks) -> str:
+    """One string of an answer as a summary shows it: e-mail addresses and phone numbers
+    masked with ``marks``, plain text (``plain_text``), a loop written once, at most
+    ``limit`` characters."""
+    # Masked before the final cut, so that no cut leaves a piece of a phone number (the
+    # head is cut where none is split).
+    text = mask(head_to_mask(text, limit * CLEANED_CHARS_PER_KEPT), marks)
+    return cut(without_loops(plain_text(text)), limit)
 
 
 def link_hosts(text: str) -> list[str]:
@@ -384,7 +396,7 @@ def _clean_item(item: LLMItem, allowed: Collection[str], marks: Marks) -> LLMIte
     raw = item.text
     ids = [i.strip() for i in item.ids]
     return LLMItem(
-        text=_clean(raw, MAX_ITEM_CHARS, marks),
+        text=clean_bounded(raw, MAX_ITEM_CHARS, marks),
         ids=known_ids(ids, allowed),
         foreign_ids=item.foreign_ids + sum(1 for i in ids if i not in allowed),
         hosts=list(dict.fromkeys([*item.hosts, *link_hosts(raw)])),
@@ -405,7 +417,7 @@ def clean_summary(
     seen: set[tuple[str, str]] = set()
     malformed = answer.malformed
     for section in answer.sections[:MAX_SECTIONS]:
-        title = _clean(section.title, MAX_TITLE_CHARS, marks)
+        title = clean_bounded(section.title, MAX_TITLE_CHARS, marks)
         items = [_clean_item(i, allowed_ids, marks) for i in section.items[:MAX_SECTION_ITEMS]]
         malformed += sum(1 for i in items if not i.text)
         items = [i for i in items if i.text]
@@ -423,7 +435,7 @@ def clean_summary(
             )
         )
     return LLMSummary(
-        summary=_clean(answer.summary, MAX_SUMMARY_CHARS, marks) or "—",
+        summary=clean_bounded(answer.summary, MAX_SUMMARY_CHARS, marks) or "—",
         sections=sections,
         important_message_ids=known_ids(answer.important_message_ids, allowed_ids),
         malformed=malformed,

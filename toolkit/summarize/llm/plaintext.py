@@ -44,7 +44,9 @@ URL_ANYWHERE = re.compile(
     rf"|{_HOST}[^\W\d_]{{2,24}}(?=[/:?#][^\s.,;!?)]|:\d)\S*"  # host.tld/path, host:port
     rf"|{_HOST}(?:{_COMMON_TLDS}|xn--[\w-]+)\b\S*"  # a bare host of a common TLD
     r"|\bwww\.\S+"
-    r"|[\w.+-]+@(?:[\w-]+\.)+[^\W\d_]{2,24}\b",  # an e-mail address names a host too
+    # An e-mail address names a host too. It starts where a run of its characters does:
+    # tried at every position of a long run, its greedy part would be quadratic.
+    r"|(?<![\w.+-])[\w.+-]+@(?:[\w-]+\.)+[^\W\d_]{2,24}\b",
     re.IGNORECASE,
 )
 """Every URL and bare host a model may write (stricter than ``toolkit.text.URL_RE``)."""

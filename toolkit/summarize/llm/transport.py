@@ -14,10 +14,12 @@ The response body is counted as it arrives: past ``max_bytes`` the read stops wi
 
 from __future__ import annotations
 
+import ssl
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import cache
 from typing import Any
 
 # openai sends through httpx2 (its fork of httpx, on httpcore2), not through httpx.
@@ -120,12 +122,23 @@ class _BoundedBody(httpx.SyncByteStream):
         self._inner.close()
 
 
+@cache
+def shared_ssl_context() -> ssl.SSLContext:
+    """httpx's default TLS context (certifi's authorities, or ``SSL_CERT_FILE`` /
+    ``SSL_CERT_DIR`` when set), built once per process: building one reads the whole
+    certificate bundle, about a tenth of a second of CPU, and a transport is built per
+    endpoint and settings. A context is safe to share between connections and threads."""
+    return httpx.create_ssl_context()
+
+
 class DeadlineTransport(httpx.HTTPTransport):
     """``httpx.HTTPTransport`` with the request deadline on every socket operation and a
     bound on the response body."""
 
     def __init__(self, *, max_bytes: int, **kwargs: Any) -> None:
-        """Args: the largest body read, then ``httpx.HTTPTransport``'s own arguments."""
+        """Args: the largest body read, then ``httpx.HTTPTransport``'s own arguments
+        (``verify`` defaults to the process's ``shared_ssl_context``)."""
+        kwargs.setdefault("verify", shared_ssl_context())
         super().__init__(**kwargs)
         self.max_bytes = max_bytes
         pool = self._pool

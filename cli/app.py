@@ -84,5 +84,5 @@ def main() -> None:
         print_error(exc)
         sys.exit(1)
     except KeyboardInterrupt:
-        err_console.print("interrupted")
+        err_console().print("interrupted")
         sys.exit(130)

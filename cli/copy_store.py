@@ -37,10 +37,10 @@ def copy_store(
         to,
         origin=source,
         batch_size=batch_size,
-        progress=lambda key, n: console.print(f"  {literal(key)}: {n} messages", highlight=False),
+        progress=lambda key, n: console().print(f"  {literal(key)}: {n} messages", highlight=False),
     )
     m = report.messages
-    console.print(
+    console().print(
         f"Copied {report.sources} sources from {literal(redact_url(source or cfg.store_label))} "
         f"to {literal(redact_url(to))}: "
         f"{m.inserted} messages new, {m.updated} updated, {m.unchanged} unchanged; "

@@ -71,10 +71,10 @@ def import_file(
         file, ref=ref, embed=embed, progress=progress, timezone=timezone
     )
     if not imported.report.sources:
-        console.print(f"{literal(file.name)}: the export holds no chats; nothing imported.")
+        console().print(f"{literal(file.name)}: the export holds no chats; nothing imported.")
         return
     print_table(report_table([imported], f"Imported {file.name}"))
-    console.print(literal(imported.report.line()), highlight=False, soft_wrap=True)
+    console().print(literal(imported.report.line()), highlight=False, soft_wrap=True)
 
 
 def index(
@@ -87,7 +87,7 @@ def index(
     for source, count in workspace().index(ref, progress=progress):
         noun = "message" if count == 1 else "messages"
         label = literal(f"{source.key} ({source.title})", one_line=True)
-        console.print(f"{label}: embedded {count} {noun}", highlight=False)
+        console().print(f"{label}: embedded {count} {noun}", highlight=False)
 
 
 def demo() -> None:

@@ -44,7 +44,7 @@ def sync(
         if report.flood_waits
         else ""
     )
-    console.print(
+    console().print(
         literal(f"{report.source.key} ({report.source.title})", one_line=True) + ": fetched"
         f" {report.fetched} messages in "
         f"{report.batches} batches — {result.inserted} new, {result.updated} edited, "
@@ -53,7 +53,7 @@ def sync(
     )
     if report.discussion is not None:
         group = report.discussion
-        console.print(
+        console().print(
             literal(f"{group.key} ({group.title})", one_line=True) + f": {report.comments} "
             f"comments and post copies — {report.comments_result.inserted} new, "
             f"{report.comments_result.updated} edited, "

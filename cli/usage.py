@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 import typer
-from rich.markup import escape
 from typer.core import TyperGroup
 
 from cli.state import err_console, print_error
@@ -37,13 +36,15 @@ MissingParameter = _errors.MissingParameter
 
 def show_usage_error(exc: _errors.UsageError) -> None:
     """The error on one line, the usage and the help option on the next."""
+    from rich.markup import escape
+
     print_error(exc.format_message())
     ctx = exc.ctx
     if ctx is None:
         return
     usage = ctx.get_usage().removeprefix("Usage: ")
     hint = f" ({ctx.command_path} {ctx.help_option_names[0]} for more)"
-    err_console.print(f"usage: {escape(usage)}{escape(hint)}", highlight=False, soft_wrap=True)
+    err_console().print(f"usage: {escape(usage)}{escape(hint)}", highlight=False, soft_wrap=True)
 
 
 def _exit(code: int) -> NoReturn:
@@ -75,6 +76,6 @@ class LineErrorsGroup(TyperGroup):
             print_error(exc.format_message())
             _exit(exc.exit_code)
         except typer.Abort:
-            err_console.print("aborted")
+            err_console().print("aborted")
             _exit(1)
         _exit(code if isinstance(code, int) else 0)

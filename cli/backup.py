@@ -1,8 +1,6 @@
 """``mlens backup PATH`` and ``mlens restore PATH``: a live store's consistent copy, and
 its way back (``Assembly.backup``/``restore``; ``docs/backup.md``)."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 

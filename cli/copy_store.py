@@ -1,8 +1,6 @@
 """``mlens copy-store --to URL``: move a store between SQLite and PostgreSQL (idempotent),
 through the workspace's ``copy_stores`` (which opens both as the assembly opens its own)."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

@@ -1,7 +1,5 @@
 """``mlens import PATH [--ref @handle]`` and ``mlens demo``: load exports into the store."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -17,7 +15,7 @@ if TYPE_CHECKING:
 _COUNTS = ("inserted", "updated", "unchanged")
 
 
-def report_table(imports: list[Imported], title: str) -> Table:
+def report_table(imports: list["Imported"], title: str) -> "Table":
     """What imports changed: one row per source, and a total when there are several."""
     from toolkit.notebook import Table
     from toolkit.notebook.tables import IMPORT_COLUMNS, import_table

@@ -4,8 +4,6 @@
 everything else, the warning that it is shown only once included, on stderr.
 """
 
-from __future__ import annotations
-
 from datetime import datetime
 from typing import Annotated
 

@@ -9,8 +9,6 @@ itself, its connection edge and its workers are the service's (``service.server`
 app it serves is ``cli.asgi``'s, the service with the MCP tools at ``/mcp``.
 """
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

@@ -1,7 +1,5 @@
 """``mlens sources``, ``mlens messages`` and ``mlens timezone``: what the store holds."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

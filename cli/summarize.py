@@ -1,7 +1,5 @@
 """``mlens summarize``: a period summary, or what a source is about (``--source``)."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -15,7 +13,7 @@ if TYPE_CHECKING:
     from toolkit.models import Summary
 
 
-def _print(summary: Summary) -> None:
+def _print(summary: "Summary") -> None:
     console().print(literal(summary.summary), highlight=False)
     for section in summary.sections:
         console().print(f"\n[bold]{literal(section.title, one_line=True)}[/]")

@@ -1,7 +1,5 @@
 """``mlens sync REF``: fetch a source's new messages live over the messenger API."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

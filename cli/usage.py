@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 import typer
-from typer.core import TyperGroup
 
+from cli.lean_help import LeanHelpGroup
 from cli.state import err_console, print_error
 
 # The click exceptions Typer raises: Typer 0.2x vendors click as ``typer._click``; older
@@ -51,7 +51,7 @@ def _exit(code: int) -> NoReturn:
     sys.exit(code)
 
 
-class LineErrorsGroup(TyperGroup):
+class LineErrorsGroup(LeanHelpGroup):
     """A Typer group whose usage and click errors are one or two plain lines."""
 
     def main(  # type: ignore[override]

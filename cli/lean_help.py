@@ -11,7 +11,9 @@ is loaded, so any later ``import rich.markdown`` gets the real one. Should a Typ
 release import more from them, the plain import is done instead: the help is the same
 either way, only its start is slower.
 
-``LeanHelpCommand`` and ``LeanHelpGroup`` call it before they draw their help.
+``LeanHelpCommand`` and ``LeanHelpGroup`` call it before they draw their help; their
+``--help`` is a ``HelpFlag``, which spares ``mlens <command> --help`` the import of
+pydantic (Typer's coercion) for the group's ``--help`` that was not given.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any
 
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperCommand, TyperGroup, TyperOption
 
 # typer.rich_utils does ``from <module> import <name>`` for each.
 DEFERRED = {"rich.markdown": "Markdown", "rich.traceback": "Traceback"}
@@ -71,19 +73,38 @@ def load_help_renderer() -> None:
     import_module("typer.rich_utils")  # pragma: no cover - with the real modules
 
 
-class LeanHelpCommand(TyperCommand):
+class HelpFlag(TyperOption):
+    """``--help``, which Typer need not coerce when it is not given."""
+
+    def process_value(self, ctx: Any, value: Any) -> Any:
+        """The flag's value; not given (``None``) is off, as Typer's coercion would say.
+
+        Typer coerces every value through its pydantic adapters, importing pydantic for
+        the ``None`` of a group's ``--help`` when a subcommand is run (``mlens search
+        --help``); a flag needs no adapter.
+        """
+        return super().process_value(ctx, False if value is None else value)
+
+
+class _LeanHelp:
+    """What ``LeanHelpCommand`` and ``LeanHelpGroup`` change of a Typer command."""
+
+    def get_help_option(self, ctx: Any) -> Any:
+        """Typer's ``--help`` option, as a ``HelpFlag``."""
+        option = super().get_help_option(ctx)  # type: ignore[misc]
+        if type(option) is TyperOption:
+            option.__class__ = HelpFlag  # the same option; only its coercion differs
+        return option
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        """Load the help renderer lean, then draw the help as Typer does."""
+        load_help_renderer()
+        super().format_help(ctx, formatter)  # type: ignore[misc]
+
+
+class LeanHelpCommand(_LeanHelp, TyperCommand):
     """A Typer command whose help is drawn as Typer draws it, loaded lean."""
 
-    def format_help(self, ctx: Any, formatter: Any) -> None:
-        """Load the help renderer lean, then draw the help as Typer does."""
-        load_help_renderer()
-        super().format_help(ctx, formatter)
 
-
-class LeanHelpGroup(TyperGroup):
+class LeanHelpGroup(_LeanHelp, TyperGroup):
     """A Typer group whose help is drawn as Typer draws it, loaded lean."""
-
-    def format_help(self, ctx: Any, formatter: Any) -> None:
-        """Load the help renderer lean, then draw the help as Typer does."""
-        load_help_renderer()
-        super().format_help(ctx, formatter)

@@ -16,6 +16,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -176,7 +177,7 @@ def test_the_stand_ins_are_the_real_classes_when_used(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("command", [c for _, c in COMMANDS + KEY_COMMANDS])
-def test_typer_reads_annotations_as_objects(command: object) -> None:
+def test_typer_reads_annotations_as_objects(command: Callable[..., None]) -> None:
     # A string annotation (``from __future__ import annotations``) is compiled by Typer
     # four times on every start; the command modules are written without it.
     strings = {k: v for k, v in inspect.get_annotations(command).items() if isinstance(v, str)}

@@ -23,6 +23,7 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any
 
+import typer.core
 from typer.core import TyperCommand, TyperGroup, TyperOption
 
 # typer.rich_utils does ``from <module> import <name>`` for each.
@@ -97,8 +98,10 @@ class _LeanHelp:
         return option
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
-        """Load the help renderer lean, then draw the help as Typer does."""
-        load_help_renderer()
+        """Load the help renderer lean (if Typer draws with Rich), then draw the help as
+        Typer does."""
+        if typer.core.HAS_RICH and getattr(self, "rich_markup_mode", None) is not None:
+            load_help_renderer()
         super().format_help(ctx, formatter)  # type: ignore[misc]
 
 

@@ -68,7 +68,9 @@ class LineErrorsGroup(LeanHelpGroup):
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except _errors.NoArgsIsHelpError as exc:
-            _exit(exc.exit_code)  # the help is already printed
+            if exc.format_message():  # Typer without Rich: the help is the message
+                exc.show()
+            _exit(exc.exit_code)  # with Rich, the help is already printed
         except _errors.UsageError as exc:
             show_usage_error(exc)
             _exit(exc.exit_code)

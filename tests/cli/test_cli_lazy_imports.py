@@ -68,7 +68,7 @@ pages = {}
 for args in every:
     sys.argv = ["mlens", *args]
     out = io.StringIO()
-    with contextlib.redirect_stdout(out):
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
         try:
             main()
         except SystemExit as exc:
@@ -88,10 +88,10 @@ EVERY_HELP = [
 ]
 
 
-def run_probe(probe: str, *args: str, cwd: Path) -> list[str]:
+def run_probe(probe: str, *args: str, cwd: Path, **extra_env: str) -> list[str]:
     """The lines ``probe`` prints in a fresh interpreter, with no ``MLENS_`` setting."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MLENS_")}
-    env |= {"PYTHONPATH": str(ROOT), "MLENS_DATA_DIR": str(cwd / "data")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MLENS_", "TYPER_"))}
+    env |= {"PYTHONPATH": str(ROOT), "MLENS_DATA_DIR": str(cwd / "data"), **extra_env}
     done = subprocess.run(
         [sys.executable, "-c", probe, *args],
         capture_output=True,
@@ -103,9 +103,9 @@ def run_probe(probe: str, *args: str, cwd: Path) -> list[str]:
     return done.stdout.splitlines()
 
 
-def help_pages(mode: str, cwd: Path) -> tuple[dict[str, list[object]], set[str]]:
+def help_pages(mode: str, cwd: Path, **extra_env: str) -> tuple[dict[str, list[object]], set[str]]:
     """Every help page as ``mode`` (``lean`` or ``plain``) draws it, and what it loaded."""
-    lines = run_probe(HELP_PROBE, json.dumps(EVERY_HELP), mode, cwd=cwd)
+    lines = run_probe(HELP_PROBE, json.dumps(EVERY_HELP), mode, cwd=cwd, **extra_env)
     assert len(lines) == 2, lines[:-1]  # the pages went to the probe, not to stdout
     return json.loads(lines[0]), set(json.loads(lines[1]))
 
@@ -142,6 +142,14 @@ def test_the_lean_help_is_typers_help_byte_for_byte(
     assert "rich.markdown" in plain_modules
     assert "rich.markdown" not in modules
     assert pages == plain_pages
+
+
+def test_help_without_rich_loads_no_rich(tmp_path: Path) -> None:
+    # TYPER_USE_RICH=0: Typer draws click's plain help, and nothing loads Rich for it.
+    pages, modules = help_pages("lean", tmp_path, TYPER_USE_RICH="0")
+    assert all("Usage: mlens" in str(text) for _, text in pages.values())
+    assert "╭" not in str(pages["--help"][1])  # not the panels Rich draws
+    assert among(modules, ("rich", *NOT_FOR_HELP)) == []
 
 
 def test_building_the_command_line_loads_no_rich(tmp_path: Path) -> None:

@@ -3,8 +3,8 @@
 ``typer.rich_utils``, which draws every ``--help`` page, imports ``rich.markdown``
 (markdown-it-py, Pygments) and ``rich.traceback`` (attrs, Pygments) at its top: the
 first for the ``markdown`` markup mode, the second for pretty tracebacks. ``mlens`` uses
-neither (``rich`` markup, ``pretty_exceptions_enable=False``), yet importing them is about
-a third of the time ``mlens --help`` takes. ``load_help_renderer`` imports
+neither (``rich`` markup, ``pretty_exceptions_enable=False``), yet importing them took
+over a quarter of the time ``mlens --help`` takes. ``load_help_renderer`` imports
 ``typer.rich_utils`` with a stand-in for each, which imports the real class the moment
 Typer touches it; the stand-in modules are gone from ``sys.modules`` once Typer's module
 is loaded, so any later ``import rich.markdown`` gets the real one. Should a Typer

@@ -4,6 +4,13 @@ Each command module defines plain functions; this module adds them to ``app`` (a
 ``keys`` group) through ``_register``, which also turns a ``ToolkitError`` into one
 clear line on stderr and exit status 1, for the console script and for callers of
 ``app`` (tests, scripts) alike; usage errors are two lines (``cli.usage``).
+
+``mlens --help`` answers at once (``tests/cli/test_cli_lazy_imports.py``): a command
+module imports at its top only what its options need, and the rest (Rich, the
+workspace, the toolkit's features) inside its commands; the help is drawn by Typer,
+loaded lean (``cli.lean_help``). The command modules are written without
+``from __future__ import annotations``: Typer reads every command's annotations when it
+builds the command line, and as strings it would compile each one four times per start.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from typing import Any
 import typer
 
 from cli import backup, copy_store, ingest, keys, mcp_stdio, search, serve, sources, summarize, sync
+from cli.lean_help import LeanHelpCommand, LeanHelpGroup
 from cli.state import err_console, print_error
 from cli.usage import LineErrorsGroup
 from toolkit.errors import ToolkitError
@@ -29,7 +37,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 keys_app = typer.Typer(
-    help="Create, list and revoke API keys of the HTTP service.", no_args_is_help=True
+    cls=LeanHelpGroup,
+    help="Create, list and revoke API keys of the HTTP service.",
+    no_args_is_help=True,
 )
 
 
@@ -42,7 +52,7 @@ def _register(group: typer.Typer, command: Callable[..., None], name: str) -> No
             print_error(exc)
             raise typer.Exit(1) from None
 
-    group.command(name)(run)
+    group.command(name, cls=LeanHelpCommand)(run)
 
 
 COMMANDS: list[tuple[str, Callable[..., None]]] = [
@@ -84,5 +94,5 @@ def main() -> None:
         print_error(exc)
         sys.exit(1)
     except KeyboardInterrupt:
-        err_console.print("interrupted")
+        err_console().print("interrupted")
         sys.exit(130)

@@ -1,8 +1,6 @@
 """``mlens backup PATH`` and ``mlens restore PATH``: a live store's consistent copy, and
 its way back (``Assembly.backup``/``restore``; ``docs/backup.md``)."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 
@@ -19,7 +17,7 @@ def backup(
     """Copy the configured store, as it is at one moment, into the file PATH, while
     searches and imports go on. The file appears whole or not at all."""
     report = workspace().assembly.backup(path, overwrite=force)
-    console.print(
+    console().print(
         f"Backed up {report.sources} sources, {report.messages} messages "
         f"({report.size / 1_048_576:.1f} MiB) to {literal(report.path, one_line=True)}.",
         highlight=False,
@@ -37,7 +35,7 @@ def restore(
     that holds anything is left alone unless --force."""
     report = workspace().assembly.restore(path, replace=force)
     m = report.messages
-    console.print(
+    console().print(
         f"Restored {report.sources} sources, {m.inserted + m.updated + m.unchanged} messages, "
         f"{report.vectors} vectors, {report.keys_added} API keys and "
         f"{report.cache_written} cached summaries from {literal(path, one_line=True)}.",

@@ -1,8 +1,6 @@
 """``mlens copy-store --to URL``: move a store between SQLite and PostgreSQL (idempotent),
 through the workspace's ``copy_stores`` (which opens both as the assembly opens its own)."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer
@@ -37,10 +35,10 @@ def copy_store(
         to,
         origin=source,
         batch_size=batch_size,
-        progress=lambda key, n: console.print(f"  {literal(key)}: {n} messages", highlight=False),
+        progress=lambda key, n: console().print(f"  {literal(key)}: {n} messages", highlight=False),
     )
     m = report.messages
-    console.print(
+    console().print(
         f"Copied {report.sources} sources from {literal(redact_url(source or cfg.store_label))} "
         f"to {literal(redact_url(to))}: "
         f"{m.inserted} messages new, {m.updated} updated, {m.unchanged} unchanged; "

@@ -1,7 +1,5 @@
 """``mlens import PATH [--ref @handle]`` and ``mlens demo``: load exports into the store."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -17,7 +15,7 @@ if TYPE_CHECKING:
 _COUNTS = ("inserted", "updated", "unchanged")
 
 
-def report_table(imports: list[Imported], title: str) -> Table:
+def report_table(imports: list["Imported"], title: str) -> "Table":
     """What imports changed: one row per source, and a total when there are several."""
     from toolkit.notebook import Table
     from toolkit.notebook.tables import IMPORT_COLUMNS, import_table
@@ -71,10 +69,10 @@ def import_file(
         file, ref=ref, embed=embed, progress=progress, timezone=timezone
     )
     if not imported.report.sources:
-        console.print(f"{literal(file.name)}: the export holds no chats; nothing imported.")
+        console().print(f"{literal(file.name)}: the export holds no chats; nothing imported.")
         return
     print_table(report_table([imported], f"Imported {file.name}"))
-    console.print(literal(imported.report.line()), highlight=False, soft_wrap=True)
+    console().print(literal(imported.report.line()), highlight=False, soft_wrap=True)
 
 
 def index(
@@ -87,7 +85,7 @@ def index(
     for source, count in workspace().index(ref, progress=progress):
         noun = "message" if count == 1 else "messages"
         label = literal(f"{source.key} ({source.title})", one_line=True)
-        console.print(f"{label}: embedded {count} {noun}", highlight=False)
+        console().print(f"{label}: embedded {count} {noun}", highlight=False)
 
 
 def demo() -> None:

@@ -4,13 +4,10 @@
 everything else, the warning that it is shown only once included, on stderr.
 """
 
-from __future__ import annotations
-
 from datetime import datetime
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from cli.filters import JsonOption
 from cli.render import key_record, literal, print_json, print_table
@@ -35,13 +32,13 @@ def create(
 ) -> None:
     """Create a key with the given scopes and print it once."""
     token, record = create_api_key(store(), name=name, scopes=scope)
-    err_console.print(
+    err_console().print(
         f"Created key {record.id} ({literal(record.name)}, prefix {literal(record.prefix)}) "
         f"with scopes {', '.join(sorted(record.scopes))}.",
         highlight=False,
         soft_wrap=True,
     )
-    err_console.print(
+    err_console().print(
         "[bold yellow]Store it now: it will not be shown again.[/] "
         "Send it as 'Authorization: Bearer <key>'.",
         highlight=False,
@@ -58,10 +55,12 @@ def list_(as_json: JsonOption = False) -> None:
         print_json([key_record(r) for r in records])
         return
     if not records:
-        console.print(
+        console().print(
             "No API keys yet: create one with `mlens keys create --scope ... --name ...`."
         )
         return
+    from rich.table import Table
+
     table = Table(title="API keys")
     for column in ("id", "name", "prefix", "scopes", "created", "last used", "revoked"):
         # The prefix is what `revoke` takes: never truncate it.
@@ -89,7 +88,7 @@ def revoke(
 ) -> None:
     """Revoke a key: requests with it are refused from now on."""
     record = revoke_api_key(store(), key)
-    console.print(
+    console().print(
         f"Revoked key {record.id} ({literal(record.name)}, prefix {literal(record.prefix)}) "
         f"at {_when(record.revoked_at)} UTC.",
         highlight=False,

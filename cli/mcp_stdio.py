@@ -1,7 +1,5 @@
 """``mlens mcp``: the MCP tools over stdio, for Claude Desktop and other MCP clients."""
 
-from __future__ import annotations
-
 from cli.state import workspace
 
 

@@ -14,19 +14,19 @@ Times are ISO 8601 UTC with ``Z``; ids are strings, as in the API.
 
 from __future__ import annotations
 
-import json
 import sys
 from datetime import date, datetime
 from enum import Enum
-from typing import Any
-
-from rich.console import Console, RenderableType
-from rich.markup import escape
+from typing import TYPE_CHECKING, Any
 
 from cli.state import console
-from toolkit.controls import visible
-from toolkit.models import ApiKeyRecord, Message, SearchHit, Source, SourceStats, Summary, iso_z
-from toolkit.refs import message_link
+
+# Rich, the toolkit's models and its helpers are imported where a command prints: never
+# for ``--help`` or a usage error (``tests/cli/test_cli_lazy_imports.py``).
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from toolkit.models import ApiKeyRecord, Message, SearchHit, Source, SourceStats, Summary
 
 _UNBOUNDED = 1_000_000  # columns: a table printed to a pipe is as wide as its content
 
@@ -38,6 +38,10 @@ def literal(value: object, *, one_line: bool = False) -> str:
     Every message text, title, name or file name a command prints goes through this
     (tables through ``Table.to_rich``, which does the same).
     """
+    from rich.markup import escape
+
+    from toolkit.controls import visible
+
     return escape(visible(str(value), one_line=one_line))
 
 
@@ -47,14 +51,18 @@ def print_table(table: RenderableType) -> None:
     In a terminal the table fits the window; anywhere else no cell is cut or wrapped,
     so refs, ids and links arrive whole for a script to read.
     """
-    if console.is_terminal:
-        console.print(table)
+    if console().is_terminal:
+        console().print(table)
     else:
+        from rich.console import Console
+
         Console(file=sys.stdout, width=_UNBOUNDED, color_system=None).print(table)
 
 
 def _plain(value: Any) -> Any:
     if isinstance(value, datetime):
+        from toolkit.models import iso_z
+
         return iso_z(value)
     if isinstance(value, date):
         return value.isoformat()
@@ -67,6 +75,8 @@ def _plain(value: Any) -> Any:
 
 def print_json(document: Any) -> None:
     """Write one JSON document on stdout (UTF-8 text, not escaped; no markup, no wrap)."""
+    import json
+
     sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2, default=_plain) + "\n")
 
 
@@ -79,6 +89,8 @@ def source_record(stats: SourceStats) -> dict[str, Any]:
 
 def message_record(source: Source, message: Message) -> dict[str, Any]:
     """One stored message; ``message_link`` is ``""`` where the messenger has none."""
+    from toolkit.refs import message_link
+
     reply_to = message.reply_to
     return {
         "messenger_message_id": str(message.messenger_message_id),

@@ -1,8 +1,6 @@
 """``mlens search REF "query"``: the hybrid search from the command line, as a table;
 ``mlens search --all "query"``: every stored source (or each ``--source``) as one ranking."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -26,7 +24,7 @@ _LABELS = {
 }
 
 
-def hits_table(hits: HitList, *, explain: bool) -> Table:
+def hits_table(hits: "HitList", *, explain: bool) -> "Table":
     """The hits for a terminal: rank, score, time, id, (in a forum) topic, text (and
     signals with explain)."""
     columns = ["rank", "score", "posted_at", "messenger_message_id"]
@@ -37,7 +35,7 @@ def hits_table(hits: HitList, *, explain: bool) -> Table:
     return hits.table().view(columns, labels=_LABELS, title=title, digits=3)
 
 
-def all_hits_table(hits: HitList, *, explain: bool) -> Table:
+def all_hits_table(hits: "HitList", *, explain: bool) -> "Table":
     """The hits of a search across sources: as ``hits_table``, with each hit's source."""
     from toolkit.notebook import Table
 
@@ -141,7 +139,7 @@ def search(
     print_table(hits_table(found, explain=explain))
 
 
-def search_everywhere(request: SearchAllRequest, *, as_json: bool) -> None:
+def search_everywhere(request: "SearchAllRequest", *, as_json: bool) -> None:
     """``mlens search --all``: one ranking over the sources, as a table or JSON."""
     hits = workspace().search_all(request)
     if as_json:

@@ -9,9 +9,6 @@ itself, its connection edge and its workers are the service's (``service.server`
 app it serves is ``cli.asgi``'s, the service with the MCP tools at ``/mcp``.
 """
 
-from __future__ import annotations
-
-import shlex
 from typing import Annotated
 
 import typer
@@ -50,6 +47,8 @@ def serve(
     Answers at once, embedding in the background (/healthz); --workers N embeds first.
     """
     # Imported here: the server and the key helpers are for this command only.
+    import shlex
+
     from cli.asgi import APP
     from service.server import run_server
     from toolkit.apikeys import ensure_dev_key
@@ -63,10 +62,10 @@ def serve(
     if dev_key:
         key = ensure_dev_key(store(), cfg.dev_key_file)
         base = f"http://{bind_host}:{bind_port}"
-        console.print(f"\n[bold]Development API key[/] (kept in {cfg.dev_key_file}):\n{key}\n")
-        console.print("Try:")
+        console().print(f"\n[bold]Development API key[/] (kept in {cfg.dev_key_file}):\n{key}\n")
+        console().print("Try:")
         auth = shlex.quote(f"Authorization: Bearer {key}")
-        console.print(
+        console().print(
             f"curl -H {auth} '{base}/v1/sources/by-ref?source_ref=@mlens_demo_en'",
             soft_wrap=True,
             highlight=False,
@@ -75,7 +74,7 @@ def serve(
             '{"source_ref": "@mlens_demo_ru", "query": "Франция", '
             '"limit": 3, "scan_messages_limit": 3000}'
         )
-        console.print(
+        console().print(
             f"curl -H {auth} -H 'Content-Type: application/json' "
             f"-d '{body}' {base}/v1/search/messages\n",
             soft_wrap=True,
@@ -83,7 +82,7 @@ def serve(
         )
     store()  # a store that cannot open (a file that is no store, no server) stops here
     if background:
-        console.print(
+        console().print(
             "Searches answer now; messages without a vector are embedded in the background, "
             f"newest first (progress: http://{bind_host}:{bind_port}/healthz).",
             soft_wrap=True,

@@ -1,7 +1,5 @@
 """``mlens sources``, ``mlens messages`` and ``mlens timezone``: what the store holds."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer
@@ -43,7 +41,7 @@ def sources(as_json: JsonOption = False) -> None:
 
     table = sources_table(stats)
     if not table:
-        console.print("The store is empty: try `mlens demo` or `mlens import FILE`.")
+        console().print("The store is empty: try `mlens demo` or `mlens import FILE`.")
         return
     rows = []
     for row in table:
@@ -114,4 +112,4 @@ def timezone(
     source = ws.source(ref) if zone is None else ws.set_timezone(ref, zone)
     label = literal(f"{source.key} ({source.title})", one_line=True)
     shown = literal(source.timezone) if source.timezone else "not known (read as UTC)"
-    console.print(f"{label}: time zone {shown}", highlight=False)
+    console().print(f"{label}: time zone {shown}", highlight=False)

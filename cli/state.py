@@ -1,9 +1,10 @@
 """What every ``mlens`` command shares: the consoles, the settings and one ``Workspace``.
 
-The settings are read once per process from the environment (``MLENS_*``) and ``.env``;
+Each is made on first use: a command that answers in JSON makes no Rich console, and the
+settings are read once per process from the environment (``MLENS_*``) and ``.env``;
 the workspace (store, and the embedder on first use) is opened on first use, so that a
 command which fails early (missing credentials, a bad option) opens nothing.
-``reset()`` forgets both; tests call it between runs.
+``reset()`` forgets the settings and the workspace; tests call it between runs.
 """
 
 from __future__ import annotations
@@ -11,15 +12,28 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
-from rich.console import Console
-
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from toolkit.config import Settings
     from toolkit.store import MessageStore
     from toolkit.workspace import Workspace
 
-console = Console()
-err_console = Console(stderr=True)
+
+@cache
+def console() -> Console:
+    """The console commands print on (stdout), made on first use."""
+    from rich.console import Console
+
+    return Console()
+
+
+@cache
+def err_console() -> Console:
+    """The console of errors and of what must not mix with a command's output (stderr)."""
+    from rich.console import Console
+
+    return Console(stderr=True)
 
 
 @cache
@@ -61,4 +75,4 @@ def print_error(message: object) -> None:
     from toolkit.controls import visible
 
     text = escape(visible(str(message), one_line=True))
-    err_console.print(f"[bold red]error:[/] {text}", highlight=False, soft_wrap=True)
+    err_console().print(f"[bold red]error:[/] {text}", highlight=False, soft_wrap=True)

@@ -1,24 +1,25 @@
 """``mlens summarize``: a period summary, or what a source is about (``--source``)."""
 
-from __future__ import annotations
-
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cli.filters import JsonOption, SenderOption, TopicOption, filters
 from cli.render import literal, print_json, summary_record
 from cli.state import console, workspace
-from toolkit.models import SourceKind, Summary
+from toolkit.models import SourceKind  # --kind's choices
+
+if TYPE_CHECKING:
+    from toolkit.models import Summary
 
 
-def _print(summary: Summary) -> None:
-    console.print(literal(summary.summary), highlight=False)
+def _print(summary: "Summary") -> None:
+    console().print(literal(summary.summary), highlight=False)
     for section in summary.sections:
-        console.print(f"\n[bold]{literal(section.title, one_line=True)}[/]")
-        console.print(literal(section.body), highlight=False)
+        console().print(f"\n[bold]{literal(section.title, one_line=True)}[/]")
+        console().print(literal(section.body), highlight=False)
     ids = literal(", ".join(summary.important_messenger_message_ids) or "—")
-    console.print(f"\n[dim]important: {ids} · engine: {literal(summary.engine)}[/]")
+    console().print(f"\n[dim]important: {ids} · engine: {literal(summary.engine)}[/]")
 
 
 def summarize(

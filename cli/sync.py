@@ -1,7 +1,5 @@
 """``mlens sync REF``: fetch a source's new messages live over the messenger API."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer
@@ -44,7 +42,7 @@ def sync(
         if report.flood_waits
         else ""
     )
-    console.print(
+    console().print(
         literal(f"{report.source.key} ({report.source.title})", one_line=True) + ": fetched"
         f" {report.fetched} messages in "
         f"{report.batches} batches — {result.inserted} new, {result.updated} edited, "
@@ -53,7 +51,7 @@ def sync(
     )
     if report.discussion is not None:
         group = report.discussion
-        console.print(
+        console().print(
             literal(f"{group.key} ({group.title})", one_line=True) + f": {report.comments} "
             f"comments and post copies — {report.comments_result.inserted} new, "
             f"{report.comments_result.updated} edited, "

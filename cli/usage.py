@@ -18,9 +18,8 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 import typer
-from rich.markup import escape
-from typer.core import TyperGroup
 
+from cli.lean_help import LeanHelpGroup
 from cli.state import err_console, print_error
 
 # The click exceptions Typer raises: Typer 0.2x vendors click as ``typer._click``; older
@@ -37,20 +36,22 @@ MissingParameter = _errors.MissingParameter
 
 def show_usage_error(exc: _errors.UsageError) -> None:
     """The error on one line, the usage and the help option on the next."""
+    from rich.markup import escape
+
     print_error(exc.format_message())
     ctx = exc.ctx
     if ctx is None:
         return
     usage = ctx.get_usage().removeprefix("Usage: ")
     hint = f" ({ctx.command_path} {ctx.help_option_names[0]} for more)"
-    err_console.print(f"usage: {escape(usage)}{escape(hint)}", highlight=False, soft_wrap=True)
+    err_console().print(f"usage: {escape(usage)}{escape(hint)}", highlight=False, soft_wrap=True)
 
 
 def _exit(code: int) -> NoReturn:
     sys.exit(code)
 
 
-class LineErrorsGroup(TyperGroup):
+class LineErrorsGroup(LeanHelpGroup):
     """A Typer group whose usage and click errors are one or two plain lines."""
 
     def main(  # type: ignore[override]
@@ -67,7 +68,9 @@ class LineErrorsGroup(TyperGroup):
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except _errors.NoArgsIsHelpError as exc:
-            _exit(exc.exit_code)  # the help is already printed
+            if exc.format_message():  # Typer without Rich: the help is the message
+                exc.show()
+            _exit(exc.exit_code)  # with Rich, the help is already printed
         except _errors.UsageError as exc:
             show_usage_error(exc)
             _exit(exc.exit_code)
@@ -75,6 +78,6 @@ class LineErrorsGroup(TyperGroup):
             print_error(exc.format_message())
             _exit(exc.exit_code)
         except typer.Abort:
-            err_console.print("aborted")
+            err_console().print("aborted")
             _exit(1)
         _exit(code if isinstance(code, int) else 0)

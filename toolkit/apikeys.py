@@ -13,10 +13,7 @@ The CLI (``mlens keys``) and the service both use this module; it knows nothing 
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import re
-import secrets
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -47,11 +44,16 @@ _MAX_NAME = 100
 _TOUCH_INTERVAL = timedelta(minutes=1)
 # A digest of nothing any key can hash to, compared when the prefix is unknown so that
 # "no such prefix" and "wrong secret" take the same path.
-_NO_KEY_DIGEST = hashlib.sha256(b"no key has this digest").hexdigest()
+# (hash_key("no key has this digest"): written out, as hashlib is imported only to hash.)
+_NO_KEY_DIGEST = "43afda7e72d711959c1a72c8451ec3394f8d009b44a0f56a5aca2622966cc3fe"
 
 
 def hash_key(token: str) -> str:
     """The SHA-256 hex digest stored for a key."""
+    # hashlib, hmac and secrets are imported where used: OpenSSL's library is not for
+    # ``mlens --help``, which imports this module for the scopes.
+    import hashlib
+
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
@@ -88,6 +90,8 @@ def create_api_key(
     Raises:
         InvalidRequest: for an unknown scope, no scope, or a blank or overlong name.
     """
+    import secrets
+
     checked = validate_scopes(scopes)
     name = name.strip()
     if not name or len(name) > _MAX_NAME:
@@ -124,6 +128,8 @@ def verify_api_key(
     # prefix: how long the look-up takes says nothing about any part of a real key. The
     # digests are compared again in constant time, and a malformed key costs the same
     # look-up as any other.
+    import hmac
+
     digest = hash_key(token)
     found = store.api_key_by_hash(digest)
     stored = found[1] if found else _NO_KEY_DIGEST

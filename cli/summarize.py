@@ -7,7 +7,7 @@ import typer
 from cli.filters import JsonOption, SenderOption, TopicOption, filters
 from cli.render import literal, print_json, summary_record
 from cli.state import console, workspace
-from toolkit.models import SourceKind  # --kind's choices
+from toolkit.source_kind import SourceKind  # --kind's choices (not all of toolkit.models)
 
 if TYPE_CHECKING:
     from toolkit.models import Summary

@@ -25,11 +25,10 @@ from toolkit.errors import (
     PermissionDenied,
     StoreError,
 )
-from toolkit.models import ApiKeyRecord
-
 # The store is only named in signatures here: importing it would load numpy and the
 # SQLite store for ``mlens --help``.
 if TYPE_CHECKING:
+    from toolkit.models import ApiKeyRecord
     from toolkit.store.base import KeyStore
 
 SCOPES: frozenset[str] = frozenset({"summary.run", "search.read", "sources.read", "sources.write"})

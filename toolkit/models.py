@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 
+from toolkit.source_kind import SourceKind as SourceKind
+
 
 def canonical_key(handle: str | None, internal_id: int | None) -> str:
     """The canonical name of a source: ``@handle`` when public, else ``c/<internal id>``."""
@@ -42,13 +44,6 @@ def reaction_counts(pairs: Iterable[tuple[str, int]]) -> Reactions:
         if key and count > 0:
             totals[key] = totals.get(key, 0) + int(count)
     return tuple(sorted(totals.items(), key=lambda kv: (-kv[1], kv[0])))
-
-
-class SourceKind(StrEnum):
-    """What a source is: a conversation among participants, or a broadcast channel."""
-
-    CHAT = "chat"
-    CHANNEL = "channel"
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,7 @@ NOT_FOR_HELP = (
     "secrets",
     "hmac",
     "toolkit.controls",
+    "toolkit.models",
     "toolkit.refs",
     "toolkit.config",
     "toolkit.workspace",

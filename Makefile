@@ -106,7 +106,7 @@ test: pg | $(BIN)/uv
 
 # Tests over ~5 s carry @pytest.mark.slow; this runs the rest, notebooks excluded.
 test-fast: $(PREBUILT_STAMP) pg
-	$(BIN)/python -m pytest -m "not slow" -q
+	$(BIN)/python -m pytest -m "not slow" -q -p no:nbval
 
 lint: $(ALL_STAMP)
 	$(BIN)/ruff check .

@@ -35,6 +35,11 @@ from typing import TextIO
 ROOT = Path(__file__).resolve().parent.parent
 
 
+NO_NOTEBOOKS = ("-p", "no:nbval")
+"""The runs that collect no notebook leave nbval out: loading it (nbformat, jsonschema and
+its URI grammar) took 5 of a pytest start's 9 seconds."""
+
+
 def _make(make: list[str], venv: Path, *targets: str, question: bool = False) -> list[str]:
     """The command ``make [-q] VENV=venv targets…``."""
     return [*make, "--no-print-directory", *(["-q"] if question else []), f"VENV={venv}", *targets]
@@ -115,7 +120,8 @@ class LocalModelRun(threading.Thread):
                 return
             log.flush()
             python = str(self.venv / "bin" / "python")
-            command = [python, "-m", "pytest", "-m", "llm_local", "-p", "no:cacheprovider"]
+            command = [python, "-m", "pytest", "-m", "llm_local", *NO_NOTEBOOKS]
+            command += ["-p", "no:cacheprovider"]
             command += marked_files()  # collect only these (the first run collects all)
             self.status = subprocess.call(command, cwd=ROOT, stdout=log, stderr=log)
             self.took = _elapsed(started)
@@ -157,7 +163,9 @@ def main(argv: list[str]) -> int:
     local = LocalModelRun(make, venv, build, notebooks)
     local.start()
     print(f"tests against the local model: in the background (log: {local.log})", flush=True)
-    status = subprocess.call([python, "-m", "pytest", "-m", "not llm_local"], cwd=ROOT)
+    status = subprocess.call(
+        [python, "-m", "pytest", "-m", "not llm_local", *NO_NOTEBOOKS], cwd=ROOT
+    )
     if notebooks.take():
         notebooks.run()
     if local.is_alive():

@@ -69,9 +69,10 @@ def clean_message(message: Message) -> Message:
             message.sender_name or "",
             message.media or "",
             message.forwarded_from or "",
-            *(key for key, _ in message.reactions),
         )
     )
+    if message.reactions:  # most messages have none: no generator for them
+        probe += "".join(key for key, _ in message.reactions)
     if _NEEDS_CLEANING.search(probe) is None:
         return message
     fields: dict[str, str | None] = {

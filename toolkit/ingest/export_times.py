@@ -74,12 +74,10 @@ _UNIX_KEYS = {"date": "date_unixtime", "edited": "edited_unixtime"}
 
 def _unix(unix: Any, key: str) -> datetime:
     """The UTC moment of a ``<key>_unixtime`` value (not ``None``): seconds as a string
-    (the JSON export) or a number (the HTML reader)."""
-    if type(unix) is int:  # the HTML reader's: no string to read
-        try:
-            return _EPOCH + timedelta(seconds=unix)
-        except OverflowError as exc:
-            raise ImpossibleDate(f"'{key}_unixtime' {unix!r} is out of range") from exc
+    (the JSON export) or a number, or the aware UTC moment itself (the HTML reader's,
+    worked out from the date it read: nothing to convert)."""
+    if type(unix) is datetime and unix.tzinfo is UTC:
+        return unix
     if isinstance(unix, str) and (unix.isdigit() or unix.strip().lstrip("-").isdigit()):
         unix = int(unix)
     if isinstance(unix, bool) or not isinstance(unix, (int, float)):

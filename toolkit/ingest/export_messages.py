@@ -112,11 +112,11 @@ def _peer(value: Any, chat: ChatContext | None = None) -> str | None:
 
 
 def _media(raw: dict[str, Any]) -> str | None:
+    if "media_type" not in raw and _MEDIA_KEY_SET.isdisjoint(raw):
+        return None  # a text message: most of them
     media_type = raw.get("media_type")
     if isinstance(media_type, str) and media_type:
         return media_type
-    if _MEDIA_KEY_SET.isdisjoint(raw):
-        return None  # a text message: most of them
     return next((name for key, name in _MEDIA_KEYS if key in raw), None)
 
 

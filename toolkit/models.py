@@ -6,10 +6,11 @@ typed, and free of any HTTP or UI concern. Datetimes are always timezone-aware U
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Any
 
 from toolkit.source_kind import SourceKind as SourceKind
 
@@ -167,6 +168,77 @@ class Message:
     def reaction_count(self) -> int:
         """How many reactions the message got, of every kind together."""
         return sum(count for _, count in self.reactions)
+
+
+def _slot_setter(name: str) -> Callable[[Message, Any], None]:
+    setter: Callable[[Message, Any], None] = getattr(Message, name).__set__
+    return setter
+
+
+_MESSAGE_FIELDS = tuple(f.name for f in fields(Message))
+# Each field's slot setter, taken from the class once, in the order of its fields.
+_SETTERS = tuple(_slot_setter(name) for name in _MESSAGE_FIELDS)
+
+
+def build_message(
+    source_id: int,
+    messenger_message_id: int,
+    posted_at: datetime,
+    text: str,
+    sender_peer_id: str | None,
+    sender_name: str | None,
+    reply_to: int | None,
+    edited_at: datetime | None,
+    is_service: bool,
+    media: str | None,
+    forwarded_from: str | None,
+    topic_id: int | None,
+    reactions: Reactions,
+    views: int | None = None,
+    forwards: int | None = None,
+) -> Message:
+    """``Message(...)`` with every field but ``views`` and ``forwards`` given by position,
+    equal to it in every way, at about half the cost: for converters that build one
+    message per row of an import (tens of thousands at a time).
+
+    The frozen dataclass's own ``__init__`` looks up and calls ``object.__setattr__``
+    for each of its fields; here each field's slot is set through its descriptor's
+    setter, taken once. Nothing is checked or converted, as ``__init__`` checks nothing.
+    """
+    message: Message = object.__new__(Message)
+    (
+        set_source_id,
+        set_messenger_message_id,
+        set_posted_at,
+        set_text,
+        set_sender_peer_id,
+        set_sender_name,
+        set_reply_to,
+        set_edited_at,
+        set_is_service,
+        set_media,
+        set_forwarded_from,
+        set_topic_id,
+        set_reactions,
+        set_views,
+        set_forwards,
+    ) = _SETTERS
+    set_source_id(message, source_id)
+    set_messenger_message_id(message, messenger_message_id)
+    set_posted_at(message, posted_at)
+    set_text(message, text)
+    set_sender_peer_id(message, sender_peer_id)
+    set_sender_name(message, sender_name)
+    set_reply_to(message, reply_to)
+    set_edited_at(message, edited_at)
+    set_is_service(message, is_service)
+    set_media(message, media)
+    set_forwarded_from(message, forwarded_from)
+    set_topic_id(message, topic_id)
+    set_reactions(message, reactions)
+    set_views(message, views)
+    set_forwards(message, forwards)
+    return message
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,7 +39,7 @@ import hashlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import IO, Any
 
 from lxml import etree
@@ -186,9 +186,32 @@ def _plain(el: Any) -> str:
     return " ".join(text.split()) if text else ""
 
 
-_OFFSETS: dict[str, tuple[timedelta, int]] = {}
-"""A title's `` UTC+hh:mm`` suffix → its offset, and the offset in seconds."""
+Offset = tuple[timedelta, datetime]
+"""A title's UTC offset, and the naive local time the Unix epoch had at that offset: the
+UTC moment of a local time ``t`` at the offset is then ``_UTC_EPOCH + (t - that)``, two
+subtractions in C (this runs for every message)."""
+_OFFSETS: dict[str, Offset] = {}
+"""A title's `` UTC+hh:mm`` suffix → its ``Offset``."""
+_DAYS: dict[str, str] = {}
+"""A title's ``dd.MM.yyyy`` → its ISO ``yyyy-MM-ddT`` (a page's messages share a few days)."""
+_MAX_DAYS = 4096
 _SECOND = timedelta(seconds=1)
+_UTC_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _offset(offset: timedelta) -> Offset:
+    return offset, _EPOCH + offset
+
+
+def _moment(local: datetime, offset: Offset) -> datetime | int:
+    """The UTC moment of ``local`` at ``offset``, as the importer takes a
+    ``date_unixtime``: the moment itself, read once here; the Unix seconds for a local
+    time so near year 1 or 9999 that the moment overflows (the importer skips it as an
+    impossible date)."""
+    try:
+        return _UTC_EPOCH + (local - offset[1])
+    except OverflowError:
+        return (local - _EPOCH) // _SECOND - offset[0] // _SECOND
 
 
 def _digits_title(title: str) -> datetime | None:
@@ -206,9 +229,8 @@ def _digits_title(title: str) -> datetime | None:
         return None
 
 
-def _suffix_offset(suffix: str) -> tuple[timedelta, int] | None:
-    """The offset of a title's `` UTC+hh:mm`` suffix, and its seconds (``None``: no such
-    suffix)."""
+def _suffix_offset(suffix: str) -> Offset | None:
+    """The ``Offset`` of a title's `` UTC+hh:mm`` suffix (``None``: no such suffix)."""
     known = _OFFSETS.get(suffix)
     if known is not None:
         return known
@@ -216,23 +238,26 @@ def _suffix_offset(suffix: str) -> tuple[timedelta, int] | None:
         return None
     offset = timedelta(hours=int(suffix[5:7]), minutes=int(suffix[8:10]))
     offset = -offset if suffix[4] == "-" else offset
-    _OFFSETS[suffix] = known = (offset, offset // _SECOND)
+    _OFFSETS[suffix] = known = _offset(offset)
     return known
 
 
-def _fast_title(title: str) -> tuple[datetime, tuple[timedelta, int] | None] | None:
+def _fast_title(title: str) -> tuple[datetime, Offset | None] | None:
     """The exporter's exact forms (``dd.MM.yyyy hh:mm:ss``, `` UTC+hh:mm`` after it): the
-    local time, and the offset with its seconds when the title gives one."""
+    local time, and the ``Offset`` when the title gives one."""
     if len(title) not in (19, 29) or title[2] != "." or title[5] != "." or title[13] != ":":
         return None
     # Its parts moved into ISO order and read at once: digits in every place, as the
     # exporter writes them (anything else is read number by number, as it always was).
     local: datetime | None = None
     if title[10] == " " and title[16] == ":":
+        day = _DAYS.get(title[:10])
+        if day is None:
+            if len(_DAYS) >= _MAX_DAYS:  # bounded, whatever a file holds
+                _DAYS.clear()
+            day = _DAYS[title[:10]] = f"{title[6:10]}-{title[3:5]}-{title[0:2]}T"
         try:
-            local = datetime.fromisoformat(
-                f"{title[6:10]}-{title[3:5]}-{title[0:2]}T{title[11:19]}"
-            )
+            local = datetime.fromisoformat(day + title[11:19])
         except ValueError:
             local = None
     if local is None or local.tzinfo is not None:
@@ -253,8 +278,8 @@ def parse_title_date(title: str) -> tuple[datetime, timedelta | None] | None:
     return read[0], None if read[1] is None else read[1][0]
 
 
-def _title_date(title: str) -> tuple[datetime, tuple[timedelta, int] | None] | None:
-    """``parse_title_date``, with the offset's seconds beside it."""
+def _title_date(title: str) -> tuple[datetime, Offset | None] | None:
+    """``parse_title_date``, with the whole ``Offset``."""
     fast = _fast_title(title)
     if fast is not None:
         return fast
@@ -271,16 +296,16 @@ def _title_date(title: str) -> tuple[datetime, tuple[timedelta, int] | None] | N
         return local, None
     offset = timedelta(hours=int(oh), minutes=int(om))
     offset = -offset if sign == "-" else offset
-    return local, (offset, offset // _SECOND)
+    return local, _offset(offset)
 
 
-def _date_fields(local: datetime, offset: tuple[timedelta, int] | None) -> dict[str, Any]:
+def _date_fields(local: datetime, offset: Offset | None) -> dict[str, Any]:
     """A message's ``date`` and ``date_unixtime`` as the JSON export would mean them: the
-    local time itself, and the UTC seconds as a number (what they read back to; no
+    local time itself, and the UTC moment itself (``_moment``: what they read back to; no
     string is written to be parsed again)."""
     out: dict[str, Any] = {"date": local}
     if offset is not None:
-        out["date_unixtime"] = (local - _EPOCH) // _SECOND - offset[1]
+        out["date_unixtime"] = _moment(local, offset)
     return out
 
 
@@ -292,8 +317,8 @@ class PageState:
     sender: str | None = None
     forwarded_from: str | None = None
     local: datetime | None = None
-    offset: tuple[timedelta, int] | None = None
-    """The last UTC offset a message showed, with its seconds."""
+    offset: Offset | None = None
+    """The last UTC offset a message showed."""
     day: datetime | None = None
     senders: set[str] = field(default_factory=set)
     channel_signs: int = 0
@@ -540,7 +565,7 @@ def _default(el: Any, cls: str, mid: int, state: PageState) -> dict[str, Any]:
     offset = parsed[1]
     if offset is not None:
         state.offset = offset
-        raw["date_unixtime"] = (local - _EPOCH) // _SECOND - offset[1]
+        raw["date_unixtime"] = _moment(local, offset)
     else:
         state.undated += 1
     raw.pop("_in_forward", None)
@@ -604,9 +629,7 @@ def _message(el: Any, cls: str, state: PageState) -> dict[str, Any] | None:
     return _default(el, cls, mid, state)
 
 
-def _timed(
-    waiting: list[dict[str, Any]], local: datetime, offset: tuple[timedelta, int] | None
-) -> None:
+def _timed(waiting: list[dict[str, Any]], local: datetime, offset: Offset | None) -> None:
     for raw in waiting:
         raw |= _date_fields(local, offset)
 

@@ -33,7 +33,7 @@ from toolkit.ingest.export_errors import ByteCounter, import_bar
 from toolkit.ingest.export_html import PageState, page_number, read_page, synthetic_chat_id
 from toolkit.ingest.export_importer import Importer
 from toolkit.ingest.export_report import ImportReport
-from toolkit.ingest.export_stream import ChatClosed, ChatHeader, ChatOpened, ExportedMessage
+from toolkit.ingest.export_stream import ChatClosed, ChatHeader, ChatOpened
 from toolkit.refs import parse_ref
 from toolkit.store.base import ImportSink, MessageStore
 
@@ -230,18 +230,20 @@ def _read_chat(
     run = _ChatRun(ChatHeader("chats.list.item" if chat.in_account else ""))
     index = 0
     opened = False
+    header = run.header
     for page in chat.pages:
-        last_id: Any = None
+        last: dict[str, Any] | None = None
         try:
             with page.open() as raw:
                 for data in read_page(ByteCounter(raw, bar), run.state, page.size):  # type: ignore[arg-type]
                     if not opened:
                         _open(importer, run, target)
                         opened = True
-                    importer.take(ExportedMessage(run.header, index, data))
+                    importer.message(header, index, data)
                     index += 1
-                    last_id = data.get("id")
+                    last = data
         except (ValueError, etree.LxmlError, zipfile.BadZipFile) as exc:
+            last_id = None if last is None else last.get("id")
             after = (
                 f"after message id {last_id}" if last_id is not None else "before its first message"
             )

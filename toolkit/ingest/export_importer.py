@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import tzinfo
 from pathlib import Path
+from typing import Any
 
 from toolkit.errors import ImportFormatError, InvalidRequest
 from toolkit.ingest.export_messages import (
@@ -79,8 +80,9 @@ class Importer:
         self._notes: dict[int, list[str]] = {}
 
     def take(self, item: Item) -> None:
+        """Take one walked item: a chat opened, one of its messages, the chat closed."""
         if isinstance(item, ExportedMessage):  # nearly every item
-            self._message(item)
+            self.message(item.chat, item.index, item.data)
         elif isinstance(item, ChatOpened):
             if self._handle is not None and item.chat.in_account_export:
                 raise InvalidRequest(
@@ -174,31 +176,35 @@ class Importer:
         self._skipped.setdefault(self._source.id, Counter())
         self._notes.setdefault(self._source.id, [])
 
-    def _message(self, item: ExportedMessage) -> None:
-        assert self._source is not None
-        assert self._chat is not None
-        mid = item.data.get("id") if isinstance(item.data, dict) else None
+    def message(self, chat: ChatHeader, index: int, data: Any) -> None:
+        """Take the message object ``data``, the ``index``-th (from 0) of the open chat
+        ``chat``: what ``take`` does with an ``ExportedMessage``, for a reader that
+        need not build one for each message (the HTML reader)."""
+        source, ctx = self._source, self._chat
+        assert source is not None
+        assert ctx is not None
+        mid = data.get("id") if isinstance(data, dict) else None
         if isinstance(mid, int) and not isinstance(mid, bool) and not self._seen.add(mid):
-            self._skipped[self._source.id][SKIP_DUPLICATE] += 1
+            self._skipped[source.id][SKIP_DUPLICATE] += 1
             return
         try:
-            message = to_message(item.data, source_id=self._source.id, chat=self._chat)
+            message = to_message(data, source_id=source.id, chat=ctx)
         except ImpossibleDate:
-            self._skipped[self._source.id][SKIP_DATE] += 1
+            self._skipped[source.id][SKIP_DATE] += 1
             return
         except ValueError as exc:
             raise ImportFormatError(
-                f"{self._file}: in {chat_label(item.chat)}, message #{item.index + 1} "
-                f"(id {mid}): {exc}",
+                f"{self._file}: in {chat_label(chat)}, message #{index + 1} (id {mid}): {exc}",
                 file=self._file,
-                message_index=item.index,
+                message_index=index,
                 message_id=mid,
             ) from None
         if message is None:
-            self._skipped[self._source.id][SKIP_UNSUPPORTED] += 1
+            self._skipped[source.id][SKIP_UNSUPPORTED] += 1
             return
-        self._pending.append(message)
-        if len(self._pending) >= self._batch_size:
+        pending = self._pending
+        pending.append(message)
+        if len(pending) >= self._batch_size:
             self._flush()
 
     def finish(self) -> None:

@@ -25,7 +25,7 @@ from toolkit.ingest.export_reactions import export_reactions
 from toolkit.ingest.export_text import flatten_text, media_text, service_text
 from toolkit.ingest.export_times import ImpossibleDate, LocalTimes
 from toolkit.ingest.export_topics import TopicTracker
-from toolkit.models import Message, SourceKind
+from toolkit.models import Message, SourceKind, build_message
 
 _PEER_RE = re.compile(r"^(?:user|chat|channel)(\d+)$")
 CHANNEL_TYPES = frozenset({"public_channel", "private_channel"})
@@ -112,11 +112,11 @@ def _peer(value: Any, chat: ChatContext | None = None) -> str | None:
 
 
 def _media(raw: dict[str, Any]) -> str | None:
+    if "media_type" not in raw and _MEDIA_KEY_SET.isdisjoint(raw):
+        return None  # a text message: most of them
     media_type = raw.get("media_type")
     if isinstance(media_type, str) and media_type:
         return media_type
-    if _MEDIA_KEY_SET.isdisjoint(raw):
-        return None  # a text message: most of them
     return next((name for key, name in _MEDIA_KEYS if key in raw), None)
 
 
@@ -180,8 +180,9 @@ def to_message(raw: Any, *, source_id: int, chat: int | ChatContext) -> Message 
         ctx.null_texts += "text" in raw and raw["text"] is None
         text = flatten_text(raw.get("text")) or media_text(raw, media)
         topic, reply_to = ctx.topics.message(mid, _reply_to(raw, ctx.chat_id))
-    # By position, in the order of ``Message``'s fields: this runs for every message.
-    message = Message(
+    # Slot by slot (``build_message``), in the order of ``Message``'s fields: this runs for
+    # every message of an import.
+    message = build_message(
         source_id,
         mid,
         posted,
@@ -194,7 +195,7 @@ def to_message(raw: Any, *, source_id: int, chat: int | ChatContext) -> Message 
         media,
         forwarded,
         topic,
-        export_reactions(raw),
+        export_reactions(raw) if "reactions" in raw else (),  # most messages have none
     )
     cleaned = clean_message(message)
     ctx.cleaned += cleaned is not message

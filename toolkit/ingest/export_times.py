@@ -32,6 +32,7 @@ FUTURE_SLACK = timedelta(days=2)
 _QUARTER_HOUR = 15 * 60
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _NAIVE_EPOCH = datetime(1970, 1, 1)
+_SECOND = timedelta(seconds=1)
 _MIN_OFFSET, _MAX_OFFSET = -12 * 3600, 14 * 3600
 
 
@@ -74,19 +75,17 @@ _UNIX_KEYS = {"date": "date_unixtime", "edited": "edited_unixtime"}
 
 def _unix(unix: Any, key: str) -> datetime:
     """The UTC moment of a ``<key>_unixtime`` value (not ``None``): seconds as a string
-    (the JSON export) or a number (the HTML reader)."""
-    if type(unix) is int:  # the HTML reader's: no string to read
-        try:
-            return _EPOCH + timedelta(seconds=unix)
-        except OverflowError as exc:
-            raise ImpossibleDate(f"'{key}_unixtime' {unix!r} is out of range") from exc
+    (the JSON export) or a number, or the aware UTC moment itself (the HTML reader's,
+    worked out from the date it read: nothing to convert)."""
+    if type(unix) is datetime and unix.tzinfo is UTC:
+        return unix
     if isinstance(unix, str) and (unix.isdigit() or unix.strip().lstrip("-").isdigit()):
         unix = int(unix)
     if isinstance(unix, bool) or not isinstance(unix, (int, float)):
         raise ValueError(f"'{key}_unixtime' is not a number of seconds: {unix!r}")
     try:
-        if isinstance(unix, int):  # the same moment, without the C library's gmtime
-            return _EPOCH + timedelta(seconds=unix)
+        if isinstance(unix, int):  # without the C library's gmtime, nor keywords to parse
+            return _EPOCH + _SECOND * unix
         return datetime.fromtimestamp(unix, tz=UTC)
     except (OverflowError, OSError, ValueError) as exc:
         raise ImpossibleDate(f"'{key}_unixtime' {unix!r} is out of range") from exc
@@ -121,16 +120,18 @@ class LocalTimes:
     read_in_zone: int = 0
     read_with_offset: int = 0
     offsets: Counter[timedelta] = field(default_factory=Counter)
-    """How many messages showed each offset (a file spans summer and winter time)."""
+    """How many messages showed each offset (a file spans summer and winter time), up
+    to the current run of messages (``settle`` adds it)."""
     seen_at: dict[timedelta, datetime] = field(default_factory=dict)
-    """The latest moment each offset was seen at."""
+    """The latest moment each offset was seen at, up to the current run (``settle``)."""
     _latest: datetime | None = field(default=None, init=False, repr=False, compare=False)
     """The latest possible date as last computed (it only grows: a date not after it
     is not in the future; a later one is checked against the present again)."""
-    _learnt: tuple[timedelta, timedelta] | None = field(
-        default=None, init=False, repr=False, compare=False
-    )
-    """The last local-minus-UTC difference learnt from, and the offset it gave."""
+    _run: list[Any] | None = field(default=None, init=False, repr=False, compare=False)
+    """The current run of messages that showed one local-minus-UTC difference:
+    ``[difference, its offset, messages not yet in offsets, latest moment]``. A file's
+    messages mostly share one, so each message only counts itself in here, and the run
+    is added to ``offsets`` and ``seen_at`` when another difference begins (``settle``)."""
 
     def read(self, raw: dict[str, Any], key: str) -> datetime | None:
         """The UTC moment of ``key`` (``date``, ``edited``) of a message, or ``None``.
@@ -141,16 +142,16 @@ class LocalTimes:
         """
         # Each field looked up once: this runs twice for every message of an import.
         value, unix = raw.get(key), raw.get(_UNIX_KEYS.get(key) or f"{key}_unixtime")
-        if value is None and unix is None:
-            return None  # the usual "edited" of a message never edited
-        exact = None if unix is None else _unix(unix, key)
-        local = None if value is None else _local(value, key)
-        if exact is not None:
-            if local is not None and local.tzinfo is None and key == "date":
-                self._learn(local, exact)
+        if unix is not None:  # nearly every message
+            exact = _unix(unix, key)
+            if value is not None:
+                local = _local(value, key)
+                if key == "date" and local.tzinfo is None:
+                    self._learn(local, exact)
             return self._check(exact, key)
-        if local is None:
-            return None
+        if value is None:
+            return None  # the usual "edited" of a message never edited
+        local = _local(value, key)
         try:
             if local.tzinfo is not None:
                 moment = local.astimezone(UTC)
@@ -170,21 +171,32 @@ class LocalTimes:
     def _learn(self, local: datetime, exact: datetime) -> None:
         # ``local.replace(tzinfo=UTC) - exact``, without replace's keyword parsing
         difference = (local - _NAIVE_EPOCH) - (exact - _EPOCH)
-        learnt = self._learnt
-        if learnt is not None and learnt[0] == difference:
-            offset = learnt[1]  # a file's messages mostly share one: worked out once
-        else:
-            seconds = difference.total_seconds()
-            if not _MIN_OFFSET <= seconds <= _MAX_OFFSET:
-                return  # no time zone is that far off: a date edited by hand, not an offset
-            # Offsets are whole quarter hours; anything else is a clock the exporter lacked.
-            offset = timedelta(seconds=round(seconds / _QUARTER_HOUR) * _QUARTER_HOUR)
-            self._learnt = (difference, offset)
+        run = self._run
+        if run is not None and run[0] == difference:  # the same as the message before
+            run[2] += 1
+            if exact > run[3]:
+                run[3] = exact
+            return
+        seconds = difference.total_seconds()
+        if not _MIN_OFFSET <= seconds <= _MAX_OFFSET:
+            return  # no time zone is that far off: a date edited by hand, not an offset
+        self.settle()
+        # Offsets are whole quarter hours; anything else is a clock the exporter lacked.
+        offset = timedelta(seconds=round(seconds / _QUARTER_HOUR) * _QUARTER_HOUR)
         self.offset = offset
-        self.offsets[offset] += 1
+        self._run = [difference, offset, 1, exact]
+
+    def settle(self) -> None:
+        """Add the current run of messages to ``offsets`` and ``seen_at``."""
+        run = self._run
+        if run is None or not run[2]:
+            return
+        offset, latest = run[1], run[3]
+        self.offsets[offset] += run[2]
+        run[2] = 0
         seen = self.seen_at.get(offset)
-        if seen is None or exact > seen:
-            self.seen_at[offset] = exact
+        if seen is None or latest > seen:
+            self.seen_at[offset] = latest
 
     def source_zone(self, stored: str | None) -> str | None:
         """The zone to record for a source of this file that now has ``stored``; ``None``
@@ -193,6 +205,7 @@ class LocalTimes:
         ``Europe/Moscow`` says more than its offset)."""
         if self.tz is not None:
             return getattr(self.tz, "key", None) or _zone_label(self.tz)
+        self.settle()
         if not self.offsets:
             return None
         offset = self.offsets.most_common(1)[0][0]

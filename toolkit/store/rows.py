@@ -146,9 +146,11 @@ def to_key_record(row: Sequence[Any]) -> ApiKeyRecord:
 
 def content_values(m: Message) -> tuple[Any, ...]:
     """A message's stored columns after ``source_id, message_id`` (``MSG_COLUMNS`` order)."""
+    # ``ts`` and ``reactions_json`` written out: this runs for every message stored.
+    edited, reactions = m.edited_at, m.reactions
     return (
-        ts(m.posted_at),
-        ts(m.edited_at),
+        int(m.posted_at.timestamp()),
+        None if edited is None else int(edited.timestamp()),
         m.sender_peer_id,
         m.sender_name,
         m.text,
@@ -157,7 +159,7 @@ def content_values(m: Message) -> tuple[Any, ...]:
         m.media,
         m.forwarded_from,
         m.topic_id,
-        reactions_json(m.reactions),
+        reactions_json(reactions) if reactions else None,
         m.views,
         m.forwards,
     )

@@ -121,14 +121,17 @@ class SQLiteDialect(Dialect):
         written into it as ``NULL``, run over the rows of that pattern (``executemany``).
 
         ``sqlite3`` looks for an adapter before binding a ``None`` parameter, which costs
-        more than binding the rest of the row; written as ``NULL`` it costs nothing. The
+        more than binding the rest of the row; written as ``NULL`` it costs nothing. A
+        ``bool`` (``is_service``) is bound as the ``int`` SQLite stores for it: for a
+        ``bool`` the module looks for an adapter, then for ``__conform__`` on the value,
+        whose missing-attribute error alone costs more than the rest of the row. The
         rows of one pattern are written together, so ``rows`` must not repeat a key (no
         caller's do: each writes the rows of a dictionary by key).
         """
         groups: dict[tuple[bool, ...], list[list[Any]]] = {}
         for row in rows:
             groups.setdefault(tuple([v is None for v in row]), []).append(
-                [v for v in row if v is not None]
+                [int(v) if v is True or v is False else v for v in row if v is not None]
             )
         for nulls, values in groups.items():
             marks = ", ".join("NULL" if null else "?" for null in nulls)

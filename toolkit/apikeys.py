@@ -25,6 +25,7 @@ from toolkit.errors import (
     PermissionDenied,
     StoreError,
 )
+
 # The store is only named in signatures here: importing it would load numpy and the
 # SQLite store for ``mlens --help``.
 if TYPE_CHECKING:

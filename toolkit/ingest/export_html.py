@@ -266,7 +266,8 @@ def _fast_title(title: str) -> tuple[datetime, Offset | None] | None:
             return None
     if len(title) == 19:
         return local, None
-    offset = _suffix_offset(title[19:])
+    suffix = title[19:]
+    offset = _OFFSETS.get(suffix) or _suffix_offset(suffix)  # the call only for a new one
     return None if offset is None else (local, offset)
 
 

@@ -23,6 +23,8 @@ import re
 
 import nh3
 
+from toolkit.summarize.personal import EMAIL_RE
+
 MAX_ROUNDS = 8
 
 _SCHEME_URL = r"[a-z][a-z0-9+.\-]{0,30}://\S*"
@@ -44,9 +46,9 @@ URL_ANYWHERE = re.compile(
     rf"|{_HOST}[^\W\d_]{{2,24}}(?=[/:?#][^\s.,;!?)]|:\d)\S*"  # host.tld/path, host:port
     rf"|{_HOST}(?:{_COMMON_TLDS}|xn--[\w-]+)\b\S*"  # a bare host of a common TLD
     r"|\bwww\.\S+"
-    # An e-mail address names a host too. It starts where a run of its characters does:
-    # tried at every position of a long run, its greedy part would be quadratic.
-    r"|(?<![\w.+-])[\w.+-]+@(?:[\w-]+\.)+[^\W\d_]{2,24}\b",
+    # An e-mail address names a host too (personal.EMAIL_RE starts where a run of its
+    # characters does: tried at every position of a long run, it would be quadratic).
+    rf"|{EMAIL_RE.pattern}",
     re.IGNORECASE,
 )
 """Every URL and bare host a model may write (stricter than ``toolkit.text.URL_RE``)."""

@@ -9,9 +9,9 @@ recall of open questions, decisions and plans, the share of digests with no fals
 key-fact recall and the counts that must be 0. The calibration cases
 (``digest_calibration``) are run beside them.
 
-    python -m toolkit.evaluate.digest_acts               # the table, then every false item
-    python -m toolkit.evaluate.digest_acts --missed      # … and every labelled act missed
-    python -m toolkit.evaluate.digest_acts --window trip-tokyo-en --show
+    python -m toolkit.evaluate.digest_main               # the table, then every false item
+    python -m toolkit.evaluate.digest_main --missed      # … and every labelled act missed
+    python -m toolkit.evaluate.digest_main --window trip-tokyo-en --show
 
 It takes a few seconds once the windows' vectors are cached (``data/cache/``).
 """
@@ -241,11 +241,3 @@ __all__ = [
     "run_cases",
     "summarize_window",
 ]
-
-
-if __name__ == "__main__":
-    import sys
-
-    from toolkit.evaluate.digest_main import main
-
-    sys.exit(main())

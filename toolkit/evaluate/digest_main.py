@@ -1,4 +1,4 @@
-"""``python -m toolkit.evaluate.digest_acts``: the labelled set's table and every false item.
+"""``python -m toolkit.evaluate.digest_main``: the labelled set's table and every false item.
 
 The inner loop of whoever changes the summary engine: it prints the table ``make eval``
 checks (``digest_acts.rows``), the calibration cases, then each false item with its
@@ -88,7 +88,7 @@ def report(digests: Sequence[Digest], cases: Sequence[CaseResult], *, missed: bo
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; prints the report, returns 0 (2 when a data file is missing)."""
-    parser = argparse.ArgumentParser(prog="python -m toolkit.evaluate.digest_acts")
+    parser = argparse.ArgumentParser(prog="python -m toolkit.evaluate.digest_main")
     parser.add_argument("--data", type=Path, default=DATA_FILE, help="the labelled windows")
     parser.add_argument("--dev-dir", type=Path, default=DEV_DIR, help="folder of the dev files")
     parser.add_argument("--window", action="append", help="only these windows (repeatable)")

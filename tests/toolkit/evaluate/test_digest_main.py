@@ -1,4 +1,4 @@
-"""``python -m toolkit.evaluate.digest_acts`` prints the table, each false item with its
+"""``python -m toolkit.evaluate.digest_main`` prints the table, each false item with its
 window and line, and with ``--missed`` what no item claimed."""
 
 from __future__ import annotations

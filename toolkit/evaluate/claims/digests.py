@@ -29,7 +29,7 @@ PRECISION = 0.9
 KEY_FACTS = 0.6
 """The least key-fact recall in the window's own language."""
 SHOWN_FALSE = 12
-"""False items ``make eval`` lists (``python -m toolkit.evaluate.digest_acts`` lists all)."""
+"""False items ``make eval`` lists (``python -m toolkit.evaluate.digest_main`` lists all)."""
 CASE_COLUMNS = ["act", "cases", "right", "false claims", "missed"]
 
 
@@ -127,7 +127,7 @@ def labelled_set_holds(run: Run) -> Finding:
         for w in wrong[:SHOWN_FALSE]
     ]
     if len(wrong) > SHOWN_FALSE:
-        notes.append(f"… {len(wrong) - SHOWN_FALSE} more: python -m toolkit.evaluate.digest_acts")
+        notes.append(f"… {len(wrong) - SHOWN_FALSE} more: python -m toolkit.evaluate.digest_main")
     claim = f"digest sections: precision ≥ {PRECISION}, key facts ≥ {KEY_FACTS}, no copied contacts"
     return Finding(claim, verdicts(table), evidence, notes)
 

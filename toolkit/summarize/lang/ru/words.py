@@ -124,10 +124,10 @@ YOU = (
     r"ваш|ваша|ваше|ваши|вашего|вашей)(?!\w)"
 )
 LAUGHTER = r"(?:ха|ах){2,}х?"
-DAY_PART = r"(?<![\w:])\d{1,2}(?::\d\d)?\s*(?:утра|вечера|ночи)(?!\w)"
-"""A clock time with its half of the day ("в 7 утра"): not ambiguous."""
 """Laughter as Russian chats write it («ахаха», «хахах»), matched against a whole
 lower-case token."""
+DAY_PART = r"(?<![\w:])\d{1,2}(?::\d\d)?\s*(?:утра|вечера|ночи)(?!\w)"
+"""A clock time with its half of the day («в 7 утра»): not ambiguous."""
 
 MEDIA = {
     "photo": "фото",

@@ -117,10 +117,10 @@ YOU = (
     r"ваш|ваша|ваше|ваші|вашого|вашої)(?!\w)"
 )
 LAUGHTER = r"(?:ха|ах){2,}х?"
-DAY_PART = r"(?<![\w:])\d{1,2}(?::\d\d)?\s*(?:ранку|вечора|ночі)(?!\w)"
-"""A clock time with its half of the day ("в 7 утра"): not ambiguous."""
 """Laughter as Ukrainian chats write it («ахаха», «хахах»), matched against a whole
 lower-case token."""
+DAY_PART = r"(?<![\w:])\d{1,2}(?::\d\d)?\s*(?:ранку|вечора|ночі)(?!\w)"
+"""A clock time with its half of the day («о 7 ранку»): not ambiguous."""
 
 MEDIA = {
     "photo": "фото",

@@ -1,5 +1,6 @@
-"""Naive, obviously correct reference implementations of the search signals, and a
-bag-of-words embedder whose geometry the searcher's property tests rely on."""
+"""Naive, obviously correct reference implementations of the search signals, a
+bag-of-words embedder whose geometry the searcher's property tests rely on, and the
+weights every way in must refuse."""
 
 from __future__ import annotations
 
@@ -56,6 +57,19 @@ def ref_phrase(message: list[int], query: list[int]) -> float:
 def ref_short(n: int, floor: float, scale: float) -> float:
     return floor + (1 - floor) * (1 - math.exp(-n / scale))
 
+
+INVALID_WEIGHTS = [
+    {"semantic": -0.1},
+    {"semantic": 0.0, "lexical": 0.0, "phrase": 0.0},
+    {"lexical": math.nan},
+    {"phrase": math.inf},
+    {"short_floor": 1.5},
+    {"short_scale": 0.0},
+    {"semantic_exponent": 0.0},
+    {"unknown": 1.0},
+]
+"""Weights that ``SearchWeights.build`` and a request's ``resolve_weights`` both refuse:
+negative, all relevance weights zero, not finite, out of range, an unknown name."""
 
 terms_ = st.integers(min_value=0, max_value=6)
 windows = st.lists(st.lists(terms_, max_size=12), min_size=1, max_size=15)

@@ -261,6 +261,27 @@ class UpsertResult:
 
 
 @dataclass(frozen=True, slots=True)
+class SyncReport:
+    """What one live sync did (``toolkit.ingest.sync``): messages fetched and committed,
+    batches, FloodWaits slept."""
+
+    source: Source
+    fetched: int
+    result: UpsertResult
+    batches: int
+    flood_waits: int
+    slept_seconds: float
+    watermark_before: int | None
+    watermark_after: int | None
+    comments: int = 0
+    """Messages fetched from the discussion group (``with_comments``): posts' copies and
+    their comments."""
+    discussion: Source | None = None
+    """The channel's discussion group, when comments were read into it."""
+    comments_result: UpsertResult = field(default_factory=UpsertResult)
+
+
+@dataclass(frozen=True, slots=True)
 class ApiKeyRecord:
     """An API key as stored: its public id and prefix, scopes, and state; never the secret."""
 

@@ -43,6 +43,9 @@ of a common TLD. It runs to white space or a bracket or quote that is not its ow
 pair of parentheses inside stays (``…/Foo_(bar)``); trailing sentence punctuation and a
 closing bracket around it are not part of it.
 """
+WORD_RE = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+"""A word as it is written: letters, joined by an apostrophe or a hyphen inside it
+(``don't``, ``well-known``); no digits. (``tokenize`` splits those: a search term.)"""
 _MENTION_RE = re.compile(r"(?<![\w@])@\w+")
 _APOSTROPHE_RE = re.compile(r"(?<=\w)['’ʼ`](?=\w)")
 _SYMBOLS_RE = re.compile(r"[\W_]+")

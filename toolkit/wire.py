@@ -290,23 +290,17 @@ def source_out(stats: models.SourceStats, source_ref: str | None = None) -> Sour
 
 
 def sync_out(
-    stats: models.SourceStats,
-    source_ref: str,
-    *,
-    fetched: int,
-    result: models.UpsertResult,
-    watermark: int | None,
-    complete: bool,
-    comments: int = 0,
+    stats: models.SourceStats, source_ref: str, report: models.SyncReport, *, complete: bool
 ) -> SyncOut:
-    """A sync's counts (``result`` of ``fetched`` messages) and the source after it."""
+    """A sync's counts (``report``: what it fetched and stored) and the source after it;
+    ``complete`` is false when a limit stopped it."""
     return SyncOut(
         **source_out(stats, source_ref).model_dump(),
-        fetched=fetched,
-        inserted=result.inserted,
-        updated=result.updated,
-        unchanged=result.unchanged,
-        watermark=watermark,
+        fetched=report.fetched,
+        inserted=report.result.inserted,
+        updated=report.result.updated,
+        unchanged=report.result.unchanged,
+        watermark=report.watermark_after,
         complete=complete,
-        comments=comments,
+        comments=report.comments,
     )

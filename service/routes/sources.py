@@ -82,9 +82,6 @@ def sync_source_by_ref(
     return sync_out(
         ws.source_stats(report.source),
         body.source_ref,
-        fetched=report.fetched,
-        result=report.result,
-        watermark=report.watermark_after,
+        report,
         complete=report.fetched < body.limit,
-        comments=report.comments,
     )

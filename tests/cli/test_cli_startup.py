@@ -5,14 +5,10 @@ not how long it takes: ``python -m benchmarks.bench_startup`` times it)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
+from startup_support import among, run_probe
 
 # Each costs tens to hundreds of milliseconds to import, or pulls in many modules that do.
 HEAVY = (
@@ -65,30 +61,15 @@ print("\\n" + json.dumps(sorted(sys.modules)))
 
 def loaded(*args: str, data_dir: Path) -> set[str]:
     """The modules loaded by ``mlens <args>`` in a fresh interpreter."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MLENS_")}
-    env |= {"MLENS_DATA_DIR": str(data_dir), "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE, json.dumps(args)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=data_dir,
-        check=True,
-    )
-    return set(json.loads(done.stdout.splitlines()[-1]))
-
-
-def heavy(modules: set[str], names: tuple[str, ...]) -> list[str]:
-    """The ``names`` among ``modules`` (a package counts with its submodules)."""
-    return sorted(n for n in names if n in modules or any(m.startswith(n + ".") for m in modules))
+    return set(json.loads(run_probe(PROBE, json.dumps(args), cwd=data_dir)[-1]))
 
 
 @pytest.mark.parametrize("args", [("--help",), ("search", "--help"), ("serve", "--help")])
 def test_help_imports_nothing_heavy(args: tuple[str, ...], tmp_path: Path) -> None:
-    assert heavy(loaded(*args, data_dir=tmp_path), HEAVY) == []
+    assert among(loaded(*args, data_dir=tmp_path), HEAVY) == []
 
 
 def test_a_read_command_imports_no_engine_and_no_web_framework(tmp_path: Path) -> None:
     modules = loaded("sources", "--json", data_dir=tmp_path)
     assert "toolkit.workspace" in modules  # it did open the store
-    assert heavy(modules, NOT_FOR_READS) == []
+    assert among(modules, NOT_FOR_READS) == []

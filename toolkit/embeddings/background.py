@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import KW_ONLY, dataclass, field, replace
 from typing import Any, Literal
 
 from toolkit.embeddings.base import Embedder
@@ -58,6 +58,7 @@ class EmbeddingProgress:
         return self.state in ("starting", "embedding")
 
 
+@dataclass(eq=False)
 class BackgroundEmbedding:
     """A daemon thread giving every message of some sources its vector, newest first.
 
@@ -76,27 +77,20 @@ class BackgroundEmbedding:
         busy: while it answers true (a search is computing), no batch starts.
     """
 
-    def __init__(
-        self,
-        store: MessageStore,
-        embedder: Callable[[], Embedder],
-        source_ids: Callable[[], Sequence[int]],
-        *,
-        window: int,
-        batch_size: int = 8,
-        pause: float = 0.02,
-        busy: Callable[[], bool] | None = None,
-    ) -> None:
-        self.store = store
-        self._embedder = embedder
-        self._source_ids = source_ids
-        self.window = window
-        self.batch_size = batch_size
-        self.pause = pause
-        self._busy = busy
-        self._stop = threading.Event()
-        self._lock = threading.Lock()
-        self._progress = EmbeddingProgress("starting")
+    store: MessageStore
+    embedder: Callable[[], Embedder]
+    source_ids: Callable[[], Sequence[int]]
+    _: KW_ONLY
+    window: int
+    batch_size: int = 8
+    pause: float = 0.02
+    busy: Callable[[], bool] | None = None
+    _stop: threading.Event = field(default_factory=threading.Event, init=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+    _progress: EmbeddingProgress = field(default=EmbeddingProgress("starting"), init=False)
+    _thread: threading.Thread = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
         self._thread = threading.Thread(target=self._run, name="mlens-embedding", daemon=True)
 
     def start(self) -> BackgroundEmbedding:
@@ -135,9 +129,9 @@ class BackgroundEmbedding:
 
     def _run(self) -> None:
         try:
-            embedder = self._embedder()
+            embedder = self.embedder()
             model = embedder.model_name
-            ids = list(self._source_ids())
+            ids = list(self.source_ids())
             queued = sum(self.store.count_without_vectors(s, model) for s in ids)
             self._update(state="embedding", queued=queued)
             for limit in (self.window, None):  # every window first, then the rest
@@ -172,7 +166,7 @@ class BackgroundEmbedding:
         """Pause, then wait while a search computes; false once asked to stop."""
         if self._stop.wait(self.pause):
             return False
-        while self._busy is not None and self._busy():
+        while self.busy is not None and self.busy():
             if self._stop.wait(0.005):
                 return False
         return True

@@ -45,50 +45,68 @@ def _one(match: re.Match[str]) -> dict[str, Any]:
     return {"members": [match["who"]]}
 
 
-Rule = tuple[re.Pattern[str], str, Callable[[re.Match[str]], dict[str, Any]] | None]
+Extra = Callable[[re.Match[str]], dict[str, Any]]
+Rule = tuple[tuple[re.Pattern[str], ...], str, Extra | None]
 
 
-def _rule(
-    pattern: str, action: str, extra: Callable[[re.Match[str]], dict[str, Any]] | None
-) -> Rule:
-    return re.compile(pattern), action, extra
+def _rule(action: str, extra: Extra | None, *sentences: str) -> Rule:
+    """The sentences the exporter writes for one JSON action (a group's, then a channel's)."""
+    return tuple(re.compile(sentence) for sentence in sentences), action, extra
 
 
-# (sentence, JSON action, extra fields). An actor group is the leading name; sentences
-# without one are a channel's (its name is the actor).
+# _rule(JSON action, extra fields, its sentences). An actor group is the leading name;
+# sentences without one are a channel's (its name is the actor).
 _RULES: list[Rule] = [
-    _rule(_A + rf"created group {_QUOTED}(?: with members .*)?$", "create_group", _title),
-    _rule(rf"^Channel {_QUOTED} created$", "create_channel", _title),
-    _rule(rf"^Channel title changed to {_QUOTED}$", "edit_group_title", _title),
-    _rule(_A + rf"changed group title to {_QUOTED}$", "edit_group_title", _title),
-    _rule(r"^Channel photo changed$", "edit_group_photo", None),
-    _rule(_A + r"changed group photo$", "edit_group_photo", None),
-    _rule(r"^Channel photo removed$", "delete_group_photo", None),
-    _rule(_A + r"removed group photo$", "delete_group_photo", None),
+    _rule("create_group", _title, _A + rf"created group {_QUOTED}(?: with members .*)?$"),
+    _rule("create_channel", _title, rf"^Channel {_QUOTED} created$"),
     _rule(
-        _A + r"invited (?P<who>.+) to the (?:voice|video) chat$", "invite_to_group_call", _members
+        "edit_group_title",
+        _title,
+        _A + rf"changed group title to {_QUOTED}$",
+        rf"^Channel title changed to {_QUOTED}$",
     ),
-    _rule(_A + r"invited (?P<who>.+)$", "invite_members", _members),
-    _rule(_A + r"removed (?P<who>.+)$", "remove_members", _one),
-    _rule(_A + r"joined group by link from .*$", "join_group_by_link", None),
-    _rule(_A + r"joined group by request$", "join_group_by_request", None),
-    _rule(_A + r"converted this group to a supergroup$", "migrate_to_supergroup", None),
+    _rule("edit_group_photo", None, _A + r"changed group photo$", r"^Channel photo changed$"),
+    _rule("delete_group_photo", None, _A + r"removed group photo$", r"^Channel photo removed$"),
     _rule(
-        _A + rf"converted a basic group to this supergroup {_QUOTED}$", "migrate_from_group", _title
+        "invite_to_group_call", _members, _A + r"invited (?P<who>.+) to the (?:voice|video) chat$"
     ),
-    _rule(r"^History cleared$", "clear_history", None),
-    _rule(_A + r"started (?:a )?(?:voice|video) chat(?: \(\d+ seconds\))?$", "group_call", None),
-    _rule(r"^(?:Voice|Video) chat(?: \(\d+ seconds\))?$", "group_call", None),
-    _rule(_A + r"scheduled a (?:voice|video) chat for .*$", "group_call_scheduled", None),
-    _rule(r"^(?:Voice|Video) chat scheduled for .*$", "group_call_scheduled", None),
-    _rule(_A + r"has set messages (?:to|not to) auto-delete.*$", "set_messages_ttl", None),
-    _rule(r"^New messages will (?:not )?auto-delete.*$", "set_messages_ttl", None),
-    _rule(_A + r"(?:changed chat theme to .*|disabled chat theme)$", "edit_chat_theme", None),
-    _rule(r"^Channel theme (?:was changed to .*|was disabled)$", "edit_chat_theme", None),
-    _rule(_A + rf"created topic {_QUOTED}$", "topic_created", _title),
-    _rule(_A + rf"changed topic title to {_QUOTED}(?:,icon to «.*»)?$", "topic_edit", _new_title),
-    _rule(_A + r"changed topic icon to «.*»$", "topic_edit", None),
-    _rule(_A + r"joined Telegram$", "joined_telegram", None),
+    _rule("invite_members", _members, _A + r"invited (?P<who>.+)$"),
+    _rule("remove_members", _one, _A + r"removed (?P<who>.+)$"),
+    _rule("join_group_by_link", None, _A + r"joined group by link from .*$"),
+    _rule("join_group_by_request", None, _A + r"joined group by request$"),
+    _rule("migrate_to_supergroup", None, _A + r"converted this group to a supergroup$"),
+    _rule(
+        "migrate_from_group", _title, _A + rf"converted a basic group to this supergroup {_QUOTED}$"
+    ),
+    _rule("clear_history", None, r"^History cleared$"),
+    _rule(
+        "group_call",
+        None,
+        _A + r"started (?:a )?(?:voice|video) chat(?: \(\d+ seconds\))?$",
+        r"^(?:Voice|Video) chat(?: \(\d+ seconds\))?$",
+    ),
+    _rule(
+        "group_call_scheduled",
+        None,
+        _A + r"scheduled a (?:voice|video) chat for .*$",
+        r"^(?:Voice|Video) chat scheduled for .*$",
+    ),
+    _rule(
+        "set_messages_ttl",
+        None,
+        _A + r"has set messages (?:to|not to) auto-delete.*$",
+        r"^New messages will (?:not )?auto-delete.*$",
+    ),
+    _rule(
+        "edit_chat_theme",
+        None,
+        _A + r"(?:changed chat theme to .*|disabled chat theme)$",
+        r"^Channel theme (?:was changed to .*|was disabled)$",
+    ),
+    _rule("topic_created", _title, _A + rf"created topic {_QUOTED}$"),
+    _rule("topic_edit", _new_title, _A + rf"changed topic title to {_QUOTED}(?:,icon to «.*»)?$"),
+    _rule("topic_edit", None, _A + r"changed topic icon to «.*»$"),
+    _rule("joined_telegram", None, _A + r"joined Telegram$"),
 ]
 
 _PINNED = re.compile(r"^(?P<actor>.+?) pinned this message$")
@@ -108,8 +126,8 @@ def service_fields(text: str, *, chat_title: str, pinned: int | None) -> dict[st
     """
     if pinned is not None and (match := _PINNED.match(text)):
         return {"actor": match["actor"], "action": "pin_message", "message_id": pinned}
-    for pattern, action, extra in _RULES:
-        match = pattern.match(text)
+    for patterns, action, extra in _RULES:
+        match = next(filter(None, (pattern.match(text) for pattern in patterns)), None)
         if match is None:
             continue
         fields = match.groupdict()

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import NotRequired, TypedDict, Unpack
 
@@ -24,32 +24,12 @@ from tqdm import tqdm
 
 from toolkit.errors import InvalidRequest, RateLimited, UpstreamError
 from toolkit.ingest.live import CommentsClient, MessengerClient, ResolvedSource
-from toolkit.models import Message, Source, SourceRef, UpsertResult
+from toolkit.models import Message, Source, SourceRef, SyncReport, UpsertResult
 from toolkit.store.base import MessageStore
 from toolkit.store.rows import source_fields
 
 Sleep = Callable[[float], Awaitable[object]]
 OnBatch = Callable[[int, list[Message]], None]
-
-
-@dataclass(frozen=True, slots=True)
-class SyncReport:
-    """What one sync did: messages fetched and committed, batches, FloodWaits slept."""
-
-    source: Source
-    fetched: int
-    result: UpsertResult
-    batches: int
-    flood_waits: int
-    slept_seconds: float
-    watermark_before: int | None
-    watermark_after: int | None
-    comments: int = 0
-    """Messages fetched from the discussion group (``with_comments``): posts' copies and
-    their comments."""
-    discussion: Source | None = None
-    """The channel's discussion group, when comments were read into it."""
-    comments_result: UpsertResult = field(default_factory=UpsertResult)
 
 
 class _Batcher:

@@ -27,7 +27,7 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
 from toolkit.errors import StoreTimeout
@@ -48,6 +48,7 @@ class _Watched:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
+@dataclass(eq=False)
 class Watchdog:
     """Watches the statements in flight on one database.
 
@@ -61,26 +62,17 @@ class Watchdog:
             unusable afterwards).
     """
 
-    def __init__(
-        self,
-        label: str,
-        *,
-        answer_s: float,
-        deadline_s: float | None,
-        probe: Callable[[float], bool],
-        cancel: Callable[[Any], None],
-        abort: Callable[[Any], None],
-    ) -> None:
-        self.label = label
-        self.answer_s = answer_s
-        self.deadline_s = deadline_s
-        self._probe = probe
-        self._cancel = cancel
-        self._abort = abort
-        self._watched: set[_Watched] = set()
-        self._cond = threading.Condition()
-        self._thread: threading.Thread | None = None
-        self._closed = False
+    label: str
+    _: KW_ONLY
+    answer_s: float
+    deadline_s: float | None
+    probe: Callable[[float], bool]
+    cancel: Callable[[Any], None]
+    abort: Callable[[Any], None]
+    _watched: set[_Watched] = field(default_factory=set, init=False, repr=False)
+    _cond: threading.Condition = field(default_factory=threading.Condition, init=False, repr=False)
+    _thread: threading.Thread | None = field(default=None, init=False, repr=False)
+    _closed: bool = field(default=False, init=False, repr=False)
 
     @contextlib.contextmanager
     def watch(self, conn: Any, *, bounded: bool = True) -> Iterator[None]:
@@ -141,7 +133,7 @@ class Watchdog:
         """Probe the server for statements waiting half the answer time; end them all
         when it does not answer."""
         try:
-            alive = self._probe(budget)
+            alive = self.probe(budget)
         except Exception:  # a probe that fails in any way is a server that did not answer
             alive = False
         if alive:
@@ -165,7 +157,7 @@ class Watchdog:
                     f"a statement on {self.label} ran past its {deadline_s:g} s deadline"
                 )
                 with contextlib.suppress(Exception):
-                    self._cancel(entry.conn)
+                    self.cancel(entry.conn)
         elif now - entry.cancelled >= self.answer_s:
             self._end(entry, entry.verdict or "cancelled")
 
@@ -176,4 +168,4 @@ class Watchdog:
                 return
             entry.verdict = entry.verdict or verdict
             with contextlib.suppress(Exception):
-                self._abort(entry.conn)
+                self.abort(entry.conn)

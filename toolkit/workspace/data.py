@@ -15,8 +15,8 @@ from toolkit.embeddings.background import BackgroundEmbedding, EmbeddingProgress
 from toolkit.ingest.export import import_export
 from toolkit.ingest.export_report import ImportReport
 from toolkit.ingest.live import MessengerClient, TelethonMessengerClient
-from toolkit.ingest.sync import SyncReport, run_sync
-from toolkit.models import Message, Source, SourceStats, TopicStats
+from toolkit.ingest.sync import run_sync
+from toolkit.models import Message, Source, SourceStats, SyncReport, TopicStats
 from toolkit.refs import SourceArg, parse_ref
 from toolkit.search.request import check_filters
 from toolkit.store.health import HealthProbe, StoreHealth

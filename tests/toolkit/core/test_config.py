@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import pytest
+from search_reference import INVALID_WEIGHTS
 
 from toolkit.config import LLMSettings, Settings, nested, variables
 from toolkit.errors import ConfigError, InvalidWeights
@@ -41,17 +41,7 @@ def test_unreadable_weights_file_is_a_config_error(tmp_path: Path) -> None:
         SearchWeights.from_file(bad)
 
 
-@pytest.mark.parametrize(
-    "values",
-    [
-        {"semantic": -0.1},
-        {"semantic": 0.0, "lexical": 0.0, "phrase": 0.0},
-        {"lexical": math.nan},
-        {"phrase": math.inf},
-        {"short_floor": 1.5},
-        {"short_scale": 0.0},
-    ],
-)
+@pytest.mark.parametrize("values", INVALID_WEIGHTS)
 def test_invalid_weights_are_a_clear_error(values: dict[str, float]) -> None:
     with pytest.raises(InvalidWeights, match="invalid search weights"):
         SearchWeights.build(**values)

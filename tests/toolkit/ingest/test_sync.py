@@ -31,8 +31,8 @@ from telethon_fakes import (
 
 from toolkit.errors import RateLimited, StoreError, UpstreamError
 from toolkit.ingest.live import TelethonMessengerClient
-from toolkit.ingest.sync import SyncReport, run_sync, sync_source
-from toolkit.models import Message, SourceKind, SourceRef
+from toolkit.ingest.sync import run_sync, sync_source
+from toolkit.models import Message, SourceKind, SourceRef, SyncReport
 from toolkit.refs import parse_ref
 from toolkit.store import SQLiteStore
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from text_checks import assert_shows
+
 from toolkit.models import ContextMessage, SearchHit, Section, Summary
 from toolkit.notebook.table import Table
 from toolkit.notebook.views import HitList, SummaryView
@@ -44,13 +46,16 @@ def test_hit_list_table_has_rank_score_and_each_signal() -> None:
 
 def test_hit_list_html_shows_score_signals_context_and_link_escaped() -> None:
     html = HitList([_hit(5, 0.8, "a <i>hit</i>")], query="q", source_ref="@demo_src")._repr_html_()
-    assert "score 0.800" in html
-    assert "https://t.me/demo_src/5" in html
-    assert "https://t.me/demo_src/4" in html
-    assert "semantic" in html
-    assert "width:90%" in html
-    assert "&lt;i&gt;hit&lt;/i&gt;" in html
-    assert "&lt;b&gt;it&lt;/b&gt;" in html
+    assert_shows(
+        html,
+        "score 0.800",
+        "https://t.me/demo_src/5",
+        "https://t.me/demo_src/4",
+        "semantic",
+        "width:90%",
+        "&lt;i&gt;hit&lt;/i&gt;",
+        "&lt;b&gt;it&lt;/b&gt;",
+    )
 
 
 def test_summary_view_sections_frame_and_html_links() -> None:

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from search_reference import ref_lexical, ref_phrase, ref_semantic, ref_short, windows
+from search_reference import (
+    INVALID_WEIGHTS,
+    ref_lexical,
+    ref_phrase,
+    ref_semantic,
+    ref_short,
+    windows,
+)
 
 from toolkit.errors import InvalidWeights
 from toolkit.search.scorer import SIGNAL_NAMES, compute_signals, fuse
@@ -75,19 +81,7 @@ def test_a_perfect_long_match_scores_one() -> None:
     assert scores[0] == pytest.approx(1.0, abs=1e-6)
 
 
-@pytest.mark.parametrize(
-    "bad",
-    [
-        {"semantic": -0.1},
-        {"semantic": 0, "lexical": 0, "phrase": 0},
-        {"lexical": math.nan},
-        {"phrase": math.inf},
-        {"short_floor": 1.5},
-        {"short_scale": 0},
-        {"semantic_exponent": 0},
-        {"unknown": 1.0},
-    ],
-)
+@pytest.mark.parametrize("bad", INVALID_WEIGHTS)
 def test_invalid_weights_are_a_clear_error(bad: dict[str, float]) -> None:
     with pytest.raises(InvalidWeights) as caught:
         resolve_weights(bad, SearchWeights())

@@ -22,13 +22,14 @@ from datetime import datetime
 from types import ModuleType
 from typing import Any, Protocol
 
+from toolkit.text import WORD_RE
+
 Counter = Callable[[int, str, str], str]
 """``count(n, noun, case)``: ``n`` and the noun agreeing with it ("5 messages")."""
 Retell = Callable[[str, str, "str | None", tuple[str, ...]], "str | None"]
 """``retell(text, speaker, addressee, names)``: the message in reported speech, or None."""
 
 _DOUBLE_STOP = re.compile(r"([.!?…][”»\"])\.$")
-_WORD_RE = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _MARK = re.compile(r"^\s*\[([^\W\d][\w ]*)\]")
 """An attachment's mark opening a message (``[sticker] 😀``, ``[video file] a.mp4``)."""
 
@@ -280,7 +281,7 @@ class LanguagePack:
 
     def words(self, text: str) -> list[str]:
         """The lower-case words of ``text``."""
-        return [w.casefold().replace("’", "'") for w in _WORD_RE.findall(text)]
+        return [w.casefold().replace("’", "'") for w in WORD_RE.findall(text)]
 
     def is_chatter_word(self, word: str) -> bool:
         """Whether one lower-case word is a greeting, thanks or backchannel word."""

@@ -42,7 +42,7 @@ from toolkit.models import Message
 from toolkit.summarize.context import message_text
 from toolkit.summarize.lang import packs
 from toolkit.summarize.llm.answer import LLMItem, link_hosts
-from toolkit.text import terms
+from toolkit.text import WORD_RE, terms
 
 log = logging.getLogger(__name__)
 
@@ -151,7 +151,7 @@ class Evidence:
                 self.numbers |= reading
         self.handles |= _handles(text)
         self.hosts |= set(link_hosts(text))
-        self.words |= {w.casefold() for w in _WORD_RE.findall(text)}
+        self.words |= {w.casefold() for w in WORD_RE.findall(text)}
 
     def add_moment(self, moment: datetime, zones: Iterable[tzinfo], *, dates: bool) -> None:
         """Add when a message was posted, in each of ``zones``: its time and year, and
@@ -292,7 +292,6 @@ QUOTE_LETTERS = 6
 SURE_PROBABILITY = 0.9
 _CYRILLIC_RE = re.compile(r"[\u0400-\u04ff]")
 _LATIN_RE = re.compile(r"[A-Za-z\u00c0-\u024f]")
-_WORD_RE = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _QUOTE_RE = re.compile(r"«([^»]*)»|“([^”]*)”|„([^“”]*)[“”]|\"([^\"]*)\"")
 
 
@@ -309,7 +308,7 @@ def _without(text: str, names: Collection[str]) -> str:
     """``text`` without handles, hosts, digits and the words of participants' names
     (names stay as the chat writes them, in any script)."""
     text = re.sub(r"\S*@\S+|\S+\.\S+/\S*", " ", text)
-    words = _WORD_RE.findall(text)
+    words = WORD_RE.findall(text)
     return " ".join(w for w in words if w.casefold() not in names)
 
 
@@ -370,7 +369,7 @@ ECHO_WORDS = 5
 
 
 def _shingles(text: str, size: int = ECHO_WORDS) -> set[tuple[str, ...]]:
-    words = [w.casefold() for w in _WORD_RE.findall(text)]
+    words = [w.casefold() for w in WORD_RE.findall(text)]
     return {tuple(words[i : i + size]) for i in range(len(words) - size + 1)}
 
 
@@ -387,7 +386,7 @@ class Echo:
 
 
 def _key(text: str) -> str:
-    return " ".join(w.casefold() for w in _WORD_RE.findall(text))
+    return " ".join(w.casefold() for w in WORD_RE.findall(text))
 
 
 # --- the window ----------------------------------------------------------------------
@@ -403,7 +402,7 @@ class Window:
         names: set[str] = set()
         for m in messages:
             for name in (m.sender_name, m.forwarded_from):
-                for word in _WORD_RE.findall(name or ""):
+                for word in WORD_RE.findall(name or ""):
                     if len(word) >= 3 and word[0].isupper():
                         names.add(word.casefold())
         self.names = frozenset(names)
@@ -636,13 +635,13 @@ def rewrite_problem(
     missing = unsupported(rewrite, evidence.merged(line))
     if missing is not None:
         return f"ungrounded {missing}"
-    held = {w.casefold() for w in _WORD_RE.findall(original)} | evidence.words
-    words = [w.casefold() for w in _WORD_RE.findall(rewrite)]
+    held = {w.casefold() for w in WORD_RE.findall(original)} | evidence.words
+    words = [w.casefold() for w in WORD_RE.findall(rewrite)]
     for word in words:
         if word in names and word not in held:
             return f"ungrounded name {word}"
     said = set(words)
-    for word in _WORD_RE.findall(original):  # "keep every name"
+    for word in WORD_RE.findall(original):  # "keep every name"
         if word.casefold() in names and word.casefold() not in said:
             return f"lost name {word}"
     numbers = {v for n in _numbers(rewrite) for r in n for v in r}
@@ -655,7 +654,7 @@ def rewrite_problem(
     script = expected_script(language)
     if script is not None:
         other = _LATIN_RE if script == "cyrillic" else _CYRILLIC_RE
-        for word in _WORD_RE.findall(rewrite):
+        for word in WORD_RE.findall(rewrite):
             if other.search(word) and word.casefold() not in held:
                 return f"ungrounded word {word}"
         if expected_script(_script_of(original) or "") == script:

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from typing import Any, TypedDict, TypeVar, Unpack
 
 from toolkit.errors import InvalidRequest
-from toolkit.models import SourceKind
+from toolkit.models import MessageFilter, SourceKind
 from toolkit.refs import SourceArg
 from toolkit.timeparse import When, search_period, summary_period
 from toolkit.weights import WeightsArg
@@ -42,8 +42,83 @@ PEER_ID_RE = re.compile(r"^(?:user|channel|chat)[1-9][0-9]{0,18}$")
 """A sender's peer id as messages carry it: ``user123``, ``channel123``, ``chat123``."""
 
 
+def check_filters(
+    *, topic_id: int | None, sender_peer_ids: Sequence[str] | None
+) -> tuple[int | None, list[str] | None]:
+    """Check the optional topic and sender filters of a request.
+
+    Returns:
+        The topic id, and the sender ids without repeats (``None``: no sender filter).
+
+    Raises:
+        InvalidRequest: a topic id that is not a positive integer (``field="topic_id"``),
+            or a sender id that is not ``user<id>``/``channel<id>``/``chat<id>``, or more
+            than ``MAX_SENDERS`` of them (``field="sender_peer_ids"``).
+    """
+    if topic_id is not None and (
+        isinstance(topic_id, bool)
+        or not isinstance(topic_id, int)
+        or not 1 <= topic_id <= MAX_TOPIC_ID
+    ):
+        raise InvalidRequest(
+            f"topic_id must be an integer in 1..{MAX_TOPIC_ID}, got {topic_id!r}",
+            field="topic_id",
+        )
+    if sender_peer_ids is None:
+        return topic_id, None
+    if isinstance(sender_peer_ids, str):
+        sender_peer_ids = [sender_peer_ids]
+    senders = list(dict.fromkeys(str(s).strip() for s in sender_peer_ids))
+    if not senders or len(senders) > MAX_SENDERS:
+        raise InvalidRequest(
+            f"sender_peer_ids must list 1..{MAX_SENDERS} senders, got {len(senders)}",
+            field="sender_peer_ids",
+        )
+    bad = [s for s in senders if not PEER_ID_RE.match(s)]
+    if bad:
+        raise InvalidRequest(
+            f"sender ids look like 'user123' or 'channel123', not {bad[0]!r}",
+            field="sender_peer_ids",
+        )
+    return topic_id, senders
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
-class BaseSearchRequest:
+class ScopedRequest:
+    """The filters every search and summary request has: one forum topic, some senders.
+
+    Attributes:
+        topic_id: only this forum topic's messages (General is 1).
+        sender_peer_ids: only these senders' messages.
+    """
+
+    topic_id: int | None = None
+    sender_peer_ids: Sequence[str] | None = None
+
+    def message_filter(self, linked_topic: int | None = None) -> MessageFilter:
+        """The store's filter for the messages this request reads, checked: its period
+        (each request's own), topic and senders.
+
+        Args:
+            linked_topic: the topic the request's link points into, taken when the request
+                names none.
+
+        Raises:
+            InvalidRequest: a bad topic id or sender id (``check_filters``).
+        """
+        topic_id, senders = check_filters(
+            topic_id=linked_topic if self.topic_id is None else self.topic_id,
+            sender_peer_ids=self.sender_peer_ids,
+        )
+        return self._read(MessageFilter(topic_id=topic_id, sender_peer_ids=senders))
+
+    def _read(self, scope: MessageFilter) -> MessageFilter:
+        """``scope`` (the checked topic and senders) with what this request reads."""
+        return scope
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BaseSearchRequest(ScopedRequest):
     """What every hybrid search takes: the query, the window's bounds and filters, the
     ranking's options (``SearchRequest`` adds one source, ``SearchAllRequest`` several).
 
@@ -68,8 +143,10 @@ class BaseSearchRequest:
     period_to: datetime | None = None
     weights: WeightsArg = None
     explain: bool = False
-    topic_id: int | None = None
-    sender_peer_ids: Sequence[str] | None = None
+
+    def _read(self, scope: MessageFilter) -> MessageFilter:
+        """The scan window: searchable messages in ``[period_from, period_to]``."""
+        return replace(scope, since=self.period_from, until=self.period_to).searchable()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -103,7 +180,7 @@ class SearchAllRequest(BaseSearchRequest):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SummaryRequest:
+class SummaryRequest(ScopedRequest):
     """A summary of what a source posted in ``[started_at, ended_at)``.
 
     Attributes:
@@ -124,13 +201,15 @@ class SummaryRequest:
     language: str = "en"
     kind: SourceKind | None = None
     engine: str | None = None
-    topic_id: int | None = None
-    sender_peer_ids: Sequence[str] | None = None
     use_cache: bool = True
+
+    def _read(self, scope: MessageFilter) -> MessageFilter:
+        """The period's messages, ``[started_at, ended_at)``."""
+        return replace(scope, since=self.started_at, before=self.ended_at)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SourceSummaryRequest:
+class SourceSummaryRequest(ScopedRequest):
     """What a source is about, from a sample spread over its whole life (no period wording).
 
     Attributes:
@@ -145,9 +224,11 @@ class SourceSummaryRequest:
     language: str = "en"
     messages_limit: int | None = None
     engine: str | None = None
-    topic_id: int | None = None
-    sender_peer_ids: Sequence[str] | None = None
     use_cache: bool = True
+
+    def _read(self, scope: MessageFilter) -> MessageFilter:
+        """The source's searchable messages, its whole life."""
+        return scope.searchable()
 
 
 AnySummaryRequest = SummaryRequest | SourceSummaryRequest

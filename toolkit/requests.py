@@ -4,6 +4,9 @@ A route, a command, an app page or a notebook builds one of these and the object
 travels through ``Workspace`` to the searcher or the summary pipeline; nothing on the
 way takes the request apart into positional arguments.
 
+- ``ScopedRequest``: the topic and sender filters every request has, and
+  ``message_filter()``, the checked ``MessageFilter`` of the messages the request reads
+  (its period, topic, senders), resolved here once and passed down to the store;
 - ``BaseSearchRequest``: the fields both searches share (query, window, ranking);
 - ``SearchRequest``: rank one source's recent messages for a query;
 - ``SearchAllRequest``: rank the recent messages of several sources as one list;

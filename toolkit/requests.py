@@ -10,6 +10,7 @@ way takes the request apart into positional arguments.
 - ``BaseSearchRequest``: the fields both searches share (query, window, ranking);
 - ``SearchRequest``: rank one source's recent messages for a query;
 - ``SearchAllRequest``: rank the recent messages of several sources as one list;
+- ``BaseSummaryRequest``: the fields both summaries share (source, language, engine, cache);
 - ``SummaryRequest``: summarise a period ``[started_at, ended_at)`` of a source;
 - ``SourceSummaryRequest``: say what a source is about, from a sample of its whole life.
 
@@ -183,28 +184,39 @@ class SearchAllRequest(BaseSearchRequest):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SummaryRequest(ScopedRequest):
-    """A summary of what a source posted in ``[started_at, ended_at)``.
+class BaseSummaryRequest(ScopedRequest):
+    """What both summaries take (``SummaryRequest`` adds a period, ``SourceSummaryRequest``
+    a bound on the messages read).
 
     Attributes:
         source_ref: the source (the summary echoes it as given).
-        started_at: start of the period, inclusive.
-        ended_at: end of the period, exclusive; after ``started_at``.
         language: ISO 639-1 code of the summary's language.
-        kind: the chat or channel variant; ``None``: the source's own kind.
         engine: ``"auto"`` or an engine's name; ``None``: ``Settings.summary.engine``.
-        topic_id: only this forum topic's messages (General is 1).
-        sender_peer_ids: only these senders' messages.
         use_cache: answer from the cache when it holds this summary.
+        topic_id, sender_peer_ids: as for ``ScopedRequest``.
     """
 
     source_ref: SourceArg
-    started_at: datetime
-    ended_at: datetime
     language: str = "en"
-    kind: SourceKind | None = None
     engine: str | None = None
     use_cache: bool = True
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SummaryRequest(BaseSummaryRequest):
+    """A summary of what a source posted in ``[started_at, ended_at)``.
+
+    Attributes:
+        started_at: start of the period, inclusive.
+        ended_at: end of the period, exclusive; after ``started_at``.
+        kind: the chat or channel variant; ``None``: the source's own kind.
+        source_ref, language, engine, use_cache, topic_id, sender_peer_ids: as for
+            ``BaseSummaryRequest``.
+    """
+
+    started_at: datetime
+    ended_at: datetime
+    kind: SourceKind | None = None
 
     def _read(self, scope: MessageFilter) -> MessageFilter:
         """The period's messages, ``[started_at, ended_at)``."""
@@ -212,22 +224,17 @@ class SummaryRequest(ScopedRequest):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SourceSummaryRequest(ScopedRequest):
+class SourceSummaryRequest(BaseSummaryRequest):
     """What a source is about, from a sample spread over its whole life (no period wording).
 
     Attributes:
-        source_ref: the source (the summary echoes it as given).
-        language: ISO 639-1 code of the summary's language.
         messages_limit: messages to read at most, 1..5000 (a sample spread over the
             source's whole life when it has more); ``None``: the settings'.
-        engine, topic_id, sender_peer_ids, use_cache: as for ``SummaryRequest``.
+        source_ref, language, engine, use_cache, topic_id, sender_peer_ids: as for
+            ``BaseSummaryRequest``.
     """
 
-    source_ref: SourceArg
-    language: str = "en"
     messages_limit: int | None = None
-    engine: str | None = None
-    use_cache: bool = True
 
     def _read(self, scope: MessageFilter) -> MessageFilter:
         """The source's searchable messages, its whole life."""
@@ -262,24 +269,27 @@ def request_from(request_type: type[AnyRequest], source: object, /, **overrides:
     return request_type(**(taken | overrides))
 
 
-class SearchOptions(TypedDict, total=False):
+class ScopeOptions(TypedDict, total=False):
+    """The fields of a ``ScopedRequest``, as keyword arguments."""
+
+    topic_id: int | None
+    sender_peer_ids: Sequence[str] | None
+
+
+class SearchOptions(ScopeOptions, total=False):
     """The optional fields of a ``SearchRequest``, as keyword arguments."""
 
     limit: int | None
     scan_messages_limit: int | None
     weights: WeightsArg
     explain: bool
-    topic_id: int | None
-    sender_peer_ids: Sequence[str] | None
 
 
-class SummaryOptions(TypedDict, total=False):
+class SummaryOptions(ScopeOptions, total=False):
     """The optional fields both summary requests have, as keyword arguments."""
 
     language: str
     engine: str | None
-    topic_id: int | None
-    sender_peer_ids: Sequence[str] | None
     use_cache: bool
 
 

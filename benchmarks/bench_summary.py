@@ -16,6 +16,7 @@ from typing import Any
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
+from toolkit.models import MessageFilter
 from toolkit.requests import SummaryRequest
 from toolkit.store import SQLiteStore
 from toolkit.store.files import private_dir
@@ -68,7 +69,7 @@ def bench_summary(
     store = _bench_store(settings)
     try:
         source = store.get_source(parse_ref(DEMO_HANDLE))
-        chosen = store.recent_messages(source.id, messages, with_text_only=True)
+        chosen = store.recent_messages(source.id, messages, MessageFilter(with_text_only=True))
         vectors_for(store, embedder, source.id, chosen, settings.embedding.batch_size)  # setup
         start, end = chosen[0].posted_at, chosen[-1].posted_at + timedelta(seconds=1)
         times: list[float] = []
@@ -154,7 +155,7 @@ def bench_fresh_summary(
             began = time.perf_counter()
             fresh = summarize_period(store, embedder, settings, request)
             fresh_s = time.perf_counter() - began
-            chosen = store.messages_in_period(source.id, first, last + timedelta(seconds=1))
+            chosen = store.messages_in_period(source.id, request.message_filter())
             vectors_for(store, embedder, source.id, chosen, settings.embedding.batch_size)
             warm_times = []
             for _ in range(3):

@@ -25,6 +25,7 @@ from toolkit.errors import (
     PermissionDenied,
     StoreError,
 )
+from toolkit.models import NewApiKey
 
 # The store is only named in signatures here: importing it would load numpy and the
 # SQLite store for ``mlens --help``.
@@ -104,7 +105,9 @@ def create_api_key(
     else:
         raise StoreError("could not find a free key prefix after 5 draws")
     token = f"{prefix}_{secrets.token_urlsafe(32)}"
-    record = store.add_api_key(name=name, prefix=prefix, key_hash=hash_key(token), scopes=checked)
+    record = store.add_api_key(
+        NewApiKey(name=name, prefix=prefix, key_hash=hash_key(token), scopes=checked)
+    )
     return token, record
 
 

@@ -6,8 +6,8 @@ typed, and free of any HTTP or UI concern. Datetimes are always timezone-aware U
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
@@ -241,6 +241,56 @@ def build_message(
     return message
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MessageFilter:
+    """Which of a source's messages a store read takes (``MessageReader``'s methods).
+
+    ``MessageFilter()`` takes every message but service ones. The store keeps whole
+    seconds, and a bound with a fraction is rounded so as to take nothing outside it
+    (``since=12:03:00.5`` does not take a message of 12:03:00). Times are kept in UTC
+    (a naive one is taken as UTC); senders as a tuple without repeats.
+
+    Attributes:
+        since: posted at or after this moment (``None``: no lower bound).
+        until: posted at or before this moment (a search's ``period_to``).
+        before: posted before this moment (a period summary's ``ended_at``).
+        topic_id: of this forum topic only (General is 1).
+        sender_peer_ids: of these senders only; ``()`` matches nothing, ``None`` does
+            not filter.
+        include_service: service messages (joins, pins …) too.
+        with_text_only: only messages with text.
+    """
+
+    since: datetime | None = None
+    until: datetime | None = None
+    before: datetime | None = None
+    topic_id: int | None = None
+    sender_peer_ids: Sequence[str] | None = None
+    include_service: bool = False
+    with_text_only: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("since", "until", "before"):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, utc(value))
+        senders = self.sender_peer_ids
+        if senders is not None:
+            one = isinstance(senders, str)  # one sender, not a sequence of letters
+            unique = tuple(dict.fromkeys([senders] if one else senders))
+            object.__setattr__(self, "sender_peer_ids", unique)
+
+    @property
+    def narrows(self) -> bool:
+        """Whether it takes only some messages by time, topic or sender."""
+        bounds = (self.since, self.until, self.before, self.topic_id, self.sender_peer_ids)
+        return any(b is not None for b in bounds)
+
+    def searchable(self) -> MessageFilter:
+        """The same filter over searchable messages only: with text, no service one."""
+        return replace(self, include_service=False, with_text_only=True)
+
+
 @dataclass(frozen=True, slots=True)
 class UpsertResult:
     """What an upsert changed: new rows, rows whose content changed, rows left as they were;
@@ -297,6 +347,28 @@ class ApiKeyRecord:
     def active(self) -> bool:
         """Whether the key may still be used."""
         return self.revoked_at is None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NewApiKey:
+    """A key to store (``KeyStore.add_api_key``): its hash, never the secret.
+
+    Attributes:
+        name: what the key is for, as its owner named it.
+        prefix: the key's public prefix (``mlk_1a2b3c4d``), by which it is found.
+        key_hash: the stored hash of the whole key.
+        scopes: what the key may do (kept as a frozenset).
+        created_at: when it was made; ``None``: when it is stored.
+    """
+
+    name: str
+    prefix: str
+    key_hash: str
+    scopes: Iterable[str]
+    created_at: datetime | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "scopes", frozenset(self.scopes))
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,9 +4,13 @@ A route, a command, an app page or a notebook builds one of these and the object
 travels through ``Workspace`` to the searcher or the summary pipeline; nothing on the
 way takes the request apart into positional arguments.
 
+- ``ScopedRequest``: the topic and sender filters every request has, and
+  ``message_filter()``, the checked ``MessageFilter`` of the messages the request reads
+  (its period, topic, senders), resolved here once and passed down to the store;
 - ``BaseSearchRequest``: the fields both searches share (query, window, ranking);
 - ``SearchRequest``: rank one source's recent messages for a query;
 - ``SearchAllRequest``: rank the recent messages of several sources as one list;
+- ``BaseSummaryRequest``: the fields both summaries share (source, language, engine, cache);
 - ``SummaryRequest``: summarise a period ``[started_at, ended_at)`` of a source;
 - ``SourceSummaryRequest``: say what a source is about, from a sample of its whole life.
 
@@ -20,12 +24,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from typing import Any, TypedDict, TypeVar, Unpack
 
 from toolkit.errors import InvalidRequest
-from toolkit.models import SourceKind
+from toolkit.models import MessageFilter, SourceKind
 from toolkit.refs import SourceArg
 from toolkit.timeparse import When, search_period, summary_period
 from toolkit.weights import WeightsArg
@@ -42,8 +46,83 @@ PEER_ID_RE = re.compile(r"^(?:user|channel|chat)[1-9][0-9]{0,18}$")
 """A sender's peer id as messages carry it: ``user123``, ``channel123``, ``chat123``."""
 
 
+def check_filters(
+    *, topic_id: int | None, sender_peer_ids: Sequence[str] | None
+) -> tuple[int | None, list[str] | None]:
+    """Check the optional topic and sender filters of a request.
+
+    Returns:
+        The topic id, and the sender ids without repeats (``None``: no sender filter).
+
+    Raises:
+        InvalidRequest: a topic id that is not a positive integer (``field="topic_id"``),
+            or a sender id that is not ``user<id>``/``channel<id>``/``chat<id>``, or more
+            than ``MAX_SENDERS`` of them (``field="sender_peer_ids"``).
+    """
+    if topic_id is not None and (
+        isinstance(topic_id, bool)
+        or not isinstance(topic_id, int)
+        or not 1 <= topic_id <= MAX_TOPIC_ID
+    ):
+        raise InvalidRequest(
+            f"topic_id must be an integer in 1..{MAX_TOPIC_ID}, got {topic_id!r}",
+            field="topic_id",
+        )
+    if sender_peer_ids is None:
+        return topic_id, None
+    if isinstance(sender_peer_ids, str):
+        sender_peer_ids = [sender_peer_ids]
+    senders = list(dict.fromkeys(str(s).strip() for s in sender_peer_ids))
+    if not senders or len(senders) > MAX_SENDERS:
+        raise InvalidRequest(
+            f"sender_peer_ids must list 1..{MAX_SENDERS} senders, got {len(senders)}",
+            field="sender_peer_ids",
+        )
+    bad = [s for s in senders if not PEER_ID_RE.match(s)]
+    if bad:
+        raise InvalidRequest(
+            f"sender ids look like 'user123' or 'channel123', not {bad[0]!r}",
+            field="sender_peer_ids",
+        )
+    return topic_id, senders
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
-class BaseSearchRequest:
+class ScopedRequest:
+    """The filters every search and summary request has: one forum topic, some senders.
+
+    Attributes:
+        topic_id: only this forum topic's messages (General is 1).
+        sender_peer_ids: only these senders' messages.
+    """
+
+    topic_id: int | None = None
+    sender_peer_ids: Sequence[str] | None = None
+
+    def message_filter(self, linked_topic: int | None = None) -> MessageFilter:
+        """The store's filter for the messages this request reads, checked: its period
+        (each request's own), topic and senders.
+
+        Args:
+            linked_topic: the topic the request's link points into, taken when the request
+                names none.
+
+        Raises:
+            InvalidRequest: a bad topic id or sender id (``check_filters``).
+        """
+        topic_id, senders = check_filters(
+            topic_id=linked_topic if self.topic_id is None else self.topic_id,
+            sender_peer_ids=self.sender_peer_ids,
+        )
+        return self._read(MessageFilter(topic_id=topic_id, sender_peer_ids=senders))
+
+    def _read(self, scope: MessageFilter) -> MessageFilter:
+        """``scope`` (the checked topic and senders) with what this request reads."""
+        return scope
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BaseSearchRequest(ScopedRequest):
     """What every hybrid search takes: the query, the window's bounds and filters, the
     ranking's options (``SearchRequest`` adds one source, ``SearchAllRequest`` several).
 
@@ -68,8 +147,10 @@ class BaseSearchRequest:
     period_to: datetime | None = None
     weights: WeightsArg = None
     explain: bool = False
-    topic_id: int | None = None
-    sender_peer_ids: Sequence[str] | None = None
+
+    def _read(self, scope: MessageFilter) -> MessageFilter:
+        """The scan window: searchable messages in ``[period_from, period_to]``."""
+        return replace(scope, since=self.period_from, until=self.period_to).searchable()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -103,51 +184,61 @@ class SearchAllRequest(BaseSearchRequest):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SummaryRequest:
-    """A summary of what a source posted in ``[started_at, ended_at)``.
+class BaseSummaryRequest(ScopedRequest):
+    """What both summaries take (``SummaryRequest`` adds a period, ``SourceSummaryRequest``
+    a bound on the messages read).
 
     Attributes:
         source_ref: the source (the summary echoes it as given).
-        started_at: start of the period, inclusive.
-        ended_at: end of the period, exclusive; after ``started_at``.
         language: ISO 639-1 code of the summary's language.
-        kind: the chat or channel variant; ``None``: the source's own kind.
         engine: ``"auto"`` or an engine's name; ``None``: ``Settings.summary.engine``.
-        topic_id: only this forum topic's messages (General is 1).
-        sender_peer_ids: only these senders' messages.
         use_cache: answer from the cache when it holds this summary.
+        topic_id, sender_peer_ids: as for ``ScopedRequest``.
     """
 
     source_ref: SourceArg
-    started_at: datetime
-    ended_at: datetime
     language: str = "en"
-    kind: SourceKind | None = None
     engine: str | None = None
-    topic_id: int | None = None
-    sender_peer_ids: Sequence[str] | None = None
     use_cache: bool = True
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SourceSummaryRequest:
+class SummaryRequest(BaseSummaryRequest):
+    """A summary of what a source posted in ``[started_at, ended_at)``.
+
+    Attributes:
+        started_at: start of the period, inclusive.
+        ended_at: end of the period, exclusive; after ``started_at``.
+        kind: the chat or channel variant; ``None``: the source's own kind.
+        source_ref, language, engine, use_cache, topic_id, sender_peer_ids: as for
+            ``BaseSummaryRequest``.
+    """
+
+    started_at: datetime
+    ended_at: datetime
+    kind: SourceKind | None = None
+
+    def _read(self, scope: MessageFilter) -> MessageFilter:
+        """The period's messages, ``[started_at, ended_at)``."""
+        return replace(scope, since=self.started_at, before=self.ended_at)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SourceSummaryRequest(BaseSummaryRequest):
     """What a source is about, from a sample spread over its whole life (no period wording).
 
     Attributes:
-        source_ref: the source (the summary echoes it as given).
-        language: ISO 639-1 code of the summary's language.
         messages_limit: messages to read at most, 1..5000 (a sample spread over the
             source's whole life when it has more); ``None``: the settings'.
-        engine, topic_id, sender_peer_ids, use_cache: as for ``SummaryRequest``.
+        source_ref, language, engine, use_cache, topic_id, sender_peer_ids: as for
+            ``BaseSummaryRequest``.
     """
 
-    source_ref: SourceArg
-    language: str = "en"
     messages_limit: int | None = None
-    engine: str | None = None
-    topic_id: int | None = None
-    sender_peer_ids: Sequence[str] | None = None
-    use_cache: bool = True
+
+    def _read(self, scope: MessageFilter) -> MessageFilter:
+        """The source's searchable messages, its whole life."""
+        return scope.searchable()
 
 
 AnySummaryRequest = SummaryRequest | SourceSummaryRequest
@@ -178,24 +269,27 @@ def request_from(request_type: type[AnyRequest], source: object, /, **overrides:
     return request_type(**(taken | overrides))
 
 
-class SearchOptions(TypedDict, total=False):
+class ScopeOptions(TypedDict, total=False):
+    """The fields of a ``ScopedRequest``, as keyword arguments."""
+
+    topic_id: int | None
+    sender_peer_ids: Sequence[str] | None
+
+
+class SearchOptions(ScopeOptions, total=False):
     """The optional fields of a ``SearchRequest``, as keyword arguments."""
 
     limit: int | None
     scan_messages_limit: int | None
     weights: WeightsArg
     explain: bool
-    topic_id: int | None
-    sender_peer_ids: Sequence[str] | None
 
 
-class SummaryOptions(TypedDict, total=False):
+class SummaryOptions(ScopeOptions, total=False):
     """The optional fields both summary requests have, as keyword arguments."""
 
     language: str
     engine: str | None
-    topic_id: int | None
-    sender_peer_ids: Sequence[str] | None
     use_cache: bool
 
 

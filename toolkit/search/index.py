@@ -36,12 +36,12 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 import numpy as np
 
 from toolkit.embeddings import Matrix
+from toolkit.models import MessageFilter
 from toolkit.search.crossscript import QueryTerms, ScriptKeys, query_terms
 from toolkit.search.signals import MAX_SCORED_CHARS, BoolVector, IntVector, TermWindow
 from toolkit.store.base import MessageStore
@@ -115,26 +115,6 @@ class _Terms:
         self.data[start:end] = ids
         self.size = end
         return start
-
-
-@dataclass(frozen=True, slots=True)
-class WindowFilters:
-    """Which messages a scan window takes (``MessageStore.scan_window``'s filters)."""
-
-    since: datetime | None = None
-    until: datetime | None = None
-    topic_id: int | None = None
-    sender_peer_ids: Sequence[str] | None = None
-
-    @property
-    def none(self) -> bool:
-        """True when nothing is filtered: the window is the newest messages."""
-        return (
-            self.since is None
-            and self.until is None
-            and self.topic_id is None
-            and self.sender_peer_ids is None
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,16 +218,19 @@ class SourceIndex:
             self._vectors[model] = (matrix, np.zeros(self.size, dtype=np.bool_))
         return self._vectors[model]
 
-    def select(self, limit: int, filters: WindowFilters) -> IntVector:
+    def select(self, limit: int, filters: MessageFilter) -> IntVector:
         """Rows of the scan window: the newest ``limit`` messages passing ``filters``
-        (``MessageStore.scan_window``'s rule, bounds rounded as the store rounds them)."""
-        if filters.none:
+        (``MessageStore.scan_window``'s rule, bounds rounded as the store rounds them;
+        every row is searchable, whatever ``filters`` says of service messages and text)."""
+        if not filters.narrows:
             return np.arange(min(limit, self.size), dtype=np.int64)
         mask = np.ones(self.size, dtype=np.bool_)
         if filters.since is not None:
             mask &= self.posted >= math.ceil(filters.since.timestamp())
         if filters.until is not None:
             mask &= self.posted <= math.floor(filters.until.timestamp())
+        if filters.before is not None:
+            mask &= self.posted < math.ceil(filters.before.timestamp())
         if filters.topic_id is not None:
             mask &= self.topics == int(filters.topic_id)
         if filters.sender_peer_ids is not None:
@@ -444,6 +427,5 @@ __all__ = [
     "SourceIndex",
     "Vocabulary",
     "Window",
-    "WindowFilters",
     "shared_index",
 ]

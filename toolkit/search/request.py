@@ -1,13 +1,13 @@
-"""A search request's bounds (DESIGN.md §3) and filters, checked before any work.
+"""A search request's bounds (DESIGN.md §3), checked before any work.
 
-The bounds themselves live in ``toolkit.requests`` (re-exported here). The service
+The bounds themselves live in ``toolkit.requests`` (re-exported here), with the check of
+the topic and sender filters every request shares (``ScopedRequest.message_filter``). The service
 validates them in its request schema; these checks make the toolkit's own callers (CLI,
 notebooks, app) get the same ``InvalidRequest`` naming the offending field.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 
 from toolkit.errors import InvalidRequest
@@ -57,47 +57,6 @@ def check_request(
     return query.strip()
 
 
-def check_filters(
-    *, topic_id: int | None, sender_peer_ids: Sequence[str] | None
-) -> tuple[int | None, list[str] | None]:
-    """Check the optional topic and sender filters of a search or summary request.
-
-    Returns:
-        The topic id, and the sender ids without repeats (``None``: no sender filter).
-
-    Raises:
-        InvalidRequest: a topic id that is not a positive integer (``field="topic_id"``),
-            or a sender id that is not ``user<id>``/``channel<id>``/``chat<id>``, or more
-            than ``MAX_SENDERS`` of them (``field="sender_peer_ids"``).
-    """
-    if topic_id is not None and (
-        isinstance(topic_id, bool)
-        or not isinstance(topic_id, int)
-        or not 1 <= topic_id <= MAX_TOPIC_ID
-    ):
-        raise InvalidRequest(
-            f"topic_id must be an integer in 1..{MAX_TOPIC_ID}, got {topic_id!r}",
-            field="topic_id",
-        )
-    if sender_peer_ids is None:
-        return topic_id, None
-    if isinstance(sender_peer_ids, str):
-        sender_peer_ids = [sender_peer_ids]
-    senders = list(dict.fromkeys(str(s).strip() for s in sender_peer_ids))
-    if not senders or len(senders) > MAX_SENDERS:
-        raise InvalidRequest(
-            f"sender_peer_ids must list 1..{MAX_SENDERS} senders, got {len(senders)}",
-            field="sender_peer_ids",
-        )
-    bad = [s for s in senders if not PEER_ID_RE.match(s)]
-    if bad:
-        raise InvalidRequest(
-            f"sender ids look like 'user123' or 'channel123', not {bad[0]!r}",
-            field="sender_peer_ids",
-        )
-    return topic_id, senders
-
-
 __all__ = [
     "MAX_LIMIT",
     "MAX_QUERY_CHARS",
@@ -105,6 +64,5 @@ __all__ = [
     "MAX_SENDERS",
     "MAX_TOPIC_ID",
     "PEER_ID_RE",
-    "check_filters",
     "check_request",
 ]

@@ -44,7 +44,7 @@ import numpy.typing as npt
 from toolkit.config import SearchSettings
 from toolkit.embeddings import Embedder, similarity_floor
 from toolkit.errors import InvalidRequest
-from toolkit.models import ContextMessage, Hits, Message, SearchHit, Source, utc
+from toolkit.models import ContextMessage, Hits, Message, MessageFilter, SearchHit, Source
 from toolkit.refs import SourceArg, message_link, parse_ref, ref_topic, resolve_source
 from toolkit.requests import BaseSearchRequest, SearchAllRequest, SearchRequest
 from toolkit.search.index import (
@@ -52,13 +52,9 @@ from toolkit.search.index import (
     SearchIndex,
     SourceIndex,
     Window,
-    WindowFilters,
     shared_index,
 )
-from toolkit.search.request import (
-    check_filters,
-    check_request,
-)
+from toolkit.search.request import check_request
 from toolkit.search.scorer import Signals, compute_signals, fuse
 from toolkit.search.signals import TermWindow
 from toolkit.store.base import MessageStore
@@ -96,7 +92,7 @@ class _Plan:
     query: str
     limit: int
     scan: int
-    filters: WindowFilters
+    filters: MessageFilter
     weights: SearchWeights
     explain: bool
     query_vector: npt.NDArray[np.float32]
@@ -171,7 +167,7 @@ class Searcher:
         self.default_scan = _default("default_scan_messages_limit") if scan is None else scan
 
     def _part(
-        self, source: Source, source_ref: str, limit: int, filters: WindowFilters
+        self, source: Source, source_ref: str, limit: int, filters: MessageFilter
     ) -> _Part | None:
         """The source's window with every vector filled; ``None`` when it is empty."""
         index = self.index.source(source.id)
@@ -231,9 +227,9 @@ class Searcher:
             for m in messages
         ]
 
-    def _plan(self, request: BaseSearchRequest, topic_id: int | None) -> _Plan:
-        """The checked request: bounds, filters (``topic_id`` the topic to scan), weights,
-        and the query's vector.
+    def _plan(self, request: BaseSearchRequest, linked_topic: int | None) -> _Plan:
+        """The checked request: bounds, filters (the topic of the request, else
+        ``linked_topic``, the one its reference points into), weights, and the query's vector.
 
         The query is embedded here, before the search takes its turn (``self.turns``):
         the embedder reads at most its query window (``embeddings.base.QUERY_TOKENS``),
@@ -254,15 +250,7 @@ class Searcher:
             period_from=period_from,
             period_to=period_to,
         )
-        topic_id, senders = check_filters(
-            topic_id=topic_id, sender_peer_ids=request.sender_peer_ids
-        )
-        filters = WindowFilters(
-            since=utc(period_from) if period_from else None,
-            until=utc(period_to) if period_to else None,
-            topic_id=topic_id,
-            sender_peer_ids=senders,
-        )
+        filters = request.message_filter(linked_topic)
         weights = resolve_weights(request.weights, self.weights)
         vector = self.embedder.embed_queries([query])[0]
         return _Plan(query, limit, scan, filters, weights, request.explain, vector)
@@ -288,10 +276,7 @@ class Searcher:
         ref = request.source_ref
         if isinstance(ref, str):
             ref = parse_ref(ref)
-        topic_id = request.topic_id
-        if topic_id is None:  # a link into a forum topic searches that topic
-            topic_id = ref_topic(ref)
-        plan = self._plan(request, topic_id)
+        plan = self._plan(request, ref_topic(ref))  # a link into a topic searches it
         with self.turns.turn() if self.turns is not None else nullcontext():
             found, echoed = resolve_source(self.store, ref)
             part = self._part(found, echoed.raw, plan.scan, plan.filters)
@@ -319,7 +304,7 @@ class Searcher:
             SourceNotFound: a source the store does not have.
             DeadlineExceeded: the deadline passed while waiting for a turn.
         """
-        plan = self._plan(request, request.topic_id)
+        plan = self._plan(request, None)
         targets = self._targets(request.source_refs)
         total = len(targets) * plan.scan
         if total > self.max_scan_all:

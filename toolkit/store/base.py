@@ -16,10 +16,11 @@ Forum topics and senders (schema migration ``m005_topics_senders``):
   ``m010_source_timezone`` each source's own time zone (``Source.timezone``);
 - ``upsert_topics``/``list_topics`` keep each topic's title; once a source has topics,
   its messages without one belong to General (id 1);
-- the message readers (``count_messages``, ``messages_in_period``, ``recent_messages``,
-  ``scan_window``) take optional ``topic_id`` and ``sender_peer_ids`` filters, applied
-  BEFORE any ``limit`` so that "the 200 most recent messages of this person" means
-  exactly that; ``sender_peer_ids=[]`` matches nothing, ``None`` does not filter;
+- the message readers (``count_messages``, ``count_senders``, ``messages_in_period``,
+  ``recent_messages``, ``message_outline``, ``scan_window``) take one
+  ``toolkit.models.MessageFilter`` (period, topic, senders, service messages, text),
+  applied BEFORE any ``limit`` so that "the 200 most recent messages of this person"
+  means exactly that; ``sender_peer_ids=()`` matches nothing, ``None`` does not filter;
 - ``messages_without_vectors(newest_first=True)`` lets an import embed the newest
   messages (a default search's window) first.
 
@@ -52,6 +53,8 @@ from toolkit.models import (
     ApiKeyRecord,
     CacheEntry,
     Message,
+    MessageFilter,
+    NewApiKey,
     Source,
     SourceRef,
     SourceStats,
@@ -173,63 +176,33 @@ class MessageReader(Protocol):
     """Reading a source's messages: periods, windows, neighbours, outlines, topics and
     the searchable rows an index is built from."""
 
-    def count_messages(
-        self,
-        source_id: int,
-        *,
-        include_service: bool = False,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
-    ) -> int:
-        """How many messages a source has (in one topic, from some senders, when given)."""
+    def count_messages(self, source_id: int, filter: MessageFilter = MessageFilter()) -> int:
+        """How many of a source's messages ``filter`` takes."""
         ...
 
-    def count_senders(self, source_id: int, *, topic_id: int | None = None) -> int:
-        """How many people (or channels) wrote a source's messages (in one topic)."""
+    def count_senders(self, source_id: int, filter: MessageFilter = MessageFilter()) -> int:
+        """How many people (or channels) wrote the messages ``filter`` takes."""
         ...
 
     def messages_in_period(
-        self,
-        source_id: int,
-        start: datetime | None,
-        end: datetime | None,
-        *,
-        include_service: bool = False,
-        limit: int | None = None,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
+        self, source_id: int, filter: MessageFilter = MessageFilter(), *, limit: int | None = None
     ) -> list[Message]:
-        """Messages with ``start <= posted_at < end`` (open bounds when ``None``), of one
-        topic and some senders when given."""
+        """The messages ``filter`` takes, oldest first (the oldest ``limit`` when given)."""
         ...
 
     def recent_messages(
-        self,
-        source_id: int,
-        limit: int,
-        *,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        include_service: bool = False,
-        with_text_only: bool = False,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
+        self, source_id: int, limit: int, filter: MessageFilter = MessageFilter()
     ) -> list[Message]:
-        """The most recent ``limit`` messages (within ``[since, until]``, of one topic and
-        some senders when given), oldest first."""
+        """The most recent ``limit`` messages ``filter`` takes, oldest first."""
         ...
 
     def message_outline(
-        self,
-        source_id: int,
-        *,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
+        self, source_id: int, filter: MessageFilter = MessageFilter()
     ) -> list[tuple[int, int, int]]:
-        """Every message with text (not service) of a source, of one topic and some
-        senders when given, in posting order, as ``(message id, posted_at in Unix
-        seconds, characters of text)``: what a source summary's sample is drawn from
-        (``toolkit.summarize.sample``), with no text read."""
+        """Every searchable message (text, not service) ``filter`` takes, in posting
+        order, as ``(message id, posted_at in Unix seconds, characters of text)``: what a
+        source summary's sample is drawn from (``toolkit.summarize.sample``), with no text
+        read."""
         ...
 
     def neighbours(
@@ -289,19 +262,11 @@ class MessageReader(Protocol):
         ...
 
     def scan_window(
-        self,
-        source_id: int,
-        limit: int,
-        *,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
+        self, source_id: int, limit: int, filter: MessageFilter = MessageFilter()
     ) -> list[tuple[int, int, str]]:
         """A search's scan window, cheaply: the most recent ``limit`` searchable messages
-        (text, not service) with ``since <= posted_at <= until`` (of one topic and some
-        senders when given: the window is taken after these filters), newest first, as
-        ``(message id, posted_at in Unix seconds, text)`` tuples."""
+        (text, not service) ``filter`` takes (the window is taken after its filters),
+        newest first, as ``(message id, posted_at in Unix seconds, text)`` tuples."""
         ...
 
 
@@ -365,16 +330,8 @@ class VectorStore(Protocol):
 class KeyStore(Protocol):
     """API keys: hashes, scopes, revocation and last use."""
 
-    def add_api_key(
-        self,
-        *,
-        name: str,
-        prefix: str,
-        key_hash: str,
-        scopes: Iterable[str],
-        created_at: datetime | None = None,
-    ) -> ApiKeyRecord:
-        """Store a new key's hash and scopes, created now unless ``created_at`` is given."""
+    def add_api_key(self, key: NewApiKey) -> ApiKeyRecord:
+        """Store a new key's hash and scopes, created now unless ``key.created_at`` is set."""
         ...
 
     def api_key_by_prefix(self, prefix: str) -> tuple[ApiKeyRecord, str] | None:

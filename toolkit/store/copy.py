@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from itertools import islice
 
 from toolkit.controls import clean_message, clean_optional, clean_text
-from toolkit.models import Message, SourceStats, UpsertResult
+from toolkit.models import Message, NewApiKey, SourceStats, UpsertResult
 from toolkit.store.base import CacheStore, KeyStore, MessageStore
 from toolkit.store.rows import source_fields
 
@@ -102,13 +102,14 @@ def _copy_keys(src: KeyStore, dst: KeyStore) -> tuple[int, int]:
             continue
         there = dst.api_key_by_prefix(record.prefix)
         if there is None:
-            target = dst.add_api_key(
+            draft = NewApiKey(
                 name=clean_text(record.name),
                 prefix=record.prefix,
                 key_hash=found[1],
                 scopes=record.scopes,
                 created_at=record.created_at,
             )
+            target = dst.add_api_key(draft)
             added += 1
         else:
             target = there[0]

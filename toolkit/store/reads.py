@@ -7,10 +7,10 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
-from toolkit.models import Message
+from toolkit.models import Message, MessageFilter
 from toolkit.store.connections import UsesConnections
 from toolkit.store.dialect import Walk
-from toolkit.store.rows import MSG_COLUMNS, message_filters, to_message
+from toolkit.store.rows import MSG_COLUMNS, filter_clause, to_message
 
 _CONTENT = MSG_COLUMNS.replace("source_id, ", "")
 
@@ -22,29 +22,18 @@ def _posting_key(m: Message) -> tuple[datetime, int]:
 class Reads(UsesConnections):
     """Message readers (``MessageStore``), all in posting order unless said otherwise."""
 
-    def count_messages(
-        self,
-        source_id: int,
-        *,
-        include_service: bool = False,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
-    ) -> int:
-        """How many messages a source has (in one topic, from some senders, when given)."""
-        where, params = message_filters(
-            arrays=self.dialect.arrays,
-            include_service=include_service,
-            topic_id=topic_id,
-            sender_peer_ids=sender_peer_ids,
-        )
+    def _where(self, where: MessageFilter) -> tuple[str, list[Any]]:
+        return filter_clause(where, arrays=self.dialect.arrays)
+
+    def count_messages(self, source_id: int, filter: MessageFilter = MessageFilter()) -> int:
+        """How many of a source's messages ``filter`` takes."""
+        where, params = self._where(filter)
         sql = f"SELECT COUNT(*) FROM messages WHERE source_id = ?{where}"
         return int(self.connections.read(sql, (source_id, *params))[0][0])
 
-    def count_senders(self, source_id: int, *, topic_id: int | None = None) -> int:
-        """How many people (or channels) wrote a source's messages (in one topic)."""
-        where, params = message_filters(
-            arrays=self.dialect.arrays, include_service=False, topic_id=topic_id
-        )
+    def count_senders(self, source_id: int, filter: MessageFilter = MessageFilter()) -> int:
+        """How many people (or channels) wrote the messages ``filter`` takes."""
+        where, params = self._where(filter)
         sql = (
             "SELECT COUNT(DISTINCT COALESCE(sender_peer_id, sender_name)) FROM messages "
             f"WHERE source_id = ?{where}"
@@ -52,26 +41,10 @@ class Reads(UsesConnections):
         return int(self.connections.read(sql, (source_id, *params))[0][0])
 
     def messages_in_period(
-        self,
-        source_id: int,
-        start: datetime | None,
-        end: datetime | None,
-        *,
-        include_service: bool = False,
-        limit: int | None = None,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
+        self, source_id: int, filter: MessageFilter = MessageFilter(), *, limit: int | None = None
     ) -> list[Message]:
-        """Messages with ``start <= posted_at < end``, oldest first (at most ``limit``),
-        of one topic and some senders when given."""
-        where, params = message_filters(
-            arrays=self.dialect.arrays,
-            since=start,
-            until=end,
-            include_service=include_service,
-            topic_id=topic_id,
-            sender_peer_ids=sender_peer_ids,
-        )
+        """The messages ``filter`` takes, oldest first (the oldest ``limit`` when given)."""
+        where, params = self._where(filter)
         sql = (
             f"SELECT {MSG_COLUMNS} FROM messages WHERE source_id = ?{where} "
             "ORDER BY posted_at, message_id"
@@ -81,63 +54,28 @@ class Reads(UsesConnections):
         return [to_message(r) for r in self.connections.read(sql, (source_id, *params))]
 
     def recent_messages(
-        self,
-        source_id: int,
-        limit: int,
-        *,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        include_service: bool = False,
-        with_text_only: bool = False,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
+        self, source_id: int, limit: int, filter: MessageFilter = MessageFilter()
     ) -> list[Message]:
-        """The most recent ``limit`` messages with ``since <= posted_at <= until`` (of one
-        topic and some senders when given), oldest first."""
-        window = {"since": since, "until": until, "topic_id": topic_id}
-        rows = self._newest(
-            MSG_COLUMNS,
-            source_id,
-            limit,
-            sender_peer_ids=sender_peer_ids,
-            include_service=include_service,
-            with_text_only=with_text_only,
-            **window,
-        )
+        """The most recent ``limit`` messages ``filter`` takes, oldest first."""
+        rows = self._newest(MSG_COLUMNS, source_id, limit, filter)
         return [to_message(r) for r in reversed(rows)]
 
     def scan_window(
-        self,
-        source_id: int,
-        limit: int,
-        *,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
+        self, source_id: int, limit: int, filter: MessageFilter = MessageFilter()
     ) -> list[tuple[int, int, str]]:
-        """The most recent ``limit`` searchable messages in ``[since, until]``, newest first,
-        taken after the topic and sender filters when given.
+        """The most recent ``limit`` searchable messages (text, not service) ``filter``
+        takes, newest first: the window is taken after its filters.
 
         Rows are ``(message id, posted_at in Unix seconds, text)``: a search at 10,000
         messages spends its time scoring rather than building ``Message`` objects.
         """
-        return self._newest(
-            "message_id, posted_at, text",
-            source_id,
-            limit,
-            since=since,
-            until=until,
-            with_text_only=True,
-            topic_id=topic_id,
-            sender_peer_ids=sender_peer_ids,
-        )
+        return self._newest("message_id, posted_at, text", source_id, limit, filter.searchable())
 
     def index_rows(self, source_id: int) -> list[tuple[int, int, str, int | None, str | None]]:
         """Every searchable message of a source (text, not service), newest first, as
         ``(message id, posted_at in Unix seconds, text, topic id, sender peer id)``: what
         an in-memory search index holds (``toolkit.search.index``)."""
-        where, params = message_filters(arrays=self.dialect.arrays, with_text_only=True)
+        where, params = self._where(MessageFilter().searchable())
         return self.connections.read(
             "SELECT message_id, posted_at, text, topic_id, sender_peer_id FROM messages "
             f"WHERE source_id = ?{where} ORDER BY posted_at DESC, message_id DESC",
@@ -145,22 +83,12 @@ class Reads(UsesConnections):
         )
 
     def message_outline(
-        self,
-        source_id: int,
-        *,
-        topic_id: int | None = None,
-        sender_peer_ids: Sequence[str] | None = None,
+        self, source_id: int, filter: MessageFilter = MessageFilter()
     ) -> list[tuple[int, int, int]]:
-        """Every message with text (not service), of one topic and some senders when
-        given, in posting order, as ``(message id, posted_at in Unix seconds, characters
-        of text)``: three integers a row, so that sampling a source of a million messages
-        reads no text."""
-        where, params = message_filters(
-            arrays=self.dialect.arrays,
-            with_text_only=True,
-            topic_id=topic_id,
-            sender_peer_ids=sender_peer_ids,
-        )
+        """Every searchable message (text, not service) ``filter`` takes, in posting
+        order, as ``(message id, posted_at in Unix seconds, characters of text)``: three
+        integers a row, so that sampling a source of a million messages reads no text."""
+        where, params = self._where(filter.searchable())
         rows = self.connections.read(
             "SELECT message_id, posted_at, LENGTH(text) FROM messages "
             f"WHERE source_id = ?{where} ORDER BY posted_at, message_id",
@@ -168,9 +96,9 @@ class Reads(UsesConnections):
         )
         return [(int(i), int(at), int(n)) for i, at, n in rows]
 
-    def _newest(self, columns: str, source_id: int, limit: int, **filters: Any) -> list[Any]:
-        """``columns`` of the ``limit`` newest messages passing ``filters``, newest first."""
-        where, params = message_filters(arrays=self.dialect.arrays, until_inclusive=True, **filters)
+    def _newest(self, columns: str, source_id: int, limit: int, filter: MessageFilter) -> list[Any]:
+        """``columns`` of the ``limit`` newest messages ``filter`` takes, newest first."""
+        where, params = self._where(filter)
         return self.connections.read(
             f"SELECT {columns} FROM messages WHERE source_id = ?{where} "
             "ORDER BY posted_at DESC, message_id DESC LIMIT ?",

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import numpy as np
 
 from toolkit.errors import ApiKeyNotFound
-from toolkit.models import ApiKeyRecord, CacheEntry, Message
+from toolkit.models import ApiKeyRecord, CacheEntry, Message, NewApiKey
 from toolkit.store.base import Vector
 from toolkit.store.connections import UsesConnections
 from toolkit.store.rows import (
@@ -102,20 +102,13 @@ class Records(UsesConnections):
         return int(rows[0][0])
 
     # API keys ----------------------------------------------------------------------------
-    def add_api_key(
-        self,
-        *,
-        name: str,
-        prefix: str,
-        key_hash: str,
-        scopes: Iterable[str],
-        created_at: datetime | None = None,
-    ) -> ApiKeyRecord:
-        """Store a new key's hash and scopes, created now unless ``created_at`` is given."""
+    def add_api_key(self, key: NewApiKey) -> ApiKeyRecord:
+        """Store a new key's hash and scopes, created now unless ``key.created_at`` is set."""
+        scopes, created_at = " ".join(sorted(key.scopes)), ts(key.created_at or _now())
         row = self.connections.write(
             "INSERT INTO api_keys (name, prefix, key_hash, scopes, created_at) "
             f"VALUES (?, ?, ?, ?, ?) RETURNING {KEY_COLUMNS}",
-            (name, prefix, key_hash, " ".join(sorted(set(scopes))), ts(created_at or _now())),
+            (key.name, key.prefix, key.key_hash, scopes, created_at),
         )[0]
         return to_key_record(row)
 

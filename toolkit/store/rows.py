@@ -12,7 +12,15 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, NotRequired, Protocol, TypedDict
 
-from toolkit.models import ApiKeyRecord, Message, Reactions, Source, SourceKind, reaction_counts
+from toolkit.models import (
+    ApiKeyRecord,
+    Message,
+    MessageFilter,
+    Reactions,
+    Source,
+    SourceKind,
+    reaction_counts,
+)
 
 MSG_COLUMNS = (
     "source_id, message_id, posted_at, edited_at, sender_peer_id, sender_name, text, "
@@ -172,45 +180,38 @@ def posting_order(*, newest_first: bool = False, alias: str = "") -> str:
     return f"ORDER BY {a}posted_at{way}, {a}message_id{way}"
 
 
-def message_filters(
-    *,
-    arrays: bool,
-    since: datetime | None = None,
-    until: datetime | None = None,
-    include_service: bool = False,
-    with_text_only: bool = False,
-    until_inclusive: bool = False,
-    topic_id: int | None = None,
-    sender_peer_ids: Sequence[str] | None = None,
-) -> tuple[str, list[Any]]:
-    """``" AND ..."`` clauses and their parameters for a window of messages.
+def filter_clause(where: MessageFilter, *, arrays: bool) -> tuple[str, list[Any]]:
+    """``" AND ..."`` clauses and their parameters that take the messages ``where``
+    takes: the one place a ``MessageFilter`` becomes SQL (``arrays``: the dialect binds a
+    list to ``= ANY(?)``; else the senders are spelled out in ``IN (...)``).
 
     Stored times are whole seconds: a bound with a fraction is rounded so that
     ``posted_at >= 12:03:00.5`` does not take a message of 12:03:00.
-    ``sender_peer_ids=[]`` matches nothing; ``None`` does not filter.
     """
     clauses: list[str] = []
     params: list[Any] = []
-    if topic_id is not None:
+    if where.topic_id is not None:
         clauses.append("topic_id = ?")
-        params.append(int(topic_id))
-    if sender_peer_ids is not None:
-        senders = list(dict.fromkeys(sender_peer_ids))
+        params.append(int(where.topic_id))
+    if where.sender_peer_ids is not None:
+        senders = list(where.sender_peer_ids)
         if arrays:
             clauses.append("sender_peer_id = ANY(?)")
             params.append(senders)
         else:  # an empty list matches nothing
             clauses.append(f"sender_peer_id IN ({','.join('?' * len(senders)) or 'NULL'})")
             params.extend(senders)
-    if since is not None:
+    if where.since is not None:
         clauses.append("posted_at >= ?")
-        params.append(math.ceil(since.timestamp()))
-    if until is not None:
-        clauses.append("posted_at <= ?" if until_inclusive else "posted_at < ?")
-        bound = until.timestamp()
-        params.append(math.floor(bound) if until_inclusive else math.ceil(bound))
-    if not include_service:
+        params.append(math.ceil(where.since.timestamp()))
+    if where.until is not None:
+        clauses.append("posted_at <= ?")
+        params.append(math.floor(where.until.timestamp()))
+    if where.before is not None:
+        clauses.append("posted_at < ?")
+        params.append(math.ceil(where.before.timestamp()))
+    if not where.include_service:
         clauses.append("NOT is_service")
-    if with_text_only:
+    if where.with_text_only:
         clauses.append("text != ''")
     return "".join(f" AND {c}" for c in clauses), params

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, tzinfo
 
-from toolkit.models import Message, SourceKind
+from toolkit.models import Message, MessageFilter, SourceKind
 from toolkit.store.base import MessageStore
 from toolkit.summarize.lang import LanguagePack
 from toolkit.summarize.sample import spread
@@ -60,9 +60,7 @@ def read_source(
     store: MessageStore,
     source_id: int,
     limit: int,
-    *,
-    topic_id: int | None = None,
-    sender_peer_ids: Sequence[str] | None = None,
+    where: MessageFilter = MessageFilter(),
 ) -> tuple[list[Message], Coverage | None]:
     """The messages with text a source summary reads (posting order) and its coverage
     (``None`` when the source has no message with text).
@@ -71,20 +69,21 @@ def read_source(
         store: the message store.
         source_id: the source's id in the store.
         limit: how many messages to read at most (all when there are no more).
-        topic_id, sender_peer_ids: the request's filters, taken before the sample.
+        where: the request's filters (topic, senders), taken before the sample.
     """
-    outline = store.message_outline(source_id, topic_id=topic_id, sender_peer_ids=sender_peer_ids)
+    outline = store.message_outline(source_id, where)
     if not outline:
         return [], None
     picked = spread([(at, chars) for _, at, chars in outline], limit)
     messages = store.get_messages(source_id, [outline[i][0] for i in picked])
+    # The people of the source (its topic), whatever senders the request asks for.
+    everyone = MessageFilter(topic_id=where.topic_id)
     coverage = Coverage(
         total=len(outline),
         read=len(messages),
         first=datetime.fromtimestamp(outline[0][1], tz=UTC),
         last=datetime.fromtimestamp(outline[-1][1], tz=UTC),
-        # The people of the source (its topic), whatever senders the request asks for.
-        writers=max(store.count_senders(source_id, topic_id=topic_id), authors(messages)),
+        writers=max(store.count_senders(source_id, everyone), authors(messages)),
         readers=authors(messages),
     )
     return messages, coverage

@@ -30,10 +30,9 @@ from datetime import UTC, tzinfo
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
 from toolkit.errors import InvalidRequest
-from toolkit.models import Message, Source, SourceRef, Summary, utc
+from toolkit.models import Message, MessageFilter, Source, SourceRef, Summary, utc
 from toolkit.refs import message_link, resolve_source
 from toolkit.requests import MAX_SOURCE_MESSAGES, SourceSummaryRequest, SummaryRequest
-from toolkit.search.request import check_filters
 from toolkit.store.base import MessageStore
 from toolkit.summarize.cache import cache_key, load_cached, store_cached
 from toolkit.summarize.context import SummaryContext
@@ -85,15 +84,11 @@ def _topic(
 
 def _scope(
     store: MessageStore, request: SummaryRequest | SourceSummaryRequest
-) -> tuple[Source, SourceRef, int | None, list[str] | None]:
-    """The request's source, its reference, and its checked topic and sender filters (a
+) -> tuple[Source, SourceRef, MessageFilter]:
+    """The request's source, its reference, and the checked filter of what it reads (a
     topic link's topic unless the request names one)."""
     source, source_ref = resolve_source(store, request.source_ref)
-    topic_id, senders = check_filters(
-        topic_id=source_ref.topic_id if request.topic_id is None else request.topic_id,
-        sender_peer_ids=request.sender_peer_ids,
-    )
-    return source, source_ref, topic_id, senders
+    return source, source_ref, request.message_filter(source_ref.topic_id)
 
 
 def _run(
@@ -205,11 +200,9 @@ def summarize_period(
     if start >= end:
         raise InvalidRequest("ended_at must be after started_at", field="ended_at")
     settings = _engine_settings(settings, request.engine)
-    source, source_ref, topic_id, senders = _scope(store, request)
-    messages = _with_text(
-        store.messages_in_period(source.id, start, end, topic_id=topic_id, sender_peer_ids=senders)
-    )
-    topic, topics = _topic(store, source, topic_id, language)
+    source, source_ref, where = _scope(store, request)
+    messages = _with_text(store.messages_in_period(source.id, where))
+    topic, topics = _topic(store, source, where.topic_id, language)
     kind = request.kind or source.kind
     ctx = SummaryContext(
         "period", kind, source.title, language, start, end, topic, topics, _zone(source)
@@ -251,12 +244,10 @@ def summarize_source(
             f"messages_limit must be between 1 and {MAX_SOURCE_MESSAGES}", field="messages_limit"
         )
     settings = _engine_settings(settings, request.engine)
-    source, source_ref, topic_id, senders = _scope(store, request)
-    messages, coverage = read_source(
-        store, source.id, limit, topic_id=topic_id, sender_peer_ids=senders
-    )
+    source, source_ref, where = _scope(store, request)
+    messages, coverage = read_source(store, source.id, limit, where)
     messages = _with_text(messages)
-    topic, topics = _topic(store, source, topic_id, language)
+    topic, topics = _topic(store, source, where.topic_id, language)
     ctx = SummaryContext(
         "source",
         source.kind,

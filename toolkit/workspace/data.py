@@ -16,9 +16,9 @@ from toolkit.ingest.export import import_export
 from toolkit.ingest.export_report import ImportReport
 from toolkit.ingest.live import MessengerClient, TelethonMessengerClient
 from toolkit.ingest.sync import run_sync
-from toolkit.models import Message, Source, SourceStats, SyncReport, TopicStats
+from toolkit.models import Message, MessageFilter, Source, SourceStats, SyncReport, TopicStats
 from toolkit.refs import SourceArg, parse_ref
-from toolkit.search.request import check_filters
+from toolkit.requests import check_filters
 from toolkit.store.health import HealthProbe, StoreHealth
 from toolkit.timeparse import When, lower_bound, upper_bound, zone_name
 from toolkit.workspace.assembly import Assembly, Progress
@@ -97,15 +97,14 @@ class Library:
             topic_id=echoed.topic_id if topic_id is None else topic_id,
             sender_peer_ids=sender_peer_ids,
         )
-        return self.assembly.store.recent_messages(
-            source.id,
-            limit,
+        where = MessageFilter(
             since=lower_bound(since, "since"),
             until=upper_bound(until, "until"),
             include_service=include_service,
             topic_id=topic_id,
             sender_peer_ids=senders,
         )
+        return self.assembly.store.recent_messages(source.id, limit, where)
 
     def set_timezone(self, ref: SourceArg, zone: str) -> Source:
         """Set a source's own time zone, in which its summaries read "tomorrow at 13:40".

@@ -12,7 +12,7 @@ import pytest
 
 from toolkit.errors import ImportFormatError, InvalidRequest, InvalidSourceRef
 from toolkit.ingest import import_export
-from toolkit.models import Message, SourceKind
+from toolkit.models import Message, MessageFilter, SourceKind
 from toolkit.refs import message_link, parse_ref
 from toolkit.store import SQLiteStore
 
@@ -203,7 +203,7 @@ def test_media_messages_keep_caption_and_mark_media(store: SQLiteStore, tmp_path
     ]  # fmt: skip
     source_id = got[1].source_id
     # A photo without a caption says nothing to search; the sticker and the file do.
-    recent = store.recent_messages(source_id, 10, with_text_only=True)
+    recent = store.recent_messages(source_id, 10, MessageFilter(with_text_only=True))
     assert {m.messenger_message_id for m in recent} == {2, 3, 4, 5, 6, 7}
 
 
@@ -230,7 +230,7 @@ def test_service_messages_are_kept_as_such(store: SQLiteStore, tmp_path: Path) -
     (item,) = report.sources
     assert (item.result.inserted, item.skipped) == (9, 1)
     sid = item.source.id
-    got = store.messages_in_period(sid, None, None, include_service=True)
+    got = store.messages_in_period(sid, MessageFilter(include_service=True))
     assert [m.text for m in got if m.is_service] == [
         "Alice created the group «Club»", "Alice joined the group", "Alice added Bob and Carol",
         "Alice joined the group via an invite link", "Alice pinned message 5",

@@ -42,7 +42,7 @@ def test_a_zip_of_an_html_export_imports_every_page_in_order(
     assert report.total.inserted == 23
     assert "HTML export, 5 pages" in report.line()
     source = report.sources[0].source
-    stored = db.messages_in_period(source.id, None, None)
+    stored = db.messages_in_period(source.id)
     assert [m.messenger_message_id for m in stored] == list(range(1, 24))
 
 
@@ -115,7 +115,7 @@ def test_an_export_in_both_formats_is_read_from_its_json(db: SQLiteStore, tmp_pa
     assert "HTML export" not in report.line()
     source = report.sources[0].source
     assert source.internal_id == 2004
-    senders = {m.sender_peer_id for m in db.messages_in_period(source.id, None, None)}
+    senders = {m.sender_peer_id for m in db.messages_in_period(source.id)}
     assert senders == {"user2004", "user2005"}
     folder = tmp_path / "folder"
     folder.mkdir()

@@ -13,7 +13,7 @@ from export_builders import LOCAL, account, chat, forum, message, service, when,
 from toolkit.errors import ImportFormatError, InvalidRequest
 from toolkit.ingest import import_export
 from toolkit.ingest.export_report import ImportReport
-from toolkit.models import Message, Source
+from toolkit.models import Message, MessageFilter, Source
 from toolkit.refs import message_link, parse_ref
 from toolkit.store import SQLiteStore
 
@@ -30,7 +30,7 @@ def _import(
 ) -> tuple[ImportReport, list[Message]]:
     report = import_export(db, write(tmp_path / "result.json", export), **kwargs)
     source_id = report.sources[0].source.id
-    return report, db.messages_in_period(source_id, None, None, include_service=True)
+    return report, db.messages_in_period(source_id, MessageFilter(include_service=True))
 
 
 def _links(source: Source, messages: list[Message]) -> dict[int, str]:
@@ -166,7 +166,7 @@ def test_the_offset_is_learned_from_messages_that_carry_both_dates(
         ]
     )
     report = import_export(db, write(tmp_path / "result.json", export))
-    old = db.messages_in_period(report.sources[1].source.id, None, None)[0]
+    old = db.messages_in_period(report.sources[1].source.id)[0]
     assert old.posted_at == when(2)
     assert "read at UTC+3 h" in report.line()
 
@@ -259,13 +259,13 @@ def test_topic_and_sender_filters_take_the_window_after_filtering(
 ) -> None:
     report, _ = _import(db, tmp_path, forum())
     sid = report.sources[0].source.id
-    in_releases = db.recent_messages(sid, 100, topic_id=3)
+    in_releases = db.recent_messages(sid, 100, MessageFilter(topic_id=3))
     assert [m.messenger_message_id for m in in_releases] == [4, 5, 9]
-    assert [r[0] for r in db.scan_window(sid, 2, topic_id=3)] == [9, 5]
-    bobs = db.scan_window(sid, 1, sender_peer_ids=["user1002"])
+    assert [r[0] for r in db.scan_window(sid, 2, MessageFilter(topic_id=3))] == [9, 5]
+    bobs = db.scan_window(sid, 1, MessageFilter(sender_peer_ids=["user1002"]))
     assert [r[0] for r in bobs] == [11]  # Bob's most recent, not the source's
-    assert db.count_messages(sid, topic_id=6, sender_peer_ids=["user1002"]) == 1
-    assert db.scan_window(sid, 10, sender_peer_ids=[]) == []
+    assert db.count_messages(sid, MessageFilter(topic_id=6, sender_peer_ids=["user1002"])) == 1
+    assert db.scan_window(sid, 10, MessageFilter(sender_peer_ids=[])) == []
 
 
 @pytest.mark.parametrize(

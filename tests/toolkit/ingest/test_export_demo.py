@@ -12,7 +12,7 @@ import pytest
 
 from toolkit.demo import demo_files
 from toolkit.ingest import ImportReport, import_export
-from toolkit.models import Message, SourceKind
+from toolkit.models import Message, MessageFilter, SourceKind
 from toolkit.refs import message_link
 from toolkit.store import SQLiteStore
 
@@ -26,7 +26,7 @@ def demo() -> Iterator[tuple[SQLiteStore, list[ImportReport]]]:
 
 
 def _all(store: SQLiteStore, source_id: int) -> list[Message]:
-    return store.messages_in_period(source_id, None, None, include_service=True)
+    return store.messages_in_period(source_id, MessageFilter(include_service=True))
 
 
 def test_demo_files_are_shipped_with_their_readme() -> None:

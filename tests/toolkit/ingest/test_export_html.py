@@ -24,7 +24,7 @@ from toolkit.errors import ImportFormatError, InvalidRequest
 from toolkit.ingest import import_export
 from toolkit.ingest.export_html import parse_title_date, synthetic_chat_id
 from toolkit.ingest.export_report import ImportReport
-from toolkit.models import Message, Source
+from toolkit.models import Message, MessageFilter, Source
 from toolkit.store import SQLiteStore
 
 _NOT_CARRIED = ("source_id", "sender_peer_id")
@@ -32,7 +32,7 @@ _NOT_CARRIED = ("source_id", "sender_peer_id")
 
 def _stored(store: SQLiteStore, report: ImportReport) -> tuple[Source, list[Message]]:
     source = report.sources[0].source
-    return source, store.messages_in_period(source.id, None, None, include_service=True)
+    return source, store.messages_in_period(source.id, MessageFilter(include_service=True))
 
 
 def _both(
@@ -211,7 +211,7 @@ def test_html_after_json_with_the_chat_id_lands_on_the_same_source(tmp_path: Pat
         assert (report.total.inserted, report.total.updated) == (0, 0)
         # The HTML has no sender ids: the stored ones are kept.
         source = report.sources[0].source
-        stored = store.messages_in_period(source.id, None, None, include_service=True)
+        stored = store.messages_in_period(source.id, MessageFilter(include_service=True))
         assert {m.sender_peer_id for m in stored if not m.is_service} >= {"user2001"}
         # The service messages came with their neighbour's time: the stored one is kept.
         assert "came with another posting time than stored" in report.line()
@@ -293,11 +293,7 @@ def test_reactions_are_read_wherever_the_message_block_holds_them(tmp_path: Path
     try:
         report = import_export(store, folder, ref="c/2004")
         source = report.sources[0].source
-        (third,) = [
-            m
-            for m in store.messages_in_period(source.id, None, None)
-            if m.messenger_message_id == 3
-        ]
+        (third,) = [m for m in store.messages_in_period(source.id) if m.messenger_message_id == 3]
         assert third.reactions == (("😂", 2),)
         assert third.forwarded_from == "Anna Lee"
     finally:
@@ -330,8 +326,7 @@ def test_reactions_nested_where_no_version_puts_them_are_still_read(
     try:
         report = import_export(store, folder, ref="c/2004")
         by_id = {
-            m.messenger_message_id: m
-            for m in store.messages_in_period(report.sources[0].source.id, None, None)
+            m.messenger_message_id: m for m in store.messages_in_period(report.sources[0].source.id)
         }
         assert by_id[2].reactions == (("🎉", 7),)
         assert by_id[1].reactions == (("👍", 4),)

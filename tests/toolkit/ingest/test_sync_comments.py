@@ -53,7 +53,7 @@ def test_comments_are_stored_in_the_discussion_group_replying_to_their_post(
     assert report.discussion.internal_id == DISCUSSION.id
     group = db.get_source(GROUP_REF)
     assert (group.title, group.kind) == ("Daily News Chat", SourceKind.CHAT)
-    stored = {m.messenger_message_id: m for m in db.messages_in_period(group.id, None, None)}
+    stored = {m.messenger_message_id: m for m in db.messages_in_period(group.id)}
     assert sorted(stored) == [101, 103, 110, 111, 112, 120]
     assert stored[101].text == "Road works on Main Street"
     assert stored[101].forwarded_from == "Daily News"

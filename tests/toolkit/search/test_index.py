@@ -14,10 +14,10 @@ from search_reference import BagOfWordsEmbedder
 
 from toolkit.embeddings import similarity_floor
 from toolkit.ingest.export import import_export
-from toolkit.models import Message, SourceKind
+from toolkit.models import Message, MessageFilter, SourceKind
 from toolkit.refs import message_link
 from toolkit.requests import SearchRequest
-from toolkit.search.index import MAX_BLOCKS, MIN_BLOCK_ROWS, SearchIndex, WindowFilters
+from toolkit.search.index import MAX_BLOCKS, MIN_BLOCK_ROWS, SearchIndex
 from toolkit.search.scorer import compute_signals, fuse
 from toolkit.search.searcher import SCORE_DECIMALS, Searcher
 from toolkit.search.textcache import TextCache
@@ -43,7 +43,7 @@ def reference_ranking(
 ) -> list[tuple[int, float]]:
     """The search as it was before the index: the store's scan window, a text cache,
     every vector embedded; (message id, score) best first, ties newest first."""
-    rows = store.scan_window(source_id, scan, **filters)  # type: ignore[arg-type]
+    rows = store.scan_window(source_id, scan, MessageFilter(**filters))  # type: ignore[arg-type]
     if not rows:
         return []
     ids = np.array([r[0] for r in rows], dtype=np.int64)
@@ -166,10 +166,9 @@ def test_the_window_selection_is_the_stores_scan_window() -> None:
         topic = rng.choice([None, 1, 7, 99])
         senders: Sequence[str] | None = rng.choice([None, [], ["user2"], ["user1", "user4"]])
         limit = rng.choice([1, 10, 300])
-        rows = store.scan_window(
-            source_id, limit, since=since, until=until, topic_id=topic, sender_peer_ids=senders
-        )
-        positions = index.select(limit, WindowFilters(since, until, topic, senders))
+        window = MessageFilter(since=since, until=until, topic_id=topic, sender_peer_ids=senders)
+        rows = store.scan_window(source_id, limit, window)
+        positions = index.select(limit, window)
         assert index.ids[positions].tolist() == [r[0] for r in rows]
 
 

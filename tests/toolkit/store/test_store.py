@@ -6,13 +6,22 @@ from __future__ import annotations
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from store_backends import Store, outside_query, snapshot
 
 from toolkit.errors import ApiKeyNotFound, SourceNotFound, StoreError
-from toolkit.models import CacheEntry, Message, Source, SourceKind, SourceRef
+from toolkit.models import (
+    CacheEntry,
+    Message,
+    MessageFilter,
+    NewApiKey,
+    Source,
+    SourceKind,
+    SourceRef,
+)
 from toolkit.store import SQLiteStore
 from toolkit.store.migrations import migrate, migration_names
 
@@ -120,34 +129,43 @@ def timeline(store: Store, source: Source) -> Source:
     return source
 
 
+def _period(store: Store, source: Source, **where: Any) -> list[int]:
+    """Ids of ``messages_in_period`` with ``MessageFilter(**where)``."""
+    return ids(store.messages_in_period(source.id, MessageFilter(**where)))
+
+
+def _newest(store: Store, source: Source, limit: int, **where: Any) -> list[int]:
+    """Ids of ``recent_messages`` with ``MessageFilter(**where)``."""
+    return ids(store.recent_messages(source.id, limit, MessageFilter(**where)))
+
+
 def test_period_is_half_open_and_ordered(store: Store, timeline: Source) -> None:
-    assert ids(store.messages_in_period(timeline.id, at(3), at(6))) == [3, 4, 5]
-    assert ids(store.messages_in_period(timeline.id, at(9), None)) == [9, 10, 12]
-    both = store.messages_in_period(timeline.id, at(9), None, include_service=True)
-    assert ids(both) == [9, 10, 11, 12]
-    assert ids(store.messages_in_period(timeline.id, None, at(3))) == [1, 2]
-    assert ids(store.messages_in_period(timeline.id, None, None, limit=3)) == [1, 2, 3]
+    assert _period(store, timeline, since=at(3), before=at(6)) == [3, 4, 5]
+    assert _period(store, timeline, since=at(9)) == [9, 10, 12]
+    assert _period(store, timeline, since=at(9), include_service=True) == [9, 10, 11, 12]
+    assert _period(store, timeline, before=at(3)) == [1, 2]
+    assert ids(store.messages_in_period(timeline.id, limit=3)) == [1, 2, 3]
+    # ``until`` is inclusive, ``before`` is not; both together take the tighter one.
+    assert _period(store, timeline, until=at(3)) == [1, 2, 3]
+    assert _period(store, timeline, until=at(3), before=at(3)) == [1, 2]
 
 
 def test_period_bounds_with_fractions_of_a_second(store: Store, timeline: Source) -> None:
     half = timedelta(milliseconds=500)
     # A message at 12:03:00 is before 12:03:00.5 and not at or after it.
-    assert ids(store.messages_in_period(timeline.id, at(1), at(3) + half)) == [1, 2, 3]
-    assert ids(store.messages_in_period(timeline.id, at(3) + half, at(6))) == [4, 5]
-    assert ids(store.recent_messages(timeline.id, 5, since=at(3) + half, until=at(6) - half)) == [
-        4,
-        5,
-    ]
+    assert _period(store, timeline, since=at(1), before=at(3) + half) == [1, 2, 3]
+    assert _period(store, timeline, since=at(3) + half, before=at(6)) == [4, 5]
+    assert _newest(store, timeline, 5, since=at(3) + half, until=at(6) - half) == [4, 5]
 
 
 def test_recent_messages_are_the_newest_oldest_first(store: Store, timeline: Source) -> None:
     assert ids(store.recent_messages(timeline.id, 3)) == [9, 10, 12]
-    assert ids(store.recent_messages(timeline.id, 3, with_text_only=True)) == [8, 9, 10]
-    assert ids(store.recent_messages(timeline.id, 3, include_service=True)) == [10, 11, 12]
+    assert _newest(store, timeline, 3, with_text_only=True) == [8, 9, 10]
+    assert _newest(store, timeline, 3, include_service=True) == [10, 11, 12]
     # Bounds are inclusive on both sides.
-    assert ids(store.recent_messages(timeline.id, 10, since=at(3), until=at(5))) == [3, 4, 5]
-    assert ids(store.recent_messages(timeline.id, 2, until=at(5))) == [4, 5]
-    assert store.recent_messages(timeline.id, 5, since=at(30)) == []
+    assert _newest(store, timeline, 10, since=at(3), until=at(5)) == [3, 4, 5]
+    assert _newest(store, timeline, 2, until=at(5)) == [4, 5]
+    assert _newest(store, timeline, 5, since=at(30)) == []
 
 
 def test_neighbours_in_posting_order(store: Store, timeline: Source) -> None:
@@ -168,7 +186,7 @@ def test_get_and_iter_messages_follow_posting_order(store: Store, timeline: Sour
 
 def test_counts_and_stats_leave_service_messages_out(store: Store, timeline: Source) -> None:
     assert store.count_messages(timeline.id) == 11
-    assert store.count_messages(timeline.id, include_service=True) == 12
+    assert store.count_messages(timeline.id, MessageFilter(include_service=True)) == 12
     stats = store.source_stats(timeline.id)
     assert (stats.message_count, stats.first_message_at, stats.last_message_at) == (
         11,
@@ -213,7 +231,7 @@ def test_a_failed_transaction_leaves_nothing(store: Store, source: Source) -> No
     # The store is usable afterwards, and a successful transaction commits.
     with store.transaction():
         store.upsert_messages([m(source, 3, 3)])
-    assert ids(store.messages_in_period(source.id, None, None)) == [1, 3]
+    assert ids(store.messages_in_period(source.id)) == [1, 3]
 
 
 def test_writes_are_visible_to_another_connection_only_on_commit(
@@ -254,7 +272,9 @@ def test_an_unopenable_store_is_a_store_error(tmp_path: Path) -> None:
 
 def test_api_keys_lifecycle(store: Store) -> None:
     record = store.add_api_key(
-        name="dev", prefix="mlk_abc", key_hash="h" * 64, scopes=["search.read", "sources.read"]
+        NewApiKey(
+            name="dev", prefix="mlk_abc", key_hash="h" * 64, scopes=["search.read", "sources.read"]
+        )
     )
     assert record.scopes == frozenset({"search.read", "sources.read"})
     assert record.active
@@ -263,7 +283,7 @@ def test_api_keys_lifecycle(store: Store) -> None:
     assert found == (record, "h" * 64)
     assert store.api_key_by_prefix("mlk_zzz") is None
     store.touch_api_key(record.id, at(1))
-    second = store.add_api_key(name="ci", prefix="mlk_def", key_hash="g" * 64, scopes=[])
+    second = store.add_api_key(NewApiKey(name="ci", prefix="mlk_def", key_hash="g" * 64, scopes=[]))
     assert [k.name for k in store.list_api_keys()] == ["dev", "ci"]
     revoked = store.revoke_api_key("mlk_abc")
     assert not revoked.active
@@ -277,7 +297,7 @@ def test_api_keys_lifecycle(store: Store) -> None:
 
 def test_api_key_times_can_be_given(store: Store) -> None:
     made = store.add_api_key(
-        name="old", prefix="mlk_old", key_hash="h" * 64, scopes=[], created_at=at(0)
+        NewApiKey(name="old", prefix="mlk_old", key_hash="h" * 64, scopes=[], created_at=at(0))
     )
     assert made.created_at == at(0)
     assert store.revoke_api_key("mlk_old", at=at(5)).revoked_at == at(5)
@@ -312,4 +332,4 @@ def test_senders_are_counted_per_source_and_topic(store: Store, source: Source) 
         ]
     )
     assert store.count_senders(source.id) == 3
-    assert store.count_senders(source.id, topic_id=5) == 2
+    assert store.count_senders(source.id, MessageFilter(topic_id=5)) == 2

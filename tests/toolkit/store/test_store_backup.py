@@ -20,7 +20,7 @@ from benchmarks.pg_server import PgServer
 from benchmarks.synthetic import write_export
 from toolkit.errors import InvalidRequest, StoreError
 from toolkit.ingest import import_export
-from toolkit.models import Message, SourceKind
+from toolkit.models import Message, NewApiKey, SourceKind
 from toolkit.store import SQLiteStore, backup
 from toolkit.store.backends import open_location
 from toolkit.store.backup import backup_store, restore_store
@@ -273,7 +273,9 @@ def test_a_backup_of_a_live_postgres_store_is_one_snapshot_and_restores(
     store = PostgresStore(pg_url, pool_size=4)
     try:
         _seed(store, tmp_path)
-        store.add_api_key(name="ops", prefix="mlk_abc", key_hash="h" * 64, scopes=["search.read"])
+        store.add_api_key(
+            NewApiKey(name="ops", prefix="mlk_abc", key_hash="h" * 64, scopes=["search.read"])
+        )
         load = _Load(store, tmp_path).start()
         try:
             report = backup_store(store, tmp_path / "pg.sqlite3")

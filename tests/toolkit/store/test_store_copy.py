@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from toolkit.models import Message, SourceKind, SourceRef, UpsertResult
+from toolkit.models import Message, MessageFilter, NewApiKey, SourceKind, SourceRef, UpsertResult
 from toolkit.store import SQLiteStore
 from toolkit.store.copy import copy_store
 from toolkit.store.postgres import PostgresStore
@@ -40,12 +40,18 @@ def _fill(store: SQLiteStore) -> None:
     store.put_vectors(forum.id, "m2", [(3, np.ones(3, dtype=np.float32))])
     store.set_watermark(forum.id, 7, T0 + timedelta(days=1))
     live = store.add_api_key(
-        name="live", prefix="mlk_live", key_hash="a" * 64, scopes=["search.read"], created_at=T0
+        NewApiKey(
+            name="live", prefix="mlk_live", key_hash="a" * 64, scopes=["search.read"], created_at=T0
+        )
     )
     store.touch_api_key(live.id, T0 + timedelta(hours=3))
-    store.add_api_key(name="gone", prefix="mlk_gone", key_hash="b" * 64, scopes=[], created_at=T0)
+    store.add_api_key(
+        NewApiKey(name="gone", prefix="mlk_gone", key_hash="b" * 64, scopes=[], created_at=T0)
+    )
     store.revoke_api_key("mlk_gone", at=T0 + timedelta(hours=1))
-    messages = store.messages_in_period(forum.id, CTX.started_at, CTX.ended_at)
+    messages = store.messages_in_period(
+        forum.id, MessageFilter(since=CTX.started_at, before=CTX.ended_at)
+    )
     store.cache_put(cache_key(forum, CTX, "extractive-test", messages), '{"summary": "posts"}')
     store.cache_put("other", "value")
 
@@ -73,7 +79,9 @@ def _picture(store: SQLiteStore | PostgresStore) -> dict[str, object]:
 def _cached_summary(store: SQLiteStore | PostgresStore) -> str | None:
     """The cached summary of ``CTX`` as this store's own ids find it."""
     forum = store.get_source(SourceRef(raw="@forum", handle="forum"))
-    messages = store.messages_in_period(forum.id, CTX.started_at, CTX.ended_at)
+    messages = store.messages_in_period(
+        forum.id, MessageFilter(since=CTX.started_at, before=CTX.ended_at)
+    )
     return store.cache_get(cache_key(forum, CTX, "extractive-test", messages))
 
 

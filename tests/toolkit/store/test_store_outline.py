@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from store_backends import Store
 
-from toolkit.models import Message, SourceKind
+from toolkit.models import Message, MessageFilter, SourceKind
 
 pytestmark = pytest.mark.both_stores
 
@@ -34,7 +34,9 @@ def test_the_outline_is_every_message_with_text_in_posting_order(store: Store) -
         (3, start + 2 * day, 13),  # characters, not bytes
         (5, start + 2 * day, 21),
     ]
-    assert store.message_outline(source.id, topic_id=9) == [(5, start + 2 * day, 21)]
-    assert store.message_outline(source.id, sender_peer_ids=["user1"]) == [(3, start + 2 * day, 13)]
-    assert store.message_outline(source.id, sender_peer_ids=[]) == []
+    assert store.message_outline(source.id, MessageFilter(topic_id=9)) == [(5, start + 2 * day, 21)]
+    assert store.message_outline(source.id, MessageFilter(sender_peer_ids=["user1"])) == [
+        (3, start + 2 * day, 13)
+    ]
+    assert store.message_outline(source.id, MessageFilter(sender_peer_ids=[])) == []
     assert store.message_outline(other.id + 100) == []

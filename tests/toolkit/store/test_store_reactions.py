@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from store_backends import Store, outside_query
 
-from toolkit.models import Message, SourceKind
+from toolkit.models import Message, MessageFilter, SourceKind
 from toolkit.store import SQLiteStore
 from toolkit.store.copy import copy_store
 from toolkit.store.rows import reactions_json, read_reactions
@@ -41,7 +41,8 @@ def test_every_reader_gives_them_back(store: Store) -> None:
     assert (second.reactions, second.views, second.forwards) == ((), None, None)
     assert [m.reactions for m in store.iter_messages(sid)] == [THUMBS, (), (("🔥", 1),)]
     assert store.recent_messages(sid, 1)[0].reactions == (("🔥", 1),)
-    assert store.messages_in_period(sid, T0, T0 + timedelta(seconds=1))[0].views == 100
+    first_second = MessageFilter(since=T0, before=T0 + timedelta(seconds=1))
+    assert store.messages_in_period(sid, first_second)[0].views == 100
     older, newer = store.neighbours(sid, 2)
     assert (older[0].reactions, newer[0].reactions) == (THUMBS, (("🔥", 1),))
     stored = outside_query(store, "SELECT reactions FROM messages ORDER BY message_id")

@@ -18,7 +18,7 @@ from toolkit.errors import (
     SourceNotFound,
     UnsupportedLanguage,
 )
-from toolkit.models import Summary
+from toolkit.models import MessageFilter, Summary
 from toolkit.refs import parse_ref
 from toolkit.store import SQLiteStore
 from toolkit.summarize.extractive.quotes import balanced, one_line
@@ -275,7 +275,10 @@ def test_digest_quotes_are_exact_or_cut_and_titles_are_phrases(
     store: SQLiteStore, embedder: Embedder, settings: Settings, ref: str, language: str
 ) -> None:
     source = store.get_source(parse_ref(ref))
-    lines = [one_line(m.text) for m in store.recent_messages(source.id, 100, with_text_only=True)]
+    lines = [
+        one_line(m.text)
+        for m in store.recent_messages(source.id, 100, MessageFilter(with_text_only=True))
+    ]
     for summary in (
         summarize_period(
             store, embedder, settings, in_period(ref, START, START + 30 * WEEK, language)

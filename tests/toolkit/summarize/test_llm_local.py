@@ -24,7 +24,7 @@ from summary_data import about_source, in_period
 from toolkit.config import Settings, nested
 from toolkit.embeddings import Embedder
 from toolkit.errors import UpstreamInvalidOutput
-from toolkit.models import Section, SectionItem, SectionKind, Summary
+from toolkit.models import MessageFilter, Section, SectionItem, SectionKind, Summary
 from toolkit.store.base import MessageStore
 from toolkit.summarize.llm.plaintext import URL_ANYWHERE
 from toolkit.summarize.pipeline import summarize_period, summarize_source
@@ -85,7 +85,10 @@ def local_settings(server: LlamaServer, **overrides: object) -> Settings:
 
 def window_ids(store: MessageStore, ref: str, start: datetime, end: datetime) -> set[str]:
     source = next(s.source for s in store.list_sources() if f"@{s.source.handle}" == ref)
-    return {str(m.messenger_message_id) for m in store.messages_in_period(source.id, start, end)}
+    return {
+        str(m.messenger_message_id)
+        for m in store.messages_in_period(source.id, MessageFilter(since=start, before=end))
+    }
 
 
 def period_summary(

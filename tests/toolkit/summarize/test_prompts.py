@@ -215,7 +215,7 @@ def test_estimate_tokens_is_not_below_the_bundled_models_count(tmp_path: Path) -
     store = SQLiteStore(tmp_path / "demo.sqlite3")
     for path, handle in demo_files():
         source = import_export(store, path, ref=handle).sources[0].source
-        texts = store.messages_in_period(source.id, None, None, limit=800)
+        texts = store.messages_in_period(source.id, limit=800)
         messages = [m for m in texts if m.text.strip()][:400]
         rendered = render_chunk(messages, with_time=True)
         real = len(tokenizer.tokenize(rendered.encode(), add_bos=False))

@@ -11,7 +11,7 @@ import pytest
 from garden_chat import COUNT, PEOPLE, T0, T1, garden
 from store_backends import Store
 
-from toolkit.models import SourceKind
+from toolkit.models import MessageFilter, SourceKind
 from toolkit.summarize.coverage import Coverage, note, read_source
 from toolkit.summarize.lang import pack
 
@@ -47,7 +47,7 @@ def test_a_source_with_no_more_messages_than_asked_is_read_whole(store: Store) -
 
 def test_the_sample_is_taken_after_the_sender_filter(store: Store) -> None:
     source = garden(store)
-    messages, coverage = read_source(store, source.id, 10, sender_peer_ids=["user7"])
+    messages, coverage = read_source(store, source.id, 10, MessageFilter(sender_peer_ids=["user7"]))
     assert {m.sender_peer_id for m in messages} == {"user7"}
     assert coverage is not None
     assert (coverage.total, coverage.read) == (COUNT // PEOPLE, 10)

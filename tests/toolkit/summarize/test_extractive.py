@@ -7,7 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from summary_data import START, TEAM_CHAT, about_source, in_period
+from summary_data import NO_PACK, START, TEAM_CHAT, about_source, in_period
 
 from benchmarks.bench_import import CountingEmbedder
 from toolkit.config import Settings
@@ -166,7 +166,7 @@ def test_an_unsupported_language_names_what_it_can_write(
     store: SQLiteStore, embedder: Embedder, settings: Settings
 ) -> None:
     with pytest.raises(UnsupportedLanguage) as info:
-        _team_week(store, embedder, settings, "de")
+        _team_week(store, embedder, settings, NO_PACK)
     assert info.value.field == "language"
     assert "en (English), ru (Russian)" in str(info.value)
     assert "LLM endpoint" in str(info.value)

@@ -11,16 +11,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from summary_data import NO_PACK
 
 from toolkit.errors import UnsupportedLanguage
 from toolkit.models import Message, SourceKind
 from toolkit.summarize.context import SummaryContext
+from toolkit.summarize.extractive import quotes
 from toolkit.summarize.extractive.acts import Act, act_of, agrees, declines, plans
 from toolkit.summarize.extractive.dates import ambiguous_clock, named_day_only, planned_for
 from toolkit.summarize.extractive.engine import summarize_extractive
-from toolkit.summarize.extractive.quotes import balanced
+from toolkit.summarize.extractive.quotes import balanced, cut
 from toolkit.summarize.extractive.tokens import is_content_token
-from toolkit.summarize.lang import CODES, LanguagePack, pack
+from toolkit.summarize.lang import CODES, LanguagePack, pack, quotation_marks
 from toolkit.summarize.lang.detect import languages
 from toolkit.summarize.lang.script import letters
 from toolkit.summarize.period_wording import split_sentences
@@ -116,8 +118,30 @@ def test_every_template_renders_in_its_language(code: str, n: int) -> None:
 
 
 def outside_quotes(text: str) -> str:
-    """``text`` without its quotations (“…”, «…», "…")."""
-    return re.sub(r"“[^”]*”|«[^»]*»|\"[^\"]*\"", " ", text)
+    """``text`` without its quotations (every pack's, and "…")."""
+    marks = {**quotation_marks(), '"': '"'}
+    quoted = "|".join(f"{re.escape(o)}[^{re.escape(c)}]*{re.escape(c)}" for o, c in marks.items())
+    return re.sub(quoted, " ", text)
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_the_engine_reads_each_pack_quotation_marks(code: str) -> None:
+    book = pack(code)
+    assert balanced(f"x {book.quote('q (a)')} y")
+    assert not balanced(f"x {book.open_quote}q")
+    # A cut inside a quotation goes back to before its opening mark.
+    assert cut(f"one two {book.open_quote}three four five six seven", 20) == "one two…"
+    said = f"Ann said {book.quote('Stop.')} Then we go."
+    assert len(split_sentences(said)) == 2, split_sentences(said)
+
+
+def test_a_mark_that_closes_one_language_and_opens_another_closes_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # German quotes „…“ and English “…”: the same “ closes one and opens the other.
+    monkeypatch.setattr(quotes, "_pairs", lambda: {"(": ")", "„": "“", "“": "”"})
+    assert balanced("„Kommst du?“, und “yes”")
+    assert quotes.unmatched_opener("Er sagt „komm") == 8
 
 
 @pytest.mark.parametrize("code", CODES)
@@ -169,7 +193,7 @@ def test_cue_words_are_the_messages_packs(
 
 def test_a_language_without_a_pack_is_refused_with_the_way_out() -> None:
     with pytest.raises(UnsupportedLanguage) as error:
-        pack("de")
+        pack(NO_PACK)
     assert "MLENS_LLM_BASE_URL" in str(error.value)
     assert "uk (Ukrainian)" in str(error.value)
 

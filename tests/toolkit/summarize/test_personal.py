@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from fake_llm import FakeLLM, Reply, llm_settings, summary_json
-from summary_data import about_source, in_period
+from summary_data import NO_PACK, about_source, in_period
 
 from toolkit.embeddings import Embedder
 from toolkit.models import Message, Section, SectionItem, SourceKind, Summary
@@ -70,7 +70,7 @@ def test_the_marks_are_the_packs_words() -> None:
     assert marks_for("en") == Marks("[e-mail]", "[phone]")
     assert marks_for("ru") == Marks("[адрес почты]", "[телефон]")
     assert marks_for("uk") == Marks("[адреса пошти]", "[телефон]")
-    assert marks_for("de") == Marks("[…]", "[…]")  # no pack: a mark with no words
+    assert marks_for(NO_PACK) == Marks("[…]", "[…]")  # no pack: a mark with no words
 
 
 def test_a_whole_summary_is_masked_titles_bodies_and_items() -> None:

@@ -15,7 +15,7 @@ from enum import Enum
 from functools import lru_cache
 
 from toolkit.summarize.extractive.tokens import content_words
-from toolkit.summarize.lang import LanguagePack, packs
+from toolkit.summarize.lang import LanguagePack, packs, quotation_marks
 from toolkit.summarize.lang.chatter import is_chatter, is_placeholder
 from toolkit.summarize.period_wording import split_sentences
 from toolkit.text import URL_RE
@@ -32,7 +32,12 @@ class Act(Enum):
     CHATTER = "chatter"
 
 
-_QUESTION_RE = re.compile(r"[?？]\s*[)\]»”\"']*\s*$|[?？]\s")
+@lru_cache(maxsize=1)
+def _question_re() -> re.Pattern[str]:
+    """A question mark that ends the text (closing brackets and quotation marks of any
+    pack after it) or a sentence inside it."""
+    closers = re.escape("".join(quotation_marks().values()))
+    return re.compile(rf"[?？]\s*[)\]{closers}\"']*\s*$|[?？]\s")
 
 
 @lru_cache(maxsize=1)
@@ -57,7 +62,7 @@ def act_of(text: str, pack: LanguagePack | None = None) -> Act:
         return Act.CHATTER
     if URL_RE.search(stripped) or _media_re().match(stripped):
         return Act.SHARE
-    if _QUESTION_RE.search(stripped) and not (
+    if _question_re().search(stripped) and not (
         _any(stripped, pack, "rhetorical") and question_sentence(stripped, pack) is None
     ):
         return Act.QUESTION  # "Why do we even have Friday releases?" asks nobody
@@ -82,7 +87,7 @@ def agrees(text: str, pack: LanguagePack | None = None) -> bool:
     first = next((s.strip() for s in split_sentences(stripped) if s.strip()), "")
     return (
         _any(first, pack, "agreement")
-        and not _QUESTION_RE.search(first)
+        and not _question_re().search(first)
         and not declines(first, pack)
         and not _any(first, pack, "hedge")
     )
@@ -98,7 +103,7 @@ def plans(text: str, pack: LanguagePack | None = None) -> bool:
     plan cue, and not a question, a hedge, a report of the past or a wish."""
     return (
         _any(text, pack, "plan")
-        and not _QUESTION_RE.search(text.strip())
+        and not _question_re().search(text.strip())
         and not any(_any(text, pack, cue) for cue in ("hedge", "past", "wish"))
     )
 
@@ -113,7 +118,7 @@ def asks_back(text: str, pack: LanguagePack | None = None) -> bool:
     concert?") rather than answering one: its first sentence asks and has two content
     words or more ("no, not really, why?" answers; "Hm, not sure. Isn't it risky?" too)."""
     sentences = [s for s in split_sentences(text.strip()) if s.strip()]
-    if not sentences or not _QUESTION_RE.search(sentences[0].strip()):
+    if not sentences or not _question_re().search(sentences[0].strip()):
         return False
     return len(content_words(sentences[0], pack.code if pack is not None else None)) >= 2
 
@@ -128,10 +133,11 @@ def question_sentence(text: str, pack: LanguagePack | None = None) -> str | None
     chatter ("how are you?"), a rhetorical question ("who knew?"), or a post that goes
     on to answer itself ("What changes? Here is what you need to know: …")."""
     sentences = split_sentences(text.strip())
+    question = _question_re()
     asked = [
         k
         for k, s in enumerate(sentences)
-        if _QUESTION_RE.search(s.strip()) and not is_chatter(s) and not _any(s, pack, "rhetorical")
+        if question.search(s.strip()) and not is_chatter(s) and not _any(s, pack, "rhetorical")
     ]
     if not asked:
         return None

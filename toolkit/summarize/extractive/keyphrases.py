@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from toolkit.summarize.extractive.tokens import content_words, is_topic_token
-from toolkit.summarize.lang import LanguagePack
+from toolkit.summarize.lang import LanguagePack, quotation_marks
 from toolkit.text import URL_RE, stem
 
 Labels = npt.NDArray[np.int_]
@@ -64,14 +64,18 @@ Candidate = tuple[tuple[str, ...], tuple[tuple[str, bool], ...]]
 """A phrase's stems, and its words as written with whether each keeps its case."""
 
 
-_SKIPPED_BEFORE = frozenset(" \t\"'«“(")
+@lru_cache(maxsize=1)
+def _skipped_before() -> frozenset[str]:
+    """White space, straight quotes, ``(`` and every pack's opening quotation mark."""
+    return frozenset(" \t\"'(" + "".join(quotation_marks()))
 
 
 def _mark_before(text: str, at: int) -> str:
     """The character before ``at``, spaces, opening quotes and brackets skipped (``""``
     at the start): read backwards from ``at``, never by copying the text before it."""
     i = at - 1
-    while i >= 0 and text[i] in _SKIPPED_BEFORE:
+    skipped = _skipped_before()
+    while i >= 0 and text[i] in skipped:
         i -= 1
     return text[i] if i >= 0 else ""
 

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 from urllib.parse import urlsplit
 
 from toolkit.summarize.extractive.acts import is_chatter
+from toolkit.summarize.lang import quotation_marks
 from toolkit.summarize.period_wording import split_sentences
 from toolkit.text import URL_RE
 
 _IMAGE_RE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _MD_LINK_RE = re.compile(r"\[([^\]]+)\]\(([^)\s]*)[^)]*\)")
-_PAIRS = {"(": ")", "[": "]", "{": "}", "«": "»", "“": "”"}
-_CLOSERS = {v: k for k, v in _PAIRS.items()}
+_BRACKETS = {"(": ")", "[": "]", "{": "}"}
 ELLIPSIS = "…"
 
 
@@ -46,13 +47,20 @@ def one_line(text: str) -> str:
 
 def unmatched_opener(text: str) -> int | None:
     """The position of the first bracket or quotation mark ``text`` opens but never closes."""
+    pairs = _pairs()
     stack: list[int] = []
     for i, ch in enumerate(text):
-        if ch in _PAIRS:
+        if stack and ch == pairs[text[stack[-1]]]:
+            stack.pop()  # a closer first: the mark that closes one language's opens another's
+        elif ch in pairs:
             stack.append(i)
-        elif ch in _CLOSERS and stack and text[stack[-1]] == _CLOSERS[ch]:
-            stack.pop()
     return stack[0] if stack else None
+
+
+@cache
+def _pairs() -> dict[str, str]:
+    """Brackets and every pack's quotation marks (``lang.quotation_marks``), opener → closer."""
+    return _BRACKETS | quotation_marks()
 
 
 def balanced(text: str) -> bool:
@@ -70,7 +78,7 @@ def cut(line: str, limit: int) -> str:
     opener = unmatched_opener(piece)
     if opener is not None and opener > 0:
         piece = piece[:opener]
-    return piece.rstrip(" ,;:-–—([{«“") + ELLIPSIS
+    return piece.rstrip(" ,;:-–—" + "".join(_pairs())) + ELLIPSIS
 
 
 def quotable(text: str, limit: int) -> str:

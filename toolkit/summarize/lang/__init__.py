@@ -2,7 +2,8 @@
 
 ``pack(code)`` gives a language's ``LanguagePack`` (``base``); ``CODES`` are the
 languages the offline engine writes (``en``, ``ru``, ``uk``); a new language is a new
-package here and its code in ``CODES``. ``detect`` tells each message's language;
+package here and its code in ``CODES``. ``quotation_marks`` are every pack's, which the
+engine reads a quotation's bounds by. ``detect`` tells each message's language;
 ``script`` which letters a text is in and how a name is written in another script;
 ``morph`` wraps pymorphy3 for the Slavic packs. Packs load on first use.
 """
@@ -51,9 +52,20 @@ def packs() -> tuple[LanguagePack, ...]:
     return tuple(_load(code) for code in CODES)
 
 
+@cache
+def quotation_marks() -> dict[str, str]:
+    """Every pack's quotation marks, opener → closer (``“`` → ``”``, ``«`` → ``»``).
+
+    The engine reads a quotation's bounds by these (a quote cut inside one, a sentence
+    that ends after one), never by marks of its own: a new pack's are read at once. One
+    mark may open in one language and close in another (German writes „…“).
+    """
+    return {book.open_quote: book.close_quote for book in packs()}
+
+
 def find(code: str | None) -> LanguagePack | None:
     """The pack of ``code``, or None when there is none (a language without a pack)."""
     return _load(code) if code in CODES else None
 
 
-__all__ = ["CODES", "LanguagePack", "find", "pack", "packs"]
+__all__ = ["CODES", "LanguagePack", "find", "pack", "packs", "quotation_marks"]

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from types import ModuleType
 from typing import Any, Protocol
 
@@ -29,9 +30,17 @@ Counter = Callable[[int, str, str], str]
 Retell = Callable[[str, str, "str | None", tuple[str, ...]], "str | None"]
 """``retell(text, speaker, addressee, names)``: the message in reported speech, or None."""
 
-_DOUBLE_STOP = re.compile(r"([.!?…][”»\"])\.$")
 _MARK = re.compile(r"^\s*\[([^\W\d][\w ]*)\]")
 """An attachment's mark opening a message (``[sticker] 😀``, ``[video file] a.mp4``)."""
+
+
+@lru_cache(maxsize=1)
+def _double_stop() -> re.Pattern[str]:
+    """A template's full stop after a quotation that ends a sentence already ("…?”.")."""
+    from toolkit.summarize.lang import quotation_marks
+
+    closers = re.escape("".join(quotation_marks().values()))
+    return re.compile(rf"([.!?…][{closers}\"])\.$")
 
 
 def _never(_: str) -> str | None:
@@ -203,7 +212,7 @@ class LanguagePack:
 
     def sentence(self, key: str, **values: object) -> str:
         """Fill one template as a sentence: capitalised, one full stop at most."""
-        text = _DOUBLE_STOP.sub(r"\1", self.say(key, **values))
+        text = _double_stop().sub(r"\1", self.say(key, **values))
         return text[:1].upper() + text[1:]
 
     def join(self, items: Sequence[str]) -> str:

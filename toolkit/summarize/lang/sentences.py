@@ -12,17 +12,27 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-_BOUNDARY_RE = re.compile(r"((?<=[.!?…])[\"'”»)]*[ \t]+|(?<=[.!?…][\"'”»)])[ \t]+|\n+)")
 _INITIAL_RE = re.compile(r"(?:^|(?<=\s))([^\W\d_])\.$")
 
 
 @lru_cache(maxsize=1)
 def _abbreviation_re() -> re.Pattern[str]:
-    from toolkit.summarize.lang import packs
+    from toolkit.summarize.lang import packs, quotation_marks
 
     words = sorted({w for pack in packs() for w in pack.abbreviations}, key=len, reverse=True)
     alternatives = "|".join(re.escape(w) for w in words)
-    return re.compile(rf"(?:^|(?<=[\s(«“]))(?:{alternatives})\.$", re.IGNORECASE)
+    openers = re.escape("".join(quotation_marks()))
+    return re.compile(rf"(?:^|(?<=[\s({openers}]))(?:{alternatives})\.$", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def _boundary_re() -> re.Pattern[str]:
+    """Where a sentence ends: after ``.`` ``!`` ``?`` ``…`` and any closing quotation
+    marks (of every pack) or brackets, before white space; at a line break."""
+    from toolkit.summarize.lang import quotation_marks
+
+    closers = re.escape("".join(quotation_marks().values()))
+    return re.compile(rf"((?<=[.!?…])[\"'{closers})]*[ \t]+|(?<=[.!?…][\"'{closers})])[ \t]+|\n+)")
 
 
 def _initial(text: str) -> bool:
@@ -33,7 +43,7 @@ def _initial(text: str) -> bool:
 
 def split_sentences(text: str) -> list[str]:
     """Split text into sentences, each with its trailing separator; joined, they are ``text``."""
-    parts = _BOUNDARY_RE.split(text)
+    parts = _boundary_re().split(text)
     pieces = [
         parts[i] + (parts[i + 1] if i + 1 < len(parts) else "") for i in range(0, len(parts), 2)
     ]

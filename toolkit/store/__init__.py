@@ -39,24 +39,14 @@ __all__ = [
 ]
 
 
-def open_store_at(
-    location: str | Path,
-    *,
-    pool_size: int = 8,
-    connect_timeout: float = 2.0,
-    pool_wait: float = 2.0,
-    statement_timeout: float | None = 30.0,
-) -> MessageStore:
-    """Open the store at ``location``: a URL of a scheme in ``BACKENDS`` or an SQLite
-    path (PostgreSQL: ``pool_size`` connections, each opened within ``connect_timeout``
-    s, a free one waited for ``pool_wait`` s, a request's statement bounded by
-    ``statement_timeout`` s).
+def open_store_at(location: str | Path, settings: Settings) -> MessageStore:
+    """Open the store at ``location``, a URL of a scheme in ``BACKENDS`` or an SQLite
+    path, with the settings' pool and timeouts (``store_options``).
 
     Raises:
-        ConfigError: a URL of another scheme, or psycopg is not installed.
+        ConfigError: a URL of another scheme, or its driver is not installed.
     """
-    options = StoreOptions(pool_size, connect_timeout, pool_wait, statement_timeout)
-    return open_location(str(location), options)
+    return open_location(str(location), store_options(settings))
 
 
 def store_options(settings: Settings) -> StoreOptions:

@@ -74,12 +74,7 @@ def store_at(settings: Settings, location: str | None = None) -> MessageStore:
         ConfigError: a URL of another scheme, or psycopg is not installed.
     """
     if location is not None:
-        return open_store_at(
-            location,
-            pool_size=settings.database.pool_size,
-            connect_timeout=settings.database.connect_timeout_seconds,
-            pool_wait=settings.database.pool_wait_seconds,
-        )
+        return open_store_at(location, settings)
     if settings.database.path is None and settings.database.postgres_url is None:
         guard_data_dir(settings.data_dir)  # 0700, and nobody else's to write
     return open_store(settings)

@@ -197,3 +197,27 @@ def test_summary_evaluation_and_its_per_dialogue_outputs_agree(lab: Lab) -> None
     extractive = outputs[outputs["system"] == "extractive"]
     assert len(extractive) == 3
     assert abs(extractive["rougeL"].mean() - rouge.loc["extractive", "rougeL"]) < 1e-4
+
+
+def test_a_store_opened_at_a_location_takes_every_store_setting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ``copy-store`` and ``restore`` open a second store by its location: with the same
+    # pool and timeouts as the configured one, the statement bound included.
+    import toolkit.store as store_module
+    from toolkit.workspace.assembly import store_at
+
+    opened: list[tuple[str, object]] = []
+    monkeypatch.setattr(
+        store_module, "open_location", lambda location, options: opened.append((location, options))
+    )
+    settings = Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        database={"pool_size": 3, "statement_timeout_seconds": 7, "pool_wait_seconds": 4},
+    )
+
+    store_at(settings, str(tmp_path / "other.sqlite3"))
+
+    assert opened == [(str(tmp_path / "other.sqlite3"), store_module.store_options(settings))]
+    assert store_module.store_options(settings).statement_timeout == 7
+    assert store_module.store_options(settings).pool_size == 3

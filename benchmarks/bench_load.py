@@ -260,7 +260,7 @@ def main() -> None:
         build_store(lite, Settings(_env_file=None))  # type: ignore[call-arg]
         token, _ = create_api_key(lite, name="load", scopes=["search.read"])
         url = pg.create_database("load")
-        remote = open_store_at(url)
+        remote = open_store_at(url, Settings(_env_file=None))  # type: ignore[call-arg]
         copy_store(lite, remote)
         remote.close()
         lite.close()

@@ -270,10 +270,9 @@ class MessageFilter:
     with_text_only: bool = False
 
     def __post_init__(self) -> None:
-        for name in ("since", "until", "before"):
-            value = getattr(self, name)
-            if value is not None:
-                object.__setattr__(self, name, utc(value))
+        object.__setattr__(self, "since", None if self.since is None else utc(self.since))
+        object.__setattr__(self, "until", None if self.until is None else utc(self.until))
+        object.__setattr__(self, "before", None if self.before is None else utc(self.before))
         senders = self.sender_peer_ids
         if senders is not None:
             one = isinstance(senders, str)  # one sender, not a sequence of letters

@@ -44,19 +44,28 @@ class Lexicon:
     """The stemmer's name: a Snowball algorithm (``english``) or ``pymorphy3``."""
     stem: Callable[[str], str]
     """The stem of one normalised token of this language."""
+    script: str = "latin"
+    """The script its letters are of (``latin``, ``cyrillic`` …): search matches a name
+    across scripts (``toolkit.search.crossscript``)."""
+    to_latin: Callable[[str], str] | None = None
+    """A token of it in Latin letters (a transliteration library's table); ``None`` for
+    a language written in Latin letters."""
     folds: Mapping[str, str] = field(default_factory=dict)
     """Letters its spelling may write either way, to the one normalising keeps."""
 
 
 def lexicon_from(module: Any) -> Lexicon:
     """A lexicon whose data are the constants of ``module`` (``CODE``, ``LETTERS``,
-    ``STOP_WORDS``, ``STEMMER``, optional ``FOLDS``) and its function ``stem``."""
+    ``STOP_WORDS``, ``STEMMER``, optional ``SCRIPT`` and ``FOLDS``) and its functions
+    ``stem`` and, for a language not written in Latin letters, ``to_latin``."""
     return Lexicon(
         code=module.CODE,
         letters=re.compile(module.LETTERS),
         stop_words=module.STOP_WORDS,
         stemmer=module.STEMMER,
         stem=module.stem,
+        script=getattr(module, "SCRIPT", "latin"),
+        to_latin=getattr(module, "to_latin", None),
         folds=getattr(module, "FOLDS", {}),
     )
 

@@ -7,6 +7,7 @@ from toolkit.lang import snowball, words
 
 CODE = "ru"
 LETTERS = r"[а-я]"
+SCRIPT = "cyrillic"
 STEMMER = "russian"
 stem = snowball(STEMMER)
 FOLDS = {"ё": "е"}
@@ -23,3 +24,10 @@ STOP_WORDS = words(
     ваша ваше ваши свой своя свое свои сам сама само сами бы ага угу"""
 )
 """Russian stop words (pronouns, prepositions, conjunctions, particles; ``ё`` as ``е``)."""
+
+
+def to_latin(token: str) -> str:
+    """``token`` in Latin letters, by cyrtranslit's Russian table («аллен» → "allen")."""
+    import cyrtranslit
+
+    return str(cyrtranslit.to_latin(token, "ru"))

@@ -10,6 +10,7 @@ from toolkit.lang import morph_analyzer, words
 
 CODE = "uk"
 LETTERS = r"[а-яіїєґ]"
+SCRIPT = "cyrillic"
 STEMMER = "pymorphy3"
 
 
@@ -29,3 +30,10 @@ STOP_WORDS = words(
     своя своє свої сам сама саме самі у в ой ага угу"""
 )
 """Ukrainian stop words (pronouns, prepositions, conjunctions, particles)."""
+
+
+def to_latin(token: str) -> str:
+    """``token`` in Latin letters, by cyrtranslit's Ukrainian table («аллен» → "allen")."""
+    import cyrtranslit
+
+    return str(cyrtranslit.to_latin(token, "ua"))

@@ -4,9 +4,10 @@ The lexical and phrase signals compare term ids; a name, a place or a number wri
 another script has another id, so across languages they found nothing. Each term of a
 vocabulary also gets a *key*, the same for its spellings in Cyrillic and Latin:
 
-1. a Cyrillic term (a Russian Snowball stem) is transliterated to Latin with
-   ``cyrtranslit`` (Russian table) and stemmed again as English, so that both sides
-   lose their inflections (``алленом`` → ``аллен`` → ``allen``; ``Jared`` → ``jare``);
+1. a term of a language not written in Latin letters (a stem of the lexicon that reads
+   it, ``toolkit.lang``) is written in Latin by that lexicon's ``to_latin`` and stemmed
+   again as Latin letters are, so that both sides lose their inflections (Russian:
+   ``алленом`` → ``аллен`` → ``allen``; ``Jared`` → ``jare``);
 2. the Latin spelling is folded: the digraphs two transliteration habits write
    differently become one letter (``dzh``/``j``, ``kh``/``h``/``g``, ``ts``/``cz``/``c``/``k``
    …), doubled letters are written once and final vowels dropped (``normandi`` and
@@ -32,12 +33,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-import cyrtranslit
 import numpy as np
 import numpy.typing as npt
 
+from toolkit.lang import lexicon_of
 from toolkit.search.signals import TermWindow
-from toolkit.text import script_of, stem, terms
+from toolkit.text import stem, terms
 
 MAX_QUERY_TERMS = 64
 """Content terms of a query the lexical and phrase signals read (the first ones)."""
@@ -75,10 +76,10 @@ _REPEATS = re.compile(r"(.)\1+")
 _FINAL_VOWELS = re.compile(r"[aeiou]+$")
 
 LATIN = "latin"
-CYRILLIC = "cyrillic"
 NUMBER = "number"
-SCRIPT_CODES = {LATIN: 1, CYRILLIC: 2}
-"""A term's script as a small integer (0: neither, e.g. a number or another script)."""
+SCRIPT_CODES = {LATIN: 1, "cyrillic": 2}
+"""A term's script (its lexicon's ``script``) as a small integer (0: none of these, e.g.
+a number or a script no lexicon reads)."""
 
 
 def _fold(latin: str) -> str:
@@ -101,14 +102,11 @@ def script_key(term: str) -> tuple[str, str] | None:
     """
     if term.isdecimal():
         return NUMBER, "".join(str(unicodedata.decimal(ch)) for ch in term)
-    language = script_of(term)
-    if language == "russian":
-        latin = stem(cyrtranslit.to_latin(term, "ru").casefold())
-        script = CYRILLIC
-    elif language == "english":
-        latin, script = term, LATIN
-    else:
+    found = lexicon_of(term)
+    if found is None:
         return None
+    script = found.script
+    latin = term if found.to_latin is None else stem(found.to_latin(term).casefold())
     key = _fold(latin)
     return (script, key) if len(key) >= MIN_KEY and len(term) >= MIN_TERM else None
 
@@ -127,9 +125,9 @@ class ScriptKeys:
             grown = np.zeros(max(term_id + 1, 2 * len(self._scripts)), dtype=np.int8)
             grown[: len(self._scripts)] = self._scripts
             self._scripts = grown
-        language = script_of(term)
-        if language is not None:
-            self._scripts[term_id] = SCRIPT_CODES[CYRILLIC if language == "russian" else LATIN]
+        found = lexicon_of(term)
+        if found is not None:
+            self._scripts[term_id] = SCRIPT_CODES.get(found.script, 0)
         found = script_key(term)
         if found is None:
             return
@@ -209,9 +207,9 @@ def query_terms(query: str, ids: Mapping[str, int], keys: ScriptKeys) -> QueryTe
     aliases: dict[int, int] = {}
     out = []
     for term in terms(query)[:MAX_QUERY_TERMS]:
-        language = script_of(term)
-        if language is not None:
-            counts[SCRIPT_CODES[CYRILLIC if language == "russian" else LATIN]] += 1
+        found = lexicon_of(term)
+        if found is not None and found.script in SCRIPT_CODES:
+            counts[SCRIPT_CODES[found.script]] += 1
         if term not in chosen:
             own = ids.get(term)
             others = keys.others(term)

@@ -125,9 +125,9 @@ class ScriptKeys:
             grown = np.zeros(max(term_id + 1, 2 * len(self._scripts)), dtype=np.int8)
             grown[: len(self._scripts)] = self._scripts
             self._scripts = grown
-        found = lexicon_of(term)
-        if found is not None:
-            self._scripts[term_id] = SCRIPT_CODES.get(found.script, 0)
+        reader = lexicon_of(term)
+        if reader is not None:
+            self._scripts[term_id] = SCRIPT_CODES.get(reader.script, 0)
         found = script_key(term)
         if found is None:
             return

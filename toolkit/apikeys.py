@@ -25,7 +25,6 @@ from toolkit.errors import (
     PermissionDenied,
     StoreError,
 )
-from toolkit.models import NewApiKey
 
 # The store is only named in signatures here: importing it would load numpy and the
 # SQLite store for ``mlens --help``.
@@ -92,6 +91,8 @@ def create_api_key(
         InvalidRequest: for an unknown scope, no scope, or a blank or overlong name.
     """
     import secrets
+
+    from toolkit.models import NewApiKey  # not for ``mlens --help``, which reads the scopes
 
     checked = validate_scopes(scopes)
     name = name.strip()

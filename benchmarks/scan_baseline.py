@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from toolkit.embeddings import Embedder, similarity_floor
+from toolkit.models import Walk
 from toolkit.refs import resolve_source
 from toolkit.search.scorer import compute_signals, fuse
 from toolkit.search.searcher import CONTEXT, SCORE_DECIMALS
@@ -61,7 +62,7 @@ def scan_search(
     order = np.lexsort((-np.asarray(ids, dtype=np.int64), -posted, -scores))[:limit]
     top = [ids[i] for i in order]
     store.get_messages(source.id, top)
-    store.neighbours_of(source.id, top, before=CONTEXT, after=CONTEXT)
+    store.neighbours_of(source.id, top, Walk(before=CONTEXT, after=CONTEXT))
     return [(ids[i], float(scores[i])) for i in order]
 
 

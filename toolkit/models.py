@@ -241,6 +241,18 @@ def build_message(
     return message
 
 
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """How far a walk from a message goes (``neighbours_of``, a hit's context): ``before``
+    older and ``after`` newer non-service messages, within the message's forum topic when
+    ``same_topic`` (a message with no topic walks among the messages with none, i.e. the
+    whole source of a chat that is not a forum)."""
+
+    before: int = 2
+    after: int = 2
+    same_topic: bool = True
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MessageFilter:
     """Which of a source's messages a store read takes (``MessageReader``'s methods).

@@ -44,7 +44,7 @@ import numpy.typing as npt
 from toolkit.config import SearchSettings
 from toolkit.embeddings import Embedder, similarity_floor
 from toolkit.errors import InvalidRequest
-from toolkit.models import ContextMessage, Hits, Message, MessageFilter, SearchHit, Source
+from toolkit.models import ContextMessage, Hits, Message, MessageFilter, SearchHit, Source, Walk
 from toolkit.refs import SourceArg, message_link, parse_ref, ref_topic, resolve_source
 from toolkit.requests import BaseSearchRequest, SearchAllRequest, SearchRequest
 from toolkit.search.index import (
@@ -400,7 +400,7 @@ class Searcher:
         and topic); the context around them is read from the store."""
         source, source_ref, index = part.source, part.source_ref, part.index
         wanted = index.ids[rows].tolist()
-        around = self.store.neighbours_of(source.id, wanted, before=CONTEXT, after=CONTEXT)
+        around = self.store.neighbours_of(source.id, wanted, Walk(before=CONTEXT, after=CONTEXT))
         # The index holds what is scored; what the audience answered is read with the hits.
         reactions = {
             m.messenger_message_id: dict(m.reactions)

@@ -60,6 +60,7 @@ from toolkit.models import (
     SourceStats,
     TopicStats,
     UpsertResult,
+    Walk,
 )
 from toolkit.store.rows import SourceFields
 
@@ -205,37 +206,14 @@ class MessageReader(Protocol):
         read."""
         ...
 
-    def neighbours(
-        self,
-        source_id: int,
-        message_id: int,
-        *,
-        before: int = 2,
-        after: int = 2,
-        same_topic: bool = True,
-    ) -> tuple[list[Message], list[Message]]:
-        """Up to ``before``/``after`` non-service messages around one, in posting order.
-
-        With ``same_topic`` (the default) they are of the message's own forum topic: in
-        a forum the topic is the conversation a message belongs to (General is topic 1);
-        a message with no topic (any message of a non-forum source) has as neighbours
-        the messages with none, i.e. the whole source. ``same_topic=False``: the whole
-        source whatever the topics.
-        """
-        ...
-
     def neighbours_of(
-        self,
-        source_id: int,
-        message_ids: Sequence[int],
-        *,
-        before: int = 2,
-        after: int = 2,
-        same_topic: bool = True,
+        self, source_id: int, message_ids: Sequence[int], walk: Walk = Walk()
     ) -> dict[int, tuple[list[Message], list[Message]]]:
-        """``neighbours`` of several messages at once (a search's hits: one statement
-        per call, not three per hit; each walk uses ``messages_by_topic`` or
-        ``messages_by_time``); every id gets an entry, ``([], [])`` if unknown."""
+        """The non-service messages around each of ``message_ids``, older and newer, in
+        posting order, as far as ``walk`` goes (``Walk``: by default 2 each side, within
+        the message's forum topic). One statement per call, not per message (a search's
+        hits; each walk uses ``messages_by_topic`` or ``messages_by_time``); every id
+        gets an entry, ``([], [])`` if unknown."""
         ...
 
     def get_messages(self, source_id: int, message_ids: Sequence[int]) -> list[Message]:

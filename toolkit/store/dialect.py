@@ -29,10 +29,10 @@ import contextlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar, Protocol
 
+from toolkit.models import Walk
 from toolkit.store.rows import MSG_COLUMNS
 from toolkit.store.watchdog import Watchdog
 
@@ -40,16 +40,6 @@ OnWait = Callable[[str], None]
 WAITING = "waiting for another import to finish…"
 
 Params = Sequence[Any] | Mapping[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Walk:
-    """How far ``neighbours_of`` walks from each anchor: ``before`` older and ``after``
-    newer messages, within the anchor's forum topic when ``same_topic``."""
-
-    before: int
-    after: int
-    same_topic: bool
 
 
 """Positional parameters (for SQL written with ``?``) or named ones (the driver's own

@@ -41,7 +41,8 @@ from typing import Any, ClassVar, TypedDict, Unpack
 import psycopg
 
 from toolkit.config import redact_url
-from toolkit.store.dialect import Connection, Dialect, OnWait, Params, Walk, waiting
+from toolkit.models import Walk
+from toolkit.store.dialect import Connection, Dialect, OnWait, Params, waiting
 from toolkit.store.pg_liveness import connection_params, pg_watchdog
 from toolkit.store.rows import MSG_COLUMNS
 from toolkit.store.store import SQLStore

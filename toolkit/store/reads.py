@@ -7,9 +7,8 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
-from toolkit.models import Message, MessageFilter
+from toolkit.models import Message, MessageFilter, Walk
 from toolkit.store.connections import UsesConnections
-from toolkit.store.dialect import Walk
 from toolkit.store.rows import MSG_COLUMNS, filter_clause, to_message
 
 _CONTENT = MSG_COLUMNS.replace("source_id, ", "")
@@ -105,29 +104,8 @@ class Reads(UsesConnections):
             (source_id, *params, int(limit)),
         )
 
-    def neighbours(
-        self,
-        source_id: int,
-        message_id: int,
-        *,
-        before: int = 2,
-        after: int = 2,
-        same_topic: bool = True,
-    ) -> tuple[list[Message], list[Message]]:
-        """Up to ``before``/``after`` non-service messages around one, in posting order
-        (of the message's own forum topic unless ``same_topic`` is false)."""
-        return self.neighbours_of(
-            source_id, [message_id], before=before, after=after, same_topic=same_topic
-        )[int(message_id)]
-
     def neighbours_of(
-        self,
-        source_id: int,
-        message_ids: Sequence[int],
-        *,
-        before: int = 2,
-        after: int = 2,
-        same_topic: bool = True,
+        self, source_id: int, message_ids: Sequence[int], walk: Walk = Walk()
     ) -> dict[int, tuple[list[Message], list[Message]]]:
         """``neighbours`` of several messages, in one statement per ``max_anchors`` of them
         (the dialect's: each side of each anchor a short walk of an index from it; with
@@ -135,7 +113,7 @@ class Reads(UsesConnections):
         gets an entry (``([], [])`` when unknown)."""
         ids = list(dict.fromkeys(int(i) for i in message_ids))
         out: dict[int, tuple[list[Message], list[Message]]] = {m: ([], []) for m in ids}
-        step, walk = self.dialect.max_anchors, Walk(before, after, same_topic)
+        step = self.dialect.max_anchors
         for start in range(0, len(ids), step):
             sql, params = self.dialect.neighbours(source_id, ids[start : start + step], walk)
             for row in self.connections.read(sql, params):

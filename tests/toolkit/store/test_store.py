@@ -21,6 +21,7 @@ from toolkit.models import (
     Source,
     SourceKind,
     SourceRef,
+    Walk,
 )
 from toolkit.store import SQLiteStore
 from toolkit.store.migrations import migrate, migration_names
@@ -169,13 +170,14 @@ def test_recent_messages_are_the_newest_oldest_first(store: Store, timeline: Sou
 
 
 def test_neighbours_in_posting_order(store: Store, timeline: Source) -> None:
-    before, after = store.neighbours(timeline.id, 5)
-    assert (ids(before), ids(after)) == ([3, 4], [6, 7])
-    before, after = store.neighbours(timeline.id, 1, before=2, after=1)
-    assert (ids(before), ids(after)) == ([], [2])
-    before, after = store.neighbours(timeline.id, 10, before=1, after=5)
-    assert (ids(before), ids(after)) == ([9], [12])  # the service message is skipped
-    assert store.neighbours(timeline.id, 999) == ([], [])
+    def around(mid: int, walk: Walk = Walk()) -> tuple[list[int], list[int]]:
+        older, newer = store.neighbours_of(timeline.id, [mid], walk)[mid]
+        return ids(older), ids(newer)
+
+    assert around(5) == ([3, 4], [6, 7])
+    assert around(1, Walk(after=1)) == ([], [2])
+    assert around(10, Walk(1, 5)) == ([9], [12])  # the service message is skipped
+    assert store.neighbours_of(timeline.id, [999]) == {999: ([], [])}
 
 
 def test_get_and_iter_messages_follow_posting_order(store: Store, timeline: Source) -> None:

@@ -43,7 +43,7 @@ def test_every_reader_gives_them_back(store: Store) -> None:
     assert store.recent_messages(sid, 1)[0].reactions == (("🔥", 1),)
     first_second = MessageFilter(since=T0, before=T0 + timedelta(seconds=1))
     assert store.messages_in_period(sid, first_second)[0].views == 100
-    older, newer = store.neighbours(sid, 2)
+    older, newer = store.neighbours_of(sid, [2])[2]
     assert (older[0].reactions, newer[0].reactions) == (THUMBS, (("🔥", 1),))
     stored = outside_query(store, "SELECT reactions FROM messages ORDER BY message_id")
     assert stored == [('{"👍":3,"custom:42":1}',), (None,), ('{"🔥":1}',)]

@@ -11,9 +11,8 @@ import psycopg
 import pytest
 from store_backends import Store
 
-from toolkit.models import Message, Source, SourceKind
+from toolkit.models import Message, Source, SourceKind, Walk
 from toolkit.store import SQLiteStore
-from toolkit.store.dialect import Walk
 
 pytestmark = pytest.mark.both_stores
 
@@ -56,19 +55,20 @@ def forum(store: Store) -> Source:
 
 
 def test_a_forum_messages_neighbours_are_of_its_own_topic(store: Store, forum: Source) -> None:
-    around = store.neighbours_of(forum.id, [8, 7, 5, 999], before=2, after=2)
+    around = store.neighbours_of(forum.id, [8, 7, 5, 999], Walk(before=2, after=2))
     assert ids(around[8]) == ([4], [11, 12])  # Deploys only; its service message skipped
     assert ids(around[7]) == ([], [10])  # Lunch
     assert ids(around[5]) == ([2], [9])  # General: the messages stored without a topic
     assert around[999] == ([], [])
-    assert ids(store.neighbours(forum.id, 11, before=1, after=5)) == ([8], [12])
+    assert ids(store.neighbours_of(forum.id, [11], Walk(1, 5))[11]) == ([8], [12])
 
 
 def test_same_topic_false_reads_the_whole_forum_in_posting_order(
     store: Store, forum: Source
 ) -> None:
-    assert ids(store.neighbours(forum.id, 8, same_topic=False)) == ([5, 7], [9, 10])
-    wide = store.neighbours_of(forum.id, [2, 12], before=1, after=1, same_topic=False)
+    whole = Walk(same_topic=False)
+    assert ids(store.neighbours_of(forum.id, [8], whole)[8]) == ([5, 7], [9, 10])
+    wide = store.neighbours_of(forum.id, [2, 12], Walk(1, 1, same_topic=False))
     assert (ids(wide[2]), ids(wide[12])) == (([], [4]), ([11], []))
 
 
@@ -77,9 +77,11 @@ def test_a_non_forum_source_keeps_the_whole_source_as_context(store: Store) -> N
     store.upsert_messages(
         Message(chat.id, i, at(i), f"m{i}", is_service=i == 4) for i in range(1, 8)
     )
-    assert ids(store.neighbours(chat.id, 5)) == ([2, 3], [6, 7])
-    for mid in range(1, 8):
-        assert store.neighbours(chat.id, mid) == store.neighbours(chat.id, mid, same_topic=False)
+    assert ids(store.neighbours_of(chat.id, [5])[5]) == ([2, 3], [6, 7])
+    every = list(range(1, 8))
+    assert store.neighbours_of(chat.id, every) == store.neighbours_of(
+        chat.id, every, Walk(same_topic=False)
+    )
 
 
 def _reference(messages: list[Message], anchor: int, before: int, after: int, same: bool) -> Around:
@@ -119,9 +121,7 @@ def test_neighbours_of_match_a_naive_reference(store: Store, forum_source: bool)
     asked = [1, 2, 13, 14, 30, 45, 88, 89, 999, *rng.sample(range(1, 90), 20)]
     for before, after in ((2, 2), (0, 3), (5, 0)):
         for same in (True, False):
-            many = store.neighbours_of(
-                source.id, asked, before=before, after=after, same_topic=same
-            )
+            many = store.neighbours_of(source.id, asked, Walk(before, after, same))
             assert set(many) == set(asked)
             for mid in asked:
                 expected = _reference(messages, mid, before, after, same)

@@ -19,7 +19,24 @@ def _print(summary: "Summary") -> None:
         console().print(f"\n[bold]{literal(section.title, one_line=True)}[/]")
         console().print(literal(section.body), highlight=False)
     ids = literal(", ".join(summary.important_messenger_message_ids) or "—")
-    console().print(f"\n[dim]important: {ids} · engine: {literal(summary.engine)}[/]")
+    engine = literal(summary.engine) + _model_note(summary)
+    console().print(f"\n[dim]important: {ids} · engine: {engine}[/]")
+
+
+def _model_note(summary: "Summary") -> str:
+    """What the model's lines became, for an engine that asked one (empty otherwise): a
+    reader sees whether a hybrid digest is the model's rewrite or the offline text."""
+    if summary.engine == "hybrid":
+        note = (
+            f"{summary.items_rewritten} lines rewritten by the model, "
+            f"{summary.items_offline} offline ({summary.items_dropped} rewrites rejected)"
+        )
+    elif summary.engine == "llm":
+        note = f"{summary.items_kept} lines kept, {summary.items_dropped} dropped as ungrounded"
+    else:
+        return ""
+    overview = "offline" if summary.summary_offline else "the model's"
+    return f" ({note}; overview: {overview})"
 
 
 def summarize(

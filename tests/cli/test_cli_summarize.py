@@ -35,3 +35,38 @@ def test_cli_period_and_source_summaries(cli_env: Path) -> None:
     missing = runner.invoke(app, ["summarize", TEAM, "--language", "en"])
     assert missing.exit_code == 2
     assert "--from and --to" in missing.output
+
+
+@pytest.mark.parametrize(
+    ("engine", "counts", "note"),
+    [
+        ("extractive", {}, ""),
+        (
+            "hybrid",
+            {"items_rewritten": 2, "items_offline": 5, "items_dropped": 3},
+            " (2 lines rewritten by the model, 5 offline (3 rewrites rejected); "
+            "overview: the model's)",
+        ),
+        (
+            "llm",
+            {"items_kept": 4, "items_dropped": 1, "summary_offline": True},
+            " (4 lines kept, 1 dropped as ungrounded; overview: offline)",
+        ),
+    ],
+)
+def test_the_footer_says_what_the_models_lines_became(
+    engine: str, counts: dict[str, object], note: str
+) -> None:
+    from cli.summarize import _model_note
+    from toolkit.models import Summary
+
+    summary = Summary(
+        "@c",
+        "s",
+        [],
+        [],
+        engine=engine,
+        **counts,  # type: ignore[arg-type]
+    )
+
+    assert _model_note(summary) == note

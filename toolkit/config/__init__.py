@@ -177,7 +177,7 @@ class Settings(BaseSettings):
     @property
     def store_label(self) -> str:
         """Where the store lives, for people: the SQLite path or the URL without password."""
-        url = self.database.postgres_url
+        url = self.database.url_text
         if url is None:
             return self.database_path
         return redact_url(url)

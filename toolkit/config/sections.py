@@ -85,8 +85,10 @@ class DatabaseSettings(Section):
     )
 
     @property
-    def postgres_url(self) -> str | None:
-        """The PostgreSQL URL when ``url`` is set (non-empty), else ``None`` (SQLite)."""
+    def url_text(self) -> str | None:
+        """The store's URL as text when ``url`` is set (non-empty; a scheme of
+        ``toolkit.store.backends.BACKENDS``, such as ``postgresql://``), else ``None``:
+        the SQLite file."""
         if self.url is None:
             return None
         return self.url.get_secret_value().strip() or None

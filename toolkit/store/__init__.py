@@ -65,7 +65,7 @@ def open_store(settings: Settings) -> MessageStore:
     The backend of ``settings.database.url``'s scheme when it is set, else the SQLite
     file at ``settings.database_path``.
     """
-    url = settings.database.postgres_url
+    url = settings.database.url_text
     if url is not None:
         if not scheme_of(url):
             raise ConfigError("MLENS_DATABASE_URL must be a URL such as postgresql://…")

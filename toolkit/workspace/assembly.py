@@ -75,7 +75,7 @@ def store_at(settings: Settings, location: str | None = None) -> MessageStore:
     """
     if location is not None:
         return open_store_at(location, settings)
-    if settings.database.path is None and settings.database.postgres_url is None:
+    if settings.database.path is None and settings.database.url_text is None:
         guard_data_dir(settings.data_dir)  # 0700, and nobody else's to write
     return open_store(settings)
 

@@ -77,7 +77,7 @@ def test_every_section_reads_its_flat_variable(clean_env: pytest.MonkeyPatch) ->
         clean_env.setenv(name, value)
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     assert settings.database.path == settings.database_path == "/tmp/store.sqlite3"
-    assert settings.database.postgres_url == "postgresql://me:pw@db/x"
+    assert settings.database.url_text == "postgresql://me:pw@db/x"
     assert settings.store_label == "postgresql://me:***@db/x"
     assert settings.embedding.backend == "sentence-transformers"
     assert settings.embedding.batch_size == 7

@@ -10,8 +10,9 @@ real one; what ``target`` holds of them imports the real module the moment it is
 and behaves as the real thing from then on. Used wrongly, a stand-in costs time, never a
 result: the worst it does is import the real module at once.
 
-``typer`` imports ``subprocess`` (to open a URL, to install shell completion) and
-``uuid`` (to recognise a ``UUID`` option, and ``uuid`` imports ``platform``), which
+``typer`` imports ``subprocess`` (to open a URL, to install shell completion), ``uuid``
+(to recognise a ``UUID`` option; ``uuid`` imports ``platform``), ``difflib`` (to suggest
+a command for a mistyped one) and ``traceback`` (for pretty tracebacks), which
 ``mlens --help`` does not need: ``import_typer`` imports Typer without them.
 """
 
@@ -27,6 +28,8 @@ TYPER_DEFERRED: dict[str, tuple[str, ...]] = {
     "subprocess": (),  # typer.main, typer._completion_shared: ``import subprocess``
     "uuid": ("UUID",),  # typer._param_types: ``from uuid import UUID``
     "platform": (),  # typer.main: ``import platform`` (and uuid's, deferred with it)
+    "difflib": ("get_close_matches",),  # typer.core: suggestions for a mistyped command
+    "traceback": ("FrameSummary", "StackSummary"),  # typer.main: pretty tracebacks
 }
 """What ``typer`` imports and ``mlens --help`` never uses, with the names it takes."""
 

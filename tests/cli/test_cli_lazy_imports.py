@@ -300,7 +300,7 @@ print(json.dumps([loaded, codes, emoji]))
 
 
 def test_help_loads_none_and_each_is_real_when_used(tmp_path: Path) -> None:
-    deferred = ("subprocess", "uuid", "platform", "rich.markdown", "rich.traceback")
+    deferred = ("subprocess", "uuid", "platform", "difflib", "traceback", "rich.markdown")
     probe = USE_PROBE % json.dumps(deferred)
     loaded, codes, emoji = json.loads(run_probe(probe, cwd=tmp_path)[-1])
     assert loaded == []

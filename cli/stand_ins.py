@@ -18,6 +18,7 @@ a command for a mistyped one) and ``traceback`` (for pretty tracebacks), which
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from importlib import import_module
@@ -119,7 +120,8 @@ def stand_in_module(
 
 def import_with_stand_ins(target: str, deferred: Mapping[str, Iterable[str]]) -> None:
     """Import ``target`` (once) with a stand-in for each module of ``deferred`` that is
-    not imported yet, given a stand-in class for each of the names listed with it."""
+    not imported yet, given a stand-in class for each of the names listed with it, and
+    the cyclic garbage collector paused meanwhile."""
     if target in sys.modules:
         return
     stand_ins = {
@@ -128,9 +130,13 @@ def import_with_stand_ins(target: str, deferred: Mapping[str, Iterable[str]]) ->
         if module not in sys.modules
     }
     sys.modules.update(stand_ins)
+    collecting = gc.isenabled()
+    gc.disable()  # what an import makes lives on: a collection would scan it for nothing
     try:
         import_module(target)
     finally:
+        if collecting:
+            gc.enable()
         for module, stand_in in stand_ins.items():
             if sys.modules.get(module) is stand_in:
                 del sys.modules[module]

@@ -15,18 +15,14 @@ from __future__ import annotations
 
 import inspect
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from startup_support import among, run_probe
 
 from cli.app import COMMANDS, KEY_COMMANDS
 from cli.lazy import Lazy
-
-ROOT = Path(__file__).resolve().parents[2]
 
 # What the command modules import only inside their commands, and what Typer's help
 # renderer is loaded without (``cli.lean_help.DEFERRED`` and what those import).
@@ -121,21 +117,6 @@ USAGE_ERRORS = [
 ]
 
 
-def run_probe(probe: str, *args: str, cwd: Path, **extra_env: str) -> list[str]:
-    """The lines ``probe`` prints in a fresh interpreter, with no ``MLENS_`` setting."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("MLENS_", "TYPER_"))}
-    env |= {"PYTHONPATH": str(ROOT), "MLENS_DATA_DIR": str(cwd / "data"), **extra_env}
-    done = subprocess.run(
-        [sys.executable, "-c", probe, *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=cwd,
-        check=True,
-    )
-    return done.stdout.splitlines()
-
-
 def help_pages(
     mode: str, cwd: Path, every: list[list[str]] = EVERY_HELP, **extra_env: str
 ) -> tuple[dict[str, list[object]], set[str]]:
@@ -144,11 +125,6 @@ def help_pages(
     lines = run_probe(HELP_PROBE, json.dumps(every), mode, cwd=cwd, **extra_env)
     assert len(lines) == 2, lines[:-1]  # the pages went to the probe, not to stdout
     return json.loads(lines[0]), set(json.loads(lines[1]))
-
-
-def among(modules: set[str], names: tuple[str, ...]) -> list[str]:
-    """The ``names`` among ``modules`` (a package counts with its submodules)."""
-    return sorted(n for n in names if n in modules or any(m.startswith(n + ".") for m in modules))
 
 
 @pytest.fixture(scope="module")

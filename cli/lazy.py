@@ -46,10 +46,11 @@ class Lazy(NamedTuple):
 def guarded(command: Callable[..., None]) -> Callable[..., None]:
     """``command``, with a ``ToolkitError`` shown as one line on stderr and exit status 1
     (for the console script and for callers of the app: tests, scripts)."""
-    from toolkit.errors import ToolkitError
 
     @functools.wraps(command)
     def run(*args: Any, **kwargs: Any) -> None:
+        from toolkit.errors import ToolkitError  # when it runs: not for its ``--help``
+
         try:
             command(*args, **kwargs)
         except ToolkitError as exc:

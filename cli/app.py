@@ -1,88 +1,198 @@
 """The ``mlens`` Typer application: every command is registered here, in one place.
 
-Each command module defines plain functions; this module adds them to ``app`` (and the
-``keys`` group) through ``_register``, which also turns a ``ToolkitError`` into one
-clear line on stderr and exit status 1, for the console script and for callers of
-``app`` (tests, scripts) alike; usage errors are two lines (``cli.usage``).
+``COMMANDS`` and ``KEY_COMMANDS`` name each command's function (``cli.<module>``) and
+the first paragraph of its help; the groups build a command from its function when it
+is used (``cli.lazy``), turning a ``ToolkitError`` into one clear line on stderr and exit
+status 1, for the console script and for callers of ``app`` (tests, scripts) alike;
+usage errors are two lines (``cli.usage``).
 
-``mlens --help`` answers at once (``tests/cli/test_cli_lazy_imports.py``): a command
-module imports at its top only what its options need, and the rest (Rich, the
-workspace, the toolkit's features) inside its commands; the help is drawn by Typer,
-loaded lean (``cli.lean_help``). The command modules are written without
+``mlens --help`` answers at once (``tests/cli/test_cli_lazy_imports.py``): it lists the
+commands from the table, importing none of their modules; a command module imports at
+its top only what its options need, and the rest (Rich, the workspace, the toolkit's
+features) inside its commands; the help is drawn by Typer, loaded lean
+(``cli.lean_help``). The command modules are written without
 ``from __future__ import annotations``: Typer reads every command's annotations when it
-builds the command line, and as strings it would compile each one four times per start.
+builds a command, and as strings it would compile each one four times.
 """
 
 from __future__ import annotations
 
-import functools
 import sys
-from collections.abc import Callable
-from typing import Any
 
 import typer
 
-from cli import backup, copy_store, ingest, keys, mcp_stdio, search, serve, sources, summarize, sync
-from cli.lean_help import LeanHelpCommand, LeanHelpGroup
+from cli.lazy import Lazy, LazyGroup
 from cli.state import err_console, print_error
 from cli.usage import LineErrorsGroup
-from toolkit.errors import ToolkitError
+
+COMMANDS: list[tuple[str, Lazy]] = [
+    (
+        "sources",
+        Lazy(
+            "cli.sources",
+            "sources",
+            "List the sources in the store with message counts, time span and forum topics.",
+        ),
+    ),
+    (
+        "messages",
+        Lazy(
+            "cli.sources",
+            "messages",
+            "Print the most recent messages of a source (of one topic, some senders), "
+            "oldest first.",
+        ),
+    ),
+    (
+        "timezone",
+        Lazy(
+            "cli.sources",
+            "timezone",
+            "Show or set a source's own time zone, in which summaries read its times.",
+        ),
+    ),
+    (
+        "import",
+        Lazy(
+            "cli.ingest",
+            "import_file",
+            "Import a Telegram Desktop export, JSON or HTML or a .zip (one transaction, "
+            "idempotent).",
+        ),
+    ),
+    (
+        "demo",
+        Lazy(
+            "cli.ingest",
+            "demo",
+            "Load the demo sources (an English chat and a Russian channel) into the store.",
+        ),
+    ),
+    (
+        "index",
+        Lazy(
+            "cli.ingest",
+            "index",
+            "Embed the messages that have no vector yet (resumes an interrupted embedding).",
+        ),
+    ),
+    (
+        "sync",
+        Lazy(
+            "cli.sync",
+            "sync",
+            "Fetch new messages of a source, oldest first, from where the last sync stopped.",
+        ),
+    ),
+    (
+        "search",
+        Lazy(
+            "cli.search",
+            "search",
+            "Search the recent messages of a stored source (of one topic, some senders), or\n"
+            "of every source at once with --all.",
+        ),
+    ),
+    (
+        "summarize",
+        Lazy(
+            "cli.summarize",
+            "summarize",
+            "Summarise a source's messages of a period, or (--source) describe the source.",
+        ),
+    ),
+    (
+        "serve",
+        Lazy(
+            "cli.serve",
+            "serve",
+            "Serve the /v1 HTTP API (uvicorn; --workers N processes on one store).",
+        ),
+    ),
+    (
+        "mcp",
+        Lazy(
+            "cli.mcp_stdio",
+            "mcp",
+            "Serve the read-only MCP tools over stdio (an MCP client starts this command).",
+        ),
+    ),
+    (
+        "copy-store",
+        Lazy(
+            "cli.copy_store",
+            "copy_store",
+            "Copy sources, messages, topics, vectors, watermarks, API keys and cached "
+            "summaries\ninto another store.",
+        ),
+    ),
+    (
+        "backup",
+        Lazy(
+            "cli.backup",
+            "backup",
+            "Copy the configured store, as it is at one moment, into the file PATH, while\n"
+            "searches and imports go on. The file appears whole or not at all.",
+        ),
+    ),
+    (
+        "restore",
+        Lazy(
+            "cli.backup",
+            "restore",
+            "Copy the backup PATH into the configured store, all of it or nothing. A store\n"
+            "that holds anything is left alone unless --force.",
+        ),
+    ),
+]
+"""Every top-level command, by name, in the order ``mlens --help`` lists them; each
+summary is the first paragraph of its function's docstring, as the listing shows it."""
+KEY_COMMANDS: list[tuple[str, Lazy]] = [
+    (
+        "create",
+        Lazy("cli.keys", "create", "Create a key with the given scopes and print it once."),
+    ),
+    (
+        "list",
+        Lazy(
+            "cli.keys",
+            "list_",
+            "List every key (revoked ones too); secrets are never stored, so never shown.",
+        ),
+    ),
+    (
+        "revoke",
+        Lazy("cli.keys", "revoke", "Revoke a key: requests with it are refused from now on."),
+    ),
+]
+"""The commands of ``mlens keys``."""
+
+
+class MlensGroup(LineErrorsGroup):
+    """The ``mlens`` group: ``COMMANDS``, then the ``keys`` group."""
+
+    table = COMMANDS
+
+
+class KeysGroup(LazyGroup):
+    """The ``mlens keys`` group: ``KEY_COMMANDS``."""
+
+    table = KEY_COMMANDS
+
 
 app = typer.Typer(
     name="mlens",
-    cls=LineErrorsGroup,  # usage errors in two lines, not a box
+    cls=MlensGroup,  # usage errors in two lines, not a box
     help="Message Lens: import, search and summarise chats and channels.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
 keys_app = typer.Typer(
-    cls=LeanHelpGroup,
+    cls=KeysGroup,
     help="Create, list and revoke API keys of the HTTP service.",
     no_args_is_help=True,
 )
-
-
-def _register(group: typer.Typer, command: Callable[..., None], name: str) -> None:
-    @functools.wraps(command)
-    def run(*args: Any, **kwargs: Any) -> None:
-        try:
-            command(*args, **kwargs)
-        except ToolkitError as exc:
-            print_error(exc)
-            raise typer.Exit(1) from None
-
-    group.command(name, cls=LeanHelpCommand)(run)
-
-
-COMMANDS: list[tuple[str, Callable[..., None]]] = [
-    ("sources", sources.sources),
-    ("messages", sources.messages),
-    ("timezone", sources.timezone),
-    ("import", ingest.import_file),
-    ("demo", ingest.demo),
-    ("index", ingest.index),
-    ("sync", sync.sync),
-    ("search", search.search),
-    ("summarize", summarize.summarize),
-    ("serve", serve.serve),
-    ("mcp", mcp_stdio.mcp),
-    ("copy-store", copy_store.copy_store),
-    ("backup", backup.backup),
-    ("restore", backup.restore),
-]
-"""Every top-level command, by name, in the order ``mlens --help`` lists them."""
-KEY_COMMANDS: list[tuple[str, Callable[..., None]]] = [
-    ("create", keys.create),
-    ("list", keys.list_),
-    ("revoke", keys.revoke),
-]
-"""The commands of ``mlens keys``."""
-
-for name, command in COMMANDS:
-    _register(app, command, name)
-for name, command in KEY_COMMANDS:
-    _register(keys_app, command, name)
 app.add_typer(keys_app, name="keys")
 
 
@@ -90,9 +200,13 @@ def main() -> None:
     """Entry point of the ``mlens`` console script."""
     try:
         app()
-    except ToolkitError as exc:
-        print_error(exc)
-        sys.exit(1)
     except KeyboardInterrupt:
         err_console().print("interrupted")
         sys.exit(130)
+    except Exception as exc:
+        from toolkit.errors import ToolkitError  # not imported for ``--help``
+
+        if not isinstance(exc, ToolkitError):
+            raise
+        print_error(exc)
+        sys.exit(1)

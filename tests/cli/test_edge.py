@@ -106,6 +106,7 @@ def _get(port: int, path: bytes = b"/") -> bytes:
         return answer
 
 
+@pytest.mark.slow
 def test_a_connection_that_never_completes_its_head_is_closed(hasty: int) -> None:
     quiet, partial = _connect(hasty), _connect(hasty)
     partial.sendall(b"GET / HTTP/1.1\r\nHost: t\r\n")  # never the blank line

@@ -135,6 +135,7 @@ ERRORS: list[tuple[str, dict[str, Any]]] = [
 """Unknown and invalid refs, bad periods and languages: (tool, arguments)."""
 
 
+@pytest.mark.slow
 def test_a_toolkit_error_is_the_line_the_cli_prints(call: Call, workspace: Workspace) -> None:
     # One import of the chat for every case (each costs an embedding of it).
     for tool, arguments in ERRORS:

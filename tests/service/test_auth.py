@@ -109,6 +109,7 @@ def test_key_without_the_scope_is_403(
     assert scope in response.json()["detail"]
 
 
+@pytest.mark.slow
 def test_key_with_the_scope_is_admitted(
     knock: Knock, make_key: Callable[..., str], protected_route: Route
 ) -> None:

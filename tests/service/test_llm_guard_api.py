@@ -39,6 +39,7 @@ def _chat(client: TestClient, language: str = "en") -> Any:
 @pytest.mark.parametrize(
     "value", ["inf", "-inf", "nan", "-5", "1e400", "Fri, 31 Dec 9999 23:59:59 GMT", "soon"]
 )
+@pytest.mark.slow
 def test_any_upstream_retry_after_is_a_503_with_a_whole_retry_after(
     make_client: Client, llm: FakeLLM, value: str
 ) -> None:
@@ -93,6 +94,7 @@ def test_a_hang_gets_the_offline_digest_within_the_deadline(
     assert len(llm.requests) == 1
 
 
+@pytest.mark.slow
 def test_a_hang_without_fallback_is_a_quick_504(make_client: Client, llm: FakeLLM) -> None:
     llm.handler = lambda _: Reply(content=summary_json("too late"), delay=60.0)
     # The 90 s request timeout and 120 s deadline, scaled down: a retry could not
@@ -108,6 +110,7 @@ def test_a_hang_without_fallback_is_a_quick_504(make_client: Client, llm: FakeLL
     assert len(llm.requests) == 1
 
 
+@pytest.mark.slow
 def test_an_answer_in_another_language_is_a_502(make_client: Client, llm: FakeLLM) -> None:
     russian = "Команда обсудила релиз, откат и миграцию базы данных перед пятницей."
     llm.handler = lambda _: Reply(content=summary_json(russian, [("Релиз", russian, ["1"])]))

@@ -62,6 +62,7 @@ def test_an_unusable_answer_is_a_502_problem_naming_why(
     assert why in response.json()["detail"]
 
 
+@pytest.mark.slow
 def test_a_trickling_endpoint_is_504_within_the_request_timeout(
     llm_clients: Client, llm: FakeLLM
 ) -> None:
@@ -73,6 +74,7 @@ def test_a_trickling_endpoint_is_504_within_the_request_timeout(
     assert llm.hung_up.wait(2)
 
 
+@pytest.mark.slow
 def test_a_trickling_endpoint_is_503_at_the_service_deadline(
     llm_clients: Client, llm: FakeLLM
 ) -> None:
@@ -85,6 +87,7 @@ def test_a_trickling_endpoint_is_503_at_the_service_deadline(
     assert llm.hung_up.wait(2)
 
 
+@pytest.mark.slow
 def test_the_extractive_fallback_answers_and_says_so(llm_clients: Client, llm: FakeLLM) -> None:
     llm.push(Reply(content="Sure!"), Reply(content="Still not JSON"))
     client = llm_clients(llm_fallback="extractive")
@@ -101,6 +104,7 @@ def test_the_extractive_fallback_answers_and_says_so(llm_clients: Client, llm: F
     assert again.json()["summary"] == "The LLM is back."
 
 
+@pytest.mark.slow
 def test_the_fallback_covers_a_failing_endpoint_too(llm_clients: Client, llm: FakeLLM) -> None:
     llm.push(Reply(status=500, body={"error": {"message": "boom"}}))
     response = _chat(llm_clients(llm_fallback="extractive"))

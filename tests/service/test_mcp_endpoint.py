@@ -63,6 +63,7 @@ def with_client(
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
+@pytest.mark.slow
 def test_a_client_lists_and_calls_every_tool(
     app: FastAPI, sources: Any, make_key: Callable[..., str], mode: str
 ) -> None:

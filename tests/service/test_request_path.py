@@ -15,6 +15,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
 from deadline_apps import CheckingSearcher, hasty_app
 from fastapi.testclient import TestClient
 
@@ -43,6 +44,7 @@ class StuckSearcher:
         return []
 
 
+@pytest.mark.slow
 def test_request_past_its_deadline_is_a_503_problem(
     settings: Settings, auth: Callable[..., dict[str, str]]
 ) -> None:

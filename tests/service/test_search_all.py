@@ -56,6 +56,7 @@ def post(client: TestClient, headers: dict[str, str], **body: Any) -> Any:
     return client.post(PATH, json={"query": "release on Friday", **body}, headers=headers)
 
 
+@pytest.mark.slow
 def test_one_ranking_over_every_source(
     client: TestClient, auth: Callable[..., dict[str, str]], seeded: Any
 ) -> None:
@@ -75,6 +76,7 @@ def test_one_ranking_over_every_source(
     assert set(items[0]) >= {"context_before", "context_after"}
 
 
+@pytest.mark.slow
 def test_named_sources_are_echoed_and_one_source_ranks_as_search_messages(
     client: TestClient, auth: Callable[..., dict[str, str]], seeded: Any
 ) -> None:
@@ -101,6 +103,7 @@ def test_filters_apply_in_every_source(
     assert [(i["source_ref"], i["messenger_message_id"]) for i in items] == [("c/1987654321", "11")]
 
 
+@pytest.mark.slow
 def test_sources_times_scan_above_the_bound_is_a_422(
     client: TestClient, auth: Callable[..., dict[str, str]], seeded: Any
 ) -> None:

@@ -207,6 +207,7 @@ def test_a_bad_request_is_a_problem_naming_the_field(
         assert any(field in parts for parts in named), problem
 
 
+@pytest.mark.slow
 def test_limits_at_the_bounds_are_accepted(
     client: TestClient, auth: Callable[..., dict[str, str]], seeded: Any
 ) -> None:
@@ -226,6 +227,7 @@ def test_scope_and_credentials(
     assert post(client, auth("search.read")).status_code == 200
 
 
+@pytest.mark.slow
 def test_unknown_source_is_a_404(client: TestClient, auth: Callable[..., dict[str, str]]) -> None:
     response = post(client, auth("search.read"), source_ref="@nobody_here")
     assert response.status_code == 404

@@ -134,6 +134,7 @@ def _damaged_store(tmp_path: Path, embedder: Embedder) -> tuple[Settings, str]:
     return settings, token
 
 
+@pytest.mark.slow
 def test_an_sqlite_store_with_overwritten_pages_is_503_and_unhealthy_never_500(
     tmp_path: Path, embedder: Embedder, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -204,6 +205,7 @@ def test_an_empty_store_file_is_refused_by_serve_and_left_as_it_is(
     assert os.listdir(tmp_path) == ["mlens.sqlite3"]
 
 
+@pytest.mark.slow
 def test_store_errors_are_logged_once_per_kind_not_as_tracebacks(
     tmp_path: Path, embedder: Embedder, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -56,6 +56,7 @@ def _problem_field(response: Any) -> set[str | None]:
 
 
 @pytest.mark.usefixtures("seeded")
+@pytest.mark.slow
 def test_chat_summary_has_the_contract_shape_and_engine_header(ask: Ask) -> None:
     body = {"source_ref": "https://t.me/platform_team", "language": "en", **PERIOD}
     response = ask(CHAT, body)
@@ -89,6 +90,7 @@ def test_chat_summary_has_the_contract_shape_and_engine_header(ask: Ask) -> None
 
 
 @pytest.mark.usefixtures("seeded")
+@pytest.mark.slow
 def test_channel_summary_in_russian(ask: Ask) -> None:
     body = {
         "source_ref": "@DB_weekly_ru",
@@ -107,6 +109,7 @@ def test_channel_summary_in_russian(ask: Ask) -> None:
 @pytest.mark.usefixtures("seeded")
 @pytest.mark.parametrize("language", ["en", "ru"])
 @pytest.mark.parametrize("ref", ["@platform_team", "@db_weekly_ru", "t.me/c/1500000003"])
+@pytest.mark.slow
 def test_source_summary_has_no_period_wording(ask: Ask, ref: str, language: str) -> None:
     response = ask(SOURCE, {"source_ref": ref, "language": language})
     assert response.status_code == 200
@@ -116,6 +119,7 @@ def test_source_summary_has_no_period_wording(ask: Ask, ref: str, language: str)
 
 
 @pytest.mark.usefixtures("seeded")
+@pytest.mark.slow
 def test_a_source_summary_reads_at_most_messages_limit_and_says_what_it_read(ask: Ask) -> None:
     response = ask(SOURCE, {**TEAM, "messages_limit": 6})
     assert response.status_code == 200
@@ -193,6 +197,7 @@ def test_source_summary_bounds(ask: Ask, change: dict[str, Any], field: str, sta
 
 
 @pytest.mark.usefixtures("seeded")
+@pytest.mark.slow
 def test_source_summary_limits_are_inclusive(ask: Ask) -> None:
     for limit in (1, 5000):
         body = {**TEAM, "messages_limit": limit}
@@ -229,6 +234,7 @@ def _chat(client: TestClient) -> Any:
     return client.post(CHAT, json={"source_ref": "@platform_team", "language": "de", **PERIOD})
 
 
+@pytest.mark.slow
 def test_llm_engine_answers_any_language_with_its_header(
     llm_client: TestClient, llm: FakeLLM
 ) -> None:
@@ -242,6 +248,7 @@ def test_llm_engine_answers_any_language_with_its_header(
     assert response.json()["important_messenger_message_ids"] == ["12"]
 
 
+@pytest.mark.slow
 def test_llm_stall_is_504_problem(llm_client: TestClient, llm: FakeLLM) -> None:
     llm.push(Reply(content=summary_json("late"), delay=2.0))
     response = _chat(llm_client)
@@ -275,6 +282,7 @@ def test_other_llm_failures_are_502(
     assert response.headers["content-type"] == PROBLEM
 
 
+@pytest.mark.slow
 def test_an_llm_request_past_the_request_deadline_is_abandoned(
     llm_clients: Callable[..., TestClient], llm: FakeLLM
 ) -> None:

@@ -43,6 +43,7 @@ def _held_reply(gate: threading.Event) -> Reply:
     return Reply(content=summary_json("Release 2.4 ships on Thursday.", [], ["1"]))
 
 
+@pytest.mark.slow
 def test_summaries_beyond_the_turns_are_503_with_retry_after_and_searches_answer(
     settings: Settings, embedder: Embedder, llm: FakeLLM
 ) -> None:

@@ -156,6 +156,7 @@ def test_the_pool_is_ranked_exactly_as_a_search_ranks_its_window(tmp_path: Path)
 
 
 @pytest.mark.usefixtures("dev_dir")
+@pytest.mark.slow
 def test_vectorised_tuning_agrees_with_the_plain_evaluation(tmp_path: Path) -> None:
     rset = load_set("en_stsb", BOW, cache_dir=tmp_path, limit=8)
     prepared = prepare(rset, semantic_floor=0.0)

@@ -19,6 +19,7 @@ def test_simplex_corners_and_centre() -> None:
         simplex_xy(0, 0, 0)
 
 
+@pytest.mark.slow
 def test_heatmap_rings_the_best_point() -> None:
     grid = [(1, 0, 0), (0, 1, 0), (0, 0, 1), (0.5, 0.5, 0), (0.5, 0, 0.5)]
     values = [0.5, 0.4, 0.1, 0.7, 0.3]

@@ -52,6 +52,7 @@ def ref_scores(
 @pytest.mark.parametrize("weights", CUSTOM, ids=["default", "lexical", "semantic-only", "no-sem"])
 @settings(max_examples=60, deadline=None)
 @given(messages=windows, query=st.lists(st.integers(0, 6), max_size=5), data=st.data())
+@pytest.mark.slow
 def test_scores_match_the_reference(
     weights: SearchWeights, messages: list[list[int]], query: list[int], data: st.DataObject
 ) -> None:

@@ -80,6 +80,7 @@ def posting_key(m: Message) -> tuple[datetime, int]:
     scan=st.integers(1, 50),
     period=st.tuples(st.none() | st.integers(0, 300), st.none() | st.integers(0, 300)),
 )
+@pytest.mark.slow
 def test_hits_come_only_from_the_window_in_order_with_context_of_their_source(
     rows: list[tuple[int, int, list[str], bool]],
     query: list[str],
@@ -153,6 +154,7 @@ def test_hits_come_only_from_the_window_in_order_with_context_of_their_source(
     others=st.lists(st.lists(st.sampled_from(WORDS), max_size=6), max_size=10),
     newer_plain=st.booleans(),
 )
+@pytest.mark.slow
 def test_an_exact_phrase_ranks_at_or_above_the_same_message_without_it(
     base: list[str], phrase: list[str], others: list[list[str]], newer_plain: bool
 ) -> None:

@@ -45,6 +45,7 @@ def test_lexical_and_phrase_match_the_reference(
     st.floats(-0.5, 0.95),
     st.floats(0.25, 8),
 )
+@pytest.mark.slow
 def test_semantic_matches_the_reference(
     cosines: list[float], floor: float, exponent: float
 ) -> None:
@@ -55,6 +56,7 @@ def test_semantic_matches_the_reference(
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(0, 300), min_size=1, max_size=20), st.floats(0, 1), st.floats(0.1, 20))
+@pytest.mark.slow
 def test_short_factor_matches_the_reference(counts: list[int], floor: float, scale: float) -> None:
     got = sig.short_factor(counts, floor=floor, scale=scale)
     assert np.allclose(got, [ref_short(n, floor, scale) for n in counts])

@@ -110,6 +110,7 @@ def _assert_consistent(path: Path) -> None:
     assert {k[1:] for k in keys if k[0] == "a"} == {k[1:] for k in keys if k[0] == "b"}
 
 
+@pytest.mark.slow
 def test_a_backup_of_a_live_sqlite_store_is_consistent_while_writes_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -140,6 +141,7 @@ def test_a_backup_of_a_live_sqlite_store_is_consistent_while_writes_run(
         store.close()
 
 
+@pytest.mark.slow
 def test_a_backup_killed_mid_way_leaves_no_file_under_the_target_name(tmp_path: Path) -> None:
     live, target = tmp_path / "live.sqlite3", tmp_path / "copy.sqlite3"
     store = SQLiteStore(live)

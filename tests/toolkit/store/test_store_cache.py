@@ -52,6 +52,7 @@ def test_bytes_past_the_bound_go_too_counted_in_utf8(store: Store) -> None:
 
 
 @pytest.mark.usefixtures("clean_env")
+@pytest.mark.slow
 def test_a_summary_is_cached_by_the_background_writer_not_the_request(
     store: SQLiteStore, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:

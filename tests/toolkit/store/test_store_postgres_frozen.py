@@ -92,6 +92,7 @@ def test_a_statement_in_flight_when_the_server_freezes_is_a_store_timeout(
         store.close()
 
 
+@pytest.mark.slow
 def test_a_slow_statement_on_a_live_server_runs_past_the_answer_time(pg_url: str) -> None:
     store = PostgresStore(pg_url, pool_size=1, connect_timeout=1.0)
     try:
@@ -101,6 +102,7 @@ def test_a_slow_statement_on_a_live_server_runs_past_the_answer_time(pg_url: str
         store.close()
 
 
+@pytest.mark.slow
 def test_a_statement_past_its_deadline_is_cancelled_on_the_server(pg_url: str) -> None:
     store = PostgresStore(pg_url, pool_size=1, statement_timeout=1.0)
     try:

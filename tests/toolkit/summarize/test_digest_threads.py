@@ -66,6 +66,7 @@ def _chat(rows: Sequence[tuple[str, str]], minutes: int = 3) -> list[Message]:
     ]
 
 
+@pytest.mark.slow
 def test_a_team_chat_reads_as_what_happened(embedder: Embedder) -> None:
     summary = _summarize(embedder, team_messages(1), "en")
     titles = [s.title for s in summary.sections]
@@ -96,6 +97,7 @@ def test_a_team_chat_reads_as_what_happened(embedder: Embedder) -> None:
 
 
 @pytest.mark.parametrize("language", ["ru", "uk"])
+@pytest.mark.slow
 def test_across_languages_the_engine_writes_the_requested_one(
     embedder: Embedder, language: str
 ) -> None:
@@ -118,6 +120,7 @@ def test_across_languages_the_engine_writes_the_requested_one(
     assert all(len(q) <= 64 for q in re.findall(r"«[^»]*»", summary.summary))
 
 
+@pytest.mark.slow
 def test_a_chat_without_links_gets_no_link_and_no_empty_brackets(embedder: Embedder) -> None:
     summary = _summarize(embedder, team_messages(1), "en", link=lambda _: "")
     text = _all_text(summary)
@@ -167,6 +170,7 @@ def test_a_ukrainian_chat_in_ukrainian_and_english(embedder: Embedder) -> None:
     assert "Оксана agrees" in _all_text(english)
 
 
+@pytest.mark.slow
 def test_the_team_chats_opening_counts_conversations_not_speakers(embedder: Embedder) -> None:
     summary = _summarize(embedder, team_messages(1), "en")
     first = summary.summary.split(". ")[0]

@@ -271,6 +271,7 @@ def _quotes(text: str) -> list[str]:
 
 @pytest.mark.parametrize("ref", [TEAM, RU, OPS])
 @pytest.mark.parametrize("language", ["en", "ru"])
+@pytest.mark.slow
 def test_digest_quotes_are_exact_or_cut_and_titles_are_phrases(
     store: SQLiteStore, embedder: Embedder, settings: Settings, ref: str, language: str
 ) -> None:

@@ -93,6 +93,7 @@ def items(summary: Summary) -> list[str]:
     return [item.text for s in summary.sections for item in s.items]
 
 
+@pytest.mark.slow
 def test_faithful_rewrites_replace_the_lines_in_small_requests(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder
 ) -> None:
@@ -130,6 +131,7 @@ def test_faithful_rewrites_replace_the_lines_in_small_requests(
         assert "https://" not in request["messages"][-1]["content"]
 
 
+@pytest.mark.slow
 def test_rewrites_stop_at_the_bound_of_lines(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder
 ) -> None:
@@ -155,6 +157,7 @@ def test_rewrites_stop_at_the_bound_of_lines(
         ("another line", lambda line: "Carol will open a ticket to fix the flaky Redis test"),
     ],
 )
+@pytest.mark.slow
 def test_a_rewrite_that_adds_or_loses_something_is_rejected(
     llm: FakeLLM,
     store: SQLiteStore,
@@ -198,6 +201,7 @@ def test_cross_language_lines_are_translated_or_kept(
     assert items(summary) == items(before)
 
 
+@pytest.mark.slow
 def test_broken_json_leaves_its_lines_offline_and_the_rest_go_on(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder
 ) -> None:
@@ -217,6 +221,7 @@ def test_broken_json_leaves_its_lines_offline_and_the_rest_go_on(
     assert len(llm.requests) >= 2
 
 
+@pytest.mark.slow
 def test_a_failing_endpoint_is_an_error_or_the_offline_digest(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder
 ) -> None:
@@ -228,6 +233,7 @@ def test_a_failing_endpoint_is_an_error_or_the_offline_digest(
     assert items(summary) == items(offline(store, embedder, llm))
 
 
+@pytest.mark.slow
 def test_pseudonymised_rewrites_send_no_names(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder
 ) -> None:
@@ -266,6 +272,7 @@ def test_a_quotation_cut_with_an_ellipsis_is_one_line_with_its_link() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_the_counts_survive_the_cache(llm: FakeLLM, store: SQLiteStore, embedder: Embedder) -> None:
     llm.handler = rewriting(unquoted)
     settings = llm_settings(llm, summary_engine="hybrid")
@@ -279,6 +286,7 @@ def test_the_counts_survive_the_cache(llm: FakeLLM, store: SQLiteStore, embedder
     assert first.items_rewritten >= 1
 
 
+@pytest.mark.slow
 def test_a_request_that_times_out_leaves_the_rest_offline_uncached(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder
 ) -> None:
@@ -301,6 +309,7 @@ def test_a_request_that_times_out_leaves_the_rest_offline_uncached(
     assert len(llm.requests) == 2  # no request after the one that timed out
 
 
+@pytest.mark.slow
 def test_a_summary_sentence_may_not_borrow_from_messages_it_does_not_link(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder
 ) -> None:

@@ -143,6 +143,7 @@ def test_foreign_ids_are_dropped(llm: FakeLLM, store: SQLiteStore, embedder: Emb
     assert (summary.items_kept, summary.items_dropped) == (1, 1)
 
 
+@pytest.mark.slow
 def test_urls_from_the_model_are_removed_even_ones_from_messages(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder
 ) -> None:
@@ -195,6 +196,7 @@ def test_a_lasting_429_is_upstream_rate_limited_with_retry_after(
     assert info.value.retry_after == 7.0
 
 
+@pytest.mark.slow
 def test_a_stall_past_the_timeout_is_upstream_timeout(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder
 ) -> None:
@@ -356,6 +358,7 @@ def _busy_store() -> SQLiteStore:
     return store
 
 
+@pytest.mark.slow
 def test_a_long_period_is_chunked_every_message_once_then_merged(
     llm: FakeLLM, embedder: Embedder
 ) -> None:

@@ -87,6 +87,7 @@ def test_every_refusal_steps_down_to_plain_whatever_the_status(llm: FakeLLM, sta
     assert "schema" not in llm.requests[2]["response_format"]
 
 
+@pytest.mark.slow
 def test_a_500_that_is_no_refusal_is_retried_in_the_same_mode(llm: FakeLLM) -> None:
     llm.push(
         Reply(status=500, body={"error": {"message": "out of memory"}}),
@@ -122,6 +123,7 @@ def test_a_trickling_endpoint_ends_within_the_deadline(llm: FakeLLM) -> None:
     assert llm.hung_up.wait(2)  # the connection was closed
 
 
+@pytest.mark.slow
 def test_a_trickling_endpoint_ends_within_the_request_timeout(llm: FakeLLM) -> None:
     llm.push(Reply(content=summary_json("a" * 200), trickle=0.2))
     started = time.monotonic()

@@ -46,6 +46,7 @@ def ask(server: FakeLLM, *, max_retries: int) -> str:
     return client(server, max_retries=max_retries).complete_json(CHAT, schema=SUMMARY_SCHEMA)
 
 
+@pytest.mark.slow
 def test_a_stalled_request_is_abandoned_at_the_deadline_and_not_retried(llm: FakeLLM) -> None:
     llm.push(*[Reply(content=summary_json("too late"), delay=30.0)] * 4)
     started = time.monotonic()
@@ -101,6 +102,7 @@ def _settings(server: FakeLLM, **overrides: Any) -> Settings:
     return llm_settings(server, **values)
 
 
+@pytest.mark.slow
 def test_chunk_requests_stop_at_the_deadline(llm: FakeLLM, embedder: Embedder) -> None:
     store = SQLiteStore(":memory:")
     source = store.upsert_source(title="Busy", kind=SourceKind.CHAT, handle="busy_chat")

@@ -199,6 +199,7 @@ def test_a_loop_and_an_echo_of_the_prompt_are_dropped(
     assert (summary.items_kept, summary.items_dropped) == (1, 4)
 
 
+@pytest.mark.slow
 def test_an_ungrounded_summary_is_replaced_by_the_offline_engines(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder
 ) -> None:
@@ -210,6 +211,7 @@ def test_an_ungrounded_summary_is_replaced_by_the_offline_engines(
     assert summary.items_kept == 1
 
 
+@pytest.mark.slow
 def test_an_answer_with_nothing_grounded_is_a_502_or_the_offline_digest(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder
 ) -> None:
@@ -224,6 +226,7 @@ def test_an_answer_with_nothing_grounded_is_a_502_or_the_offline_digest(
     assert summary.sections
 
 
+@pytest.mark.slow
 def test_broken_json_twice_is_a_502_or_the_offline_digest(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder
 ) -> None:
@@ -236,6 +239,7 @@ def test_broken_json_twice_is_a_502_or_the_offline_digest(
     assert summary.engine == "extractive (llm fallback: invalid output)"
 
 
+@pytest.mark.slow
 def test_an_answer_cut_at_max_tokens_keeps_the_items_it_finished(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder
 ) -> None:
@@ -245,6 +249,7 @@ def test_an_answer_cut_at_max_tokens_keeps_the_items_it_finished(
     assert lines(summary) == [GOOD[0] + " (https://t.me/platform_team/12)"]
 
 
+@pytest.mark.slow
 def test_an_answer_cut_before_its_summary_keeps_its_items_and_the_offline_paragraph(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder
 ) -> None:

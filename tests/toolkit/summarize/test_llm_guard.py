@@ -262,6 +262,7 @@ def test_a_hang_gets_the_fallback_before_the_deadline(llm: FakeLLM, embedder: Em
     ],
     ids=["timeout-before-the-deadline", "ends-at-the-deadline"],
 )
+@pytest.mark.slow
 def test_a_hang_without_fallback_ends_by_the_deadline(
     llm: FakeLLM,
     embedder: Embedder,
@@ -384,6 +385,7 @@ def test_an_answer_in_another_language_is_asked_again_then_kept(
     assert "English" in llm.requests[1]["messages"][-1]["content"]
 
 
+@pytest.mark.slow
 def test_an_answer_that_stays_in_another_language_is_rejected(
     llm: FakeLLM, embedder: Embedder
 ) -> None:

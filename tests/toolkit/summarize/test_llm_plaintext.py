@@ -97,6 +97,7 @@ def _texts(summary: Summary) -> list[str]:
     return [summary.summary] + [t for s in summary.sections for t in (s.title, s.body)]
 
 
+@pytest.mark.slow
 def test_hostile_answers_come_out_plain_in_summary_titles_and_bodies(
     llm: FakeLLM, store: SQLiteStore, embedder: Embedder, summary_sources: None
 ) -> None:
@@ -141,6 +142,7 @@ def test_an_answer_is_cut_to_its_bounds(
 
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("unit", ["a", "x.", "ab-", "a@", "name+tag.", "x" * 40 + "."])
+@pytest.mark.slow
 def test_a_long_run_of_url_characters_is_cleaned_in_one_pass(unit: str) -> None:
     # A model may repeat a message's 100 KB token (base64, a hash list). Each of the URL
     # pattern's alternatives starts at the start of a run, not at each of its characters:
@@ -160,6 +162,7 @@ def test_a_long_run_of_url_characters_is_cleaned_in_one_pass(unit: str) -> None:
         "длинный-длинный текст без ссылок, ",
     ],
 )
+@pytest.mark.slow
 def test_a_long_answer_is_cleaned_only_as_far_as_its_bound_reaches(unit: str) -> None:
     # The bounded read gives what cleaning the whole answer gives.
     text = " ".join(f"{i} {unit}" for i in range(300))

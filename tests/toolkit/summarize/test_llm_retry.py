@@ -29,6 +29,7 @@ def ask(server: FakeLLM, *, timeout: float = 5.0, max_retries: int = 2) -> str:
     return client.complete_json(CHAT, schema=SUMMARY_SCHEMA)
 
 
+@pytest.mark.slow
 def test_a_timed_out_request_is_sent_again(llm: FakeLLM) -> None:
     llm.push(Reply(content=summary_json("late"), delay=2.0), Reply(content=summary_json("Now.")))
     assert "Now." in ask(llm, timeout=0.3, max_retries=1)

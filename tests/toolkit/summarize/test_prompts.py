@@ -201,6 +201,7 @@ def test_estimate_tokens_prices_letters_digits_and_marks() -> None:
 
 
 @pytest.mark.llm_local
+@pytest.mark.slow
 def test_estimate_tokens_is_not_below_the_bundled_models_count(tmp_path: Path) -> None:
     """Against the tokenizer of the bundled local model, on the demo chat and channel as the
     prompt renders them: the estimate may be high, never low by more than a few percent."""

@@ -41,6 +41,7 @@ from toolkit.summarize.period_wording import find_period_wording
         ),
     ],
 )
+@pytest.mark.slow
 def test_the_summary_says_what_it_read_and_what_each_count_counts(
     store: MessageStore, embedder: Embedder, language: str, opening: str, read: str
 ) -> None:
@@ -60,6 +61,7 @@ def test_the_summary_says_what_it_read_and_what_each_count_counts(
     assert str(COUNT + 1) not in summary.important_messenger_message_ids
 
 
+@pytest.mark.slow
 def test_the_settings_say_how_many_a_source_summary_reads_by_default(
     store: MessageStore, embedder: Embedder
 ) -> None:
@@ -71,6 +73,7 @@ def test_the_settings_say_how_many_a_source_summary_reads_by_default(
     assert "reads 60 of its 1,200 messages" in summary.summary
 
 
+@pytest.mark.slow
 def test_a_summary_of_every_message_says_nothing_about_sampling(
     store: MessageStore, embedder: Embedder
 ) -> None:

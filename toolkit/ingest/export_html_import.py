@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import zipfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import tzinfo
 from pathlib import Path, PurePosixPath
@@ -318,9 +318,3 @@ def import_html_chats(
         return dataclasses.replace(done, notes=extra)
 
     return report
-
-
-def iter_pages(chats: list[HtmlChat]) -> Iterator[Page]:
-    """Every page of ``chats`` in reading order."""
-    for chat in chats:
-        yield from chat.pages

@@ -41,19 +41,6 @@ def private_dir(path: str | Path) -> Path:
     return path
 
 
-def private_file(path: str | Path) -> Path:
-    """Create ``path`` empty with mode 0600 unless it exists (its folder via ``private_dir``)."""
-    path = Path(path)
-    private_dir(path.parent)
-    try:
-        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, FILE_MODE)
-    except FileExistsError:
-        return path
-    os.close(fd)
-    os.chmod(path, FILE_MODE)
-    return path
-
-
 def claim_store_file(path: Path) -> None:
     """Make sure ``path`` is a store: create it (0600, with the store's first table) when
     missing, in one step so that processes opening it together never see it half made;

@@ -349,11 +349,6 @@ MAX_ITEM_CHARS = 600
 MAX_IDS = 50
 
 
-def strip_urls(text: str) -> str:
-    """Model text as plain text: no markup, entity, markdown link or URL (``plaintext``)."""
-    return plain_text(text)
-
-
 def known_ids(ids: Iterable[str], allowed: Collection[str]) -> list[str]:
     """The ids that are in ``allowed``, in order, each once."""
     return list(dict.fromkeys(i.strip() for i in ids if i.strip() in allowed))[:MAX_IDS]

@@ -113,3 +113,35 @@ def test_the_cache_key_tells_zones_apart() -> None:
     keys = {cache_key(source, ctx, "e", messages) for ctx in (utc, tokyo)}
     assert len(keys) == 2
     assert cache_key(source, tokyo, "e", messages) == cache_key(source, tokyo, "e", messages)
+
+
+def test_every_day_and_time_a_digest_writes_is_the_sources_own() -> None:
+    # 23:30 UTC on 1 March is 08:30 on 2 March in Tokyo: titles, spans and lines alike.
+    import numpy as np
+
+    from toolkit.summarize.extractive.engine import summarize_extractive
+
+    start = datetime(2026, 3, 1, 23, 30, tzinfo=UTC)
+    texts = [
+        "Shall we book the ferry to the island for Saturday morning?",
+        "Yes, I booked four seats on the ferry at nine, it leaves from pier two.",
+        "Great, I will bring the picnic and the umbrellas for the beach.",
+    ]
+    messages = [
+        Message(1, i, start + timedelta(minutes=i), text, sender_peer_id=f"user{i % 2}",
+                sender_name=("Ann K.", "Bob L.")[i % 2])
+        for i, text in enumerate(texts, 1)
+    ]  # fmt: skip
+    vectors = np.random.default_rng(3).normal(size=(len(messages), 8)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    ctx = SummaryContext(
+        "period", SourceKind.CHAT, "Trip", "en", start, start + timedelta(days=1),
+        timezone=ZoneInfo("Asia/Tokyo"),
+    )  # fmt: skip
+
+    summary = summarize_extractive(messages, vectors, ctx, source_ref="@trip", link=lambda _: "")
+
+    written = " ".join([summary.summary, *(s.title + " " + s.body for s in summary.sections)])
+    assert "2 March" in written
+    assert "1 March" not in written
+    assert "23:3" not in written

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 
 import numpy as np
 
@@ -46,7 +46,11 @@ from toolkit.summarize.personal import marks_for, mask_summary
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
-EXTRACTIVE_VERSION = "51"
+EXTRACTIVE_VERSION = "52"
+
+
+def _in_zone(message: Message, zone: tzinfo) -> Message:
+    return replace(message, posted_at=message.posted_at.astimezone(zone))
 
 
 def _draft(
@@ -70,8 +74,12 @@ def _draft(
     found = [book if code == book.code else find(code) for code in langs]
     # Sections rank what they show by importance: the messages full of facts first.
     facts = np.array([fact_score(t, p) for t, p in zip(spoken, found, strict=True)])
+    # Every day and time the digest writes is the source's own (titles and spans as the
+    # lines): the messages are read in its zone once, here.
+    zone = ctx.timezone
+    local = [m if m.posted_at.tzinfo == zone else _in_zone(m, zone) for m in messages]
     return Draft(
-        messages=list(messages),
+        messages=local,
         ctx=ctx,
         texts=texts,
         terms=terms,

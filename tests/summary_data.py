@@ -6,13 +6,13 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from toolkit.lang import CODES
+from toolkit.lang.names import LANGUAGES
 from toolkit.models import Message, Source, SourceKind
 from toolkit.refs import SourceArg
 from toolkit.requests import SourceSummaryRequest, SummaryRequest
 from toolkit.store import SQLiteStore
 from toolkit.store.base import MessageStore
-from toolkit.summarize.lang import CODES
-from toolkit.summarize.languages import LANGUAGES
 
 START = datetime(2024, 5, 6, 9, 0, tzinfo=UTC)
 

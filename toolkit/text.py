@@ -26,7 +26,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from toolkit.lang import BY_LETTERS, Lexicon, find, lexicon, lexicon_of, lexicons
+from toolkit.lang import BY_LETTERS, Lexicon, find_lexicon, lexicon, lexicon_of, lexicons
 
 _URL_CHAR = r"[^\s<>\"'`()\[\]{}«»“”‘’]"
 _URL_BODY = rf"(?:{_URL_CHAR}|\({_URL_CHAR}*\))+(?<![.,;:!?])"
@@ -55,9 +55,9 @@ _HOST_NOISE = frozenset(
 )
 
 STOP_WORDS_EN: frozenset[str] = lexicon("en").stop_words
-"""English stop words (``toolkit.lang.en``)."""
+"""English stop words (``toolkit.lang.en.lexicon``)."""
 STOP_WORDS_RU: frozenset[str] = lexicon("ru").stop_words
-"""Russian stop words (``toolkit.lang.ru``)."""
+"""Russian stop words (``toolkit.lang.ru.lexicon``)."""
 STOP_WORDS: frozenset[str] = frozenset().union(*(lexicon(c).stop_words for c in BY_LETTERS))
 """The stop words of a text of no known language: those of the languages read by letters."""
 _FOLDS = str.maketrans({a: b for lex in lexicons() for a, b in lex.folds.items()})
@@ -126,7 +126,7 @@ def stem(token: str, language: str | None = None) -> str:
 def stop_words(language: str | None = None) -> frozenset[str]:
     """The stop words of a text in ``language``: ``STOP_WORDS`` (those of the languages
     read by letters) and the language's own."""
-    own: Lexicon | None = find(language)
+    own: Lexicon | None = find_lexicon(language)
     return STOP_WORDS if own is None else STOP_WORDS | own.stop_words
 
 

@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from toolkit import Lab, Workspace
 from toolkit.evaluate.published import RESULTS_FILE, read_published
-from toolkit.summarize.lang import CODES
+from toolkit.lang import CODES
 
 APP = str(Path(__file__).resolve().parents[2] / "app_streamlit.py")
 QUERY = "train tickets to Berlin"

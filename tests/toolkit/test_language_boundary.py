@@ -1,6 +1,6 @@
 """No word of any language outside its pack: every regex and word list of a language lives in
-``toolkit/lang/<code>.py`` (what the whole toolkit reads by: stop words, letters, stems) or
-``toolkit/summarize/lang/<code>/`` (what the summary engine reads and writes).
+``toolkit/lang/<code>/lexicon.py`` (what the whole toolkit reads by: stop words, letters, stems) or
+``toolkit/lang/<code>/`` (what the summary engine reads and writes).
 
 The scan reads the syntax tree of every module of the toolkit and its faces outside those
 packs and flags, in any string that is not a docstring:
@@ -26,8 +26,8 @@ from pathlib import Path
 
 import pytest
 
+from toolkit.lang import CODES, packs
 from toolkit.lang import CODES as LEXICON_CODES
-from toolkit.summarize.lang import CODES, packs
 
 ROOT = Path(__file__).resolve().parents[2]
 SCANNED = ("toolkit", "cli", "service", "app_pages", "mcp_face")
@@ -56,12 +56,12 @@ ALLOWED: dict[tuple[str, str], str] = {
         "the prefixes of a peer id in Telegram Desktop's export: identifiers of its format",
     ("toolkit/timeparse.py", "^(?:UTC|GMT)?"):
         "names of time standards in an offset (UTC+3): identifiers, not words",
-    ("toolkit/summarize/languages.py", "aa Afar|ab Abkhazian"):
+    ("toolkit/lang/names.py", "aa Afar|ab Abkhazian"):
         "ISO 639-1 codes and their English names: the table of codes an LLM is asked to "
         "write in and errors name (the UI is English); no pack reads or writes them",
-    ("toolkit/summarize/lang/script.py", "A-ZА-ЯЁІЇЄҐ"):
+    ("toolkit/lang/script.py", "A-ZА-ЯЁІЇЄҐ"):
         "the capital letters of the Latin and Cyrillic alphabets: a script, not a language",
-    ("toolkit/summarize/lang/script.py", "a-zа-яёіїєґ"):
+    ("toolkit/lang/script.py", "a-zа-яёіїєґ"):
         "the small letters of the Latin and Cyrillic alphabets: a script, not a language",
     ("toolkit/summarize/llm/client.py", "context (window|length|size)"):
         "error messages of LLM servers (llama.cpp, vLLM, OpenAI): the protocol's text, "
@@ -100,10 +100,10 @@ ALLOWED: dict[tuple[str, str], str] = {
 
 def in_a_pack(relative: str) -> bool:
     """Whether a file is a language's own: ``toolkit/lang/<code>.py`` or under
-    ``toolkit/summarize/lang/<code>/``."""
+    ``toolkit/lang/<code>/``."""
     if relative in {f"toolkit/lang/{code}.py" for code in LEXICON_CODES}:
         return True
-    return any(relative.startswith(f"toolkit/summarize/lang/{code}/") for code in CODES)
+    return any(relative.startswith(f"toolkit/lang/{code}/") for code in CODES)
 
 
 @cache
@@ -251,9 +251,9 @@ def test_the_scan_finds_each_kind_of_word(kind: str, piece: str) -> None:
 
 
 def test_the_packs_themselves_are_not_scanned_and_their_neighbours_are() -> None:
-    assert in_a_pack("toolkit/summarize/lang/en/words.py")
+    assert in_a_pack("toolkit/lang/en/words.py")
     assert in_a_pack("toolkit/lang/uk.py")
-    assert not in_a_pack("toolkit/summarize/lang/base.py")
+    assert not in_a_pack("toolkit/lang/base.py")
     assert not in_a_pack("toolkit/lang/__init__.py")
     assert not in_a_pack("toolkit/summarize/extractive/digest.py")
     assert ROOT / "toolkit" / "text.py" in scanned_files()

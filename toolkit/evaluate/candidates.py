@@ -277,7 +277,7 @@ def wins(rows: Iterable[Mapping[str, Any]]) -> bool:
 
 
 def _english(query: RetrievalQuery, languages: dict[str, str | None]) -> BoolVector:
-    from toolkit.summarize.lang.detect import language
+    from toolkit.lang.detect import language
 
     if language(query.query) != "en":
         return np.zeros(len(query.candidate_ids), dtype=np.bool_)

@@ -29,10 +29,10 @@ from toolkit.evaluate.digest_calibration import Case, CaseResult, claims
 from toolkit.evaluate.digest_score import Item, Output, WindowScore, score_output
 from toolkit.evaluate.digest_windows import SCORED, Window
 from toolkit.evaluate.summaries import Dialogue, dialogue_vectors
+from toolkit.lang import pack
 from toolkit.models import Message, SectionKind, SourceKind, Summary
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive.engine import summarize_extractive
-from toolkit.summarize.lang import pack
 
 CROSS = {"en": "ru", "ru": "en", "uk": "en"}
 """The language each window's language is asked in across languages."""

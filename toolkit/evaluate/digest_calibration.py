@@ -29,8 +29,8 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from toolkit.evaluate.retrieval import DEV_DIR
+from toolkit.lang.base import LanguagePack
 from toolkit.models import Message, SectionKind, SourceKind, Summary
-from toolkit.summarize.lang.base import LanguagePack
 
 CASES_FILE = DEV_DIR / "digest_acts.jsonl"
 SECTION_OF = {

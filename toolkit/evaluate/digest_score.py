@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from toolkit.evaluate.digest_windows import SCORED, KeyFact, Window
+from toolkit.lang import packs
 from toolkit.models import SectionKind
-from toolkit.summarize.lang import packs
 
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 PHONE = re.compile(r"\+?\(?\d[\d ()\-\u00a0]{5,}\d")

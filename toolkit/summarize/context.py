@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from typing import Literal
 
+from toolkit.lang.base import LanguagePack
 from toolkit.models import GENERAL_TOPIC, Message, SourceKind
 from toolkit.summarize.coverage import Coverage
-from toolkit.summarize.lang.base import LanguagePack
 
 Family = Literal["period", "source"]
 

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, tzinfo
 
+from toolkit.lang.base import LanguagePack
 from toolkit.models import Message, MessageFilter, SourceKind
 from toolkit.store.base import MessageStore
-from toolkit.summarize.lang import LanguagePack
 from toolkit.summarize.sample import spread
 
 YEARS_FROM_DAYS = 366

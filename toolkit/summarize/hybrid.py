@@ -43,11 +43,11 @@ from toolkit.errors import (
     UpstreamInvalidOutput,
     UpstreamTimeout,
 )
+from toolkit.lang import find
 from toolkit.models import Message, Section, SectionItem, Summary
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.engine import SummaryJob
 from toolkit.summarize.extractive import ExtractiveEngine
-from toolkit.summarize.lang import find
 from toolkit.summarize.llm.client import LLMClient
 from toolkit.summarize.llm.engine import fallback_reason
 from toolkit.summarize.llm.grounding import Echo, Evidence, Grounding, Window, rewrite_problem

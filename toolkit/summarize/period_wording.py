@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from toolkit.summarize.lang.sentences import split_sentences
+from toolkit.lang.sentences import split_sentences
 from toolkit.text import URL_RE
 
 _NUMERIC_DATES = (
@@ -26,7 +26,7 @@ _NUMERIC_DATES = (
 
 @lru_cache(maxsize=1)
 def _period_re() -> re.Pattern[str]:
-    from toolkit.summarize.lang import packs
+    from toolkit.lang import packs
 
     patterns = [*_NUMERIC_DATES, *(p for pack in packs() for p in pack.period_patterns)]
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)

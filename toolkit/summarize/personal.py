@@ -77,7 +77,7 @@ class Marks:
 @lru_cache(maxsize=16)
 def marks_for(language: str) -> Marks:
     """The marks of ``language``'s pack (``mark_email``, ``mark_phone``), or ``[…]``."""
-    from toolkit.summarize.lang import find
+    from toolkit.lang import find
 
     book = find(language)
     if book is None:

@@ -30,6 +30,8 @@ from datetime import UTC, tzinfo
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
 from toolkit.errors import InvalidRequest
+from toolkit.lang import find, pack
+from toolkit.lang.names import normalise_language
 from toolkit.models import Message, MessageFilter, Source, SourceRef, Summary, utc
 from toolkit.refs import message_link, resolve_source
 from toolkit.requests import MAX_SOURCE_MESSAGES, SourceSummaryRequest, SummaryRequest
@@ -38,8 +40,6 @@ from toolkit.summarize.cache import cache_key, load_cached, store_cached
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.coverage import note, read_source
 from toolkit.summarize.engine import SummaryJob
-from toolkit.summarize.lang import find, pack
-from toolkit.summarize.languages import normalise_language
 from toolkit.summarize.period_wording import remove_period_phrases, remove_period_sentences
 from toolkit.summarize.personal import marks_for, mask_summary
 from toolkit.summarize.registry import ENGINES, select_engine

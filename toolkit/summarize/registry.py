@@ -58,7 +58,7 @@ def summary_languages(settings: Settings) -> tuple[str, ...]:
     Raises:
         ConfigError: as for ``select_engine``.
     """
-    from toolkit.summarize.lang import CODES
-    from toolkit.summarize.languages import LANGUAGES
+    from toolkit.lang import CODES
+    from toolkit.lang.names import LANGUAGES
 
     return tuple(LANGUAGES) if select_engine(settings).name == "llm" else CODES

@@ -13,9 +13,9 @@ from __future__ import annotations
 import logging
 import threading
 
+from toolkit.lang import packs
+from toolkit.lang.detect import languages
 from toolkit.summarize.extractive import dates
-from toolkit.summarize.lang import packs
-from toolkit.summarize.lang.detect import languages
 
 log = logging.getLogger(__name__)
 

@@ -14,8 +14,8 @@ from toolkit.evaluate.digest_calibration import (
     load_cases,
     template_pattern,
 )
+from toolkit.lang import pack
 from toolkit.models import Message, Section, SectionItem, SectionKind, SourceKind, Summary
-from toolkit.summarize.lang import pack
 
 
 def _case(act: str, target: int | str, texts: list[str], truth: bool = False) -> Case:

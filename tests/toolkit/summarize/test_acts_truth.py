@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 from toolkit.evaluate.retrieval import DEV_DIR
+from toolkit.lang import pack
 from toolkit.models import Message, SectionKind, SourceKind, Summary
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive.acts import Act, act_of, agrees, plans, question_sentence
 from toolkit.summarize.extractive.engine import summarize_extractive
-from toolkit.summarize.lang import pack
 
 CASES = DEV_DIR / "digest_acts.jsonl"
 START = datetime(2026, 3, 6, 9, 0, tzinfo=UTC)  # a Friday
@@ -255,7 +255,7 @@ def test_an_askers_own_never_mind_closes_the_question() -> None:
     ],
 )
 def test_the_addressee_named_once_is_then_a_pronoun(text: str, wrong: str) -> None:
-    from toolkit.summarize.lang.en.reported import report
+    from toolkit.lang.en.reported import report
 
     said = report(text, "Kai", "Ugo", ("Kai", "Ugo"))
     assert said is not None
@@ -267,7 +267,7 @@ def test_the_addressee_named_once_is_then_a_pronoun(text: str, wrong: str) -> No
     "text", ["here you go", "because when I got there it was closed", "u wana play tonight?"]
 )
 def test_an_unsure_rewrite_is_left_to_a_quote(text: str) -> None:
-    from toolkit.summarize.lang.en.reported import report
+    from toolkit.lang.en.reported import report
 
     assert report(text, "Mary", "Susan", ("Mary", "Susan")) is None
 
@@ -301,8 +301,8 @@ def test_a_news_channel_reports_others_decisions_and_the_past_as_no_plan() -> No
     ],
 )
 def test_facts_are_counted_in_any_language(text: str, at_least: int) -> None:
+    from toolkit.lang import find
     from toolkit.summarize.extractive.facts import fact_count
-    from toolkit.summarize.lang import find
 
     code = "ru" if any("а" <= ch <= "я" for ch in text.lower()) else "en"
     found = fact_count(text, find(code))

@@ -12,11 +12,11 @@ import pytest
 from summary_data import TEAM_CHAT, team_messages
 
 from toolkit.embeddings import Embedder
+from toolkit.lang import pack
+from toolkit.lang.script import letters
 from toolkit.models import Message, SourceKind, Summary
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive.engine import summarize_extractive
-from toolkit.summarize.lang import pack
-from toolkit.summarize.lang.script import letters
 
 _QUOTED = re.compile(r"“[^”]*”|«[^»]*»")
 

@@ -14,6 +14,10 @@ import pytest
 from summary_data import NO_PACK
 
 from toolkit.errors import UnsupportedLanguage
+from toolkit.lang import CODES, pack, quotation_marks
+from toolkit.lang.base import LanguagePack
+from toolkit.lang.detect import languages
+from toolkit.lang.script import letters
 from toolkit.models import Message, SourceKind
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive import quotes
@@ -22,9 +26,6 @@ from toolkit.summarize.extractive.dates import ambiguous_clock, named_day_only, 
 from toolkit.summarize.extractive.engine import summarize_extractive
 from toolkit.summarize.extractive.quotes import balanced, cut
 from toolkit.summarize.extractive.tokens import is_content_token
-from toolkit.summarize.lang import CODES, LanguagePack, pack, quotation_marks
-from toolkit.summarize.lang.detect import languages
-from toolkit.summarize.lang.script import letters
 from toolkit.summarize.period_wording import split_sentences
 
 COUNTS = (1, 2, 5, 21)

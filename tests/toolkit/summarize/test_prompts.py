@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from toolkit.lang.names import LANGUAGES, language_name, normalise_language
 from toolkit.models import Message, SourceKind
 from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.languages import LANGUAGES, language_name, normalise_language
 from toolkit.summarize.llm import prompts
 from toolkit.summarize.llm.messages import (
     chunk_messages,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from toolkit.summarize.lang.en.agreement import third_person
-from toolkit.summarize.lang.en.reported import report
+from toolkit.lang.en.agreement import third_person
+from toolkit.lang.en.reported import report
 
 
 def test_first_person_becomes_the_speaker_and_you_the_addressee() -> None:

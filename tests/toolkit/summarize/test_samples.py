@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from toolkit.demo import demo_files
+from toolkit.lang import pack
+from toolkit.lang.script import letters
 from toolkit.summarize.extractive.engine import EXTRACTIVE_VERSION
-from toolkit.summarize.lang import pack
-from toolkit.summarize.lang.script import letters
 
 SAMPLES = Path(__file__).resolve().parents[3] / "docs" / "samples"
 INDEX: dict[str, Any] = json.loads((SAMPLES / "index.json").read_text(encoding="utf-8"))

@@ -11,9 +11,9 @@ import pytest
 from garden_chat import COUNT, PEOPLE, T0, T1, garden
 from store_backends import Store
 
+from toolkit.lang import pack
 from toolkit.models import MessageFilter, SourceKind
 from toolkit.summarize.coverage import Coverage, note, read_source
-from toolkit.summarize.lang import pack
 
 pytestmark = pytest.mark.both_stores
 

@@ -11,11 +11,11 @@ from summary_data import about_source
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
+from toolkit.lang import pack
 from toolkit.models import SourceKind
 from toolkit.store.base import MessageStore
 from toolkit.summarize import summarize_source
 from toolkit.summarize.coverage import note, read_source
-from toolkit.summarize.lang import pack
 from toolkit.summarize.period_wording import find_period_wording
 
 

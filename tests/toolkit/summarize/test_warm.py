@@ -7,9 +7,8 @@ import logging
 
 import pytest
 
-from toolkit.lang import morph_analyzer
+from toolkit.lang import detect, morph_analyzer, packs
 from toolkit.summarize import warm
-from toolkit.summarize.lang import detect, packs
 
 
 def test_warm_up_loads_the_detector_and_every_packs_dictionaries() -> None:

@@ -10,10 +10,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from toolkit.embeddings import Embedder
+from toolkit.lang import CODES, pack
 from toolkit.models import Message, SourceKind
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive.engine import summarize_extractive
-from toolkit.summarize.lang import CODES, pack
 
 OCT21 = datetime(2025, 10, 21, 14, 5, tzinfo=UTC)
 SEP20 = datetime(2025, 9, 20, 9, 0, tzinfo=UTC)

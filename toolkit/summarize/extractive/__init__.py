@@ -1,5 +1,5 @@
 """The extractive engine: the embedded default, no network and no LLM, no word of any
-language (the words are the language packs', ``toolkit.summarize.lang``).
+language (the words are the language packs', ``toolkit.lang``).
 
 Modules: ``engine`` (the ``SummaryEngine``: detection, threads, digest, sections, the
 result), ``threads`` (which messages form one conversation), ``digest`` (the

@@ -14,9 +14,10 @@ import re
 from enum import Enum
 from functools import lru_cache
 
+from toolkit.lang import packs, quotation_marks
+from toolkit.lang.base import LanguagePack
+from toolkit.lang.chatter import is_chatter, is_placeholder
 from toolkit.summarize.extractive.tokens import content_words
-from toolkit.summarize.lang import LanguagePack, packs, quotation_marks
-from toolkit.summarize.lang.chatter import is_chatter, is_placeholder
 from toolkit.summarize.period_wording import split_sentences
 from toolkit.text import URL_RE
 

@@ -13,7 +13,8 @@ import re
 from datetime import datetime
 from typing import Any
 
-from toolkit.summarize.lang import LanguagePack, packs
+from toolkit.lang import packs
+from toolkit.lang.base import LanguagePack
 
 
 def planned_for(text: str, posted_at: datetime, pack: LanguagePack | None) -> datetime | None:

@@ -14,12 +14,12 @@ from functools import partial
 import numpy as np
 import numpy.typing as npt
 
+from toolkit.lang.base import LanguagePack
 from toolkit.models import Message, SourceKind
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive.acts import is_chatter
 from toolkit.summarize.extractive.quotes import passage, quotable
 from toolkit.summarize.extractive.tokens import content_words
-from toolkit.summarize.lang import LanguagePack
 from toolkit.summarize.personal import marks_for, mask
 
 MIN_QUOTE_WORDS = 4

@@ -1,6 +1,6 @@
 """The extractive engine: the embedded default, no network and no LLM.
 
-It writes in the languages it has a pack for (``toolkit.summarize.lang``), whatever
+It writes in the languages it has a pack for (``toolkit.lang``), whatever
 the messages' languages: each message's language is detected (``lang.detect``); the
 engine's own words are the requested pack's; a message in the requested language may
 be retold, one in another language is quoted short and described. Threads come from
@@ -25,6 +25,9 @@ import numpy as np
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder, Matrix
+from toolkit.lang import find, pack
+from toolkit.lang.base import LanguagePack
+from toolkit.lang.detect import languages
 from toolkit.models import GENERAL_TOPIC, Message, SourceKind, Summary
 from toolkit.summarize.context import SummaryContext, forum_topics, message_text
 from toolkit.summarize.engine import SummaryJob
@@ -39,8 +42,6 @@ from toolkit.summarize.extractive.keyphrases import key_phrases, message_terms
 from toolkit.summarize.extractive.sections import sections
 from toolkit.summarize.extractive.threads import Thread, threads
 from toolkit.summarize.extractive.vectors import window_vectors
-from toolkit.summarize.lang import LanguagePack, find, pack
-from toolkit.summarize.lang.detect import languages
 from toolkit.summarize.period_wording import has_period_wording
 from toolkit.summarize.personal import marks_for, mask_summary
 

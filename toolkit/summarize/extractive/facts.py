@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from toolkit.summarize.lang import LanguagePack
-from toolkit.summarize.lang.script import CAPITALISED
+from toolkit.lang.base import LanguagePack
+from toolkit.lang.script import CAPITALISED
 from toolkit.text import URL_RE
 
 _NUMBER = re.compile(r"(?<![\w.])[€$£₴₽¥]?\d[\d.,:/-]*(?:\s?[€$£₴₽¥%])?(?!\w)")

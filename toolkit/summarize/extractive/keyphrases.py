@@ -21,8 +21,9 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
+from toolkit.lang import quotation_marks
+from toolkit.lang.base import LanguagePack
 from toolkit.summarize.extractive.tokens import content_words, is_topic_token
-from toolkit.summarize.lang import LanguagePack, quotation_marks
 from toolkit.text import URL_RE, stem
 
 Labels = npt.NDArray[np.int_]

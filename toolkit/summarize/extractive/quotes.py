@@ -14,8 +14,8 @@ from collections.abc import Callable
 from functools import cache
 from urllib.parse import urlsplit
 
+from toolkit.lang import quotation_marks
 from toolkit.summarize.extractive.acts import is_chatter
-from toolkit.summarize.lang import quotation_marks
 from toolkit.summarize.period_wording import split_sentences
 from toolkit.text import URL_RE
 

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from functools import partial
 
+from toolkit.lang.base import LanguagePack
+from toolkit.lang.script import script
 from toolkit.models import Section, SectionItem, SectionKind, SourceKind
 from toolkit.summarize.extractive.acts import (
     Act,
@@ -43,8 +45,6 @@ from toolkit.summarize.extractive.facts import fact_score
 from toolkit.summarize.extractive.quotes import host
 from toolkit.summarize.extractive.selection import partner
 from toolkit.summarize.extractive.threads import Thread
-from toolkit.summarize.lang import LanguagePack
-from toolkit.summarize.lang.script import script
 from toolkit.summarize.period_wording import has_period_wording
 from toolkit.text import URL_RE
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from toolkit.summarize.lang import packs
-from toolkit.summarize.lang.script import script
+from toolkit.lang import packs
+from toolkit.lang.script import script
 from toolkit.text import fold, stem, stop_words, tokenize
 
 

@@ -32,12 +32,12 @@ from toolkit.errors import (
     UpstreamRateLimited,
     UpstreamTimeout,
 )
+from toolkit.lang import find
 from toolkit.models import Message, Section, SectionItem, SectionKind, Summary
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.coverage import note
 from toolkit.summarize.engine import SummaryJob
 from toolkit.summarize.extractive import ExtractiveEngine
-from toolkit.summarize.lang import find
 from toolkit.summarize.llm.answer import LLMSection, LLMSummary
 from toolkit.summarize.llm.budget import fallback_room
 from toolkit.summarize.llm.client import LLMClient

@@ -38,9 +38,9 @@ from datetime import UTC, datetime, tzinfo
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
+from toolkit.lang import packs
 from toolkit.models import Message
 from toolkit.summarize.context import message_text
-from toolkit.summarize.lang import packs
 from toolkit.summarize.llm.answer import LLMItem, link_hosts
 from toolkit.text import WORD_RE, terms
 

@@ -3,7 +3,7 @@
 A small model ignores the language rule often (a Ukrainian chat summarised in Russian,
 an English request answered in the chat's Russian). The answer's prose (every string of
 it but ids, with placeholders, links, handles and digits left out) is identified by the
-detector the language packs use (``toolkit.summarize.lang.detect``, py3langid), and is in
+detector the language packs use (``toolkit.lang.detect``, py3langid), and is in
 another language when the detector is sure of it: the requested language (or a
 language the detector cannot tell from it, ``SAME``) is not the likeliest and holds less
 than ``MIN_SHARE`` of the probability. Too little text (``MIN_LETTERS``) or a language the
@@ -17,8 +17,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from toolkit.summarize.lang.detect import ranked
-from toolkit.summarize.languages import LANGUAGES
+from toolkit.lang.detect import ranked
+from toolkit.lang.names import LANGUAGES
 from toolkit.text import URL_RE
 
 MIN_LETTERS = 40

@@ -38,10 +38,10 @@ from functools import partial
 from typing import TypeVar
 
 from toolkit.errors import UpstreamContextExceeded, UpstreamInvalidOutput
+from toolkit.lang import find
+from toolkit.lang.names import language_name
 from toolkit.models import Message
 from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.lang import find
-from toolkit.summarize.languages import language_name
 from toolkit.summarize.llm import budget
 from toolkit.summarize.llm.answer import (
     InvalidOutput,

@@ -24,9 +24,9 @@ from datetime import UTC, datetime
 from html import escape
 from typing import Any
 
+from toolkit.lang.names import language_name
 from toolkit.models import SourceKind
 from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.languages import language_name
 
 PROMPT_VERSION = "2026.6"
 

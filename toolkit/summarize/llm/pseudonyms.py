@@ -51,10 +51,10 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from toolkit.lang.base import NameHelper
 from toolkit.models import Message, Source
 from toolkit.store.base import MessageStore
 from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.lang.base import NameHelper
 from toolkit.summarize.personal import EMAIL_RE, phone_spans
 from toolkit.text import STOP_WORDS
 
@@ -157,7 +157,7 @@ def _key(word: str) -> str:
 def _name_packs() -> tuple[NameHelper, ...]:
     """The packs' name helpers (``LanguagePack.name_forms``), where a pack has them: the
     languages whose names change form."""
-    from toolkit.summarize.lang import packs
+    from toolkit.lang import packs
 
     return tuple(p.name_forms for p in packs() if p.name_forms is not None)
 
@@ -185,7 +185,7 @@ def _common(form: str) -> bool:
         packs = _name_packs()
         named = any(pack.lemma(form) is not None for pack in packs)
         return not named and any(pack.everyday(form) for pack in packs)
-    from toolkit.summarize.lang import find
+    from toolkit.lang import find
 
     book = find("en")
     return book is not None and (form in book.chatter_words or form in book.filler_words)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from toolkit.lang.en import STOP_WORDS as STOP_WORDS_EN
-from toolkit.summarize.lang.base import word_set as _words
+from toolkit.lang.base import word_set as _words
+from toolkit.lang.en.lexicon import STOP_WORDS as STOP_WORDS_EN
 
 CODE = "en"
 SCRIPT = "latin"

@@ -3,7 +3,7 @@ the Snowball stemmer."""
 
 from __future__ import annotations
 
-from toolkit.lang import snowball, words
+from toolkit.lang.lexicon import snowball, words
 
 CODE = "ru"
 LETTERS = r"[а-я]"

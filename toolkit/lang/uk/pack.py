@@ -4,10 +4,10 @@ nominative). Ukrainian messages are quoted, not retold."""
 
 from __future__ import annotations
 
-from toolkit.summarize.lang import morph
-from toolkit.summarize.lang.base import grouped, pack_from
-from toolkit.summarize.lang.uk import words
-from toolkit.summarize.lang.uk.templates import TEMPLATES
+from toolkit.lang import morph
+from toolkit.lang.base import grouped, pack_from
+from toolkit.lang.uk import words
+from toolkit.lang.uk.templates import TEMPLATES
 
 
 def _count(n: int, noun: str, case: str = "nomn") -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from toolkit.summarize.lang import packs
+from toolkit.lang import packs
 from toolkit.text import URL_RE, tokenize
 
 _PLACEHOLDER_RE = re.compile(r"^(?:\s*(?:<[\w .:-]{1,40}>|\[[\w .:-]{1,40}\]))+\s*$")

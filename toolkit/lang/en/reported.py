@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import re
 
-from toolkit.summarize.lang.chatter import is_chatter
-from toolkit.summarize.lang.en.agreement import BE_HAVE, third_person
-from toolkit.summarize.lang.en.cleanup import before_question, clean
-from toolkit.summarize.lang.en.ellipsis import drops_i
-from toolkit.summarize.lang.en.indirect import (
+from toolkit.lang.chatter import is_chatter
+from toolkit.lang.en.agreement import BE_HAVE, third_person
+from toolkit.lang.en.cleanup import before_question, clean
+from toolkit.lang.en.ellipsis import drops_i
+from toolkit.lang.en.indirect import (
     PAST,
     WH,
     asks,
@@ -33,9 +33,9 @@ from toolkit.summarize.lang.en.indirect import (
     opens_question,
     verb_lemma,
 )
-from toolkit.summarize.lang.en.shapes import directive, split_tail_question
-from toolkit.summarize.lang.en.words import CHATTER_WORDS
-from toolkit.summarize.lang.sentences import split_sentences
+from toolkit.lang.en.shapes import directive, split_tail_question
+from toolkit.lang.en.words import CHATTER_WORDS
+from toolkit.lang.sentences import split_sentences
 
 _WANNA = re.compile(r"^(?:do you )?wanna\s+", re.IGNORECASE)
 _YOU_ING = re.compile(r"^(you|u)\s+(?=\w+ing\b)", re.IGNORECASE)

@@ -4,10 +4,10 @@ messages are quoted, not retold: there is no reported speech for Russian yet."""
 
 from __future__ import annotations
 
-from toolkit.summarize.lang import morph
-from toolkit.summarize.lang.base import grouped, pack_from
-from toolkit.summarize.lang.ru import words
-from toolkit.summarize.lang.ru.templates import TEMPLATES
+from toolkit.lang import morph
+from toolkit.lang.base import grouped, pack_from
+from toolkit.lang.ru import words
+from toolkit.lang.ru.templates import TEMPLATES
 
 
 def _number(n: int) -> str:

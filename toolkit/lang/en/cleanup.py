@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from toolkit.summarize.lang.en.indirect import WH, asks
-from toolkit.summarize.lang.en.words import CHATTER_WORDS
+from toolkit.lang.en.indirect import WH, asks
+from toolkit.lang.en.words import CHATTER_WORDS
 
 _LEAD = re.compile(
     r"^(?:(?:and|but|hey+|hi+|hiya|howdy|heya|yo|hello|oh+|ah+|aw+|ok(?:ay)?|kk?|"

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from toolkit.summarize.lang.base import grouped, pack_from
-from toolkit.summarize.lang.en import words
-from toolkit.summarize.lang.en.templates import TEMPLATES
+from toolkit.lang.base import grouped, pack_from
+from toolkit.lang.en import words
+from toolkit.lang.en.templates import TEMPLATES
 
 
 def _count(n: int, noun: str, case: str = "nomn") -> str:
@@ -29,8 +29,8 @@ def _retell(text: str, speaker: str, addressee: str | None, names: tuple[str, ..
     """The message in reported speech; ``""`` when it is only chatter; None when retelling
     would change its meaning (an exclamation: "You're kidding!", "What a game!") or lose
     a mark in brackets (``[phone]`` stands for a number: it is quoted as it is)."""
-    from toolkit.summarize.lang.en.reported import report
-    from toolkit.summarize.lang.en.shapes import exclaims
+    from toolkit.lang.en.reported import report
+    from toolkit.lang.en.shapes import exclaims
 
     if exclaims(text) or "[" in text:
         return None

@@ -37,7 +37,7 @@ _MARK = re.compile(r"^\s*\[([^\W\d][\w ]*)\]")
 @lru_cache(maxsize=1)
 def _double_stop() -> re.Pattern[str]:
     """A template's full stop after a quotation that ends a sentence already ("…?”.")."""
-    from toolkit.summarize.lang import quotation_marks
+    from toolkit.lang import quotation_marks
 
     closers = re.escape("".join(quotation_marks().values()))
     return re.compile(rf"([.!?…][{closers}\"])\.$")
@@ -305,7 +305,7 @@ class LanguagePack:
     def topics(self, phrases: Sequence[str]) -> str:
         """Topic phrases joined; a phrase not in this language's script is quoted (one
         already quoted stays as it is)."""
-        from toolkit.summarize.lang.script import script
+        from toolkit.lang.script import script
 
         def shown(phrase: str) -> str:
             if phrase.startswith(self.open_quote) or script(phrase) in (None, self.script):

@@ -6,7 +6,7 @@ English grammar over ``lemminflect``'s dictionary, no model.
 
 from __future__ import annotations
 
-from toolkit.summarize.lang.en.indirect import inflect, is_verb, verb_lemma
+from toolkit.lang.en.indirect import inflect, is_verb, verb_lemma
 
 _STATIVE = frozenset(
     "love like hope need want wish miss hate bet prefer doubt".split()  # noqa: SIM905

@@ -3,8 +3,8 @@ wording."""
 
 from __future__ import annotations
 
-from toolkit.lang.uk import STOP_WORDS
-from toolkit.summarize.lang.base import word_set as _words
+from toolkit.lang.base import word_set as _words
+from toolkit.lang.uk.lexicon import STOP_WORDS
 
 CODE = "uk"
 SCRIPT = "cyrillic"

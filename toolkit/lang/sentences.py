@@ -17,7 +17,7 @@ _INITIAL_RE = re.compile(r"(?:^|(?<=\s))([^\W\d_])\.$")
 
 @lru_cache(maxsize=1)
 def _abbreviation_re() -> re.Pattern[str]:
-    from toolkit.summarize.lang import packs, quotation_marks
+    from toolkit.lang import packs, quotation_marks
 
     words = sorted({w for pack in packs() for w in pack.abbreviations}, key=len, reverse=True)
     alternatives = "|".join(re.escape(w) for w in words)
@@ -29,7 +29,7 @@ def _abbreviation_re() -> re.Pattern[str]:
 def _boundary_re() -> re.Pattern[str]:
     """Where a sentence ends: after ``.`` ``!`` ``?`` ``…`` and any closing quotation
     marks (of every pack) or brackets, before white space; at a line break."""
-    from toolkit.summarize.lang import quotation_marks
+    from toolkit.lang import quotation_marks
 
     closers = re.escape("".join(quotation_marks().values()))
     return re.compile(rf"((?<=[.!?…])[\"'{closers})]*[ \t]+|(?<=[.!?…][\"'{closers})])[ \t]+|\n+)")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from toolkit.lang.ru import STOP_WORDS as STOP_WORDS_RU
-from toolkit.summarize.lang.base import word_set as _words
+from toolkit.lang.base import word_set as _words
+from toolkit.lang.ru.lexicon import STOP_WORDS as STOP_WORDS_RU
 
 CODE = "ru"
 SCRIPT = "cyrillic"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from toolkit.lang import morph_analyzer, words
+from toolkit.lang.lexicon import morph_analyzer, words
 
 CODE = "uk"
 LETTERS = r"[а-яіїєґ]"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolkit.lang import snowball, words
+from toolkit.lang.lexicon import snowball, words
 
 CODE = "en"
 LETTERS = r"[a-z]"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from toolkit.summarize.lang.en.indirect import opens_question, verb_lemma
+from toolkit.lang.en.indirect import opens_question, verb_lemma
 
 _PLEASE = re.compile(r"^\W*(?:please|pls|plz),?\s+(\w.*)$", re.IGNORECASE)
 _DONT = re.compile(r"^\W*(?:don'?t|don’t|do not)\s+(\w.*)$", re.IGNORECASE)
@@ -97,7 +97,7 @@ _EXCLAMATION = re.compile(
 def exclaims(text: str) -> bool:
     """Whether a sentence of ``text`` is an exclamation that reported speech would turn
     into a claim the speaker never made ("You're kidding!" is no report that Bob kids)."""
-    from toolkit.summarize.lang.sentences import split_sentences
+    from toolkit.lang.sentences import split_sentences
 
     return any(
         piece.rstrip().endswith("!") and bool(_EXCLAMATION.match(piece))

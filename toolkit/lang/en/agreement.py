@@ -7,7 +7,7 @@ forms and adverbs stay as they are.
 
 from __future__ import annotations
 
-from toolkit.summarize.lang.en.indirect import inflect
+from toolkit.lang.en.indirect import inflect
 
 _NO_AGREE = frozenset(
     """can could will would shall should must might may did didn't can't won't wouldn't

@@ -1,0 +1,1 @@
+"""English: its lexicon (``lexicon``) and its summary pack (``pack``)."""

@@ -1,0 +1,1 @@
+"""Russian: its lexicon (``lexicon``) and its summary pack (``pack``)."""

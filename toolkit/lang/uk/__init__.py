@@ -1,0 +1,1 @@
+"""Ukrainian: its lexicon (``lexicon``) and its summary pack (``pack``)."""

@@ -77,7 +77,7 @@ def import_throughput(
 ) -> tuple[int, float]:
     """Import and embed both demo sources; return (messages, seconds)."""
     from toolkit.demo import demo_files
-    from toolkit.ingest.export import import_export
+    from toolkit.ingest.export.read import import_export
 
     started = time.perf_counter()
     imported = 0

@@ -38,7 +38,7 @@ IMPORT_MESSAGES = 500_000
 IMPORT_CHAT_ID = 4_000_000_500
 _IMPORT = (
     "import sys\n"
-    "from toolkit.ingest.export import import_export\n"
+    "from toolkit.ingest.export.read import import_export\n"
     "from toolkit.store import SQLiteStore\n"
     "store = SQLiteStore(sys.argv[1])\n"
     "print(import_export(store, sys.argv[2]).total.inserted)\n"

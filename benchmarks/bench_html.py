@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.synthetic_html import write_html
-from toolkit.ingest.export import import_export
-from toolkit.ingest.export_report import ImportReport
+from toolkit.ingest.export.read import import_export
+from toolkit.ingest.export.report import ImportReport
 from toolkit.store import SQLiteStore
 
 MESSAGES = 10_000

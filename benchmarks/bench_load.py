@@ -71,7 +71,7 @@ def build_store(store: MessageStore, settings: Settings) -> None:
     """Both demo exports, every searchable message with a seeded random unit vector
     stored under the configured embedder's model name."""
     from toolkit.demo import demo_files
-    from toolkit.ingest.export import import_export
+    from toolkit.ingest.export.read import import_export
 
     embedder = get_embedder(settings)
     model, dimension = embedder.model_name, embedder.dimension

@@ -29,7 +29,7 @@ DEMO_HANDLE = "@mlens_demo_en"
 
 def _bench_store(settings: Settings) -> SQLiteStore:
     from toolkit.demo import demo_files
-    from toolkit.ingest.export import import_export
+    from toolkit.ingest.export.read import import_export
     from toolkit.refs import parse_ref
 
     path = settings.data_dir / "cache" / "bench-summary.sqlite3"
@@ -126,7 +126,7 @@ def bench_fresh_summary(
 
     from toolkit.demo import demo_files
     from toolkit.embeddings import get_embedder
-    from toolkit.ingest.export import import_export
+    from toolkit.ingest.export.read import import_export
     from toolkit.refs import parse_ref
 
     settings = settings if settings is not None else Settings()

@@ -17,8 +17,8 @@ from unittest import mock
 
 import psycopg
 
-from toolkit.ingest.export import ImportReport, import_export
-from toolkit.ingest.export_file import open_export
+from toolkit.ingest.export.file import open_export
+from toolkit.ingest.export.read import ImportReport, import_export
 from toolkit.store import SQLiteStore
 from toolkit.store.postgres import PostgresStore
 
@@ -61,7 +61,7 @@ def half_piped_import(store: Store, text: bytes, fifo: Path) -> Iterator[list[Im
     def opened(path: Path) -> tuple[Any, int]:
         return (reader, len(text)) if Path(path) == fifo else open_export(path)
 
-    with mock.patch("toolkit.ingest.export.open_export", opened):
+    with mock.patch("toolkit.ingest.export.read.open_export", opened):
         importer = threading.Thread(target=lambda: result.append(import_export(store, fifo)))
         importer.start()
         with os.fdopen(write_fd, "wb") as pipe:

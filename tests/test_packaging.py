@@ -105,7 +105,7 @@ def test_a_missing_extra_is_named_in_one_line() -> None:
 def test_live_sync_without_telethon_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     from toolkit.config import Settings
     from toolkit.errors import ConfigError
-    from toolkit.ingest.live import build_telegram_client
+    from toolkit.ingest.live.client import build_telegram_client
 
     monkeypatch.setitem(sys.modules, "telethon", None)  # as in an install without [live]
     settings = Settings(

@@ -323,7 +323,7 @@ class UpsertResult:
 
 @dataclass(frozen=True, slots=True)
 class SyncReport:
-    """What one live sync did (``toolkit.ingest.sync``): messages fetched and committed,
+    """What one live sync did (``toolkit.ingest.live.sync``): messages fetched and committed,
     batches, FloodWaits slept."""
 
     source: Source

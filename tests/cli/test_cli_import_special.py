@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 from cli import app
 from cli.state import store
 from toolkit.errors import InvalidRequest
-from toolkit.ingest.export import import_export
-from toolkit.ingest.export_file import open_export
+from toolkit.ingest.export.file import open_export
+from toolkit.ingest.export.read import import_export
 from toolkit.store import SQLiteStore
 
 pytestmark = pytest.mark.timeout(20)

@@ -9,7 +9,7 @@ from telethon_fakes import TALK_SIZE, FakeTelegram, talk_telegram
 from typer.testing import CliRunner
 
 from cli import app, main
-from toolkit.ingest.live import TelethonMessengerClient
+from toolkit.ingest.live.client import TelethonMessengerClient
 
 N = TALK_SIZE
 

@@ -42,7 +42,7 @@ from toolkit.apikeys import SCOPES, create_api_key
 from toolkit.config import Settings, nested
 from toolkit.embeddings import Embedder
 from toolkit.errors import SourceNotFound, UpstreamRateLimited
-from toolkit.ingest.live import ResolvedSource
+from toolkit.ingest.live.client import ResolvedSource
 from toolkit.models import Message, Source, SourceKind, SourceRef
 from toolkit.store import SQLiteStore
 from toolkit.store.base import MessageStore
@@ -147,7 +147,7 @@ class FakeMessenger:
             if i <= min_id or (limit is not None and sent >= limit):
                 continue
             if self.flood_after is not None and sent >= self.flood_after:
-                # What ``toolkit.ingest.live`` makes of a Telethon FloodWaitError.
+                # What ``toolkit.ingest.live.client`` makes of a Telethon FloodWaitError.
                 raise UpstreamRateLimited("FloodWait", retry_after=self.flood_seconds)
             sent += 1
             yield Message(

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from telethon_fakes import DISCUSSION, commented_news
 
 from service.deps import get_messenger_client_factory
-from toolkit.ingest.live import TelethonMessengerClient
+from toolkit.ingest.live.client import TelethonMessengerClient
 
 
 def test_sync_with_comments_stores_them_in_the_discussion_group(

@@ -38,21 +38,21 @@ REGEX_CALLS = {"compile", "search", "match", "fullmatch", "sub", "subn", "split"
 WORD_SET_CALLS = {"frozenset", "set", "words", "word_set", "_words"}
 
 ALLOWED: dict[tuple[str, str], str] = {
-    ("toolkit/ingest/export_html_service.py", ""):
+    ("toolkit/ingest/export/html/service.py", ""):
         "the service sentences Telegram Desktop's HTML exporter writes, in English whatever "
         "the chat's language (export_output_html.cpp): its file format, read back into the "
         "JSON export's actions; nothing here reads or writes a chat's language",
-    ("toolkit/ingest/export_html.py", "via @"):
+    ("toolkit/ingest/export/html/page.py", "via @"):
         "the exporter's own mark of a message sent via a bot (its file format, English "
         "whatever the chat's language)",
-    ("toolkit/ingest/export_html.py", "January February March"):
+    ("toolkit/ingest/export/html/page.py", "January February March"):
         "the month names of the exporter's date headings (its file format, English "
         "whatever the chat's language)",
     ("toolkit/text.py", "com|org|net|io|ru|me|dev|ai|app|info|co|uk|de|su|рф"):
         "top-level domains of bare host names (DNS labels, not words; .рф is a domain)",
     ("toolkit/requests.py", "^(?:user|channel|chat)[1-9]"):
         "the prefixes of a peer id (user123, channel42): identifiers of the wire format",
-    ("toolkit/ingest/export_messages.py", "^(?:user|chat|channel)(\\d+)$"):
+    ("toolkit/ingest/export/json/messages.py", "^(?:user|chat|channel)(\\d+)$"):
         "the prefixes of a peer id in Telegram Desktop's export: identifiers of its format",
     ("toolkit/timeparse.py", "^(?:UTC|GMT)?"):
         "names of time standards in an offset (UTC+3): identifiers, not words",

@@ -13,7 +13,7 @@ from toolkit.refs import message_link
 from toolkit.weights import SearchWeights
 
 if TYPE_CHECKING:
-    from toolkit.ingest.export_report import ImportReport
+    from toolkit.ingest.export.report import ImportReport
 
 SOURCE_COLUMNS = [
     "ref",

@@ -20,7 +20,7 @@ area, ``data``, ``search``, ``summaries`` and ``evaluation``, which all read one
 ``Assembly``.
 """
 
-from toolkit.ingest.live import MessengerClient
+from toolkit.ingest.live.client import MessengerClient
 from toolkit.workspace.assembly import Assembly, Parts, Progress, copy_stores, store_at
 from toolkit.workspace.data import Imported, messenger_client
 from toolkit.workspace.workspace import Workspace

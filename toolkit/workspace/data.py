@@ -12,10 +12,10 @@ from toolkit.config import Settings
 from toolkit.demo import demo_files
 from toolkit.embeddings import index_source
 from toolkit.embeddings.background import BackgroundEmbedding, EmbeddingProgress
-from toolkit.ingest.export import import_export
-from toolkit.ingest.export_report import ImportReport
-from toolkit.ingest.live import MessengerClient, TelethonMessengerClient
-from toolkit.ingest.sync import run_sync
+from toolkit.ingest.export.read import import_export
+from toolkit.ingest.export.report import ImportReport
+from toolkit.ingest.live.client import MessengerClient, TelethonMessengerClient
+from toolkit.ingest.live.sync import run_sync
 from toolkit.models import Message, MessageFilter, Source, SourceStats, SyncReport, TopicStats
 from toolkit.refs import SourceArg, parse_ref
 from toolkit.requests import check_filters

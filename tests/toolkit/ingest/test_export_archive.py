@@ -14,7 +14,7 @@ from export_html_builder import render_pages
 
 from toolkit.errors import ImportFormatError, InvalidRequest
 from toolkit.ingest import import_export
-from toolkit.ingest.export_archive import MAX_RATIO
+from toolkit.ingest.export.archive import MAX_RATIO
 from toolkit.store import SQLiteStore
 
 

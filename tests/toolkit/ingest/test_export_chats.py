@@ -12,7 +12,7 @@ from export_builders import LOCAL, account, chat, forum, message, service, when,
 
 from toolkit.errors import ImportFormatError, InvalidRequest
 from toolkit.ingest import import_export
-from toolkit.ingest.export_report import ImportReport
+from toolkit.ingest.export.report import ImportReport
 from toolkit.models import Message, MessageFilter, Source
 from toolkit.refs import message_link, parse_ref
 from toolkit.store import SQLiteStore

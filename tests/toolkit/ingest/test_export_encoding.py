@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from toolkit.ingest import import_export
-from toolkit.ingest.export_encoding import sniff
+from toolkit.ingest.export.encoding import sniff
 from toolkit.store import SQLiteStore
 
 EXPORT = {

@@ -22,8 +22,8 @@ from export_html_builder import render_pages, write_html
 
 from toolkit.errors import ImportFormatError, InvalidRequest
 from toolkit.ingest import import_export
-from toolkit.ingest.export_html import parse_title_date, synthetic_chat_id
-from toolkit.ingest.export_report import ImportReport
+from toolkit.ingest.export.html.page import parse_title_date, synthetic_chat_id
+from toolkit.ingest.export.report import ImportReport
 from toolkit.models import Message, MessageFilter, Source
 from toolkit.store import SQLiteStore
 
@@ -309,7 +309,7 @@ def test_reactions_nested_where_no_version_puts_them_are_still_read(
     found, however its class is spelled, on a page read whole or streamed; the other
     messages of the page keep theirs."""
     if streamed:
-        monkeypatch.setattr("toolkit.ingest.export_html.MAX_PAGE_BYTES", 10)
+        monkeypatch.setattr("toolkit.ingest.export.html.page.MAX_PAGE_BYTES", 10)
     chat = hc.personal()
     chat["messages"][0]["reactions"] = [{"type": "emoji", "emoji": "👍", "count": 4}]
     folder = write_html(tmp_path / "html", chat)

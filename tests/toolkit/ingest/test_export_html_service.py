@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from toolkit.ingest.export_html_service import names, service_fields
-from toolkit.ingest.export_text import service_text
+from toolkit.ingest.export.html.service import names, service_fields
+from toolkit.ingest.export.json.text import service_text
 
 GROUP, TOPIC = "create_group", "topic_created"
 CASES: list[tuple[str, dict[str, Any], str]] = [

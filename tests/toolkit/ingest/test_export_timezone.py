@@ -12,7 +12,7 @@ from export_builders import LOCAL, account, chat, message, when, write
 from store_backends import Store
 
 from toolkit.ingest import import_export
-from toolkit.ingest.export_times import LocalTimes
+from toolkit.ingest.export.times import LocalTimes
 from toolkit.models import Source
 
 pytestmark = pytest.mark.both_stores  # each test runs on SQLite and on PostgreSQL

@@ -35,13 +35,13 @@ from toolkit.errors import (
     UpstreamRateLimited,
     UpstreamTimeout,
 )
-from toolkit.ingest.live import (
+from toolkit.ingest.live.client import (
     ResolvedSource,
     TelethonMessengerClient,
     build_telegram_client,
     translate_error,
 )
-from toolkit.ingest.live_convert import convert_message, media_kind, peer_key
+from toolkit.ingest.live.convert import convert_message, media_kind, peer_key
 from toolkit.models import Message, SourceKind
 from toolkit.refs import parse_ref
 

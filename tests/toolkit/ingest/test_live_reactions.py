@@ -13,9 +13,9 @@ from telethon.tl import types as tl
 from telethon_fakes import ALICE, BASE_TIME, NEWS, TALK, FakeTelegram, text_message
 
 from toolkit.ingest import import_export
-from toolkit.ingest.live import TelethonMessengerClient
-from toolkit.ingest.live_convert import convert_message, reaction_key
-from toolkit.ingest.sync import sync_source
+from toolkit.ingest.live.client import TelethonMessengerClient
+from toolkit.ingest.live.convert import convert_message, reaction_key
+from toolkit.ingest.live.sync import sync_source
 from toolkit.models import Message
 from toolkit.refs import parse_ref
 from toolkit.store.base import MessageStore

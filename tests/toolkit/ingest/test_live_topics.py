@@ -9,8 +9,8 @@ from typing import Any
 from telethon.tl import types as tl
 from telethon_fakes import ALICE, BASE_TIME, BOB, ENTITIES_FORUM, FakeTelegram, text_message
 
-from toolkit.ingest.live import ResolvedSource, TelethonMessengerClient
-from toolkit.ingest.live_convert import entity_chat_type, topic_of
+from toolkit.ingest.live.client import ResolvedSource, TelethonMessengerClient
+from toolkit.ingest.live.convert import entity_chat_type, topic_of
 from toolkit.models import Message, SourceKind
 
 

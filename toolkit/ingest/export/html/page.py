@@ -44,7 +44,7 @@ from typing import IO, Any
 
 from lxml import etree
 
-from toolkit.ingest.export_html_service import service_fields
+from toolkit.ingest.export.html.service import service_fields
 
 PAGE_RE = re.compile(r"^messages(\d*)\.html$")
 _DATE_RE = re.compile(
@@ -144,7 +144,7 @@ def _is_text_link(text: str, href: str) -> bool:
 
 
 def _inline(el: Any, parts: list[str]) -> None:
-    from toolkit.ingest.export_text import flatten_text
+    from toolkit.ingest.export.json.text import flatten_text
 
     if el.text:
         parts.append(el.text)

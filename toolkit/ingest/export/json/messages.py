@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit.controls import clean_message, clean_text
-from toolkit.ingest.export_reactions import export_reactions
-from toolkit.ingest.export_text import flatten_text, media_text, service_text
-from toolkit.ingest.export_times import ImpossibleDate, LocalTimes
-from toolkit.ingest.export_topics import TopicTracker
+from toolkit.ingest.export.json.reactions import export_reactions
+from toolkit.ingest.export.json.text import flatten_text, media_text, service_text
+from toolkit.ingest.export.json.topics import TopicTracker
+from toolkit.ingest.export.times import ImpossibleDate, LocalTimes
 from toolkit.models import Message, SourceKind, build_message
 
 _PEER_RE = re.compile(r"^(?:user|chat|channel)(\d+)$")

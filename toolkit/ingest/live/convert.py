@@ -19,7 +19,7 @@ from telethon import utils as tg_utils
 from telethon.tl import types as tl
 
 from toolkit.controls import clean_message, clean_text
-from toolkit.ingest.live_media import media_kind, media_text
+from toolkit.ingest.live.media import media_kind, media_text
 from toolkit.models import (
     CUSTOM_REACTION,
     GENERAL_TOPIC,

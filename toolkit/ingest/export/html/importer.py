@@ -29,11 +29,11 @@ from lxml import etree
 from tqdm import tqdm
 
 from toolkit.errors import ImportFormatError, InvalidRequest, SourceNotFound
-from toolkit.ingest.export_errors import ByteCounter, import_bar
-from toolkit.ingest.export_html import PageState, page_number, read_page, synthetic_chat_id
-from toolkit.ingest.export_importer import Importer
-from toolkit.ingest.export_report import ImportReport
-from toolkit.ingest.export_stream import ChatClosed, ChatHeader, ChatOpened
+from toolkit.ingest.export.errors import ByteCounter, import_bar
+from toolkit.ingest.export.html.page import PageState, page_number, read_page, synthetic_chat_id
+from toolkit.ingest.export.importer import Importer
+from toolkit.ingest.export.json.stream import ChatClosed, ChatHeader, ChatOpened
+from toolkit.ingest.export.report import ImportReport
 from toolkit.refs import parse_ref
 from toolkit.store.base import ImportSink, MessageStore
 

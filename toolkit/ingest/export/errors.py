@@ -13,7 +13,7 @@ from typing import IO
 
 from tqdm import tqdm
 
-from toolkit.ingest.export_stream import Cursor
+from toolkit.ingest.export.json.stream import Cursor
 
 # Small read buffers keep the byte position in error messages close to the fault.
 READ_BYTES = 16 * 1024

@@ -1,0 +1,2 @@
+"""The HTML reader: pages of ``messages*.html`` (``page``) read into the JSON reader's records
+(``importer``); service messages (``service``)."""

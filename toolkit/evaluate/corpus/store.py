@@ -41,7 +41,7 @@ class Window:
         Raises:
             ValueError: not of that form, or an unknown source key.
         """
-        match = re.fullmatch(r"([a-z0-9_]+):(\d+)-(\d+)", spec.strip())
+        match = re.fullmatch(r"([a-z0-9_]+):(-?\d+)-(-?\d+)", spec.strip())
         if match is None:
             raise ValueError(f"not a window (key:first-last): {spec!r}")
         key, first, last = match.group(1), int(match.group(2)), int(match.group(3))

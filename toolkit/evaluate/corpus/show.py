@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import tzinfo
 
-from toolkit.ingest.export_times import zone
+from toolkit.ingest.export.times import zone
 from toolkit.models import Message
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from toolkit.evaluate.digest_acts import Digest
-from toolkit.evaluate.digest_score import Item, Output, WindowScore, score_output
-from toolkit.evaluate.digest_windows import KeyFact, Labels, Window
+from toolkit.evaluate.digests.acts import Digest
+from toolkit.evaluate.digests.score import Item, Output, WindowScore, score_output
+from toolkit.evaluate.digests.windows import KeyFact, Labels, Window
 from toolkit.models import Message, SectionKind, SourceKind, Summary
 
 START = datetime(2025, 3, 10, 12, 0, tzinfo=UTC)

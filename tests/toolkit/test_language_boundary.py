@@ -38,6 +38,8 @@ REGEX_CALLS = {"compile", "search", "match", "fullmatch", "sub", "subn", "split"
 WORD_SET_CALLS = {"frozenset", "set", "words", "word_set", "_words"}
 
 ALLOWED: dict[tuple[str, str], str] = {
+    ("toolkit/evaluate/corpus/labels.py", "decision plan open_question"):
+        "the act names of the label file (real_acts.jsonl): field names of its format",
     ("toolkit/ingest/export/html/service.py", ""):
         "the service sentences Telegram Desktop's HTML exporter writes, in English whatever "
         "the chat's language (export_output_html.cpp): its file format, read back into the "
@@ -87,7 +89,7 @@ ALLOWED: dict[tuple[str, str], str] = {
         "unit sign the grounding check reads in any language, as it reads digits",
     ("toolkit/summarize/llm/prompts.py", "You describe what the"):
         "the LLM's instructions: English is the prompt's language, whatever the summary's",
-    ("toolkit/evaluate/digest_calibration.py", "decision open_question plan"):
+    ("toolkit/evaluate/digests/calibration.py", "decision open_question plan"):
         "the act labels of the calibration file (digest_acts.jsonl): its format's keys",
     ("toolkit/store/postgres.py", "s ids before after"):
         "the names of a query's SQL parameters: identifiers, not words",

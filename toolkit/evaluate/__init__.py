@@ -11,7 +11,7 @@ baselines), ``summary_outputs`` (every system's text, side by side), ``bootstrap
 (paired intervals); digests: ``digest_windows`` (the labelled windows of ``data/``),
 ``digest_score`` (their sections' precision and recall, key facts, what must be 0),
 ``digest_calibration`` (the cases of ``digest_acts.jsonl``), ``digest_acts`` (the engine
-run on both; ``python -m toolkit.evaluate.digest_main``); ``claims`` (the claims of
+run on both; ``python -m toolkit.evaluate.digests.main``); ``claims`` (the claims of
 docs/evaluation.md, checked);
 ``published`` (what ``make eval`` writes to docs/results/eval.json).
 """

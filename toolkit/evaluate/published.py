@@ -57,7 +57,7 @@ def summary_engine(model_name: str) -> dict[str, Any]:
 
 def digests_engine(model_name: str) -> dict[str, Any]:
     """What the labelled-set numbers depend on: the summary engine and the labels."""
-    from toolkit.evaluate.digest_windows import DATA_FILE
+    from toolkit.evaluate.digests.windows import DATA_FILE
 
     labels = hashlib.sha256(DATA_FILE.read_bytes()).hexdigest()[:12]
     return {**summary_engine(model_name), "labels": labels}

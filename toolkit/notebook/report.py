@@ -114,7 +114,7 @@ def publish(run: Run, parts: set[str]) -> Path:
 
 def _digests(run: Run) -> dict[str, Any]:
     from toolkit.evaluate.claims.digests import calibration_summary, digest_measurement
-    from toolkit.evaluate.digest_acts import rows
+    from toolkit.evaluate.digests.acts import rows
     from toolkit.evaluate.published import digests_part
 
     measured = digest_measurement(run)

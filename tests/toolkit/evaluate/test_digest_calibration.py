@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from toolkit.evaluate.digest_calibration import (
+from toolkit.evaluate.digests.calibration import (
     Case,
     CaseResult,
     case_rows,

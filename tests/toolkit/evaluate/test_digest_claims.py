@@ -12,8 +12,8 @@ from digest_data import digest, score
 from toolkit.config import Settings
 from toolkit.evaluate.claims import CLAIMS, Run
 from toolkit.evaluate.claims.digests import labelled_set_holds, row_verdicts, verdicts
-from toolkit.evaluate.digest_acts import Measured
-from toolkit.evaluate.digest_score import Item
+from toolkit.evaluate.digests.acts import Measured
+from toolkit.evaluate.digests.score import Item
 from toolkit.evaluate.published import digests_part, read_published, write_published
 from toolkit.models import SectionKind
 

@@ -1,4 +1,4 @@
-"""``python -m toolkit.evaluate.digest_main`` prints the table, each false item with its
+"""``python -m toolkit.evaluate.digests.main`` prints the table, each false item with its
 window and line, and with ``--missed`` what no item claimed."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from digest_data import digest, score
 from text_checks import assert_shows
 
-from toolkit.evaluate.digest_main import report, text_table
-from toolkit.evaluate.digest_score import Item
+from toolkit.evaluate.digests.main import report, text_table
+from toolkit.evaluate.digests.score import Item
 from toolkit.models import SectionKind
 
 

@@ -9,8 +9,8 @@ from datetime import date
 import pytest
 from digest_data import digest, score
 
-from toolkit.evaluate.digest_acts import false_items, rows
-from toolkit.evaluate.digest_score import (
+from toolkit.evaluate.digests.acts import false_items, rows
+from toolkit.evaluate.digests.score import (
     Item,
     contains,
     emails,
@@ -18,7 +18,7 @@ from toolkit.evaluate.digest_score import (
     phones,
     repeated_addressee,
 )
-from toolkit.evaluate.digest_windows import KeyFact
+from toolkit.evaluate.digests.windows import KeyFact
 from toolkit.models import SectionKind
 
 OPEN, DECISIONS, PLANS = SectionKind.OPEN_QUESTIONS, SectionKind.DECISIONS, SectionKind.PLANS

@@ -14,8 +14,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from toolkit.evaluate.digest_score import contains
-from toolkit.evaluate.digest_windows import (
+from toolkit.evaluate.digests.score import contains
+from toolkit.evaluate.digests.windows import (
     DATA_FILE,
     Window,
     load_windows,

@@ -20,16 +20,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolkit.evaluate.claims.base import Evidence, Finding, Run, Verdict
-from toolkit.evaluate.digest_acts import SHORT, ZERO, Measured, false_items, measure, rows
-from toolkit.evaluate.digest_calibration import CASES_FILE, case_rows, load_cases
-from toolkit.evaluate.digest_windows import SCORED, load_windows
+from toolkit.evaluate.digests.acts import SHORT, ZERO, Measured, false_items, measure, rows
+from toolkit.evaluate.digests.calibration import CASES_FILE, case_rows, load_cases
+from toolkit.evaluate.digests.windows import SCORED, load_windows
 
 PRECISION = 0.9
 """The least precision of open questions, decisions and plans."""
 KEY_FACTS = 0.6
 """The least key-fact recall in the window's own language."""
 SHOWN_FALSE = 12
-"""False items ``make eval`` lists (``python -m toolkit.evaluate.digest_main`` lists all)."""
+"""False items ``make eval`` lists (``python -m toolkit.evaluate.digests.main`` lists all)."""
 CASE_COLUMNS = ["act", "cases", "right", "false claims", "missed"]
 
 
@@ -127,7 +127,7 @@ def labelled_set_holds(run: Run) -> Finding:
         for w in wrong[:SHOWN_FALSE]
     ]
     if len(wrong) > SHOWN_FALSE:
-        notes.append(f"… {len(wrong) - SHOWN_FALSE} more: python -m toolkit.evaluate.digest_main")
+        notes.append(f"… {len(wrong) - SHOWN_FALSE} more: python -m toolkit.evaluate.digests.main")
     claim = f"digest sections: precision ≥ {PRECISION}, key facts ≥ {KEY_FACTS}, no copied contacts"
     return Finding(claim, verdicts(table), evidence, notes)
 

@@ -25,7 +25,7 @@ from zoneinfo import ZoneInfo
 
 from toolkit.models import Message, SectionKind, SourceKind
 
-DATA_FILE = Path(__file__).with_name("data") / "digest_windows.jsonl"
+DATA_FILE = Path(__file__).parent.parent / "data" / "digest_windows.jsonl"
 """The labelled windows, shipped with the package."""
 SCORED = (SectionKind.OPEN_QUESTIONS, SectionKind.DECISIONS, SectionKind.PLANS)
 """The sections whose items are checked against the labels."""

@@ -9,9 +9,9 @@ recall of open questions, decisions and plans, the share of digests with no fals
 key-fact recall and the counts that must be 0. The calibration cases
 (``digest_calibration``) are run beside them.
 
-    python -m toolkit.evaluate.digest_main               # the table, then every false item
-    python -m toolkit.evaluate.digest_main --missed      # … and every labelled act missed
-    python -m toolkit.evaluate.digest_main --window trip-tokyo-en --show
+    python -m toolkit.evaluate.digests.main               # the table, then every false item
+    python -m toolkit.evaluate.digests.main --missed      # … and every labelled act missed
+    python -m toolkit.evaluate.digests.main --window trip-tokyo-en --show
 
 It takes a few seconds once the windows' vectors are cached (``data/cache/``).
 """
@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.embeddings import Embedder, Matrix
-from toolkit.evaluate.digest_calibration import Case, CaseResult, claims
-from toolkit.evaluate.digest_score import Item, Output, WindowScore, score_output
-from toolkit.evaluate.digest_windows import SCORED, Window
+from toolkit.evaluate.digests.calibration import Case, CaseResult, claims
+from toolkit.evaluate.digests.score import Item, Output, WindowScore, score_output
+from toolkit.evaluate.digests.windows import SCORED, Window
 from toolkit.evaluate.summaries import Dialogue, dialogue_vectors
 from toolkit.lang import pack
 from toolkit.models import Message, SectionKind, SourceKind, Summary

@@ -1,4 +1,4 @@
-"""``python -m toolkit.evaluate.digest_main``: the labelled set's table and every false item.
+"""``python -m toolkit.evaluate.digests.main``: the labelled set's table and every false item.
 
 The inner loop of whoever changes the summary engine: it prints the table ``make eval``
 checks (``digest_acts.rows``), the calibration cases, then each false item with its
@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from toolkit.evaluate.digest_acts import COLUMNS, SHORT, Digest, false_items, measure, rows
-from toolkit.evaluate.digest_calibration import CASES_FILE, CaseResult, case_rows, load_cases
-from toolkit.evaluate.digest_windows import DATA_FILE, SCORED, load_windows
+from toolkit.evaluate.digests.acts import COLUMNS, SHORT, Digest, false_items, measure, rows
+from toolkit.evaluate.digests.calibration import CASES_FILE, CaseResult, case_rows, load_cases
+from toolkit.evaluate.digests.windows import DATA_FILE, SCORED, load_windows
 from toolkit.evaluate.retrieval import DEV_DIR
 
 
@@ -88,7 +88,7 @@ def report(digests: Sequence[Digest], cases: Sequence[CaseResult], *, missed: bo
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; prints the report, returns 0 (2 when a data file is missing)."""
-    parser = argparse.ArgumentParser(prog="python -m toolkit.evaluate.digest_main")
+    parser = argparse.ArgumentParser(prog="python -m toolkit.evaluate.digests.main")
     parser.add_argument("--data", type=Path, default=DATA_FILE, help="the labelled windows")
     parser.add_argument("--dev-dir", type=Path, default=DEV_DIR, help="folder of the dev files")
     parser.add_argument("--window", action="append", help="only these windows (repeatable)")

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from toolkit.evaluate.digest_windows import SCORED, KeyFact, Window
+from toolkit.evaluate.digests.windows import SCORED, KeyFact, Window
 from toolkit.lang import packs
 from toolkit.models import SectionKind
 

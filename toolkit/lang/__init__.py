@@ -1,8 +1,8 @@
 """The language wing: one package per language, and the registry every feature asks.
 
 As spaCy's ``lang``: everything about one language lives in its folder,
-``toolkit/lang/<code>/`` — ``lexicon.py`` (letters, stop words, stemmer, script: what
-search and the whole toolkit read by), ``pack.py`` (the summary engine's
+``toolkit/lang/<code>/`` — ``lexicon`` (letters, stop words, stemmer, script: what
+search and the whole toolkit read by), ``pack`` (the summary engine's
 ``LanguagePack``: templates, cue words, grammar) and the pack's own modules. This
 package holds the registry (``CODES``), the interfaces (``lexicon.Lexicon``,
 ``base.LanguagePack``) and the language-neutral helpers: ``detect`` (each message's

@@ -11,9 +11,10 @@ The engine is the one the request names, else the settings'.
 Modules: ``pipeline`` (select the messages, pick the engine, cache the result),
 ``registry`` (the engines by name and the settings' choice), ``engine`` (the
 ``SummaryEngine`` protocol and one request's job), ``context`` (what an engine knows of a
-request), ``cache`` (the cache key and a result's stored form), ``period_wording`` (period wording found and removed in source summaries);
-the engines' packages ``extractive`` (offline, the default) and ``llm`` (the openai
-client, map-reduce, links built in code). Languages live in ``toolkit.lang``.
+request), ``cache`` (the cache key and a result's stored form), ``period_wording``
+(period wording found and removed in source summaries); the engines' packages
+``extractive`` (offline, the default) and ``llm`` (the openai client, map-reduce, links
+built in code). Languages live in ``toolkit.lang``.
 """
 
 from toolkit.summarize.pipeline import summarize_period, summarize_source

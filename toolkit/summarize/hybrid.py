@@ -234,6 +234,7 @@ class Rewriter:
                 self.language,
                 names=self.window.names,
                 echo=self.echo,
+                window=self.window,
             )
         if problem is None:
             line.rewrite = rewrite

@@ -568,7 +568,11 @@ def summary_problem(
         # Across languages each sentence must rest on some message by its names and
         # meaning (the window's first ``MAX_PASSAGES``: a larger one by names only).
         ids = list(window.messages)
-        passages = window.texts(ids[: meaning.MAX_PASSAGES])
+        singles = window.texts(ids[: meaning.MAX_PASSAGES])
+        size = meaning.GATHERED
+        passages = singles + [
+            "\n".join(singles[i : i + size]) for i in range(0, len(singles), size)
+        ]
         sources = window.of(ids).texts
         for sentence in split_sentences(text):
             if not _key(sentence):

@@ -38,9 +38,11 @@ from toolkit.text import STOP_WORDS, WORD_RE, stem
 
 SUPPORT_FLOOR = 0.845
 """The least similarity (e5 query ↔ passage) of a line and the best message it cites."""
-SUMMARY_FLOOR = 0.83
-"""The same for a sentence of the summary paragraph and the best message of its window
-(a summary sentence gathers several messages: its best single one is further off)."""
+SUMMARY_FLOOR = 0.84
+"""The same for a sentence of the summary paragraph and the best message of its window,
+or run of ``GATHERED`` messages (a summary sentence gathers several messages: "they
+discuss the picnic and the office move" is closer to both together than to either)."""
+GATHERED = 8
 REWRITE_FLOOR = 0.86
 """The same for a rewrite and the line it rewrites (or one of its messages): the line
 is in the requested language already, so a retelling stays close to it."""

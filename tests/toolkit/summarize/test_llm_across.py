@@ -94,7 +94,8 @@ def test_an_invented_allegation_is_dropped_and_a_translation_kept(
     window = Window(messages)
     assert item_problem(LLMItem(text=faithful, ids=ids), window, language) is None
     problem = item_problem(LLMItem(text=invented, ids=ids), window, language)
-    assert problem is not None and problem.startswith(("unsupported meaning", "ungrounded"))
+    assert problem is not None
+    assert problem.startswith(("unsupported meaning", "ungrounded"))
 
 
 def test_a_place_the_messages_do_not_name_is_dropped() -> None:
@@ -111,7 +112,7 @@ def test_a_summary_paragraph_with_an_allegation_is_not_grounded() -> None:
     window = Window(EN)
     good = "Зельда забронировала навес для пикника в парке на субботу."
     assert summary_problem(good, window, "ru") is None
-    bad = f"{good} Омар Хаддад признался, что украл деньги группы."
+    bad = f"{good} Дана уволила Омара за кражу денег."
     assert (summary_problem(bad, window, "ru") or "").startswith("unsupported meaning")
 
 
@@ -143,7 +144,8 @@ def test_a_rewrite_adds_no_claim_and_loses_no_name_or_negation(
 ) -> None:
     window = Window(RU)
     problem = rewrite_problem(rewrite, original, window.of(ids), "en", window=window)
-    assert problem is not None and problem.startswith(reason), problem
+    assert problem is not None
+    assert problem.startswith(reason), problem
 
 
 @pytest.mark.parametrize(
@@ -209,5 +211,7 @@ def test_an_english_chat_digested_in_russian_keeps_translations_and_drops_allega
     )
     texts = [item.text for s in summary.sections for item in s.items]
     assert any(t.startswith(good.rstrip(".")) for t in texts)
-    assert not any("украла" in t for t in texts) and "украла" not in summary.summary
-    assert summary.items_kept == 1 and summary.items_dropped == 1
+    assert not any("украла" in t for t in texts)
+    assert "украла" not in summary.summary
+    assert summary.items_kept == 1
+    assert summary.items_dropped == 1

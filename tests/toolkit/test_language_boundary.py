@@ -81,6 +81,10 @@ ALLOWED: dict[tuple[str, str], str] = {
         "look-alike letters a spoofed one may use (Unicode confusables: Latin, Cyrillic, "
         "Greek and full-width forms of the same shapes) and Telegram's link forms "
         "(t.me/…): its own tokens and a URL grammar, no language of a chat",
+    ("toolkit/summarize/llm/spellings.py", ""):
+        "the look-alike letters of the Latin and Cyrillic alphabets (Unicode confusables: "
+        "one shape in two scripts), the Cyrillic block's range and the host names of "
+        "social platforms' profile links: a script and a URL grammar, no language",
     ("toolkit/summarize/llm/language.py", "(?:person|title)"):
         "the engine's own placeholders (Person 3, Title 5, PHONE_2), taken out of an answer "
         "before its language is detected: its tokens, not words",

@@ -6,7 +6,10 @@ Settings come in sections: ``settings.database.url``, ``settings.llm.base_url``,
 environment variable, the contract that docs/configuration.md lists: ``MLENS_DATABASE_URL``,
 ``MLENS_LLM_BASE_URL``, ``MLENS_SEARCH__SEMANTIC``, ``MLENS_SUMMARY_ENGINE``,
 ``MLENS_PORT``, ``MLENS_MAX_CONNECTIONS``; the nested form (``MLENS_LLM__BASE_URL``) works
-too. A ``.env`` file is read the same way.
+too. A ``.env`` file in the working folder is read the same way (the environment wins);
+since it can send a summary's messages elsewhere, an LLM endpoint that only a ``.env``
+sets is said: one warning naming the file and the endpoint, logged when the settings
+are read, before any request leaves.
 
 Nothing here is instantiated at import time. In code a section is given as a mapping (laid
 over the environment) or a model (taken whole)::
@@ -21,6 +24,8 @@ its variable (``invalid settings: MLENS_PORT: Input should be a valid integer â€
 
 from __future__ import annotations
 
+import logging
+import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -48,6 +53,11 @@ from toolkit.config.sections import (
 )
 from toolkit.config.variables import PREFIX, FlatVariables, config_error, merge, put, variables
 from toolkit.errors import ConfigError
+
+log = logging.getLogger(__name__)
+ENV_FILE = Path(".env")
+_ENDPOINT_VARIABLES = ("MLENS_LLM_BASE_URL", "MLENS_LLM__BASE_URL")
+_warned: set[tuple[str, str]] = set()
 
 __all__ = [
     "DatabaseSettings",
@@ -127,6 +137,8 @@ class Settings(BaseSettings):
                 raise config_error(type(self), exc) from None
             except SettingsError as exc:
                 raise ConfigError(f"invalid settings: {exc}") from None
+            if values.get("_env_file", ENV_FILE) is not None and "llm" not in values:
+                _say_dotenv_endpoint(self)
 
     @classmethod
     def settings_customise_sources(
@@ -186,3 +198,27 @@ class Settings(BaseSettings):
     def dev_key_file(self) -> Path:
         """Where ``make serve`` keeps the development API key it created."""
         return self.data_dir / "dev-api-key"
+
+
+def dotenv_endpoint(path: Path = ENV_FILE) -> str | None:
+    """The LLM endpoint the ``.env`` at ``path`` sets and the environment does not (the
+    one the settings then use), or ``None``."""
+    if any(os.environ.get(name) for name in _ENDPOINT_VARIABLES) or not path.is_file():
+        return None
+    from dotenv import dotenv_values
+
+    values = {k.upper(): v for k, v in dotenv_values(path).items()}
+    return next((values[n] for n in _ENDPOINT_VARIABLES if values.get(n)), None)
+
+
+def _say_dotenv_endpoint(settings: Settings) -> None:
+    """Warn once per file and endpoint that a ``.env`` chose where summaries are sent."""
+    endpoint = dotenv_endpoint()
+    if endpoint is None or settings.llm.base_url != endpoint:
+        return
+    where = str(ENV_FILE.resolve())
+    if (where, endpoint) not in _warned:
+        _warned.add((where, endpoint))
+        log.warning(
+            "settings: the LLM endpoint %s is set by %s (not the environment)", endpoint, where
+        )

@@ -89,3 +89,8 @@ def ranked(text: str) -> list[tuple[str, float]]:
     (normalised, the likeliest first)."""
     scores = _identifier().rank(text)  # the whole text: an answer weighs all its parts
     return sorted(((code, float(p)) for code, p in scores), key=lambda pair: -pair[1])
+
+
+def known() -> frozenset[str]:
+    """The ISO 639-1 codes the detector knows."""
+    return frozenset(_labels())

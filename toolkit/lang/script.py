@@ -7,6 +7,7 @@ Names are not written in another script: a summary shows a name as the chat show
 from __future__ import annotations
 
 import re
+from functools import cache
 
 _CYRILLIC_RE = re.compile(r"[\u0400-\u04ff]")
 _LATIN_RE = re.compile(r"[A-Za-z\u00c0-\u024f]")
@@ -18,6 +19,27 @@ def script(text: str) -> str | None:
     if cyr == lat == 0:
         return None
     return "cyrillic" if cyr > lat else "latin"
+
+
+OTHER_SCRIPTS = {
+    "cyrillic": "be bg sr mk kk ky mn tg tt ba cv os ce kv av ab",
+    "latin": "de fr es it pt nl sv da no nb nn fi et lv lt pl cs sk sl hr bs ro hu tr az uz "
+    "id ms tl sw ca gl eu ga cy is mt sq af lb fy oc br co la eo vi",
+}
+"""The script of languages without a lexicon here (ISO 639-1 codes): a model may be asked
+to write them, and a line in another script is then surely not in them."""
+
+
+@cache
+def language_script(code: str) -> str | None:
+    """``"cyrillic"`` or ``"latin"``: the script ``code`` is written in (its lexicon's
+    ``script``, else ``OTHER_SCRIPTS``), or ``None`` when it is neither or unknown."""
+    from toolkit.lang import CODES, lexicon
+
+    if code in CODES:
+        written = lexicon(code).script
+        return written if written in ("cyrillic", "latin") else None
+    return next((s for s, codes in OTHER_SCRIPTS.items() if code in codes.split()), None)
 
 
 def letters(text: str, of_script: str) -> tuple[int, int]:

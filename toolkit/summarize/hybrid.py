@@ -59,7 +59,7 @@ from toolkit.summarize.llm.prompts import (
     rewrite_prompt,
     rewrite_schema,
 )
-from toolkit.summarize.llm.pseudonyms import Pseudonyms
+from toolkit.summarize.llm.pseudonyms import Pseudonyms, known_people
 from toolkit.summarize.period_wording import split_sentences
 from toolkit.summarize.personal import marks_for, mask
 
@@ -172,8 +172,14 @@ class Rewriter:
         self.client = LLMClient.from_settings(settings)
         self.language = job.ctx.language
         self.window = Window(job.messages, timezone=job.ctx.timezone)
+        # The source's people and the chat's title too: a sender filter narrows the
+        # messages, but the lines still name the others.
         self.pseudonyms = (
-            Pseudonyms.for_messages(job.messages) if settings.llm.pseudonymise else None
+            Pseudonyms.for_messages(
+                job.messages, known=known_people(job.store, job.source), ctx=job.ctx
+            )
+            if settings.llm.pseudonymise
+            else None
         )
         self.echo = Echo([REWRITE_SYSTEM])
         self.marks = marks_for(self.language)
@@ -234,6 +240,7 @@ class Rewriter:
                 self.language,
                 names=self.window.names,
                 echo=self.echo,
+                window=self.window,
             )
         if problem is None:
             line.rewrite = rewrite

@@ -36,12 +36,17 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from decimal import Decimal, InvalidOperation
-from functools import lru_cache
 
-from toolkit.lang import packs
+from toolkit.lang import detect, packs
+from toolkit.lang.script import language_script
+from toolkit.lang.script import letters as script_letters
+from toolkit.lang.script import script as text_script
 from toolkit.models import Message
 from toolkit.summarize.context import message_text
+from toolkit.summarize.llm import meaning
 from toolkit.summarize.llm.answer import LLMItem, link_hosts
+from toolkit.summarize.llm.meaning import Meaning
+from toolkit.summarize.period_wording import split_sentences
 from toolkit.text import WORD_RE, terms
 
 log = logging.getLogger(__name__)
@@ -140,6 +145,8 @@ class Evidence:
     handles: set[str] = field(default_factory=set)
     hosts: set[str] = field(default_factory=set)
     words: set[str] = field(default_factory=set)
+    texts: list[str] = field(default_factory=list)
+    """The texts it was read from (names included): what a line's meaning is held to."""
 
     def add_text(self, text: str) -> None:
         """Add what ``text`` names."""
@@ -152,6 +159,7 @@ class Evidence:
         self.handles |= _handles(text)
         self.hosts |= set(link_hosts(text))
         self.words |= {w.casefold() for w in WORD_RE.findall(text)}
+        self.texts.append(text)
 
     def add_moment(self, moment: datetime, zones: Iterable[tzinfo], *, dates: bool) -> None:
         """Add when a message was posted, in each of ``zones``: its time and year, and
@@ -172,6 +180,7 @@ class Evidence:
             self.handles | other.handles,
             self.hosts | other.hosts,
             self.words | other.words,
+            self.texts + other.texts,
         )
 
 
@@ -210,98 +219,19 @@ def unsupported(text: str, evidence: Evidence, *, hosts: Iterable[str] = ()) -> 
 
 # --- language ------------------------------------------------------------------------
 
-CYRILLIC_LANGUAGES = frozenset(
-    [
-        "ru",
-        "uk",
-        "be",
-        "bg",
-        "sr",
-        "mk",
-        "kk",
-        "ky",
-        "mn",
-        "tg",
-        "tt",
-        "ba",
-        "cv",
-        "os",
-        "ce",
-        "kv",
-        "av",
-        "ab",
-    ]
-)
-LATIN_LANGUAGES = frozenset(
-    [
-        "en",
-        "de",
-        "fr",
-        "es",
-        "it",
-        "pt",
-        "nl",
-        "sv",
-        "da",
-        "no",
-        "nb",
-        "nn",
-        "fi",
-        "et",
-        "lv",
-        "lt",
-        "pl",
-        "cs",
-        "sk",
-        "sl",
-        "hr",
-        "bs",
-        "ro",
-        "hu",
-        "tr",
-        "az",
-        "uz",
-        "id",
-        "ms",
-        "tl",
-        "sw",
-        "ca",
-        "gl",
-        "eu",
-        "ga",
-        "cy",
-        "is",
-        "mt",
-        "sq",
-        "af",
-        "lb",
-        "fy",
-        "oc",
-        "br",
-        "co",
-        "la",
-        "eo",
-        "vi",
-    ]
-)
 MIN_JUDGED_LETTERS = 12
 """Fewer letters say too little about a language (a name and a word)."""
 SURE_LETTERS = 30
 QUOTE_LETTERS = 6
 """A quotation of this many letters in another script is an untranslated one."""
 SURE_PROBABILITY = 0.9
-_CYRILLIC_RE = re.compile(r"[\u0400-\u04ff]")
-_LATIN_RE = re.compile(r"[A-Za-z\u00c0-\u024f]")
 _QUOTE_RE = re.compile(r"«([^»]*)»|“([^”]*)”|„([^“”]*)[“”]|\"([^\"]*)\"")
 
 
 def expected_script(language: str) -> str | None:
-    """``"cyrillic"`` or ``"latin"`` for a language written in it, else ``None``."""
-    if language in CYRILLIC_LANGUAGES:
-        return "cyrillic"
-    if language in LATIN_LANGUAGES:
-        return "latin"
-    return None
+    """``"cyrillic"`` or ``"latin"`` for a language written in it, else ``None`` (the
+    language wing's ``script.language_script``)."""
+    return language_script(language)
 
 
 def _without(text: str, names: Collection[str]) -> str:
@@ -312,17 +242,9 @@ def _without(text: str, names: Collection[str]) -> str:
     return " ".join(w for w in words if w.casefold() not in names)
 
 
-@lru_cache(maxsize=1)
-def _identifier():  # type: ignore[no-untyped-def]
-    from py3langid.langid import MODEL_FILE, LanguageIdentifier  # type: ignore[import-untyped]
-
-    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-
-
 def _script_share(text: str, script: str) -> tuple[float, int]:
-    total = sum(1 for ch in text if ch.isalpha())
-    pattern = _CYRILLIC_RE if script == "cyrillic" else _LATIN_RE
-    return (len(pattern.findall(text)) / total if total else 1.0), total
+    own, total = script_letters(text, script)
+    return (own / total if total else 1.0), total
 
 
 def wrong_language(
@@ -343,11 +265,13 @@ def wrong_language(
     letters = sum(1 for ch in body if ch.isalpha())
     if letters < SURE_LETTERS:
         return False
-    identifier = _identifier()
-    if language not in identifier.nb_classes:
-        return False
-    top, probability = identifier.classify(body)
-    return bool(top != language and probability >= SURE_PROBABILITY)
+    top, probability = detect.ranked(body)[0]
+    return bool(top != language and probability >= SURE_PROBABILITY and _known(language))
+
+
+def _known(language: str) -> bool:
+    """Whether the language identifier knows ``language``."""
+    return language in detect.known()
 
 
 def untranslated_quote(text: str, language: str) -> str | None:
@@ -395,7 +319,16 @@ def _key(text: str) -> str:
 class Window:
     """The messages a summary read, as evidence: per message, and all together."""
 
-    def __init__(self, messages: Sequence[Message], *, timezone: tzinfo = UTC) -> None:
+    def __init__(
+        self,
+        messages: Sequence[Message],
+        *,
+        timezone: tzinfo = UTC,
+        similarity: Meaning | None = None,
+    ) -> None:
+        """``similarity``: the cross-language similarity (the bundled embedder's,
+        loaded only when a line is judged across languages)."""
+        self.meaning = similarity or Meaning()
         self.messages = {str(m.messenger_message_id): m for m in messages}
         self.zones = (UTC, timezone)
         self._evidence: dict[str, Evidence] = {}
@@ -407,6 +340,19 @@ class Window:
                         names.add(word.casefold())
         self.names = frozenset(names)
         """The words of the participants' names (case-folded)."""
+        self.participants = frozenset(meaning.keys(names))
+        """The same as keys across scripts (``meaning.keys``)."""
+
+    def texts(self, ids: Iterable[str]) -> list[str]:
+        """The messages ``ids`` as their author and text (``Zelda: …``): what a line's
+        meaning is compared with."""
+        out = []
+        for i in ids:
+            m = self.messages.get(i)
+            if m is not None:
+                author = m.sender_name or m.forwarded_from
+                out.append(f"{author}: {message_text(m)}" if author else message_text(m))
+        return out
 
     def of(self, ids: Iterable[str]) -> Evidence:
         """What the messages ``ids`` (of this window) hold."""
@@ -492,9 +438,14 @@ def item_problem(
     if wrong_language(item.text, language, names=window.names, quotes=False):
         return "language"
     cited = [window.messages[i] for i in ids]
-    new = unsupported_words(item.text, cited, language)
-    if new is not None:
-        return f"unsupported ({new} of its content words are in no message it cites)"
+    if in_language(cited, language):
+        new = unsupported_words(item.text, cited, language)
+        if new is not None:
+            return f"unsupported ({new} of its content words are in no message it cites)"
+    else:
+        across = across_languages(item.text, evidence.texts, window.texts(ids), window)
+        if across is not None:
+            return across
     if kind is not None and (function := function_problem(kind, cited)) is not None:
         return function
     if seen is not None:
@@ -530,6 +481,42 @@ a police precinct while citing a message about lunch is another message's line, 
 none's. A third leaves room for the words a retelling adds ("discussed", "agreed")."""
 
 
+def _source(messages: Sequence[Message]) -> str:
+    return "\n".join(
+        " ".join(filter(None, (message_text(m), m.sender_name, m.forwarded_from))) for m in messages
+    )
+
+
+def in_language(messages: Sequence[Message], language: str) -> bool:
+    """Whether ``messages`` are (mostly) in ``language`` (the language identifier)."""
+    source = _source(messages)
+    return (
+        _known(language)
+        and any(ch.isalpha() for ch in source)
+        and (detect.ranked(source)[0][0] == language)
+    )
+
+
+def across_languages(
+    text: str,
+    sources: Sequence[str],
+    passages: Sequence[str],
+    window: Window,
+    *,
+    floor: float = meaning.SUPPORT_FLOOR,
+) -> str | None:
+    """Why a line in one language is not held by messages in another (``meaning``): a
+    name or place that no word of ``sources`` spells in any script, or a meaning
+    further than ``floor`` from every one of ``passages``; else ``None``."""
+    name = meaning.unknown_name(text, sources, window.participants)
+    if name is not None:
+        return f"ungrounded name {name}"
+    score = window.meaning.support(text, passages)
+    if score < floor:
+        return f"unsupported meaning ({score:.2f})"
+    return None
+
+
 def unsupported_words(text: str, messages: Sequence[Message], language: str) -> str | None:
     """``"n/m"`` when none or fewer than ``SUPPORTED_SHARE`` of the content words of
     ``text`` (a line in ``language``) are in ``messages`` — n of its m words are new — or
@@ -539,12 +526,9 @@ def unsupported_words(text: str, messages: Sequence[Message], language: str) -> 
     Judged only when the messages are in ``language`` too (``py3langid`` says so): a line
     that translates its messages shares no stems with them, and only the other checks hold
     it then."""
-    source = "\n".join(
-        " ".join(filter(None, (message_text(m), m.sender_name, m.forwarded_from))) for m in messages
-    )
-    identifier = _identifier()
-    if language not in identifier.nb_classes or identifier.classify(source)[0] != language:
+    if not in_language(messages, language):
         return None
+    source = _source(messages)
     # Who wrote is no content: a line that only names its senders (a channel's title,
     # "Ann and Bob") says nothing of what they wrote.
     senders = " ".join(
@@ -579,6 +563,27 @@ def summary_problem(
         return f"ungrounded {missing}"
     if wrong_language(text, language, names=window.names, quotes=False):
         return "language"
+    everyone = list(window.messages.values())
+    if everyone and not in_language(everyone, language):
+        # Across languages each sentence must rest on some message by its names and
+        # meaning (the window's first ``MAX_PASSAGES``: a larger one by names only).
+        ids = list(window.messages)
+        singles = window.texts(ids[: meaning.MAX_PASSAGES])
+        size = meaning.GATHERED
+        passages = singles + [
+            "\n".join(singles[i : i + size]) for i in range(0, len(singles), size)
+        ]
+        sources = window.of(ids).texts
+        for sentence in split_sentences(text):
+            if not _key(sentence):
+                continue
+            name = meaning.unknown_name(sentence, sources, window.participants)
+            if name is not None:
+                return f"ungrounded name {name}"
+            if len(ids) <= meaning.MAX_PASSAGES:
+                score = window.meaning.support(sentence, passages)
+                if score < meaning.SUMMARY_FLOOR:
+                    return f"unsupported meaning ({score:.2f})"
     return None
 
 
@@ -596,14 +601,6 @@ def _letters(text: str) -> int:
     return sum(1 for ch in text if ch.isalpha())
 
 
-def _script_of(text: str) -> str | None:
-    """``"ru"`` for Cyrillic text, ``"en"`` for Latin text (a language of that script)."""
-    cyrillic, latin = len(_CYRILLIC_RE.findall(text)), len(_LATIN_RE.findall(text))
-    if not cyrillic and not latin:
-        return None
-    return "ru" if cyrillic > latin else "en"
-
-
 def _held(word: str, held: Collection[str]) -> bool:
     """Whether ``word`` or a word of its stem (the first five letters) is held."""
     return word in held or (len(word) > 5 and any(h.startswith(word[:5]) for h in held))
@@ -617,12 +614,17 @@ def rewrite_problem(
     *,
     names: Collection[str] = (),
     echo: Echo | None = None,
+    window: Window | None = None,
 ) -> str | None:
     """Why a model's rewrite of a digest line may not replace it, or ``None``.
 
     The rewrite may name no number, time, handle or host that the line (``original``)
     and its messages (``evidence``) do not hold, no participant (``names``) the line
-    does not name, and it must be in ``language``, its quotations translated.
+    does not name, and it must be in ``language``, its quotations translated. It keeps
+    every name, place, number and negation of its line, in any script. With
+    ``window`` (its participants and ``Meaning``), a rewrite of a line that quotes
+    another script must mean what the line or its messages say
+    (``meaning.REWRITE_FLOOR``): a quotation replaced by a new claim is rejected.
     """
     if not _key(rewrite):
         return "empty"
@@ -644,6 +646,18 @@ def rewrite_problem(
     for word in WORD_RE.findall(original):  # "keep every name"
         if word.casefold() in names and word.casefold() not in said:
             return f"lost name {word}"
+    participants = window.participants if window is not None else meaning.keys(names)
+    lost = meaning.lost_name(original, rewrite, participants)
+    if lost is not None:
+        return f"lost name {lost}"
+    added = meaning.unknown_name(rewrite, [original, *evidence.texts], participants)
+    if added is not None:
+        return f"ungrounded name {added}"
+    quoted = " ".join(
+        next(g for g in m.groups() if g is not None) for m in _QUOTE_RE.finditer(original)
+    )
+    if meaning.hedged(quoted) and not meaning.hedged(rewrite):
+        return "lost negation"  # «мы не поедем» told as "they are going"
     numbers = {v for n in _numbers(rewrite) for r in n for v in r}
     for number in _numbers(original):  # "keep every number"
         if not any(r <= numbers for r in number):
@@ -653,11 +667,10 @@ def rewrite_problem(
         return f"length {ratio:.1f}"
     script = expected_script(language)
     if script is not None:
-        other = _LATIN_RE if script == "cyrillic" else _CYRILLIC_RE
         for word in WORD_RE.findall(rewrite):
-            if other.search(word) and word.casefold() not in held:
+            if text_script(word) not in (None, script) and word.casefold() not in held:
                 return f"ungrounded word {word}"
-        if expected_script(_script_of(original) or "") == script:
+        if text_script(original) == script:
             new = [w for w in words if len(w) >= CONTENT_LETTERS and not _held(w, held)]
             content = [w for w in words if len(w) >= CONTENT_LETTERS]
             if content and len(new) > NEW_CONTENT_SHARE * len(content):
@@ -666,4 +679,16 @@ def rewrite_problem(
         return "language"
     if untranslated_quote(rewrite, language) is not None:
         return "language (untranslated quote)"
+    if window is not None and _across(original, language):
+        score = window.meaning.support(rewrite, [original, *evidence.texts])
+        if score < meaning.REWRITE_FLOOR:
+            return f"unsupported meaning ({score:.2f})"
     return None
+
+
+def _across(original: str, language: str) -> bool:
+    """Whether a line is (or quotes) another script than ``language``'s."""
+    script = expected_script(language)
+    return script is not None and (
+        text_script(original) != script or untranslated_quote(original, language) is not None
+    )

@@ -55,6 +55,7 @@ from toolkit.lang.base import NameHelper
 from toolkit.models import Message, Source
 from toolkit.store.base import MessageStore
 from toolkit.summarize.context import SummaryContext
+from toolkit.summarize.llm.spellings import SOCIAL_RE, across, clean, fold, social_handle
 from toolkit.summarize.personal import EMAIL_RE, phone_spans
 from toolkit.text import STOP_WORDS
 
@@ -149,8 +150,22 @@ def neutralise(text: str) -> str:
 
 
 def _key(word: str) -> str:
-    """The form a name word is looked up by: case, ``ё`` and apostrophes folded."""
-    return word.casefold().replace("ё", "е").replace("’", "'").replace("ʼ", "'")
+    """The form a name word is looked up by: case, ``ё``, apostrophes and diacritics
+    folded (``spellings.fold``)."""
+    return fold(word)
+
+
+PLACEHOLDER_WORDS = frozenset({"person", "title", "user", "phone", "email", "mail"})
+"""Words of the placeholders: never a name word (a forward from "Secret Source Person"
+must not make a member's "Person 1" that source's name)."""
+_VOCATIVE_BEFORE = re.compile(r"(?:^|[,.!?;:\n(—–-])\s*$")
+_VOCATIVE_AFTER = re.compile(r"^\s*(?:$|[,.!?;:)\n—–-])")
+
+
+def _vocative(text: str, start: int, end: int) -> bool:
+    """Whether the word at ``start:end`` stands alone between punctuation ("вера, ты
+    придёшь?", "thanks, will!"): someone addressed, not the everyday word."""
+    return bool(_VOCATIVE_BEFORE.search(text[:start]) and _VOCATIVE_AFTER.search(text[end:]))
 
 
 @lru_cache(maxsize=1)
@@ -211,6 +226,8 @@ class Known:
     """Display names (senders, forwarded-from, a personal chat's other side)."""
     ids: frozenset[str] = frozenset()
     """Sender peer ids (``user123``): an author without a name is known by it."""
+    forwards: frozenset[str] = frozenset()
+    """Forwarded-from names that no member signs with: matched whole only."""
 
 
 _known_cache: weakref.WeakKeyDictionary[MessageStore, dict[tuple[int, int], Known]] = (
@@ -232,13 +249,15 @@ def known_people(store: MessageStore, source: Source) -> Known:
         return _with_title(cached, source)
     names: set[str] = set()
     ids: set[str] = set()
+    forwards: set[str] = set()
     for message in store.iter_messages(source.id, batch_size=5000):
-        for name in (message.sender_name, message.forwarded_from):
-            if name and name.strip():
-                names.add(name.strip())
+        if message.sender_name and message.sender_name.strip():
+            names.add(message.sender_name.strip())
+        if message.forwarded_from and message.forwarded_from.strip():
+            forwards.add(message.forwarded_from.strip())
         if message.sender_peer_id:
             ids.add(message.sender_peer_id)
-    known = Known(frozenset(names), frozenset(ids))
+    known = Known(frozenset(names), frozenset(ids), frozenset(forwards - names))
     with _known_lock:
         entries = _known_cache.setdefault(store, {})
         for old in [k for k in entries if k[0] == source.id]:
@@ -289,6 +308,7 @@ class Pseudonyms:
     _full: dict[tuple[str, ...], str] = field(default_factory=dict)
     _ids: dict[str, str] = field(default_factory=dict)
     _handles: dict[str, str] = field(default_factory=dict)
+    _across: dict[str, str] = field(default_factory=dict)
     _longest: int = 1
 
     def __post_init__(self) -> None:
@@ -315,10 +335,12 @@ class Pseudonyms:
                 if message.sender_peer_id:
                     pseudonyms._ids.setdefault(_key(message.sender_peer_id), placeholder)
             if message.forwarded_from and message.forwarded_from.strip():
-                pseudonyms._add_name(message.forwarded_from.strip())
+                pseudonyms._add_name(message.forwarded_from.strip(), whole=True)
         if known is not None:
             for name in sorted(known.names):
                 pseudonyms._add_name(name)
+            for name in sorted(known.forwards):
+                pseudonyms._add_name(name, whole=True)
             for peer in sorted(known.ids):
                 if _key(peer) not in pseudonyms._ids:
                     pseudonyms._ids[_key(peer)] = pseudonyms._placeholder("name", peer)
@@ -334,7 +356,7 @@ class Pseudonyms:
     # -- issuing ------------------------------------------------------------------
 
     def _placeholder(self, kind: str, value: str) -> str:
-        key = (kind, _key(value))
+        key = (kind, _key(clean(value)))
         if key not in self._seen:
             n = self._counts[kind] = self._counts.get(kind, 0) + 1
             placeholder = _SHAPES[kind].format(n=self._offsets[kind] + n - 1)
@@ -342,25 +364,32 @@ class Pseudonyms:
             self.values[placeholder.casefold()] = value
         return self._seen[key]
 
-    def _add_name(self, name: str) -> str:
-        """Register a display name (whole, by its words, in their forms); its placeholder."""
+    def _add_name(self, name: str, *, whole: bool = False) -> str:
+        """Register a display name (whole, by its words, in their forms, and across
+        scripts); its placeholder. With ``whole`` (a forward's source), a name of
+        several words is matched only whole."""
         placeholder = self._placeholder("name", name)
-        words = _WORDS_RE.findall(name)
+        words = _WORDS_RE.findall(clean(name))
         if words:
             key = tuple(_key(_POSSESSIVE.sub("", w)) for w in words)
             self._full.setdefault(key, placeholder)
             self._longest = max(self._longest, min(len(key), MAX_NAME_WORDS))
+        if whole and len(words) > 1:
+            return placeholder
         whole = len(words) == 1
         cased = any(w[:1].isupper() for w in words)
         for word in words:
             word = _POSSESSIVE.sub("", word)
             folded = _key(word)
-            if folded in STOP_WORDS or folded in PARTICLES:
+            if folded in STOP_WORDS or folded in PARTICLES or folded in PLACEHOLDER_WORDS:
                 continue
             if len(word) < MIN_NAME_PART and not whole:
                 continue
             if cased and not word[:1].isupper():
                 continue  # "notes" of "Dmitry Volkov's notes" is no one's name
+            far = across(word)
+            if far is not None:
+                self._across.setdefault(far, placeholder)
             for form in _forms(word):
                 # The first sender keeps a shared word ("Alice" of two Alices).
                 self._forms.setdefault(_key(form), _Form(placeholder, len(word) < MIN_NAME_PART))
@@ -377,6 +406,7 @@ class Pseudonyms:
             text = neutralise(text)  # a spoofed "@user_1" is no handle
             found = [m.group(0)[1:] for m in _HANDLE_RE.finditer(text)]
             found += [self._link_handle(m) for m in _LINK_RE.finditer(text)]
+            found += [social_handle(m) or "" for m in SOCIAL_RE.finditer(text)]
             for handle in found:
                 if handle and ("_" in handle or any(ch.isdigit() for ch in handle)):
                     placeholder = self._placeholder("handle", "@" + handle)
@@ -394,10 +424,11 @@ class Pseudonyms:
         links, phone numbers, peer ids and names replaced by placeholders."""
         if not text:
             return text
-        text = neutralise(text)
+        text = neutralise(clean(text))
         text = EMAIL_RE.sub(lambda m: self._placeholder("email", m.group(0)), text)
         text = _HANDLE_RE.sub(lambda m: self._placeholder("handle", m.group(0)), text)
         text = _LINK_RE.sub(self._link, text)
+        text = SOCIAL_RE.sub(self._social, text)
         for start, end in reversed(phone_spans(text)):
             text = text[:start] + self._placeholder("phone", text[start:end]) + text[end:]
         text = self._tokens(text)
@@ -408,6 +439,13 @@ class Pseudonyms:
         if not handle:
             return match.group(0)
         return self._placeholder("handle", "@" + handle)
+
+    def _social(self, match: re.Match[str]) -> str:
+        """A profile link of another platform: one placeholder for the whole link (the
+        reader gets the link back)."""
+        if social_handle(match) is None:
+            return match.group(0)
+        return self._placeholder("handle", match.group(0))
 
     def _tokens(self, text: str) -> str:
         """Peer ids, nameless authors and bare handles, as whole ``\\w+`` tokens."""
@@ -423,13 +461,17 @@ class Pseudonyms:
 
         return _ID_TOKEN_RE.sub(swap, text)
 
-    def _lookup(self, word: str) -> str | None:
+    def _lookup(self, word: str, *, addressed: bool = False) -> str | None:
+        """The placeholder of a name word (``addressed``: it stands alone between
+        punctuation, so a member's name that is also a word is the member)."""
         key = _key(word)
         form = self._forms.get(key)
         if form is not None:
-            if word.islower() and form.common(key):
+            if word.islower() and form.common(key) and not addressed:
                 return None
             return form.placeholder
+        if word[:1].isupper() and (far := across(word)) is not None and far in self._across:
+            return self._across[far]  # "Dmitry" of «Дмитрий», «Алисе» of "Alisa"
         lemma = _dictionary_name(word)
         if lemma is None:
             return None
@@ -455,7 +497,7 @@ class Pseudonyms:
                 i += k
                 continue
             token = tokens[i]
-            found = self._lookup(token.stem)
+            found = self._lookup(token.stem, addressed=_vocative(text, token.start, token.end))
             if found is None:
                 edits.extend(self._parts(token))
                 i += 1

@@ -8,8 +8,9 @@ Modules: ranking: ``retrieval`` (the dev sets and their cached vectors), ``ranke
 ``ablation``, ``tuning`` (the weight grid), ``candidates`` (the changes measured for the
 last points of ranking quality, against the hybrid); summaries: ``summaries`` (ROUGE beside
 baselines), ``summary_outputs`` (every system's text, side by side), ``bootstrap``
-(paired intervals); ``digests`` (the labelled windows of ``data/``, their sections' precision and recall,
-the act cases of ``digest_acts.jsonl``; ``python -m toolkit.evaluate.digests.main``);
+(paired intervals); ``digests`` (the labelled windows of ``data/``, their sections'
+precision and recall, the act cases of ``digest_acts.jsonl``;
+``python -m toolkit.evaluate.digests.main``);
 ``corpus`` (the real-chat corpus: cached exports, labelled windows); ``claims`` (the claims of
 docs/evaluation.md, checked);
 ``published`` (what ``make eval`` writes to docs/results/eval.json).

@@ -58,7 +58,9 @@ def _ratio(num: int, den: int) -> float | None:
     return num / den if den else None
 
 
-def _counts(folds: Sequence[Fold], kind: SectionKind, named: Callable[[Fold], Any]) -> dict:
+def _counts(
+    folds: Sequence[Fold], kind: SectionKind, named: Callable[[Fold], Any]
+) -> dict[str, Any]:
     true = false = support = 0
     for f in folds:
         labels, said = f.example.labels[kind], named(f)

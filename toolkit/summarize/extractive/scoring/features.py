@@ -68,7 +68,8 @@ Rows = npt.NDArray[np.float64]
 
 
 def _cues(text: str, draft: Draft, i: int) -> list[float]:
-    asked = (draft.packs[i],) if draft.packs[i] is not None else packs()
+    own = draft.packs[i]
+    asked = (own,) if own is not None else packs()
     return [float(any(getattr(p.cue, name).search(text) for p in asked)) for name in CUES]
 
 

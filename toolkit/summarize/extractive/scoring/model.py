@@ -98,8 +98,10 @@ def candidates(kind: SectionKind, rows: Rows, seq: Sequence[Turn]) -> npt.NDArra
     if kind is SectionKind.OPEN_QUESTIONS:
         asks = rows[:, _col("asks")] > 0
         chat = rows[:, _col("channel")] == 0  # a channel's questions are rhetorical
-        return asks & chat & fresh
-    return acts & ~question & fresh & long
+        out: npt.NDArray[np.bool_] = asks & chat & fresh
+        return out
+    out = acts & ~question & fresh & long
+    return out
 
 
 def decide(

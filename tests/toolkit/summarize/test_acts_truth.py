@@ -19,6 +19,10 @@ from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive.acts import Act, act_of, agrees, plans, question_sentence
 from toolkit.summarize.extractive.engine import summarize_extractive
 
+# How sections tell acts, with the acts the old rules name (the shipped scorers decide
+# less: ``test_act_scoring`` and ``python -m toolkit.evaluate.acts.loso`` measure them).
+pytestmark = pytest.mark.usefixtures("rule_scorers")
+
 CASES = DEV_DIR / "digest_acts.jsonl"
 START = datetime(2026, 3, 6, 9, 0, tzinfo=UTC)  # a Friday
 

@@ -18,6 +18,10 @@ from toolkit.models import Message, SourceKind, Summary
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive.engine import summarize_extractive
 
+# How sections tell acts, with the acts the old rules name (the shipped scorers decide
+# less: ``test_act_scoring`` and ``python -m toolkit.evaluate.acts.loso`` measure them).
+pytestmark = pytest.mark.usefixtures("rule_scorers")
+
 _QUOTED = re.compile(r"“[^”]*”|«[^»]*»")
 
 

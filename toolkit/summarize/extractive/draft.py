@@ -7,7 +7,7 @@ the rest of the messages.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from toolkit.lang.base import LanguagePack
-from toolkit.models import Message, SourceKind
+from toolkit.models import Message, SectionKind, SourceKind
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive.acts import is_chatter
 from toolkit.summarize.extractive.quotes import passage, quotable
@@ -49,6 +49,9 @@ class Draft:
     """Each message's language pack (None: a language without one)."""
     headings: dict[int, str] = field(default_factory=dict)
     """A section label's forum topic title, when sections are a forum's topics."""
+    acts: Mapping[SectionKind, frozenset[int]] = field(default_factory=dict)
+    """The messages the act scorers name as decisions, plans and open questions
+    (``scoring.model.decide``); none before they have run."""
 
     def foreign(self, i: int) -> bool:
         """Whether message ``i`` is in another language than the requested one."""

@@ -28,7 +28,7 @@ from toolkit.embeddings import Embedder, Matrix
 from toolkit.lang import find, pack
 from toolkit.lang.base import LanguagePack
 from toolkit.lang.detect import languages
-from toolkit.models import GENERAL_TOPIC, Message, SourceKind, Summary
+from toolkit.models import GENERAL_TOPIC, Message, SectionKind, SourceKind, Summary
 from toolkit.summarize.context import SummaryContext, forum_topics, message_text
 from toolkit.summarize.engine import SummaryJob
 from toolkit.summarize.extractive.acts import Act, is_placeholder
@@ -39,6 +39,7 @@ from toolkit.summarize.extractive.digest import digest, turns
 from toolkit.summarize.extractive.draft import Draft
 from toolkit.summarize.extractive.facts import fact_score
 from toolkit.summarize.extractive.keyphrases import key_phrases, message_terms
+from toolkit.summarize.extractive.scoring.model import decide, settle
 from toolkit.summarize.extractive.sections import sections
 from toolkit.summarize.extractive.threads import Thread, threads
 from toolkit.summarize.extractive.vectors import window_vectors
@@ -47,7 +48,7 @@ from toolkit.summarize.personal import marks_for, mask_summary
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
-EXTRACTIVE_VERSION = "52"
+EXTRACTIVE_VERSION = "53"
 
 
 def _in_zone(message: Message, zone: tzinfo) -> Message:
@@ -158,6 +159,16 @@ def _dates(
     return messages[0].posted_at.astimezone(zone), messages[-1].posted_at.astimezone(zone)
 
 
+def read_messages(
+    messages: Sequence[Message], vectors: Matrix, ctx: SummaryContext
+) -> tuple[Draft, list[Turn]]:
+    """What the engine knows of non-empty ``messages`` and their turns, each act read from
+    its own text (before the act scorers decide): the input of ``scoring.features``."""
+    book = pack(ctx.language).dated(*_dates(messages, ctx))
+    draft = _draft(messages, vectors, ctx, book)
+    return draft, turns(draft)
+
+
 def summarize_extractive(
     messages: Sequence[Message],
     vectors: Matrix,
@@ -185,8 +196,11 @@ def summarize_extractive(
     book = pack(ctx.language).dated(*_dates(messages, ctx))
     if not messages:
         return _empty(book, ctx, source_ref)
-    draft = _draft(messages, vectors, ctx, book)
-    seq = turns(draft)
+    draft, seq = read_messages(messages, vectors, ctx)
+    # Decisions, plans and open questions are what the act scorers name, nothing else.
+    verdicts = decide(draft, seq)
+    draft = replace(draft, acts=verdicts)
+    seq = settle(seq, verdicts[SectionKind.DECISIONS])
     found, headings = _groups(draft, seq)
     phrases = headings or _phrases(draft, found)
     # A key phrase in another language than the requested one is quoted in the digest

@@ -2,10 +2,12 @@
 plans and dates, links; each line a statement that cites its messages.
 
 Function sections are made first and claim their messages: *decisions and agreements*
-(a message that reports a decision; a proposal and the reply that accepts or declines
-it), *open questions* (a question nobody answers in the messages), *plans and dates*
-(a plan or commitment that names a day or time, resolved to its date by ``dates``),
-*shared links* (by host). Then up to ``MAX_THREADS`` threads (a channel: topic groups
+(a message that reports a decision, told with the reply that accepts or declines it
+when there is one), *open questions* (a question nobody answers in the messages),
+*plans and dates* (a plan or commitment, its day or time resolved to its date by
+``dates``), *shared links* (by host). Which messages are decisions, open questions and
+plans the act scorers decide (``scoring``, ``Draft.acts``): below their thresholds a
+section names nothing. Then up to ``MAX_THREADS`` threads (a channel: topic groups
 of posts), titled by what they are about in the requested language: the thread's key
 phrase when it is in that language, else who talked and when. A thread's lines tell
 how it started and its questions with their answers. Every line ends with its
@@ -21,19 +23,9 @@ from functools import partial
 from toolkit.lang.base import LanguagePack
 from toolkit.lang.script import script
 from toolkit.models import Section, SectionItem, SectionKind, SourceKind
-from toolkit.summarize.extractive.acts import (
-    Act,
-    act_of,
-    agrees,
-    declines,
-    names_time,
-    plans,
-    proposes,
-    question_sentence,
-    resolves,
-)
+from toolkit.summarize.extractive.acts import Act, act_of, names_time, plans
 from toolkit.summarize.extractive.cite import Citer
-from toolkit.summarize.extractive.conversations import Turn, in_thread, unanswered
+from toolkit.summarize.extractive.conversations import Turn
 from toolkit.summarize.extractive.dates import (
     ambiguous_clock,
     named_day_only,
@@ -43,6 +35,7 @@ from toolkit.summarize.extractive.dates import (
 from toolkit.summarize.extractive.draft import Draft
 from toolkit.summarize.extractive.facts import fact_score
 from toolkit.summarize.extractive.quotes import host
+from toolkit.summarize.extractive.scoring.rules import answers_proposal, own, reply_to
 from toolkit.summarize.extractive.selection import partner
 from toolkit.summarize.extractive.threads import Thread
 from toolkit.summarize.period_wording import has_period_wording
@@ -52,10 +45,6 @@ MAX_THREADS = 4
 MAX_LINES = 5
 THREAD_LINES = 3
 OPENER_WORDS = 3
-ADJACENT_AGREEMENT_WORDS = 6
-ADJACENT_AGREEMENT_HOURS = 0.5
-"""A message that is no reply agrees with the proposal just before it only when it is
-short ("ok, deal") and comes soon."""
 """The content words of the message a thread is said to start with (else its first)."""
 
 
@@ -69,13 +58,6 @@ def _line(c: Citer, body: str, *indices: int) -> Line:
 
 def _ranked(draft: Draft, indices: Sequence[int]) -> list[int]:
     return sorted(indices, key=lambda i: (-draft.importance[i], i))
-
-
-def _reply_to(seq: Sequence[Turn], j: int) -> int | None:
-    """The earlier message ``j`` answers: its reply target, else the one just before it."""
-    if seq[j].reply_to is not None:
-        return seq[j].reply_to
-    return j - 1 if j > 0 and seq[j - 1].author != seq[j].author else None
 
 
 def _planned(draft: Draft, i: int) -> tuple[datetime, bool] | None:
@@ -118,52 +100,23 @@ def _when(draft: Draft, i: int) -> str:
     return "" if shown is None else draft.book.say("when_suffix", when=shown)
 
 
-def _proposal(draft: Draft, seq: Sequence[Turn], i: int) -> bool:
-    """Whether message ``i`` is something to agree to: a proposal (also as a question
-    that says "we": "shall we take the 9:40 train?") or a decision."""
-    if seq[i].act is Act.QUESTION:  # "shall we…?" proposes; "what about the job?" asks
-        pack = draft.packs[i]
-        return (
-            proposes(draft.texts[i], pack)
-            and pack is not None
-            and bool(pack.cue.us.search(draft.texts[i]))
-        )
-    return seq[i].act in (Act.PROPOSAL, Act.DECISION)
-
-
 def _decision_quote(draft: Draft, c: Citer, i: int) -> str:
     """The sentence of message ``i`` that decides (or proposes), quoted."""
     pack = draft.packs[i]
     return c.carrying(i, lambda s: act_of(s, pack) in (Act.DECISION, Act.PROPOSAL))
 
 
-def _own(draft: Draft, i: int) -> bool:
-    """Whether a decision is the source's own: any in a chat; in a channel only one that
-    says "we" ("we have decided to…"): a news channel reports others' decisions."""
-    if draft.ctx.kind is not SourceKind.CHANNEL:
-        return True
-    pack = draft.packs[i]
-    return pack is not None and bool(pack.cue.us.search(draft.texts[i]))
-
-
 def _decisions(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[Line]:
     book, lines = draft.book, []
+    decided = draft.acts.get(SectionKind.DECISIONS, frozenset())
     for j in range(len(seq)):
-        i = _reply_to(seq, j)
-        if i is None or i in claimed or not _proposal(draft, seq, i):
+        i = reply_to(seq, j)
+        if i is None or i in claimed or i not in decided:
             continue
-        if seq[j].author == seq[i].author:
+        met = answers_proposal(draft, seq, i, j)
+        if met is None:
             continue
-        if seq[j].reply_to is None and (
-            seq[j].words > ADJACENT_AGREEMENT_WORDS
-            or seq[j].hours - seq[i].hours > ADJACENT_AGREEMENT_HOURS
-        ):
-            continue  # a long message, or a late one, next to a proposal is not its answer
-        pack = draft.packs[j]
-        key = "line_agreed" if agrees(draft.texts[j], pack) else None
-        key = "line_declined" if key is None and declines(draft.texts[j], pack) else key
-        if key is None:
-            continue
+        key = f"line_{met}"
         claimed.update((i, j))
         if seq[i].act is Act.DECISION:
             key = key.replace("line_", "line_decided_")
@@ -173,7 +126,7 @@ def _decisions(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -
     for i in range(len(seq)):
         # A lone word ("берём", "booked") answers someone: its decision is in the message
         # it answers, or in a fuller message of its own.
-        if seq[i].act is Act.DECISION and i not in claimed and seq[i].words >= 3 and _own(draft, i):
+        if seq[i].act is Act.DECISION and i in decided and i not in claimed and own(draft, i):
             claimed.add(i)
             quote = _decision_quote(draft, c, i) + _when(draft, i)
             body = book.say("line_decided", who=c.name(i), quote=quote)
@@ -182,23 +135,10 @@ def _decisions(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -
 
 
 def open_questions(draft: Draft, seq: Sequence[Turn]) -> list[int]:
-    """The questions that stay open: a question sentence of four words or more (see
-    ``acts.question_sentence``) that nobody else answers (``unanswered``) and its asker
-    does not close ("never mind, found it"); none in a channel."""
-    if draft.ctx.kind is SourceKind.CHANNEL:
-        return []
-    out = []
-    for i, t in enumerate(seq):
-        if t.act is not Act.QUESTION or t.words < 4 or not unanswered(seq, i):
-            continue
-        asked = question_sentence(draft.texts[i], draft.packs[i])
-        if asked is None or len(asked.split()) < 4:
-            continue
-        later = (k for k in in_thread(seq, i, 1) if seq[k].author == t.author)
-        if any(resolves(draft.texts[k], draft.packs[k]) for k in later):
-            continue
-        out.append(i)
-    return out
+    """The questions that stay open, as the open-question scorer names them (a question
+    sentence nobody else answered, its asker did not close; none in a channel)."""
+    named = draft.acts.get(SectionKind.OPEN_QUESTIONS, frozenset())
+    return [i for i in range(len(seq)) if i in named]
 
 
 def _open(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[Line]:
@@ -212,27 +152,10 @@ def _open(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> lis
 
 
 def plan_messages(draft: Draft, seq: Sequence[Turn]) -> list[int]:
-    """The messages that state a plan: a statement with the pack's plan cue (no
-    question, hedge, report of the past or wish: ``acts.plans``) — in a channel any
-    announcement that is none of those — that names a moment after its posting, in the
-    source's own zone."""
-    return [
-        i
-        for i, t in enumerate(seq)
-        if t.act not in (Act.CHATTER, Act.QUESTION)
-        and names_time(draft.texts[i], draft.packs[i])
-        and plans(draft.texts[i], draft.packs[i])
-        and (draft.ctx.kind is not SourceKind.CHANNEL or _later_day(draft, i))
-        and _planned(draft, i) is not None
-    ]
-
-
-def _later_day(draft: Draft, i: int) -> bool:
-    """Whether message ``i`` names a day after its own: a channel's announcement of its
-    own day may name a bound ("open until 23:00"), not an event."""
-    planned = _planned(draft, i)
-    posted = draft.messages[i].posted_at.astimezone(draft.ctx.timezone)
-    return planned is not None and planned[0].date() > posted.date()
+    """The messages that state a plan or commitment, as the plan scorer names them (no
+    question, no chatter)."""
+    named = draft.acts.get(SectionKind.PLANS, frozenset())
+    return [i for i, t in enumerate(seq) if i in named and t.act not in (Act.CHATTER, Act.QUESTION)]
 
 
 def _plan_sentence(pack: LanguagePack | None, sentence: str) -> bool:

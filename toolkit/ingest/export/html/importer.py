@@ -33,7 +33,7 @@ from toolkit.ingest.export.errors import ByteCounter, import_bar
 from toolkit.ingest.export.html.page import PageState, page_number, read_page, synthetic_chat_id
 from toolkit.ingest.export.importer import Importer
 from toolkit.ingest.export.json.stream import ChatClosed, ChatHeader, ChatOpened
-from toolkit.ingest.export.report import ImportReport
+from toolkit.ingest.export.report import SKIP_SEPARATOR, SKIP_UNREAD, ImportReport
 from toolkit.refs import parse_ref
 from toolkit.store.base import ImportSink, MessageStore
 
@@ -187,6 +187,19 @@ class _ChatRun:
     header: ChatHeader
     state: PageState = field(default_factory=PageState)
     derived_id: bool = False
+    seen: int = 0
+    """Message blocks in the chat's pages' bytes."""
+    unread: int = 0
+    lost: list[str] = field(default_factory=list)
+    """What of the chat's pages could not be read, page by page, for the report."""
+
+    def count(self, page: str) -> None:
+        """Take the tally of the page just read (``page``: its name)."""
+        tally = self.state.tally
+        self.seen += tally.seen
+        self.unread += tally.unread_count
+        self.lost.extend(f"{page}: {u.describe()} could not be read" for u in tally.unread)
+        self.lost.extend(f"{page}: the parser stopped at {p}" for p in tally.problems)
 
 
 def _infer_type(run: _ChatRun, chat: HtmlChat, handle: str | None) -> tuple[str, str | None]:
@@ -254,8 +267,12 @@ def _read_chat(
                 "header); export with Export chat history, format HTML or JSON",
                 file=page.name,
             )
+        run.count(page.name)
     if not opened:  # a chat whose pages hold no message
         _open(importer, run, target)
+    importer.blocks(
+        run.seen, {SKIP_SEPARATOR: run.state.separators, SKIP_UNREAD: run.unread}, run.lost
+    )
     chat_type, how = _infer_type(run, chat, target.handle)
     run.header.type = chat_type
     importer.take(ChatClosed(run.header))

@@ -175,12 +175,34 @@ def html_text(el: Any) -> str:
         text = el.text or ""
     else:
         parts: list[str] = []
-        _inline(el, parts)
-        text = "".join(parts)
+        try:
+            _inline(el, parts)
+            text = "".join(parts)
+        except RecursionError:  # tags nested deeper than Python recurses: read flat
+            text = _flat(el)
     if text.startswith("\n"):
         text = text[1:]
     # Every trailing break the pattern removes holds a newline: most texts have none.
     return _TRAILING.sub("", text) if "\n" in text else text
+
+
+def _flat(el: Any) -> str:
+    """The text of ``el`` read without recursion (``<br>`` as ``\\n``; no text links), not
+    crossing into a message block nested inside it."""
+    parts: list[str] = []
+    skipping = 0
+    for event, node in etree.iterwalk(el, events=("start", "end")):
+        nested = node is not el and node.tag == "div" and is_block(node)
+        if event == "start":
+            skipping += nested
+            if skipping or not isinstance(node.tag, str):
+                continue
+            parts.append("\n" if node.tag == "br" else node.text or "")
+        else:
+            skipping -= nested
+            if not skipping and node is not el and node.tail:
+                parts.append(node.tail)
+    return "".join(parts)
 
 
 def _plain(el: Any) -> str:

@@ -250,7 +250,7 @@ def test_a_message_without_a_date_is_named_and_the_others_are_stored(tmp_path: P
             "messages.html: 1 message block (id 1)" in n and "its date" in n for n in imported.notes
         )
         assert report.warnings()
-        assert "unreadable block" in report.line()
+        assert "1 unreadable block" in report.line()
     finally:
         store.close()
 

@@ -140,7 +140,7 @@ def test_an_id_that_is_no_block_is_named_with_its_line_and_neighbours(tmp_path: 
     (named,) = [n for n in imported.notes if "could not be read" in n]
     assert re.search(r"1 message block \(id 77\) at line \d+, after message id 5", named)
     assert any("warning" in w and "unreadable block" in w for w in report.warnings())
-    assert "warning:" in report.line()
+    assert "1 message block (id 77)" in report.line()
 
 
 def test_a_stored_count_that_does_not_add_up_is_a_warning(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ import re
 import tempfile
 from pathlib import Path
 
+import export_builders as eb
 import html_chats as hc
 from export_html_builder import render_pages
 from hypothesis import HealthCheck, given, settings
@@ -100,3 +101,35 @@ def test_every_message_id_of_a_broken_page_is_stored_or_named(
     named = {int(i) for note in imported.notes for g in _NAMED.findall(note) for i in g.split(",")}
     assert in_pages <= stored | named
     assert imported.seen == imported.stored + imported.skipped
+
+
+_RECORD = st.one_of(
+    st.integers(1, 30).map(lambda mid: eb.message(mid, f"note {mid}")),
+    st.integers(1, 30).map(lambda mid: eb.service(mid, "pin_message", message_id=1)),
+    st.integers(1, 30).map(lambda mid: {"id": mid, "type": "unsupported"}),
+    st.integers(1, 30).map(
+        lambda mid: eb.message(mid, "far", date="9999-12-31T23:59:59", date_unixtime="999999999999")
+    ),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(records=st.lists(_RECORD, max_size=40))
+def test_every_json_record_is_stored_or_skipped_with_a_reason(
+    records: list[dict[str, object]],
+) -> None:
+    """A JSON export's records (duplicates, unsupported, impossible dates) add up."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = eb.write(
+            Path(tmp) / "result.json",
+            eb.chat(records, name="Notes", type_="private_supergroup", id_=77),
+        )
+        store = SQLiteStore(Path(tmp) / "s.sqlite3")
+        try:
+            report = import_export(store, path)
+        finally:
+            store.close()
+    (imported,) = report.sources
+    assert imported.unit == "record"
+    assert imported.seen == len(records) == imported.stored + imported.skipped
+    assert report.warnings() == []

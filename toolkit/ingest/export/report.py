@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import reduce
 from pathlib import Path
+from typing import Any
 
 from toolkit.models import Source, UpsertResult
 
@@ -103,6 +104,35 @@ class ImportReport:
             total.update(item.skipped_by_reason)
         return dict(total)
 
+    def record(self) -> dict[str, Any]:
+        """The report as one JSON-ready document (``mlens import --json``): per source its
+        counts (seen = stored + skipped, by reason), notes and warnings."""
+        return {
+            "file": self.path.name,
+            "count": self.count_line(),
+            "sources": [
+                {
+                    "ref": s.source.key,
+                    "title": s.source.title,
+                    "kind": s.source.kind.value,
+                    "unit": s.unit,
+                    "seen": s.seen,
+                    "stored": s.stored,
+                    "inserted": s.result.inserted,
+                    "updated": s.result.updated,
+                    "unchanged": s.result.unchanged,
+                    "skipped": s.skipped,
+                    "skipped_by_reason": dict(sorted(s.skipped_by_reason.items())),
+                    "unaccounted": s.unaccounted,
+                    "notes": list(s.notes),
+                    "warnings": s.warnings(),
+                }
+                for s in self.sources
+            ],
+            "notes": list(self.notes),
+            "warnings": self.warnings(),
+        }
+
     def warnings(self) -> list[str]:
         """Every source's warnings (empty: every entry of the export is accounted for)."""
         return [w for s in self.sources for w in s.warnings()]
@@ -119,7 +149,7 @@ class ImportReport:
 
     def line(self) -> str:
         """One line: ``3 chats: 120 new, 0 updated, 4 unchanged; 126 records = 124 stored +
-        2 skipped; skipped 2 (…); …``, and any warning."""
+        2 skipped; skipped 2 (…); …`` (the warnings are apart: ``warnings()``)."""
         t = self.total
         parts = [
             f"{self.path.name}: {_plural(len(self.sources), 'chat')}: {t.inserted} new, "
@@ -133,7 +163,6 @@ class ImportReport:
             parts.append(f"skipped {sum(skipped.values())} ({reasons})")
         parts.extend(note for s in self.sources for note in s.notes)
         parts.extend(self.notes)
-        parts.extend(self.warnings())
         return "; ".join(parts)
 
 

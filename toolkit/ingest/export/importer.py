@@ -83,6 +83,11 @@ class Importer:
         self._blocks: dict[int, int] = {}
         """Message blocks a reader counted in its files per source (the HTML reader)."""
 
+    def use_handle(self, handle: str | None) -> None:
+        """The public handle of the chats opened from now on (an account export's chat
+        named by its own ref)."""
+        self._handle = handle
+
     def take(self, item: Item) -> None:
         """Take one walked item: a chat opened, one of its messages, the chat closed."""
         if isinstance(item, ExportedMessage):  # nearly every item

@@ -28,14 +28,18 @@ from typing import IO, Any
 from lxml import etree
 from tqdm import tqdm
 
-from toolkit.errors import ImportFormatError, InvalidRequest, SourceNotFound
+from toolkit.errors import ImportFormatError, InvalidRequest
 from toolkit.ingest.export.errors import ByteCounter, import_bar
-from toolkit.ingest.export.html.page import PageState, page_number, read_page, synthetic_chat_id
+from toolkit.ingest.export.html.identity import (
+    HtmlTarget,
+    chat_identity,
+    check_targets,
+)
+from toolkit.ingest.export.html.page import PageState, page_number, read_page
 from toolkit.ingest.export.importer import Importer
 from toolkit.ingest.export.json.stream import ChatClosed, ChatHeader, ChatOpened
 from toolkit.ingest.export.report import SKIP_SEPARATOR, SKIP_UNREAD, ImportReport
-from toolkit.refs import parse_ref
-from toolkit.store.base import ImportSink, MessageStore
+from toolkit.store.base import ImportSink
 
 Opener = Callable[[], IO[bytes]]
 _ACCOUNT_TYPES = {
@@ -64,37 +68,6 @@ class HtmlChat:
     pages: list[Page]
     chat_type: str | None = None
     in_account: bool = False
-
-
-@dataclass
-class HtmlTarget:
-    """Who the chat is in the store: the id and handle a ``--ref`` gave, if any."""
-
-    handle: str | None = None
-    chat_id: int | None = None
-
-
-def html_target(store: MessageStore, ref: str | None) -> HtmlTarget:
-    """The chat id and handle ``ref`` names (``@handle`` or ``c/<id>``).
-
-    Raises:
-        InvalidRequest: ``ref`` names one message, or nothing.
-    """
-    if ref is None:
-        return HtmlTarget()
-    parsed = parse_ref(ref)
-    if parsed.message_id is not None:
-        raise InvalidRequest(
-            f"a ref (--ref) names a chat (@handle or c/<id>), not one message: {ref!r}",
-            field="ref",
-        )
-    if parsed.handle is None:
-        return HtmlTarget(chat_id=parsed.internal_id)
-    try:
-        known = store.get_source(parsed)
-    except SourceNotFound:
-        return HtmlTarget(handle=parsed.handle)
-    return HtmlTarget(handle=parsed.handle, chat_id=known.internal_id)
 
 
 def _ordered(pages: list[Page]) -> list[Page]:
@@ -185,6 +158,7 @@ def archive_chats(names: Mapping[str, tuple[int, Opener]], listing: bytes | None
 @dataclass
 class _ChatRun:
     header: ChatHeader
+    folder: str = ""
     state: PageState = field(default_factory=PageState)
     derived_id: bool = False
     seen: int = 0
@@ -240,7 +214,12 @@ def _read_chat(
     bar: tqdm,
     notes: list[str],
 ) -> None:
-    run = _ChatRun(ChatHeader("chats.list.item" if chat.in_account else ""))
+    named = target.per_chat.get(PurePosixPath(chat.folder).name)
+    if named is not None:  # an account export's chat named by its own ref: as a single chat
+        target = named
+    importer.use_handle(target.handle)
+    in_account = chat.in_account and named is None
+    run = _ChatRun(ChatHeader("chats.list.item" if in_account else ""), folder=chat.folder)
     index = 0
     opened = False
     header = run.header
@@ -250,7 +229,7 @@ def _read_chat(
             with page.open() as raw:
                 for data in read_page(ByteCounter(raw, bar), run.state, page.size):  # type: ignore[arg-type]
                     if not opened:
-                        _open(importer, run, target)
+                        _open(importer, run, target, data)
                         opened = True
                     importer.message(header, index, data)
                     index += 1
@@ -269,7 +248,7 @@ def _read_chat(
             )
         run.count(page.name)
     if not opened:  # a chat whose pages hold no message
-        _open(importer, run, target)
+        _open(importer, run, target, None)
     importer.blocks(
         run.seen, {SKIP_SEPARATOR: run.state.separators, SKIP_UNREAD: run.unread}, run.lost
     )
@@ -280,13 +259,18 @@ def _read_chat(
     notes.extend(_notes(run, key, how))
 
 
-def _open(importer: Importer, run: _ChatRun, target: HtmlTarget) -> None:
+def _open(
+    importer: Importer, run: _ChatRun, target: HtmlTarget, first: dict[str, Any] | None
+) -> None:
     title = run.state.title or ""
     run.header.name = title
     if target.chat_id is not None and not run.header.in_account_export:
         run.header.id = target.chat_id
+        target.taken.add(target.chat_id)
     else:
-        run.header.id = synthetic_chat_id(title)
+        run.header.id = chat_identity(
+            target.store, title, first, folder=run.folder, taken=target.taken
+        )
         run.derived_id = True
     importer.take(ChatOpened(run.header))
 
@@ -309,14 +293,14 @@ def import_html_chats(
 
     Raises:
         ImportFormatError: a page that is no export page, or a malformed message block.
-        InvalidRequest: ``target`` names one chat but the export holds several.
+        InvalidRequest: ``target`` names one chat but the export holds several, or
+            names a chat folder the export does not have.
     """
-    if target.handle is not None and (len(chats) > 1 or any(c.in_account for c in chats)):
-        raise InvalidRequest(
-            "a ref (--ref) names one source, but a full-account export holds every chat; "
-            "import it without one",
-            field="ref",
-        )
+    check_targets(
+        target,
+        [PurePosixPath(c.folder).name for c in chats],
+        account=any(c.in_account for c in chats),
+    )
     notes: list[str] = []
     total = sum(p.size for c in chats for p in c.pages)
     pages = sum(len(c.pages) for c in chats)

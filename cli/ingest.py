@@ -46,7 +46,8 @@ def import_file(
         str | None,
         typer.Option(
             help="The exported chat: its public handle (@handle), or for an HTML export "
-            "(which names no chat id) also c/<id>; single-chat exports only."
+            "(which names no chat id) also c/<id>; for a full-account HTML export, each "
+            "chat by its folder: chat_003=c/<id>,chat_007=@handle."
         ),
     ] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,

@@ -119,3 +119,16 @@ def test_an_account_export_refuses_a_ref_it_cannot_place(
     with pytest.raises(InvalidRequest, match=message):
         import_export(store, _account(tmp_path / "DataExport"), ref=ref)
     assert store.list_sources() == []
+
+
+def test_a_page_missing_from_a_set_is_named_and_a_warning(
+    tmp_path: Path, store: SQLiteStore
+) -> None:
+    folder = write_html(tmp_path / "html", hc.big(23), per_page=5)
+    (folder / "messages2.html").unlink()
+    (folder / "messages4.html").unlink()
+    report = import_export(store, folder)
+    assert report.total.inserted == 13
+    (warning,) = report.warnings()
+    assert "2 page(s) missing from the set of html: messages2.html, messages4.html" in warning
+    assert report.sources[0].unaccounted == 0

@@ -81,6 +81,7 @@ class Importer:
         self._records: Counter[int] = Counter()
         """Message records given per source (``message``): what a JSON export holds."""
         self._blocks: dict[int, int] = {}
+        self._warnings: dict[int, list[str]] = {}
         """Message blocks a reader counted in its files per source (the HTML reader)."""
 
     def use_handle(self, handle: str | None) -> None:
@@ -217,15 +218,23 @@ class Importer:
         if len(pending) >= self._batch_size:
             self._flush()
 
-    def blocks(self, seen: int, skipped: dict[str, int], notes: list[str]) -> None:
+    def blocks(
+        self,
+        seen: int,
+        skipped: dict[str, int],
+        notes: list[str],
+        warnings: tuple[str, ...] = (),
+    ) -> None:
         """Count, for the open chat, the message blocks its files hold (``seen``: all of
         them, those given to ``message`` included) and those never given, by reason, named
-        in ``notes``: the report then balances blocks, not records."""
+        in ``notes``: the report then balances blocks, not records. ``warnings``: what
+        else of the chat may be lost (a page missing from its set)."""
         source = self._source
         assert source is not None
         self._blocks[source.id] = self._blocks.get(source.id, 0) + seen
         self._skipped[source.id].update({k: n for k, n in skipped.items() if n})
         self._notes[source.id].extend(notes)
+        self._warnings.setdefault(source.id, []).extend(warnings)
 
     def finish(self) -> None:
         """Record each source's own time zone once the whole file is read: the zone the
@@ -255,6 +264,7 @@ class Importer:
                     (*self._notes[sid], *_kept_times(self._results[sid], source)),
                     seen=self._blocks.get(sid, self._records[sid]),
                     unit="block" if sid in self._blocks else "record",
+                    lost=tuple(self._warnings.get(sid, ())),
                 )
                 for sid, source in self._sources.items()
             ),

@@ -40,6 +40,8 @@ class ImportedSource:
     """Message blocks (HTML) or records (JSON) of the chat in the export (``None``: not
     counted)."""
     unit: str = "record"
+    lost: tuple[str, ...] = ()
+    """What else of the chat the export lacks (a page missing from its set)."""
 
     @property
     def skipped(self) -> int:
@@ -73,6 +75,7 @@ class ImportedSource:
                     f"warning: {self.source.key}: {_plural(self.skipped_by_reason[reason], reason)}"
                     " not stored (named above)"
                 )
+        out.extend(f"warning: {self.source.key}: {lost}" for lost in self.lost)
         return out
 
 

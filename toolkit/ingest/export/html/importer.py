@@ -250,13 +250,31 @@ def _read_chat(
     if not opened:  # a chat whose pages hold no message
         _open(importer, run, target, None)
     importer.blocks(
-        run.seen, {SKIP_SEPARATOR: run.state.separators, SKIP_UNREAD: run.unread}, run.lost
+        run.seen,
+        {SKIP_SEPARATOR: run.state.separators, SKIP_UNREAD: run.unread},
+        run.lost,
+        _missing_pages(chat),
     )
     chat_type, how = _infer_type(run, chat, target.handle)
     run.header.type = chat_type
     importer.take(ChatClosed(run.header))
     key = f"@{target.handle}" if target.handle else f"c/{run.header.id}"
     notes.extend(_notes(run, key, how))
+
+
+def _missing_pages(chat: HtmlChat) -> tuple[str, ...]:
+    """The line naming the pages missing from the chat's set (``messages2.html`` between
+    ``messages.html`` and ``messages3.html``), if any."""
+    numbers = {page_number(PurePosixPath(p.name).name) or 0 for p in chat.pages}
+    gaps = sorted(set(range(1, max(numbers, default=0) + 1)) - numbers)
+    if not gaps:
+        return ()
+    names = ", ".join("messages.html" if n == 1 else f"messages{n}.html" for n in gaps[:10])
+    more = f" and {len(gaps) - 10} more" if len(gaps) > 10 else ""
+    return (
+        f"{len(gaps)} page(s) missing from the set of {chat.folder}: {names}{more} "
+        "(their messages are not in the export)",
+    )
 
 
 def _open(

@@ -44,6 +44,8 @@ with st.expander("Import a Telegram Desktop export", expanded=not len(ws.sources
             )
             bar.progress(1.0, text="Imported")
             st.success(imported.report.line() or f"Imported {upload.name}")
+            for warning in imported.report.warnings():
+                st.warning(warning)
             table = import_table(imported.report, imported.embedded)
             st.dataframe(table.to_pandas(), hide_index=True)
 

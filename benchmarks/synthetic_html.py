@@ -13,7 +13,9 @@ older versions wrote it); replies as ``#go_to_message<id>`` links, into
 messages in a ``forwarded body`` with the origin's ``from_name`` and date span; media as
 the exporter's ``media_wrap`` blocks with the "Not included" description; polls;
 service messages as the exporter's English sentences; reactions as ``span.reaction``
-with an emoji and a count, or userpics when every reactor is listed.
+with an emoji and a count, or userpics when every reactor is listed; inline bot buttons
+as a ``bot_buttons_table`` after which, as in real exports, the message's ``div`` is
+left unclosed (every later message of the page nests inside it).
 Every text here is this project's own.
 """
 
@@ -362,8 +364,33 @@ def _message(
         w.pop()
     if raw.get("reactions"):
         _reactions(w, raw["reactions"])
+    if raw.get("inline_bot_buttons"):
+        _bot_buttons(w, raw["inline_bot_buttons"])
+        w.pop()  # the body; the exporter leaves the message's own div open after buttons
+        return
     w.pop()
     w.pop()
+
+
+def _bot_buttons(w: _Writer, rows: list[list[dict[str, Any]]]) -> None:
+    """Inline bot buttons as the exporter writes them: a ``bot_buttons_table``."""
+    w.push("table", class_="bot_buttons_table")
+    w.push("tbody")
+    for row in rows:
+        w.push("tr")
+        w.push("td", class_="bot_button_row")
+        for button in row:
+            w.div("bot_button")
+            w.push("a", href=str(button.get("data", "")))
+            w.push("div")
+            w.raw(_e(str(button.get("text", ""))))
+            w.pop()
+            w.pop("a")
+            w.pop()
+        w.pop("td")
+        w.pop("tr")
+    w.pop("tbody")
+    w.pop("table")
 
 
 def write_html(

@@ -5,7 +5,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.render import literal, print_table
+from cli.filters import JsonOption
+from cli.render import literal, print_json, print_table
 from cli.state import console, workspace
 
 if TYPE_CHECKING:
@@ -45,7 +46,8 @@ def import_file(
         str | None,
         typer.Option(
             help="The exported chat: its public handle (@handle), or for an HTML export "
-            "(which names no chat id) also c/<id>; single-chat exports only."
+            "(which names no chat id) also c/<id>; for a full-account HTML export, each "
+            "chat by its folder: chat_003=c/<id>,chat_007=@handle."
         ),
     ] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
@@ -63,16 +65,31 @@ def import_file(
             "offset (exports of older Telegram Desktop versions)."
         ),
     ] = None,
+    strict: Annotated[
+        bool,
+        typer.Option(
+            help="Exit with status 2 when a message block or record of the export is not "
+            "accounted for (seen ≠ stored + skipped) or could not be read."
+        ),
+    ] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Import a Telegram Desktop export, JSON or HTML or a .zip (one transaction, idempotent)."""
     imported = workspace().import_export(
-        file, ref=ref, embed=embed, progress=progress, timezone=timezone
+        file, ref=ref, embed=embed, progress=progress and not as_json, timezone=timezone
     )
-    if not imported.report.sources:
+    report = imported.report
+    if as_json:
+        print_json(report.record())
+    elif not report.sources:
         console().print(f"{literal(file.name)}: the export holds no chats; nothing imported.")
-        return
-    print_table(report_table([imported], f"Imported {file.name}"))
-    console().print(literal(imported.report.line()), highlight=False, soft_wrap=True)
+    else:
+        print_table(report_table([imported], f"Imported {file.name}"))
+        console().print(literal(report.line()), highlight=False, soft_wrap=True)
+    for warning in report.warnings():
+        typer.echo(warning, err=True)
+    if strict and report.warnings():
+        raise typer.Exit(2)
 
 
 def index(

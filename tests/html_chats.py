@@ -220,3 +220,26 @@ def big(
             extra["reactions"] = [{"type": "emoji", "emoji": "👍", "count": n % 5 + 1}]
         c.say(n * 0.5, who, texts[n % 3].format(n=n), **extra)
     return c.data
+
+
+BUTTONS = [[{"type": "url", "text": "Open the shop", "data": "https://example.org/shop"}]]
+
+
+def with_bot_buttons(after: int = 50, *, name: str = "Market Bots") -> dict[str, Any]:
+    """A group where a message with inline bot buttons comes before ``after`` messages (the
+    exporter leaves that message's ``div`` open: all of them nest inside it), a second
+    buttons message later, joined messages, replies, a day change and reactions."""
+    c = Chat(name, "private_supergroup", 1_950_000_006, timedelta(hours=3))
+    c.say(0, ANNA, "Who sells seedlings this week?")
+    c.say(1, MIKE, "Try the shop bot", inline_bot_buttons=BUTTONS)
+    for n in range(after):
+        who = (OLEG, TARAS, ANNA)[(n // 2) % 3]
+        extra: dict[str, Any] = {}
+        if n % 9 == 4:
+            extra["reply_to_message_id"] = 2
+        if n % 13 == 6:
+            extra["reactions"] = [{"type": "emoji", "emoji": "👍", "count": n % 4 + 1}]
+        if n == after // 2:
+            c.say(2 + n * 3, MIKE, "Another offer", inline_bot_buttons=BUTTONS)
+        c.say(2 + n * 3 + 60 * 24 * (n > after * 3 // 4), who, f"Ответ номер {n}", **extra)
+    return c.data

@@ -62,9 +62,12 @@ def test_upload_imports_an_export_with_progress(data_dir: Path, tmp_path: Path) 
     at.button[0].click().run()
     assert not at.exception
     assert not at.error, [e.value for e in at.error]
+    n = len(TEXTS)
     assert [s.value for s in at.success] == [
-        f"result.json: 1 chat: {len(TEXTS)} new, 0 updated, 0 unchanged"
-    ]  # the import's one-line report
+        f"result.json: 1 chat: {n} new, 0 updated, 0 unchanged; "
+        f"{n} records = {n} stored + 0 skipped"
+    ]  # the import's one-line report, which ends with its count
+    assert not at.warning
     (bar,) = at.get("progress")  # filled while embedding, then marked done
     assert (bar.proto.value, bar.proto.text) == (100, "Imported")
     assert at.dataframe[-1].value["ref"].tolist() == [HANDLE]

@@ -38,3 +38,32 @@ def test_cli_refuses_a_zip_bomb_in_one_line(runner: CliRunner, cli_env: Path) ->
     assert len(lines) == 1, lines
     assert lines[0].startswith("error: cannot import export.zip: the member")
     assert "zip bomb" in lines[0]
+
+
+def test_cli_import_json_gives_the_count_and_strict_fails_on_a_block_not_stored(
+    runner: CliRunner, cli_env: Path
+) -> None:
+    import json
+
+    folder = write_html(cli_env / "ChatExport", hc.with_bot_buttons(12), per_page=100)
+    args = ["import", str(folder), "--no-progress", "--no-embed", "--json", "--strict"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    (source,) = document["sources"]
+    assert source["unit"] == "block"
+    assert source["seen"] == source["stored"] + source["skipped"] == 15 + 2
+    assert source["stored"] == 15
+    assert source["skipped_by_reason"] == {"date separator": 2}
+    assert document["warnings"] == []
+
+    page = folder / "messages.html"
+    page.write_text(page.read_text().replace("Ответ номер 3", '<i id="message999">x</i>'))
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["sources"][0]["skipped_by_reason"]["unreadable block"] == 1
+    assert "warning:" in result.stderr
+    plain = runner.invoke(app, args[:-2])
+    assert plain.exit_code == 0
+    assert "warning:" in plain.stderr
+    assert "could not be read" in plain.stdout

@@ -148,7 +148,7 @@ def import_table(report: ImportReport, embedded: Mapping[int, int]) -> Table:
         for s in report.sources
     ]
     # The title is the import's one-line report: what was stored, skipped and why.
-    return Table(rows, columns=IMPORT_COLUMNS, title=report.line())
+    return Table(rows, columns=IMPORT_COLUMNS, title="; ".join([report.line(), *report.warnings()]))
 
 
 def embedded_table(embedded: Iterable[tuple[Source, int]]) -> Table:

@@ -22,7 +22,7 @@ from export_html_builder import render_pages, write_html
 
 from toolkit.errors import ImportFormatError, InvalidRequest
 from toolkit.ingest import import_export
-from toolkit.ingest.export.html.page import parse_title_date, synthetic_chat_id
+from toolkit.ingest.export.html.page import parse_title_date
 from toolkit.ingest.export.report import ImportReport
 from toolkit.models import Message, MessageFilter, Source
 from toolkit.store import SQLiteStore
@@ -195,7 +195,8 @@ def test_any_page_imports_the_whole_chat_and_again_changes_nothing(tmp_path: Pat
         assert "HTML export, 5 pages" in first.line()
         again = import_export(store, folder)
         assert (again.total.inserted, again.total.unchanged) == (0, 23)
-        assert again.sources[0].source.key == f"c/{synthetic_chat_id('Big Group')}"
+        assert again.sources[0].source.key == first.sources[0].source.key
+        assert len(store.list_sources()) == 1
     finally:
         store.close()
 
@@ -235,17 +236,22 @@ def test_a_page_that_is_no_export_is_one_clear_error(tmp_path: Path) -> None:
         store.close()
 
 
-def test_a_message_without_a_date_names_its_page(tmp_path: Path) -> None:
+def test_a_message_without_a_date_is_named_and_the_others_are_stored(tmp_path: Path) -> None:
     folder = write_html(tmp_path / "html", hc.personal())
     page = folder / "messages.html"
     page.write_text(page.read_text(encoding="utf-8").replace('title="', 'data-x="', 1))
     store = SQLiteStore(tmp_path / "s.sqlite3")
     try:
-        with pytest.raises(
-            ImportFormatError, match=r"messages.html: before its first message: its date"
-        ):
-            import_export(store, folder)
-        assert store.list_sources() == []
+        report = import_export(store, folder)
+        imported = report.sources[0]
+        assert imported.result.inserted == 4
+        assert imported.skipped_by_reason["unreadable block"] == 1
+        assert imported.unaccounted == 0
+        assert any(
+            "messages.html: 1 message block (id 1)" in n and "its date" in n for n in imported.notes
+        )
+        assert report.warnings()
+        assert "1 unreadable block" in report.line()
     finally:
         store.close()
 
@@ -335,11 +341,11 @@ def test_reactions_nested_where_no_version_puts_them_are_still_read(
         store.close()
 
 
-def test_a_broken_message_after_nested_reactions_names_the_last_message_read(
+def test_a_broken_message_after_nested_reactions_is_named_and_the_rest_read(
     tmp_path: Path,
 ) -> None:
-    """A page that breaks after a message with nested reactions says where it broke,
-    after the messages before it were read (as when they are streamed)."""
+    """A block that breaks after a message with nested reactions is named; the messages
+    around it are stored."""
     folder = write_html(tmp_path / "html", hc.personal())
     page = folder / "messages.html"
     text = page.read_text(encoding="utf-8")
@@ -351,8 +357,10 @@ def test_a_broken_message_after_nested_reactions_names_the_last_message_read(
     page.write_text(text[:broken] + "data-x" + text[broken + 5 :], encoding="utf-8")
     store = SQLiteStore(tmp_path / "s.sqlite3")
     try:
-        with pytest.raises(ImportFormatError, match=r"messages.html: after message id 2: its date"):
-            import_export(store, folder)
-        assert store.list_sources() == []
+        report = import_export(store, folder)
+        imported = report.sources[0]
+        ids = [m.messenger_message_id for m in store.iter_messages(imported.source.id)]
+        assert sorted(ids) == [1, 2, 4, 5]
+        assert any("(id 3)" in n for n in imported.notes)
     finally:
         store.close()

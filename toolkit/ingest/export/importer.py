@@ -78,6 +78,16 @@ class Importer:
         self._results: dict[int, UpsertResult] = {}
         self._skipped: dict[int, Counter[str]] = {}
         self._notes: dict[int, list[str]] = {}
+        self._records: Counter[int] = Counter()
+        """Message records given per source (``message``): what a JSON export holds."""
+        self._blocks: dict[int, int] = {}
+        self._warnings: dict[int, list[str]] = {}
+        """Message blocks a reader counted in its files per source (the HTML reader)."""
+
+    def use_handle(self, handle: str | None) -> None:
+        """The public handle of the chats opened from now on (an account export's chat
+        named by its own ref)."""
+        self._handle = handle
 
     def take(self, item: Item) -> None:
         """Take one walked item: a chat opened, one of its messages, the chat closed."""
@@ -183,6 +193,7 @@ class Importer:
         source, ctx = self._source, self._chat
         assert source is not None
         assert ctx is not None
+        self._records[source.id] += 1
         mid = data.get("id") if isinstance(data, dict) else None
         if isinstance(mid, int) and not isinstance(mid, bool) and not self._seen.add(mid):
             self._skipped[source.id][SKIP_DUPLICATE] += 1
@@ -207,6 +218,24 @@ class Importer:
         if len(pending) >= self._batch_size:
             self._flush()
 
+    def blocks(
+        self,
+        seen: int,
+        skipped: dict[str, int],
+        notes: list[str],
+        warnings: tuple[str, ...] = (),
+    ) -> None:
+        """Count, for the open chat, the message blocks its files hold (``seen``: all of
+        them, those given to ``message`` included) and those never given, by reason, named
+        in ``notes``: the report then balances blocks, not records. ``warnings``: what
+        else of the chat may be lost (a page missing from its set)."""
+        source = self._source
+        assert source is not None
+        self._blocks[source.id] = self._blocks.get(source.id, 0) + seen
+        self._skipped[source.id].update({k: n for k, n in skipped.items() if n})
+        self._notes[source.id].extend(notes)
+        self._warnings.setdefault(source.id, []).extend(warnings)
+
     def finish(self) -> None:
         """Record each source's own time zone once the whole file is read: the zone the
         user named, else the exporter's most common offset (``LocalTimes.source_zone``)."""
@@ -224,6 +253,7 @@ class Importer:
             self._pending = []
 
     def report(self, path: Path) -> ImportReport:
+        """What the import did, per source: counts, skips by reason, notes."""
         return ImportReport(
             path=path,
             sources=tuple(
@@ -232,6 +262,9 @@ class Importer:
                     self._results[sid],
                     dict(self._skipped[sid]),
                     (*self._notes[sid], *_kept_times(self._results[sid], source)),
+                    seen=self._blocks.get(sid, self._records[sid]),
+                    unit="block" if sid in self._blocks else "record",
+                    lost=tuple(self._warnings.get(sid, ())),
                 )
                 for sid, source in self._sources.items()
             ),

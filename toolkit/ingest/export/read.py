@@ -53,11 +53,11 @@ from toolkit.ingest.export.archive import is_archive, open_archive
 from toolkit.ingest.export.encoding import decoded
 from toolkit.ingest.export.errors import READ_BYTES, ByteCounter, import_bar, json_error
 from toolkit.ingest.export.file import open_export
+from toolkit.ingest.export.html.identity import html_target
 from toolkit.ingest.export.html.importer import (
     HtmlChat,
     archive_chats,
     folder_chats,
-    html_target,
     import_html_chats,
 )
 from toolkit.ingest.export.html.page import page_number

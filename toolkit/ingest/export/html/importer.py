@@ -28,14 +28,18 @@ from typing import IO, Any
 from lxml import etree
 from tqdm import tqdm
 
-from toolkit.errors import ImportFormatError, InvalidRequest, SourceNotFound
+from toolkit.errors import ImportFormatError, InvalidRequest
 from toolkit.ingest.export.errors import ByteCounter, import_bar
-from toolkit.ingest.export.html.page import PageState, page_number, read_page, synthetic_chat_id
+from toolkit.ingest.export.html.identity import (
+    HtmlTarget,
+    chat_identity,
+    check_targets,
+)
+from toolkit.ingest.export.html.page import PageState, page_number, read_page
 from toolkit.ingest.export.importer import Importer
 from toolkit.ingest.export.json.stream import ChatClosed, ChatHeader, ChatOpened
-from toolkit.ingest.export.report import ImportReport
-from toolkit.refs import parse_ref
-from toolkit.store.base import ImportSink, MessageStore
+from toolkit.ingest.export.report import SKIP_SEPARATOR, SKIP_UNREAD, ImportReport
+from toolkit.store.base import ImportSink
 
 Opener = Callable[[], IO[bytes]]
 _ACCOUNT_TYPES = {
@@ -64,37 +68,6 @@ class HtmlChat:
     pages: list[Page]
     chat_type: str | None = None
     in_account: bool = False
-
-
-@dataclass
-class HtmlTarget:
-    """Who the chat is in the store: the id and handle a ``--ref`` gave, if any."""
-
-    handle: str | None = None
-    chat_id: int | None = None
-
-
-def html_target(store: MessageStore, ref: str | None) -> HtmlTarget:
-    """The chat id and handle ``ref`` names (``@handle`` or ``c/<id>``).
-
-    Raises:
-        InvalidRequest: ``ref`` names one message, or nothing.
-    """
-    if ref is None:
-        return HtmlTarget()
-    parsed = parse_ref(ref)
-    if parsed.message_id is not None:
-        raise InvalidRequest(
-            f"a ref (--ref) names a chat (@handle or c/<id>), not one message: {ref!r}",
-            field="ref",
-        )
-    if parsed.handle is None:
-        return HtmlTarget(chat_id=parsed.internal_id)
-    try:
-        known = store.get_source(parsed)
-    except SourceNotFound:
-        return HtmlTarget(handle=parsed.handle)
-    return HtmlTarget(handle=parsed.handle, chat_id=known.internal_id)
 
 
 def _ordered(pages: list[Page]) -> list[Page]:
@@ -185,8 +158,22 @@ def archive_chats(names: Mapping[str, tuple[int, Opener]], listing: bytes | None
 @dataclass
 class _ChatRun:
     header: ChatHeader
+    folder: str = ""
     state: PageState = field(default_factory=PageState)
     derived_id: bool = False
+    seen: int = 0
+    """Message blocks in the chat's pages' bytes."""
+    unread: int = 0
+    lost: list[str] = field(default_factory=list)
+    """What of the chat's pages could not be read, page by page, for the report."""
+
+    def count(self, page: str) -> None:
+        """Take the tally of the page just read (``page``: its name)."""
+        tally = self.state.tally
+        self.seen += tally.seen
+        self.unread += tally.unread_count
+        self.lost.extend(f"{page}: {u.describe()} could not be read" for u in tally.unread)
+        self.lost.extend(f"{page}: the parser stopped at {p}" for p in tally.problems)
 
 
 def _infer_type(run: _ChatRun, chat: HtmlChat, handle: str | None) -> tuple[str, str | None]:
@@ -227,7 +214,12 @@ def _read_chat(
     bar: tqdm,
     notes: list[str],
 ) -> None:
-    run = _ChatRun(ChatHeader("chats.list.item" if chat.in_account else ""))
+    named = target.per_chat.get(PurePosixPath(chat.folder).name)
+    if named is not None:  # an account export's chat named by its own ref: as a single chat
+        target = named
+    importer.use_handle(target.handle)
+    in_account = chat.in_account and named is None
+    run = _ChatRun(ChatHeader("chats.list.item" if in_account else ""), folder=chat.folder)
     index = 0
     opened = False
     header = run.header
@@ -237,7 +229,7 @@ def _read_chat(
             with page.open() as raw:
                 for data in read_page(ByteCounter(raw, bar), run.state, page.size):  # type: ignore[arg-type]
                     if not opened:
-                        _open(importer, run, target)
+                        _open(importer, run, target, data)
                         opened = True
                     importer.message(header, index, data)
                     index += 1
@@ -254,8 +246,15 @@ def _read_chat(
                 "header); export with Export chat history, format HTML or JSON",
                 file=page.name,
             )
+        run.count(page.name)
     if not opened:  # a chat whose pages hold no message
-        _open(importer, run, target)
+        _open(importer, run, target, None)
+    importer.blocks(
+        run.seen,
+        {SKIP_SEPARATOR: run.state.separators, SKIP_UNREAD: run.unread},
+        run.lost,
+        _missing_pages(chat),
+    )
     chat_type, how = _infer_type(run, chat, target.handle)
     run.header.type = chat_type
     importer.take(ChatClosed(run.header))
@@ -263,13 +262,33 @@ def _read_chat(
     notes.extend(_notes(run, key, how))
 
 
-def _open(importer: Importer, run: _ChatRun, target: HtmlTarget) -> None:
+def _missing_pages(chat: HtmlChat) -> tuple[str, ...]:
+    """The line naming the pages missing from the chat's set (``messages2.html`` between
+    ``messages.html`` and ``messages3.html``), if any."""
+    numbers = {page_number(PurePosixPath(p.name).name) or 0 for p in chat.pages}
+    gaps = sorted(set(range(1, max(numbers, default=0) + 1)) - numbers)
+    if not gaps:
+        return ()
+    names = ", ".join("messages.html" if n == 1 else f"messages{n}.html" for n in gaps[:10])
+    more = f" and {len(gaps) - 10} more" if len(gaps) > 10 else ""
+    return (
+        f"{len(gaps)} page(s) missing from the set of {chat.folder}: {names}{more} "
+        "(their messages are not in the export)",
+    )
+
+
+def _open(
+    importer: Importer, run: _ChatRun, target: HtmlTarget, first: dict[str, Any] | None
+) -> None:
     title = run.state.title or ""
     run.header.name = title
     if target.chat_id is not None and not run.header.in_account_export:
         run.header.id = target.chat_id
+        target.taken.add(target.chat_id)
     else:
-        run.header.id = synthetic_chat_id(title)
+        run.header.id = chat_identity(
+            target.store, title, first, folder=run.folder, taken=target.taken
+        )
         run.derived_id = True
     importer.take(ChatOpened(run.header))
 
@@ -292,14 +311,14 @@ def import_html_chats(
 
     Raises:
         ImportFormatError: a page that is no export page, or a malformed message block.
-        InvalidRequest: ``target`` names one chat but the export holds several.
+        InvalidRequest: ``target`` names one chat but the export holds several, or
+            names a chat folder the export does not have.
     """
-    if target.handle is not None and (len(chats) > 1 or any(c.in_account for c in chats)):
-        raise InvalidRequest(
-            "a ref (--ref) names one source, but a full-account export holds every chat; "
-            "import it without one",
-            field="ref",
-        )
+    check_targets(
+        target,
+        [PurePosixPath(c.folder).name for c in chats],
+        account=any(c.in_account for c in chats),
+    )
     notes: list[str] = []
     total = sum(p.size for c in chats for p in c.pages)
     pages = sum(len(c.pages) for c in chats)

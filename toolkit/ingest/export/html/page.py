@@ -40,10 +40,12 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import IO, Any
 
 from lxml import etree
 
+from toolkit.ingest.export.html.blocks import Tally, is_block, streamed_blocks, whole_blocks
 from toolkit.ingest.export.html.service import service_fields
 
 PAGE_RE = re.compile(r"^messages(\d*)\.html$")
@@ -160,8 +162,8 @@ def _inline(el: Any, parts: list[str]) -> None:
             if _is_text_link(text, href):
                 text = flatten_text([{"type": "text_link", "text": text, "href": href}])
             parts.append(text)
-        elif isinstance(tag, str):
-            _inline(child, parts)
+        elif isinstance(tag, str) and not (tag == "div" and is_block(child)):
+            _inline(child, parts)  # a message nested in a text (an unclosed tag) is its own
         if child.tail:
             parts.append(child.tail)
 
@@ -173,12 +175,34 @@ def html_text(el: Any) -> str:
         text = el.text or ""
     else:
         parts: list[str] = []
-        _inline(el, parts)
-        text = "".join(parts)
+        try:
+            _inline(el, parts)
+            text = "".join(parts)
+        except RecursionError:  # tags nested deeper than Python recurses: read flat
+            text = _flat(el)
     if text.startswith("\n"):
         text = text[1:]
     # Every trailing break the pattern removes holds a newline: most texts have none.
     return _TRAILING.sub("", text) if "\n" in text else text
+
+
+def _flat(el: Any) -> str:
+    """The text of ``el`` read without recursion (``<br>`` as ``\\n``; no text links), not
+    crossing into a message block nested inside it."""
+    parts: list[str] = []
+    skipping = 0
+    for event, node in etree.iterwalk(el, events=("start", "end")):
+        nested = node is not el and node.tag == "div" and is_block(node)
+        if event == "start":
+            skipping += nested
+            if skipping or not isinstance(node.tag, str):
+                continue
+            parts.append("\n" if node.tag == "br" else node.text or "")
+        else:
+            skipping -= nested
+            if not skipping and node is not el and node.tail:
+                parts.append(node.tail)
+    return "".join(parts)
 
 
 def _plain(el: Any) -> str:
@@ -333,6 +357,10 @@ class PageState:
     reactions elsewhere (``None``: each such message is searched at once)."""
     reactions_met: int = 0
     """``div class="reactions"`` blocks met where the exporter puts them, on this page."""
+    tally: Tally = field(default_factory=Tally)
+    """The page's message blocks against what was read of them (a new one per page)."""
+    separators: int = 0
+    """Date separators read (service blocks with a negative id: never stored)."""
 
 
 def _media_fields(wrap: Any) -> dict[str, Any]:
@@ -597,6 +625,7 @@ def _service(el: Any, mid: int, state: PageState) -> dict[str, Any] | None:
     text = _plain(body) if body is not None else ""
     state.sender = state.forwarded_from = None  # the next message shows its sender again
     if mid < 0:
+        state.separators += 1
         match = _DAY_RE.match(text)
         if match and match.group(2) in _MONTHS:
             state.day = datetime(int(match.group(3)), _MONTHS[match.group(2)], int(match.group(1)))
@@ -638,18 +667,19 @@ def _timed(waiting: list[dict[str, Any]], local: datetime, offset: Offset | None
 MAX_PAGE_BYTES = 64 * 1024 * 1024
 """Pages up to this size (the exporter's 1,000 messages take a few MB) are parsed whole,
 which is fastest; a larger one is streamed element by element."""
-# No table of ``id`` attributes: nothing looks an element up by its id.
-_PARSER = etree.HTMLParser(encoding="utf-8", collect_ids=False)
-# Compiled once, evaluated by libxml2: a message's first reactions block anywhere inside.
-_FIRST_REACTIONS = etree.XPath("descendant::*[@class='reactions'][1]")
+# Compiled once, evaluated by libxml2: the reactions blocks anywhere inside a message.
+_ALL_REACTIONS = etree.XPath("descendant::*[@class='reactions']")
 _REACTIONS_CLASS = b'class="reactions"'
 
 
 def _search_reactions(raw: dict[str, Any], el: Any) -> None:
-    """Read the first reactions block anywhere inside the message block ``el``."""
-    found = _FIRST_REACTIONS(el)
-    if found:
-        raw["reactions"] = _reactions(found[0])
+    """Read the first reactions block anywhere inside the message block ``el`` (not one
+    of a message the markup nests inside it)."""
+    for found in _ALL_REACTIONS(el):
+        owner = next((a for a in found.iterancestors("div") if is_block(a)), None)
+        if owner is el:
+            raw["reactions"] = _reactions(found)
+            return
 
 
 def _all_met(data: bytes, state: PageState) -> bool:
@@ -669,50 +699,11 @@ def _all_met(data: bytes, state: PageState) -> bool:
     )
 
 
-def _header(el: Any, state: PageState) -> None:
+def _header(el: Any, *, state: PageState) -> None:
     if state.title is None:
         name = el.find(".//div[@class='text bold']")
         if name is not None:
             state.title = _plain(name)
-
-
-def _whole(data: bytes, state: PageState) -> Iterator[tuple[Any, str]]:
-    """The message blocks of a page parsed whole (``data`` at most ``MAX_PAGE_BYTES``),
-    each with its class."""
-    if not data or data.isspace():
-        return
-    root = etree.fromstring(data, _PARSER)
-    if root is None:
-        return
-    header = root.find(".//div[@class='page_header']")
-    if header is not None:
-        _header(header, state)
-    history = root.find(".//div[@class='history']")
-    blocks = history if history is not None else root.iter("div")
-    for el in blocks:
-        if el.tag == "div":
-            cls = el.get("class")
-            if cls and "message" in cls.split():
-                yield el, cls
-
-
-def _streamed(stream: IO[bytes], state: PageState) -> Iterator[tuple[Any, str]]:
-    """The message blocks of a page as libxml2 reads it, each with its class, each freed
-    once read."""
-    events = etree.iterparse(
-        stream, events=("end",), tag="div", html=True, encoding="utf-8", collect_ids=False
-    )
-    for _, el in events:
-        cls = el.get("class") or ""
-        classes = cls.split()
-        if "message" in classes:
-            yield el, cls
-            el.clear(keep_tail=False)
-            parent = el.getparent()
-            while parent is not None and el.getprevious() is not None:
-                del parent[0]
-        elif "page_header" in classes:
-            _header(el, state)
 
 
 def read_page(
@@ -724,19 +715,25 @@ def read_page(
     A service message, which shows no time, gets the time of the message before it on
     the same day, else of the next one, else the start of its day.
 
+    A block that cannot be read (no id, no date, or never given by the parser) is named
+    in ``state.tally`` (a new one per page), never dropped in silence.
+
     Raises:
-        ValueError: a message block the exporter cannot have written (no id, no date).
+        ValueError: service messages on a page with no dated message and no day.
     """
     state.local = None  # each page starts with its day; times do not carry over
+    state.tally = Tally()
+    header = partial(_header, state=state)
     if size is None or size > MAX_PAGE_BYTES:
-        yield from _read_blocks(_streamed(stream, state), state)
+        yield from _read_blocks(streamed_blocks(stream, header, state.tally), state)
         return
     data = _page_bytes(stream, size)
     state.deferred, state.reactions_met = [], 0
     read: list[dict[str, Any]] = []
     failure: Exception | None = None
     try:
-        for raw in _read_blocks(_whole(data, state), state):
+        blocks = whole_blocks(data, header, state.tally)
+        for raw in _read_blocks(iter(blocks), state):
             read.append(raw)
     except Exception as exc:  # the messages before it are given first, as when streamed
         failure = exc
@@ -765,7 +762,11 @@ def _read_blocks(blocks: Iterator[tuple[Any, str]], state: PageState) -> Iterato
     waiting: list[dict[str, Any]] = []  # service messages waiting for a time
     for el, cls in blocks:
         day = state.day
-        raw = _message(el, cls, state)
+        try:
+            raw = _message(el, cls, state)
+        except ValueError as exc:  # named in the report; the page's other blocks are read
+            state.tally.unreadable(el, str(exc))
+            continue
         if raw is None:
             continue
         if raw["type"] == "service" and "date" not in raw:

@@ -35,6 +35,7 @@ from pydantic_settings import (
 )
 from pydantic_settings.sources import EnvSettingsSource
 
+from toolkit.config.delivery import DeliverySettings
 from toolkit.config.sections import (
     DatabaseSettings,
     EdgeSettings,
@@ -51,6 +52,7 @@ from toolkit.errors import ConfigError
 
 __all__ = [
     "DatabaseSettings",
+    "DeliverySettings",
     "EdgeSettings",
     "EmbeddingSettings",
     "LLMSettings",
@@ -110,6 +112,7 @@ class Settings(BaseSettings):
     messenger: MessengerSettings = Field(default_factory=MessengerSettings)
     service: ServiceSettings = Field(default_factory=ServiceSettings)
     edge: EdgeSettings = Field(default_factory=EdgeSettings)
+    delivery: DeliverySettings = Field(default_factory=DeliverySettings)
 
     if not TYPE_CHECKING:  # mypy keeps the signature the pydantic plugin gives
 

@@ -1,29 +1,30 @@
-"""A destination's adapter, by kind (the one place that knows them all)."""
+"""A destination's adapter, by kind (the one place that knows them all).
+
+The adapters are imported when first used: httpx and smtplib are not for a process that
+only lists schedules.
+"""
 
 from __future__ import annotations
 
 from toolkit.config import DeliverySettings
 from toolkit.delivery.digest import Adapter
-from toolkit.delivery.feed import FeedAdapter
-from toolkit.delivery.mail import EmailAdapter
-from toolkit.delivery.model import (
-    Destination,
-    EmailDestination,
-    FeedDestination,
-    TelegramDestination,
-    WebhookDestination,
-)
-from toolkit.delivery.telegram import TelegramAdapter
-from toolkit.delivery.webhook import WebhookAdapter
+from toolkit.delivery.model import Destination
 
 
 def adapter_for(destination: Destination, settings: DeliverySettings) -> Adapter:
     """The adapter that delivers to ``destination`` with the settings' servers."""
-    if isinstance(destination, TelegramDestination):
+    if destination.kind == "telegram":
+        from toolkit.delivery.telegram import TelegramAdapter
+
         return TelegramAdapter(destination, settings)
-    if isinstance(destination, WebhookDestination):
+    if destination.kind == "webhook":
+        from toolkit.delivery.webhook import WebhookAdapter
+
         return WebhookAdapter(destination, settings)
-    if isinstance(destination, EmailDestination):
+    if destination.kind == "email":
+        from toolkit.delivery.mail import EmailAdapter
+
         return EmailAdapter(destination, settings)
-    assert isinstance(destination, FeedDestination)
+    from toolkit.delivery.feed import FeedAdapter
+
     return FeedAdapter()

@@ -73,7 +73,7 @@ def carry(ctx: RunContext, run: RunRecord, schedule: Schedule, source: Source) -
             continue
         if not _renew(ctx, run):
             return run  # another worker has it now
-        digest = _digest(run, schedule, source, index, summary)
+        digest = digest_of(run, schedule, source, index, summary)
         _send(ctx, run.id, index, ctx.adapters(destination), digest, before)
     return _finish(ctx, run)
 
@@ -185,9 +185,10 @@ def _backoff(ctx: RunContext, attempts: int) -> timedelta:
     return timedelta(seconds=ctx.settings.retry_seconds * 2 ** max(0, min(attempts - 1, 10)))
 
 
-def _digest(
+def digest_of(
     run: RunRecord, schedule: Schedule, source: Source, index: int, summary: SummaryOut
 ) -> Digest:
+    """The document a run hands its destination ``index``."""
     return Digest(
         schedule_id=schedule.id,
         run_id=run.id,

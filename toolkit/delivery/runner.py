@@ -180,18 +180,26 @@ class Runner:
             return []
 
     def _source(self, schedule: Schedule) -> Source | None:
-        found = self.store.find_source(parse_ref(schedule.source_ref))
+        found = source_of(self.store, schedule)
         if found is None:
             log.warning("schedule %s: its source %s is gone", schedule.id, schedule.source_ref)
-            return None
-        try:
-            zone = zone_of(found.timezone)
-        except ToolkitError:
-            zone = UTC  # a zone this machine's database does not know
-        return Source(title=found.title, zone=zone)
+        return found
 
     def _lease(self) -> datetime:
         return self.ctx.clock() + timedelta(seconds=self.ctx.settings.lease_seconds)
+
+
+def source_of(store: SourceStore, schedule: Schedule) -> Source | None:
+    """The title and zone of a schedule's source (``None`` when it is gone); UTC for a
+    source with no zone or one this machine's database does not know."""
+    found = store.find_source(parse_ref(schedule.source_ref))
+    if found is None:
+        return None
+    try:
+        zone = zone_of(found.timezone)
+    except ToolkitError:
+        zone = UTC
+    return Source(title=found.title, zone=zone)
 
 
 class Background:

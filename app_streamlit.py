@@ -14,6 +14,7 @@ pages = [
     st.Page("app_pages/sources.py", title="Sources", icon=":material/database:", default=True),
     st.Page("app_pages/search.py", title="Search", icon=":material/search:"),
     st.Page("app_pages/summaries.py", title="Summaries", icon=":material/summarize:"),
+    st.Page("app_pages/schedules.py", title="Schedules", icon=":material/schedule_send:"),
     st.Page("app_pages/evaluation.py", title="Evaluation", icon=":material/analytics:"),
 ]
 # Errors a page does not show in place (bad settings, say) still show as one message.

@@ -118,6 +118,10 @@ COMMANDS: list[tuple[str, Lazy]] = [
         ),
     ),
     (
+        "scheduler",
+        Lazy("cli.schedule", "scheduler", "Run due digest schedules until stopped."),
+    ),
+    (
         "copy-store",
         Lazy(
             "cli.copy_store",
@@ -166,10 +170,38 @@ KEY_COMMANDS: list[tuple[str, Lazy]] = [
     ),
 ]
 """The commands of ``mlens keys``."""
+SCHEDULE_COMMANDS: list[tuple[str, Lazy]] = [
+    (
+        "add",
+        Lazy(
+            "cli.schedule",
+            "add",
+            "Schedule a source's digest, daily (or --weekly DAY) at --at in its own zone.",
+        ),
+    ),
+    (
+        "list",
+        Lazy(
+            "cli.schedule",
+            "list_",
+            "List the schedules, their last run and each destination's state (secrets hidden).",
+        ),
+    ),
+    ("remove", Lazy("cli.schedule", "remove", "Remove a schedule and its runs.")),
+    (
+        "run-now",
+        Lazy(
+            "cli.schedule",
+            "run_now",
+            "Deliver a schedule's digest now, of what came since its last one.",
+        ),
+    ),
+]
+"""The commands of ``mlens schedule``."""
 
 
 class MlensGroup(LineErrorsGroup):
-    """The ``mlens`` group: ``COMMANDS``, then the ``keys`` group."""
+    """The ``mlens`` group: ``COMMANDS``, then the ``keys`` and ``schedule`` groups."""
 
     table = COMMANDS
 
@@ -178,6 +210,12 @@ class KeysGroup(LazyGroup):
     """The ``mlens keys`` group: ``KEY_COMMANDS``."""
 
     table = KEY_COMMANDS
+
+
+class ScheduleGroup(LazyGroup):
+    """The ``mlens schedule`` group: ``SCHEDULE_COMMANDS``."""
+
+    table = SCHEDULE_COMMANDS
 
 
 app = typer.Typer(
@@ -194,6 +232,12 @@ keys_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(keys_app, name="keys")
+schedule_app = typer.Typer(
+    cls=ScheduleGroup,
+    help="Deliver digests on a schedule: to Telegram, a webhook, e-mail or an Atom feed.",
+    no_args_is_help=True,
+)
+app.add_typer(schedule_app, name="schedule")
 
 
 def main() -> None:

@@ -42,7 +42,7 @@ from toolkit.wire import (
     summary_out,
     topic_out,
 )
-from toolkit.workspace import Workspace
+from toolkit.workspace import ScheduleList, Workspace
 
 READ_ONLY = ToolAnnotations(
     read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
@@ -55,6 +55,7 @@ TOOL_SCOPES: dict[str, str] = {
     "search_all": "search.read",
     "summarize_period": "summary.run",
     "summarize_source": "summary.run",
+    "list_schedules": "schedule.read",
 }
 """The API-key scope each tool needs over HTTP: the scope of its /v1 twin."""
 
@@ -127,6 +128,9 @@ class _Answers:
     def summarize_source(self, source_ref: str, **options: Any) -> SummaryOut:
         request = summary_request(source_ref, period=None, **options)
         return summary_out(self.ws.summarize(request))
+
+    def list_schedules(self) -> ScheduleList:
+        return ScheduleList(items=self.ws.schedules())
 
 
 def make_tools(
@@ -217,6 +221,16 @@ def make_tools(
             "life (default "
             f"{cfg.summary.source_messages}, at most {MAX_SOURCE_MESSAGES}); no period "
             f"wording. {languages}",
+        ),
+        (
+            "list_schedules",
+            (),
+            ScheduleList,
+            "List digest schedules",
+            "Every digest schedule: its source, when it is due (daily or weekly, HH:MM in "
+            "the source's time zone), language, its last run (the period covered, status) "
+            "and each destination (Telegram, webhook, e-mail, Atom feed) with its last "
+            "delivery's state and, when it failed, why. Secrets are masked.",
         ),
     ]
     return [

@@ -35,8 +35,9 @@ from toolkit.config import Settings
 from toolkit.errors import ToolkitError
 from toolkit.workspace import Parts, Workspace
 
-SUMMARY_PATHS = ("/v1/summaries/", "/v1/sources/by-ref/summary", MCP_PATH)
-"""Paths whose requests run under ``MLENS_SUMMARY_TIMEOUT_SECONDS`` (MCP: its summary tools)."""
+SUMMARY_PATHS = ("/v1/summaries/", "/v1/sources/by-ref/summary", "/v1/schedules/", MCP_PATH)
+"""Paths whose requests run under ``MLENS_SUMMARY_TIMEOUT_SECONDS`` (MCP: its summary
+tools; a schedule's run writes a digest)."""
 
 DESCRIPTION = """\
 Search and summaries over the messages of messaging-platform chats and channels.
@@ -80,8 +81,12 @@ def create_app(
         if settings.service.background_embedding:  # answer now, embed on (a thread; /healthz)
             workspace.embed_in_background()
             workspace.warm_up_in_background()  # and the offline engine's tables (a thread)
+        # Every worker runs due schedules: a lease in the store runs each period once.
+        runner = workspace.start_delivery() if settings.delivery.runner else None
         async with endpoint.running() if endpoint is not None else nullcontext():
             yield
+        if runner is not None:
+            runner.stop(timeout=2.0)  # a run cut short is finished by the next worker
         workspace.close()  # stops that thread; closes the store only if it opened it
 
     app = FastAPI(

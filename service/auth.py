@@ -22,6 +22,8 @@ SCOPE_DESCRIPTIONS: dict[str, str] = {
     "search.read": "search the messages of a source",
     "sources.read": "read source metadata",
     "sources.write": "import and sync sources over HTTP",
+    "schedule.read": "list digest schedules and read their Atom feeds",
+    "schedule.write": "add, remove and run digest schedules",
 }
 
 bearer_scheme = HTTPBearer(

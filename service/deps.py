@@ -102,6 +102,8 @@ SearchScope = Annotated[ApiKeyRecord, Depends(require_scope("search.read"))]
 SourcesReadScope = Annotated[ApiKeyRecord, Depends(require_scope("sources.read"))]
 SourcesWriteScope = Annotated[ApiKeyRecord, Depends(require_scope("sources.write"))]
 SummaryScope = Annotated[ApiKeyRecord, Depends(require_scope("summary.run"))]
+ScheduleReadScope = Annotated[ApiKeyRecord, Depends(require_scope("schedule.read"))]
+ScheduleWriteScope = Annotated[ApiKeyRecord, Depends(require_scope("schedule.write"))]
 
 MessengerClientFactory = Callable[[], MessengerClient]
 

@@ -28,5 +28,6 @@ EVERY_TOOL = [
     "search_all",
     "summarize_period",
     "summarize_source",
+    "list_schedules",
 ]
 """The tools a key with every scope sees, in the order the server lists them."""

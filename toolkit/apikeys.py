@@ -32,7 +32,16 @@ if TYPE_CHECKING:
     from toolkit.models import ApiKeyRecord
     from toolkit.store.base import KeyStore
 
-SCOPES: frozenset[str] = frozenset({"summary.run", "search.read", "sources.read", "sources.write"})
+SCOPES: frozenset[str] = frozenset(
+    {
+        "summary.run",
+        "search.read",
+        "sources.read",
+        "sources.write",
+        "schedule.read",
+        "schedule.write",
+    }
+)
 """Every scope a key may carry (DESIGN.md §3, "Scopes")."""
 
 KEY_PREFIX = "mlk"

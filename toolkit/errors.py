@@ -13,7 +13,8 @@ ToolkitError
 │   └── UnsupportedLanguage  a language that the chosen engine cannot write
 ├── NotFound                 something asked for by name does not exist
 │   ├── SourceNotFound       no such source in the store (and no live fetcher)
-│   └── ApiKeyNotFound       no such API key (revoke/list by id)
+│   ├── ApiKeyNotFound       no such API key (revoke/list by id)
+│   └── ScheduleNotFound     no such digest schedule
 ├── ImportFormatError        an export file that is truncated or malformed (says where)
 ├── RateLimited              a rate limit, ours or upstream's (carries retry_after seconds)
 ├── UpstreamError            an upstream service (LLM, messenger) failed
@@ -124,6 +125,12 @@ class ApiKeyNotFound(NotFound):
     """No API key with that id or prefix."""
 
     title = "API key not found"
+
+
+class ScheduleNotFound(NotFound):
+    """No digest schedule with that id."""
+
+    title = "Schedule not found"
 
 
 class ImportFormatError(ToolkitError):

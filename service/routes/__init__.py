@@ -8,11 +8,12 @@ and adds its import and one entry to ``ROUTERS``.
 
 from fastapi import APIRouter
 
-from service.routes import health, search, sources, summaries
+from service.routes import health, schedules, search, sources, summaries
 
 ROUTERS: list[APIRouter] = [
     health.router,
     sources.router,
     summaries.router,
     search.router,
+    schedules.router,
 ]

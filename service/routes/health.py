@@ -27,6 +27,14 @@ class Embedding(BaseModel):
     queued: int = Field(description="Messages that lacked a vector when it started.")
 
 
+class FailingDestination(BaseModel):
+    """A schedule's destination whose last delivery failed."""
+
+    schedule_id: int
+    destination: str
+    detail: str = Field(description="Why it failed.")
+
+
 class Health(BaseModel):
     """Liveness, the store's size and the background embedding's progress."""
 
@@ -36,6 +44,11 @@ class Health(BaseModel):
     sources: int = Field(description="Sources stored.")
     embedding: Embedding | None = Field(
         None, description="The background embedding; absent when none was started."
+    )
+    failing_deliveries: list[FailingDestination] = Field(
+        default_factory=list,
+        description="Digest destinations whose last delivery failed, and why "
+        "(`mlens schedule list` shows the same).",
     )
 
 
@@ -60,7 +73,12 @@ def healthz(ws: WorkspaceDep, settings: SettingsDep) -> Health:
     503 problem naming the store otherwise (unreachable, too slow, or its file damaged)."""
     health = ws.health(settings.service.health_timeout_seconds)
     progress = ws.embedding_progress()
+    failing = [
+        FailingDestination(schedule_id=i, destination=label, detail=why)
+        for i, label, why in ws.delivery_failures()
+    ]
     return Health(
+        failing_deliveries=failing,
         version=package_version(),
         messages=health.messages,
         sources=health.sources,

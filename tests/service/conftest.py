@@ -8,7 +8,8 @@
 - ``make_key(*scopes)``: a bearer token with those scopes (every scope when none given);
   ``auth(*scopes)``: the ``Authorization`` header dict for such a key.
 - ``sources``: a public channel ``@lens_public`` and a private chat ``t.me/c/1987654321``
-  with a few messages each.
+  with a few messages each, and a daily digest schedule of the channel (``SCHEDULE_ID``,
+  to an Atom feed).
 - ``app_state``: keyword arguments of ``create_app`` (a store, an embedder, a searcher);
   override it in a test module
   (``@pytest.fixture def app_state(embedder): return {"embedder": embedder}``).
@@ -46,6 +47,7 @@ from toolkit.ingest.live.client import ResolvedSource
 from toolkit.models import Message, Source, SourceKind, SourceRef
 from toolkit.store import SQLiteStore
 from toolkit.store.base import MessageStore
+from toolkit.store.schedule_rows import NewSchedule
 
 LlmClients = Callable[..., TestClient]
 """``llm_clients``: ``make(**settings overrides)`` → a client of an app over its LLM."""
@@ -54,6 +56,8 @@ PUBLIC_HANDLE = "lens_public"
 PUBLIC_INTERNAL_ID = 1001234567
 PRIVATE_INTERNAL_ID = 1987654321
 BASE_TIME = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
+SCHEDULE_ID = 1
+"""The digest schedule of ``@lens_public`` (an Atom feed) the ``sources`` fixture adds."""
 
 PROTECTED_ROUTES: list[tuple[str, str, str, dict[str, Any] | None]] = [
     ("GET", "/v1/sources/by-ref", "sources.read", {"source_ref": "@lens_public"}),
@@ -93,6 +97,21 @@ PROTECTED_ROUTES: list[tuple[str, str, str, dict[str, Any] | None]] = [
         {"source_ref": "@lens_public", "query": "post"},
     ),
     ("POST", "/v1/search/all", "search.read", {"query": "post"}),
+    ("GET", "/v1/schedules", "schedule.read", None),
+    (
+        "POST",
+        "/v1/schedules",
+        "schedule.write",
+        {
+            "source_ref": "@lens_public",
+            "cadence": "daily",
+            "at": "08:00",
+            "destinations": [{"kind": "feed"}],
+        },
+    ),
+    ("DELETE", "/v1/schedules/{schedule_id}", "schedule.write", None),
+    ("POST", "/v1/schedules/{schedule_id}/run", "schedule.write", None),
+    ("GET", "/v1/schedules/{schedule_id}/feed.atom", "schedule.read", None),
 ]
 
 
@@ -105,7 +124,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 def call(client: TestClient, method: str, path: str, example: Any, **kwargs: Any) -> Any:
-    """Send ``example`` as query params (GET) or as a JSON body (anything else)."""
+    """Send ``example`` as query params (GET) or as a JSON body (anything else); a
+    ``{schedule_id}`` in the path is the schedule the ``sources`` fixture made."""
+    path = path.replace("{schedule_id}", str(SCHEDULE_ID))
     if method == "GET":
         return client.request(method, path, params=example, **kwargs)
     return client.request(method, path, json=example, **kwargs)
@@ -307,4 +328,18 @@ def sources(store: MessageStore) -> SeededSources:
         for i in range(1, 4)
     ]
     store.upsert_messages(messages)
+    store.add_schedule(
+        NewSchedule(
+            source_id=public.id,
+            source_ref="@lens_public",
+            topic_id=None,
+            cadence="daily",
+            at_minute=8 * 60,
+            weekday=None,
+            language="en",
+            engine=None,
+            destinations='[{"kind": "feed"}]',
+            created_at=BASE_TIME,
+        )
+    )
     return SeededSources(public=public, private=private)

@@ -40,6 +40,7 @@ from pydantic_settings import (
 )
 from pydantic_settings.sources import EnvSettingsSource
 
+from toolkit.config.delivery import DeliverySettings
 from toolkit.config.sections import (
     DatabaseSettings,
     EdgeSettings,
@@ -61,6 +62,7 @@ _warned: set[tuple[str, str]] = set()
 
 __all__ = [
     "DatabaseSettings",
+    "DeliverySettings",
     "EdgeSettings",
     "EmbeddingSettings",
     "LLMSettings",
@@ -120,6 +122,7 @@ class Settings(BaseSettings):
     messenger: MessengerSettings = Field(default_factory=MessengerSettings)
     service: ServiceSettings = Field(default_factory=ServiceSettings)
     edge: EdgeSettings = Field(default_factory=EdgeSettings)
+    delivery: DeliverySettings = Field(default_factory=DeliverySettings)
 
     if not TYPE_CHECKING:  # mypy keeps the signature the pydantic plugin gives
 

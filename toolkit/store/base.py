@@ -1,7 +1,7 @@
 """The ``MessageStore`` protocol: everything the toolkit asks of a message store, as the
 union of small protocols by what a caller uses (``Writes``, ``SourceStore``,
 ``MessageReader``, ``MessageWriter``, ``VectorStore``, ``KeyStore``, ``CacheStore``,
-``HealthCheck``), and ``RateBuckets``, a part only some stores have.
+``ScheduleStore``, ``HealthCheck``), and ``RateBuckets``, a part only some stores have.
 
 ``SQLStore`` (``store.py``) implements it once for every SQL backend, over a dialect:
 SQLite (``sqlite.py``) is the embedded default, PostgreSQL (``postgres.py``) serves
@@ -63,6 +63,14 @@ from toolkit.models import (
     Walk,
 )
 from toolkit.store.rows import SourceFields
+from toolkit.store.schedule_rows import (
+    NewSchedule,
+    ResultRecord,
+    ResultState,
+    RunRecord,
+    RunStatus,
+    ScheduleRecord,
+)
 
 Vector = npt.NDArray[np.float32]
 
@@ -367,6 +375,89 @@ class CacheStore(Protocol):
         ...
 
 
+class ScheduleStore(Protocol):
+    """Digest schedules, the runs that lease their periods, each destination's result
+    (``schedules.Schedules``; ``toolkit.delivery`` is their meaning)."""
+
+    def add_schedule(self, new: NewSchedule) -> ScheduleRecord:
+        """Store a schedule; return it with its id."""
+        ...
+
+    def list_schedules(self) -> list[ScheduleRecord]:
+        """Every schedule, oldest first."""
+        ...
+
+    def get_schedule(self, schedule_id: int) -> ScheduleRecord | None:
+        """One schedule, or ``None``."""
+        ...
+
+    def remove_schedule(self, schedule_id: int) -> bool:
+        """Remove a schedule with its runs; whether there was one."""
+        ...
+
+    def claim_period(
+        self,
+        schedule_id: int,
+        *,
+        covered_until: datetime | None,
+        start: datetime,
+        end: datetime,
+        periods: int,
+        owner: str,
+        lease_until: datetime,
+        now: datetime,
+    ) -> RunRecord | None:
+        """Lease ``[start, end)`` for ``owner`` if ``covered_until`` is still the
+        schedule's; the new run, or ``None`` when another worker claimed first."""
+        ...
+
+    def take_over_run(
+        self, run_id: int, *, owner: str, lease_until: datetime, now: datetime
+    ) -> RunRecord | None:
+        """Lease an unfinished run whose lease ran out; ``None`` when another has it."""
+        ...
+
+    def open_runs(self, now: datetime) -> list[RunRecord]:
+        """Unfinished runs whose lease has run out, oldest first."""
+        ...
+
+    def update_run(
+        self,
+        run_id: int,
+        *,
+        owner: str,
+        lease_until: datetime,
+        status: RunStatus | None = None,
+        attempts: int | None = None,
+        digest: str | None = None,
+        error: str | None = None,
+        finished_at: datetime | None = None,
+    ) -> bool:
+        """Write a run's lease and state if ``owner`` still holds it; whether it did."""
+        ...
+
+    def runs(self, schedule_id: int, *, limit: int = 20) -> list[RunRecord]:
+        """A schedule's latest runs, newest period first."""
+        ...
+
+    def set_result(
+        self,
+        run_id: int,
+        destination: int,
+        *,
+        state: ResultState,
+        attempts: int,
+        detail: str | None,
+        now: datetime,
+    ) -> None:
+        """Record what a destination of a run came to."""
+        ...
+
+    def results(self, run_ids: Sequence[int]) -> list[ResultRecord]:
+        """The destinations' results of these runs, by run and destination."""
+        ...
+
+
 class HealthCheck(Protocol):
     """A store that can say, in bounded time, whether it answers."""
 
@@ -385,6 +476,7 @@ class MessageStore(
     VectorStore,
     KeyStore,
     CacheStore,
+    ScheduleStore,
     HealthCheck,
     Protocol,
 ):

@@ -244,6 +244,56 @@ MIGRATIONS: tuple[Migration, ...] = (
         # Each source's own time zone (an IANA name or a fixed offset such as +03:00).
         "ALTER TABLE sources ADD COLUMN timezone TEXT",
     ),
+    everywhere(
+        "m011_delivery",
+        # Digest schedules (toolkit.delivery): the rule, the language and engine, the
+        # destinations (JSON, secrets as given), and the end of the last period claimed.
+        # A run is the lease of one period: its key (schedule, period end) is unique,
+        # and ``lease_until`` says when another worker may take over an unfinished one.
+        # Each destination's outcome of a run is one row.
+        """
+        CREATE TABLE delivery_schedules (
+            id {id},
+            source_id {int} NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+            source_ref TEXT NOT NULL,
+            topic_id {int},
+            cadence TEXT NOT NULL CHECK (cadence IN ('daily', 'weekly')),
+            at_minute {int} NOT NULL,
+            weekday {int},
+            language TEXT NOT NULL,
+            engine TEXT,
+            destinations TEXT NOT NULL,
+            created_at {int} NOT NULL,
+            covered_until {int}
+        );
+        CREATE TABLE delivery_runs (
+            id {id},
+            schedule_id {int} NOT NULL REFERENCES delivery_schedules(id) ON DELETE CASCADE,
+            period_start {int} NOT NULL,
+            period_end {int} NOT NULL,
+            periods {int} NOT NULL,
+            status TEXT NOT NULL,
+            owner TEXT NOT NULL,
+            lease_until {int} NOT NULL,
+            attempts {int} NOT NULL,
+            claimed_at {int} NOT NULL,
+            finished_at {int},
+            digest TEXT,
+            error TEXT,
+            UNIQUE (schedule_id, period_end)
+        );
+        CREATE INDEX delivery_runs_open ON delivery_runs (status, lease_until);
+        CREATE TABLE delivery_results (
+            run_id {int} NOT NULL REFERENCES delivery_runs(id) ON DELETE CASCADE,
+            destination {int} NOT NULL,
+            state TEXT NOT NULL,
+            attempts {int} NOT NULL,
+            detail TEXT,
+            updated_at {int} NOT NULL,
+            PRIMARY KEY (run_id, destination)
+        ){norowid}
+        """,
+    ),
 )
 
 

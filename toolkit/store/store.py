@@ -6,6 +6,7 @@ The parts, each written once for every backend:
 - ``reads.py``: the message readers (windows, periods, neighbours, paging);
 - ``writes.py``: message upserts, forum topics, sync watermarks;
 - ``records.py``: vectors, API keys and the result cache;
+- ``schedules.py``: digest schedules, their runs (leases) and results;
 - ``staging.py``: staged imports; ``background.py``: writes off the request path;
 - ``connections.py`` (over ``pool.py``): statements, transactions, errors;
 - ``migrations.py``: the schema, versioned.
@@ -27,12 +28,13 @@ from toolkit.store.connections import Connections, one_line
 from toolkit.store.dialect import Dialect, OnWait
 from toolkit.store.migrations import migrate
 from toolkit.store.records import Records
+from toolkit.store.schedules import Schedules
 from toolkit.store.sources import Sources
 from toolkit.store.staging import staged_import
 from toolkit.store.writes import Writes
 
 
-class SQLStore(Writes, Records, Sources, BackgroundWrites):
+class SQLStore(Writes, Records, Sources, Schedules, BackgroundWrites):
     """The ``MessageStore`` of every SQL backend, over its dialect.
 
     Opening it migrates the schema (a damaged SQLite file is opened anyway, to answer

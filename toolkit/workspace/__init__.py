@@ -16,10 +16,14 @@ Tables, HTML views and DataFrames are ``toolkit.notebook``'s (above this package
 ``Lab(ws)`` has the same verbs with keyword arguments, answering those.
 
 The class (``workspace.py``) inherits its verbs, ordinary methods, from one module per
-area, ``data``, ``search``, ``summaries`` and ``evaluation``, which all read one
-``Assembly``.
+area, ``data``, ``search``, ``summaries``, ``evaluation`` and ``delivery``, which all read one
+``Assembly``. What a schedule's faces need of ``toolkit.delivery`` (``ScheduleSpec``,
+``Rule``, ``parse_destinations``, ``ScheduleOut``) is handed on here.
 """
 
+from toolkit.delivery.model import Destination, ScheduleSpec, parse_destinations
+from toolkit.delivery.out import ScheduleList, ScheduleOut
+from toolkit.delivery.periods import Rule
 from toolkit.ingest.live.client import MessengerClient
 from toolkit.workspace.assembly import Assembly, Parts, Progress, copy_stores, store_at
 from toolkit.workspace.data import Imported, messenger_client
@@ -27,12 +31,18 @@ from toolkit.workspace.workspace import Workspace
 
 __all__ = [
     "Assembly",
+    "Destination",
     "Imported",
     "MessengerClient",
     "Parts",
     "Progress",
+    "Rule",
+    "ScheduleList",
+    "ScheduleOut",
+    "ScheduleSpec",
     "Workspace",
     "copy_stores",
     "messenger_client",
+    "parse_destinations",
     "store_at",
 ]

@@ -23,12 +23,13 @@ from toolkit.store.health import HealthProbe
 from toolkit.weights import SearchWeights, WeightsArg
 from toolkit.workspace.assembly import Assembly, Parts
 from toolkit.workspace.data import Library
+from toolkit.workspace.delivery import Delivery
 from toolkit.workspace.evaluation import Evaluation
 from toolkit.workspace.search import Search
 from toolkit.workspace.summaries import Summaries
 
 
-class Workspace(Library, Search, Summaries, Evaluation):
+class Workspace(Library, Search, Summaries, Evaluation, Delivery):
     """The application: settings, store, embedder and searcher of one data folder (one
     ``Assembly``), with every verb a face needs; each answers domain objects.
 
@@ -43,7 +44,10 @@ class Workspace(Library, Search, Summaries, Evaluation):
       ``warm_up_in_background``;
     - evaluation (``Evaluation``): ``cache_dir``, ``dev_sets``, ``evaluate_ranking``,
       ``ablation``, ``weight_grid``, ``simplex``, ``save_weights``,
-      ``published_evaluation``, ``evaluate_summaries``, ``summary_outputs``.
+      ``published_evaluation``, ``evaluate_summaries``, ``summary_outputs``;
+    - delivery (``Delivery``): ``add_schedule``, ``schedules``, ``schedule``,
+      ``remove_schedule``, ``run_schedule_now``, ``delivery_runner``, ``start_delivery``,
+      ``schedule_feed``, ``delivery_failures``.
 
     The service, the CLI, the app and the notebooks (through ``toolkit.notebook.Lab``)
     all hold one per process.

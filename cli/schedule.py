@@ -1,0 +1,156 @@
+"""``mlens schedule add / list / remove / run-now`` and ``mlens scheduler``: digests
+delivered on a schedule (docs/delivery.md).
+
+Secrets given here (a bot token, a webhook secret) are stored as given and never
+printed again; a webhook secret left out is made here and printed once, on stderr.
+"""
+
+from typing import Annotated, Any
+
+import typer
+
+from cli.filters import JsonOption
+from cli.render import literal, print_json, print_table
+from cli.state import console, err_console, workspace
+
+
+def add(
+    source: Annotated[str, typer.Argument(help="@handle, t.me link or c/<id> of a stored source.")],
+    at: Annotated[str, typer.Option("--at", help="HH:MM in the source's time zone.")],
+    weekly: Annotated[
+        str | None, typer.Option("--weekly", metavar="DAY", help="Weekly on DAY (mon..sun).")
+    ] = None,
+    language: Annotated[str, typer.Option(help="The digest's language.")] = "en",
+    engine: Annotated[
+        str | None, typer.Option(help="auto, extractive, llm or hybrid (default: settings').")
+    ] = None,
+    topic: Annotated[int | None, typer.Option(help="Only this forum topic.")] = None,
+    telegram: Annotated[
+        list[str] | None, typer.Option("--telegram", metavar="CHAT", help="A chat id (repeatable).")
+    ] = None,
+    bot_token: Annotated[
+        str | None,
+        typer.Option(envvar="MLENS_TELEGRAM_BOT_TOKEN", help="Bot token for --telegram."),
+    ] = None,
+    webhook: Annotated[
+        list[str] | None, typer.Option("--webhook", metavar="URL", help="A URL (repeatable).")
+    ] = None,
+    webhook_secret: Annotated[
+        str | None, typer.Option(help="Signing secret for --webhook (made when left out).")
+    ] = None,
+    email: Annotated[
+        list[str] | None, typer.Option("--email", metavar="ADDRESS", help="Mail to (repeatable).")
+    ] = None,
+    feed: Annotated[bool, typer.Option("--feed", help="An Atom feed at /v1.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Schedule a source's digest, daily (or --weekly DAY) at --at in its own zone."""
+    from toolkit.workspace import Rule, ScheduleSpec, parse_destinations
+
+    made_secret = None
+    if webhook and not webhook_secret:
+        import secrets
+
+        webhook_secret = made_secret = secrets.token_urlsafe(32)
+    destinations: list[dict[str, Any]] = [
+        {"kind": "telegram", "chat_id": c, "bot_token": bot_token} for c in telegram or []
+    ]
+    destinations += [{"kind": "webhook", "url": u, "secret": webhook_secret} for u in webhook or []]
+    destinations += [{"kind": "email", "to": email}] if email else []
+    destinations += [{"kind": "feed"}] if feed else []
+    spec = ScheduleSpec(
+        source_ref=source,
+        rule=Rule.parse("weekly" if weekly else "daily", at, weekly),
+        destinations=parse_destinations(destinations),
+        language=language,
+        engine=engine,
+        topic_id=topic,
+    )
+    added = workspace().add_schedule(spec)
+    if made_secret:
+        err_console().print(
+            f"Webhook signing secret (shown once; the receiver checks X-Mlens-Signature "
+            f"with it):\n{made_secret}",
+            highlight=False,
+            soft_wrap=True,
+        )
+    if as_json:
+        print_json(added.model_dump(mode="json"))
+        return
+    console().print(f"Added schedule {added.id}.", highlight=False)
+
+
+def list_(as_json: JsonOption = False) -> None:
+    """List the schedules, their last run and each destination's state (secrets hidden)."""
+    items = workspace().schedules()
+    if as_json:
+        print_json({"items": [s.model_dump(mode="json") for s in items]})
+        return
+    if not items:
+        console().print("No schedules yet: add one with `mlens schedule add SOURCE --at 08:00`.")
+        return
+    from rich.table import Table
+
+    table = Table(title="Digest schedules")
+    for column in ("id", "source", "when", "language", "last period", "destinations"):
+        table.add_column(column, justify="right" if column == "id" else "left")
+    for s in items:
+        when = f"{s.weekday + ' ' if s.weekday else 'daily '}{s.at}"
+        run = s.last_run
+        period = "—"
+        if run is not None:
+            period = (
+                f"{run.period_start:%Y-%m-%d %H:%M} – {run.period_end:%H:%M} UTC ({run.status})"
+            )
+        places = "\n".join(
+            f"{d.label}: {d.state}" + (f" ({d.detail})" if d.state == "failed" else "")
+            for d in s.destinations
+        )
+        table.add_row(str(s.id), literal(s.source_ref), when, s.language, period, literal(places))
+    print_table(table)
+
+
+def remove(schedule_id: Annotated[int, typer.Argument(metavar="ID")]) -> None:
+    """Remove a schedule and its runs."""
+    workspace().remove_schedule(schedule_id)
+    console().print(f"Removed schedule {schedule_id}.", highlight=False)
+
+
+def run_now(
+    schedule_id: Annotated[int, typer.Argument(metavar="ID")], as_json: JsonOption = False
+) -> None:
+    """Deliver a schedule's digest now, of what came since its last one."""
+    done = workspace().run_schedule_now(schedule_id)
+    if as_json:
+        print_json(done.model_dump(mode="json"))
+        return
+    for d in done.destinations:
+        detail = f" ({literal(d.detail)})" if d.detail else ""
+        console().print(f"{d.label}: {d.state}{detail}", highlight=False)
+
+
+def scheduler(
+    once: Annotated[bool, typer.Option("--once", help="One pass, then exit.")] = False,
+) -> None:
+    """Run due digest schedules until stopped.
+
+    `mlens serve` runs them too (MLENS_DELIVERY_RUNNER); a lease in the store delivers each
+    period once however many run.
+    """
+    import threading
+
+    ws = workspace()
+    runner = ws.delivery_runner()
+    if once:
+        runs = runner.run_pending()
+        console().print(f"{len(runs)} run(s).", highlight=False)
+        return
+    console().print(
+        f"Running due schedules every {ws.settings.delivery.poll_seconds:g} s; Ctrl-C stops.",
+        highlight=False,
+    )
+    stop = threading.Event()
+    try:
+        runner.serve(stop)
+    except KeyboardInterrupt:
+        stop.set()

@@ -1,0 +1,100 @@
+"""``/v1/schedules``: digest schedules (add, list, read, remove, run now) and each one's
+Atom feed; reading needs ``schedule.read``, the rest ``schedule.write``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Path, Request, Response
+from pydantic import BaseModel, Field
+
+from service.deps import ScheduleReadScope, ScheduleWriteScope, WorkspaceDep
+from service.problems import problem_responses
+from service.routing import GuardedRoute
+from service.schemas import LanguageCode, SourceRefStr
+from toolkit.workspace import Destination, Rule, ScheduleList, ScheduleOut, ScheduleSpec
+
+router = APIRouter(prefix="/v1/schedules", tags=["schedules"], route_class=GuardedRoute)
+ScheduleId = Annotated[int, Path(ge=1, le=2**62, description="The schedule's id.")]
+
+
+class ScheduleIn(BaseModel):
+    """A digest schedule: a source, when, in which language and engine, and where to."""
+
+    source_ref: SourceRefStr
+    topic_id: int | None = Field(None, ge=1, le=2**31 - 1, description="One forum topic.")
+    cadence: Literal["daily", "weekly"]
+    at: str = Field(pattern=r"^\d{1,2}:\d{2}$", description="HH:MM in the source's zone.")
+    weekday: Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"] | None = None
+    language: LanguageCode = "en"
+    engine: Literal["auto", "extractive", "llm", "hybrid"] | None = None
+    destinations: list[Destination] = Field(min_length=1, max_length=10)
+
+
+@router.get(
+    "",
+    response_model=ScheduleList,
+    summary="Digest schedules",
+    responses=problem_responses(422),  # the matrix's shape; a bare GET has nothing to refuse
+)
+def list_schedules(_: ScheduleReadScope, ws: WorkspaceDep) -> ScheduleList:
+    """Every schedule, its last run and each destination's state (secrets masked)."""
+    return ScheduleList(items=ws.schedules())
+
+
+@router.post(
+    "",
+    response_model=ScheduleOut,
+    status_code=201,
+    summary="Add a digest schedule",
+    responses=problem_responses(404),
+)
+def add_schedule(body: ScheduleIn, _: ScheduleWriteScope, ws: WorkspaceDep) -> ScheduleOut:
+    """Schedule a source's digest, daily or weekly at a time in the source's zone."""
+    spec = ScheduleSpec(
+        source_ref=body.source_ref,
+        rule=Rule.parse(body.cadence, body.at, body.weekday),
+        destinations=body.destinations,
+        language=body.language,
+        engine=body.engine,
+        topic_id=body.topic_id,
+    )
+    return ws.add_schedule(spec)
+
+
+@router.delete(
+    "/{schedule_id}",
+    status_code=204,
+    summary="Remove a digest schedule",
+    responses=problem_responses(404),
+)
+def remove_schedule(schedule_id: ScheduleId, _: ScheduleWriteScope, ws: WorkspaceDep) -> Response:
+    """Remove a schedule and its runs."""
+    ws.remove_schedule(schedule_id)
+    return Response(status_code=204)
+
+
+@router.post(
+    "/{schedule_id}/run",
+    response_model=ScheduleOut,
+    summary="Deliver a schedule's digest now",
+    responses=problem_responses(404, 502, 503),
+)
+def run_schedule(schedule_id: ScheduleId, _: ScheduleWriteScope, ws: WorkspaceDep) -> ScheduleOut:
+    """Write and deliver the digest of what came since the last one; the next scheduled
+    digest follows on from here."""
+    return ws.run_schedule_now(schedule_id)
+
+
+@router.get(
+    "/{schedule_id}/feed.atom",
+    summary="A schedule's Atom feed",
+    response_class=Response,
+    responses={200: {"content": {"application/atom+xml": {}}}, **problem_responses(404)},
+)
+def schedule_feed(
+    schedule_id: ScheduleId, request: Request, _: ScheduleReadScope, ws: WorkspaceDep
+) -> Response:
+    """The digests delivered to the schedule's feed destination, newest first."""
+    document = ws.schedule_feed(schedule_id, str(request.url))
+    return Response(document, media_type="application/atom+xml")

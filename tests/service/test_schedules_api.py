@@ -1,0 +1,118 @@
+"""``/v1/schedules``: add (secrets never echoed), run now to a fake Bot API on 127.0.0.1,
+the Atom feed read back by feedparser, a failing webhook shown in /healthz, removal."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import feedparser
+import pytest
+from delivery_servers import Received, http_server
+from fastapi.testclient import TestClient
+
+from toolkit.config import Settings
+
+TOKEN = "987654:fake-bot-token"
+SECRET = "shared-webhook-secret"
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    # The background runner stays off: these tests run schedules by hand.
+    return settings.replace(delivery={"runner": False})
+
+
+@pytest.mark.slow
+def test_a_schedule_runs_now_to_the_bot_api_and_its_feed(
+    client: TestClient, auth: Callable[..., dict[str, str]], sources: Any
+) -> None:
+    received = Received()
+    with http_server(received) as bot:
+        destinations = [
+            {"kind": "telegram", "chat_id": "-100555", "bot_token": TOKEN},
+            {"kind": "feed"},
+        ]
+        body = {"source_ref": "@lens_public", "cadence": "weekly", "at": "09:30",
+                "weekday": "fri", "language": "en", "destinations": destinations}  # fmt: skip
+        settings = client.app.state.service.workspace.assembly.settings  # type: ignore[attr-defined]
+        settings.delivery.telegram_api_url = bot
+        added = client.post("/v1/schedules", json=body, headers=auth("schedule.write"))
+        assert added.status_code == 201, added.text
+        schedule = added.json()
+        assert TOKEN not in added.text
+        assert schedule["destinations"][0]["config"]["bot_token"] == "**********"
+        assert (schedule["cadence"], schedule["at"], schedule["weekday"]) == (
+            "weekly",
+            "09:30",
+            "fri",
+        )
+        ran = client.post(f"/v1/schedules/{schedule['id']}/run", headers=auth("schedule.write"))
+    assert ran.status_code == 200, ran.text
+    assert [d["state"] for d in ran.json()["destinations"]] == ["sent", "sent"]
+    (message,) = received.json()
+    assert message["chat_id"] == "-100555"
+    assert "Lens Public" in message["text"]
+    feed = client.get(schedule["feed_path"], headers=auth("schedule.read"))
+    assert feed.headers["content-type"].startswith("application/atom+xml")
+    parsed = feedparser.parse(feed.content)
+    assert not parsed.bozo
+    assert len(parsed.entries) == 1
+    listed = client.get("/v1/schedules", headers=auth("schedule.read")).json()["items"]
+    assert [s["id"] for s in listed] == [1, schedule["id"]]
+    assert TOKEN not in str(listed)
+
+
+@pytest.mark.slow
+def test_a_failing_destination_shows_in_healthz(
+    client: TestClient, auth: Callable[..., dict[str, str]], sources: Any
+) -> None:
+    received = Received(replies=[(500, {}, {})] * 3)
+    with http_server(received) as hook:
+        destinations = [{"kind": "webhook", "url": hook + "/in", "secret": SECRET}]
+        body = {"source_ref": "@lens_public", "cadence": "daily", "at": "08:00",
+                "destinations": destinations}  # fmt: skip
+        added = client.post("/v1/schedules", json=body, headers=auth("schedule.write")).json()
+        client.post(f"/v1/schedules/{added['id']}/run", headers=auth("schedule.write"))
+    health = client.get("/healthz").json()
+    (failing,) = health["failing_deliveries"]
+    assert failing["schedule_id"] == added["id"]
+    assert "HTTP 500" in failing["detail"]
+    assert SECRET not in str(health)
+
+
+@pytest.mark.parametrize(
+    ("change", "status", "field"),
+    [
+        ({"source_ref": "@nobody_here"}, 404, None),
+        ({"language": "xx"}, 422, "language"),
+        ({"at": "8 am"}, 422, "at"),
+        ({"cadence": "weekly"}, 422, "weekday"),
+        ({"destinations": [{"kind": "webhook", "url": "ftp://x", "secret": "s"}]}, 422, None),
+        ({"destinations": []}, 422, "destinations"),
+    ],
+)
+def test_bad_schedules_are_problems(
+    client: TestClient,
+    auth: Callable[..., dict[str, str]],
+    sources: Any,
+    change: dict[str, Any],
+    status: int,
+    field: str | None,
+) -> None:
+    body = {"source_ref": "@lens_public", "cadence": "daily", "at": "08:00",
+            "destinations": [{"kind": "feed"}], **change}  # fmt: skip
+    answer = client.post("/v1/schedules", json=body, headers=auth("schedule.write"))
+    assert answer.status_code == status, answer.text
+    assert answer.headers["content-type"] == "application/problem+json"
+    if field is not None:
+        assert field in answer.text
+
+
+def test_removing_a_schedule_then_it_is_gone(
+    client: TestClient, auth: Callable[..., dict[str, str]], sources: Any
+) -> None:
+    assert client.delete("/v1/schedules/1", headers=auth("schedule.write")).status_code == 204
+    gone = client.delete("/v1/schedules/1", headers=auth("schedule.write"))
+    assert gone.status_code == 404
+    assert client.get("/v1/schedules/1/feed.atom", headers=auth("schedule.read")).status_code == 404

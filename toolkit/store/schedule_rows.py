@@ -1,0 +1,150 @@
+"""The rows of digest schedules, their runs and each destination's result, as the store
+keeps them (``schedules.py`` writes and reads them; ``toolkit.delivery`` gives them
+meaning: the rule, the destinations' JSON, the digest's JSON).
+
+Times are UTC datetimes here and Unix seconds in the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from toolkit.store.rows import dt
+
+RunStatus = Literal["claimed", "written", "done", "failed"]
+"""``claimed``: the period is leased, no digest yet; ``written``: the digest is stored,
+some destination still waits; ``done``: every destination sent or gave up; ``failed``:
+the digest itself could not be written."""
+ResultState = Literal["sending", "sent", "failed"]
+"""``sending``: an attempt began (a worker that dies here leaves it for the next one)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NewSchedule:
+    """A schedule to store: the source, the rule, what to write and where to send it."""
+
+    source_id: int
+    source_ref: str
+    topic_id: int | None
+    cadence: Literal["daily", "weekly"]
+    at_minute: int
+    """Minutes after local midnight (in the source's zone) the digest is due."""
+    weekday: int | None
+    """0 (Monday) .. 6 for a weekly schedule; ``None`` for a daily one."""
+    language: str
+    engine: str | None
+    destinations: str
+    """The destinations as JSON (``toolkit.delivery.destinations``), secrets included."""
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScheduleRecord(NewSchedule):
+    """A stored schedule, with the end of the last period a run claimed."""
+
+    id: int
+    covered_until: datetime | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunRecord:
+    """One run: the lease of a period ``[period_start, period_end)`` of a schedule."""
+
+    id: int
+    schedule_id: int
+    period_start: datetime
+    period_end: datetime
+    periods: int
+    """How many of the schedule's periods it covers (more than one after downtime)."""
+    status: RunStatus
+    owner: str
+    lease_until: datetime
+    attempts: int
+    """Tries to write the digest."""
+    claimed_at: datetime
+    finished_at: datetime | None
+    digest: str | None
+    """The digest as JSON once written (``toolkit.wire.SummaryOut``)."""
+    error: str | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ResultRecord:
+    """What one destination of a run came to."""
+
+    run_id: int
+    destination: int
+    """The destination's place in its schedule's list."""
+    state: ResultState
+    attempts: int
+    detail: str | None
+    updated_at: datetime
+
+
+SCHEDULE_COLUMNS = (
+    "id, source_id, source_ref, topic_id, cadence, at_minute, weekday, language, engine, "
+    "destinations, created_at, covered_until"
+)
+RUN_COLUMNS = (
+    "id, schedule_id, period_start, period_end, periods, status, owner, lease_until, "
+    "attempts, claimed_at, finished_at, digest, error"
+)
+RESULT_COLUMNS = "run_id, destination, state, attempts, detail, updated_at"
+
+
+def _when(value: int) -> datetime:
+    moment = dt(value)
+    assert moment is not None
+    return moment
+
+
+def to_schedule(row: Sequence[Any]) -> ScheduleRecord:
+    """A ``ScheduleRecord`` from a row of ``SCHEDULE_COLUMNS``."""
+    return ScheduleRecord(
+        id=row[0],
+        source_id=row[1],
+        source_ref=row[2],
+        topic_id=row[3],
+        cadence=row[4],
+        at_minute=row[5],
+        weekday=row[6],
+        language=row[7],
+        engine=row[8],
+        destinations=row[9],
+        created_at=_when(row[10]),
+        covered_until=dt(row[11]),
+    )
+
+
+def to_run(row: Sequence[Any]) -> RunRecord:
+    """A ``RunRecord`` from a row of ``RUN_COLUMNS``."""
+    return RunRecord(
+        id=row[0],
+        schedule_id=row[1],
+        period_start=_when(row[2]),
+        period_end=_when(row[3]),
+        periods=row[4],
+        status=row[5],
+        owner=row[6],
+        lease_until=_when(row[7]),
+        attempts=row[8],
+        claimed_at=_when(row[9]),
+        finished_at=dt(row[10]),
+        digest=row[11],
+        error=row[12],
+    )
+
+
+def to_result(row: Sequence[Any]) -> ResultRecord:
+    """A ``ResultRecord`` from a row of ``RESULT_COLUMNS``."""
+    return ResultRecord(
+        run_id=row[0],
+        destination=row[1],
+        state=row[2],
+        attempts=row[3],
+        detail=row[4],
+        updated_at=_when(row[5]),
+    )

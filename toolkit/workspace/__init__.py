@@ -3,7 +3,7 @@
 A workspace is opened on a data folder and holds the ``Settings``, the store, and (built
 on first use, once) the embedder and the searcher (``assembly.Assembly``). The service,
 the CLI, the Streamlit app and the notebooks all go through it; every verb is a thin call
-into the toolkit's own modules (ingest, search, summaries, evaluation) and answers
+into the toolkit's own modules (ingest, search, summaries) and answers
 domain objects (``toolkit.models``). A search or a summary is one typed request
 (``toolkit.requests``)::
 
@@ -13,11 +13,11 @@ domain objects (``toolkit.models``). A search or a summary is one typed request
     ws.search(SearchRequest(source_ref="@mlens_demo_en", query="what classes", limit=5))
 
 Tables, HTML views and DataFrames are ``toolkit.notebook``'s (above this package):
-``Lab(ws)`` has the same verbs with keyword arguments, answering those.
+``Lab(ws)`` has the same verbs with keyword arguments, answering those, and the lab's
+(``toolkit.evaluate.lab.Evaluation``, which stands beside the Workspace, not in it).
 
 The class (``workspace.py``) inherits its verbs, ordinary methods, from one module per
-area, ``data``, ``search``, ``summaries`` and ``evaluation``, which all read one
-``Assembly``.
+area, ``data``, ``search`` and ``summaries``, which all read one ``Assembly``.
 """
 
 from toolkit.ingest.live.client import MessengerClient

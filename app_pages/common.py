@@ -1,4 +1,5 @@
-"""What every page shares: the workspace (opened once per process) and error display.
+"""What every page shares: the workspace (opened once per process), the lab beside it
+(the Evaluation page's) and error display.
 
 The pages call the Workspace (domain objects) and make what they show here or with
 ``toolkit.notebook``'s tables; the workspace builds the store, embedder and searcher.
@@ -10,7 +11,7 @@ import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, timedelta
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 import streamlit as st
 
@@ -18,6 +19,9 @@ from toolkit import Settings, Workspace
 from toolkit.errors import ToolkitError
 from toolkit.models import SearchHit
 from toolkit.text import URL_RE
+
+if TYPE_CHECKING:
+    from toolkit.evaluate.lab import Evaluation
 
 log = logging.getLogger("mlens.app")
 
@@ -32,6 +36,20 @@ def workspace() -> Workspace:
     """The workspace of the configured data folder (``MLENS_DATA_DIR``), opened once."""
     settings = Settings()
     return _workspace(settings.database_path, settings)
+
+
+@st.cache_resource(show_spinner=False)
+def _evaluation(database_path: str, _settings: Settings) -> Evaluation:
+    # One per workspace: it keeps the dev sets it prepared across the page's reruns.
+    from toolkit.evaluate.lab import Evaluation
+
+    return Evaluation(_workspace(database_path, _settings))
+
+
+def evaluation() -> Evaluation:
+    """The lab beside the workspace (``toolkit.evaluate.lab.Evaluation``), opened once."""
+    settings = Settings()
+    return _evaluation(settings.database_path, settings)
 
 
 @contextmanager

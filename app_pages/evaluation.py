@@ -4,7 +4,7 @@ from typing import Any
 
 import streamlit as st
 
-from app_pages.common import shown_errors, workspace
+from app_pages.common import evaluation, shown_errors, workspace
 from toolkit.evaluate.retrieval import DEV_FILES
 from toolkit.notebook import Table, plots
 from toolkit.notebook.quality import (
@@ -26,16 +26,17 @@ st.caption(
     "`make eval` last measured them on every query (`docs/results/eval.json`)."
 )
 ws = workspace()
+lab = evaluation()  # the lab beside the workspace: it keeps the dev sets it prepared
 
 
 @st.cache_data(show_spinner=False)
 def _ranking(database: str, sets: tuple[str, ...], limit: int | None) -> Table:
-    return results_table(ws.evaluate_ranking(sets=sets, limit=limit))
+    return results_table(lab.evaluate_ranking(sets=sets, limit=limit))
 
 
 @st.cache_data(show_spinner=False)
 def _grid(database: str, sets: tuple[str, ...], limit: int | None, step: float) -> Table:
-    return candidates_table(ws.simplex(step=step, sets=sets, limit=limit))
+    return candidates_table(lab.simplex(step=step, sets=sets, limit=limit))
 
 
 def _show_ranking(table: Table, rows: list[dict[str, Any]], caption: str) -> None:
@@ -48,7 +49,7 @@ def _show_ranking(table: Table, rows: list[dict[str, Any]], caption: str) -> Non
 published_tab, live_tab = st.tabs(["Published by make eval", "Run live on a sample"])
 
 with published_tab, shown_errors():
-    published, stale = ws.published_evaluation()
+    published, stale = lab.published_evaluation()
     if stale:
         st.warning(
             f"The published {' and '.join(stale)} results are missing or were measured "
@@ -98,7 +99,7 @@ with live_tab:
             bar = st.progress(0.0, text="Starting…")
             for done, name in enumerate(chosen):
                 bar.progress(done / stages, text=f"Embedding and preparing {name}…")
-                ws.dev_sets([name], limit=limit)  # kept by the workspace for the steps below
+                lab.dev_sets([name], limit=limit)  # kept by the lab for the steps below
             bar.progress(len(chosen) / stages, text="Ranking with the four methods…")
             ranking = _ranking(database, chosen, limit)
             bar.progress((len(chosen) + 1) / stages, text="Scoring the weight grid…")

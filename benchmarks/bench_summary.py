@@ -77,7 +77,11 @@ def bench_summary(
         for _ in range(max(1, repeats)):
             began = time.perf_counter()
             request = SummaryRequest(
-                source_ref=DEMO_HANDLE, started_at=start, ended_at=end, use_cache=False
+                source_ref=DEMO_HANDLE,
+                started_at=start,
+                ended_at=end,
+                language="en",
+                use_cache=False,
             )
             summary = summarize_period(store, embedder, settings, request)
             times.append(time.perf_counter() - began)
@@ -150,6 +154,7 @@ def bench_fresh_summary(
                 source_ref=DEMO_HANDLE,
                 started_at=first,
                 ended_at=last + timedelta(seconds=1),
+                language="en",
                 use_cache=False,
             )
             began = time.perf_counter()

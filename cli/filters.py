@@ -6,10 +6,12 @@ from typing import Annotated, TypedDict
 
 import typer
 
+from toolkit.limits import MAX_TOPIC_ID  # the request models' bound, no import
+
 TopicOption = Annotated[
     int | None,
     typer.Option(
-        "--topic", min=1, max=2**31 - 1, help="Only this forum topic (its id; General is 1)."
+        "--topic", min=1, max=MAX_TOPIC_ID, help="Only this forum topic (its id; General is 1)."
     ),
 ]
 SenderOption = Annotated[

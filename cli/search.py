@@ -9,6 +9,7 @@ from cli.filters import JsonOption, SenderOption, TopicOption, filters
 from cli.render import hit_record, print_json, print_table
 from cli.state import workspace
 from cli.usage import MissingParameter
+from toolkit.limits import MAX_LIMIT, MAX_SCAN  # the request models' bounds, no import
 
 if TYPE_CHECKING:
     from toolkit.notebook import HitList, Table
@@ -61,13 +62,13 @@ def search(
     ] = None,
     limit: Annotated[
         int | None,
-        typer.Option(min=1, max=100, help="Hits to show; default MLENS_DEFAULT_LIMIT (20)."),
+        typer.Option(min=1, max=MAX_LIMIT, help="Hits to show; default MLENS_DEFAULT_LIMIT (20)."),
     ] = None,
     scan: Annotated[
         int | None,
         typer.Option(
             min=1,
-            max=10000,
+            max=MAX_SCAN,
             help="Most recent messages to scan (of each source with --all); default "
             "MLENS_DEFAULT_SCAN_MESSAGES_LIMIT (200).",
         ),

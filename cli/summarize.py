@@ -7,6 +7,7 @@ import typer
 from cli.filters import JsonOption, SenderOption, TopicOption, filters
 from cli.render import literal, print_json, summary_record
 from cli.state import console, workspace
+from toolkit.limits import MAX_SOURCE_MESSAGES  # the request models' bound, no import
 from toolkit.source_kind import SourceKind  # --kind's choices (not all of toolkit.models)
 
 if TYPE_CHECKING:
@@ -62,7 +63,9 @@ def summarize(
     messages_limit: Annotated[
         int | None,
         typer.Option(
-            min=1, max=5000, help="With --source: messages to read at most (spread over its life)."
+            min=1,
+            max=MAX_SOURCE_MESSAGES,
+            help="With --source: messages to read at most (spread over its life).",
         ),
     ] = None,
     engine: Annotated[

@@ -1,4 +1,4 @@
-"""What every tool shares: argument types with their bounds, and how it answers.
+"""What every tool shares: the source's argument type, and how it answers.
 
 A tool answers a ``CallToolResult`` of its own making (``answer``): its model of
 ``toolkit.wire`` (the shapes every face answers) as structured content and as JSON
@@ -16,26 +16,13 @@ from mcp_types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
 from toolkit.errors import ToolkitError
-from toolkit.requests import MAX_SENDERS, MAX_TOPIC_ID
+from toolkit.limits import MAX_REF_CHARS
 
 REF_HELP = (
     "The source: `@handle`, `handle`, a t.me link (`https://t.me/handle`, "
     "`t.me/c/<id>/<msg>`) or the `source_ref` list_sources prints (`c/<id>` for private ones)."
 )
-SourceRef = Annotated[str, Field(min_length=1, max_length=300, description=REF_HELP)]
-TopicId = Annotated[
-    int | None,
-    Field(ge=1, le=MAX_TOPIC_ID, description="Only this forum topic (list_topics; General is 1)."),
-]
-Senders = Annotated[
-    list[str] | None,
-    Field(
-        max_length=MAX_SENDERS,
-        description=f"Only these senders' messages (`user123`, `channel123`; at most "
-        f"{MAX_SENDERS}).",
-    ),
-]
-
+SourceRef = Annotated[str, Field(min_length=1, max_length=MAX_REF_CHARS, description=REF_HELP)]
 ErrorText = Callable[[ToolkitError], str]
 Refuse = Callable[[ServerRequestContext[Any, Any], str], str | None]
 """Why the request of a call may not run the named tool (``None``: it may)."""

@@ -1,7 +1,9 @@
 """The tools' parameters: each defined once, with its bounds and a description that
 states the defaults in force (``Settings``) and the summary languages.
 
-A tool lists its parameters by name (``SEARCH_OPTIONS`` and ``FILTERS`` are the runs
+The bounds are the request models' (``toolkit.requests``, the /v1 bodies), read from
+their JSON schema (``bounds``), so a tool takes what the service takes. A tool lists its
+parameters by name (``SEARCH_OPTIONS`` and ``FILTERS`` are the runs
 several tools share); ``tool_function`` gives a tool's one body the signature the SDK
 reads its input schema from. (No ``from __future__ import annotations`` here: the
 annotations are objects made from the settings, carried into that signature.)
@@ -9,18 +11,16 @@ annotations are objects made from the settings, carried into that signature.)
 
 import inspect
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any, Literal
+from functools import cache
+from typing import Annotated, Any, Literal, TypedDict, cast
 
 from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult
 from pydantic import BaseModel, Field
 
-from mcp_face.answers import Senders, SourceRef, TopicId
+from mcp_face.answers import SourceRef
 from toolkit.config import Settings
-from toolkit.requests import MAX_LIMIT, MAX_QUERY_CHARS, MAX_SCAN, MAX_SOURCE_MESSAGES
-
-MAX_SOURCE_REFS = 1000
-"""Most sources one search_all call may name (as ``POST /v1/search/all``)."""
+from toolkit.requests import SearchAllRequest, SearchRequest, SourceSummaryRequest
 
 FILTERS = ("topic_id", "sender_peer_ids")
 """The filters every search and summary tool takes, last but for ``explain``."""
@@ -28,6 +28,36 @@ SEARCH_OPTIONS = ("limit", "scan_messages_limit", "period_from", "period_to", *F
 """The parameters both search tools take after their query and sources."""
 
 _EMPTY = inspect.Parameter.empty
+_KEYWORDS = {
+    "minimum": "ge",
+    "maximum": "le",
+    "minLength": "min_length",
+    "maxLength": "max_length",
+    "minItems": "min_length",
+    "maxItems": "max_length",
+}
+"""JSON schema's words for a bound, and ``Field``'s."""
+
+
+class Bounds(TypedDict, total=False):
+    """A field's bounds, as ``Field`` takes them."""
+
+    ge: int
+    le: int
+    min_length: int
+    max_length: int
+
+
+@cache
+def bounds(model: type[BaseModel], name: str) -> Bounds:
+    """The bounds of ``model``'s field ``name`` as ``Field`` keywords (``ge``, ``le``,
+    ``min_length``, ``max_length``), read from the model's JSON schema (the one /v1
+    publishes); the ``null`` of an optional field is passed over."""
+    field = model.model_json_schema()["properties"][name]
+    found: dict[str, int] = {}
+    for arm in field.get("anyOf", [field]):
+        found |= {word: arm[key] for key, word in _KEYWORDS.items() if key in arm}
+    return cast(Bounds, found)
 
 
 def parameters(cfg: Settings, languages: str) -> dict[str, inspect.Parameter]:
@@ -37,16 +67,19 @@ def parameters(cfg: Settings, languages: str) -> dict[str, inspect.Parameter]:
         cfg: the settings whose defaults the descriptions state.
         languages: what the summary engine can write (a sentence for the descriptions).
     """
+    query, refs = bounds(SearchRequest, "query"), bounds(SearchAllRequest, "source_refs")
+    limit, scan = bounds(SearchRequest, "limit"), bounds(SearchRequest, "scan_messages_limit")
+    sample = bounds(SourceSummaryRequest, "messages_limit")
+    senders = bounds(SearchRequest, "sender_peer_ids")
     table: dict[str, tuple[Any, Any]] = {
         "source_ref": (SourceRef, _EMPTY),
         "query": (
             Annotated[
                 str,
                 Field(
-                    min_length=1,
-                    max_length=MAX_QUERY_CHARS,
-                    description=f"What to look for: 1..{MAX_QUERY_CHARS} characters, not blank; "
-                    "any language.",
+                    **query,
+                    description=f"What to look for: {query['min_length']}..{query['max_length']} "
+                    "characters, not blank; any language.",
                 ),
             ],
             _EMPTY,
@@ -55,8 +88,7 @@ def parameters(cfg: Settings, languages: str) -> dict[str, inspect.Parameter]:
             Annotated[
                 list[str] | None,
                 Field(
-                    min_length=1,
-                    max_length=MAX_SOURCE_REFS,
+                    **refs,
                     description="Search only these sources (refs as for search_messages); "
                     "default: every stored source.",
                 ),
@@ -67,9 +99,8 @@ def parameters(cfg: Settings, languages: str) -> dict[str, inspect.Parameter]:
             Annotated[
                 int | None,
                 Field(
-                    ge=1,
-                    le=MAX_LIMIT,
-                    description=f"Hits to return (1..{MAX_LIMIT}); "
+                    **limit,
+                    description=f"Hits to return ({limit['ge']}..{limit['le']}); "
                     f"default {cfg.search.default_limit}.",
                 ),
             ],
@@ -79,9 +110,9 @@ def parameters(cfg: Settings, languages: str) -> dict[str, inspect.Parameter]:
             Annotated[
                 int | None,
                 Field(
-                    ge=1,
-                    le=MAX_SCAN,
-                    description=f"Most recent messages to scan in a source (1..{MAX_SCAN}); "
+                    **scan,
+                    description="Most recent messages to scan in a source "
+                    f"({scan['ge']}..{scan['le']}); "
                     f"default {cfg.search.default_scan_messages_limit}. "
                     "Older messages are not searched.",
                 ),
@@ -106,8 +137,27 @@ def parameters(cfg: Settings, languages: str) -> dict[str, inspect.Parameter]:
             ],
             None,
         ),
-        "topic_id": (TopicId, None),
-        "sender_peer_ids": (Senders, None),
+        "topic_id": (
+            Annotated[
+                int | None,
+                Field(
+                    **bounds(SearchRequest, "topic_id"),
+                    description="Only this forum topic (list_topics; General is 1).",
+                ),
+            ],
+            None,
+        ),
+        "sender_peer_ids": (
+            Annotated[
+                list[str] | None,
+                Field(
+                    **senders,
+                    description="Only these senders' messages (`user123`, `channel123`; at "
+                    f"most {senders['max_length']}).",
+                ),
+            ],
+            None,
+        ),
         "explain": (Annotated[bool, Field(description="Add each hit's four signals.")], False),
         "started_at": (
             Annotated[
@@ -143,9 +193,9 @@ def parameters(cfg: Settings, languages: str) -> dict[str, inspect.Parameter]:
             Annotated[
                 int | None,
                 Field(
-                    ge=1,
-                    le=MAX_SOURCE_MESSAGES,
-                    description=f"Messages to read at most (1..{MAX_SOURCE_MESSAGES}), spread over "
+                    **sample,
+                    description=f"Messages to read at most ({sample['ge']}..{sample['le']}), "
+                    "spread over "
                     "the source's whole life; default "
                     f"{cfg.summary.source_messages}.",
                 ),

@@ -23,11 +23,10 @@ from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel
 
 from mcp_face.answers import ErrorText, Refuse, answer, cli_line, tool_error
-from mcp_face.params import FILTERS, SEARCH_OPTIONS, parameters, tool_function
+from mcp_face.params import FILTERS, SEARCH_OPTIONS, bounds, parameters, tool_function
 from toolkit.requests import (
-    MAX_LIMIT,
-    MAX_SCAN,
-    MAX_SOURCE_MESSAGES,
+    SearchRequest,
+    SourceSummaryRequest,
     search_all_request,
     search_request,
     summary_request,
@@ -147,6 +146,9 @@ def make_tools(
     languages = _languages(ws)
     params = parameters(cfg, languages)
     answers = _Answers(ws)
+    most_hits = bounds(SearchRequest, "limit")["le"]
+    most_scanned = bounds(SearchRequest, "scan_messages_limit")["le"]
+    most_read = bounds(SourceSummaryRequest, "messages_limit")["le"]
 
     def run(name: str, ctx: Context, **arguments: Any) -> CallToolResult:
         refused = refuse(ctx.request_context, name) if refuse is not None else None
@@ -182,9 +184,9 @@ def make_tools(
             "Search one source",
             "Hybrid search (meaning, words, exact phrase; very short messages damped) of the "
             f"most recent `scan_messages_limit` messages of one source (default "
-            f"{cfg.search.default_scan_messages_limit}, at most {MAX_SCAN}), inside "
+            f"{cfg.search.default_scan_messages_limit}, at most {most_scanned}), inside "
             "`period_from`..`period_to` when given. Returns at most `limit` hits (default "
-            f"{cfg.search.default_limit}, at most {MAX_LIMIT}), best first, each with its link and "
+            f"{cfg.search.default_limit}, at most {most_hits}), best first, each with its link and "
             "up to 2 messages before and after it. To search older messages, raise "
             "`scan_messages_limit` or give a period.",
         ),
@@ -199,7 +201,7 @@ def make_tools(
             f"`scan_messages_limit` messages of each source (default "
             f"{cfg.search.default_scan_messages_limit}); sources × `scan_messages_limit` may not "
             f"exceed {cfg.search.all_max_scan}. At most `limit` hits (default "
-            f"{cfg.search.default_limit}, at most {MAX_LIMIT}).",
+            f"{cfg.search.default_limit}, at most {most_hits}).",
         ),
         (
             "summarize_period",
@@ -219,7 +221,7 @@ def make_tools(
             "Say what a source is about",
             "What a source is about, from `messages_limit` messages spread over its whole "
             "life (default "
-            f"{cfg.summary.source_messages}, at most {MAX_SOURCE_MESSAGES}); no period "
+            f"{cfg.summary.source_messages}, at most {most_read}); no period "
             f"wording. {languages}",
         ),
         (

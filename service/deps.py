@@ -5,7 +5,7 @@ Routes read plainly with these aliases, and tests swap any of them through
 
     @router.post("/v1/search/messages")
     def search(body: SearchRequest, _: SearchScope, ws: WorkspaceDep) -> ...:
-        hits = ws.search(requests.SearchRequest(...))
+        hits = ws.search(body)
 
 The application is one ``toolkit.workspace.Workspace`` per app (``create_app`` builds
 it; it builds the store, the embedder and the searcher once): routes call its verbs and

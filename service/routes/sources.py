@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Query
-from pydantic import BaseModel, Field
 
 from service.deps import (
     MessengerClientFactoryDep,
@@ -15,25 +14,11 @@ from service.deps import (
 )
 from service.problems import problem_responses
 from service.routing import GuardedRoute
-from service.schemas import SourceRefStr, StrictCount
+from toolkit.requests import SyncRequest
+from toolkit.requests.fields import SourceRefStr
 from toolkit.wire import SourceOut, SyncOut, source_out, sync_out
 
 router = APIRouter(prefix="/v1/sources", tags=["sources"], route_class=GuardedRoute)
-
-
-class SyncRequest(BaseModel):
-    """A live sync of one source, from where the last one stopped."""
-
-    source_ref: SourceRefStr
-    limit: StrictCount = Field(
-        1000, ge=1, le=10000, description="Fetch at most this many messages in this call."
-    )
-    with_comments: bool = Field(
-        False,
-        strict=True,
-        description="For a channel with a discussion group: also store the comments of the "
-        "posts fetched, as messages of the group replying to their post.",
-    )
 
 
 @router.get(

@@ -4,69 +4,25 @@
 All three need the ``summary.run`` scope. The engine that wrote the answer (``llm`` or
 ``extractive``) is in the ``X-Summary-Engine`` header and, with the language, in the
 body: the contract's shape plus ours (``toolkit.wire.SummaryOut``, as every face answers).
-Each body becomes one ``toolkit.requests`` object that the Workspace hands the pipeline.
+Each body is a ``toolkit.requests`` model, handed to the Workspace as it is (a period's
+kind is the path's); the engine and the cache are the service's settings' to choose.
 """
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Response
-from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 from service.deps import SummaryScope, WorkspaceDep
 from service.problems import problem_responses
 from service.routing import GuardedRoute
-from service.schemas import (
-    LanguageCode,
-    SenderPeerIds,
-    SourceRefStr,
-    StrictCount,
-    TopicId,
-    UtcDatetime,
-    check_not_before,
-)
-from toolkit import requests
 from toolkit.models import SourceKind, Summary
-from toolkit.requests import MAX_SOURCE_MESSAGES
+from toolkit.requests import SourceSummaryRequest, SummaryRequest
 from toolkit.wire import SummaryOut, summary_out
 
 router = APIRouter(tags=["summaries"], route_class=GuardedRoute)
 
 ENGINE_HEADER = "X-Summary-Engine"
 ERRORS = problem_responses(404, 422, 502, 503, 504)
-
-
-class SummaryRequest(BaseModel):
-    """A period summary request (contract §2.1)."""
-
-    source_ref: SourceRefStr = Field(description="`@handle`, a t.me link or `t.me/c/<id>`.")
-    started_at: UtcDatetime = Field(description="Start of the period (inclusive).")
-    ended_at: UtcDatetime = Field(description="End of the period (exclusive); after started_at.")
-    language: LanguageCode = Field(description="ISO 639-1 code of the output language.")
-    topic_id: TopicId | None = Field(None, description="Only this forum topic's messages.")
-    sender_peer_ids: SenderPeerIds | None = Field(None, description="Only these senders' messages.")
-
-    @field_validator("ended_at")
-    @classmethod
-    def _after_start(cls, value: UtcDatetime, info: ValidationInfo) -> UtcDatetime:
-        checked = check_not_before(value, info, other="started_at", strict=True)
-        assert checked is not None
-        return checked
-
-
-class SourceSummaryRequest(BaseModel):
-    """What a source is about, from a sample spread over its whole life."""
-
-    source_ref: SourceRefStr = Field(description="`@handle`, a t.me link or `t.me/c/<id>`.")
-    language: LanguageCode = Field(description="ISO 639-1 code of the output language.")
-    messages_limit: StrictCount | None = Field(
-        None,
-        ge=1,
-        le=MAX_SOURCE_MESSAGES,
-        description="Messages to read at most (1..5000), spread over the source's whole "
-        "life when it has more; default 500 (`MLENS_SOURCE_SUMMARY_MESSAGES`).",
-    )
-    topic_id: TopicId | None = Field(None, description="Only this forum topic's messages.")
-    sender_peer_ids: SenderPeerIds | None = Field(None, description="Only these senders' messages.")
 
 
 def _answer(summary: Summary, response: Response) -> SummaryOut:
@@ -81,8 +37,7 @@ def _period_route(kind: SourceKind, summary: str, description: str) -> None:
     def endpoint(
         body: SummaryRequest, _: SummaryScope, ws: WorkspaceDep, response: Response
     ) -> SummaryOut:
-        request = requests.request_from(requests.SummaryRequest, body, kind=kind)
-        return _answer(ws.summarize(request), response)
+        return _answer(ws.summarize(body.model_copy(update={"kind": kind})), response)
 
     endpoint.__doc__ = description
     router.post(
@@ -116,5 +71,4 @@ def summarize_source_by_ref(
     body: SourceSummaryRequest, _: SummaryScope, ws: WorkspaceDep, response: Response
 ) -> SummaryOut:
     """Describe a source from a sample spread over its whole life, with no period wording."""
-    request = requests.request_from(requests.SourceSummaryRequest, body)
-    return _answer(ws.summarize(request), response)
+    return _answer(ws.summarize(body), response)

@@ -111,7 +111,9 @@ def test_summaries_are_the_workspace_summaries(
     summary = workspace.summarize(summary_request(trip_chat, period=period, language="ru"))
     assert result.structured_content == _plain(summary_record(summary))
     about = call("summarize_source", source_ref=trip_chat, messages_limit=20)
-    expected = workspace.summarize(SourceSummaryRequest(source_ref=trip_chat, messages_limit=20))
+    expected = workspace.summarize(
+        SourceSummaryRequest(source_ref=trip_chat, language="en", messages_limit=20)
+    )
     assert about.structured_content == _plain(summary_record(expected))
 
 

@@ -11,7 +11,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, ValidationError, ValidationInfo, field_validator
 
-from service.schemas import (
+from toolkit.errors import InvalidRequest
+from toolkit.requests import SearchRequest, SourceSummaryRequest
+from toolkit.requests.fields import (
     HitLimit,
     LanguageCode,
     QueryText,
@@ -145,3 +147,23 @@ def test_over_http_times_come_back_in_utc_with_z(probe_client: TestClient) -> No
     )
     assert response.status_code == 200
     assert response.json()["started_at"] == "2024-05-01T00:00:00Z"
+
+
+def test_a_body_cannot_choose_the_engine_or_the_cache() -> None:
+    body = {"source_ref": "@team_chat", "language": "en", "engine": "llm", "use_cache": False}
+    over_http = SourceSummaryRequest.model_validate(body)
+    assert (over_http.engine, over_http.use_cache) == (None, True)
+    made = SourceSummaryRequest(**body)
+    assert (made.engine, made.use_cache) == ("llm", False)
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [({"limit": 0}, "limit"), ({"query": " "}, "query"), ({"source_ref": "a b"}, "source_ref")],
+)
+def test_a_toolkit_caller_gets_the_toolkits_error_naming_the_field(
+    fields: dict[str, Any], field: str
+) -> None:
+    with pytest.raises(InvalidRequest) as caught:
+        SearchRequest(**{"source_ref": "@team_chat", "query": "deploy", **fields})
+    assert caught.value.field == field

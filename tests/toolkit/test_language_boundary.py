@@ -52,7 +52,7 @@ ALLOWED: dict[tuple[str, str], str] = {
         "whatever the chat's language)",
     ("toolkit/text.py", "com|org|net|io|ru|me|dev|ai|app|info|co|uk|de|su|рф"):
         "top-level domains of bare host names (DNS labels, not words; .рф is a domain)",
-    ("toolkit/requests.py", "^(?:user|channel|chat)[1-9]"):
+    ("toolkit/limits.py", "^(?:user|channel|chat)[1-9]"):
         "the prefixes of a peer id (user123, channel42): identifiers of the wire format",
     ("toolkit/ingest/export/json/messages.py", "^(?:user|chat|channel)(\\d+)$"):
         "the prefixes of a peer id in Telegram Desktop's export: identifiers of its format",

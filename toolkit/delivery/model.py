@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, TypeAdapter, Valid
 
 from toolkit.delivery.periods import Rule
 from toolkit.errors import InvalidRequest
+from toolkit.requests.fields import LanguageCode, SourceRefStr
 from toolkit.store.schedule_rows import ScheduleRecord
 
 MAX_DESTINATIONS = 10
@@ -132,6 +133,31 @@ class ScheduleSpec:
     language: str = "en"
     engine: str | None = None
     topic_id: int | None = None
+
+
+class ScheduleRequest(BaseModel):
+    """A digest schedule as a request gives it (the ``/v1/schedules`` body): a source,
+    when, in which language and engine, and where to."""
+
+    source_ref: SourceRefStr
+    topic_id: int | None = Field(None, ge=1, le=2**31 - 1, description="One forum topic.")
+    cadence: Literal["daily", "weekly"]
+    at: str = Field(pattern=r"^\d{1,2}:\d{2}$", description="HH:MM in the source's zone.")
+    weekday: Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"] | None = None
+    language: LanguageCode = "en"
+    engine: Literal["auto", "extractive", "llm", "hybrid"] | None = None
+    destinations: list[Destination] = Field(min_length=1, max_length=10)
+
+    def spec(self) -> ScheduleSpec:
+        """The schedule to add (the rule read from cadence, time and weekday)."""
+        return ScheduleSpec(
+            source_ref=self.source_ref,
+            rule=Rule.parse(self.cadence, self.at, self.weekday),
+            destinations=self.destinations,
+            language=self.language,
+            engine=self.engine,
+            topic_id=self.topic_id,
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -12,9 +12,11 @@ workspace and gives its verbs that shape, making each answer a ``Table`` (``.to_
     ws.sources()
     ws.search("@mlens_demo_en", "what classes are you taking", limit=5)
 
-Any other attribute (``settings``, ``sync``, ``dev_sets``, ``save_weights``, ``close``…)
-is the workspace's own. This layer sits above ``toolkit.workspace``. The evaluation
-tables are imported when asked for (they need ``toolkit.evaluate``).
+It holds the lab beside the workspace (``evaluation``, a ``toolkit.evaluate.lab.Evaluation``
+of it) and answers its verbs as tables too. Any other attribute is the lab's
+(``dev_sets``, ``save_weights``, ``published_evaluation``…) or else the workspace's own
+(``settings``, ``sync``, ``close``…). This layer sits above ``toolkit.workspace``. The
+evaluation tables are imported when asked for (they need ``toolkit.evaluate``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Self, Unpack
 
+from toolkit.evaluate.lab import Evaluation
 from toolkit.models import Source, SourceKind
 from toolkit.notebook.table import Table
 from toolkit.notebook.tables import (
@@ -58,11 +61,13 @@ class Lab:
 
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
+        self.evaluation = Evaluation(workspace)
 
     def __getattr__(self, name: str) -> Any:
-        if name == "workspace":  # not set yet (a copy being made): no recursion
+        if name in ("workspace", "evaluation"):  # not set yet (a copy being made)
             raise AttributeError(name)
-        return getattr(self.workspace, name)
+        lab = self.evaluation
+        return getattr(lab if hasattr(type(lab), name) else self.workspace, name)
 
     def __enter__(self) -> Self:
         return self
@@ -214,44 +219,44 @@ class Lab:
         return SummaryView(summary, messages_table(source, important))
 
     def evaluate_ranking(self, weights: WeightsArg = None, **options: Any) -> Table:
-        """``Workspace.evaluate_ranking``: one row per method and set, with its language."""
+        """``Evaluation.evaluate_ranking``: one row per method and set, with its language."""
         from toolkit.notebook.quality import results_table
 
-        resolved = self.workspace.weights(weights)
-        results = self.workspace.evaluate_ranking(resolved, **options)
+        resolved = self.evaluation.weights(weights)
+        results = self.evaluation.evaluate_ranking(resolved, **options)
         title = f"Ranking quality, hybrid weights {resolved.model_dump()}"
         return results_table(results, title=title)
 
     def ablation(self, weights: WeightsArg = None, **options: Any) -> Table:
-        """``Workspace.ablation``: one row per variant and set."""
+        """``Evaluation.ablation``: one row per variant and set."""
         from toolkit.notebook.quality import ablation_table
 
-        return ablation_table(self.workspace.ablation(weights, **options))
+        return ablation_table(self.evaluation.ablation(weights, **options))
 
     def weight_grid(self, points: Sequence[SearchWeights] | None = None, **options: Any) -> Table:
-        """``Workspace.weight_grid``: one row per weight setting, best first."""
+        """``Evaluation.weight_grid``: one row per weight setting, best first."""
         from toolkit.notebook.quality import candidates_table
 
-        return candidates_table(self.workspace.weight_grid(points, **options))
+        return candidates_table(self.evaluation.weight_grid(points, **options))
 
     def simplex(self, **options: Any) -> Table:
-        """``Workspace.simplex``: one row per point of the weight simplex, best first."""
+        """``Evaluation.simplex``: one row per point of the weight simplex, best first."""
         from toolkit.notebook.quality import candidates_table
 
-        return candidates_table(self.workspace.simplex(**options))
+        return candidates_table(self.evaluation.simplex(**options))
 
     def evaluate_summaries(self, **options: Any) -> Table:
-        """``Workspace.evaluate_summaries``: ROUGE F1 per system, best values bold."""
+        """``Evaluation.evaluate_summaries``: ROUGE F1 per system, best values bold."""
         from toolkit.notebook.quality import rouge_table
 
-        rows = self.workspace.evaluate_summaries(**options)
+        rows = self.evaluation.evaluate_summaries(**options)
         return rouge_table(rows, title="Summaries: ROUGE F1 on the dev dialogues")
 
     def summary_outputs(self, **options: Any) -> Table:
-        """``Workspace.summary_outputs``: every system's summary of every dev dialogue."""
+        """``Evaluation.summary_outputs``: every system's summary of every dev dialogue."""
         from toolkit.notebook.quality import summary_outputs_table
 
-        return summary_outputs_table(self.workspace.summary_outputs(**options))
+        return summary_outputs_table(self.evaluation.summary_outputs(**options))
 
 
 def _echo(ref: SourceArg) -> str:

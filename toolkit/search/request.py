@@ -1,9 +1,9 @@
 """A search request's bounds (DESIGN.md §3), checked before any work.
 
-The bounds themselves live in ``toolkit.requests`` (re-exported here), with the check of
-the topic and sender filters every request shares (``ScopedRequest.message_filter``). The service
-validates them in its request schema; these checks make the toolkit's own callers (CLI,
-notebooks, app) get the same ``InvalidRequest`` naming the offending field.
+The bounds live in ``toolkit.limits`` (re-exported here); a request model is checked
+against them when it is made. The searcher checks again what the request left to the
+settings (``limit``, ``scan_messages_limit``) once they are filled in, and the query as
+it will be searched (stripped).
 """
 
 from __future__ import annotations
@@ -11,15 +11,14 @@ from __future__ import annotations
 from datetime import datetime
 
 from toolkit.errors import InvalidRequest
-from toolkit.models import utc
-from toolkit.requests import (
+from toolkit.limits import (
     MAX_LIMIT,
     MAX_QUERY_CHARS,
     MAX_SCAN,
     MAX_SENDERS,
     MAX_TOPIC_ID,
-    PEER_ID_RE,
 )
+from toolkit.models import utc
 
 
 def check_request(
@@ -63,6 +62,5 @@ __all__ = [
     "MAX_SCAN",
     "MAX_SENDERS",
     "MAX_TOPIC_ID",
-    "PEER_ID_RE",
     "check_request",
 ]

@@ -4,7 +4,7 @@
 (``pipeline.py``) for every face, each with one request object (``toolkit.requests``)::
 
     summarize_period(store, embedder, settings, SummaryRequest(source_ref="@handle", ...))
-    summarize_source(store, embedder, settings, SourceSummaryRequest(source_ref="@handle"))
+    summarize_source(store, embedder, settings, SourceSummaryRequest(source_ref="@handle", ...))
 
 The engine is the one the request names, else the settings'.
 

@@ -3,7 +3,7 @@
 A workspace is opened on a data folder and holds the ``Settings``, the store, and (built
 on first use, once) the embedder and the searcher (``assembly.Assembly``). The service,
 the CLI, the Streamlit app and the notebooks all go through it; every verb is a thin call
-into the toolkit's own modules (ingest, search, summaries, evaluation) and answers
+into the toolkit's own modules (ingest, search, summaries) and answers
 domain objects (``toolkit.models``). A search or a summary is one typed request
 (``toolkit.requests``)::
 
@@ -13,15 +13,16 @@ domain objects (``toolkit.models``). A search or a summary is one typed request
     ws.search(SearchRequest(source_ref="@mlens_demo_en", query="what classes", limit=5))
 
 Tables, HTML views and DataFrames are ``toolkit.notebook``'s (above this package):
-``Lab(ws)`` has the same verbs with keyword arguments, answering those.
+``Lab(ws)`` has the same verbs with keyword arguments, answering those, and the lab's
+(``toolkit.evaluate.lab.Evaluation``, which stands beside the Workspace, not in it).
 
 The class (``workspace.py``) inherits its verbs, ordinary methods, from one module per
-area, ``data``, ``search``, ``summaries``, ``evaluation`` and ``delivery``, which all read one
-``Assembly``. What a schedule's faces need of ``toolkit.delivery`` (``ScheduleSpec``,
-``Rule``, ``parse_destinations``, ``ScheduleOut``) is handed on here.
+area, ``data``, ``search``, ``summaries`` and ``delivery``, which all read one
+``Assembly``. What a schedule's faces need of ``toolkit.delivery`` (``ScheduleRequest``,
+``ScheduleSpec``, ``Rule``, ``parse_destinations``, ``ScheduleOut``) is handed on here.
 """
 
-from toolkit.delivery.model import Destination, ScheduleSpec, parse_destinations
+from toolkit.delivery.model import Destination, ScheduleRequest, ScheduleSpec, parse_destinations
 from toolkit.delivery.out import ScheduleList, ScheduleOut
 from toolkit.delivery.periods import Rule
 from toolkit.ingest.live.client import MessengerClient
@@ -39,6 +40,7 @@ __all__ = [
     "Rule",
     "ScheduleList",
     "ScheduleOut",
+    "ScheduleRequest",
     "ScheduleSpec",
     "Workspace",
     "copy_stores",

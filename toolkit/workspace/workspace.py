@@ -1,8 +1,8 @@
-"""``Workspace``: one class, its verbs written in four small modules by area.
+"""``Workspace``: one class, its verbs written in three small modules by area.
 
 ``Workspace`` inherits its verbs, ordinary methods, from ``Library`` (``data.py``:
-sources, messages, import, sync, embedding), ``Search`` (``search.py``), ``Summaries``
-(``summaries.py``) and ``Evaluation`` (``evaluation.py``); each reads the one
+sources, messages, import, sync, embedding), ``Search`` (``search.py``) and ``Summaries``
+(``summaries.py``); each reads the one
 ``Assembly`` (settings, store, embedder, searcher, each built once) as
 ``self.assembly``. Verbs answer domain objects (``toolkit.models``);
 ``toolkit.notebook`` (above this package) makes tables and views of them.
@@ -24,12 +24,11 @@ from toolkit.weights import SearchWeights, WeightsArg
 from toolkit.workspace.assembly import Assembly, Parts
 from toolkit.workspace.data import Library
 from toolkit.workspace.delivery import Delivery
-from toolkit.workspace.evaluation import Evaluation
 from toolkit.workspace.search import Search
 from toolkit.workspace.summaries import Summaries
 
 
-class Workspace(Library, Search, Summaries, Evaluation, Delivery):
+class Workspace(Library, Search, Summaries, Delivery):
     """The application: settings, store, embedder and searcher of one data folder (one
     ``Assembly``), with every verb a face needs; each answers domain objects.
 
@@ -42,15 +41,13 @@ class Workspace(Library, Search, Summaries, Evaluation, Delivery):
     - summaries (``Summaries``): ``summarize`` (a ``SummaryRequest`` or a
       ``SourceSummaryRequest``), ``important_messages``, ``summary_languages``,
       ``warm_up_in_background``;
-    - evaluation (``Evaluation``): ``cache_dir``, ``dev_sets``, ``evaluate_ranking``,
-      ``ablation``, ``weight_grid``, ``simplex``, ``save_weights``,
-      ``published_evaluation``, ``evaluate_summaries``, ``summary_outputs``;
     - delivery (``Delivery``): ``add_schedule``, ``schedules``, ``schedule``,
       ``remove_schedule``, ``run_schedule_now``, ``delivery_runner``, ``start_delivery``,
       ``schedule_feed``, ``delivery_failures``.
 
     The service, the CLI, the app and the notebooks (through ``toolkit.notebook.Lab``)
-    all hold one per process.
+    all hold one per process. The lab's verbs (ranking quality, weight sweeps, ROUGE)
+    are ``toolkit.evaluate.lab.Evaluation``'s, beside the Workspace, not in it.
 
     Args:
         settings: the settings (they name the store).
@@ -61,7 +58,6 @@ class Workspace(Library, Search, Summaries, Evaluation, Delivery):
     def __init__(self, settings: Settings, **parts: Unpack[Parts]) -> None:
         self.assembly = Assembly(settings, **parts)
         self._probe = HealthProbe(self.assembly.store)
-        self._prepared = {}
 
     @classmethod
     def open(

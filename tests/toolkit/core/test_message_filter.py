@@ -67,7 +67,7 @@ def test_one_clause_per_bound_rounded_inwards() -> None:
 
 def test_each_request_resolves_its_own_filter() -> None:
     search = SearchRequest(
-        source_ref="@chat",
+        source_ref="@team_chat",
         query="q",
         period_from=T0,
         period_to=T0 + timedelta(days=1),
@@ -79,11 +79,13 @@ def test_each_request_resolves_its_own_filter() -> None:
         sender_peer_ids=["user1"],
         with_text_only=True,
     )
-    period = SummaryRequest(source_ref="@chat", started_at=T0, ended_at=T0 + timedelta(days=1))
+    period = SummaryRequest(
+        source_ref="@team_chat", started_at=T0, ended_at=T0 + timedelta(days=1), language="en"
+    )
     assert period.message_filter(4) == MessageFilter(
         since=T0, before=T0 + timedelta(days=1), topic_id=4
     )
-    whole = SourceSummaryRequest(source_ref="@chat", topic_id=2)
+    whole = SourceSummaryRequest(source_ref="@team_chat", language="en", topic_id=2)
     assert whole.message_filter(4) == MessageFilter(topic_id=2, with_text_only=True)
 
 
@@ -97,9 +99,8 @@ def test_each_request_resolves_its_own_filter() -> None:
     ],
 )
 def test_a_bad_topic_or_sender_is_refused_naming_it(fields: dict[str, object], field: str) -> None:
-    request = SourceSummaryRequest(source_ref="@chat", **fields)  # type: ignore[arg-type]
-    with pytest.raises(InvalidRequest) as caught:
-        request.message_filter()
+    with pytest.raises(InvalidRequest) as caught:  # the request refuses to be made
+        SourceSummaryRequest(source_ref="@team_chat", language="en", **fields)  # type: ignore[arg-type]
     assert caught.value.field == field
 
 

@@ -89,9 +89,13 @@ def test_both_families_get_the_sources_zone(
     seeded(store, zone)
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     period = SummaryRequest(
-        source_ref="c/5", started_at=T0, ended_at=T0 + timedelta(days=1), use_cache=False
+        source_ref="c/5",
+        started_at=T0,
+        ended_at=T0 + timedelta(days=1),
+        language="en",
+        use_cache=False,
     )
-    recent = SourceSummaryRequest(source_ref="c/5", use_cache=False)
+    recent = SourceSummaryRequest(source_ref="c/5", language="en", use_cache=False)
     summarize_period(store, None, settings, period)  # type: ignore[arg-type]
     summarize_source(store, None, settings, recent)  # type: ignore[arg-type]
     assert [ctx.timezone for ctx in recorder.seen] == [expected, expected]

@@ -1,29 +1,36 @@
-"""Shared request/response building blocks of the /v1 API (DESIGN.md §3 Bounds and Time).
+"""The fields of the request models (DESIGN.md §3 Bounds and Time), as annotated types.
 
-Annotated types carry the validation, so that every failure is a FastAPI validation
-error naming its field (a 422 problem):
+Each type carries its validation, so that a failure names its field (a 422 problem over
+HTTP, an ``InvalidRequest`` to the toolkit's own callers); the numbers are
+``toolkit.limits``':
 
 - ``SourceRefStr``: a string ``toolkit.refs.parse_ref`` accepts, kept exactly as given
-  (responses echo it).
+  (responses echo it); ``SourceField``: the same over the wire, and also a parsed
+  ``SourceRef`` or a ``Source`` from the toolkit's callers.
 - ``UtcDatetime``: ISO 8601 in (an offset is converted to UTC, a naive value is UTC),
   ISO 8601 UTC with ``Z`` out.
 - ``LanguageCode``: a known ISO 639-1 code, case-insensitive, lower-cased.
-- ``QueryText``, ``HitLimit``, ``ScanLimit``: the bounds of the search request.
-- ``StrictCount``, ``StrictFlag``, ``StrictNumber``: JSON types taken as they are
-  (``true`` is no integer, ``"yes"`` no boolean, ``false`` no number).
-- ``check_not_before``: a field validator body for "this bound is not before that one".
+- ``QueryText``, ``HitLimit``, ``ScanLimit``, ``TopicId``, ``SenderPeerIds``: the bounds
+  of a request.
+- ``StrictCount``, ``StrictFlag``: JSON types taken as they are (``true`` is no integer,
+  ``"yes"`` no boolean).
+- ``check_not_before``: a field validator body for "this bound is not before that one";
+- ``check_filters``: the topic and sender filters checked where no model stands between
+  (a link's topic, the store's listings).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import (
     AfterValidator,
     BeforeValidator,
     Field,
+    PlainValidator,
     Strict,
     StringConstraints,
     ValidationInfo,
@@ -31,10 +38,17 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from toolkit.errors import InvalidSourceRef
-from toolkit.models import utc
-from toolkit.refs import parse_ref
-from toolkit.requests import MAX_SENDERS, MAX_TOPIC_ID, PEER_ID_RE
+from toolkit.errors import InvalidRequest, InvalidSourceRef
+from toolkit.limits import (
+    MAX_LIMIT,
+    MAX_QUERY_CHARS,
+    MAX_SCAN,
+    MAX_SENDERS,
+    MAX_TOPIC_ID,
+    PEER_ID_PATTERN,
+)
+from toolkit.models import Source, SourceRef, utc
+from toolkit.refs import SourceArg, parse_ref
 from toolkit.wire import UtcTime
 
 # ISO 639-1 (184 two-letter codes).
@@ -57,6 +71,14 @@ def _check_ref(value: str) -> str:
     except InvalidSourceRef as exc:
         raise PydanticCustomError("invalid_source_ref", "{reason}", {"reason": exc.reason}) from exc
     return value
+
+
+def _check_source(value: Any) -> SourceArg:
+    if isinstance(value, SourceRef | Source):
+        return value
+    if not isinstance(value, str):
+        raise PydanticCustomError("string_type", "Input should be a valid string")
+    return _check_ref(value)
 
 
 def _iso_only(value: Any) -> Any:
@@ -97,6 +119,17 @@ def _check_language(value: str) -> str:
 SourceRefStr = Annotated[str, AfterValidator(_check_ref)]
 """A source reference in any form of DESIGN.md §3, validated and kept as given."""
 
+if TYPE_CHECKING:
+    SourceField = SourceArg
+else:
+    # ``object`` under the validator: pydantic builds no schema of ``Source`` or
+    # ``SourceRef`` (the wire knows neither; it carries the text).
+    SourceField = Annotated[
+        object, PlainValidator(_check_source), WithJsonSchema({"type": "string"})
+    ]
+"""A request's source: reference text as ``SourceRefStr`` (all the wire carries), or a
+parsed ``SourceRef`` or a ``Source`` a toolkit caller already holds."""
+
 UtcDatetime = Annotated[UtcTime, BeforeValidator(_iso_only), AfterValidator(_to_utc)]
 """ISO 8601 datetime, converted to UTC (naive = UTC); serialised as ISO 8601 with ``Z``."""
 
@@ -109,9 +142,9 @@ LanguageCode = Annotated[
 
 QueryText = Annotated[
     str,
-    StringConstraints(min_length=1, max_length=1000, pattern=r"\S"),
+    StringConstraints(min_length=1, max_length=MAX_QUERY_CHARS, pattern=r"\S"),
 ]
-"""A search query: 1..1000 characters, not blank."""
+"""A search query: 1..``MAX_QUERY_CHARS`` characters, not blank."""
 
 StrictCount = Annotated[int, Strict()]
 """A JSON integer (not a boolean, not a float, not a string)."""
@@ -119,14 +152,11 @@ StrictCount = Annotated[int, Strict()]
 StrictFlag = Annotated[bool, Strict()]
 """A JSON boolean (not ``"yes"``, not ``1``)."""
 
-StrictNumber = Annotated[float, Strict(), Field(allow_inf_nan=False)]
-"""A finite JSON number (an integer is fine; a boolean or a string is not)."""
+HitLimit = Annotated[StrictCount, Field(ge=1, le=MAX_LIMIT)]
+"""Number of hits to return: 1..``MAX_LIMIT``."""
 
-HitLimit = Annotated[StrictCount, Field(ge=1, le=100)]
-"""Number of hits to return: 1..100."""
-
-ScanLimit = Annotated[StrictCount, Field(ge=1, le=10000)]
-"""Number of recent messages to scan: 1..10000."""
+ScanLimit = Annotated[StrictCount, Field(ge=1, le=MAX_SCAN)]
+"""Number of recent messages to scan: 1..``MAX_SCAN``."""
 
 TopicId = Annotated[
     StrictCount, Field(ge=1, le=MAX_TOPIC_ID, description="A forum topic's id; General is 1.")
@@ -134,7 +164,7 @@ TopicId = Annotated[
 """A forum topic id (the id of its ``topic_created`` message; General is 1)."""
 
 SenderPeerIds = Annotated[
-    list[Annotated[str, StringConstraints(pattern=PEER_ID_RE.pattern)]],
+    list[Annotated[str, StringConstraints(pattern=PEER_ID_PATTERN)]],
     Field(
         min_length=1,
         max_length=MAX_SENDERS,
@@ -164,3 +194,48 @@ def check_not_before(
             {"field": info.field_name or "", "relation": relation, "other": other},
         )
     return value
+
+
+PEER_ID_RE = re.compile(PEER_ID_PATTERN)
+"""A sender's peer id as messages carry it: ``user123``, ``channel123``, ``chat123``."""
+
+
+def check_filters(
+    *, topic_id: int | None, sender_peer_ids: Sequence[str] | None
+) -> tuple[int | None, list[str] | None]:
+    """Check the optional topic and sender filters of a request.
+
+    Returns:
+        The topic id, and the sender ids without repeats (``None``: no sender filter).
+
+    Raises:
+        InvalidRequest: a topic id that is not a positive integer (``field="topic_id"``),
+            or a sender id that is not ``user<id>``/``channel<id>``/``chat<id>``, or more
+            than ``MAX_SENDERS`` of them (``field="sender_peer_ids"``).
+    """
+    if topic_id is not None and (
+        isinstance(topic_id, bool)
+        or not isinstance(topic_id, int)
+        or not 1 <= topic_id <= MAX_TOPIC_ID
+    ):
+        raise InvalidRequest(
+            f"topic_id must be an integer in 1..{MAX_TOPIC_ID}, got {topic_id!r}",
+            field="topic_id",
+        )
+    if sender_peer_ids is None:
+        return topic_id, None
+    if isinstance(sender_peer_ids, str):
+        sender_peer_ids = [sender_peer_ids]
+    senders = list(dict.fromkeys(str(s).strip() for s in sender_peer_ids))
+    if not senders or len(senders) > MAX_SENDERS:
+        raise InvalidRequest(
+            f"sender_peer_ids must list 1..{MAX_SENDERS} senders, got {len(senders)}",
+            field="sender_peer_ids",
+        )
+    bad = [s for s in senders if not PEER_ID_RE.match(s)]
+    if bad:
+        raise InvalidRequest(
+            f"sender ids look like 'user123' or 'channel123', not {bad[0]!r}",
+            field="sender_peer_ids",
+        )
+    return topic_id, senders

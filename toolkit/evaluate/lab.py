@@ -1,5 +1,9 @@
-"""Workspace verbs of evaluation: ranking quality on the dev sets, weight sweeps, ROUGE.
+"""The lab beside the application: ranking quality on the dev sets, weight sweeps, ROUGE.
 
+``Evaluation(workspace)`` holds what it measures with (the settings and the embedder of
+an application, a ``Workspace``) and the dev sets it has prepared; the notebooks'
+``toolkit.notebook.Lab`` and the app's Evaluation page each hold one beside their
+Workspace, which stays the application (library, search, summaries). The rest of
 ``toolkit.evaluate`` is imported inside the verbs: it needs the ``eval`` extra (bm25s,
 sumy, rouge-score), which the CLI, the service and the app do without.
 """
@@ -8,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from toolkit.weights import SearchWeights, WeightsArg
-from toolkit.workspace.assembly import Assembly
+from toolkit.weights import SearchWeights, WeightsArg, resolve_weights
 
 if TYPE_CHECKING:
+    from toolkit.config import Settings
+    from toolkit.embeddings import Embedder
     from toolkit.evaluate.compare import Prepared, PreparedQuery
     from toolkit.evaluate.published import Published
     from toolkit.evaluate.results import Candidate, Results
@@ -23,18 +28,41 @@ Limit = int | Mapping[str, int | None] | None
 """A subsample: the first N queries of every set, or per set name (``None``: all)."""
 
 
-class Evaluation:
-    """The evaluation verbs of ``Workspace``: the dev-set measurements of
-    ``toolkit.evaluate`` (``toolkit.notebook.Lab`` shows them as tables)."""
+class Application(Protocol):
+    """What the lab reads of the application (a ``Workspace`` is one)."""
 
-    assembly: Assembly
-    _prepared: dict[tuple[str, int | None], list[PreparedQuery]]
-    """Set by ``Workspace`` (empty): the dev sets prepared so far."""
+    @property
+    def settings(self) -> Settings:
+        """The settings: the data folder, the configured weights and engines."""
+
+    @property
+    def embedder(self) -> Embedder:
+        """The embedder the dev sets are embedded with."""
+
+
+class Evaluation:
+    """The evaluation verbs: the dev-set measurements of ``toolkit.evaluate`` with an
+    application's settings and embedder (``toolkit.notebook.Lab`` shows them as tables).
+
+    Args:
+        app: the application measured (a ``Workspace``).
+    """
+
+    def __init__(self, app: Application) -> None:
+        self.app = app
+        self._prepared: dict[tuple[str, int | None], list[PreparedQuery]] = {}
+
+    def __repr__(self) -> str:
+        return f"<Evaluation of {self.app!r}>"
 
     @property
     def cache_dir(self) -> Path:
         """Where evaluation vectors are cached (``<data_dir>/cache``, as ``make eval``)."""
-        return self.assembly.settings.data_dir / "cache"
+        return self.app.settings.data_dir / "cache"
+
+    def weights(self, weights: WeightsArg = None) -> SearchWeights:
+        """This call's weights against the settings' (see ``toolkit.weights.WeightsArg``)."""
+        return resolve_weights(weights, self.app.settings.search.weights)
 
     def dev_sets(self, names: Sequence[str] | None = None, *, limit: Limit = None) -> Prepared:
         """The labelled dev retrieval sets, embedded (cached on disk) and prepared once.
@@ -51,7 +79,7 @@ class Evaluation:
         missing = [n for n in chosen if (n, limits.get(n)) not in self._prepared]
         if missing:
             fresh = prepare_sets(
-                self.assembly.embedder, missing, cache_dir=self.cache_dir, limits=limits
+                self.app.embedder, missing, cache_dir=self.cache_dir, limits=limits
             )
             self._prepared.update({(n, limits.get(n)): q for n, q in fresh.items()})
         return {n: self._prepared[(n, limits.get(n))] for n in chosen}
@@ -77,7 +105,7 @@ class Evaluation:
         from toolkit.evaluate.compare import compare
         from toolkit.evaluate.results import METHODS
 
-        resolved = self.assembly.weights(weights)
+        resolved = self.weights(weights)
         return compare(self.dev_sets(sets, limit=limit), resolved, methods or METHODS)
 
     def ablation(
@@ -87,7 +115,7 @@ class Evaluation:
         metric's mean, by variant and set."""
         from toolkit.evaluate.ablation import ablation
 
-        return ablation(self.dev_sets(sets, limit=limit), self.assembly.weights(weights))
+        return ablation(self.dev_sets(sets, limit=limit), self.weights(weights))
 
     def weight_grid(
         self,
@@ -125,7 +153,7 @@ class Evaluation:
         with the other fields (the short factor's shape …) of ``weights``."""
         from toolkit.evaluate.tuning import simplex_points
 
-        points = simplex_points(step, self.assembly.weights(weights))
+        points = simplex_points(step, self.weights(weights))
         return self.weight_grid(points, sets=sets, limit=limit)
 
     def save_weights(self, weights: SearchWeights, path: str | Path | None = None) -> Path:
@@ -134,9 +162,7 @@ class Evaluation:
         ``MLENS_WEIGHTS_FILE`` / ``Settings(search={"weights_file": ...})`` load it: the
         service, the app and every workspace then rank with these weights.
         """
-        target = (
-            Path(path) if path is not None else self.assembly.settings.data_dir / "weights.json"
-        )
+        target = Path(path) if path is not None else self.app.settings.data_dir / "weights.json"
         weights.to_file(target)
         return target
 
@@ -154,7 +180,7 @@ class Evaluation:
         from toolkit.evaluate.published import RESULTS_FILE, current_engines, read_published
 
         published = read_published(path or RESULTS_FILE)
-        return published, published.stale_parts(current_engines(self.assembly.embedder.model_name))
+        return published, published.stale_parts(current_engines(self.app.embedder.model_name))
 
     def evaluate_summaries(self, *, limit: int | None = None) -> list[dict[str, Any]]:
         """ROUGE-1/2/L F1 of the summary engines and the baselines on the dev dialogues.
@@ -170,8 +196,8 @@ class Evaluation:
 
         return evaluate_summaries(
             self._dialogues(limit),
-            self.assembly.embedder,
-            settings=self.assembly.settings,
+            self.app.embedder,
+            settings=self.app.settings,
             cache_dir=self.cache_dir,
         )
 
@@ -181,7 +207,7 @@ class Evaluation:
         from toolkit.evaluate.summary_outputs import summary_outputs
 
         dialogues = self._dialogues(limit)
-        vectors = dialogue_vectors(dialogues, self.assembly.embedder, cache_dir=self.cache_dir)
+        vectors = dialogue_vectors(dialogues, self.app.embedder, cache_dir=self.cache_dir)
         return summary_outputs(dialogues, vectors, k=k)
 
     def _dialogues(self, limit: int | None) -> list[Dialogue]:

@@ -109,9 +109,11 @@ PROTECTED_ROUTES: list[tuple[str, str, str, dict[str, Any] | None]] = [
             "destinations": [{"kind": "feed"}],
         },
     ),
-    ("DELETE", "/v1/schedules/{schedule_id}", "schedule.write", None),
     ("POST", "/v1/schedules/{schedule_id}/run", "schedule.write", None),
     ("GET", "/v1/schedules/{schedule_id}/feed.atom", "schedule.read", None),
+    # Last: a test that calls every route in turn on one store removes the schedule the
+    # routes above read.
+    ("DELETE", "/v1/schedules/{schedule_id}", "schedule.write", None),
 ]
 
 

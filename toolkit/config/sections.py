@@ -285,11 +285,12 @@ class LLMSettings(Section):
         "time.",
     )
     hybrid_batch_items: int = Field(
-        5,
+        1,
         ge=1,
         le=20,
-        description="Hybrid engine: digest lines one rewrite request carries (small requests "
-        "answer in seconds on a local model; each has its own bounded max_tokens).",
+        description="Hybrid engine: digest lines one rewrite request carries (one: a small "
+        "local model answers one line in a second or two and several numbered lines "
+        "shifted; a hosted model may take 5; each request has its own bounded max_tokens).",
     )
     hybrid_max_items: int = Field(
         10,

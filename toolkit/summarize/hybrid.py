@@ -188,7 +188,11 @@ class Rewriter:
         self.counts = Grounding()
 
     def _room(self, texts: Sequence[str]) -> int:
-        need = sum(max(MIN_LINE_TOKENS, int(estimate_tokens(t) * LINE_ROOM)) for t in texts)
+        rate = self.client.letters_per_token
+        need = sum(
+            max(MIN_LINE_TOKENS, int(estimate_tokens(t, letters_per_token=rate) * LINE_ROOM))
+            for t in texts
+        )
         return min(self.settings.llm.max_tokens, need + 16)
 
     def batch(self, lines: Sequence[Line]) -> None:

@@ -26,8 +26,10 @@ def _print(summary: "Summary") -> None:
 
 def _model_note(summary: "Summary") -> str:
     """What the model's lines became, for an engine that asked one (empty otherwise): a
-    reader sees whether a hybrid digest is the model's rewrite or the offline text."""
-    if summary.engine == "hybrid":
+    reader sees whether a hybrid digest is the model's rewrite or the offline text, also
+    when the rewriting stopped early (``hybrid (partial: timeout)``: the counts say how
+    far it got)."""
+    if summary.engine.split(" (", 1)[0] == "hybrid":
         note = (
             f"{summary.items_rewritten} lines rewritten by the model, "
             f"{summary.items_offline} offline ({summary.items_dropped} rewrites rejected)"

@@ -48,6 +48,11 @@ def test_cli_period_and_source_summaries(cli_env: Path) -> None:
             "overview: the model's)",
         ),
         (
+            "hybrid (partial: timeout)",
+            {"items_rewritten": 1, "items_offline": 9, "summary_offline": True},
+            " (1 lines rewritten by the model, 9 offline (0 rewrites rejected); overview: offline)",
+        ),
+        (
             "llm",
             {"items_kept": 4, "items_dropped": 1, "summary_offline": True},
             " (4 lines kept, 1 dropped as ungrounded; overview: offline)",

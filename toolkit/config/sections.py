@@ -265,6 +265,15 @@ class LLMSettings(Section):
         "one request of a local 8k-context model: a day reads in one request, never a "
         "merge; raise it (with MLENS_LLM_CHUNK_TOKENS) for a hosted endpoint.",
     )
+    letters_per_token: float | None = Field(
+        None,
+        gt=0,
+        le=10,
+        description="Letters outside ASCII (Cyrillic …) per token of the model's vocabulary, "
+        "for the token estimates of chunks, budgets and answers; unset: by the model's name "
+        "(1 for SmolLM2 and unknown models, 2-3 for GPT-4o, Llama 3, Qwen, Gemma: one token "
+        "a letter counted them 2-3 times too many).",
+    )
     max_answer_bytes: int = Field(
         262144,
         ge=1024,
@@ -285,11 +294,12 @@ class LLMSettings(Section):
         "time.",
     )
     hybrid_batch_items: int = Field(
-        5,
+        1,
         ge=1,
         le=20,
-        description="Hybrid engine: digest lines one rewrite request carries (small requests "
-        "answer in seconds on a local model; each has its own bounded max_tokens).",
+        description="Hybrid engine: digest lines one rewrite request carries (one: a small "
+        "local model answers one line in a second or two and several numbered lines "
+        "shifted; a hosted model may take 5; each request has its own bounded max_tokens).",
     )
     hybrid_max_items: int = Field(
         10,

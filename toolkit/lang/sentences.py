@@ -3,8 +3,10 @@
 A sentence ends at ``.`` ``!`` ``?`` ``…`` (and closing quotes) before white space, or
 at a line break; a dot inside a URL or a version number ("v2.1") ends nothing, and
 neither does one after an initial ("Ann K.", "Анна К.": a capital letter of any
-script) or after an abbreviation of any pack ("Mr.", "т.е."). The packs hold the
-abbreviations; this module holds no word.
+script) or after an abbreviation of any pack ("Mr.", "т.е."), and nothing ends inside a
+quotation that closes later in the text (“Are you coming? I wait.” is one sentence's
+quote; an unclosed mark ends its quotation at the next boundary). The packs hold the
+abbreviations and the quotation marks; this module holds no word.
 """
 
 from __future__ import annotations
@@ -41,6 +43,23 @@ def _initial(text: str) -> bool:
     return found is not None and not found.group(1).islower()
 
 
+def _open_quote(piece: str, rest: str) -> bool:
+    """Whether ``piece`` ends inside a quotation that ``rest`` (the text after it) closes.
+
+    Paired marks (every pack's, ``«`` → ``»``) nest; a straight ``"`` opens and closes
+    by turns."""
+    from toolkit.lang import quotation_marks
+
+    pairs = {**quotation_marks(), '"': '"'}
+    closing: list[str] = []
+    for ch in piece:
+        if closing and ch == closing[-1]:
+            closing.pop()
+        elif ch in pairs:
+            closing.append(pairs[ch])
+    return bool(closing) and all(c in rest for c in closing)
+
+
 def split_sentences(text: str) -> list[str]:
     """Split text into sentences, each with its trailing separator; joined, they are ``text``."""
     parts = _boundary_re().split(text)
@@ -59,7 +78,20 @@ def split_sentences(text: str) -> list[str]:
             out[-1] += piece
         else:
             out.append(piece)
-    return [p for p in out if p]
+    return _quotes_whole([p for p in out if p])
+
+
+def _quotes_whole(pieces: list[str]) -> list[str]:
+    """``pieces`` with each quotation that a boundary cut joined again."""
+    out: list[str] = []
+    joined = False
+    for n, piece in enumerate(pieces):
+        if joined:
+            out[-1] += piece
+        else:
+            out.append(piece)
+        joined = _open_quote(out[-1], "".join(pieces[n + 1 :]))
+    return out
 
 
 __all__ = ["split_sentences"]

@@ -4,9 +4,10 @@ The extractive engine chooses and structures: which threads, decisions, open que
 plans and links, which messages each line rests on, the titles and the counts. The
 model only rewrites its lines, the summary paragraph's sentences first and then each
 section's first lines, in the requested language, translating what they quote, in
-small requests (``MLENS_LLM_HYBRID_BATCH_ITEMS`` lines each, ``max_tokens`` bounded by what
-the lines need), at most ``MLENS_LLM_HYBRID_MAX_ITEMS`` lines a summary, so that a small local
-model answers a day in seconds.
+small requests (``MLENS_LLM_HYBRID_BATCH_ITEMS`` lines each, one by default: a small model
+given five numbered lines answers them shifted; ``max_tokens`` bounded by what the lines
+need), at most ``MLENS_LLM_HYBRID_MAX_ITEMS`` lines a summary, so that a small local model
+answers a day in seconds. The request's shape is ``llm.rewrites``'.
 
 A rewrite replaces its line only when the grounding check accepts it
 (``llm.grounding.rewrite_problem``): it names no number, time, @handle, host or
@@ -53,13 +54,14 @@ from toolkit.summarize.llm.engine import fallback_reason
 from toolkit.summarize.llm.grounding import Echo, Evidence, Grounding, Window, rewrite_problem
 from toolkit.summarize.llm.messages import estimate_tokens
 from toolkit.summarize.llm.plaintext import without_loops
-from toolkit.summarize.llm.prompts import (
-    PROMPT_VERSION,
-    REWRITE_SYSTEM,
+from toolkit.summarize.llm.prompts import PROMPT_VERSION
+from toolkit.summarize.llm.pseudonyms import Pseudonyms, known_people
+from toolkit.summarize.llm.rewrites import (
+    quoted_language,
+    rewrite_echoes,
     rewrite_prompt,
     rewrite_schema,
 )
-from toolkit.summarize.llm.pseudonyms import Pseudonyms, known_people
 from toolkit.summarize.period_wording import split_sentences
 from toolkit.summarize.personal import marks_for, mask
 
@@ -181,12 +183,16 @@ class Rewriter:
             if settings.llm.pseudonymise
             else None
         )
-        self.echo = Echo([REWRITE_SYSTEM])
+        self.echo = Echo(rewrite_echoes(self.language))
         self.marks = marks_for(self.language)
         self.counts = Grounding()
 
     def _room(self, texts: Sequence[str]) -> int:
-        need = sum(max(MIN_LINE_TOKENS, int(estimate_tokens(t) * LINE_ROOM)) for t in texts)
+        rate = self.client.letters_per_token
+        need = sum(
+            max(MIN_LINE_TOKENS, int(estimate_tokens(t, letters_per_token=rate) * LINE_ROOM))
+            for t in texts
+        )
         return min(self.settings.llm.max_tokens, need + 16)
 
     def batch(self, lines: Sequence[Line]) -> None:
@@ -201,7 +207,7 @@ class Rewriter:
         schema = rewrite_schema(len(sent))
         try:
             answer = self.client.complete_json(
-                rewrite_prompt(sent, self.language),
+                rewrite_prompt(sent, self.language, quoted=quoted_language(sent, self.language)),
                 schema=schema,
                 name="rewrite",
                 grammar_schema=schema,

@@ -20,9 +20,12 @@ from summary_data import START, in_period
 
 from toolkit.embeddings import Embedder
 from toolkit.errors import UpstreamError
+from toolkit.lang import pack
 from toolkit.models import Summary
 from toolkit.store import SQLiteStore
 from toolkit.summarize.hybrid import _lines, split_links, with_links
+from toolkit.summarize.llm.grounding import untranslated_quote
+from toolkit.summarize.llm.messages import estimate_tokens
 from toolkit.summarize.pipeline import summarize_period
 
 pytestmark = pytest.mark.usefixtures("summary_sources")
@@ -129,6 +132,37 @@ def test_faithful_rewrites_replace_the_lines_in_small_requests(
         assert request["max_tokens"] <= 500
         # Links are put back in code, never sent.
         assert "https://" not in request["messages"][-1]["content"]
+
+
+@pytest.mark.parametrize(("ref", "quoted"), [(RU, "ru"), (TEAM, "en")])
+def test_each_line_is_one_request_with_an_example_in_the_language(
+    llm: FakeLLM, store: SQLiteStore, embedder: Embedder, ref: str, quoted: str
+) -> None:
+    """The shape a 135M model follows: one line a request (the default), one short
+    instruction, a few-shot turn in the requested language, max_tokens tight."""
+    llm.handler = rewriting(unquoted)
+    hybrid(llm, store, embedder, ref=ref, language="en", llm_hybrid_max_items=4)
+    assert 1 <= len(llm.requests) <= 4
+    english = pack("en")
+    across = 0
+    for request in llm.requests:
+        chat = request["messages"]
+        assert [m["role"] for m in chat] == ["system", "user", "assistant", "user"]
+        assert len(chat[0]["content"]) < 300  # one short instruction
+        line = sent_lines(request)
+        assert len(line) == 1
+        example, answer = chat[1]["content"], json.loads(chat[2]["content"])["1"]
+        if untranslated_quote(line[0], "en") is not None:
+            # A line quoting Russian: the example quotes Russian, its answer translates.
+            assert pack(quoted).say("rewrite_quote") in example
+            assert english.quote(english.say("rewrite_quote")) in answer
+            across += 1
+        else:  # a line in English: the example retells its quotation
+            assert english.quote(english.say("rewrite_quote")) in example
+            assert answer == english.say("rewrite_told", who="Ann K.")
+        assert request["max_tokens"] <= 2 * estimate_tokens(line[0]) + 16 + 24
+        assert request["temperature"] == 0
+    assert (across > 0) == (quoted != "en")
 
 
 @pytest.mark.slow

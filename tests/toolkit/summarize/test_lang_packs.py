@@ -173,6 +173,22 @@ def test_no_sentence_ends_after_an_abbreviation_or_an_initial(text: str) -> None
     assert len(split_sentences(text)) == 2, split_sentences(text)
 
 
+@pytest.mark.parametrize("code", CODES)
+def test_no_sentence_ends_inside_a_quotation(code: str) -> None:
+    # "…? / …" inside one quotation was sent to the model as two lines (issue 42).
+    book = pack(code)
+    said = f"Ann asks: {book.quote('Are you coming? I wait here.')} Then she left."
+    assert split_sentences(said) == [
+        f"Ann asks: {book.quote('Are you coming? I wait here.')} ",
+        "Then she left.",
+    ]
+    straight = 'Bob: "Ready? Go." Fine. Then "ok." Done.'
+    assert len(split_sentences(straight)) == 4, split_sentences(straight)
+    # A mark that never closes ends its quotation at the next boundary, as before.
+    unclosed = f"Ann writes: {book.open_quote}really? yes. More here."
+    assert len(split_sentences(unclosed)) == 3, split_sentences(unclosed)
+
+
 @pytest.mark.parametrize(
     ("code", "proposal", "agreement", "refusal", "plan"),
     [

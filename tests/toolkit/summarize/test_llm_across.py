@@ -19,7 +19,13 @@ from toolkit.models import Message
 from toolkit.store import SQLiteStore
 from toolkit.summarize.llm import meaning
 from toolkit.summarize.llm.answer import LLMItem
-from toolkit.summarize.llm.grounding import Window, item_problem, rewrite_problem, summary_problem
+from toolkit.summarize.llm.grounding import (
+    Evidence,
+    Window,
+    item_problem,
+    rewrite_problem,
+    summary_problem,
+)
 from toolkit.summarize.pipeline import summarize_period
 
 T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
@@ -168,6 +174,34 @@ def test_a_faithful_translating_rewrite_is_kept(
 ) -> None:
     window = Window(RU)
     assert rewrite_problem(rewrite, original, window.of(ids), "en", window=window) is None
+
+
+@pytest.mark.parametrize(
+    ("original", "rewrite", "reason"),
+    [
+        (  # what the bundled 135M model wrote of a demo line (issue 42)
+            "Pia N. says Kai H. has to work with the authorities.",
+            "Pia N. says Kai H. is not allowed to work with the authorities.",
+            "added negation",
+        ),
+        (  # a line retold, then a story of the model's own
+            "Pia N. thinks that the hero forgot the danger.",
+            "Pia N. thinks that the hero forgot the danger. The people help him now.",
+            "more sentences",
+        ),
+        ("Ugo H. asks “is it a human?”", "Ugo H. asks if it is a human.", None),
+        (
+            "Ann asks: «Ты придёшь? Я жду здесь.»",
+            "Ann asks if you are coming. She waits here.",
+            None,
+        ),
+    ],
+)
+def test_a_rewrite_adds_no_negation_and_no_sentence(
+    original: str, rewrite: str, reason: str | None
+) -> None:
+    problem = rewrite_problem(rewrite, original, Evidence(), "en")
+    assert problem == reason
 
 
 def test_names_are_found_across_scripts_and_spellings() -> None:

@@ -14,6 +14,8 @@ from toolkit.lang.names import LANGUAGES, language_name, normalise_language
 from toolkit.models import Message, SourceKind
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.llm import prompts
+from toolkit.summarize.llm.budget import FRAMING_TOKENS, chat_tokens, letters_per_token
+from toolkit.summarize.llm.client import LLMClient
 from toolkit.summarize.llm.messages import (
     chunk_messages,
     estimate_tokens,
@@ -198,6 +200,35 @@ def test_estimate_tokens_prices_letters_digits_and_marks() -> None:
     # one word, 12 digits, 6 marks (= " - - : ")
     assert estimate_tokens('time="2026-10-15 00:19"') == 1 + 12 + 6
     assert estimate_tokens("   \n\t") == 0
+
+
+@pytest.mark.parametrize(
+    ("model", "rate"),
+    [
+        ("SmolLM2-135M-Instruct", 1.0),
+        ("some-unknown-model", 1.0),
+        ("gpt-4o-mini", 3.0),
+        ("o3-mini", 3.0),
+        ("meta-llama/Meta-Llama-3.1-8B-Instruct", 2.5),
+        ("llama3.2:3b", 2.5),
+        ("qwen2.5:7b-instruct", 2.5),
+        ("gemma3:270m", 3.0),
+        ("gpt-4-turbo", 2.0),
+        ("llama2:7b", 1.0),
+    ],
+)
+def test_cyrillic_is_priced_by_the_models_vocabulary(model: str, rate: float) -> None:
+    """A large vocabulary spends a token on 2-4 Cyrillic letters: one a letter counted a
+    Russian window 2.7 times too large for it (issue 42)."""
+    assert letters_per_token(model) == rate
+    assert letters_per_token(model, 1.5) == 1.5  # MLENS_LLM_LETTERS_PER_TOKEN wins
+    assert estimate_tokens("я" * 300, letters_per_token=rate) == round(300 / rate)
+    assert estimate_tokens("a" * 400, letters_per_token=rate) == 100  # Latin as ever
+    text = "Встречаемся в 9:30 у вокзала"
+    assert chat_tokens([{"role": "user", "content": text}], letters_per_token=rate) == (
+        estimate_tokens(text, letters_per_token=rate) + FRAMING_TOKENS
+    )
+    assert LLMClient(base_url="http://127.0.0.1:9/v1", model=model).letters_per_token == rate
 
 
 @pytest.mark.llm_local

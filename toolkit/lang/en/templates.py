@@ -100,4 +100,7 @@ TEMPLATES: dict[str, str] = {
     "span_years": "{start} to {end}",
     "mark_email": "[e-mail]",
     "mark_phone": "[phone]",
+    # the model's example of one rewrite (the hybrid engine's few-shot turn)
+    "rewrite_quote": "we meet at 9:30 by the station",
+    "rewrite_told": "{who} says they meet at 9:30 by the station.",
 }

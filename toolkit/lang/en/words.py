@@ -104,7 +104,9 @@ WHEN = (
 
 HEDGE = (
     r"\b(?:i think|i thought|i guess|i believe|i suppose|i assume|i hope|maybe|might|perhaps|"
-    r"probably|possibly|not sure|unsure|if|unless|whether|not|never|no longer|\w+n'?t|"
+    r"probably|possibly|not sure|unsure|if|unless|whether|not|never|no longer|\w+n['’]t|"
+    # "dont", "cant" without the apostrophe; a bare "\w+nt" would hedge "went", "rent", "important"
+    r"(?:do|does|did|is|are|was|were|have|has|had|ca|could|would|should|wo|must|need)nt|"
     r"hopefully|seems?|apparently|supposedly|would|could|should|but|though|although|"
     r"pending|tentative(?:ly)?|yet|(?:those|everyone|anyone|all) who)\b"
 )

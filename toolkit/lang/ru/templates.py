@@ -95,4 +95,7 @@ TEMPLATES: dict[str, str] = {
     "span_years": "с {start} по {end} год",
     "mark_email": "[адрес почты]",
     "mark_phone": "[телефон]",
+    # the model's example of one rewrite (the hybrid engine's few-shot turn)
+    "rewrite_quote": "встречаемся в 9:30 у вокзала",
+    "rewrite_told": "{who} пишет, что они встречаются в 9:30 у вокзала.",
 }

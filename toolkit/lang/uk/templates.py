@@ -96,4 +96,7 @@ TEMPLATES: dict[str, str] = {
     "span_years": "з {start} до {end} року",
     "mark_email": "[адреса пошти]",
     "mark_phone": "[телефон]",
+    # the model's example of one rewrite (the hybrid engine's few-shot turn)
+    "rewrite_quote": "зустрічаємося о 9:30 біля вокзалу",
+    "rewrite_told": "{who} пише, що вони зустрічаються о 9:30 біля вокзалу.",
 }

@@ -32,6 +32,37 @@ from toolkit.summarize.llm.messages import estimate_tokens
 FRAMING_TOKENS = 100
 """Tokens of a request's chat framing (roles, template tokens), beside its contents."""
 
+VOCABULARIES: tuple[tuple[str, float], ...] = (
+    ("smollm", 1.0),
+    ("gpt-4o", 3.0),
+    ("gpt-4.1", 3.0),
+    ("gpt-5", 3.0),
+    ("gemma", 3.0),
+    ("llama-3", 2.5),
+    ("llama3", 2.5),
+    ("qwen", 2.5),
+    ("mistral-nemo", 2.5),
+    ("gpt-4", 2.0),
+    ("gpt-3.5", 2.0),
+)
+"""Letters outside ASCII (Cyrillic …) per token, leaning low (the estimate stays high), by
+a part of the model's name (the o-series by its start), the first that matches: a 49k
+English vocabulary (SmolLM2) spends a token on each Cyrillic letter (measured: 48 tokens
+for 52 estimated on a Russian sentence), the 100k–256k vocabularies of later families one
+on 2–4. Other models: one a letter, as before (too high costs room; too low, a chunk
+the endpoint refuses as larger than its context, which is then split in two)."""
+
+
+def letters_per_token(model: str, configured: float | None = None) -> float:
+    """The non-ASCII letters per token of ``model`` (``configured``:
+    ``MLENS_LLM_LETTERS_PER_TOKEN``, when set, wins); 1.0 for a family not known."""
+    if configured is not None:
+        return configured
+    name = model.casefold().rsplit("/", 1)[-1]
+    if name.startswith(("o1", "o3", "o4")):  # OpenAI's reasoning models: o200k_base
+        return 3.0
+    return next((rate for part, rate in VOCABULARIES if part in name), 1.0)
+
 
 class PromptBudgetSpent(UpstreamError):
     """A request of the summary would pass its prompt-token budget, so it was not sent."""
@@ -39,9 +70,13 @@ class PromptBudgetSpent(UpstreamError):
     title = "LLM prompt budget spent"
 
 
-def chat_tokens(chat: Sequence[dict[str, str]]) -> int:
-    """The estimated prompt tokens of one request's chat."""
-    return sum(estimate_tokens(m.get("content") or "") for m in chat) + FRAMING_TOKENS
+def chat_tokens(chat: Sequence[dict[str, str]], *, letters_per_token: float = 1.0) -> int:
+    """The estimated prompt tokens of one request's chat (``letters_per_token``: the
+    endpoint's, ``letters_per_token()``)."""
+    rate = letters_per_token
+    return sum(estimate_tokens(m.get("content") or "", letters_per_token=rate) for m in chat) + (
+        FRAMING_TOKENS
+    )
 
 
 class PromptBudget:

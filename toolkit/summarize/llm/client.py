@@ -228,6 +228,7 @@ class LLMClient:
         max_retries: int = 2,
         max_tokens: int = DEFAULT_MAX_TOKENS,
         max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
+        letters_per_token: float | None = None,
     ) -> None:
         """Build the client; nothing is sent until the first request.
 
@@ -239,12 +240,16 @@ class LLMClient:
             max_retries: retries of failed requests (timeouts, 429, 5xx), within the deadline.
             max_tokens: the answer's token bound, sent with every request.
             max_answer_bytes: the largest response body read.
+            letters_per_token: non-ASCII letters per token of the model's vocabulary, for
+                the estimates of prompts and answers (``None``: by the model's family,
+                ``budget.letters_per_token``).
         """
         self.model = model
         self.base_url = base_url
         self.timeout = timeout
         self.max_retries = max_retries
         self.max_tokens = max_tokens
+        self.letters_per_token = budget.letters_per_token(model, letters_per_token)
         # Local servers (Ollama, llama.cpp) want no key, but the client insists on one.
         # Retries are ours (``_create``), so that they stop at the deadline.
         self._client = openai.OpenAI(
@@ -349,7 +354,9 @@ class LLMClient:
         attempt = 0
         formatted = request.get("response_format") is not openai.NOT_GIVEN
         spend = budget.current()
-        cost = budget.chat_tokens(request.get("messages") or [])
+        cost = budget.chat_tokens(
+            request.get("messages") or [], letters_per_token=self.letters_per_token
+        )
         while True:
             left = deadline.remaining()
             if left is not None and left <= 0:
@@ -383,7 +390,15 @@ class LLMClient:
                 attempt += 1
 
 
-_FROM_SETTINGS = ("base_url", "model", "timeout", "max_retries", "max_tokens", "max_answer_bytes")
+_FROM_SETTINGS = (
+    "base_url",
+    "model",
+    "timeout",
+    "max_retries",
+    "max_tokens",
+    "max_answer_bytes",
+    "letters_per_token",
+)
 """The client's arguments that are fields of the settings' ``llm`` section."""
 
 

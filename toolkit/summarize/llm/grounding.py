@@ -621,7 +621,8 @@ def rewrite_problem(
     The rewrite may name no number, time, handle or host that the line (``original``)
     and its messages (``evidence``) do not hold, no participant (``names``) the line
     does not name, and it must be in ``language``, its quotations translated. It keeps
-    every name, place, number and negation of its line, in any script. With
+    every name, place, number and negation of its line, in any script, and adds no
+    negation or hedge and no sentence the line has not (``hedges``, ``_sentences_said``). With
     ``window`` (its participants and ``Meaning``), a rewrite of a line that quotes
     another script must mean what the line or its messages say
     (``meaning.REWRITE_FLOOR``): a quotation replaced by a new claim is rejected.
@@ -658,6 +659,11 @@ def rewrite_problem(
     )
     if meaning.hedged(quoted) and not meaning.hedged(rewrite):
         return "lost negation"  # «мы не поедем» told as "they are going"
+    # A question retold takes "if" or "whether", a hedge of its own: one per question.
+    if meaning.hedges(rewrite) > meaning.hedges(original) + original.count("?"):
+        return "added negation"  # "has to work with them" told as "is not allowed to"
+    if len(split_sentences(rewrite.strip())) > _sentences_said(original):
+        return "more sentences"  # a line retold, then a story of the model's own
     numbers = {v for n in _numbers(rewrite) for r in n for v in r}
     for number in _numbers(original):  # "keep every number"
         if not any(r <= numbers for r in number):
@@ -684,6 +690,13 @@ def rewrite_problem(
         if score < meaning.REWRITE_FLOOR:
             return f"unsupported meaning ({score:.2f})"
     return None
+
+
+def _sentences_said(line: str) -> int:
+    """The sentences a rewrite of ``line`` may have: the line's, each sentence of its
+    quotations counted (a quotation retold may become sentences of their own)."""
+    unquoted = re.sub(r"[«»“”„\"]", " ", line)
+    return max(1, len(split_sentences(" ".join(unquoted.split()))))
 
 
 def _across(original: str, language: str) -> bool:

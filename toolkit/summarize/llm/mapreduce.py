@@ -194,10 +194,11 @@ def _partials_text(parts: Sequence[LLMSummary]) -> str:
     return "\n".join(_partial_line(i, p) for i, p in enumerate(parts, 1))
 
 
-def bounded_partial(part: LLMSummary, tokens: int) -> LLMSummary:
+def bounded_partial(part: LLMSummary, tokens: int, *, letters_per_token: float = 1.0) -> LLMSummary:
     """``part`` cut to ``tokens`` estimated tokens as a merge reads it: its last sections
     go first, then its summary is cut."""
-    while estimate_tokens(_partial_line(999, part)) > tokens:
+    rate = letters_per_token
+    while estimate_tokens(_partial_line(999, part), letters_per_token=rate) > tokens:
         if part.sections:
             part = part.model_copy(update={"sections": part.sections[:-1]})
             continue
@@ -251,13 +252,18 @@ class MapReduce:
         self.max_prompt_tokens = max_prompt_tokens
 
     def _budget(self, system: str) -> int:
-        return max(MIN_CHUNK_TOKENS, self.chunk_tokens - estimate_tokens(system) - FRAMING_TOKENS)
+        system_tokens = estimate_tokens(system, letters_per_token=self.client.letters_per_token)
+        return max(MIN_CHUNK_TOKENS, self.chunk_tokens - system_tokens - FRAMING_TOKENS)
 
     def chunks(self, messages: Sequence[Message], ctx: SummaryContext) -> list[list[Message]]:
         """The chunks this engine splits ``messages`` into for ``ctx``."""
         budget = self._budget(system_prompt(ctx) + source_data(ctx))
         return chunk_messages(
-            messages, budget, with_time=ctx.family == "period", topics=dict(ctx.topics)
+            messages,
+            budget,
+            with_time=ctx.family == "period",
+            topics=dict(ctx.topics),
+            letters_per_token=self.client.letters_per_token,
         )
 
     def _run(self, calls: Sequence[Callable[[], T]]) -> list[T]:
@@ -299,11 +305,12 @@ class MapReduce:
         system = system_prompt(ctx, merge=True)
         limit = self._budget(system + source_data(ctx))
         room = self._partial_room()
-        parts = [bounded_partial(p, room) for p in parts]
+        rate = self.client.letters_per_token
+        parts = [bounded_partial(p, room, letters_per_token=rate) for p in parts]
         while True:
             groups: list[list[LLMSummary]] = [[]]
             for part in parts:
-                size = estimate_tokens(_partials_text([*groups[-1], part]))
+                size = estimate_tokens(_partials_text([*groups[-1], part]), letters_per_token=rate)
                 # At least two partials per group, so every round shrinks the list.
                 if len(groups[-1]) >= 2 and size > limit:
                     groups.append([])
@@ -323,7 +330,8 @@ class MapReduce:
             answers = self._map(chats, shown, max_tokens=None if len(chats) == 1 else room_tokens)
             if len(answers) == 1:
                 return answers[0]
-            parts = [bounded_partial(answer, room) for answer, _ in answers]
+            rate = self.client.letters_per_token
+            parts = [bounded_partial(a, room, letters_per_token=rate) for a, _ in answers]
 
     def summarize(
         self, messages: Sequence[Message], ctx: SummaryContext, *, known: Known | None = None
@@ -400,8 +408,10 @@ class MapReduce:
         if not chunks:
             return 0
         parts = len(chunks)
+        rate = self.client.letters_per_token
         total = sum(
-            chat_tokens(self._chunk_chat(chunk, ctx, i, parts)) for i, chunk in enumerate(chunks, 1)
+            chat_tokens(self._chunk_chat(chunk, ctx, i, parts), letters_per_token=rate)
+            for i, chunk in enumerate(chunks, 1)
         )
         return total + (self._merge_tokens(parts, ctx) if parts > 1 else 0)
 
@@ -413,7 +423,8 @@ class MapReduce:
             [
                 {"role": "system", "content": system},
                 {"role": "user", "content": merge_prompt("", ctx)},
-            ]
+            ],
+            letters_per_token=self.client.letters_per_token,
         )
         limit = self._budget(system + source_data(ctx))
         each = self._partial_room() + 1  # and its line break

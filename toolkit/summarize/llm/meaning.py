@@ -171,6 +171,12 @@ def hedged(text: str) -> bool:
     return any(p.cue.hedge.search(text) for p in packs())
 
 
+def hedges(text: str) -> int:
+    """How many negations and hedges ``text`` holds (the most any one pack finds: a
+    translation counts as its original, «не» matching both Russian and Ukrainian)."""
+    return max((len(p.cue.hedge.findall(text)) for p in packs()), default=0)
+
+
 class Meaning:
     """Similarity by meaning across languages (the bundled multilingual e5-small),
     embedding each text once."""

@@ -38,13 +38,17 @@ TIME_STEP = timedelta(minutes=5)
 _PIECES = re.compile(r"[^\W\d_]+|\d|[^\w\s]|_")
 
 
-def estimate_tokens(text: str) -> int:
-    """A conservative token estimate: Latin letter runs / 4, other letters, digits and
-    punctuation marks one each; whitespace is free (tokens carry their leading space)."""
+def estimate_tokens(text: str, *, letters_per_token: float = 1.0) -> int:
+    """A conservative token estimate: Latin letter runs / 4, runs of other letters (Cyrillic
+    …) / ``letters_per_token`` (one each for a small English vocabulary such as SmolLM2's;
+    ``budget.letters_per_token`` gives a model family's), digits and punctuation marks one
+    each; whitespace is free (tokens carry their leading space)."""
     total = 0
     for piece in _PIECES.findall(text):
         if piece.isalpha() and piece.isascii():
             total += math.ceil(len(piece) / 4)
+        elif piece.isalpha():
+            total += math.ceil(len(piece) / letters_per_token)
         else:
             total += len(piece)
     return total
@@ -117,6 +121,7 @@ def chunk_messages(
     *,
     with_time: bool,
     topics: Mapping[int, str] | None = None,
+    letters_per_token: float = 1.0,
 ) -> list[list[Message]]:
     """Split messages, in order, into chunks whose rendered size fits ``budget_tokens``.
 
@@ -128,6 +133,7 @@ def chunk_messages(
         budget_tokens: the estimated token budget of one chunk's messages.
         with_time: whether the rendering includes times (affects the size).
         topics: a forum's topic titles by id (rendered too, so they count).
+        letters_per_token: the endpoint's, for letters outside ASCII (``estimate_tokens``).
 
     Returns:
         The chunks, in order; an empty list for no messages.
@@ -137,12 +143,16 @@ def chunk_messages(
     used = 0
     written: datetime | None = None  # the last time written in the current chunk
     for message in messages:
-        cost = _cost(message, with_time=with_time, topics=topics, previous=written)
+        cost = _cost(
+            message, with_time=with_time, topics=topics, previous=written, rate=letters_per_token
+        )
         if current and used + cost > budget_tokens:
             chunks.append(current)
             # The first message of a chunk carries its full time: priced again.
             current, used, written = [], 0, None
-            cost = _cost(message, with_time=with_time, topics=topics, previous=None)
+            cost = _cost(
+                message, with_time=with_time, topics=topics, previous=None, rate=letters_per_token
+            )
         if time_text(message.posted_at, written) is not None:
             written = message.posted_at
         current.append(message)
@@ -158,9 +168,10 @@ def _cost(
     with_time: bool,
     topics: Mapping[int, str] | None,
     previous: datetime | None,
+    rate: float = 1.0,
 ) -> int:
     rendered = render_message(message, with_time=with_time, topics=topics, previous=previous)
-    return estimate_tokens(rendered) + _ELEMENT_OVERHEAD_TOKENS
+    return estimate_tokens(rendered, letters_per_token=rate) + _ELEMENT_OVERHEAD_TOKENS
 
 
 def render_chunk(

@@ -238,9 +238,19 @@ def _chat(client: TestClient) -> Any:
 def test_llm_engine_answers_any_language_with_its_header(
     llm_client: TestClient, llm: FakeLLM
 ) -> None:
-    sections = [("Release", "Das Team gibt Release 2.4 am Donnerstag frei.", ["12", "777"])]
-    sections += [("Freigabe", "Das Team gibt Release 2.4 am Donnerstag frei.", ["12"])]
-    llm.push(Reply(content=summary_json("Das Team hat 2.4 freigegeben.", sections, ["12"])))
+    sections = [
+        ("Release", "Das Team bringt Release 2.4 am Donnerstag in Produktion.", ["12", "777"])
+    ]
+    sections += [("Freigabe", "Das Team bringt Release 2.4 am Donnerstag in Produktion.", ["12"])]
+    llm.push(
+        Reply(
+            content=summary_json(
+                "Das Team bringt Release 2.4 am Donnerstag nach dem Backfill in Produktion.",
+                sections,
+                ["12"],
+            )
+        )
+    )
     response = _chat(llm_client)
     assert response.status_code == 200
     assert response.headers["x-summary-engine"] == "llm"

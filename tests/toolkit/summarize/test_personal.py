@@ -160,14 +160,18 @@ def neighbours() -> Iterator[SQLiteStore]:
     store.close()
 
 
-@pytest.mark.parametrize("language", ["ru", "de"])
+# Asked in the chat's language: an answer in Russian to a German request is now dropped for
+# its language before masking matters (tests/toolkit/summarize/test_llm_across.py).
+@pytest.mark.parametrize("language", ["ru"])
 def test_the_llm_engines_answer_is_masked_before_it_leaves(
     neighbours: SQLiteStore, embedder: Embedder, language: str
 ) -> None:
-    echoed = "Иван: 8 (916) 123-45-67, ivan.petrov@mail.ru; Вера: +7 916 765-43-21."
+    # Иван's number is in message 2 and Вера's in 4: the answer cites both (a line naming
+    # what its cited messages do not say is dropped as ungrounded).
+    echoed = "Звоните Ивану: 8 (916) 123-45-67, ivan.petrov@mail.ru; Вера: +7 916 765-43-21."
     with FakeLLM() as llm:
         llm.handler = lambda _: Reply(
-            content=summary_json(echoed, [("Сантехник", echoed, ["2"])], ["2"])
+            content=summary_json(echoed, [("Сантехник", echoed, ["2", "4"])], ["2", "4"])
         )
         settings = llm_settings(llm, summary_engine="llm")
         period = in_period("@neighbours", T0, T0 + timedelta(hours=1), language, use_cache=False)
@@ -180,8 +184,10 @@ def test_the_llm_engines_answer_is_masked_before_it_leaves(
         assert answer.engine == "llm"
         text = _all(answer)
         assert not _SECRETS.search(text), text
-        assert answer.summary.startswith(f"Иван: {marks.phone}, {marks.email}; Вера: {marks.phone}")
-        assert answer.sections[0].body.startswith(f"— Иван: {marks.phone}")
+        assert answer.summary.startswith(
+            f"Звоните Ивану: {marks.phone}, {marks.email}; Вера: {marks.phone}"
+        )
+        assert answer.sections[0].body.startswith(f"— Звоните Ивану: {marks.phone}")
 
 
 @pytest.mark.parametrize(

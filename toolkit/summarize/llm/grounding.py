@@ -443,7 +443,9 @@ def item_problem(
         if new is not None:
             return f"unsupported ({new} of its content words are in no message it cites)"
     else:
-        across = across_languages(item.text, evidence.texts, window.texts(ids), window)
+        across = across_languages(
+            item.text, evidence.texts, window.texts(ids), window, language=language
+        )
         if across is not None:
             return across
     if kind is not None and (function := function_problem(kind, cited)) is not None:
@@ -504,10 +506,16 @@ def across_languages(
     window: Window,
     *,
     floor: float = meaning.SUPPORT_FLOOR,
+    language: str | None = None,
 ) -> str | None:
     """Why a line in one language is not held by messages in another (``meaning``): a
     name or place that no word of ``sources`` spells in any script, or a meaning
-    further than ``floor`` from every one of ``passages``; else ``None``."""
+    further than ``floor`` from every one of ``passages``; else ``None``. The meaning
+    and name checks are judged only where they were measured (``meaning.calibrated``:
+    the languages with a pack; German capitalises every noun); a line in another
+    language is held by its numbers, times, handles and hosts."""
+    if language is not None and not meaning.calibrated(language):
+        return None
     name = meaning.unknown_name(text, sources, window.participants)
     if name is not None:
         return f"ungrounded name {name}"
@@ -564,7 +572,7 @@ def summary_problem(
     if wrong_language(text, language, names=window.names, quotes=False):
         return "language"
     everyone = list(window.messages.values())
-    if everyone and not in_language(everyone, language):
+    if everyone and meaning.calibrated(language) and not in_language(everyone, language):
         # Across languages each sentence must rest on some message by its names and
         # meaning (the window's first ``MAX_PASSAGES``: a larger one by names only).
         ids = list(window.messages)

@@ -208,3 +208,12 @@ class Meaning:
             return 0.0
         query = np.asarray(self._model().embed_queries([line])[0])
         return float(np.max(self._embed(texts) @ query))
+
+
+def calibrated(language: str) -> bool:
+    """Whether the meaning floors were measured for lines in ``language``: the languages
+    with a pack (``toolkit.lang.CODES``; the pairs of ``toolkit.evaluate.grounding``). A
+    faithful German line scored under them, so elsewhere names, numbers and hosts hold it."""
+    from toolkit.lang import CODES
+
+    return language in CODES

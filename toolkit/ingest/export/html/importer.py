@@ -166,6 +166,10 @@ class _ChatRun:
     unread: int = 0
     lost: list[str] = field(default_factory=list)
     """What of the chat's pages could not be read, page by page, for the report."""
+    decoded: dict[str, list[str]] = field(default_factory=dict)
+    """Pages not in UTF-8, by how they were decoded (``windows-1251 (by its …)``)."""
+    undecodable: list[str] = field(default_factory=list)
+    """Pages with bytes their charset cannot decode, named (warnings)."""
 
     def count(self, page: str) -> None:
         """Take the tally of the page just read (``page``: its name)."""
@@ -174,6 +178,11 @@ class _ChatRun:
         self.unread += tally.unread_count
         self.lost.extend(f"{page}: {u.describe()} could not be read" for u in tally.unread)
         self.lost.extend(f"{page}: the parser stopped at {p}" for p in tally.problems)
+        decoding = self.state.decoding
+        if decoding.label is not None:
+            self.decoded.setdefault(decoding.label, []).append(page)
+        if (bad := decoding.describe()) is not None:
+            self.undecodable.append(f"{page}: {bad}")
 
 
 def _infer_type(run: _ChatRun, chat: HtmlChat, handle: str | None) -> tuple[str, str | None]:
@@ -199,6 +208,9 @@ def _notes(run: _ChatRun, key: str, how: str | None) -> list[str]:
         )
     if how is not None:
         out.append(f"{key}: {how}")
+    for label, pages in run.decoded.items():
+        names = ", ".join(pages[:5]) + (f" and {len(pages) - 5} more" if len(pages) > 5 else "")
+        out.append(f"{key}: {names} not in UTF-8: decoded as {label}")
     if state.service_times:
         out.append(
             f"{state.service_times} service message(s) of {key} carry no time in an HTML "
@@ -253,7 +265,7 @@ def _read_chat(
         run.seen,
         {SKIP_SEPARATOR: run.state.separators, SKIP_UNREAD: run.unread},
         run.lost,
-        _missing_pages(chat),
+        (*_missing_pages(chat), *run.undecodable),
     )
     chat_type, how = _infer_type(run, chat, target.handle)
     run.header.type = chat_type

@@ -1,7 +1,9 @@
 """A ``.zip`` of a Telegram Desktop export, read in place (no unpacking by hand).
 
 The archive is checked whole before anything is read: its members must stay inside it
-(no absolute path, no ``..``), be no symbolic links, not be encrypted, and add up to at
+(no absolute path, no ``..``), be no symbolic links, not be encrypted, have a name no
+other member has (``a/messages.html`` twice, or as ``a//messages.html``: which one is
+the export's cannot be told, and a dict keeps the last in silence), and add up to at
 most ``MAX_TOTAL_BYTES`` unpacked, each compressed at most ``MAX_RATIO`` to one (a zip
 bomb is refused before one byte is inflated). Python's ``zipfile`` stops each member at
 the size its header declares and checks its CRC, so a header that lies cannot inflate
@@ -39,17 +41,23 @@ def check_archive(path: Path, archive: zipfile.ZipFile) -> list[zipfile.ZipInfo]
 
     Raises:
         InvalidRequest: a member outside the archive, a symbolic link, an encrypted
-            member, a compression ratio or total size beyond the limits.
+            member, two members of one name, a compression ratio or total size beyond
+            the limits.
     """
     members = archive.infolist()
     if len(members) > MAX_MEMBERS:
         raise _refuse(path, f"the archive holds more than {MAX_MEMBERS:,} files")
     total = 0
+    names: set[PurePosixPath] = set()
     for info in members:
         name = info.filename
         pure = PurePosixPath(name.replace("\\", "/"))
         if pure.is_absolute() or ".." in pure.parts or (pure.parts and ":" in pure.parts[0]):
             raise _refuse(path, f"the member {name!r} points outside the archive")
+        if not info.is_dir():
+            if pure in names:  # which of the two is the export's is anyone's guess
+                raise _refuse(path, f"it holds two members named {str(pure)!r}")
+            names.add(pure)
         if stat.S_ISLNK(info.external_attr >> 16):
             raise _refuse(path, f"the member {name!r} is a symbolic link")
         if info.flag_bits & 0x1:

@@ -104,10 +104,11 @@ class _Bounded:
         return chunk
 
 
-def account_types(listing: Opener | None) -> dict[str, str]:
+def account_types(listing: Opener | None, wanted: set[str]) -> dict[str, str]:
     """``chat_NNN`` → chat type from an account export's ``lists/chats.html``, streamed
-    (at most ``MAX_LISTING_BYTES`` of it)."""
-    if listing is None:
+    (at most ``MAX_LISTING_BYTES`` of it), for the chat folders ``wanted`` (those the
+    export holds: a listing of a million chats keeps no million entries)."""
+    if listing is None or not wanted:
         return {}
     out: dict[str, str] = {}
     with listing() as raw:
@@ -125,7 +126,7 @@ def account_types(listing: Opener | None) -> dict[str, str]:
             for _, entry in events:
                 match = _CHAT_HREF.search(entry.get("href") or "")
                 info = entry.find(".//div[@class='pull_right info details']")
-                if match and info is not None:
+                if match and match.group(1) in wanted and info is not None:
                     kind = _ACCOUNT_TYPES.get("".join(info.itertext()).strip())
                     if kind is not None:
                         out[match.group(1)] = kind
@@ -155,10 +156,12 @@ def folder_chats(path: Path) -> list[HtmlChat]:
     chats_dir = path / "chats"
     listing = path / "lists" / "chats.html"
     found = listing.is_file() and _inside(listing, root)
-    types = account_types((lambda: listing.open("rb")) if found else None)
+    folders = sorted(chats_dir.iterdir()) if chats_dir.is_dir() else []
+    wanted = {f.name for f in folders}
+    types = account_types((lambda: listing.open("rb")) if found else None, wanted)
     chats = []
-    if chats_dir.is_dir():
-        for folder in sorted(chats_dir.iterdir()):
+    if folders:
+        for folder in folders:
             if folder.is_symlink():
                 where = "inside" if _inside(folder, root) else "out of"
                 line = f"chats/{folder.name} is a symbolic link ({where} the export folder)"
@@ -187,7 +190,8 @@ def archive_chats(
         if page_number(pure.name) is not None:
             folder = f"{pure.parent}/" if str(pure.parent) != "." else ""
             folders.setdefault(folder, []).append(Page(name, size, opener))
-    types = account_types(listing)
+    wanted = {m.group(1) for folder in folders if (m := _CHAT_DIR.search(folder))}
+    types = account_types(listing, wanted)
     chats = []
     for folder in sorted(folders):
         match = _CHAT_DIR.search(folder)

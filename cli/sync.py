@@ -58,3 +58,5 @@ def sync(
             f"{report.comments_result.unchanged} unchanged.",
             highlight=False,
         )
+    for line in report.notes:
+        console().print(literal(line, one_line=True), highlight=False, soft_wrap=True)

@@ -17,6 +17,7 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 
 from mcp_face.answers import cli_line
+from mcp_face.stdio import run_stdio
 from mcp_face.tools import READ_ONLY, TOOL_SCOPES, make_tools
 from toolkit.apikeys import check_scope
 from toolkit.errors import PermissionDenied, StoreError, ToolkitError
@@ -129,4 +130,4 @@ def build_server(workspace: Workspace, *, api_key: KeyOf | None = None) -> MCPSe
 
 def serve_stdio(workspace: Workspace) -> None:
     """Serve the tools over stdin/stdout until the client closes them."""
-    build_server(workspace).run("stdio")
+    run_stdio(build_server(workspace))  # answers requests the SDK's reader would drop

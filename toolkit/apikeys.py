@@ -20,10 +20,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolkit.errors import (
+    ApiKeyNotFound,
     AuthenticationError,
     InvalidRequest,
     PermissionDenied,
     StoreError,
+    quoted,
 )
 
 # The store is only named in signatures here: importing it would load numpy and the
@@ -48,6 +50,8 @@ KEY_PREFIX = "mlk"
 _KEY_RE = re.compile(r"^(mlk_[0-9a-f]{8})_([A-Za-z0-9_-]{32,128})$")
 _PREFIX_RE = re.compile(r"^mlk_[0-9a-f]{8}$")
 _MAX_NAME = 100
+MAX_KEY_ID = 2**63 - 1
+"""The largest id a key can have (a signed 64-bit integer, in SQLite and PostgreSQL)."""
 # last_used_at is bookkeeping, not an audit log: write it at most once a minute per key
 # so that a busy key does not turn every request into a write transaction.
 _TOUCH_INTERVAL = timedelta(minutes=1)
@@ -177,10 +181,14 @@ def revoke_api_key(store: KeyStore, id_or_prefix: str) -> ApiKeyRecord:
     """
     value = id_or_prefix.strip()
     value = key_prefix(value) or value
-    if not (value.isdigit() or _PREFIX_RE.match(value)):
+    digits = value.isascii() and value.isdigit()  # "²" and "٣" are digits to isdigit
+    if not (digits or _PREFIX_RE.match(value)):
         raise InvalidRequest(
-            f"{id_or_prefix!r} is neither a key id nor a key prefix (mlk_xxxxxxxx)", field="key"
+            f"{quoted(id_or_prefix)} is neither a key id nor a key prefix (mlk_xxxxxxxx)",
+            field="key",
         )
+    if digits and int(value) > MAX_KEY_ID:  # no store holds it, and none can take it
+        raise ApiKeyNotFound(f"no API key {quoted(value)}")
     return store.revoke_api_key(value)
 
 

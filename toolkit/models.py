@@ -340,6 +340,8 @@ class SyncReport:
     discussion: Source | None = None
     """The channel's discussion group, when comments were read into it."""
     comments_result: UpsertResult = field(default_factory=UpsertResult)
+    notes: tuple[str, ...] = ()
+    """What was changed on the way in (view or forward counts no message can have)."""
 
 
 @dataclass(frozen=True, slots=True)

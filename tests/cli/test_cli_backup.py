@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -73,3 +75,37 @@ def test_backup_then_restore_into_another_data_folder(
     assert "Restored 1 sources, 30 messages" in forced.stdout
     state.reset()
     assert _messages(cli_env / "other") == {7: 30}
+
+
+def test_backup_onto_the_stores_own_files_or_a_pipe_is_one_line(
+    cli_env: Path, runner: CliRunner
+) -> None:
+    _seed(cli_env / "data", 7, 5)
+    live = cli_env / "data" / "mlens.sqlite3"
+    for side in ("-wal", "-shm", "-journal"):
+        done = runner.invoke(app, ["backup", f"{live}{side}", "--force"])
+        assert done.exit_code == 1, done.output
+        _one_error_line(done.stderr, f"mlens.sqlite3{side})")
+    pipe = cli_env / "pipe"
+    os.mkfifo(pipe)
+    done = runner.invoke(app, ["backup", str(pipe), "--force"])
+    assert done.exit_code == 1
+    _one_error_line(done.stderr, "is a named pipe")
+    assert pipe.is_fifo()
+    state.reset()
+    assert _messages(cli_env / "data") == {7: 5}
+
+
+def test_restore_of_a_newer_schema_is_one_line(
+    cli_env: Path, runner: CliRunner, clean_env: pytest.MonkeyPatch
+) -> None:
+    _seed(cli_env / "data", 7, 5)
+    target = cli_env / "b.sqlite3"
+    assert runner.invoke(app, ["backup", str(target)]).exit_code == 0
+    with sqlite3.connect(target) as db:
+        db.execute("INSERT INTO _migrations VALUES ('m999_from_the_future', '2030')")
+    state.reset()
+    clean_env.setenv("MLENS_DATA_DIR", str(cli_env / "other"))
+    done = runner.invoke(app, ["restore", str(target)])
+    assert done.exit_code == 1
+    _one_error_line(done.stderr, "has a newer schema than this version knows (m999_from_the")

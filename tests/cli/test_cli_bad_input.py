@@ -80,3 +80,20 @@ def test_a_search_from_before_year_1_is_one_line(runner: CliRunner, channel: str
 
 def test_a_hostile_zone_is_one_line(runner: CliRunner, channel: str) -> None:
     _one_line(runner, ["timezone", channel, "z" * 5_000], "unknown time zone")
+
+
+def test_a_period_at_the_calendars_edge_in_the_sources_zone_is_one_line(
+    runner: CliRunner, channel: str
+) -> None:
+    """``0001-01-01Z`` is in year 0 at -05:00: the summary names its period in that zone."""
+    assert runner.invoke(app, ["timezone", channel, "--", "-05:00"]).exit_code == 0
+    line = _one_line(
+        runner,
+        ["summarize", channel, "--from", "0001-01-01T00:00:00Z", "--to", "2024-06-01"],
+        "out of range in the source's time zone -05:00",
+    )
+    assert "0001-01-01T00:00:00Z" in line
+
+
+def test_a_key_id_past_64_bits_is_one_line(runner: CliRunner, cli_env: Path) -> None:
+    _one_line(runner, ["keys", "revoke", "99999999999999999999999"], "no API key")

@@ -204,3 +204,21 @@ def test_malformed_refs_and_times_are_the_cli_line_and_log_no_error(
         assert error_text(call(tool, **arguments)) == str(raised.value), (tool, arguments)
     loud = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
     assert not loud, [r.getMessage() for r in loud]
+
+
+def test_a_period_at_the_calendars_edge_in_the_sources_zone_is_a_tool_error(
+    call: Call, workspace: Workspace, trip_chat: str
+) -> None:
+    """``0001-01-01Z`` is in year 0 at -05:00: the same line as the CLI's, no traceback."""
+    workspace.set_timezone(trip_chat, "-05:00")
+    result = call(
+        "summarize_period",
+        source_ref=trip_chat,
+        started_at="0001-01-01T00:00:00Z",
+        ended_at="2026-03-03",
+    )
+    assert result.is_error
+    assert error_text(result) == (
+        "started_at 0001-01-01T00:00:00Z is out of range in the source's time zone -05:00 "
+        "(years 1 to 9999); give a later start or an earlier end"
+    )

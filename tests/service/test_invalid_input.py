@@ -74,6 +74,20 @@ def test_summary_datetimes_out_of_range_are_422(
     assert field in fields_of(response)
 
 
+def test_a_period_at_the_calendars_edge_in_the_sources_zone_is_422(
+    client: TestClient, auth: Auth, sources: Any, store: Any
+) -> None:
+    """``0001-01-01Z`` is in year 0 at -05:00, the zone a summary names its period in."""
+    private = sources.private
+    store.upsert_source(
+        title=private.title, kind=private.kind, internal_id=private.internal_id, timezone="-05:00"
+    )
+    body = {**CHAT_BODY, "started_at": "0001-01-01T00:00:00Z"}
+    response = client.post(CHAT, json=body, headers=auth())
+    assert fields_of(response) == {"started_at"}
+    assert "time zone -05:00" in response.text
+
+
 def test_extreme_datetimes_inside_the_range_are_served(
     client: TestClient, auth: Auth, sources: Any
 ) -> None:

@@ -15,8 +15,10 @@
   self-contained file (no ``-wal`` beside it), synced and only then renamed to the
   target: a backup killed half-way leaves that folder, never a half file under the
   target's name, and the live store is only ever read.
-- **A restore** checks the backup, copies it to a temporary folder (opening a store
-  migrates it: the copy is migrated, never the backup) and copies that into the store
+- **A restore** copies the backup to a private folder beside the store (never beside
+  the backup, which may be on read-only media), checks the copy, refuses one written by
+  a newer version (``backup_guards.check_schema``; opening a store migrates it: the
+  copy is migrated, never the backup) and copies that into the store
   in one transaction (``copy_store``): all of it lands, or nothing. A store that holds
   anything (a source, an API key, a cached summary) is refused unless ``replace``,
   which empties it first, in the same transaction.
@@ -36,6 +38,7 @@ from urllib.parse import quote
 
 from toolkit.errors import ConfigError, InvalidRequest, StoreError, StoreFull, is_disk_full
 from toolkit.store.backends import open_location
+from toolkit.store.backup_guards import check_schema, check_target, read_backup, scratch_copy
 from toolkit.store.base import MessageStore
 from toolkit.store.copy import CopyReport, copy_store
 from toolkit.store.files import FILE_MODE, private_dir
@@ -83,20 +86,16 @@ def backup_store(
         progress: called as the copy goes.
 
     Raises:
-        InvalidRequest: ``target`` exists (without ``overwrite``), is a folder, or is
-            the store's own file.
+        InvalidRequest: ``target`` exists (without ``overwrite``), is a folder, a
+            named pipe or a device, or is the store's own file or one beside it (its
+            ``-wal``, ``-shm``, ``-journal``; ``backup_guards.check_target``).
         StoreError: the copy failed (``StoreFull`` when the disk is full); nothing is
             left under ``target``'s name.
     """
     sql = _sql_store(store)
     path = Path(target)
     live = sql.dialect.file
-    if path.is_dir():
-        raise InvalidRequest(f"the backup target {path} is a folder; name a file")
-    if live is not None and path.exists() and path.resolve() == Path(live).resolve():
-        raise InvalidRequest(f"the backup target {path} is the store itself")
-    if path.exists() and not overwrite:
-        raise InvalidRequest(f"{path} exists; use --force to replace it")
+    check_target(path, live, overwrite=overwrite)
     try:
         with _partial(path) as partial:
             if live is not None:
@@ -125,29 +124,28 @@ def restore_store(store: MessageStore, backup: str | Path, *, replace: bool = Fa
 
     Raises:
         InvalidRequest: ``store`` is not empty (without ``replace``), or ``backup`` is
-            missing or not a store.
-        StoreError: the copy failed; the store is as it was.
+            missing, not a store, or of a newer schema than this version knows.
+        StoreError: the backup cannot be read, or the copy failed; the store is as it was.
     """
     sql = _sql_store(store)
     source = Path(backup)
-    if not source.is_file():
+    if not source.exists():
         raise InvalidRequest(f"no backup file at {source}")
-    try:
-        _check(source)
-    except sqlite3.Error as exc:
-        raise InvalidRequest(f"{source} is not a store backup: {_line(exc)}") from exc
-    held = _contents(sql)
-    if held and not replace:
-        raise InvalidRequest(
-            f"the store at {sql.dialect.label} is not empty ({held}); "
-            "use --force to replace what it holds with the backup"
-        )
-    with tempfile.TemporaryDirectory(prefix=".restore-", dir=source.parent) as folder:
-        copy = Path(folder) / "backup.sqlite3"
+    if not source.is_file():
+        raise InvalidRequest(f"the backup {source} is not a regular file")
+    with scratch_copy(sql.dialect.file) as copy:
+        read_backup(source, copy)
         try:
-            shutil.copyfile(source, copy)
-        except OSError as exc:
-            raise StoreError(f"cannot read the backup {source}: {_line(exc)}") from exc
+            _check(copy)
+        except sqlite3.Error as exc:
+            raise InvalidRequest(f"{source} is not a store backup: {_line(exc)}") from exc
+        check_schema(copy, source)
+        held = _contents(sql)
+        if held and not replace:
+            raise InvalidRequest(
+                f"the store at {sql.dialect.label} is not empty ({held}); "
+                "use --force to replace what it holds with the backup"
+            )
         origin = open_location(str(copy))
         try:
             with sql.transaction():

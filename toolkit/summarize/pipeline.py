@@ -25,14 +25,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import replace
-from datetime import UTC, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 
 from toolkit.config import Settings
 from toolkit.embeddings import Embedder
 from toolkit.errors import InvalidRequest
 from toolkit.lang import find, pack
 from toolkit.lang.names import normalise_language
-from toolkit.models import Message, MessageFilter, Source, SourceRef, Summary, utc
+from toolkit.models import Message, MessageFilter, Source, SourceRef, Summary, iso_z, utc
 from toolkit.refs import message_link, resolve_source
 from toolkit.requests import MAX_SOURCE_MESSAGES, SourceSummaryRequest, SummaryRequest
 from toolkit.store.base import MessageStore
@@ -61,6 +61,25 @@ def _zone(source: Source) -> tzinfo:
         return zone_of(source.timezone)
     except InvalidRequest:
         return UTC
+
+
+def _in_zone(start: datetime, end: datetime, source: Source, zone: tzinfo) -> None:
+    """Refuse a period whose bounds the source's zone cannot show (``0001-01-01T00:00Z``
+    at ``-05:00`` is in year 0): every summary names its period in that zone.
+
+    Raises:
+        InvalidRequest: naming the bound.
+    """
+    last = end - timedelta(microseconds=1)
+    for field, moment, shown in (("started_at", start, start), ("ended_at", last, end)):
+        try:
+            moment.astimezone(zone)
+        except (OverflowError, ValueError):
+            raise InvalidRequest(
+                f"{field} {iso_z(shown)} is out of range in the source's time zone "
+                f"{source.timezone} (years 1 to 9999); give a later start or an earlier end",
+                field=field,
+            ) from None
 
 
 def _with_text(messages: Sequence[Message]) -> list[Message]:
@@ -188,8 +207,9 @@ def summarize_period(
         The summary (``engine`` names the engine that wrote it).
 
     Raises:
-        InvalidRequest: a period that is empty or reversed, an unknown language code,
-            a bad topic id or sender id, an unknown engine.
+        InvalidRequest: a period that is empty or reversed, or out of range in the
+            source's time zone; an unknown language code, a bad topic id or sender id,
+            an unknown engine.
         UnsupportedLanguage: a language the extractive engine cannot write.
         SourceNotFound: no such source in the store.
         UpstreamError: the LLM endpoint failed (timeout, rate limit, invalid output).
@@ -201,12 +221,12 @@ def summarize_period(
         raise InvalidRequest("ended_at must be after started_at", field="ended_at")
     settings = _engine_settings(settings, request.engine)
     source, source_ref, where = _scope(store, request)
+    zone = _zone(source)
+    _in_zone(start, end, source, zone)
     messages = _with_text(store.messages_in_period(source.id, where))
     topic, topics = _topic(store, source, where.topic_id, language)
     kind = request.kind or source.kind
-    ctx = SummaryContext(
-        "period", kind, source.title, language, start, end, topic, topics, _zone(source)
-    )
+    ctx = SummaryContext("period", kind, source.title, language, start, end, topic, topics, zone)
     return _run(
         store, embedder, settings, source, source_ref, messages, ctx, request.use_cache, turns
     )

@@ -53,13 +53,9 @@ from toolkit.ingest.export.archive import is_archive, open_archive
 from toolkit.ingest.export.encoding import decoded
 from toolkit.ingest.export.errors import READ_BYTES, ByteCounter, import_bar, json_error
 from toolkit.ingest.export.file import open_export
+from toolkit.ingest.export.html.chats import HtmlChat, archive_chats, folder_chats
 from toolkit.ingest.export.html.identity import html_target
-from toolkit.ingest.export.html.importer import (
-    HtmlChat,
-    archive_chats,
-    folder_chats,
-    import_html_chats,
-)
+from toolkit.ingest.export.html.importer import import_html_chats
 from toolkit.ingest.export.html.page import page_number
 from toolkit.ingest.export.importer import Importer
 from toolkit.ingest.export.json.stream import (
@@ -270,8 +266,8 @@ def _import_archive(
             if page_number(PurePosixPath(name).name) is not None
         }
         if openers and not jsons:  # both formats in one export: JSON (below) carries more
-            listing = next((n for n in members if n.endswith("lists/chats.html")), None)
-            chats = archive_chats(openers, archive.read(listing) if listing else None)
+            listing = next((i for n, i in members.items() if n.endswith("lists/chats.html")), None)
+            chats = archive_chats(openers, partial(archive.open, listing) if listing else None)
             return _import_html(store, path, chats, ref, progress, batch_size, tz)
         if not jsons:
             raise InvalidRequest(

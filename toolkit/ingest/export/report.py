@@ -93,6 +93,9 @@ class ImportReport:
     path: Path
     sources: tuple[ImportedSource, ...]
     notes: tuple[str, ...] = ()
+    lost: tuple[str, ...] = ()
+    """What of the export belongs to no source and was not read (a chat folder that is a
+    symbolic link): warnings."""
 
     @property
     def total(self) -> UpsertResult:
@@ -138,7 +141,9 @@ class ImportReport:
 
     def warnings(self) -> list[str]:
         """Every source's warnings (empty: every entry of the export is accounted for)."""
-        return [w for s in self.sources for w in s.warnings()]
+        return [w for s in self.sources for w in s.warnings()] + [
+            f"warning: {self.path.name}: {lost}" for lost in self.lost
+        ]
 
     def count_line(self) -> str:
         """``14,625 blocks = 14,413 stored + 212 skipped``, over every source."""

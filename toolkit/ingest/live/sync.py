@@ -24,6 +24,7 @@ from tqdm import tqdm
 
 from toolkit.errors import InvalidRequest, RateLimited, UpstreamError
 from toolkit.ingest.live.client import CommentsClient, MessengerClient, ResolvedSource
+from toolkit.ingest.live.counters import checked_counters, counter_notes
 from toolkit.models import Message, Source, SourceRef, SyncReport, UpsertResult
 from toolkit.store.base import MessageStore
 from toolkit.store.rows import source_fields
@@ -51,9 +52,14 @@ class _Batcher:
         self.fetched = 0
         self.batches = 0
         self.last_id: int | None = None
+        self.bad_counters = 0
+        """Messages whose views or forwards were negative or too big: stored as unknown."""
 
     def add(self, message: Message, batch_size: int) -> None:
-        self.pending.append(message)
+        checked = checked_counters(message)
+        if checked is not message:
+            self.bad_counters += 1
+        self.pending.append(checked)
         self.fetched += 1
         self.bar.update(1)
         if len(self.pending) >= batch_size:
@@ -200,6 +206,12 @@ async def sync_source(
         comments=comments.fetched if comments is not None else 0,
         discussion=discussion,
         comments_result=comments.result if comments is not None else UpsertResult(),
+        notes=counter_notes(source.key, batcher.bad_counters)
+        + (
+            counter_notes(discussion.key, comments.bad_counters)
+            if comments is not None and discussion is not None
+            else ()
+        ),
     )
 
 

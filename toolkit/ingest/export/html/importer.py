@@ -17,19 +17,19 @@ and the time of service messages (each gets the time of a message next to it).
 from __future__ import annotations
 
 import dataclasses
-import re
 import zipfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import tzinfo
 from pathlib import Path, PurePosixPath
-from typing import IO, Any
+from typing import Any
 
 from lxml import etree
 from tqdm import tqdm
 
 from toolkit.errors import ImportFormatError, InvalidRequest
 from toolkit.ingest.export.errors import ByteCounter, import_bar
+from toolkit.ingest.export.html.chats import HtmlChat
 from toolkit.ingest.export.html.identity import (
     HtmlTarget,
     chat_identity,
@@ -40,119 +40,6 @@ from toolkit.ingest.export.importer import Importer
 from toolkit.ingest.export.json.stream import ChatClosed, ChatHeader, ChatOpened
 from toolkit.ingest.export.report import SKIP_SEPARATOR, SKIP_UNREAD, ImportReport
 from toolkit.store.base import ImportSink
-
-Opener = Callable[[], IO[bytes]]
-_ACCOUNT_TYPES = {
-    "private": "personal_chat",
-    "bot": "bot_chat",
-    "group": "private_supergroup",
-    "channel": "private_channel",
-}
-_CHAT_DIR = re.compile(r"(?:^|/)chats/(chat_\d+)/$")
-
-
-@dataclass(frozen=True)
-class Page:
-    """One ``messages*.html`` page: its name, size in bytes, and how to open it."""
-
-    name: str
-    size: int
-    open: Opener
-
-
-@dataclass
-class HtmlChat:
-    """One exported chat: its pages in order, and its type when the export lists it."""
-
-    folder: str
-    pages: list[Page]
-    chat_type: str | None = None
-    in_account: bool = False
-
-
-def _ordered(pages: list[Page]) -> list[Page]:
-    return sorted(pages, key=lambda p: page_number(PurePosixPath(p.name).name) or 0)
-
-
-def _file_page(path: Path) -> Page:
-    return Page(path.name, path.stat().st_size, lambda: path.open("rb"))
-
-
-def _folder_chat(folder: Path, *, in_account: bool = False) -> HtmlChat | None:
-    pages = [
-        _file_page(p) for p in folder.iterdir() if page_number(p.name) is not None and p.is_file()
-    ]
-    return HtmlChat(folder.name, _ordered(pages), in_account=in_account) if pages else None
-
-
-def _account_types(listing: bytes | None) -> dict[str, str]:
-    """``chat_NNN`` → chat type from an account export's ``lists/chats.html``."""
-    if not listing:
-        return {}
-    out: dict[str, str] = {}
-    root = etree.fromstring(listing, etree.HTMLParser(encoding="utf-8"))
-    if root is None:
-        return out
-    for entry in root.iter("a"):
-        match = re.search(r"chats/(chat_\d+)/", entry.get("href") or "")
-        info = entry.find(".//div[@class='pull_right info details']")
-        if match and info is not None:
-            kind = _ACCOUNT_TYPES.get("".join(info.itertext()).strip())
-            if kind is not None:
-                out[match.group(1)] = kind
-    return out
-
-
-def folder_chats(path: Path) -> list[HtmlChat]:
-    """The chats of an HTML export at ``path``: a page, a chat's folder, or an account's.
-
-    Raises:
-        InvalidRequest: ``path`` holds no HTML export.
-    """
-    if path.is_file():
-        chat = _folder_chat(path.parent)
-        assert chat is not None
-        return [chat]
-    single = _folder_chat(path)
-    if single is not None:
-        return [single]
-    chats_dir = path / "chats"
-    listing = path / "lists" / "chats.html"
-    types = _account_types(listing.read_bytes() if listing.is_file() else None)
-    chats = []
-    if chats_dir.is_dir():
-        for folder in sorted(chats_dir.iterdir()):
-            if folder.is_dir() and not folder.is_symlink():
-                chat = _folder_chat(folder, in_account=True)
-                if chat is not None:
-                    chat.chat_type = types.get(folder.name)
-                    chats.append(chat)
-    if not chats:
-        raise InvalidRequest(
-            f"cannot import {path}: it holds no messages.html (an HTML export) and no "
-            "result.json (a JSON export)",
-            field="path",
-        )
-    return chats
-
-
-def archive_chats(names: Mapping[str, tuple[int, Opener]], listing: bytes | None) -> list[HtmlChat]:
-    """The chats of an HTML export inside an archive (member name → size, opener)."""
-    folders: dict[str, list[Page]] = {}
-    for name, (size, opener) in names.items():
-        pure = PurePosixPath(name)
-        if page_number(pure.name) is not None:
-            folder = f"{pure.parent}/" if str(pure.parent) != "." else ""
-            folders.setdefault(folder, []).append(Page(name, size, opener))
-    types = _account_types(listing)
-    chats = []
-    for folder in sorted(folders):
-        match = _CHAT_DIR.search(folder)
-        chat = HtmlChat(folder.rstrip("/") or ".", _ordered(folders[folder]))
-        if match:
-            chat.in_account, chat.chat_type = True, types.get(match.group(1))
-        chats.append(chat)
-    return chats
 
 
 @dataclass
@@ -166,6 +53,10 @@ class _ChatRun:
     unread: int = 0
     lost: list[str] = field(default_factory=list)
     """What of the chat's pages could not be read, page by page, for the report."""
+    decoded: dict[str, list[str]] = field(default_factory=dict)
+    """Pages not in UTF-8, by how they were decoded (``windows-1251 (by its …)``)."""
+    undecodable: list[str] = field(default_factory=list)
+    """Pages with bytes their charset cannot decode, named (warnings)."""
 
     def count(self, page: str) -> None:
         """Take the tally of the page just read (``page``: its name)."""
@@ -174,6 +65,11 @@ class _ChatRun:
         self.unread += tally.unread_count
         self.lost.extend(f"{page}: {u.describe()} could not be read" for u in tally.unread)
         self.lost.extend(f"{page}: the parser stopped at {p}" for p in tally.problems)
+        decoding = self.state.decoding
+        if decoding.label is not None:
+            self.decoded.setdefault(decoding.label, []).append(page)
+        if (bad := decoding.describe()) is not None:
+            self.undecodable.append(f"{page}: {bad}")
 
 
 def _infer_type(run: _ChatRun, chat: HtmlChat, handle: str | None) -> tuple[str, str | None]:
@@ -199,6 +95,9 @@ def _notes(run: _ChatRun, key: str, how: str | None) -> list[str]:
         )
     if how is not None:
         out.append(f"{key}: {how}")
+    for label, pages in run.decoded.items():
+        names = ", ".join(pages[:5]) + (f" and {len(pages) - 5} more" if len(pages) > 5 else "")
+        out.append(f"{key}: {names} not in UTF-8: decoded as {label}")
     if state.service_times:
         out.append(
             f"{state.service_times} service message(s) of {key} carry no time in an HTML "
@@ -253,7 +152,7 @@ def _read_chat(
         run.seen,
         {SKIP_SEPARATOR: run.state.separators, SKIP_UNREAD: run.unread},
         run.lost,
-        _missing_pages(chat),
+        (*_missing_pages(chat), *_refused(chat), *run.undecodable),
     )
     chat_type, how = _infer_type(run, chat, target.handle)
     run.header.type = chat_type
@@ -266,6 +165,7 @@ def _missing_pages(chat: HtmlChat) -> tuple[str, ...]:
     """The line naming the pages missing from the chat's set (``messages2.html`` between
     ``messages.html`` and ``messages3.html``), if any."""
     numbers = {page_number(PurePosixPath(p.name).name) or 0 for p in chat.pages}
+    numbers |= {page_number(name) or 0 for name in chat.refused}  # named as refused
     gaps = sorted(set(range(1, max(numbers, default=0) + 1)) - numbers)
     if not gaps:
         return ()
@@ -274,6 +174,15 @@ def _missing_pages(chat: HtmlChat) -> tuple[str, ...]:
     return (
         f"{len(gaps)} page(s) missing from the set of {chat.folder}: {names}{more} "
         "(their messages are not in the export)",
+    )
+
+
+def _refused(chat: HtmlChat) -> tuple[str, ...]:
+    """The lines naming the chat's pages that are links out of the export folder."""
+    return tuple(
+        f"{name} is a symbolic link out of the export folder: not read "
+        "(its messages are not imported)"
+        for name in chat.refused
     )
 
 
@@ -312,8 +221,23 @@ def import_html_chats(
     Raises:
         ImportFormatError: a page that is no export page, or a malformed message block.
         InvalidRequest: ``target`` names one chat but the export holds several, or
-            names a chat folder the export does not have.
+            names a chat folder the export does not have; no page can be read (each is
+            a link out of the export folder).
     """
+    skipped = [
+        line
+        for c in chats
+        if not c.pages
+        for line in (
+            [c.not_followed] if c.not_followed else [f"{c.folder}/{x}" for x in _refused(c)]
+        )
+    ]
+    chats = [c for c in chats if c.pages]
+    if not chats:
+        raise InvalidRequest(
+            f"cannot import {path.name}: no page of it can be read: {'; '.join(skipped)}",
+            field="path",
+        )
     check_targets(
         target,
         [PurePosixPath(c.folder).name for c in chats],
@@ -334,6 +258,6 @@ def import_html_chats(
     def report() -> ImportReport:
         done = importer.report(path)
         extra = (f"HTML export, {pages} {plural}", *notes, *_html_notes(done.notes))
-        return dataclasses.replace(done, notes=extra)
+        return dataclasses.replace(done, notes=extra, lost=tuple(skipped))
 
     return report

@@ -46,6 +46,7 @@ from typing import IO, Any
 from lxml import etree
 
 from toolkit.ingest.export.html.blocks import Tally, is_block, streamed_blocks, whole_blocks
+from toolkit.ingest.export.html.charset import Decoding, Utf8Stream, page_utf8
 from toolkit.ingest.export.html.service import service_fields
 
 PAGE_RE = re.compile(r"^messages(\d*)\.html$")
@@ -361,6 +362,8 @@ class PageState:
     """The page's message blocks against what was read of them (a new one per page)."""
     separators: int = 0
     """Date separators read (service blocks with a negative id: never stored)."""
+    decoding: Decoding = field(default_factory=Decoding)
+    """How the page was decoded to UTF-8 (a new one per page: ``charset``)."""
 
 
 def _media_fields(wrap: Any) -> dict[str, Any]:
@@ -716,7 +719,9 @@ def read_page(
     the same day, else of the next one, else the start of its day.
 
     A block that cannot be read (no id, no date, or never given by the parser) is named
-    in ``state.tally`` (a new one per page), never dropped in silence.
+    in ``state.tally`` (a new one per page), never dropped in silence. A page in another
+    charset than UTF-8 is decoded first (``charset``: how, and any undecodable bytes, in
+    ``state.decoding``).
 
     Raises:
         ValueError: service messages on a page with no dated message and no day.
@@ -725,9 +730,11 @@ def read_page(
     state.tally = Tally()
     header = partial(_header, state=state)
     if size is None or size > MAX_PAGE_BYTES:
-        yield from _read_blocks(streamed_blocks(stream, header, state.tally), state)
+        text = Utf8Stream(stream)
+        state.decoding = text.decoding
+        yield from _read_blocks(streamed_blocks(text, header, state.tally), state)  # type: ignore[arg-type]
         return
-    data = _page_bytes(stream, size)
+    data, state.decoding = page_utf8(_page_bytes(stream, size))
     state.deferred, state.reactions_met = [], 0
     read: list[dict[str, Any]] = []
     failure: Exception | None = None

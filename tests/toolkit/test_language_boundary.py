@@ -68,6 +68,13 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("toolkit/summarize/llm/client.py", "context (window|length|size)"):
         "error messages of LLM servers (llama.cpp, vLLM, OpenAI): the protocol's text, "
         "matched to tell a context overflow, not a language of the chat",
+    ("toolkit/summarize/credentials.py", "[?&#](?:pwd|pass|password|passcode|token"):
+        "the names of a link's query parameters that carry a secret (?pwd=, &token=): "
+        "identifiers of web protocols, the same in a chat of any language",
+    ("toolkit/summarize/credentials.py", "(?:AKIA|ASIA)"):
+        "the prefixes of AWS access key ids: a key's format, not words",
+    ("toolkit/summarize/credentials.py", "(?:sk|rk|pk)_(?:live|test)_"):
+        "the prefixes of Stripe's keys: a key's format, not words",
     ("toolkit/summarize/llm/plaintext.py", "javascript|vbscript|livescript"):
         "URL schemes a model may write (javascript:, mailto:): identifiers, not words",
     ("toolkit/summarize/llm/plaintext.py", "com|org|net|io|ru|me|dev|ai|app"):

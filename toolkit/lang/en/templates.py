@@ -100,4 +100,7 @@ TEMPLATES: dict[str, str] = {
     "span_years": "{start} to {end}",
     "mark_email": "[e-mail]",
     "mark_phone": "[phone]",
+    "mark_secret": "[password or key]",
+    "mark_card": "[card number]",
+    "mark_iban": "[bank account]",
 }

@@ -95,4 +95,7 @@ TEMPLATES: dict[str, str] = {
     "span_years": "с {start} по {end} год",
     "mark_email": "[адрес почты]",
     "mark_phone": "[телефон]",
+    "mark_secret": "[пароль или ключ]",
+    "mark_card": "[номер карты]",
+    "mark_iban": "[банковский счёт]",
 }

@@ -96,4 +96,7 @@ TEMPLATES: dict[str, str] = {
     "span_years": "з {start} до {end} року",
     "mark_email": "[адреса пошти]",
     "mark_phone": "[телефон]",
+    "mark_secret": "[пароль або ключ]",
+    "mark_card": "[номер картки]",
+    "mark_iban": "[банківський рахунок]",
 }

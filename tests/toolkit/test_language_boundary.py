@@ -71,6 +71,9 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("toolkit/summarize/credentials.py", "[?&#](?:pwd|pass|password|passcode|token"):
         "the names of a link's query parameters that carry a secret (?pwd=, &token=): "
         "identifiers of web protocols, the same in a chat of any language",
+    ("toolkit/summarize/extractive/adverts.py", "(?:usd|eur|gbp|rub|uah|usdt|btc)"):
+        "ISO 4217 currency codes (and two coins' tickers) beside a number: a price's "
+        "identifiers, the same in a chat of any language (a pack's words for money are its cue)",
     ("toolkit/summarize/credentials.py", "(?:AKIA|ASIA)"):
         "the prefixes of AWS access key ids: a key's format, not words",
     ("toolkit/summarize/credentials.py", "(?:sk|rk|pk)_(?:live|test)_"):

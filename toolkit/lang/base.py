@@ -81,6 +81,8 @@ class Cues:
     offer: re.Pattern[str]
     """Calls to action and offers ("DM me", «продам», «знижка»): an advert's evidence
     (``toolkit.summarize.extractive.adverts``)."""
+    price: re.Pattern[str]
+    """Words of a price ("per night", «руб.», «ціна»): beside a number, an advert's evidence."""
 
 
 def pack_from(words: ModuleType, **fields: Any) -> LanguagePack:

@@ -128,12 +128,14 @@ SECRET = (
 )
 """What names a password, login or key: the value after it is a secret ("password: x")."""
 OFFER = (
-    r"\b(?:dm me|pm me|dm for|text me|contact (?:me|us)|call (?:me|us|now)|whatsapp|"
+    r"\b(?:dm|pm me|text me|contact (?:me|us)|call (?:me|us|now)|whatsapp|"
     r"order now|buy now|shop now|sign up|register now|subscribe|join (?:us|now|our)|"
     r"limited (?:offer|time)|discount|promo ?code|free (?:shipping|delivery|trial)|for sale|"
-    r"selling|price|per (?:month|night|hour)|bucks|dollars|best offer|hurry)\b"
+    r"selling|best offer|hurry)\b"
 )
 """Calls to action and offers ("DM me", "for sale", "discount"): an advert's evidence."""
+PRICE = r"\b(?:price[sd]?|costs?|per (?:month|night|hour|person)|bucks|dollars?|euros?|pounds?)\b"
+"""Words of a price ("price", "per night", "dollars"): beside a number, an offer's price."""
 YOU = r"\b(?:you|your|ya|u|ur)\b"
 DAY_PART = r"(?<![\w:])(?:\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.))(?!\w)"
 ASKS_WHOM = (

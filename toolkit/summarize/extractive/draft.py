@@ -18,6 +18,7 @@ from toolkit.lang.base import LanguagePack
 from toolkit.models import Message, SourceKind
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive.acts import is_chatter
+from toolkit.summarize.extractive.adverts import Hygiene
 from toolkit.summarize.extractive.quotes import passage, quotable
 from toolkit.summarize.extractive.tokens import content_words
 from toolkit.summarize.personal import marks_for, mask
@@ -49,6 +50,9 @@ class Draft:
     """Each message's language pack (None: a language without one)."""
     headings: dict[int, str] = field(default_factory=dict)
     """A section label's forum topic title, when sections are a forum's topics."""
+    hygiene: Hygiene = field(default_factory=Hygiene)
+    """The messages whose text recurs in the source, the adverts, and the copies of a text
+    an earlier message of the window has (``adverts.hygiene``)."""
 
     def foreign(self, i: int) -> bool:
         """Whether message ``i`` is in another language than the requested one."""

@@ -11,7 +11,10 @@ plans and dates, links, and what each main thread was about (``sections``). Ever
 statement cites its messages; ``important_messenger_message_ids`` are exactly the
 cited messages, the most important first. Names are written as the chat shows them;
 dates show their year where the period does not give it (``LanguagePack.dated``); no
-e-mail address or phone number is quoted (``toolkit.summarize.personal``).
+e-mail address, phone number, password, key or card number is quoted
+(``toolkit.summarize.personal``). A text that recurs in the source (read with the
+source's recent messages) or an advert is never a decision, a plan or a question, and a
+copy of a text is never shown twice (``adverts``).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from toolkit.models import GENERAL_TOPIC, Message, SourceKind, Summary
 from toolkit.summarize.context import SummaryContext, forum_topics, message_text
 from toolkit.summarize.engine import SummaryJob
 from toolkit.summarize.extractive.acts import Act, is_placeholder
+from toolkit.summarize.extractive.adverts import hygiene, recent
 from toolkit.summarize.extractive.cite import Citer
 from toolkit.summarize.extractive.clusters import centrality, centred, cluster, importance
 from toolkit.summarize.extractive.conversations import Turn
@@ -47,7 +51,7 @@ from toolkit.summarize.personal import marks_for, mask_summary
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
-EXTRACTIVE_VERSION = "52"
+EXTRACTIVE_VERSION = "53"
 
 
 def _in_zone(message: Message, zone: tzinfo) -> Message:
@@ -55,7 +59,11 @@ def _in_zone(message: Message, zone: tzinfo) -> Message:
 
 
 def _draft(
-    messages: Sequence[Message], vectors: Matrix, ctx: SummaryContext, book: LanguagePack
+    messages: Sequence[Message],
+    vectors: Matrix,
+    ctx: SummaryContext,
+    book: LanguagePack,
+    history: Sequence[Message] = (),
 ) -> Draft:
     texts = [message_text(m) for m in messages]
     # An attachment's marker ("<photo>") has no words to be a topic.
@@ -79,6 +87,8 @@ def _draft(
     # lines): the messages are read in its zone once, here.
     zone = ctx.timezone
     local = [m if m.posted_at.tzinfo == zone else _in_zone(m, zone) for m in messages]
+    chat = ctx.kind is not SourceKind.CHANNEL
+    marks = hygiene(messages, history, chat=chat, window_packs=found)
     return Draft(
         messages=local,
         ctx=ctx,
@@ -95,6 +105,7 @@ def _draft(
         book=book,
         langs=langs,
         packs=found,
+        hygiene=marks,
     )
 
 
@@ -165,6 +176,7 @@ def summarize_extractive(
     *,
     source_ref: str,
     link: Callable[[int], str],
+    history: Sequence[Message] = (),
 ) -> Summary:
     """Summarise messages with text (posting order) whose vectors are ``vectors``' rows.
 
@@ -175,6 +187,8 @@ def summarize_extractive(
         source_ref: the reference to echo in the result.
         link: builds a message's link from its id (links are never taken from text);
             ``""`` where the chat has none.
+        history: the source's messages before ``messages`` (``adverts.HISTORY`` at most,
+            oldest first), where a text that recurs is found beside the window itself.
 
     Returns:
         The summary; an empty ``messages`` gives a summary that says there are none.
@@ -185,7 +199,7 @@ def summarize_extractive(
     book = pack(ctx.language).dated(*_dates(messages, ctx))
     if not messages:
         return _empty(book, ctx, source_ref)
-    draft = _draft(messages, vectors, ctx, book)
+    draft = _draft(messages, vectors, ctx, book, history)
     seq = turns(draft)
     found, headings = _groups(draft, seq)
     phrases = headings or _phrases(draft, found)
@@ -258,6 +272,11 @@ class ExtractiveEngine:
             job.store, job.embedder, job.source.id, job.messages, job.settings.embedding.batch_size
         )
         summary = summarize_extractive(
-            job.messages, vectors, job.ctx, source_ref=job.source_ref, link=job.link
+            job.messages,
+            vectors,
+            job.ctx,
+            source_ref=job.source_ref,
+            link=job.link,
+            history=recent(job.store, job.source.id, job.messages),
         )
         return replace(summary, messages_without_vector=unembedded)

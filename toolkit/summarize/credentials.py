@@ -14,6 +14,8 @@ the requested pack's mark, in every engine's output, and the LLM path never send
   parameter (``?pwd=``, ``&token=``: the link stays, its value goes), and a long random
   string outside links (upper and lower case and digits, switching often: hashes and
   addresses in hex are left, they are ids).
+- **Answers** (``secret_answers``): a short message that answers a request for a
+  password or login («скажите логин» → "anna-k") is a secret whole.
 - **Card numbers** (``card_spans``): 13 to 19 digits, grouped or not, starting as a
   card does (2–6), that pass the Luhn check (``python-stdnum``): an order number that
   fails it, a year or a time stays.
@@ -27,11 +29,16 @@ import itertools
 import math
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from datetime import timedelta
 from functools import lru_cache
 
+from toolkit.models import Message
 from toolkit.text import URL_RE
 
+MAX_ANSWER_WORDS = 3
+"""An answer to "what is the login?" this short is the secret itself."""
+ANSWER_MINUTES = 10
 SKIPPED_WORDS = 2
 """Short words that may stand between a cue and its value ("password is x", «пароль от wifi x»)."""
 MIN_RANDOM_CHARS = 24
@@ -61,7 +68,8 @@ _LINK_SECRET_RE = re.compile(
 _AFTER_COLON_RE = re.compile(r"[^\S\n]*(?:[^\n:=]{0,24}?(?<!\d))?[:=][^\S\n]*\n?[^\S\n]*(?=\S)")
 _SHORT_WORD_RE = re.compile(r"[^\S\n]*[-–—]?[^\S\n]*([^\W\d_]{1,6})(?=[^\S\n])")
 _GAP_RE = re.compile(r"[^\S\n]*[-–—]?[^\S\n]*(?=\S)")
-_VALUE_RE = re.compile(r"[«\"'(]?(\S+?)[.,;!?»\"')]*(?=\s|$)")
+_VALUE_RE = re.compile(r"[«\"'“]?(\S+?)[.,;!?»\"'”)]*(?=\s|$)")
+_PARAM_RE = re.compile(r"[?&][\w.-]+=([A-Za-z0-9_-]{12,})(?=[&#\s]|$)")
 _RANDOM_RE = re.compile(rf"(?<![\w+/=-])[A-Za-z0-9+/_=-]{{{MIN_RANDOM_CHARS},}}(?![\w+/=-])")
 _TIME_RE = re.compile(r"\d{1,4}([:./-])\d{1,2}(?:\1\d{1,4})?")
 _SIGNS = frozenset("!@#$%^&*_+=~?<>|")
@@ -91,15 +99,21 @@ def _kind(ch: str) -> int:
     return 0 if ch.isupper() else 1 if ch.islower() else 2 if ch.isdigit() else 3
 
 
-def random_like(token: str) -> bool:
-    """Whether ``token`` reads as a random key: long, upper and lower case and digits,
-    its characters switching kind often, and of high entropy."""
-    if len(token) < MIN_RANDOM_CHARS or len({_kind(ch) for ch in token} & {0, 1, 2}) < 3:
+def random_like(token: str, *, least: int = MIN_RANDOM_CHARS) -> bool:
+    """Whether ``token`` reads as a random key: ``least`` characters or more, upper and
+    lower case (and digits, when as long as a key), its characters switching kind often,
+    and of high entropy."""
+    kinds = {_kind(ch) for ch in token}
+    if len(token) < least or not {0, 1} <= kinds:
+        return False
+    if len(token) >= MIN_RANDOM_CHARS and 2 not in kinds:
         return False
     switches = sum(_kind(a) != _kind(b) for a, b in itertools.pairwise(token))
     counts = Counter(token)
     entropy = -sum(n / len(token) * math.log2(n / len(token)) for n in counts.values())
-    return switches / (len(token) - 1) >= RANDOM_SWITCHES and entropy >= 3.5
+    return switches / (len(token) - 1) >= RANDOM_SWITCHES and entropy >= min(
+        3.5, math.log2(len(token)) - 0.5
+    )
 
 
 def _value_at(text: str, start: int, *, any_value: bool) -> tuple[int, int] | None:
@@ -107,6 +121,7 @@ def _value_at(text: str, start: int, *, any_value: bool) -> tuple[int, int] | No
     if match is None:
         return None
     value = match.group(1)
+    any_value = any_value or match.start(1) > match.start()  # 'password "x"': quoted, a value
     if URL_RE.match(value) or value.startswith("["):  # a link, or a mark already
         return None
     if _TIME_RE.fullmatch(value):  # "login at 10:30": a time, not a password
@@ -143,6 +158,8 @@ def secret_spans(text: str) -> list[tuple[int, int]]:
     """The spans of the passwords, logins, keys and tokens in ``text`` (see the module)."""
     spans = [m.span() for pattern in TOKEN_RES for m in pattern.finditer(text)]
     spans += [m.span(1) for m in _LINK_SECRET_RE.finditer(text)]
+    # A meeting link's passcode hides under any name (Teams' "?p="): a random value.
+    spans += [m.span(1) for m in _PARAM_RE.finditer(text) if random_like(m.group(1), least=12)]
     links = [m.span() for m in URL_RE.finditer(text)]
     spans += [
         m.span()
@@ -151,6 +168,31 @@ def secret_spans(text: str) -> list[tuple[int, int]]:
     ]
     spans += _cued(text)
     return merged(spans)
+
+
+def secret_answers(messages: Sequence[Message]) -> set[int]:
+    """The indices of the messages that answer a request for a secret with the secret
+    alone («скажите логин на гх» → "anna-k"): at most ``MAX_ANSWER_WORDS`` words on one
+    line, no question, by someone else, replying to (or just after, within
+    ``ANSWER_MINUTES``) a message with a pack's secret cue that holds no value itself.
+    Such a message is its mask whole."""
+    index = {m.messenger_message_id: k for k, m in enumerate(messages)}
+    out = set()
+    for i, message in enumerate(messages):
+        text = message.text.strip()
+        if not text or "\n" in text or "?" in text or len(text.split()) > MAX_ANSWER_WORDS:
+            continue
+        j = index.get(message.reply_to) if message.reply_to is not None else i - 1
+        if j is None or j < 0:
+            continue
+        asked = messages[j]
+        if asked.sender_peer_id == message.sender_peer_id:
+            continue
+        if message.posted_at - asked.posted_at > timedelta(minutes=ANSWER_MINUTES):
+            continue
+        if secret_cue().search(asked.text) and not _cued(asked.text):
+            out.add(i)
+    return out
 
 
 def merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -19,7 +19,13 @@ from toolkit.embeddings import Embedder
 from toolkit.models import Message, SourceKind, Summary
 from toolkit.store import SQLiteStore
 from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.credentials import card_spans, iban_spans, random_like, secret_spans
+from toolkit.summarize.credentials import (
+    card_spans,
+    iban_spans,
+    random_like,
+    secret_answers,
+    secret_spans,
+)
 from toolkit.summarize.extractive.engine import summarize_extractive
 from toolkit.summarize.personal import marks_for, mask, phone_spans
 from toolkit.summarize.pipeline import summarize_period
@@ -55,6 +61,8 @@ SECRETS = [  # (language, text, the secret it holds)
     ("uk", "Картка 5375 4141 0000 0008, Оксана", "5375 4141 0000 0008"),
     ("uk", "IBAN UA21 3223 1300 0002 6007 2335 6600 1 UAH", "UA21 3223"),
     ("uk", "сід-фраза: apple2 river7 stone9", "apple2"),
+    ("en", 'did you try the password "bluebird" ?', "bluebird"),
+    ("en", "Join https://meet.example/j/88812345?p=QwErTyUiOpAsDf now", "QwErTyUiOpAsDf"),
 ]
 
 
@@ -130,6 +138,42 @@ def test_masking_twice_changes_nothing(_: str, text: str, __: str) -> None:
     for language in ("en", "ru", "uk"):
         once = mask(text, marks_for(language))
         assert mask(once, marks_for(language)) == once
+
+
+@pytest.mark.parametrize(
+    ("asked", "answer", "secret"),
+    [
+        ("What is your login on the forge?", "anna-k", True),
+        ("скажите логин на гх", "Kvitka-na-Vikni", True),
+        ("Який пароль від вайфаю?", "Kalyna2024", True),
+        ("What is your login on the forge?", "I will send it to you later tonight", False),
+        ("Who is coming on Friday?", "anna-k", False),
+        ("The password is Tulip#77, the login anna", "thanks", False),  # no request
+    ],
+)
+def test_a_short_answer_to_a_request_for_a_secret_is_the_secret(
+    asked: str, answer: str, secret: bool
+) -> None:
+    said = [
+        Message(1, 1, T0, asked, sender_peer_id="u1", sender_name="Bob"),
+        Message(1, 2, T0 + timedelta(minutes=1), answer, sender_peer_id="u2", sender_name="Ann"),
+    ]
+    assert secret_answers(said) == ({1} if secret else set())
+
+
+def test_the_extractive_engine_quotes_an_answered_login_as_its_mask(embedder: Embedder) -> None:
+    rows = [
+        ("Bob", "The build still fails with 404 on the private repository, can you check?"),
+        ("Ann", "I am logged in and still get 404 on the private repository page."),
+        ("Bob", "Tell me your login on the forge and I will add you to the team."),
+        ("Ann", "Kvitka-na-Vikni"),
+        ("Bob", "Added you to the team, try the private repository page again please."),
+    ]
+    messages = _chat(rows)
+    vectors = embedder.embed_passages([m.text for m in messages])
+    ctx = SummaryContext("period", SourceKind.CHAT, "Dev", "en", T0, T0 + timedelta(hours=1))
+    summary = summarize_extractive(messages, vectors, ctx, source_ref="@d", link=lambda _: "")
+    assert "Kvitka" not in _all(summary)
 
 
 def test_random_keys_are_told_from_words_and_ids() -> None:

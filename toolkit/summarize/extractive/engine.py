@@ -33,6 +33,7 @@ from toolkit.lang.base import LanguagePack
 from toolkit.lang.detect import languages
 from toolkit.models import GENERAL_TOPIC, Message, SourceKind, Summary
 from toolkit.summarize.context import SummaryContext, forum_topics, message_text
+from toolkit.summarize.credentials import secret_answers
 from toolkit.summarize.engine import SummaryJob
 from toolkit.summarize.extractive.acts import Act, is_placeholder
 from toolkit.summarize.extractive.adverts import hygiene, recent
@@ -66,6 +67,8 @@ def _draft(
     history: Sequence[Message] = (),
 ) -> Draft:
     texts = [message_text(m) for m in messages]
+    for i in secret_answers(messages):  # "the login?" → "anna-k": quoted as its mask only
+        texts[i] = marks_for(book.code).secret
     # An attachment's marker ("<photo>") has no words to be a topic.
     spoken = ["" if is_placeholder(t) else t for t in texts]
     langs = languages(spoken)

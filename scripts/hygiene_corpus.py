@@ -9,8 +9,9 @@ them), and counts the messages marked repeated, advert and echo; ``--sample`` pr
 that many marked messages per source (their first characters) to read, on this
 machine only. ``secrets`` summarises every labelled window with ``secret`` ids (the
 extractive engine, the window's language) and checks that no piece of a secret message
-that looks made up (a token of four characters or more with a digit, or a link
-parameter's value) appears in the digest. Nothing of a chat's text is written to a file.
+that looks made up (a token of four characters or more with a digit, a link
+parameter's value, a quoted word, the whole message when it is three words or fewer)
+appears in the digest. Nothing of a chat's text is written to a file.
 Without the cache it says so and exits 0.
 """
 
@@ -68,7 +69,10 @@ def _flags(sample: int) -> int:
 def _made_up(text: str) -> set[str]:
     """The pieces of a secret message a digest must not copy."""
     pieces = {t for t in _TOKEN_RE.findall(text) if len(t) >= 4 and re.search(r"\d", t)}
-    pieces |= set(re.findall(r"[?&](?:pwd|pass\w*|token|key)=([^&\s]+)", text))
+    pieces |= set(re.findall(r"[?&](?:pwd|pass\w*|token|key|p)=([^&\s]+)", text))
+    pieces |= set(re.findall(r"[\"“«']([^\"”»']{4,})[\"”»']", text))  # 'password "x"'
+    if len(text.split()) <= 3:  # a message that is the secret alone
+        pieces.add(text.strip())
     return {p.strip(".:!?") for p in pieces if not re.fullmatch(r"[\d:./-]+", p) or len(p) >= 6}
 
 

@@ -109,13 +109,15 @@ def test_an_offer_forwarded_into_a_group_or_from_a_one_text_sender_is_an_advert(
         ),
         _message(4, "I have one, come by at six.", "bob", T0 + timedelta(hours=2)),
     ]
+    tyres = "Продаю зимние шины, цена 9000 руб., пишите в личку"
+    lamp = "Продам настольную лампу, цена 700 руб., пишите в лс"
     before = [
-        _message(
-            -3, "Продаю зимние шины, цена 9000 руб., пишите в личку", "ivan", T0 - timedelta(days=3)
-        ),
+        _message(-4, tyres, "ivan", T0 - timedelta(days=4)),
+        _message(-3, lamp, "ivan", T0 - timedelta(days=3)),
     ]
+    assert hygiene(said, before[1:]).advert == {1}  # two offers: a member selling a thing
     marks = hygiene(said, before)
-    assert marks.advert == {1, 2}
+    assert marks.advert == {1, 2}  # three, and nothing else: a seller
     assert not marks.repeated
 
 

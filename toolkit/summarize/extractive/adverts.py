@@ -8,8 +8,8 @@ question, and the copies it never shows twice (issue 40).
 - **advert**: an offer, known by evidence that carries across chats and languages, not by
   a list of products: how many *kinds* of offer evidence it holds (``evidence``: a link
   or a handle, a phone number or an e-mail address, a price, a call to action of a
-  pack's ``offer`` cue), and how it was posted — the same offer again on another day or
-  three times, forwarded into a group, or by a sender who posts nothing else. In a
+  pack's ``offer`` cue): two kinds posted again on another day or three times, forwarded
+  into a group, or by a sender who posts nothing else; all four however posted. In a
   channel only a repeated offer is one (a channel's posts are its content);
 - **echo**: a text an earlier message of the window already has (its recurrence group,
   or the same author's same words): the digest shows the first only.
@@ -32,10 +32,12 @@ from toolkit.text import URL_RE
 
 HISTORY = 1000
 """The source's messages before a window that repetition is looked for in."""
-STRONG = 3
-"""Kinds of evidence that make an offer an advert however it was posted."""
-MIN_SENDER_POSTS = 2
-"""A sender who posts only offers does so this often at least."""
+STRONG = 4
+"""Kinds of evidence that make an offer an advert however it was posted (three are a
+meeting invitation too: a link, an id read as a number to call, "join")."""
+MIN_SENDER_POSTS = 3
+"""A sender who posts only offers does so this often at least (a helpful member gives an
+address and "write to me" twice)."""
 MIN_SENDER_COPIES = 3
 """A sender who posts only one text does so this often at least (a member who sent one
 message twice is no advertiser)."""
@@ -146,7 +148,8 @@ def hygiene(
         if g is not None:
             repeated.add(i)
             spread = found.days[g] >= 2 or found.copies[g] >= 3
-            if kinds >= 1 and (spread or (chat and _sender(m) in lonely)):
+            # Two kinds at least: a FAQ link posted again and again is a repeat, no advert.
+            if kinds >= 2 and (spread or (chat and _sender(m) in lonely)):
                 advert.add(i)
         if chat and (
             kinds >= STRONG or (kinds >= 2 and (m.forwarded_from or _sender(m) in lonely))

@@ -186,7 +186,10 @@ def secret_answers(messages: Sequence[Message]) -> set[int]:
         if j is None or j < 0:
             continue
         asked = messages[j]
-        if asked.sender_peer_id == message.sender_peer_id:
+        # An HTML export has no sender ids: the name tells the people apart.
+        if (asked.sender_peer_id or asked.sender_name) == (
+            message.sender_peer_id or message.sender_name
+        ):
             continue
         if message.posted_at - asked.posted_at > timedelta(minutes=ANSWER_MINUTES):
             continue

@@ -159,6 +159,8 @@ def test_a_short_answer_to_a_request_for_a_secret_is_the_secret(
         Message(1, 2, T0 + timedelta(minutes=1), answer, sender_peer_id="u2", sender_name="Ann"),
     ]
     assert secret_answers(said) == ({1} if secret else set())
+    named = [replace(m, sender_peer_id=None) for m in said]  # an HTML export: names only
+    assert secret_answers(named) == ({1} if secret else set())
 
 
 def test_the_extractive_engine_quotes_an_answered_login_as_its_mask(embedder: Embedder) -> None:

@@ -38,6 +38,14 @@ REGEX_CALLS = {"compile", "search", "match", "fullmatch", "sub", "subn", "split"
 WORD_SET_CALLS = {"frozenset", "set", "words", "word_set", "_words"}
 
 ALLOWED: dict[tuple[str, str], str] = {
+    ("toolkit/delivery/periods.py", "mon tue wed thu fri sat sun"):
+        "the weekday codes of a schedule's rule (its wire format, the same in every language)",
+    ("app_pages/schedules.py", "mon tue wed thu fri sat sun"):
+        "the weekday codes of a schedule's rule (its wire format)",
+    ("cli/schedule.py", "kind url secret"):
+        "the field names of a destination (its wire format)",
+    ("app_pages/schedules.py", "kind url secret"):
+        "the field names of a destination (its wire format)",
     ("toolkit/evaluate/corpus/labels.py", "decision plan open_question"):
         "the act names of the label file (real_acts.jsonl): field names of its format",
     ("toolkit/ingest/export/html/service.py", ""):
@@ -68,6 +76,16 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("toolkit/summarize/llm/client.py", "context (window|length|size)"):
         "error messages of LLM servers (llama.cpp, vLLM, OpenAI): the protocol's text, "
         "matched to tell a context overflow, not a language of the chat",
+    ("toolkit/summarize/credentials.py", "[?&#](?:pwd|pass|password|passcode|token"):
+        "the names of a link's query parameters that carry a secret (?pwd=, &token=): "
+        "identifiers of web protocols, the same in a chat of any language",
+    ("toolkit/summarize/extractive/adverts.py", "(?:usd|eur|gbp|rub|uah|usdt|btc)"):
+        "ISO 4217 currency codes (and two coins' tickers) beside a number: a price's "
+        "identifiers, the same in a chat of any language (a pack's words for money are its cue)",
+    ("toolkit/summarize/credentials.py", "(?:AKIA|ASIA)"):
+        "the prefixes of AWS access key ids: a key's format, not words",
+    ("toolkit/summarize/credentials.py", "(?:sk|rk|pk)_(?:live|test)_"):
+        "the prefixes of Stripe's keys: a key's format, not words",
     ("toolkit/summarize/llm/plaintext.py", "javascript|vbscript|livescript"):
         "URL schemes a model may write (javascript:, mailto:): identifiers, not words",
     ("toolkit/summarize/llm/plaintext.py", "com|org|net|io|ru|me|dev|ai|app"):

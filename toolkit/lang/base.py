@@ -75,6 +75,14 @@ class Cues:
     you: re.Pattern[str]
     """The second person ("you", «ты», «ви»): a message that says it is retold only when
     whom it means is known."""
+    secret: re.Pattern[str]
+    """What names a password, login or key ("password", «пароль», «логін»): a value after
+    it is a secret, masked in every summary (``toolkit.summarize.credentials``)."""
+    offer: re.Pattern[str]
+    """Calls to action and offers ("DM me", «продам», «знижка»): an advert's evidence
+    (``toolkit.summarize.extractive.adverts``)."""
+    price: re.Pattern[str]
+    """Words of a price ("per night", «руб.», «ціна»): beside a number, an advert's evidence."""
 
 
 def pack_from(words: ModuleType, **fields: Any) -> LanguagePack:

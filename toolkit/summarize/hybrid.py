@@ -63,7 +63,7 @@ from toolkit.summarize.llm.rewrites import (
     rewrite_schema,
 )
 from toolkit.summarize.period_wording import split_sentences
-from toolkit.summarize.personal import marks_for, mask
+from toolkit.summarize.personal import marks_for, mask, mask_summary
 
 log = logging.getLogger(__name__)
 
@@ -366,7 +366,11 @@ class HybridEngine:
         read = note(book, job.ctx.coverage, job.ctx.kind, job.ctx.timezone)
         keep = [read, book.say("original_language") if book is not None else ""]
         try:
-            return rewrite_digest(job, offline, keep=keep)
+            # Each rewrite is masked as it comes; the whole digest once more, as every
+            # engine's answer is (a line the model kept may join a number across lines).
+            return mask_summary(
+                rewrite_digest(job, offline, keep=keep), marks_for(job.ctx.language)
+            )
         except UpstreamError as exc:
             if job.settings.llm.fallback != "extractive":
                 raise

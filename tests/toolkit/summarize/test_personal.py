@@ -67,10 +67,14 @@ def test_dates_times_prices_versions_and_order_numbers_stay(text: str) -> None:
 
 
 def test_the_marks_are_the_packs_words() -> None:
-    assert marks_for("en") == Marks("[e-mail]", "[phone]")
-    assert marks_for("ru") == Marks("[адрес почты]", "[телефон]")
-    assert marks_for("uk") == Marks("[адреса пошти]", "[телефон]")
-    assert marks_for(NO_PACK) == Marks("[…]", "[…]")  # no pack: a mark with no words
+    en = ("[e-mail]", "[phone]", "[password or key]", "[card number]", "[bank account]")
+    ru = ("[адрес почты]", "[телефон]", "[пароль или ключ]", "[номер карты]", "[банковский счёт]")
+    uk = ("[адреса пошти]", "[телефон]", "[пароль або ключ]", "[номер картки]")
+    assert marks_for("en") == Marks(*en)
+    assert marks_for("ru") == Marks(*ru)
+    assert marks_for("uk") == Marks(*uk, "[банківський рахунок]")
+    assert marks_for(NO_PACK) == Marks()  # no pack: a mark with no words, "[…]"
+    assert Marks().secret == "[…]"
 
 
 def test_a_whole_summary_is_masked_titles_bodies_and_items() -> None:

@@ -103,4 +103,7 @@ TEMPLATES: dict[str, str] = {
     # the model's example of one rewrite (the hybrid engine's few-shot turn)
     "rewrite_quote": "we meet at 9:30 by the station",
     "rewrite_told": "{who} says they meet at 9:30 by the station.",
+    "mark_secret": "[password or key]",
+    "mark_card": "[card number]",
+    "mark_iban": "[bank account]",
 }

@@ -123,6 +123,21 @@ WISH = (
     r"trip|flight|journey)|bon voyage|cheers to)\b"
 )
 US = r"\b(?:we|we'?ve|we'?re|we'?ll|our|us)\b"
+SECRET = (
+    r"\b(?:pass(?:word|code|phrase)?s?|passwd|pwd|pin(?: code)?|log-?in|user ?name|user ?id|"
+    r"access (?:code|key)|api[ _-]?(?:key|token)|secret(?: key)?|private key|seed phrase|"
+    r"(?:auth|access) token|wi-?fi (?:key|code))\b"
+)
+"""What names a password, login or key: the value after it is a secret ("password: x")."""
+OFFER = (
+    r"\b(?:dm|pm me|text me|contact (?:me|us)|call (?:me|us|now)|whatsapp|"
+    r"order now|buy now|shop now|sign up|register now|subscribe|join (?:us|now|our)|"
+    r"limited (?:offer|time)|discount|promo ?code|free (?:shipping|delivery|trial)|for sale|"
+    r"selling|best offer|hurry)\b"
+)
+"""Calls to action and offers ("DM me", "for sale", "discount"): an advert's evidence."""
+PRICE = r"\b(?:price[sd]?|costs?|per (?:month|night|hour|person)|bucks|dollars?|euros?|pounds?)\b"
+"""Words of a price ("price", "per night", "dollars"): beside a number, an offer's price."""
 YOU = r"\b(?:you|your|ya|u|ur)\b"
 DAY_PART = r"(?<![\w:])(?:\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.))(?!\w)"
 ASKS_WHOM = (

@@ -98,4 +98,7 @@ TEMPLATES: dict[str, str] = {
     # the model's example of one rewrite (the hybrid engine's few-shot turn)
     "rewrite_quote": "встречаемся в 9:30 у вокзала",
     "rewrite_told": "{who} пишет, что они встречаются в 9:30 у вокзала.",
+    "mark_secret": "[пароль или ключ]",
+    "mark_card": "[номер карты]",
+    "mark_iban": "[банковский счёт]",
 }

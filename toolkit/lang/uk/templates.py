@@ -99,4 +99,7 @@ TEMPLATES: dict[str, str] = {
     # the model's example of one rewrite (the hybrid engine's few-shot turn)
     "rewrite_quote": "зустрічаємося о 9:30 біля вокзалу",
     "rewrite_told": "{who} пише, що вони зустрічаються о 9:30 біля вокзалу.",
+    "mark_secret": "[пароль або ключ]",
+    "mark_card": "[номер картки]",
+    "mark_iban": "[банківський рахунок]",
 }

@@ -51,6 +51,18 @@ class Turn:
     replying: bool = False
     """Its chat answers by replies (a tenth of its messages or more reply): a message that
     is no reply answers a question only on its terms (``selection.partner``)."""
+    repeated: bool = False
+    """Its text recurs in the source (``adverts.hygiene``): never a decision, plan or question."""
+    advert: bool = False
+    """It is an advert (``adverts.hygiene``): never a decision, plan or question."""
+    echo: bool = False
+    """An earlier message of the window has its text: the digest shows that one only."""
+
+    @property
+    def never_act(self) -> bool:
+        """Whether it may never be named a decision, a plan or a question (a recurring
+        text, an advert or a copy)."""
+        return self.repeated or self.advert or self.echo
 
     @property
     def spent(self) -> int:

@@ -44,6 +44,8 @@ DIGEST_QUOTE_CHARS = 120
 # The most words one message costs the digest's word budget (``selection.word_budget``).
 QUOTE_WORDS = 28
 MAX_SENTENCES = 4
+_ACTS = (Act.QUESTION, Act.PROPOSAL, Act.DECISION)
+"""What a recurring text or an advert never is."""
 _VERB = {
     Act.QUESTION: "asked",
     Act.PROPOSAL: "proposed",
@@ -66,6 +68,11 @@ def turns(draft: Draft) -> list[Turn]:
             act = Act.CHATTER  # a source summary quotes nothing that names a time
         if is_placeholder(text):
             act = Act.CHATTER  # an attachment's marker says nothing a digest can retell
+        marks = draft.hygiene
+        if i in marks.echo:
+            act = Act.CHATTER  # a copy: its text is shown where it first appears
+        elif (i in marks.repeated or i in marks.advert) and act in _ACTS:
+            act = Act.STATEMENT  # a recurring text or an advert is never an act
         words = len(tokenize(text))
         out.append(
             Turn(
@@ -81,6 +88,9 @@ def turns(draft: Draft) -> list[Turn]:
                 audience=audience(message),
                 asks_back=asks_back(text, draft.packs[i]),
                 replying=replying,
+                repeated=i in marks.repeated,
+                advert=i in marks.advert,
+                echo=i in marks.echo,
             )
         )
     return out
@@ -256,6 +266,7 @@ def digest(
     long_period = draft.ctx.family == "period" and seq[-1].hours - seq[0].hours > TIME_SPAN_HOURS
     named = head is not None
     told = False
+    sentences_said: set[str] = set()
     for unit in chosen:
         members = unit.members
         if outcome is not None and outcome[1][0] in members and unit.second is None:
@@ -266,6 +277,9 @@ def digest(
         named = named or channel
         if long_period:
             sentence = book.on_day(draft.messages[unit.first].posted_at, sentence)
+        if sentence in sentences_said:
+            continue  # no sentence twice in one digest
+        sentences_said.add(sentence)
         sentences.append(_cited(c, sentence, members))
     taken = {i for unit in chosen for i in unit.members}
     if outcome is not None and told:

@@ -18,6 +18,7 @@ from toolkit.lang.base import LanguagePack
 from toolkit.models import Message, SectionKind, SourceKind
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive.acts import is_chatter
+from toolkit.summarize.extractive.adverts import Hygiene
 from toolkit.summarize.extractive.quotes import passage, quotable
 from toolkit.summarize.extractive.tokens import content_words
 from toolkit.summarize.personal import marks_for, mask
@@ -52,6 +53,9 @@ class Draft:
     acts: Mapping[SectionKind, frozenset[int]] = field(default_factory=dict)
     """The messages the act scorers name as decisions, plans and open questions
     (``scoring.model.decide``); none before they have run."""
+    hygiene: Hygiene = field(default_factory=Hygiene)
+    """The messages whose text recurs in the source, the adverts, and the copies of a text
+    an earlier message of the window has (``adverts.hygiene``)."""
 
     def foreign(self, i: int) -> bool:
         """Whether message ``i`` is in another language than the requested one."""

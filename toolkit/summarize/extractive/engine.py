@@ -11,7 +11,10 @@ plans and dates, links, and what each main thread was about (``sections``). Ever
 statement cites its messages; ``important_messenger_message_ids`` are exactly the
 cited messages, the most important first. Names are written as the chat shows them;
 dates show their year where the period does not give it (``LanguagePack.dated``); no
-e-mail address or phone number is quoted (``toolkit.summarize.personal``).
+e-mail address, phone number, password, key or card number is quoted
+(``toolkit.summarize.personal``). A text that recurs in the source (read with the
+source's recent messages) or an advert is never a decision, a plan or a question, and a
+copy of a text is never shown twice (``adverts``).
 """
 
 from __future__ import annotations
@@ -30,8 +33,10 @@ from toolkit.lang.base import LanguagePack
 from toolkit.lang.detect import languages
 from toolkit.models import GENERAL_TOPIC, Message, SectionKind, SourceKind, Summary
 from toolkit.summarize.context import SummaryContext, forum_topics, message_text
+from toolkit.summarize.credentials import secret_answers
 from toolkit.summarize.engine import SummaryJob
 from toolkit.summarize.extractive.acts import Act, is_placeholder
+from toolkit.summarize.extractive.adverts import hygiene, recent
 from toolkit.summarize.extractive.cite import Citer
 from toolkit.summarize.extractive.clusters import centrality, centred, cluster, importance
 from toolkit.summarize.extractive.conversations import Turn
@@ -48,7 +53,7 @@ from toolkit.summarize.personal import marks_for, mask_summary
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
-EXTRACTIVE_VERSION = "53"
+EXTRACTIVE_VERSION = "54"
 
 
 def _in_zone(message: Message, zone: tzinfo) -> Message:
@@ -56,9 +61,15 @@ def _in_zone(message: Message, zone: tzinfo) -> Message:
 
 
 def _draft(
-    messages: Sequence[Message], vectors: Matrix, ctx: SummaryContext, book: LanguagePack
+    messages: Sequence[Message],
+    vectors: Matrix,
+    ctx: SummaryContext,
+    book: LanguagePack,
+    history: Sequence[Message] = (),
 ) -> Draft:
     texts = [message_text(m) for m in messages]
+    for i in secret_answers(messages):  # "the login?" → "anna-k": quoted as its mask only
+        texts[i] = marks_for(book.code).secret
     # An attachment's marker ("<photo>") has no words to be a topic.
     spoken = ["" if is_placeholder(t) else t for t in texts]
     langs = languages(spoken)
@@ -80,6 +91,8 @@ def _draft(
     # lines): the messages are read in its zone once, here.
     zone = ctx.timezone
     local = [m if m.posted_at.tzinfo == zone else _in_zone(m, zone) for m in messages]
+    chat = ctx.kind is not SourceKind.CHANNEL
+    marks = hygiene(messages, history, chat=chat, window_packs=found)
     return Draft(
         messages=local,
         ctx=ctx,
@@ -96,6 +109,7 @@ def _draft(
         book=book,
         langs=langs,
         packs=found,
+        hygiene=marks,
     )
 
 
@@ -176,6 +190,7 @@ def summarize_extractive(
     *,
     source_ref: str,
     link: Callable[[int], str],
+    history: Sequence[Message] = (),
 ) -> Summary:
     """Summarise messages with text (posting order) whose vectors are ``vectors``' rows.
 
@@ -186,6 +201,8 @@ def summarize_extractive(
         source_ref: the reference to echo in the result.
         link: builds a message's link from its id (links are never taken from text);
             ``""`` where the chat has none.
+        history: the source's messages before ``messages`` (``adverts.HISTORY`` at most,
+            oldest first), where a text that recurs is found beside the window itself.
 
     Returns:
         The summary; an empty ``messages`` gives a summary that says there are none.
@@ -196,7 +213,8 @@ def summarize_extractive(
     book = pack(ctx.language).dated(*_dates(messages, ctx))
     if not messages:
         return _empty(book, ctx, source_ref)
-    draft, seq = read_messages(messages, vectors, ctx)
+    draft = _draft(messages, vectors, ctx, book, history)
+    seq = turns(draft)
     # Decisions, plans and open questions are what the act scorers name, nothing else.
     verdicts = decide(draft, seq)
     draft = replace(draft, acts=verdicts)
@@ -272,6 +290,11 @@ class ExtractiveEngine:
             job.store, job.embedder, job.source.id, job.messages, job.settings.embedding.batch_size
         )
         summary = summarize_extractive(
-            job.messages, vectors, job.ctx, source_ref=job.source_ref, link=job.link
+            job.messages,
+            vectors,
+            job.ctx,
+            source_ref=job.source_ref,
+            link=job.link,
+            history=recent(job.store, job.source.id, job.messages),
         )
         return replace(summary, messages_without_vector=unembedded)

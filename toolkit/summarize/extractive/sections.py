@@ -16,6 +16,7 @@ messages' links (``cite``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from functools import partial
@@ -153,9 +154,13 @@ def _open(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> lis
 
 def plan_messages(draft: Draft, seq: Sequence[Turn]) -> list[int]:
     """The messages that state a plan or commitment, as the plan scorer names them (no
-    question, no chatter)."""
+    question, no chatter, never a recurring text or an advert)."""
     named = draft.acts.get(SectionKind.PLANS, frozenset())
-    return [i for i, t in enumerate(seq) if i in named and t.act not in (Act.CHATTER, Act.QUESTION)]
+    return [
+        i
+        for i, t in enumerate(seq)
+        if i in named and t.act not in (Act.CHATTER, Act.QUESTION) and not t.never_act
+    ]
 
 
 def _plan_sentence(pack: LanguagePack | None, sentence: str) -> bool:
@@ -311,22 +316,24 @@ def sections(
     book, claimed = draft.book, set[int]()
     if draft.ctx.family == "source":  # a source summary quotes nothing that names a time
         claimed.update(i for i, text in enumerate(draft.texts) if has_period_wording(text))
-    out: list[Section] = []
+    claimed.update(draft.hygiene.echo)  # a copy of a text shown already: never a line
+    said = _Said(c)
     makers = [
         (SectionKind.DECISIONS, _decisions),
         (SectionKind.OPEN_QUESTIONS, _open),  # none in a channel: its questions are rhetorical
         (SectionKind.PLANS, _plans),
         (SectionKind.LINKS, _links),
     ]
+    out: list[Section] = []
     for kind, make in makers:
-        lines = make(draft, seq, c, claimed)
+        lines = said.fresh(make(draft, seq, c, claimed))
         if lines:
             out.append(_section(draft, book.say(_TITLES[kind]), kind, lines))
     shown = 0
     for n, thread in enumerate(found):
         if shown == MAX_THREADS or (len(thread.content) < 2 and len(found) > 1):
             continue
-        lines = _thread_lines(draft, seq, thread, c, claimed)
+        lines = said.fresh(_thread_lines(draft, seq, thread, c, claimed))
         if not lines:
             continue
         shown += 1
@@ -342,6 +349,34 @@ def sections(
     return out
 
 
+class _Said:
+    """The lines a digest's sections have written: no line twice in one digest. A line
+    dropped as a repeat no longer counts as citing its messages (unless another does)."""
+
+    def __init__(self, c: Citer) -> None:
+        self.c = c
+        self.before = set(c.cited)  # what the summary paragraph cites
+        self.lines: set[str] = set()
+        self.kept: set[int] = set()
+
+    def fresh(self, lines: list[Line]) -> list[Line]:
+        """``lines`` without those written already (their links aside)."""
+        out, dropped = [], set[int]()
+        for text, indices in lines:
+            key = " ".join(_LINKS_RE.sub("", text).split()).casefold()
+            if key in self.lines:
+                dropped.update(indices)
+                continue
+            self.lines.add(key)
+            self.kept.update(indices)
+            out.append((text, indices))
+        gone = dropped - self.kept - self.before
+        if gone:
+            self.c.cited[:] = [i for i in self.c.cited if i not in gone]
+        return out
+
+
+_LINKS_RE = re.compile(r" \((?:https?://\S+?(?:, )?)+\)")
 _TITLES = {
     SectionKind.DECISIONS: "sec_decisions",
     SectionKind.OPEN_QUESTIONS: "sec_open",

@@ -3,7 +3,8 @@
 Each message is one ``<message>`` element with its id, author, (for period
 summaries) its time and (in a forum) its topic's id and title; text and attributes are
 XML-escaped, so a message cannot close the element, fake another message's id or open
-a new section of the prompt.
+a new section of the prompt. No password, key, token, card number or IBAN is sent
+(``personal.mask_credentials``: each becomes ``[…]``).
 Times are written as briefly as a summary needs: a full ``YYYY-MM-DD HH:MM`` on a
 chunk's first message and where the date changes, ``HH:MM`` once at least
 ``TIME_STEP`` has passed since the last time written, and none in between (the period
@@ -27,6 +28,7 @@ from html import escape
 
 from toolkit.models import Message
 from toolkit.summarize.context import message_text
+from toolkit.summarize.personal import Marks, mask_credentials
 
 # Characters kept from one message: a single huge post must not fill a chunk by itself.
 MAX_MESSAGE_CHARS = 4000
@@ -35,6 +37,7 @@ TIME_STEP = timedelta(minutes=5)
 """Messages within this of the last time written carry no time of their own."""
 
 
+_NEUTRAL = Marks()
 _PIECES = re.compile(r"[^\W\d_]+|\d|[^\w\s]|_")
 
 
@@ -111,7 +114,8 @@ def render_message(
             attrs.append(f'topic_title="{escape(title, quote=True)}"')
     if message.forwarded_from:
         attrs.append(f'forwarded_from="{escape(message.forwarded_from, quote=True)}"')
-    text = escape(_trim(message_text(message), max_chars), quote=False)
+    # A password, key, card number or IBAN is never sent: the model cannot copy it.
+    text = escape(_trim(mask_credentials(message_text(message), _NEUTRAL), max_chars), quote=False)
     return f"<message {' '.join(attrs)}>{text}</message>"
 
 

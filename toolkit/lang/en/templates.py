@@ -95,6 +95,8 @@ TEMPLATES: dict[str, str] = {
     "read_sample": "This summary reads {read} of its {total}, sampled from {span}.",
     # dates with their year, and what stands for personal data
     "read_sample_day": "This summary reads {read} of its {total}, all of {span}.",
+    # a zone inferred from when the source's people write (not set, not the export's)
+    "zone_inferred": "Times are in {zone}, inferred from activity.",
     "day_year": "{day} {month} {year}",
     "year": "{year}",
     "span_years": "{start} to {end}",

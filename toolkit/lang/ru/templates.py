@@ -90,6 +90,7 @@ TEMPLATES: dict[str, str] = {
     "в прочитанных сообщениях — {readers} из них.",
     "read_sample": "В сводке прочитано {read} из {total} — выборка {span}.",
     "read_sample_day": "В сводке прочитано {read} из {total} — выборка за {span}.",
+    "zone_inferred": "Время указано в {zone}: часовой пояс определён по активности.",
     "day_year": "{day} {month} {year} года",
     "year": "{year} год",
     "span_years": "с {start} по {end} год",

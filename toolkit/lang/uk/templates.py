@@ -91,6 +91,7 @@ TEMPLATES: dict[str, str] = {
     "у прочитаних повідомленнях — {readers} з них.",
     "read_sample": "У зведенні прочитано {read} з {total} — вибірка {span}.",
     "read_sample_day": "У зведенні прочитано {read} з {total} — вибірка за {span}.",
+    "zone_inferred": "Час указано в {zone}: часовий пояс визначено за активністю.",
     "day_year": "{day} {month} {year} року",
     "year": "{year} рік",
     "span_years": "з {start} до {end} року",

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 from export_builders import chat, write
+from store_backends import Store
 
 from toolkit.ingest import import_export
 from toolkit.models import Message, Source, SourceKind
-from toolkit.store import SQLiteStore
 from toolkit.zones import (
     MIN_SLOTS,
     SOCIAL_DAY,
@@ -24,6 +24,8 @@ from toolkit.zones import (
     trough,
     zone_label,
 )
+
+pytestmark = pytest.mark.both_stores  # the tests with a store run on SQLite and PostgreSQL
 
 START = datetime(2025, 1, 6, tzinfo=UTC)
 
@@ -104,14 +106,7 @@ def messages_of(source: Source, moments: list[datetime]) -> list[Message]:
     ]  # fmt: skip
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Any:
-    opened = SQLiteStore(tmp_path / "store.sqlite3")
-    yield opened
-    opened.close()
-
-
-def group(store: SQLiteStore, zone: str | None, origin: Any, offset: int = 2) -> Source:
+def group(store: Store, zone: str | None, origin: Any, offset: int = 2) -> Source:
     source = store.upsert_source(
         title="Help", kind=SourceKind.CHAT, internal_id=9, timezone=zone, timezone_origin=origin
     )
@@ -119,7 +114,7 @@ def group(store: SQLiteStore, zone: str | None, origin: Any, offset: int = 2) ->
     return store.get_source_by_id(source.id)
 
 
-def test_activity_hours_count_each_persons_hour_once(store: SQLiteStore) -> None:
+def test_activity_hours_count_each_persons_hour_once(store: Store) -> None:
     source = store.upsert_source(title="Burst", kind=SourceKind.CHAT, internal_id=3)
     at = START + timedelta(hours=5)
     burst = [Message(source.id, i, at + timedelta(minutes=i), "x", sender_peer_id="u1")
@@ -129,19 +124,19 @@ def test_activity_hours_count_each_persons_hour_once(store: SQLiteStore) -> None
     assert (hours[5], sum(hours), days) == (2, 2, 1)
 
 
-def test_the_inferred_zone_wins_over_the_exporters(store: SQLiteStore) -> None:
+def test_the_inferred_zone_wins_over_the_exporters(store: Store) -> None:
     source = group(store, "-05:00", "export")
     settled = settle_zone(store, source)
     assert (settled.timezone, settled.timezone_origin) == ("+02:00", "inferred")
     assert store.get_source_by_id(source.id).timezone_origin == "inferred"
 
 
-def test_a_set_zone_wins_over_the_inferred(store: SQLiteStore) -> None:
+def test_a_set_zone_wins_over_the_inferred(store: Store) -> None:
     source = group(store, "Asia/Tokyo", "set")
     assert settle_zone(store, source) == source
 
 
-def test_a_zone_the_activity_confirms_stays_as_it_is(store: SQLiteStore) -> None:
+def test_a_zone_the_activity_confirms_stays_as_it_is(store: Store) -> None:
     # Kyiv is at +02:00 in winter: the name says more (summer time) than the offset.
     source = group(store, "Europe/Kyiv", "export")
     assert settle_zone(store, source) == source
@@ -158,7 +153,7 @@ def test_a_known_offset_that_fits_nearly_as_well_is_kept() -> None:
     assert infer_offset(hours, 60, known=[half]) == half
 
 
-def test_what_is_known_is_kept_when_activity_does_not_tell(store: SQLiteStore) -> None:
+def test_what_is_known_is_kept_when_activity_does_not_tell(store: Store) -> None:
     source = store.upsert_source(
         title="Tiny", kind=SourceKind.CHAT, internal_id=4, timezone="-05:00",
         timezone_origin="export",
@@ -167,9 +162,7 @@ def test_what_is_known_is_kept_when_activity_does_not_tell(store: SQLiteStore) -
     assert settle_zone(store, source).timezone == "-05:00"
 
 
-def test_an_import_infers_the_groups_zone_not_the_exporters(
-    store: SQLiteStore, tmp_path: Path
-) -> None:
+def test_an_import_infers_the_groups_zone_not_the_exporters(store: Store, tmp_path: Path) -> None:
     # A group in Kyiv exported on a machine at -05:00: the six hours off.
     exporter = timedelta(hours=-5)
     messages = [
@@ -192,7 +185,7 @@ def test_an_import_infers_the_groups_zone_not_the_exporters(
     assert store.get_source_by_id(stats.source.id).timezone == "Europe/Kyiv"
 
 
-def test_a_small_import_keeps_the_exporters_offset(store: SQLiteStore, tmp_path: Path) -> None:
+def test_a_small_import_keeps_the_exporters_offset(store: Store, tmp_path: Path) -> None:
     moments = local_life(2, days=2, people=1)
     messages = [
         {"id": i, "type": "message", "date": (at - timedelta(hours=5)).replace(tzinfo=None)

@@ -75,6 +75,10 @@ class Cues:
     you: re.Pattern[str]
     """The second person ("you", «ты», «ви»): a message that says it is retold only when
     whom it means is known."""
+    dangling: re.Pattern[str]
+    """A word no sentence ends on, at the end of a text (a conjunction, an article, a
+    preposition: "and", «и», «та»): the message was cut off and goes on in the next one,
+    a fragment a digest does not quote."""
 
 
 def pack_from(words: ModuleType, **fields: Any) -> LanguagePack:

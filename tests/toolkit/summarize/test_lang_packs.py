@@ -81,6 +81,7 @@ def test_every_template_renders_in_its_language(code: str, n: int) -> None:
         "asker": ann,
         "answerer": bob,
         "quote": book.quote("q"),
+        "said": book.quote("s"),
         "question": book.quote("q?"),
         "answer": book.quote("a"),
         "proposal": book.quote("p"),

@@ -23,6 +23,7 @@ from toolkit.summarize.extractive.acts import (
     agrees,
     asks_back,
     is_placeholder,
+    question_sentence,
 )
 from toolkit.summarize.extractive.cite import Citer
 from toolkit.summarize.extractive.conversations import Turn, in_thread
@@ -30,7 +31,7 @@ from toolkit.summarize.extractive.draft import Draft, audience, author
 from toolkit.summarize.extractive.facts import fact_score
 from toolkit.summarize.extractive.opening import opening
 from toolkit.summarize.extractive.quotes import ELLIPSIS
-from toolkit.summarize.extractive.sections import open_questions
+from toolkit.summarize.extractive.sections import fragment_at, open_questions
 from toolkit.summarize.extractive.selection import (
     OPENER_WEIGHT,
     TIME_SPAN_HOURS,
@@ -66,6 +67,8 @@ def turns(draft: Draft) -> list[Turn]:
             act = Act.CHATTER  # a source summary quotes nothing that names a time
         if is_placeholder(text):
             act = Act.CHATTER  # an attachment's marker says nothing a digest can retell
+        if fragment_at(draft, i):
+            act = Act.CHATTER  # a piece of a sentence: a digest quotes sentences
         words = len(tokenize(text))
         out.append(
             Turn(
@@ -152,6 +155,8 @@ def unit_sentence(c: Citer, unit: Unit, seq: list[Turn], *, named: bool = False)
         cut = shown.endswith(ELLIPSIS)  # a cut question still asks, though its mark is gone
         if act is Act.QUESTION and not cut and act_of(shown, draft.packs[i]) is not Act.QUESTION:
             act = Act.STATEMENT  # the quoted part of the message asks nothing
+        if act is Act.QUESTION and question_sentence(draft.texts[i], draft.packs[i]) is None:
+            act = Act.STATEMENT  # no sentence of it asks: "asks" would quote a statement
         verb = _VERB.get(act, "said")
         if not chat and verb == "said":
             verb = "posted"
@@ -159,6 +164,8 @@ def unit_sentence(c: Citer, unit: Unit, seq: list[Turn], *, named: bool = False)
         quote = (
             _decided(c, i, DIGEST_QUOTE_CHARS)
             if act is Act.DECISION
+            else c.question(i, DIGEST_QUOTE_CHARS)  # "asks" quotes the question itself
+            if act is Act.QUESTION
             else c.quote(i, DIGEST_QUOTE_CHARS)
         )
         values = {"who": c.name(i), "quote": quote}

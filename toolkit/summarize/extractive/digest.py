@@ -38,7 +38,7 @@ from toolkit.summarize.extractive.selection import (
     Unit,
     select,
 )
-from toolkit.summarize.period_wording import has_period_wording
+from toolkit.summarize.period_wording import has_period_wording, split_sentences
 from toolkit.text import tokenize
 
 DIGEST_QUOTE_CHARS = 120
@@ -155,7 +155,7 @@ def unit_sentence(c: Citer, unit: Unit, seq: list[Turn], *, named: bool = False)
         cut = shown.endswith(ELLIPSIS)  # a cut question still asks, though its mark is gone
         if act is Act.QUESTION and not cut and act_of(shown, draft.packs[i]) is not Act.QUESTION:
             act = Act.STATEMENT  # the quoted part of the message asks nothing
-        if act is Act.QUESTION and question_sentence(draft.texts[i], draft.packs[i]) is None:
+        if act is Act.QUESTION and not _asks(draft, i, shown):
             act = Act.STATEMENT  # no sentence of it asks: "asks" would quote a statement
         verb = _VERB.get(act, "said")
         if not chat and verb == "said":
@@ -177,6 +177,15 @@ def unit_sentence(c: Citer, unit: Unit, seq: list[Turn], *, named: bool = False)
         else:
             parts.append(book.sentence(verb, **values))
     return " ".join(parts)
+
+
+def _asks(draft: Draft, i: int, shown: str) -> bool:
+    """Whether message ``i`` asks something "X asks" can quote: a question sentence of it
+    (``acts.question_sentence``), or the passage shown is one question ("Are you coming?
+    Because …" quoted as its question)."""
+    if question_sentence(draft.texts[i], draft.packs[i]) is not None:
+        return True
+    return shown.endswith("?") and len(split_sentences(shown)) == 1
 
 
 def _decision(c: Citer, seq: list[Turn]) -> tuple[str, tuple[int, ...]] | None:

@@ -27,6 +27,12 @@ LABELS = {
     "message_link": "link",
 }
 """Shorter column names for a terminal."""
+_ORIGINS = {
+    "set": " (set)",
+    "inferred": " (inferred from when its people write)",
+    "export": " (the export's offset)",
+}
+"""Where a zone comes from, as ``mlens timezone`` says it."""
 
 
 def sources(as_json: JsonOption = False) -> None:
@@ -102,8 +108,8 @@ def timezone(
     zone: Annotated[
         str | None,
         typer.Argument(
-            help="IANA name (Europe/Berlin) or UTC offset (+09:00); without it, show the "
-            "source's zone."
+            help="IANA name (Europe/Berlin) or UTC offset (+09:00), or `auto` to infer it "
+            "from when the source's people write; without it, show the source's zone."
         ),
     ] = None,
 ) -> None:
@@ -112,4 +118,5 @@ def timezone(
     source = ws.source(ref) if zone is None else ws.set_timezone(ref, zone)
     label = literal(f"{source.key} ({source.title})", one_line=True)
     shown = literal(source.timezone) if source.timezone else "not known (read as UTC)"
-    console().print(f"{label}: time zone {shown}", highlight=False)
+    origin = _ORIGINS.get(source.timezone_origin or "", "") if source.timezone else ""
+    console().print(f"{label}: time zone {shown}{origin}", highlight=False)

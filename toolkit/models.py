@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from toolkit.source_kind import SourceKind as SourceKind
 
@@ -24,6 +24,12 @@ NO_LINK_CHAT_TYPES = frozenset(
     {"personal_chat", "bot_chat", "saved_messages", "private_group", "replies"}
 )
 """Chat types the messenger has no message links for (personal, bot, saved, basic groups)."""
+ZoneOrigin = Literal["set", "inferred", "export"]
+"""Where a source's time zone comes from: set by the user, inferred from when its people
+write, or the exporter's offset; a zone set wins over one inferred, which wins over the
+export's."""
+ZONE_ORIGINS: tuple[ZoneOrigin, ...] = ("set", "inferred", "export")
+"""The origins, the strongest first."""
 GENERAL_TOPIC = 1
 """A forum's "General" topic id (its other topics take their ``topic_created`` message's id)."""
 
@@ -86,6 +92,9 @@ class Source:
     ``timezone`` is the source's own time zone, in which its people speak of "tomorrow
     at 13:40": an IANA name (``Europe/Berlin``) or a fixed offset (``+03:00``), learned
     from an export or set by the user; ``None`` when unknown (read as UTC).
+    ``timezone_origin`` says where it comes from (``ZONE_ORIGINS``): ``"set"`` by the
+    user (``mlens timezone``), ``"inferred"`` from when its people write, ``"export"``
+    the exporter's offset; ``None`` when unknown (no zone, or a store older than this).
     """
 
     id: int
@@ -95,6 +104,7 @@ class Source:
     internal_id: int | None = None
     chat_type: str | None = None
     timezone: str | None = None
+    timezone_origin: ZoneOrigin | None = None
 
     @property
     def has_links(self) -> bool:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, WithJsonSchema
 
@@ -89,6 +89,13 @@ class SourceOut(_Out):
         description="The source's own time zone (an IANA name such as `Europe/Berlin`, or "
         "a fixed offset such as `+03:00`), in which summaries read its times; null when "
         "unknown (UTC).",
+    )
+    timezone_origin: Literal["set", "inferred", "export"] | None = Field(
+        None,
+        description="Where `timezone` comes from: `set` by the user (`mlens timezone`), "
+        "`inferred` from the hours its people write in (their quiet hours are night), or "
+        "`export` (the exporting machine's offset); a set zone wins over an inferred one, "
+        "which wins over the export's. Null when unknown.",
     )
 
 
@@ -286,6 +293,7 @@ def source_out(stats: models.SourceStats, source_ref: str | None = None) -> Sour
         link=source_link(source),
         topics=[topic_out(topic) for topic in stats.topics],
         timezone=source.timezone,
+        timezone_origin=source.timezone_origin,
     )
 
 

@@ -38,6 +38,7 @@ SOURCE_FIELDS = [
     "link",
     "topics",
     "timezone",
+    "timezone_origin",
 ]
 HIT_FIELDS = {field.name for field in dataclasses.fields(SearchHit)}
 

@@ -42,7 +42,7 @@ def test_learned_shown_set_and_shown_again(runner: CliRunner, zoned: str) -> Non
     assert timezone_listed(runner) == "+03:00"
     shown = runner.invoke(app, ["timezone", zoned])
     assert shown.exit_code == 0, shown.output
-    assert "@zoned_chat (Zoned): time zone +03:00" in shown.stdout
+    assert "@zoned_chat (Zoned): time zone +03:00 (the export's offset)" in shown.stdout
     changed = runner.invoke(app, ["timezone", zoned, "Europe/Berlin"])
     assert changed.exit_code == 0, changed.output
     assert "time zone Europe/Berlin" in changed.stdout
@@ -65,3 +65,14 @@ def test_the_workspace_verb(zoned: str) -> None:
     with pytest.raises(InvalidRequest) as caught:
         ws.set_timezone(zoned, "+25:00")
     assert caught.value.field == "timezone"
+
+
+def test_auto_forgets_a_set_zone(runner: CliRunner, zoned: str) -> None:
+    assert runner.invoke(app, ["timezone", zoned, "Europe/Berlin"]).exit_code == 0
+    listed = json.loads(runner.invoke(app, ["sources", "--json"]).stdout)[0]
+    assert (listed["timezone"], listed["timezone_origin"]) == ("Europe/Berlin", "set")
+    # Two messages tell nothing of the members' nights: no zone is left (UTC).
+    result = runner.invoke(app, ["timezone", zoned, "auto"])
+    assert result.exit_code == 0, result.output
+    assert "not known (read as UTC)" in result.stdout
+    assert timezone_listed(runner) is None

@@ -43,6 +43,7 @@ def test_public_source_by_any_ref_form(
         "link": "https://t.me/lens_public",
         "topics": [],  # not a forum
         "timezone": None,  # never learned: read as UTC
+        "timezone_origin": None,
     }
 
 
@@ -55,6 +56,14 @@ def test_a_sources_own_time_zone_is_shown(
     )
     assert response.status_code == 200, response.text
     assert response.json()["timezone"] == "Europe/Berlin"
+    assert response.json()["timezone_origin"] == "set"
+
+    store.set_source_timezone(sources.public.id, "+02:00", "inferred")
+    response = client.get(
+        "/v1/sources/by-ref", params={"source_ref": "@lens_public"}, headers=auth("sources.read")
+    )
+    assert response.json()["timezone"] == "+02:00"
+    assert response.json()["timezone_origin"] == "inferred"
 
 
 def test_private_source_by_internal_link(client: TestClient, sources: Any, auth: Auth) -> None:

@@ -83,6 +83,10 @@ class Cues:
     (``toolkit.summarize.extractive.adverts``)."""
     price: re.Pattern[str]
     """Words of a price ("per night", «руб.», «ціна»): beside a number, an advert's evidence."""
+    dangling: re.Pattern[str]
+    """A word no sentence ends on, at the end of a text (a conjunction, an article, a
+    preposition: "and", «и», «та»): the message was cut off and goes on in the next one,
+    a fragment a digest does not quote."""
 
 
 def pack_from(words: ModuleType, **fields: Any) -> LanguagePack:

@@ -13,7 +13,8 @@ Forum topics and senders (schema migration ``m005_topics_senders``):
 - ``Message.topic_id`` is stored with each message (``None`` outside forums) and
   ``Source.chat_type`` with each source (it decides whether messages have links);
   ``m009_message_reactions`` adds each message's reactions, views and forwards, and
-  ``m010_source_timezone`` each source's own time zone (``Source.timezone``);
+  ``m010_source_timezone`` each source's own time zone (``Source.timezone``) and
+  ``m012_source_timezone_origin`` where it comes from (``Source.timezone_origin``);
 - ``upsert_topics``/``list_topics`` keep each topic's title; once a source has topics,
   its messages without one belong to General (id 1);
 - the message readers (``count_messages``, ``count_senders``, ``messages_in_period``,
@@ -61,6 +62,7 @@ from toolkit.models import (
     TopicStats,
     UpsertResult,
     Walk,
+    ZoneOrigin,
 )
 from toolkit.store.rows import SourceFields
 from toolkit.store.schedule_rows import (
@@ -160,8 +162,11 @@ class SourceStore(Protocol):
         """
         ...
 
-    def set_source_timezone(self, source_id: int, timezone: str | None) -> Source:
-        """Record a source's own time zone (``None`` forgets it); return the source."""
+    def set_source_timezone(
+        self, source_id: int, timezone: str | None, origin: ZoneOrigin | None = "set"
+    ) -> Source:
+        """Record a source's own time zone (``None`` forgets it) and where it comes from
+        (``Source.timezone_origin``); return the source."""
         ...
 
     def get_source(self, ref: SourceRef) -> Source:
@@ -212,6 +217,13 @@ class MessageReader(Protocol):
         order, as ``(message id, posted_at in Unix seconds, characters of text)``: what a
         source summary's sample is drawn from (``toolkit.summarize.sample``), with no text
         read."""
+        ...
+
+    def activity_hours(self, source_id: int) -> tuple[tuple[int, ...], int]:
+        """When a source's people write: for each hour of the day in UTC (0..23), how
+        many (sender, hour) slots hold a message of theirs, and on how many days anyone
+        wrote (service messages excluded). A burst of one person's messages counts
+        once; what ``toolkit.zones`` infers the source's time zone from."""
         ...
 
     def neighbours_of(

@@ -294,6 +294,19 @@ MIGRATIONS: tuple[Migration, ...] = (
         ){norowid}
         """,
     ),
+    everywhere(
+        "m012_source_timezone_origin",
+        # Where each source's zone comes from: set (by the user), inferred (from when its
+        # people write) or export (the exporter's offset). Before this, an import wrote
+        # only offsets (+03:00) unless a zone was named: a named zone is kept as set.
+        """
+        ALTER TABLE sources ADD COLUMN timezone_origin TEXT;
+        UPDATE sources SET timezone_origin = CASE
+            WHEN timezone IS NULL THEN NULL
+            WHEN timezone LIKE '+%' OR timezone LIKE '-%' THEN 'export'
+            ELSE 'set' END
+        """,
+    ),
 )
 
 

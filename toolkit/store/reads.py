@@ -95,6 +95,26 @@ class Reads(UsesConnections):
         )
         return [(int(i), int(at), int(n)) for i, at, n in rows]
 
+    def activity_hours(self, source_id: int) -> tuple[tuple[int, ...], int]:
+        """For each hour of the day in UTC, the (sender, hour) slots with a message, and
+        the number of days with one (``MessageStore.activity_hours``)."""
+        read = self.connections.read
+        rows = read(
+            "SELECT slot % 24, COUNT(*) FROM (SELECT DISTINCT sender_peer_id, sender_name, "
+            "posted_at / 3600 AS slot FROM messages WHERE source_id = ? AND NOT is_service) "
+            "AS slots GROUP BY slot % 24",
+            (source_id,),
+        )
+        hours = [0] * 24
+        for hour, count in rows:
+            hours[int(hour)] = int(count)
+        days = read(
+            "SELECT COUNT(DISTINCT posted_at / 86400) FROM messages "
+            "WHERE source_id = ? AND NOT is_service",
+            (source_id,),
+        )
+        return tuple(hours), int(days[0][0])
+
     def _newest(self, columns: str, source_id: int, limit: int, filter: MessageFilter) -> list[Any]:
         """``columns`` of the ``limit`` newest messages ``filter`` takes, newest first."""
         where, params = self._where(filter)

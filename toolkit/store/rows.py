@@ -13,12 +13,14 @@ from datetime import UTC, datetime
 from typing import Any, NotRequired, Protocol, TypedDict
 
 from toolkit.models import (
+    ZONE_ORIGINS,
     ApiKeyRecord,
     Message,
     MessageFilter,
     Reactions,
     Source,
     SourceKind,
+    ZoneOrigin,
     reaction_counts,
 )
 
@@ -28,7 +30,7 @@ MSG_COLUMNS = (
 )
 """The ``messages`` columns, in the order ``to_message`` reads them."""
 
-SOURCE_COLUMNS = "id, internal_id, handle, title, kind, chat_type, timezone"
+SOURCE_COLUMNS = "id, internal_id, handle, title, kind, chat_type, timezone, timezone_origin"
 KEY_COLUMNS = "id, name, prefix, key_hash, scopes, created_at, revoked_at, last_used_at"
 
 
@@ -42,6 +44,7 @@ class SourceFields(TypedDict):
     handle: NotRequired[str | None]
     chat_type: NotRequired[str | None]
     timezone: NotRequired[str | None]
+    timezone_origin: NotRequired[ZoneOrigin | None]
 
 
 class _SourceLike(Protocol):
@@ -67,6 +70,7 @@ def source_fields(source: _SourceLike) -> SourceFields:
         handle=source.handle,
         chat_type=source.chat_type,
         timezone=getattr(source, "timezone", None),
+        timezone_origin=getattr(source, "timezone_origin", None),
     )
 
 
@@ -135,8 +139,9 @@ def to_message(row: Sequence[Any]) -> Message:
 
 def to_source(row: Sequence[Any]) -> Source:
     """A ``Source`` from a row of ``SOURCE_COLUMNS``."""
-    sid, internal_id, handle, title, kind, chat_type, timezone = row
-    return Source(sid, title, SourceKind(kind), handle, internal_id, chat_type, timezone)
+    sid, internal_id, handle, title, kind, chat_type, timezone, origin = row
+    origin = origin if origin in ZONE_ORIGINS else None
+    return Source(sid, title, SourceKind(kind), handle, internal_id, chat_type, timezone, origin)
 
 
 def to_key_record(row: Sequence[Any]) -> ApiKeyRecord:

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any, Unpack
 
 from toolkit.errors import SourceNotFound, StoreError
-from toolkit.models import Source, SourceRef, SourceStats, TopicStats
+from toolkit.models import Source, SourceRef, SourceStats, TopicStats, ZoneOrigin
 from toolkit.store.connections import UsesConnections
 from toolkit.store.rows import SOURCE_COLUMNS, SourceFields, dt, source_keys, to_source, ts
 
@@ -63,11 +63,12 @@ class Sources(UsesConnections):
         A source first imported without a handle (``c/<id>``) gains it when a later
         import names it; a handle already held by another source is an error.
         ``chat_type`` (the export's type name) and ``timezone`` are kept when a later
-        call gives none.
+        call gives none; ``timezone_origin`` is written with a ``timezone`` only.
         """
         internal_id, handle = source_keys(fields)
         title, kind, chat_type = fields["title"], fields["kind"], fields.get("chat_type")
         timezone = fields.get("timezone")
+        origin = fields.get("timezone_origin") if timezone is not None else None
         write = self.connections.write
         with self.connections.transaction():
             source_id: int | None = None
@@ -79,17 +80,27 @@ class Sources(UsesConnections):
                     write(
                         "UPDATE sources SET title = ?, kind = ?, "
                         "internal_id = COALESCE(internal_id, ?), handle = COALESCE(handle, ?), "
-                        "chat_type = COALESCE(?, chat_type), timezone = COALESCE(?, timezone) "
-                        "WHERE id = ?",
-                        (title, kind.value, internal_id, handle, chat_type, timezone, source_id),
+                        "chat_type = COALESCE(?, chat_type), timezone = COALESCE(?, timezone), "
+                        "timezone_origin = COALESCE(?, timezone_origin) WHERE id = ?",
+                        (
+                            title,
+                            kind.value,
+                            internal_id,
+                            handle,
+                            chat_type,
+                            timezone,
+                            origin,
+                            source_id,
+                        ),
                     )
                     continue
                 # Another writer may create it meanwhile: then this inserts nothing and
                 # the loop updates theirs.
                 created = write(
                     "INSERT INTO sources "
-                    "(internal_id, handle, title, kind, chat_type, timezone, created_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
+                    "(internal_id, handle, title, kind, chat_type, timezone, timezone_origin, "
+                    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT DO NOTHING RETURNING id",
                     (
                         internal_id,
                         handle,
@@ -97,21 +108,26 @@ class Sources(UsesConnections):
                         kind.value,
                         chat_type,
                         timezone,
+                        origin,
                         ts(datetime.now(UTC)),
                     ),
                 )
                 source_id = int(created[0][0]) if created else None
             return self.get_source_by_id(source_id)
 
-    def set_source_timezone(self, source_id: int, timezone: str | None) -> Source:
+    def set_source_timezone(
+        self, source_id: int, timezone: str | None, origin: ZoneOrigin | None = "set"
+    ) -> Source:
         """Record a source's own time zone (an IANA name or a fixed offset, checked by
-        the caller; ``None`` forgets it) and return the source.
+        the caller; ``None`` forgets it) and where it comes from (``origin``; none without
+        a zone), and return the source.
 
         Raises:
             SourceNotFound: no source with this id.
         """
         self.connections.write(
-            "UPDATE sources SET timezone = ? WHERE id = ?", (timezone, source_id)
+            "UPDATE sources SET timezone = ?, timezone_origin = ? WHERE id = ?",
+            (timezone, origin if timezone is not None else None, source_id),
         )
         return self.get_source_by_id(source_id)
 

@@ -133,6 +133,8 @@ class Staging:
             handle=source.handle or handle,
             chat_type=chat_type or source.chat_type,
             timezone=timezone or source.timezone,
+            timezone_origin=(fields.get("timezone_origin") if timezone else None)
+            or source.timezone_origin,
         )
         self._sources[source.id] = source
         return source

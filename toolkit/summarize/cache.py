@@ -120,6 +120,8 @@ def cache_key(
         "content": content_hash(messages),
         "selected": len(messages) if selected is None else selected,
     }
+    if ctx.inferred_zone:  # the digest says so: not the answer of a zone set or exported
+        parts["inferred_zone"] = ctx.inferred_zone
     raw = json.dumps(parts, sort_keys=True, ensure_ascii=False)
     return "summary:" + hashlib.sha256(raw.encode()).hexdigest()
 

@@ -43,6 +43,9 @@ class SummaryContext:
     timezone: tzinfo = UTC
     """The source's own zone: the times its messages name ("at 13:40 tomorrow") are in it."""
     coverage: Coverage | None = None
+    inferred_zone: str | None = None
+    """The zone's label ("UTC+2") when it was inferred from the source's activity (a
+    period digest then says so); ``None`` when set, the export's, or unknown."""
 
     @property
     def forum(self) -> bool:

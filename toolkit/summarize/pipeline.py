@@ -45,6 +45,7 @@ from toolkit.summarize.personal import marks_for, mask_summary
 from toolkit.summarize.registry import ENGINES, select_engine
 from toolkit.timeparse import zone_of
 from toolkit.turns import Turns
+from toolkit.zones import zone_label
 
 
 def _linker(source: Source, messages: Sequence[Message]) -> Callable[[int], str]:
@@ -80,6 +81,23 @@ def _in_zone(start: datetime, end: datetime, source: Source, zone: tzinfo) -> No
                 f"{source.timezone} (years 1 to 9999); give a later start or an earlier end",
                 field=field,
             ) from None
+
+
+def _inferred(source: Source) -> str | None:
+    """The label of the source's zone ("UTC+2") when it was inferred from activity."""
+    return zone_label(source.timezone) if source.timezone_origin == "inferred" else None
+
+
+def _with_zone_note(summary: Summary, ctx: SummaryContext) -> Summary:
+    """``summary`` saying, last, that its times are in a zone inferred from activity (a
+    period digest that cites messages, in a language with a pack)."""
+    book = find(ctx.language)
+    if ctx.family != "period" or not ctx.inferred_zone or book is None:
+        return summary
+    if not summary.important_messenger_message_ids:
+        return summary
+    said = book.sentence("zone_inferred", zone=ctx.inferred_zone)
+    return replace(summary, summary=f"{summary.summary.rstrip()} {said}".strip())
 
 
 def _with_text(messages: Sequence[Message]) -> list[Message]:
@@ -139,7 +157,7 @@ def _run(
     if ctx.family == "source":
         read = note(find(ctx.language), ctx.coverage, ctx.kind, ctx.timezone)
         summary = without_period_wording(summary, keep=read)
-    summary = mask_summary(summary, marks_for(ctx.language))
+    summary = _with_zone_note(mask_summary(summary, marks_for(ctx.language)), ctx)
     summary = replace(summary, sampled=_sampled(ctx, len(messages), selected))
     # A fallback's answer is not the engine's to cache, nor one written before the
     # embedder reached every message (the next request will read their vectors).
@@ -227,6 +245,7 @@ def summarize_period(
     topic, topics = _topic(store, source, where.topic_id, language)
     kind = request.kind or source.kind
     ctx = SummaryContext("period", kind, source.title, language, start, end, topic, topics, zone)
+    ctx = replace(ctx, inferred_zone=_inferred(source))
     return _run(
         store, embedder, settings, source, source_ref, messages, ctx, request.use_cache, turns
     )

@@ -22,6 +22,7 @@ from toolkit.requests import check_filters
 from toolkit.store.health import HealthProbe, StoreHealth
 from toolkit.timeparse import When, lower_bound, upper_bound, zone_name
 from toolkit.workspace.assembly import Assembly, Progress
+from toolkit.zones import AUTO_ZONE, settle_zone
 
 
 @dataclass(frozen=True)
@@ -109,20 +110,28 @@ class Library:
     def set_timezone(self, ref: SourceArg, zone: str) -> Source:
         """Set a source's own time zone, in which its summaries read "tomorrow at 13:40".
 
+        A zone set here wins over one inferred from its people's activity and over the
+        export's offset (``toolkit.zones``); ``"auto"`` forgets a zone set before and
+        infers one from the stored messages (none when they do not tell: UTC).
+
         Args:
             ref: the source (``@handle``, a t.me link, ``c/<id>``).
-            zone: an IANA name (``Europe/Berlin``) or a fixed UTC offset (``+09:00``;
-                ``+9``, ``+0900`` and ``UTC+9`` are written so too).
+            zone: an IANA name (``Europe/Berlin``), a fixed UTC offset (``+09:00``;
+                ``+9``, ``+0900`` and ``UTC+9`` are written so too), or ``"auto"``.
 
         Returns:
-            The source with its new ``timezone``.
+            The source with its new ``timezone`` and ``timezone_origin``.
 
         Raises:
             InvalidRequest: an unknown zone (``field="timezone"``).
             SourceNotFound: no such source in the store.
         """
-        name = zone_name(zone)
-        return self.assembly.store.set_source_timezone(self.assembly.source(ref).id, name)
+        store, source = self.assembly.store, self.assembly.source(ref)
+        if zone.strip().lower() == AUTO_ZONE:
+            if source.timezone_origin == "set":
+                source = store.set_source_timezone(source.id, None, None)
+            return settle_zone(store, source)
+        return store.set_source_timezone(source.id, zone_name(zone), "set")
 
     def topics(self, ref: SourceArg) -> list[TopicStats]:
         """A forum's topics (id, title, message count, last message); empty for others."""

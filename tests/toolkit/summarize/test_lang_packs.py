@@ -81,11 +81,13 @@ def test_every_template_renders_in_its_language(code: str, n: int) -> None:
         "asker": ann,
         "answerer": bob,
         "quote": book.quote("q"),
+        "said": book.quote("s"),
         "question": book.quote("q?"),
         "answer": book.quote("a"),
         "proposal": book.quote("p"),
         "title": book.quote("T"),
         "topic": book.quote("Deploys"),
+        "zone": "+2",  # a zone's label ("UTC+2", "Europe/Kyiv") is data, as a number is
         "topics": book.topic_titles([f"T{i}" for i in range(n)], 3),
         "messages": book.counted(n, "message"),
         "posts": book.counted(n, "post"),

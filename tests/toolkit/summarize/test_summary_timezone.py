@@ -149,3 +149,46 @@ def test_every_day_and_time_a_digest_writes_is_the_sources_own() -> None:
     assert "2 March" in written
     assert "1 March" not in written
     assert "23:3" not in written
+
+
+@dataclass
+class Citing(Recorder):
+    """A recorder whose summary cites the window's first message."""
+
+    def summarize(self, job: SummaryJob) -> Summary:
+        self.seen.append(job.ctx)
+        ids = [str(job.messages[0].messenger_message_id)] if job.messages else []
+        return Summary(job.source_ref, "Lunch was planned.", [], ids, engine=self.name)
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Times are in UTC+2, inferred from activity."),
+        ("ru", "Время указано в UTC+2: часовой пояс определён по активности."),
+        ("uk", "Час указано в UTC+2: часовий пояс визначено за активністю."),
+    ],
+)
+def test_a_digest_says_when_its_zone_was_inferred(
+    store: SQLiteStore, monkeypatch: pytest.MonkeyPatch, language: str, said: str
+) -> None:
+    engine = Citing()
+    monkeypatch.setattr(pipeline, "select_engine", lambda settings: engine)
+    source = seeded(store, None)
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    period = SummaryRequest(
+        source_ref="c/5", started_at=T0, ended_at=T0 + timedelta(days=1), language=language
+    )
+    store.set_source_timezone(source.id, "+02:00", "inferred")
+    inferred = summarize_period(store, None, settings, period)  # type: ignore[arg-type]
+    assert inferred.summary.endswith(said)
+    assert engine.seen[-1].timezone == timezone(timedelta(hours=2))
+    # The same zone set by the user, or the export's, is not news to anyone.
+    for origin in ("set", "export"):
+        store.set_source_timezone(source.id, "+02:00", origin)  # type: ignore[arg-type]
+        plain = summarize_period(store, None, settings, period)  # type: ignore[arg-type]
+        assert plain.summary == "Lunch was planned."
+    # A source summary has no times to place: nothing is said.
+    store.set_source_timezone(source.id, "+02:00", "inferred")
+    recent = SourceSummaryRequest(source_ref="c/5", language=language, use_cache=False)
+    assert "UTC+2" not in summarize_source(store, None, settings, recent).summary  # type: ignore[arg-type]

@@ -237,13 +237,17 @@ class Importer:
         self._warnings.setdefault(source.id, []).extend(warnings)
 
     def finish(self) -> None:
-        """Record each source's own time zone once the whole file is read: the zone the
-        user named, else the exporter's most common offset (``LocalTimes.source_zone``)."""
+        """Record the export's zone for each source once the whole file is read: the zone
+        the user named, else the exporter's most common offset (``LocalTimes.source_zone``),
+        unless the source has a stronger one (set by the user, or inferred from its
+        people's activity: ``toolkit.zones``, once the import has landed)."""
         for sid, source in self._sources.items():
+            if source.timezone_origin in ("set", "inferred"):
+                continue
             zone = self.times.source_zone(source.timezone)
             if zone is not None and zone != source.timezone:
                 fields = source_fields(source)
-                fields["timezone"] = zone
+                fields["timezone"], fields["timezone_origin"] = zone, "export"
                 self._sources[sid] = self._store.upsert_source(**fields)
 
     def _flush(self) -> None:

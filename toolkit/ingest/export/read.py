@@ -69,6 +69,7 @@ from toolkit.ingest.export.report import (
 from toolkit.ingest.export.times import zone
 from toolkit.refs import parse_ref
 from toolkit.store.base import ImportSink, MessageStore
+from toolkit.zones import settle_zone
 
 
 def _public_handle(ref: str | None) -> str | None:
@@ -196,7 +197,16 @@ def _guarded(
     full disk is ``StoreFull``."""
     with _full_disk_refused(path), store.staging(on_wait=tqdm.write if progress else None) as sink:
         report = run(sink)
-    return report()
+    return _with_zones(store, report())
+
+
+def _with_zones(store: MessageStore, report: ImportReport) -> ImportReport:
+    """The report once each imported source's zone is settled over all its stored
+    messages, the new ones included (``toolkit.zones``: set > inferred > export)."""
+    sources = tuple(
+        dataclasses.replace(s, source=settle_zone(store, s.source)) for s in report.sources
+    )
+    return dataclasses.replace(report, sources=sources)
 
 
 @contextmanager
@@ -240,7 +250,7 @@ def _import_json(
     report = importer.report(path)
     if text.note is not None:
         report = dataclasses.replace(report, notes=(text.note, *report.notes))
-    return report
+    return _with_zones(store, report)
 
 
 def _import_archive(

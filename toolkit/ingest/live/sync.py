@@ -28,6 +28,7 @@ from toolkit.ingest.live.counters import checked_counters, counter_notes
 from toolkit.models import Message, Source, SourceRef, SyncReport, UpsertResult
 from toolkit.store.base import MessageStore
 from toolkit.store.rows import source_fields
+from toolkit.zones import settle_zone
 
 Sleep = Callable[[float], Awaitable[object]]
 OnBatch = Callable[[int, list[Message]], None]
@@ -194,6 +195,9 @@ async def sync_source(
             resolved,
             options,
         )
+    # The messenger tells no zone: the source's people do, over all its stored messages.
+    source = settle_zone(store, source)
+    discussion = settle_zone(store, discussion) if discussion is not None else None
     return SyncReport(
         source=source,
         fetched=batcher.fetched,

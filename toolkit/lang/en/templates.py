@@ -7,6 +7,7 @@ TEMPLATES: dict[str, str] = {
     "asked_answered": "{asker} asks {question}, and {answerer} answers {answer}.",
     "asked_answered_to": "{asker} asks {answerer} {question}, and {answerer} answers {answer}.",
     "asked": "{who} asks {quote}.",
+    "said_asked": "{who} says {said} and asks {quote}.",
     "asked_to": "{who} asks {whom} {quote}.",
     "proposed": "{who} proposes {quote}.",
     "proposed_to": "{who} proposes to {whom} {quote}.",
@@ -50,7 +51,10 @@ TEMPLATES: dict[str, str] = {
     "empty_topic": "The store holds no text messages in the topic {topic} of {title}.",
     # sections
     "thread_title": "{topic}: {who}",
-    "thread_title_plain": "Conversation of {who}, {moment}",
+    "thread_title_foreign": "On {topic}",
+    "thread_title_said": "{topic}",
+    "thread_title_n": "Conversation {n}",
+    "thread_title_plain": "Conversation on {moment}",
     "posts_title": "Posts on {topic}",
     "posts_title_plain": "Posts of {span}, group {n}",
     "section_chat": "{messages} from {participants}, {span}.",
@@ -80,7 +84,6 @@ TEMPLATES: dict[str, str] = {
     "line_decided_agreed": "{who} reports a decision: {quote}; {agreer} agrees",
     "line_decided_declined": "{who} reports a decision: {quote}; {agreer} objects",
     "agreed_decision": "{who} reports a decision: {quote}, and {agreer} agrees.",
-    "thread_title_who": "Conversation of {who}",
     "line_plan_for": "{who} plans for {when}: {quote}",
     "when_suffix": " (for {when})",
     "others": "{count}",
@@ -95,6 +98,8 @@ TEMPLATES: dict[str, str] = {
     "read_sample": "This summary reads {read} of its {total}, sampled from {span}.",
     # dates with their year, and what stands for personal data
     "read_sample_day": "This summary reads {read} of its {total}, all of {span}.",
+    # a zone inferred from when the source's people write (not set, not the export's)
+    "zone_inferred": "Times are in {zone}, inferred from activity.",
     "day_year": "{day} {month} {year}",
     "year": "{year}",
     "span_years": "{start} to {end}",

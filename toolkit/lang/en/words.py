@@ -157,6 +157,8 @@ RHETORICAL = (
     r"how (?:great|cool|amazing|awesome|good|bad|funny|cute|sad|crazy|weird) "
     r"(?:is|was|are|were)\b[^?]*)\s*\?"
 )
+DANGLING = r"(?<![\w'])(?:and|or|but|nor|the|an?|of|because|than|whether|my|your|our|their)$"
+"""Words no sentence ends on (``Cues.dangling``): a text that stops on one was cut off."""
 
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 _MONTHS_SHORT = "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"

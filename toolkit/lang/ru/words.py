@@ -141,6 +141,11 @@ LAUGHTER = r"(?:ха|ах){2,}х?"
 lower-case token."""
 DAY_PART = r"(?<![\w:])\d{1,2}(?::\d\d)?\s*(?:утра|вечера|ночи)(?!\w)"
 """A clock time with its half of the day («в 7 утра»): not ambiguous."""
+DANGLING = (
+    r"(?<!\w)(?:и|а|но|или|либо|чтобы|потому|в|во|на|с|со|к|ко|по|для|от|из|у|о|об|при|"
+    r"без|через|про|около|возле|после|перед|между|мой|моя|мои|твой|наш|ваш)$"
+)
+"""Words no sentence ends on (``Cues.dangling``): a text that stops on one was cut off."""
 
 MEDIA = {
     "photo": "фото",

@@ -134,6 +134,11 @@ LAUGHTER = r"(?:ха|ах){2,}х?"
 lower-case token."""
 DAY_PART = r"(?<![\w:])\d{1,2}(?::\d\d)?\s*(?:ранку|вечора|ночі)(?!\w)"
 """A clock time with its half of the day («о 7 ранку»): not ambiguous."""
+DANGLING = (
+    r"(?<![\w'’])(?:і|й|та|а|але|або|чи|щоб|бо|в|у|на|з|із|зі|до|для|від|по|при|без|через|"
+    r"про|над|під|біля|після|перед|між|мій|моя|мої|твій|наш|ваш)$"
+)
+"""Words no sentence ends on (``Cues.dangling``): a text that stops on one was cut off."""
 
 MEDIA = {
     "photo": "фото",

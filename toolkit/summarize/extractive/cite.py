@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from toolkit.models import SourceKind
 from toolkit.summarize.extractive.acts import is_chatter, question_sentence
 from toolkit.summarize.extractive.draft import Draft, author
-from toolkit.summarize.extractive.quotes import one_line, passage, quotable
+from toolkit.summarize.extractive.quotes import ELLIPSIS, one_line, passage, quotable
 from toolkit.summarize.period_wording import split_sentences
 from toolkit.summarize.personal import marks_for, mask
 
@@ -60,18 +60,34 @@ class Citer:
 
     def question(self, i: int, limit: int = QUOTE_CHARS, *, alone: bool = False) -> str:
         """Message ``i``'s question in quotation marks: from its question sentence on when
-        only chatter comes before it ("Hi all! I'm great :) Which site…?"), the question
-        sentence alone when ``alone``; the message's passage when no sentence asks."""
+        only chatter comes before it ("Hi all! I'm great :) Which site…?"), else (and
+        when ``alone``) the question sentence itself, never a statement beside it ("X
+        asks" quotes what X asks); the message's passage when no sentence asks."""
         text = self.draft.texts[i]
         asked = question_sentence(text, self.draft.packs[i])
         if asked is None:
             return self.quote(i, limit)
         if not alone:
             start = text.find(asked)
-            if start < 0 or not is_chatter(SMILEY_RE.sub(" ", text[:start])):
-                return self.quote(i, limit)
-            asked = text[start:]
+            if start >= 0 and is_chatter(SMILEY_RE.sub(" ", text[:start])):
+                asked = text[start:]
         return self.draft.book.quote(self.clip(i, asked, limit))
+
+    def said_before(self, i: int, limit: int = QUOTE_CHARS) -> str | None:
+        """What message ``i`` says before its question ("My name is Ann. Which day…?"),
+        in quotation marks, when it is more than chatter and it and the question fit in
+        ``limit`` together: told as said, beside the question ("says … and asks …").
+        ``None`` otherwise."""
+        text = one_line(self.draft.texts[i])
+        asked = question_sentence(text, self.draft.packs[i])
+        start = text.find(asked) if asked is not None else -1
+        before = text[:start].strip() if start > 0 else ""
+        if not before or is_chatter(SMILEY_RE.sub(" ", before)):
+            return None
+        said = passage(before, limit)
+        if said.endswith(ELLIPSIS) or len(said) + len(asked or "") > limit:
+            return None
+        return self.draft.book.quote(self.clip(i, said, limit))
 
     def carrying(self, i: int, holds: Callable[[str], bool], limit: int = QUOTE_CHARS) -> str:
         """The sentence of message ``i`` that carries its act (the first for which

@@ -23,6 +23,7 @@ from toolkit.summarize.extractive.acts import (
     agrees,
     asks_back,
     is_placeholder,
+    question_sentence,
 )
 from toolkit.summarize.extractive.cite import Citer
 from toolkit.summarize.extractive.conversations import Turn, in_thread
@@ -30,14 +31,14 @@ from toolkit.summarize.extractive.draft import Draft, audience, author
 from toolkit.summarize.extractive.facts import fact_score
 from toolkit.summarize.extractive.opening import opening
 from toolkit.summarize.extractive.quotes import ELLIPSIS
-from toolkit.summarize.extractive.sections import open_questions
+from toolkit.summarize.extractive.sections import fragment_at, open_questions
 from toolkit.summarize.extractive.selection import (
     OPENER_WEIGHT,
     TIME_SPAN_HOURS,
     Unit,
     select,
 )
-from toolkit.summarize.period_wording import has_period_wording
+from toolkit.summarize.period_wording import has_period_wording, split_sentences
 from toolkit.text import tokenize
 
 DIGEST_QUOTE_CHARS = 120
@@ -69,8 +70,10 @@ def turns(draft: Draft) -> list[Turn]:
         if is_placeholder(text):
             act = Act.CHATTER  # an attachment's marker says nothing a digest can retell
         marks = draft.hygiene
-        if i in marks.echo:
-            act = Act.CHATTER  # a copy: its text is shown where it first appears
+        if i in marks.echo or fragment_at(draft, i):
+            # A copy (its text is shown where it first appears) or a piece of a sentence
+            # (a digest quotes sentences).
+            act = Act.CHATTER
         elif (i in marks.repeated or i in marks.advert) and act in _ACTS:
             act = Act.STATEMENT  # a recurring text or an advert is never an act
         words = len(tokenize(text))
@@ -162,6 +165,8 @@ def unit_sentence(c: Citer, unit: Unit, seq: list[Turn], *, named: bool = False)
         cut = shown.endswith(ELLIPSIS)  # a cut question still asks, though its mark is gone
         if act is Act.QUESTION and not cut and act_of(shown, draft.packs[i]) is not Act.QUESTION:
             act = Act.STATEMENT  # the quoted part of the message asks nothing
+        if act is Act.QUESTION and not _asks(draft, i, shown):
+            act = Act.STATEMENT  # no sentence of it asks: "asks" would quote a statement
         verb = _VERB.get(act, "said")
         if not chat and verb == "said":
             verb = "posted"
@@ -169,6 +174,8 @@ def unit_sentence(c: Citer, unit: Unit, seq: list[Turn], *, named: bool = False)
         quote = (
             _decided(c, i, DIGEST_QUOTE_CHARS)
             if act is Act.DECISION
+            else c.question(i, DIGEST_QUOTE_CHARS)  # "asks" quotes the question itself
+            if act is Act.QUESTION
             else c.quote(i, DIGEST_QUOTE_CHARS)
         )
         values = {"who": c.name(i), "quote": quote}
@@ -180,6 +187,15 @@ def unit_sentence(c: Citer, unit: Unit, seq: list[Turn], *, named: bool = False)
         else:
             parts.append(book.sentence(verb, **values))
     return " ".join(parts)
+
+
+def _asks(draft: Draft, i: int, shown: str) -> bool:
+    """Whether message ``i`` asks something "X asks" can quote: a question sentence of it
+    (``acts.question_sentence``), or the passage shown is one question ("Are you coming?
+    Because …" quoted as its question)."""
+    if question_sentence(draft.texts[i], draft.packs[i]) is not None:
+        return True
+    return shown.endswith("?") and len(split_sentences(shown)) == 1
 
 
 def _decision(c: Citer, seq: list[Turn]) -> tuple[str, tuple[int, ...]] | None:

@@ -233,7 +233,8 @@ def summarize_extractive(
     conversations = sum(1 for t in found if len(t.content) >= 2) or 1
     writers = ctx.coverage.writers if ctx.coverage is not None else None
     text = digest(c, seq, main, conversations, writers)
-    parts = sections(draft, seq, found, own, c)
+    foreign = {n: p for n, p in phrases.items() if n not in own}
+    parts = sections(draft, seq, found, own, c, foreign)
     ranked = sorted(c.cited, key=lambda i: (-draft.importance[i], i))
     summary = Summary(
         source_ref=source_ref,

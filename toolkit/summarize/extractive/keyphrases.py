@@ -30,6 +30,7 @@ Labels = npt.NDArray[np.int_]
 Term = tuple[str, str]
 MAX_WORDS = 3
 PHRASE_BONUS = 0.6
+_MENTION_RE = re.compile(r"@\w+")
 _WORD_RE = re.compile(r"[^\W\d_][\w'’-]*[^\W_]|[^\W\d_]")
 
 
@@ -83,7 +84,7 @@ def _mark_before(text: str, at: int) -> str:
 
 def candidates(text: str, pack: LanguagePack | None = None) -> list[Candidate]:
     """Every noun-phrase candidate of one message (see the module docstring)."""
-    clean = URL_RE.sub(" . ", text)
+    clean = _MENTION_RE.sub(" . ", URL_RE.sub(" . ", text))  # whom it calls is no topic
     code = pack.code if pack is not None else None
     out: list[Candidate] = []
     run: list[tuple[str, bool]] = []

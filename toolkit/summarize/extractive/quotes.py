@@ -69,21 +69,67 @@ def balanced(text: str) -> bool:
 
 
 def cut(line: str, limit: int) -> str:
-    """``line`` itself when it fits in ``limit`` characters, else a word-boundary cut + "…"."""
+    """``line`` itself when it fits in ``limit`` characters, else a word-boundary cut + "…"
+    (never half a word: a first word longer than ``limit`` is kept whole)."""
     if len(line) <= limit:
         return line
     piece = line[:limit]
-    if " " in piece[limit // 3 :]:
-        piece = piece.rsplit(" ", 1)[0]
+    if line[limit] != " ":  # the limit falls inside a word: back to the space before it
+        piece = piece.rsplit(" ", 1)[0] if " " in piece else line.split(" ", 1)[0]
     opener = unmatched_opener(piece)
     if opener is not None and opener > 0:
         piece = piece[:opener]
     return piece.rstrip(" ,;:-–—" + "".join(_pairs())) + ELLIPSIS
 
 
+_MENTION = r"@\w{2,}"
+_ROLL_CALL_RE = re.compile(rf"^(?:{_MENTION}[\s,;:]*){{2,}}")
+_NAMES_RE = re.compile(rf"^(?:(?:{_MENTION}|\w[\w'’-]*)[\s,;:!.]*){{1,3}}$")
+_TERMINAL = ".!?…)»”\"'"
+
+
+def without_roll_call(line: str) -> str:
+    """``line`` without the run of @mentions it opens with ("@ann @bob @eve see you at
+    ten" is "see you at ten"): a list of whom it calls is no part of what it says."""
+    rest = _ROLL_CALL_RE.sub("", line)
+    return rest if rest.strip() else line
+
+
+def only_names(sentence: str) -> bool:
+    """Whether ``sentence`` is no more than one to three names or @mentions, each
+    capitalised or an @mention ("Ann!", "@bob, @eve"): who is addressed, not what is said."""
+    if not _NAMES_RE.match(sentence.strip()):
+        return False
+    words = re.findall(r"[@\w][\w'’-]*", sentence)
+    return all(w[0] == "@" or (w[0].isupper() and not w.isupper()) for w in words)
+
+
+def fragment(text: str, dangling: re.Pattern[str] | None = None) -> bool:
+    """Whether a message's text is a piece of a sentence, not one: nothing but @mentions
+    or a list of names, or it stops on a comma, a colon, a dash or (``dangling``, the language's
+    conjunctions, articles and prepositions: "and", «и», «та») a word no sentence ends on
+    (the rest comes in the next message)."""
+    line = without_roll_call(one_line(text)).strip()
+    if not line or _ROLL_CALL_RE.fullmatch(line + " "):
+        return True
+    # One name alone may answer "who drives?"; a list of them, or of @mentions, says nothing.
+    if only_names(line) and (len(line.split()) > 1 or line.startswith("@")):
+        return True
+    return cut_off(line, dangling)
+
+
+def cut_off(text: str, dangling: re.Pattern[str] | None = None) -> bool:
+    """Whether ``text`` stops mid-sentence: on a comma, a colon, a dash, or on a word no
+    sentence ends on (``dangling``); its next message then goes on with it."""
+    line = text.strip()
+    if not line or line[-1] in ",:;-–—":
+        return bool(line)
+    return line[-1] not in _TERMINAL and dangling is not None and bool(dangling.search(line))
+
+
 def quotable(text: str, limit: int) -> str:
     """One line of message text for a quote (see the module docstring)."""
-    return cut(one_line(text), limit)
+    return cut(without_roll_call(one_line(text)), limit)
 
 
 def passage(text: str, limit: int, weight: Callable[[str], float] | None = None) -> str:
@@ -93,11 +139,11 @@ def passage(text: str, limit: int, weight: Callable[[str], float] | None = None)
     consecutive sentences with the greatest ``weight`` that fits is kept (the first
     sentence alone, cut, when none fits).
     """
-    line = one_line(text)
+    line = without_roll_call(one_line(text))
     sentences = [s.strip() for s in split_sentences(line) if s.strip()]
-    while len(sentences) > 1 and is_chatter(sentences[0]):
+    while len(sentences) > 1 and (is_chatter(sentences[0]) or only_names(sentences[0])):
         sentences.pop(0)
-    while len(sentences) > 1 and is_chatter(sentences[-1]):
+    while len(sentences) > 1 and (is_chatter(sentences[-1]) or only_names(sentences[-1])):
         sentences.pop()
     joined = " ".join(sentences)
     if len(joined) <= limit or len(sentences) == 1 or weight is None:

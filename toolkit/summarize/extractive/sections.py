@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 
 from toolkit.lang.base import LanguagePack
@@ -33,9 +33,9 @@ from toolkit.summarize.extractive.dates import (
     names_day,
     planned_for,
 )
-from toolkit.summarize.extractive.draft import Draft
+from toolkit.summarize.extractive.draft import Draft, author
 from toolkit.summarize.extractive.facts import fact_score
-from toolkit.summarize.extractive.quotes import host
+from toolkit.summarize.extractive.quotes import cut_off, fragment, host, one_line
 from toolkit.summarize.extractive.scoring.rules import answers_proposal, own, reply_to
 from toolkit.summarize.extractive.selection import partner
 from toolkit.summarize.extractive.threads import Thread
@@ -167,8 +167,38 @@ def _plan_sentence(pack: LanguagePack | None, sentence: str) -> bool:
     return names_time(sentence, pack) and plans(sentence, pack)
 
 
+CONTINUES = timedelta(minutes=5)
+"""How soon a message that goes on with its author's cut-off one comes after it."""
+
+
+def _dangling(draft: Draft, i: int) -> re.Pattern[str] | None:
+    pack = draft.packs[i]
+    return pack.cue.dangling if pack is not None else None
+
+
+def fragment_at(draft: Draft, i: int) -> bool:
+    """Whether message ``i`` is a piece of a sentence, never quoted as one: a roll call,
+    a lone name, a text cut off mid-sentence (``quotes.fragment``), or the lower-case
+    rest of its author's cut-off message just before it ("… by the lake and" / "reserve
+    two tents")."""
+    if fragment(draft.texts[i], _dangling(draft, i)):
+        return True
+    if i == 0 or not draft.texts[i].lstrip()[:1].islower():
+        return False
+    before, this = draft.messages[i - 1], draft.messages[i]
+    return (
+        author(before) == author(this)
+        and this.posted_at - before.posted_at <= CONTINUES
+        and cut_off(one_line(draft.texts[i - 1]), _dangling(draft, i - 1))
+    )
+
+
+def _fragment(draft: Draft, i: int) -> bool:
+    return fragment_at(draft, i)
+
+
 def _plans(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[Line]:
-    found = [i for i in plan_messages(draft, seq) if i not in claimed]
+    found = [i for i in plan_messages(draft, seq) if i not in claimed and not _fragment(draft, i)]
     lines = []
     for i in sorted(_ranked(draft, found)[:MAX_LINES]):
         claimed.add(i)
@@ -207,7 +237,7 @@ def _thread_lines(
     draft: Draft, seq: Sequence[Turn], thread: Thread, c: Citer, claimed: set[int]
 ) -> list[Line]:
     book, lines = draft.book, []
-    free = sorted(i for i in thread.content if i not in claimed)
+    free = sorted(i for i in thread.content if i not in claimed and not _fragment(draft, i))
     if not free:
         return []
     if draft.ctx.kind is SourceKind.CHANNEL:
@@ -246,13 +276,42 @@ def _thread_lines(
             lines.append(_line(c, body, i, j))
         elif seq[i].words >= 6 or seq[i].act is Act.QUESTION:
             claimed.add(i)
-            key = "asked" if seq[i].act is Act.QUESTION else "said"
-            said = book.say(key, who=c.name(i), quote=c.quote(i)).removesuffix(".")
+            said = _said_or_asked(c, i, seq[i].act is Act.QUESTION).removesuffix(".")
             lines.append(_line(c, said, i))
     return lines
 
 
-def _title(draft: Draft, n: int, thread: Thread, phrase: str | None) -> str:
+def _said_or_asked(c: Citer, i: int, asked: bool) -> str:
+    """ "X says “…”", or for a question "X asks “<the question>”", with what the message
+    says before it ("X says “…” and asks “…”") when that is more than chatter."""
+    book = c.draft.book
+    if not asked:
+        return book.say("said", who=c.name(i), quote=c.quote(i))
+    before = c.said_before(i)
+    if before is not None:
+        return book.say("said_asked", who=c.name(i), said=before, quote=c.question(i, alone=True))
+    return book.say("asked", who=c.name(i), quote=c.question(i))
+
+
+TITLE_QUOTE_CHARS = 60
+
+
+def _lead(draft: Draft, thread: Thread, c: Citer) -> str | None:
+    """What a thread without a key phrase is about: the passage of its most important
+    message that is a sentence (no fragment, no chatter), short, in quotation marks."""
+    whole = [i for i in thread.content if not _fragment(draft, i) and draft.sizes[i] >= 5]
+    if not whole:
+        return None
+    facts = {k: fact_score(draft.texts[k], draft.packs[k]) > 0 for k in whole}
+    i = max(whole, key=lambda k: (facts[k], draft.importance[k], -k))
+    return c.quote(i, TITLE_QUOTE_CHARS)
+
+
+def _title(
+    draft: Draft, n: int, thread: Thread, phrase: str | None, foreign: str | None, c: Citer
+) -> str:
+    """What a thread is about: its key phrase (quoted when in another language), else
+    what its main message says, with its day and time; never only who talked."""
     book = draft.book
     if draft.ctx.kind is SourceKind.CHANNEL:
         if phrase and script(phrase) in (None, book.script):
@@ -263,10 +322,14 @@ def _title(draft: Draft, n: int, thread: Thread, phrase: str | None) -> str:
     who = book.people(list(thread.authors), shown=2)
     if phrase and script(phrase) in (None, book.script):
         return book.say("thread_title", topic=phrase[:1].upper() + phrase[1:], who=who)
+    what = book.quote(foreign) if foreign else _lead(draft, thread, c)
+    key = "thread_title_foreign" if foreign else "thread_title_said"
     if draft.ctx.family == "source":  # a source summary names no time
-        return book.say("thread_title_who", who=who)
+        return book.say(key, topic=what) if what else book.say("thread_title_n", n=n + 1)
     moment = book.moment(draft.messages[thread.first].posted_at)
-    return book.say("thread_title_plain", who=who, moment=moment)
+    if what is None:
+        return book.say("thread_title_plain", moment=moment)
+    return f"{book.say(key, topic=what)}, {moment}"
 
 
 def _span(draft: Draft, thread: Thread) -> str:
@@ -303,6 +366,7 @@ def sections(
     found: Sequence[Thread],
     phrases: dict[int, str],
     c: Citer,
+    foreign: dict[int, str] | None = None,
 ) -> list[Section]:
     """The digest's sections (see the module docstring).
 
@@ -312,6 +376,8 @@ def sections(
         found: the threads (a channel: topic groups of posts), the main ones first.
         phrases: each thread's key phrase, by its index in ``found``.
         c: the citer that quotes, links and records what the text rests on.
+        foreign: the key phrases in another language than the requested one (a title
+            quotes them), by index in ``found``.
     """
     book, claimed = draft.book, set[int]()
     if draft.ctx.family == "source":  # a source summary quotes nothing that names a time
@@ -337,7 +403,7 @@ def sections(
         if not lines:
             continue
         shown += 1
-        title = _title(draft, shown - 1, thread, phrases.get(n))
+        title = _title(draft, shown - 1, thread, phrases.get(n), (foreign or {}).get(n), c)
         section = _section(
             draft,
             title[:1].upper() + title[1:],

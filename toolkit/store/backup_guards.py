@@ -25,8 +25,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from toolkit.errors import InvalidRequest, StoreError, StoreFull, is_disk_full
-from toolkit.store.migrations import migration_names
-from toolkit.store.sqlite import SQLiteDialect
+from toolkit.store.migrations import recorded_names
 
 SIDE_FILES: tuple[tuple[str, str], ...] = (
     ("", "the store itself"),
@@ -107,7 +106,7 @@ def check_schema(copy: Path, shown: Path) -> None:
     uri = f"file:{quote(str(copy))}?mode=ro"
     with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
         recorded = [row[0] for row in db.execute("SELECT name FROM _migrations ORDER BY rowid")]
-    known = set(migration_names(SQLiteDialect(":memory:")))
+    known = set(recorded_names("sqlite"))
     unknown = [name for name in recorded if name not in known]
     if unknown:
         more = f" and {len(unknown) - 1} more" if len(unknown) > 1 else ""

@@ -312,7 +312,18 @@ MIGRATIONS: tuple[Migration, ...] = (
 
 def migration_names(dialect: Dialect) -> list[str]:
     """The names ``dialect``'s stores record, in order."""
-    return [n for m in MIGRATIONS if (n := m.name_in(dialect)) is not None]
+    return recorded_names(dialect.name)
+
+
+def recorded_names(dialect_name: str) -> list[str]:
+    """The names the stores of the dialect called ``dialect_name`` (``sqlite``,
+    ``postgres``) record, in order: for a file read without opening a store (a backup)."""
+    out = []
+    for m in MIGRATIONS:
+        variant = m.variants[dialect_name]
+        if variant.script is not None:
+            out.append(variant.recorded_as or m.name)
+    return out
 
 
 def migrate(connections: Connections) -> list[str]:

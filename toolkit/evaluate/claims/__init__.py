@@ -8,6 +8,7 @@ add ``Claim("what it claims", check, part)`` here: ``part`` names the part of
 
 from __future__ import annotations
 
+from toolkit.evaluate.claims.acts import acts_hold
 from toolkit.evaluate.claims.base import Claim, Evidence, Finding, Run, Verdict, run_claims
 from toolkit.evaluate.claims.candidates import candidates_hold
 from toolkit.evaluate.claims.crosslang import cross_language_holds
@@ -22,6 +23,7 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("ranking candidates", candidates_hold, "candidates"),
     Claim("summary quality", summary_quality, "summaries"),
     Claim("labelled digest windows", labelled_set_holds, "digests"),
+    Claim("acts leave-one-source-out", acts_hold),
 )
 
 __all__ = ["CLAIMS", "Claim", "Evidence", "Finding", "Run", "Verdict", "run_claims"]

@@ -18,7 +18,8 @@ def test_without_the_corpus_the_claim_skips_it_in_one_line_and_checks_the_window
     monkeypatch.setenv("MLENS_REAL_CACHE", str(tmp_path / "no-cache"))
     finding = acts_hold(Run(Settings(), dev_dir=tmp_path / "no-dev"))
     skipped = [v for v in finding.verdicts if v.passed is None]
-    assert len(skipped) == 1 and "not cached" in skipped[0].message
+    assert len(skipped) == 1
+    assert "not cached" in skipped[0].message
     scopes = {row["scope"] for row in finding.evidence[0].rows}
     assert scopes == {"19 windows"}  # no real chats, no dev cases: the hand-written windows
     assert not finding.failed, [str(v) for v in finding.verdicts]

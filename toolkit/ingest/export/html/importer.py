@@ -72,13 +72,22 @@ class _ChatRun:
             self.undecodable.append(f"{page}: {bad}")
 
 
+CHANNEL_AUTHORS = 2
+"""Names other than the title a channel's export may show as senders (a signed post, a
+comment forwarded in); a chat with more members writing is a group."""
+
+
 def _infer_type(run: _ChatRun, chat: HtmlChat, handle: str | None) -> tuple[str, str | None]:
     """The chat's type, and the report's line on how it was told (``None``: listed)."""
     if chat.chat_type is not None:
         return chat.chat_type, None
     state, title = run.state, run.state.title or ""
     public = "public" if handle else "private"
-    if state.channel_signs or (state.senders and state.senders == {title}):
+    others = state.senders - {title}
+    # A title changed "by the chat itself" is an anonymous admin's in a group too: with
+    # members writing under their own names, it is a group, whatever its service lines.
+    signed = state.channel_signs and len(others) <= CHANNEL_AUTHORS
+    if signed or (state.senders and not others):
         return f"{public}_channel", "read as a channel (its posts are signed with its name)"
     if handle is None and len(state.senders) == 2 and title in state.senders:
         return "personal_chat", "read as a personal chat (two people, one of them its title)"

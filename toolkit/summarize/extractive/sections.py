@@ -181,8 +181,13 @@ def fragment_at(draft: Draft, i: int) -> bool:
     a lone name, a text cut off mid-sentence (``quotes.fragment``), or the lower-case
     rest of its author's cut-off message just before it ("… by the lake and" / "reserve
     two tents")."""
-    if fragment(draft.texts[i], _dangling(draft, i)):
-        return True
+    line, dangling = one_line(draft.texts[i]), _dangling(draft, i)
+    if cut_off(line, dangling):
+        # Cut off only where its author goes on in the next message: a turn of a dialogue
+        # may end on a comma ("Well, let me see,") and still say all it says.
+        return _continued(draft, i)
+    if fragment(line, dangling):
+        return True  # a roll call, a list of names
     if i == 0 or not draft.texts[i].lstrip()[:1].islower():
         return False
     before, this = draft.messages[i - 1], draft.messages[i]
@@ -191,6 +196,14 @@ def fragment_at(draft: Draft, i: int) -> bool:
         and this.posted_at - before.posted_at <= CONTINUES
         and cut_off(one_line(draft.texts[i - 1]), _dangling(draft, i - 1))
     )
+
+
+def _continued(draft: Draft, i: int) -> bool:
+    """Whether message ``i``'s author goes on in the next message, soon after it."""
+    if i + 1 >= len(draft.messages):
+        return False
+    this, after = draft.messages[i], draft.messages[i + 1]
+    return author(this) == author(after) and after.posted_at - this.posted_at <= CONTINUES
 
 
 def _fragment(draft: Draft, i: int) -> bool:
@@ -322,8 +335,12 @@ def _title(
     who = book.people(list(thread.authors), shown=2)
     if phrase and script(phrase) in (None, book.script):
         return book.say("thread_title", topic=phrase[:1].upper() + phrase[1:], who=who)
-    what = book.quote(foreign) if foreign else _lead(draft, thread, c)
-    key = "thread_title_foreign" if foreign else "thread_title_said"
+    # A title is written in the requested language whole: a phrase or a lead in another
+    # script is not quoted in it (the lines below quote the messages).
+    what = _lead(draft, thread, c)
+    if what is not None and script(what) not in (None, book.script):
+        what = None
+    key = "thread_title_said"
     if draft.ctx.family == "source":  # a source summary names no time
         return book.say(key, topic=what) if what else book.say("thread_title_n", n=n + 1)
     moment = book.moment(draft.messages[thread.first].posted_at)

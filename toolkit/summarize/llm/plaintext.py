@@ -57,6 +57,8 @@ _SPECIAL_TOKEN_RE = re.compile(r"<\|[^<>|\s]{0,64}\|>|\[/?INST\]|<</?SYS>>", re.
 _IMAGE_RE = re.compile(r"!\[([^\]]*)\]\(([^)]*)\)")
 _MD_LINK_RE = re.compile(r"\[([^\]]+)\]\(([^)]*)\)")
 _ANGLE_RE = re.compile(r"[<>]")
+_BRACKETED_RE = re.compile(r"<([^<>\s](?:[^<>]{0,60}[^<>\s])?)>")
+"""Angle brackets hugging a token with no space inside their edges (``<#[phone]>``)."""
 
 
 def _no_markup(text: str) -> str:
@@ -87,7 +89,9 @@ def plain_text(text: str) -> str:
     for _ in range(MAX_ROUNDS):
         cleaned = _one_round(text)
         if cleaned == text:
-            return text
+            # What is left of a bracket that opened no tag ("<#[phone]>" once a number in
+            # it is masked) loses its brackets; prose ("a < b and c > d") keeps them.
+            return _BRACKETED_RE.sub(r"\1", text)
         text = cleaned
     # No fixed point yet (a pathological nesting): no angle bracket may survive.
     return _one_round(_ANGLE_RE.sub(" ", text))

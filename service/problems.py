@@ -261,7 +261,29 @@ async def http_error_handler(request: Request, exc: Exception) -> JSONResponse:
     elif detail is None and exc.status_code == 404:
         detail = f"no route {request.url.path}"
     headers = dict(exc.headers) if exc.headers else None
+    if exc.status_code == 405 and headers is not None and "Allow" in headers:
+        headers["Allow"] = _allowed(request) or headers["Allow"]
     return problem_response(request, exc.status_code, detail=detail, headers=headers)
+
+
+def _allowed(request: Request) -> str:
+    """Every method some route of the path takes (Starlette names only the first route's:
+    ``GET`` and ``POST`` on one path are two routes)."""
+    from starlette.routing import Match
+
+    methods: set[str] = set()
+    routes = list(request.app.router.routes)
+    while routes:
+        route = routes.pop()
+        # An included router (FastAPI wraps ``include_router``'s) holds its routes inside.
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            routes.extend(inner.routes)
+            continue
+        match, _ = route.matches(request.scope)
+        if match is not Match.NONE:
+            methods |= set(getattr(route, "methods", None) or ())
+    return ", ".join(sorted(methods))
 
 
 def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:

@@ -34,9 +34,32 @@ def is_placeholder(text: str) -> bool:
     return bool(_PLACEHOLDER_RE.match(text))
 
 
+_VOCATIVE_RE = re.compile(r"(?<=[^\W\d_]),\s+[^\W\d_][^\W\d_'’-]*(?=\s*(?:[,.!?…]|$))")
+"""A name set off by a comma after a word ("Hello, John.", "Oh, Peter, how are you?"):
+who is greeted, not what is said; capitalised (checked in ``_without_vocatives``)."""
+
+
+@lru_cache(maxsize=1)
+def _filler_words() -> frozenset[str]:
+    return frozenset().union(*(p.filler_words for p in packs()))
+
+
+def _without_vocatives(text: str) -> str:
+    def drop(match: re.Match[str]) -> str:
+        word = match.group().lstrip(", \t\n")
+        # "Ok, Monday." answers when: a day, a time or a filler word is never a name.
+        named = word[:1].isupper() and not word.isupper() and word.lower() not in _filler_words()
+        return "," if named else match.group()
+
+    return _VOCATIVE_RE.sub(drop, text)
+
+
 def is_chatter(text: str) -> bool:
     """Whether ``text`` is a greeting, thanks, a leave-taking, a backchannel or a bare
-    reaction."""
+    reaction, also when it greets someone by name ("Hello, John.")."""
     words = _farewell().sub(" ", URL_RE.sub(" link ", text))
     known = chatter_words()
-    return all(t in known for t in tokenize(words) if not t.isdigit())
+    if all(t in known for t in tokenize(words) if not t.isdigit()):
+        return True
+    bare = _without_vocatives(words)
+    return bare != words and all(t in known for t in tokenize(bare) if not t.isdigit())

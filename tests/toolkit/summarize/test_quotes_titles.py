@@ -203,3 +203,41 @@ def test_a_thread_in_another_language_is_titled_by_its_quoted_phrase(embedder: E
     assert threads
     for section in threads:
         assert not section.title.startswith("Conversation of"), section.title
+
+
+# Greetings by name ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "chatter"),
+    [
+        ("Hello, John. How are you?", True),
+        ("Oh, Peter, how are you?", True),
+        ("Thanks, Ann!", True),
+        ("Привет, Маша!", True),
+        ("Дякую, Олю!", True),
+        ("Ok, Monday.", False),  # a day answers "when?": never a name
+        ("Ок, понедельник.", False),
+        ("Ok, Paris then", False),
+        ("Hello, the ferry leaves at nine.", False),
+    ],
+)
+def test_a_greeting_by_name_is_chatter(text: str, chatter: bool) -> None:
+    from toolkit.lang.chatter import is_chatter
+
+    assert is_chatter(text) is chatter
+
+
+ASKED_WITH_REASON = [
+    ("Ann", "I'm thinking about renting a boat for the lake on Saturday. Could you help me?"),
+    ("Bob", "Sure, the rental by the pier has boats for four people at 30 euros an hour."),
+    ("Ann", "Great, I'll call them in the morning and book one for ten o'clock."),
+]  # fmt: skip
+
+
+@pytest.mark.slow
+def test_a_question_keeps_what_its_author_says_before_it(embedder: Embedder) -> None:
+    # "Could you help me?" alone loses what the help is for: it is told beside it.
+    summary = digest(embedder, chat(ASKED_WITH_REASON), "en").summary
+    assert "renting a boat" in summary, summary
+    assert "asks Bob “Could you help me?”, and" not in summary.split("renting a boat")[0], summary

@@ -8,6 +8,13 @@ TEMPLATES: dict[str, str] = {
     "asked_answered_to": "{asker} asks {answerer} {question}, and {answerer} answers {answer}.",
     "asked": "{who} asks {quote}.",
     "said_asked": "{who} says {said} and asks {quote}.",
+    "said_asked_to": "{who} says {said} and asks {whom} {quote}.",
+    "said_asked_answered": (
+        "{asker} says {said} and asks {question}, and {answerer} answers {answer}."
+    ),
+    "said_asked_answered_to": (
+        "{asker} says {said} and asks {answerer} {question}, and {answerer} answers {answer}."
+    ),
     "asked_to": "{who} asks {whom} {quote}.",
     "proposed": "{who} proposes {quote}.",
     "proposed_to": "{who} proposes to {whom} {quote}.",

@@ -7,6 +7,13 @@ TEMPLATES: dict[str, str] = {
     "asked_answered_to": "{asker} спрашивает: {question}, и {answerer} отвечает: {answer}.",
     "asked": "{who} спрашивает: {quote}.",
     "said_asked": "{who} пишет: {said} — и спрашивает: {quote}.",
+    "said_asked_to": "{who} пишет: {said} — и спрашивает: {quote}.",
+    "said_asked_answered": (
+        "{asker} пишет: {said} — и спрашивает: {question}, и {answerer} отвечает: {answer}."
+    ),
+    "said_asked_answered_to": (
+        "{asker} пишет: {said} — и спрашивает: {question}, и {answerer} отвечает: {answer}."
+    ),
     "asked_to": "{who} спрашивает: {quote}.",
     "proposed": "{who} предлагает: {quote}.",
     "proposed_to": "{who} предлагает: {quote}.",

@@ -7,6 +7,13 @@ TEMPLATES: dict[str, str] = {
     "asked_answered_to": "{asker} питає: {question}, і {answerer} відповідає: {answer}.",
     "asked": "{who} питає: {quote}.",
     "said_asked": "{who} пише: {said} — і питає: {quote}.",
+    "said_asked_to": "{who} пише: {said} — і питає: {quote}.",
+    "said_asked_answered": (
+        "{asker} пише: {said} — і питає: {question}, і {answerer} відповідає: {answer}."
+    ),
+    "said_asked_answered_to": (
+        "{asker} пише: {said} — і питає: {question}, і {answerer} відповідає: {answer}."
+    ),
     "asked_to": "{who} питає: {quote}.",
     "proposed": "{who} пропонує: {quote}.",
     "proposed_to": "{who} пропонує: {quote}.",

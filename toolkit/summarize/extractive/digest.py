@@ -151,12 +151,17 @@ def unit_sentence(c: Citer, unit: Unit, seq: list[Turn], *, named: bool = False)
         return told
     if unit.second is not None and seq[first].act is Act.QUESTION:
         key = "asked_answered_to" if chat else "asked_answered"
+        # What the asker says before the question is told beside it ("says … and asks …"):
+        # "Could you help me?" alone loses what the help is for.
+        said = c.said_before(first, DIGEST_QUOTE_CHARS)
+        extra = {} if said is None else {"said": said}
         return book.sentence(
-            key,
+            key if said is None else f"said_{key}",
             asker=c.name(first),
-            question=c.question(first, DIGEST_QUOTE_CHARS),
+            question=c.question(first, DIGEST_QUOTE_CHARS, alone=said is not None),
             answerer=c.name(unit.second),
             answer=c.quote(unit.second, DIGEST_QUOTE_CHARS),
+            **extra,
         )
     parts = []
     for i in unit.members:
@@ -171,14 +176,18 @@ def unit_sentence(c: Citer, unit: Unit, seq: list[Turn], *, named: bool = False)
         if not chat and verb == "said":
             verb = "posted"
         whom = addressee(seq, i) if chat and verb in ("asked", "proposed") else None
+        said = c.said_before(i, DIGEST_QUOTE_CHARS) if act is Act.QUESTION else None
+        if said is not None:
+            verb = "said_asked"  # what it says before its question is told beside it
         quote = (
             _decided(c, i, DIGEST_QUOTE_CHARS)
             if act is Act.DECISION
-            else c.question(i, DIGEST_QUOTE_CHARS)  # "asks" quotes the question itself
+            # "asks" quotes the question itself
+            else c.question(i, DIGEST_QUOTE_CHARS, alone=said is not None)
             if act is Act.QUESTION
             else c.quote(i, DIGEST_QUOTE_CHARS)
         )
-        values = {"who": c.name(i), "quote": quote}
+        values = {"who": c.name(i), "quote": quote, **({} if said is None else {"said": said})}
         if whom is not None:
             parts.append(book.sentence(f"{verb}_to", whom=book.name(whom), **values))
         elif verb == "posted" and named:

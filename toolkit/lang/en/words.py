@@ -108,7 +108,9 @@ HEDGE = (
     # "dont", "cant" without the apostrophe; a bare "\w+nt" would hedge "went", "rent", "important"
     r"(?:do|does|did|is|are|was|were|have|has|had|ca|could|would|should|wo|must|need)nt|"
     r"hopefully|seems?|apparently|supposedly|would|could|should|but|though|although|"
-    r"pending|tentative(?:ly)?|yet|(?:those|everyone|anyone|all) who)\b"
+    r"pending|tentative(?:ly)?|yet|(?:those|everyone|anyone|all) who|"
+    # an attempt or a wish decides nothing: "ill try to have it fixed", "we want to book"
+    r"try|tries|trying|tried|attempt\w*|(?:want|wants|wanted|need|needs|hope) to|wanna)\b"
 )
 PAST = (
     r"\b(?:was|were|did|had|went|watched|saw|came|yesterday|ago|used to|last (?:night|week|"

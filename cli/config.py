@@ -32,13 +32,14 @@ def _dotenv() -> tuple[Path | None, list[str]]:
 
 
 def sources() -> dict[str, Any]:
-    """Where the settings come from: ``files`` (what and path) and ``variables`` (each
-    ``MLENS_`` name and where it is set: ``environment`` or the ``.env`` path)."""
+    """Where the settings come from: ``files`` (``what`` and ``path``) and ``variables``
+    (each ``MLENS_`` ``variable`` and where it is ``set_in``: ``environment`` or the
+    ``.env`` path)."""
     env_file, in_file = _dotenv()
     environment = {k.upper(): v for k, v in os.environ.items() if k.upper().startswith(PREFIX)}
-    variables = [{"name": name, "from": ENVIRONMENT} for name in sorted(environment)]
+    variables = [{"variable": name, "set_in": ENVIRONMENT} for name in sorted(environment)]
     variables += [
-        {"name": name, "from": str(env_file)} for name in in_file if name not in environment
+        {"variable": name, "set_in": str(env_file)} for name in in_file if name not in environment
     ]
     files = [{"what": ".env", "path": str(env_file)}] if env_file is not None else []
     weights = environment.get("MLENS_WEIGHTS_FILE")
@@ -58,7 +59,7 @@ def sources_line() -> str:
     found = sources()
     counts: dict[str, int] = {}
     for variable in found["variables"]:
-        counts[variable["from"]] = counts.get(variable["from"], 0) + 1
+        counts[variable["set_in"]] = counts.get(variable["set_in"], 0) + 1
     parts = [f"environment ({counts.get(ENVIRONMENT, 0)} {PREFIX} variables)"]
     for file in found["files"]:
         if file["what"] == ".env":
@@ -97,7 +98,7 @@ def config(
         )
     for variable in found["variables"]:
         out.print(
-            f"{variable['name']}  ({variable['from']})",
+            f"{variable['variable']}  ({variable['set_in']})",
             highlight=False,
             markup=False,
             soft_wrap=True,

@@ -33,10 +33,10 @@ def test_config_names_the_files_and_variables_and_no_value(
         {"what": "search weights", "path": str(weights)},
     ]
     assert found["variables"] == [
-        {"name": "MLENS_DATA_DIR", "from": "environment"},
-        {"name": "MLENS_LLM_BASE_URL", "from": "environment"},  # the environment wins
-        {"name": "MLENS_LLM_API_KEY", "from": env_file},
-        {"name": "MLENS_WEIGHTS_FILE", "from": env_file},
+        {"variable": "MLENS_DATA_DIR", "set_in": "environment"},
+        {"variable": "MLENS_LLM_BASE_URL", "set_in": "environment"},  # the environment wins
+        {"variable": "MLENS_LLM_API_KEY", "set_in": env_file},
+        {"variable": "MLENS_WEIGHTS_FILE", "set_in": env_file},
     ]
     text = runner.invoke(app, ["config"])
     assert text.exit_code == 0, text.output

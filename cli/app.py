@@ -110,6 +110,14 @@ COMMANDS: list[tuple[str, Lazy]] = [
         ),
     ),
     (
+        "config",
+        Lazy(
+            "cli.config",
+            "config",
+            "Show where the settings come from: the files read and the MLENS_ variables set.",
+        ),
+    ),
+    (
         "mcp",
         Lazy(
             "cli.mcp_stdio",

@@ -50,10 +50,13 @@ def serve(
     import shlex
 
     from cli.asgi import APP
+    from cli.config import sources_line
     from service.server import run_server
     from toolkit.apikeys import ensure_dev_key
 
     cfg = settings()
+    # Before anything is served or sent: a .env in this folder may set the endpoint.
+    console().print(sources_line(), highlight=False, markup=False, soft_wrap=True)
     bind_host = host or cfg.service.host
     bind_port = port or cfg.service.port
     background = cfg.service.background_embedding and workers == 1

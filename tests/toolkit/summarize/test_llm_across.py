@@ -129,6 +129,12 @@ def test_a_summary_paragraph_with_an_allegation_is_not_grounded() -> None:
             "Vera asks: «кто отвечает за деньги группы? надо оплатить аренду зала»",
             ["1"],
             "Vera says the treasurer secretly stole the group money.",
+            "question told as a statement",
+        ),
+        (  # the same claim, still asking: the meaning holds it
+            "Vera asks: «кто отвечает за деньги группы? надо оплатить аренду зала»",
+            ["1"],
+            "Vera asks whether the treasurer secretly stole the group money.",
             "unsupported meaning",
         ),
         (  # a negation lost

@@ -118,3 +118,23 @@ def test_no_name_of_three_scripts_reaches_what_is_sent(seed: int) -> None:
             sent = pseudonyms.text(text)
             assert first not in sent, sent
             assert last not in sent, sent
+
+
+def test_a_name_word_that_is_a_stop_word_is_replaced_inside_a_sentence() -> None:
+    """ "Will" of "Will Hartley" is a stop word: replaced where it is capitalised inside a
+    sentence or addresses him, left where it opens a sentence or is written lower case."""
+    pseudonyms = Pseudonyms.for_messages([message(1, "Will Hartley")])
+    for text in ("Ask Will about it", "thanks, will!", "Will Hartley agreed"):
+        sent = pseudonyms.text(text)
+        assert "will" not in sent.casefold(), sent
+        assert "Person" in sent
+    assert pseudonyms.text("Will you come? I will.") == "Will you come? I will."
+
+
+def test_a_letter_without_a_decomposition_is_folded() -> None:
+    pseudonyms = Pseudonyms.for_messages(
+        [message(1, "Łukasz Wójcik"), message(2, "Søren Kierkegård")]
+    )
+    for text in ("ask Lukasz Wojcik", "Soren said", "Kierkegard agreed", "LUKASZ"):
+        sent = pseudonyms.text(text)
+        assert "Person" in sent, sent

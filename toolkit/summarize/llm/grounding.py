@@ -629,7 +629,8 @@ def rewrite_problem(
     The rewrite may name no number, time, handle or host that the line (``original``)
     and its messages (``evidence``) do not hold, no participant (``names``) the line
     does not name, and it must be in ``language``, its quotations translated. It keeps
-    every name, place, number and negation of its line, in any script, and adds no
+    every name, place, number and negation of its line, in any script, asks where its
+    line asks (``meaning.asks``: a question is not told as a statement), and adds no
     negation or hedge and no sentence the line has not (``hedges``, ``_sentences_said``). With
     ``window`` (its participants and ``Meaning``), a rewrite of a line that quotes
     another script must mean what the line or its messages say
@@ -667,8 +668,12 @@ def rewrite_problem(
     )
     if meaning.hedged(quoted) and not meaning.hedged(rewrite):
         return "lost negation"  # «мы не поедем» told as "they are going"
+    asked = meaning.asks(original)
+    if asked and not meaning.asks(rewrite):
+        return "question told as a statement"  # «is it found at a zoo» told as "it is"
     # A question retold takes "if" or "whether", a hedge of its own: one per question.
-    if meaning.hedges(rewrite) > meaning.hedges(original) + original.count("?"):
+    questions = max(original.count("?"), int(asked))
+    if meaning.hedges(rewrite) > meaning.hedges(original) + questions:
         return "added negation"  # "has to work with them" told as "is not allowed to"
     if len(split_sentences(rewrite.strip())) > _sentences_said(original):
         return "more sentences"  # a line retold, then a story of the model's own

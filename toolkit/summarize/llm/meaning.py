@@ -177,6 +177,39 @@ def hedges(text: str) -> int:
     return max((len(p.cue.hedge.findall(text)) for p in packs()), default=0)
 
 
+QUESTION_MARKS = "?？¿"
+
+
+@lru_cache(maxsize=1)
+def _asking() -> tuple[str, ...]:
+    """The beginnings of the verb each pack's digest asks with ("ask" of "asks",
+    «спрашив» of «спрашивает», «пита» of «питає»): read from its ``asked`` template, so
+    that no word of a language is written here."""
+    found: list[str] = []
+    for pack in packs():
+        if "asked" not in pack.templates:
+            continue
+        line = pack.say("asked", who="\x00", quote="\x01")
+        between = line.split("\x00", 1)[-1].split("\x01", 1)[0]
+        for word in WORD_RE.findall(between):
+            word = word.casefold()
+            stemmed = stem(word, pack.code)
+            same = (i for i, (a, b) in enumerate(zip(word, stemmed, strict=False)) if a != b)
+            root = word[: next(same, min(len(word), len(stemmed)))]
+            # A stem's last letter may change in its other forms («спрашивал»).
+            found.append(root if len(root) <= 4 else root[:-1])
+    return tuple(dict.fromkeys(found))
+
+
+def asks(text: str) -> bool:
+    """Whether ``text`` asks or tells of a question: a question mark, or a form of the
+    verb the packs' digests ask with ("asks", «спрашивает», «питає»)."""
+    if any(mark in text for mark in QUESTION_MARKS):
+        return True
+    beginnings = _asking()
+    return any(w.casefold().startswith(beginnings) for w in WORD_RE.findall(text))
+
+
 class Meaning:
     """Similarity by meaning across languages (the bundled multilingual e5-small),
     embedding each text once."""

@@ -162,6 +162,13 @@ _VOCATIVE_BEFORE = re.compile(r"(?:^|[,.!?;:\n(—–-])\s*$")
 _VOCATIVE_AFTER = re.compile(r"^\s*(?:$|[,.!?;:)\n—–-])")
 
 
+def _opening(text: str, start: int) -> bool:
+    """Whether the word at ``start`` opens a sentence (or a quotation, a clause after a
+    colon): a capitalised everyday word there ("Will you come?") is no name."""
+    before = text[:start].rstrip()
+    return not before or before[-1] in '.!?…:;«“„"([\n—–-'
+
+
 def _vocative(text: str, start: int, end: int) -> bool:
     """Whether the word at ``start:end`` stands alone between punctuation ("вера, ты
     придёшь?", "thanks, will!"): someone addressed, not the everyday word."""
@@ -309,6 +316,9 @@ class Pseudonyms:
     _ids: dict[str, str] = field(default_factory=dict)
     _handles: dict[str, str] = field(default_factory=dict)
     _across: dict[str, str] = field(default_factory=dict)
+    _stops: dict[str, str] = field(default_factory=dict)
+    """Name words that are stop words too ("Will" of "Will Hartley"): matched capitalised
+    inside a sentence, or where they address someone."""
     _longest: int = 1
 
     def __post_init__(self) -> None:
@@ -381,7 +391,11 @@ class Pseudonyms:
         for word in words:
             word = _POSSESSIVE.sub("", word)
             folded = _key(word)
-            if folded in STOP_WORDS or folded in PARTICLES or folded in PLACEHOLDER_WORDS:
+            if folded in PARTICLES or folded in PLACEHOLDER_WORDS:
+                continue
+            if folded in STOP_WORDS:
+                if word[:1].isupper() and len(word) >= MIN_NAME_PART:
+                    self._stops.setdefault(folded, placeholder)
                 continue
             if len(word) < MIN_NAME_PART and not whole:
                 continue
@@ -461,15 +475,19 @@ class Pseudonyms:
 
         return _ID_TOKEN_RE.sub(swap, text)
 
-    def _lookup(self, word: str, *, addressed: bool = False) -> str | None:
+    def _lookup(self, word: str, *, addressed: bool = False, opening: bool = True) -> str | None:
         """The placeholder of a name word (``addressed``: it stands alone between
-        punctuation, so a member's name that is also a word is the member)."""
+        punctuation, so a member's name that is also a word is the member; ``opening``:
+        it opens a sentence)."""
         key = _key(word)
         form = self._forms.get(key)
         if form is not None:
             if word.islower() and form.common(key) and not addressed:
                 return None
             return form.placeholder
+        stop = self._stops.get(key)
+        if stop is not None:
+            return stop if addressed or (word[:1].isupper() and not opening) else None
         if word[:1].isupper() and (far := across(word)) is not None and far in self._across:
             return self._across[far]  # "Dmitry" of «Дмитрий», «Алисе» of "Alisa"
         lemma = _dictionary_name(word)
@@ -497,7 +515,11 @@ class Pseudonyms:
                 i += k
                 continue
             token = tokens[i]
-            found = self._lookup(token.stem, addressed=_vocative(text, token.start, token.end))
+            found = self._lookup(
+                token.stem,
+                addressed=_vocative(text, token.start, token.end),
+                opening=not self._stops or _opening(text, token.start),
+            )
             if found is None:
                 edits.extend(self._parts(token))
                 i += 1

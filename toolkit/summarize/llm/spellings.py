@@ -30,6 +30,12 @@ _CYRILLIC_LOOKS = "аАеЕоОрРсСухХкКмМТНВіІјѕЅёЁ"
 _LATIN_TO_CYRILLIC = str.maketrans(_LATIN_LOOKS, _CYRILLIC_LOOKS)
 _CYRILLIC_TO_LATIN = str.maketrans(_CYRILLIC_LOOKS, _LATIN_LOOKS)
 _WORD_RE = re.compile(r"[^\W\d_]+")
+_UNDECOMPOSED = str.maketrans(
+    {"ł": "l", "ø": "o", "đ": "d", "ð": "d", "ħ": "h", "ı": "i", "ŧ": "t", "ŀ": "l"}
+    | {"æ": "ae", "œ": "oe", "þ": "th"}
+)
+"""Latin letters that Unicode does not take apart into a letter and a mark ("Łukasz" is
+written "Lukasz" without its stroke)."""
 
 
 def _cyrillic(ch: str) -> bool:
@@ -64,6 +70,7 @@ def fold(word: str) -> str:
     """The form a name word is looked up by: case, the lexicons' letter folds,
     apostrophes and diacritics folded."""
     word = letter_folds(word.casefold()).replace("’", "'").replace("ʼ", "'")
+    word = word.translate(_UNDECOMPOSED)
     parts = unicodedata.normalize("NFD", word)
     # A letter with a breve or diaeresis of its alphabet loses it on both sides alike,
     # so it still matches itself.

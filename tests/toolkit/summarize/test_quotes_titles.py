@@ -241,3 +241,17 @@ def test_a_question_keeps_what_its_author_says_before_it(embedder: Embedder) -> 
     summary = digest(embedder, chat(ASKED_WITH_REASON), "en").summary
     assert "renting a boat" in summary, summary
     assert "asks Bob “Could you help me?”, and" not in summary.split("renting a boat")[0], summary
+
+
+def test_an_empty_short_sentence_never_stands_in_for_the_one_that_says_something() -> None:
+    text = (
+        "Total 102. The ferry to the island leaves at nine from the second pier and the tickets "
+        "cost twelve euros each, cash only."
+    )
+
+    def weight(sentence: str) -> float:
+        return float(len([w for w in sentence.split() if len(w) > 3]))
+
+    shown = passage(text, 60, weight)
+    assert shown.startswith("The ferry"), shown
+    assert shown != "Total 102."

@@ -24,7 +24,7 @@ from toolkit.summarize.personal import marks_for, mask
 
 QUOTE_CHARS = 160
 SMILEY_RE = re.compile(r"[:;=]-?[()DPp]+")
-FOREIGN_QUOTE_CHARS = 60
+FOREIGN_QUOTE_CHARS = 90
 
 
 @dataclass

@@ -132,6 +132,11 @@ def quotable(text: str, limit: int) -> str:
     return cut(without_roll_call(one_line(text)), limit)
 
 
+SPAN_SHARE = 0.5
+"""The least weight a run of sentences that fits a quote must have, as a share of the
+heaviest sentence's, to be quoted instead of that sentence cut."""
+
+
 def passage(text: str, limit: int, weight: Callable[[str], float] | None = None) -> str:
     """The part of a message worth quoting, at most ``limit`` characters.
 
@@ -157,7 +162,9 @@ def passage(text: str, limit: int, weight: Callable[[str], float] | None = None)
             value = sum(weight(s) for s in sentences[a:b])
             if best is None or value > best[0]:
                 best = (value, a, b)
-    if best is None:
-        top = max(range(len(sentences)), key=lambda k: weight(sentences[k]))
+    top = max(range(len(sentences)), key=lambda k: weight(sentences[k]))
+    # A short empty sentence that fits ("Friends!", "Total 102.") never stands in for the
+    # one that says something: that one is quoted cut.
+    if best is None or best[0] < SPAN_SHARE * weight(sentences[top]):
         return cut(sentences[top], limit)
     return " ".join(sentences[best[1] : best[2]])

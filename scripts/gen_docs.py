@@ -4,7 +4,8 @@
   per ``MLENS_`` variable with its default and its Field description;
 - every block between ``<!-- generated:NAME -->`` and ``<!-- /generated:NAME -->`` in
   ``README.md`` and ``docs/*.md``, from the results files: ``docs/results/eval.json``
-  (written by ``make eval``) and ``docs/results/bench.json`` (written by ``make bench``).
+  (written by ``make eval``) and ``docs/results/bench.json`` (written by ``make bench``),
+  and the ``house`` block from the code itself (``house.graph_lines``: the import graph).
 
     .venv/bin/python scripts/gen_docs.py           # rewrite what is stale
     .venv/bin/python scripts/gen_docs.py --check   # exit 1 naming each stale file
@@ -23,6 +24,8 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+import house
 
 from toolkit.config import Settings
 from toolkit.config.variables import fields, variables
@@ -429,7 +432,13 @@ def bench_search_block(document: Mapping[str, Any]) -> str:
     return _bench_rows(document, SEARCH_BENCH)
 
 
-RENDERERS: dict[str, tuple[Path, Block]] = {
+def house_block(_: Mapping[str, Any]) -> str:
+    """The import graph between the product's packages, drawn from the code."""
+    return "\n".join(house.graph_lines(ROOT))
+
+
+RENDERERS: dict[str, tuple[Path | None, Block]] = {
+    "house": (None, house_block),
     "ranking": (EVAL_RESULTS, ranking_block),
     "ranking-headline": (EVAL_RESULTS, ranking_headline_block),
     "ranking-candidates": (EVAL_RESULTS, ranking_candidates_block),
@@ -442,7 +451,8 @@ RENDERERS: dict[str, tuple[Path, Block]] = {
     "bench-llm": (BENCH_RESULTS, bench_llm_block),
     "bench-search": (BENCH_RESULTS, bench_search_block),
 }
-"""Every block a page may hold, with the results file it is rendered from."""
+"""Every block a page may hold, with the results file it is rendered from (``None``:
+from the code)."""
 
 
 def render_blocks(text: str) -> str:
@@ -453,7 +463,8 @@ def render_blocks(text: str) -> str:
         if name not in RENDERERS:
             raise KeyError(f"unknown generated block {name!r} (known: {', '.join(RENDERERS)})")
         source, render = RENDERERS[name]
-        return f"{match[1]}{render(_load(source))}\n{match[4]}"
+        document = _load(source) if source is not None else {}
+        return f"{match[1]}{render(document)}\n{match[4]}"
 
     return BLOCK.sub(replace, text)
 

@@ -11,7 +11,9 @@ runs none of it, and counts what ``docs/architecture.md`` promises to keep singl
   shape would show here);
 - the methods of the store's protocols (``toolkit/store/base.py``), and of the largest;
 - the fields of ``Settings`` at its top (a grouped settings object has few);
-- the methods of the ``Workspace`` and of the classes it inherits.
+- the methods of the ``Workspace`` and of the classes it inherits;
+- with ``--graph``, the import graph between packages (``package_graph``: the
+  table ``scripts/gen_docs.py`` writes into ``docs/architecture.md``).
 
 Standard library only.
 """
@@ -175,10 +177,97 @@ def measure(root: Path) -> list[str]:
     return out
 
 
+def floors(root: Path) -> list[list[str]]:
+    """The layers of the import-linter ``layers`` contract (``pyproject.toml``), top first,
+    each as the packages it names."""
+    import tomllib
+
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    layers = next(c["layers"] for c in contracts if c["type"] == "layers")
+    return [[n.strip() for n in layer.replace(":", "|").split("|")] for layer in layers]
+
+
+def package_of(module: str, rows: set[str]) -> str | None:
+    """The package a dotted module name belongs to: a face's top name, ``toolkit.<x>``
+    where that is a row of its own, else ``toolkit`` (the core's modules at the top);
+    ``None`` outside the product."""
+    parts = module.split(".")
+    if parts[0] in ("cli", "service", "mcp_face", "app_pages", "app_streamlit"):
+        return parts[0]
+    if parts[0] != "toolkit":
+        return None
+    below = ".".join(parts[:2])
+    return below if below in rows else "toolkit"
+
+
+def rows_of(root: Path) -> set[str]:
+    """The toolkit's packages with a row of their own: each a contract names that is a
+    folder, or a module on a floor above the core."""
+    layers = floors(root)
+    core = set(layers[-1])
+    return {
+        name
+        for layer in layers
+        for name in layer
+        if name.startswith("toolkit.")
+        and ((root / "toolkit" / name.split(".")[1]).is_dir() or name not in core)
+    }
+
+
+def imported(tree: ast.AST) -> Iterator[str]:
+    """The absolute module names a parsed module imports (``from a import b``: ``a.b`` too,
+    for ``b`` may be a module)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module
+            yield from (f"{node.module}.{alias.name}" for alias in node.names)
+
+
+def package_graph(root: Path) -> dict[str, tuple[int, set[str]]]:
+    """Per package of the product: its modules and the packages it imports
+    (``toolkit/__init__.py``, which only hands names on when first used, is left out)."""
+    rows = rows_of(root)
+    graph: dict[str, tuple[int, set[str]]] = {}
+    for path in product_files(root):
+        relative = path.relative_to(root).as_posix()
+        own = package_of(relative.removesuffix(".py").replace("/", "."), rows)
+        if own is None or relative == "toolkit/__init__.py":
+            continue
+        count, arrows = graph.get(own, (0, set()))
+        for name in imported(ast.parse(path.read_text(encoding="utf-8"))):
+            target = package_of(name, rows)
+            if target is not None and target != own:
+                arrows.add(target)
+        graph[own] = (count + 1, arrows)
+    return graph
+
+
+def graph_lines(root: Path) -> list[str]:
+    """The import graph as a Markdown table: the contract's layers top first, each
+    package with its modules and what it imports."""
+    graph = package_graph(root)
+    out = ["| floor | package | modules | imports |", "|---|---|---|---|"]
+    layers = floors(root)
+    for number, layer in enumerate(layers):
+        names = ["toolkit", *layer] if number == len(layers) - 1 else layer
+        for name in names:
+            if name in graph:
+                count, arrows = graph[name]
+                targets = ", ".join(f"`{a}`" for a in sorted(arrows)) or "—"
+                out.append(f"| {len(layers) - number} | `{name}` | {count} | {targets} |")
+    return out
+
+
 def main(argv: list[str]) -> int:
-    """Print the report for the checkout named in ``argv`` (this one by default)."""
+    """Print the report (``--graph``: the import graph) for the checkout named in ``argv``
+    (this one by default)."""
+    graph = "--graph" in argv
+    argv = [a for a in argv if a != "--graph"]
     root = Path(argv[0]).resolve() if argv else Path(__file__).resolve().parent.parent
-    print("\n".join(measure(root)))
+    print("\n".join(graph_lines(root) if graph else measure(root)))
     return 0
 
 

@@ -24,7 +24,7 @@ from typing import Any, Literal
 from toolkit.embeddings.base import Embedder
 from toolkit.embeddings.index import embed_batch, text_batches
 from toolkit.errors import ToolkitError
-from toolkit.store.base import MessageStore
+from toolkit.store.base import VectorStore
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +77,7 @@ class BackgroundEmbedding:
         busy: while it answers true (a search is computing), no batch starts.
     """
 
-    store: MessageStore
+    store: VectorStore
     embedder: Callable[[], Embedder]
     source_ids: Callable[[], Sequence[int]]
     _: KW_ONLY

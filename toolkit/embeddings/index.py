@@ -12,7 +12,7 @@ from toolkit.embeddings.cache import CachedQueryEmbedder
 if TYPE_CHECKING:
     from toolkit.config import Settings
     from toolkit.models import Message
-    from toolkit.store.base import MessageStore
+    from toolkit.store.base import VectorStore
 
 ProgressCallback = Callable[[int, int], None]
 """``progress(done, total)``, called after every stored batch."""
@@ -37,7 +37,7 @@ def get_embedder(settings: Settings) -> CachedQueryEmbedder:
 
 
 def index_source(
-    store: MessageStore,
+    store: VectorStore,
     embedder: Embedder,
     source_id: int,
     *,
@@ -103,7 +103,7 @@ def text_batches(messages: Sequence[Message], size: int) -> Iterator[Sequence[Me
 
 
 def embed_batch(
-    store: MessageStore, embedder: Embedder, source_id: int, batch: Sequence[Message]
+    store: VectorStore, embedder: Embedder, source_id: int, batch: Sequence[Message]
 ) -> None:
     """Embed one batch of a source's messages (each distinct text once) and store the vectors."""
     texts = {text: row for row, text in enumerate(dict.fromkeys(m.text for m in batch))}

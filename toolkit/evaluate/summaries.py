@@ -284,7 +284,7 @@ def _llm_runner(settings: Settings | None) -> Callable[[Dialogue], str] | None:
         return None
     from toolkit.summarize.llm.engine import engine_for
 
-    engine = engine_for(settings)
+    engine = engine_for(settings.llm)
 
     def run(dialogue: Dialogue) -> str:
         ctx = SummaryContext(

@@ -494,7 +494,8 @@ class MessageStore(
 ):
     """Storage of sources, messages, vectors, API keys and cached results: the union of
     the small protocols above, which callers that need less are typed by (an API key
-    check needs a ``KeyStore``, the summary cache a ``CacheStore`` with ``Writes``)."""
+    check needs a ``KeyStore``, the embedder a ``VectorStore``, a live sync's batches
+    ``Writes`` with a ``MessageWriter``, the delivery runner a ``ScheduleStore``)."""
 
 
 @runtime_checkable

@@ -31,10 +31,10 @@ from toolkit.store.records import Records
 from toolkit.store.schedules import Schedules
 from toolkit.store.sources import Sources
 from toolkit.store.staging import staged_import
-from toolkit.store.writes import Writes
+from toolkit.store.writes import MessageWrites
 
 
-class SQLStore(Writes, Records, Sources, Schedules, BackgroundWrites):
+class SQLStore(MessageWrites, Records, Sources, Schedules, BackgroundWrites):
     """The ``MessageStore`` of every SQL backend, over its dialect.
 
     Opening it migrates the schema (a damaged SQLite file is opened anyway, to answer

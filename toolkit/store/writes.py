@@ -105,7 +105,7 @@ def by_source(messages: Iterable[Message]) -> dict[int, list[Message]]:
     return out
 
 
-class Writes(Reads):
+class MessageWrites(Reads):
     """``upsert_messages``, forum topics and sync watermarks."""
 
     def upsert_messages(self, messages: Iterable[Message]) -> UpsertResult:

@@ -9,7 +9,8 @@
 The engine is the one the request names, else the settings'.
 
 Modules: ``pipeline`` (select the messages, pick the engine, cache the result),
-``registry`` (the engines by name and the settings' choice), ``engine`` (the
+``registry`` (the engines by name, composed with their draft and fallback, and the
+settings' choice), ``engine`` (the
 ``SummaryEngine`` protocol and one request's job), ``context`` (what an engine knows of a
 request), ``cache`` (the cache key and a result's stored form), ``period_wording``
 (period wording found and removed in source summaries); the engines' packages

@@ -4,8 +4,8 @@ An engine is a small object with a ``name`` (the ``engine`` field of its summari
 the value of ``MLENS_SUMMARY_ENGINE`` that selects it), a way to say whether the settings let
 it run, an early check of a request (before any work), what it reads of a source
 summary's messages, an identity for the cache key, and ``summarize``.
-``toolkit.summarize.registry`` lists the engines by name; the pipeline looks the
-selected one up there.
+``toolkit.summarize.registry`` composes the engines by name (the hybrid's draft, the
+fallback on the offline digest); the pipeline asks it for the selected one.
 """
 
 from __future__ import annotations

@@ -19,11 +19,12 @@ the lines rewritten, rejected and left as they were (``items_rewritten``,
 ``items_dropped``, ``items_offline``, ``summary_offline``); the log says why each
 rewrite was rejected.
 
-A failing endpoint stops the rewriting: with ``MLENS_LLM_FALLBACK=extractive`` the answer
-is the offline digest (``engine``: ``extractive (llm fallback: …)``), else the error
-(502/503). One unusable answer (no JSON) leaves its lines offline and the others go
-on; a request that times out, or a deadline that passes, leaves the lines not yet
-rewritten offline (``engine``: ``hybrid (partial: timeout)``, not cached).
+A failing endpoint stops the rewriting with an ``UpstreamError``: with
+``MLENS_LLM_FALLBACK=extractive`` the registry answers with the draft as it is
+(``engine``: ``extractive (llm fallback: …)``), else the error (502/503). One unusable
+answer (no JSON) leaves its lines offline and the others go on; a request that times
+out, or a deadline that passes, leaves the lines not yet rewritten offline (``engine``:
+``hybrid (partial: timeout)``, not cached).
 """
 
 from __future__ import annotations
@@ -36,21 +37,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from toolkit import deadline
-from toolkit.config import Settings
+from toolkit.config import LLMSettings, Settings
 from toolkit.embeddings import Embedder
-from toolkit.errors import (
-    DeadlineExceeded,
-    UpstreamError,
-    UpstreamInvalidOutput,
-    UpstreamTimeout,
-)
+from toolkit.errors import DeadlineExceeded, UpstreamInvalidOutput, UpstreamTimeout
 from toolkit.lang import find
 from toolkit.models import Message, Section, SectionItem, Summary
 from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.engine import SummaryJob
-from toolkit.summarize.extractive import ExtractiveEngine
+from toolkit.summarize.engine import SummaryEngine, SummaryJob
 from toolkit.summarize.llm.client import LLMClient
-from toolkit.summarize.llm.engine import fallback_reason
 from toolkit.summarize.llm.grounding import Echo, Evidence, Grounding, Window, rewrite_problem
 from toolkit.summarize.llm.messages import estimate_tokens
 from toolkit.summarize.llm.plaintext import without_loops
@@ -169,9 +163,9 @@ def _same(a: str, b: str) -> bool:
 class Rewriter:
     """The rewrites of one summary's lines by one endpoint."""
 
-    def __init__(self, settings: Settings, job: SummaryJob) -> None:
-        self.settings = settings
-        self.client = LLMClient.from_settings(settings)
+    def __init__(self, llm: LLMSettings, job: SummaryJob) -> None:
+        self.llm = llm
+        self.client = LLMClient.from_settings(llm)
         self.language = job.ctx.language
         self.window = Window(job.messages, timezone=job.ctx.timezone)
         # The source's people and the chat's title too: a sender filter narrows the
@@ -180,7 +174,7 @@ class Rewriter:
             Pseudonyms.for_messages(
                 job.messages, known=known_people(job.store, job.source), ctx=job.ctx
             )
-            if settings.llm.pseudonymise
+            if llm.pseudonymise
             else None
         )
         self.echo = Echo(rewrite_echoes(self.language))
@@ -193,7 +187,7 @@ class Rewriter:
             max(MIN_LINE_TOKENS, int(estimate_tokens(t, letters_per_token=rate) * LINE_ROOM))
             for t in texts
         )
-        return min(self.settings.llm.max_tokens, need + 16)
+        return min(self.llm.max_tokens, need + 16)
 
     def batch(self, lines: Sequence[Line]) -> None:
         """Ask for one batch's rewrites and keep those the check accepts (on ``line.rewrite``).
@@ -283,12 +277,12 @@ def rewrite_digest(job: SummaryJob, offline: Summary, *, keep: Collection[str] =
     """``offline`` (the extractive digest of ``job``) with its lines rewritten by the model.
 
     Raises:
-        UpstreamError: the endpoint failed (the caller falls back, as configured).
+        UpstreamError: the endpoint failed (the registry falls back, as configured).
     """
-    settings = job.settings
-    rewriter = Rewriter(settings, job)
-    lines = _lines(offline, keep, settings.llm.hybrid_max_items)
-    size = settings.llm.hybrid_batch_items
+    llm = job.settings.llm
+    rewriter = Rewriter(llm, job)
+    lines = _lines(offline, keep, llm.hybrid_max_items)
+    size = llm.hybrid_batch_items
     stopped = None
     for start in range(0, len(lines), size):
         left = deadline.remaining()
@@ -322,18 +316,26 @@ def rewrite_digest(job: SummaryJob, offline: Summary, *, keep: Collection[str] =
 
 
 class HybridEngine:
-    """The ``SummaryEngine`` of the offline digest rewritten by an LLM (``"hybrid"``)."""
+    """The ``SummaryEngine`` of the offline digest rewritten by an LLM (``"hybrid"``).
+
+    Args:
+        draft: the engine that writes the digest to rewrite (the extractive engine, as the
+            registry composes it).
+    """
 
     name = ENGINE
+
+    def __init__(self, draft: SummaryEngine) -> None:
+        self.draft = draft
 
     def available(self, settings: Settings) -> bool:
         """Whether an endpoint is configured."""
         return settings.llm.configured
 
     def check(self, ctx: SummaryContext) -> None:
-        """The offline engine's: the requested language needs a pack (its structure
-        and words are the pack's; the model rewrites them)."""
-        ExtractiveEngine().check(ctx)
+        """The draft engine's: the requested language needs a pack (its structure and
+        words are the pack's; the model rewrites them)."""
+        self.draft.check(ctx)
 
     def reads(
         self, messages: Sequence[Message], ctx: SummaryContext, settings: Settings
@@ -342,22 +344,23 @@ class HybridEngine:
         return list(messages)
 
     def identity(self, settings: Settings, embedder: Embedder) -> str:
-        """The offline engine's identity, the endpoint and model, the prompt version, the
+        """The draft engine's identity, the endpoint and model, the prompt version, the
         rewrite bounds, and whether what is sent is pseudonymised."""
-        offline = ExtractiveEngine().identity(settings, embedder)
-        pseudonymised = "|pseudonymised" if settings.llm.pseudonymise else ""
+        offline = self.draft.identity(settings, embedder)
+        llm = settings.llm
+        pseudonymised = "|pseudonymised" if llm.pseudonymise else ""
         return (
-            f"hybrid|{offline}|{settings.llm.base_url}|{settings.llm.model}|{PROMPT_VERSION}"
-            f"|{settings.llm.hybrid_batch_items}|{settings.llm.hybrid_max_items}{pseudonymised}"
+            f"hybrid|{offline}|{llm.base_url}|{llm.model}|{PROMPT_VERSION}"
+            f"|{llm.hybrid_batch_items}|{llm.hybrid_max_items}{pseudonymised}"
         )
 
     def summarize(self, job: SummaryJob) -> Summary:
-        """The offline digest of the job, its lines rewritten (see the module docstring).
+        """The draft of the job, its lines rewritten (see the module docstring).
 
         Raises:
-            UpstreamError: the endpoint failed and ``MLENS_LLM_FALLBACK`` is not ``extractive``.
+            UpstreamError: the endpoint failed (the registry falls back, as configured).
         """
-        offline = ExtractiveEngine().summarize(job)
+        offline = self.draft.summarize(job)
         if not job.messages:
             return replace(offline, engine=ENGINE, summary_offline=True)
         from toolkit.summarize.coverage import note
@@ -365,14 +368,6 @@ class HybridEngine:
         book = find(job.ctx.language)
         read = note(book, job.ctx.coverage, job.ctx.kind, job.ctx.timezone)
         keep = [read, book.say("original_language") if book is not None else ""]
-        try:
-            # Each rewrite is masked as it comes; the whole digest once more, as every
-            # engine's answer is (a line the model kept may join a number across lines).
-            return mask_summary(
-                rewrite_digest(job, offline, keep=keep), marks_for(job.ctx.language)
-            )
-        except UpstreamError as exc:
-            if job.settings.llm.fallback != "extractive":
-                raise
-            reason = fallback_reason(exc)
-            return replace(offline, engine=f"{offline.engine} (llm fallback: {reason})")
+        # Each rewrite is masked as it comes; the whole digest once more, as every
+        # engine's answer is (a line the model kept may join a number across lines).
+        return mask_summary(rewrite_digest(job, offline, keep=keep), marks_for(job.ctx.language))

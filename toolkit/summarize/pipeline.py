@@ -6,7 +6,7 @@
 has more (``coverage``, ``sample``). Of either, the engine may read fewer (``reads``: an
 LLM reads a spread sample within its prompt budget, one request for a source), and the
 summary says so (``Summary.sampled``). Both pick the engine the request names, else the
-settings', through ``registry.select_engine`` (``auto``: the LLM when an endpoint
+settings', composed by ``registry.select_engine`` (``auto``: the LLM when an endpoint
 is configured, else extractive), look
 in the store's cache first, and cache what they compute under (source, language, prompt
 version, engine, content hash of the messages read and how many were selected: a
@@ -42,7 +42,7 @@ from toolkit.summarize.coverage import note, read_source
 from toolkit.summarize.engine import SummaryJob
 from toolkit.summarize.period_wording import remove_period_phrases, remove_period_sentences
 from toolkit.summarize.personal import marks_for, mask_summary
-from toolkit.summarize.registry import ENGINES, select_engine
+from toolkit.summarize.registry import check_name, select_engine
 from toolkit.timeparse import zone_of
 from toolkit.turns import Turns
 from toolkit.zones import zone_label
@@ -136,17 +136,17 @@ def _run(
     ref: SourceRef,
     messages: list[Message],
     ctx: SummaryContext,
-    use_cache: bool,
+    request: SummaryRequest | SourceSummaryRequest,
     turns: Turns | None,
 ) -> Summary:
-    engine = select_engine(settings)
+    engine = select_engine(settings, request.engine)
     engine.check(ctx)  # e.g. an unsupported language fails before any work
     selected = len(messages)
     messages = engine.reads(messages, ctx, settings)  # all, or a sample within its budget
     if ctx.family == "source" and ctx.coverage is not None:
         ctx = replace(ctx, coverage=ctx.coverage.of(messages))
     key = cache_key(source, ctx, engine.identity(settings, embedder), messages, selected=selected)
-    cached = load_cached(store, key, ref.raw) if use_cache else None
+    cached = load_cached(store, key, ref.raw) if request.use_cache else None
     if cached is not None:
         return cached
     job = SummaryJob(
@@ -191,16 +191,6 @@ def without_period_wording(summary: Summary, *, keep: str = "") -> Summary:
     return replace(summary, summary=text or "—", sections=sections)
 
 
-def _engine_settings(settings: Settings, engine: str | None) -> Settings:
-    """The settings with the engine a request names (``None``: the settings' own)."""
-    if engine is None:
-        return settings
-    if engine != "auto" and engine not in ENGINES:
-        names = ", ".join(("auto", *ENGINES))
-        raise InvalidRequest(f"engine must be one of {names}", field="engine")
-    return settings.replace(summary={"engine": engine})
-
-
 def summarize_period(
     store: MessageStore,
     embedder: Embedder,
@@ -237,7 +227,7 @@ def summarize_period(
     start, end = utc(request.started_at), utc(request.ended_at)
     if start >= end:
         raise InvalidRequest("ended_at must be after started_at", field="ended_at")
-    settings = _engine_settings(settings, request.engine)
+    check_name(request.engine)
     source, source_ref, where = _scope(store, request)
     zone = _zone(source)
     _in_zone(start, end, source, zone)
@@ -246,9 +236,7 @@ def summarize_period(
     kind = request.kind or source.kind
     ctx = SummaryContext("period", kind, source.title, language, start, end, topic, topics, zone)
     ctx = replace(ctx, inferred_zone=_inferred(source))
-    return _run(
-        store, embedder, settings, source, source_ref, messages, ctx, request.use_cache, turns
-    )
+    return _run(store, embedder, settings, source, source_ref, messages, ctx, request, turns)
 
 
 def summarize_source(
@@ -282,7 +270,7 @@ def summarize_source(
         raise InvalidRequest(
             f"messages_limit must be between 1 and {MAX_SOURCE_MESSAGES}", field="messages_limit"
         )
-    settings = _engine_settings(settings, request.engine)
+    check_name(request.engine)
     source, source_ref, where = _scope(store, request)
     messages, coverage = read_source(store, source.id, limit, where)
     messages = _with_text(messages)
@@ -297,6 +285,4 @@ def summarize_source(
         timezone=_zone(source),
         coverage=coverage,
     )
-    return _run(
-        store, embedder, settings, source, source_ref, messages, ctx, request.use_cache, turns
-    )
+    return _run(store, embedder, settings, source, source_ref, messages, ctx, request, turns)

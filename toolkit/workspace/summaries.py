@@ -56,15 +56,10 @@ class Summaries:
         engine's packs (``en``, ``ru``, ``uk``); none when ``engine`` cannot run."""
         from toolkit.summarize.registry import summary_languages
 
-        settings = self.assembly.settings
-        if engine is not None:
-            if engine not in ("auto", "extractive", "llm", "hybrid"):
-                raise InvalidRequest(
-                    "engine must be auto, extractive, llm or hybrid", field="engine"
-                )
-            settings = settings.replace(summary={"engine": engine})
+        if engine is not None and engine not in ("auto", "extractive", "llm", "hybrid"):
+            raise InvalidRequest("engine must be auto, extractive, llm or hybrid", field="engine")
         try:
-            return summary_languages(settings)
+            return summary_languages(self.assembly.settings, engine)
         except ConfigError:
             return ()
 

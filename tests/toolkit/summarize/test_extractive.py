@@ -26,7 +26,7 @@ from toolkit.summarize.extractive.quotes import balanced, one_line
 from toolkit.summarize.llm.answer import URL_RE
 from toolkit.summarize.period_wording import find_period_wording
 from toolkit.summarize.pipeline import summarize_period, summarize_source
-from toolkit.summarize.registry import ENGINES
+from toolkit.summarize.registry import OFFLINE
 
 pytestmark = pytest.mark.usefixtures("summary_sources")
 
@@ -245,7 +245,7 @@ def test_same_input_same_summary_and_cache_hit(
     def fail(*_: Any, **__: Any) -> Summary:
         raise AssertionError("recomputed instead of read from the cache")
 
-    monkeypatch.setattr(ENGINES["extractive"], "summarize", fail)
+    monkeypatch.setattr(OFFLINE, "summarize", fail)
     again = summarize_period(
         store, embedder, settings, in_period("t.me/platform_team", START, START + WEEK, "en")
     )

@@ -55,7 +55,7 @@ class Recorder:
 @pytest.fixture
 def recorder(monkeypatch: pytest.MonkeyPatch) -> Recorder:
     engine = Recorder()
-    monkeypatch.setattr(pipeline, "select_engine", lambda settings: engine)
+    monkeypatch.setattr(pipeline, "select_engine", lambda settings, name=None: engine)
     return engine
 
 
@@ -173,7 +173,7 @@ def test_a_digest_says_when_its_zone_was_inferred(
     store: SQLiteStore, monkeypatch: pytest.MonkeyPatch, language: str, said: str
 ) -> None:
     engine = Citing()
-    monkeypatch.setattr(pipeline, "select_engine", lambda settings: engine)
+    monkeypatch.setattr(pipeline, "select_engine", lambda settings, name=None: engine)
     source = seeded(store, None)
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     period = SummaryRequest(

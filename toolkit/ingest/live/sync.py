@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import NotRequired, TypedDict, TypeVar, Unpack
+from typing import NotRequired, Protocol, TypedDict, TypeVar, Unpack
 
 from tqdm import tqdm
 
@@ -26,7 +26,7 @@ from toolkit.errors import InvalidRequest, RateLimited, UpstreamError
 from toolkit.ingest.live.client import CommentsClient, MessengerClient, ResolvedSource
 from toolkit.ingest.live.counters import checked_counters, counter_notes
 from toolkit.models import Message, Source, SourceRef, SyncReport, UpsertResult
-from toolkit.store.base import MessageStore
+from toolkit.store.base import MessageStore, MessageWriter, Writes
 from toolkit.store.rows import source_fields
 from toolkit.zones import settle_zone
 
@@ -34,12 +34,17 @@ Sleep = Callable[[float], Awaitable[object]]
 OnBatch = Callable[[int, list[Message]], None]
 
 
+class BatchStore(Writes, MessageWriter, Protocol):
+    """What a sync's batches are committed through: a transaction, the messages, topics
+    and watermark."""
+
+
 class _Batcher:
     """Collects streamed messages and commits them, batch by batch, with the watermark."""
 
     def __init__(
         self,
-        store: MessageStore,
+        store: BatchStore,
         source: Source,
         on_batch: OnBatch | None,
         bar: tqdm,

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from toolkit import deadline
-from toolkit.config import Settings
+from toolkit.config import LLMSettings
 from toolkit.errors import DeadlineExceeded, UpstreamError, UpstreamTimeout
 from toolkit.summarize.llm.messages import estimate_tokens
 
@@ -147,7 +147,7 @@ def spending(limit: int | None) -> Iterator[PromptBudget]:
 
 
 @contextmanager
-def fallback_room(settings: Settings) -> Iterator[None]:
+def fallback_room(llm: LLMSettings) -> Iterator[None]:
     """Run the LLM's requests so that the extractive fallback still fits the deadline.
 
     Without a fallback, or outside any deadline, the block runs as it is. With one, it
@@ -158,10 +158,10 @@ def fallback_room(settings: Settings) -> Iterator[None]:
         UpstreamTimeout: the shortened deadline passed.
     """
     left = deadline.remaining()
-    if settings.llm.fallback != "extractive" or left is None:
+    if llm.fallback != "extractive" or left is None:
         yield
         return
-    reserve = min(settings.llm.fallback_seconds, left / 2)
+    reserve = min(llm.fallback_seconds, left / 2)
     try:
         with deadline.within(max(0.0, left - reserve)):
             yield

@@ -52,7 +52,7 @@ from typing import Any, Literal
 import openai
 
 from toolkit import deadline
-from toolkit.config import Settings
+from toolkit.config import LLMSettings
 from toolkit.errors import (
     ConfigError,
     UpstreamContextExceeded,
@@ -266,13 +266,13 @@ class LLMClient:
             _secrets.add(api_key)
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> LLMClient:
-        """The client for the endpoint the settings name, one per endpoint and settings so
-        that connections are reused; ``ConfigError`` when none is set."""
-        if not settings.llm.base_url:
+    def from_settings(cls, llm: LLMSettings) -> LLMClient:
+        """The client for the endpoint the LLM settings name, one per endpoint and settings
+        so that connections are reused; ``ConfigError`` when none is set."""
+        if not llm.base_url:
             raise ConfigError("no LLM endpoint is configured (set MLENS_LLM_BASE_URL)")
-        key = settings.llm.api_key.get_secret_value() if settings.llm.api_key else None
-        options = tuple((name, getattr(settings.llm, name)) for name in _FROM_SETTINGS)
+        key = llm.api_key.get_secret_value() if llm.api_key else None
+        options = tuple((name, getattr(llm, name)) for name in _FROM_SETTINGS)
         return _shared_client(key, options)
 
     @property

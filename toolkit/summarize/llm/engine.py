@@ -11,10 +11,9 @@ answer left with nothing grounded is ``UpstreamInvalidOutput`` (a 502 problem).
 The links under each item are made here from its ids (``refs.message_link``), never
 copied from the model, as the extractive engine writes them: `` (link, link)``.
 
-With ``MLENS_LLM_FALLBACK=extractive``, an endpoint that fails or answers nothing usable
-(``UpstreamError`` and its kinds) is replaced by the extractive engine, when it writes
-the requested language, and the summary's ``engine`` says so:
-``extractive (llm fallback: invalid output)``.
+The engine takes the LLM settings section. What stands in for a summary paragraph that
+is not grounded, and what answers when the endpoint fails (``MLENS_LLM_FALLBACK``), is
+composed in ``toolkit.summarize.registry``.
 """
 
 from __future__ import annotations
@@ -23,23 +22,15 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from toolkit.config import Settings
+from toolkit.config import LLMSettings, Settings
 from toolkit.embeddings import Embedder
-from toolkit.errors import (
-    ToolkitError,
-    UpstreamError,
-    UpstreamInvalidOutput,
-    UpstreamRateLimited,
-    UpstreamTimeout,
-)
+from toolkit.errors import UpstreamInvalidOutput
 from toolkit.lang import find
 from toolkit.models import Message, Section, SectionItem, SectionKind, Summary
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.coverage import note
 from toolkit.summarize.engine import SummaryJob
-from toolkit.summarize.extractive import ExtractiveEngine
 from toolkit.summarize.llm.answer import LLMSection, LLMSummary
-from toolkit.summarize.llm.budget import fallback_room
 from toolkit.summarize.llm.client import LLMClient
 from toolkit.summarize.llm.grounding import (
     Echo,
@@ -69,15 +60,14 @@ SECTION_TITLES = {
 """A function section's title: the language pack's phrase, else the English one."""
 
 
-def engine_for(settings: Settings) -> MapReduce:
-    """The LLM engine for the endpoint the settings configure (``ConfigError`` if none)."""
-    client = LLMClient.from_settings(settings)
+def engine_for(llm: LLMSettings) -> MapReduce:
+    """The map-reduce for the endpoint the LLM settings configure (``ConfigError`` if none)."""
     return MapReduce(
-        client,
-        chunk_tokens=settings.llm.chunk_tokens,
-        max_concurrency=settings.llm.max_concurrency,
-        pseudonymise=settings.llm.pseudonymise,
-        max_prompt_tokens=settings.llm.max_prompt_tokens,
+        LLMClient.from_settings(llm),
+        chunk_tokens=llm.chunk_tokens,
+        max_concurrency=llm.max_concurrency,
+        pseudonymise=llm.pseudonymise,
+        max_prompt_tokens=llm.max_prompt_tokens,
     )
 
 
@@ -166,7 +156,7 @@ SECTION_KINDS = tuple(k.value for k in SECTION_TITLES)
 
 
 def summarize_with_llm(
-    settings: Settings,
+    llm: LLMSettings,
     messages: Sequence[Message],
     ctx: SummaryContext,
     *,
@@ -190,7 +180,7 @@ def summarize_with_llm(
         UpstreamTimeout, UpstreamRateLimited, UpstreamError: the endpoint failed.
         UpstreamInvalidOutput: an unusable answer, or one with nothing grounded.
     """
-    answer = engine_for(settings).summarize(messages, ctx, known=known)
+    answer = engine_for(llm).summarize(messages, ctx, known=known)
     answer, counts, problem = grounded(answer, messages, ctx)
     log.info("llm digest of %s: %s", source_ref, counts.note())
     if messages and counts.kept == 0 and (counts.dropped or problem is not None):
@@ -220,9 +210,17 @@ def _replacement(summary: Summary, offline: Callable[[], Summary | None] | None)
 
 
 class LLMSummaryEngine:
-    """The ``SummaryEngine`` of an OpenAI-compatible endpoint (``MLENS_SUMMARY_ENGINE=llm``)."""
+    """The ``SummaryEngine`` of an OpenAI-compatible endpoint (``MLENS_SUMMARY_ENGINE=llm``).
+
+    Args:
+        offline: the offline engine's summary of a job (``None`` for a language it cannot
+            write), asked for only when the model's summary paragraph is not grounded.
+    """
 
     name = ENGINE
+
+    def __init__(self, offline: Callable[[SummaryJob], Summary | None] | None = None) -> None:
+        self.offline = offline
 
     def available(self, settings: Settings) -> bool:
         """Whether an endpoint is configured."""
@@ -236,65 +234,29 @@ class LLMSummaryEngine:
     ) -> list[Message]:
         """``messages``, or the largest spread sample of them that fits the prompt budget
         (a source summary: one request)."""
-        return engine_for(settings).sample(messages, ctx)
+        return engine_for(settings.llm).sample(messages, ctx)
 
     def identity(self, settings: Settings, embedder: Embedder) -> str:
         """Endpoint, model, prompt version, and whether what is sent is pseudonymised."""
-        pseudonymised = "|pseudonymised" if settings.llm.pseudonymise else ""
-        return f"llm|{settings.llm.base_url}|{settings.llm.model}|{PROMPT_VERSION}{pseudonymised}"
+        llm = settings.llm
+        pseudonymised = "|pseudonymised" if llm.pseudonymise else ""
+        return f"llm|{llm.base_url}|{llm.model}|{PROMPT_VERSION}{pseudonymised}"
 
     def summarize(self, job: SummaryJob) -> Summary:
-        """The endpoint's summary of the job's messages (or the fallback's, as configured).
+        """The endpoint's summary of the job's messages.
 
         Raises:
-            UpstreamError: the endpoint failed and no fallback is configured or possible.
+            UpstreamError: the endpoint failed (the registry falls back, as configured).
         """
-        known = known_people(job.store, job.source) if job.settings.llm.pseudonymise else None
-        try:
-            with fallback_room(job.settings):  # a hang leaves the fallback its time
-                return summarize_with_llm(
-                    job.settings,
-                    job.messages,
-                    job.ctx,
-                    source_ref=job.source_ref,
-                    link=job.link,
-                    known=known,
-                    offline=lambda: offline_summary(job),
-                )
-        except UpstreamError as exc:
-            if job.settings.llm.fallback != "extractive":
-                raise
-            return _fallback(job, exc)
-
-
-def offline_summary(job: SummaryJob) -> Summary | None:
-    """The extractive engine's summary of the job, ``None`` for a language it cannot write."""
-    extractive = ExtractiveEngine()
-    try:
-        extractive.check(job.ctx)
-    except ToolkitError:
-        return None
-    return extractive.summarize(job)
-
-
-def fallback_reason(exc: UpstreamError) -> str:
-    """A few ASCII words for the ``engine`` field (it travels in an HTTP header)."""
-    if exc.details.get("reason") == UNGROUNDED:
-        return "nothing grounded"
-    if isinstance(exc, UpstreamInvalidOutput):
-        return "invalid output"
-    if isinstance(exc, UpstreamTimeout):
-        return "timeout"
-    if isinstance(exc, UpstreamRateLimited):
-        return "rate limited"
-    return "endpoint error"
-
-
-def _fallback(job: SummaryJob, exc: UpstreamError) -> Summary:
-    extractive = ExtractiveEngine()
-    try:
-        extractive.check(job.ctx)  # a language it has no pack for
-    except ToolkitError:
-        raise exc from None
-    summary = extractive.summarize(job)
-    return replace(summary, engine=f"{summary.engine} (llm fallback: {fallback_reason(exc)})")
+        llm = job.settings.llm
+        known = known_people(job.store, job.source) if llm.pseudonymise else None
+        offline = self.offline
+        return summarize_with_llm(
+            llm,
+            job.messages,
+            job.ctx,
+            source_ref=job.source_ref,
+            link=job.link,
+            known=known,
+            offline=(lambda: offline(job)) if offline is not None else None,
+        )

@@ -13,6 +13,7 @@ from toolkit.evaluate.claims.base import Claim, Evidence, Finding, Run, Verdict,
 from toolkit.evaluate.claims.candidates import candidates_hold
 from toolkit.evaluate.claims.crosslang import cross_language_holds
 from toolkit.evaluate.claims.digests import labelled_set_holds
+from toolkit.evaluate.claims.grounding import grounding_holds
 from toolkit.evaluate.claims.ranking import hybrid_beats_baselines, published_table_holds
 from toolkit.evaluate.claims.summaries import summary_quality
 
@@ -24,6 +25,7 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("summary quality", summary_quality, "summaries"),
     Claim("labelled digest windows", labelled_set_holds, "digests"),
     Claim("acts leave-one-source-out", acts_hold),
+    Claim("grounding across languages", grounding_holds),
 )
 
 __all__ = ["CLAIMS", "Claim", "Evidence", "Finding", "Run", "Verdict", "run_claims"]

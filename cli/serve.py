@@ -55,6 +55,7 @@ def serve(
     from toolkit.apikeys import ensure_dev_key
 
     cfg = settings()
+    store()  # a store that cannot be opened is the one line said, before anything else
     # Before anything is served or sent: a .env in this folder may set the endpoint.
     console().print(sources_line(), highlight=False, markup=False, soft_wrap=True)
     bind_host = host or cfg.service.host

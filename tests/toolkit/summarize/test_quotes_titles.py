@@ -255,3 +255,37 @@ def test_an_empty_short_sentence_never_stands_in_for_the_one_that_says_something
     shown = passage(text, 60, weight)
     assert shown.startswith("The ferry"), shown
     assert shown != "Total 102."
+
+
+GREETING_WITH_QUESTION = [
+    ("Ann", "Happy new year everyone! How are you? Wishing you all health and joy in the year."),
+    ("Bob", "The ferry schedule for January is out, the first boat leaves at nine on weekdays."),
+    ("Cat", "The ferry tickets went up to fifteen euros, the office told me this morning."),
+    ("Dan", "Ferry on weekends starts at ten, and the last boat back is at six in January."),
+    ("Ann", "The ferry office is closed on the first of January, it opens on the second."),
+]  # fmt: skip
+
+
+@pytest.mark.slow
+def test_a_wish_whose_only_question_is_a_greeting_is_never_told_as_asked(
+    embedder: Embedder,
+) -> None:
+    summary = digest(embedder, chat(GREETING_WITH_QUESTION), "en")
+    text = everything(summary)
+    assert "Ann asks" not in text, text
+    # Nor is the next message told as its answer.
+    assert not re.search(r"happy new year[^.]*, and Bob", summary.summary, re.I), summary.summary
+
+
+@pytest.mark.parametrize(
+    ("text", "told"),
+    [
+        ("Harry, do you like the opera?", "asks Harry whether they like the opera"),
+        ("What's wrong with the drain?", "asks Bob what's wrong with the drain"),
+    ],
+)
+def test_a_question_is_retold_in_order(text: str, told: str) -> None:
+    from toolkit.lang.en.reported import report
+
+    said = report(text, "Ann", "Bob") or ""
+    assert told in said, said

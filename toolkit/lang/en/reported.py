@@ -331,10 +331,14 @@ def _lower(text: str, names: tuple[str, ...]) -> str:
 
 def _question(rewriter: _Rewriter, body: str, names: tuple[str, ...]) -> str:
     whom = f" {rewriter.addressee}" if rewriter.addressee else ""
+    head, _, tail = body.partition(", ")
+    if tail and head[:1].isupper() and len(head.split()) <= 2 and opens_question(tail.split()[0]):
+        # "Harry, do you like the opera": the name it calls is whom it asks.
+        body, whom = tail, f" {head}"
     rewriter.addressed = rewriter.addressed or bool(whom)
     order = indirect(body, names)
     said = _lower(rewriter.words(embedded(order if order is not None else body, names)), names)
-    if said.split(" ", 1)[0].lower() in WH:
+    if said.split(" ", 1)[0].lower().replace("’", "'").removesuffix("'s") in WH:
         return f"asks{whom} {said}"
     if order is None and len(body.split()) < 4:
         return ""  # a bare fragment ("Not much, you?", "Tomorrow?") reports nothing

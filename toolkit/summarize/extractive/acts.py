@@ -63,8 +63,10 @@ def act_of(text: str, pack: LanguagePack | None = None) -> Act:
         return Act.CHATTER
     if URL_RE.search(stripped) or _media_re().match(stripped):
         return Act.SHARE
-    if _question_re().search(stripped) and not (
-        _any(stripped, pack, "rhetorical") and question_sentence(stripped, pack) is None
+    if (
+        _question_re().search(stripped)
+        and not (_any(stripped, pack, "rhetorical") and question_sentence(stripped, pack) is None)
+        and not _greets_only(stripped)
     ):
         return Act.QUESTION  # "Why do we even have Friday releases?" asks nobody
     if _any(stripped, pack, "proposal"):
@@ -72,6 +74,14 @@ def act_of(text: str, pack: LanguagePack | None = None) -> Act:
     if _any(stripped, pack, "decision") and not _any(stripped, pack, "hedge"):
         return Act.DECISION  # "I think it might be booked", "not confirmed yet" decide nothing
     return Act.STATEMENT
+
+
+def _greets_only(text: str) -> bool:
+    """Whether every question of ``text`` is a greeting ("Happy new year! How are you?
+    Wishing you …"): it asks nothing anyone answers."""
+    question = _question_re()
+    asked = [s for s in split_sentences(text) if question.search(s.strip())]
+    return bool(asked) and all(is_chatter(s) for s in asked)
 
 
 def proposes(text: str, pack: LanguagePack | None = None) -> bool:

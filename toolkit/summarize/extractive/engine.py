@@ -53,7 +53,7 @@ from toolkit.summarize.personal import marks_for, mask_summary
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
-EXTRACTIVE_VERSION = "57"
+EXTRACTIVE_VERSION = "58"
 
 
 def _in_zone(message: Message, zone: tzinfo) -> Message:

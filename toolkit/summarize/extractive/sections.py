@@ -24,7 +24,7 @@ from functools import partial
 from toolkit.lang.base import LanguagePack
 from toolkit.lang.script import script
 from toolkit.models import Section, SectionItem, SectionKind, SourceKind
-from toolkit.summarize.extractive.acts import Act, act_of, names_time, plans
+from toolkit.summarize.extractive.acts import Act, act_of, names_time, plans, question_sentence
 from toolkit.summarize.extractive.cite import Citer
 from toolkit.summarize.extractive.conversations import Turn
 from toolkit.summarize.extractive.dates import (
@@ -276,7 +276,8 @@ def _thread_lines(
     for i in _ranked(draft, [i for i in free if i != first]):
         if len(lines) >= THREAD_LINES or i in claimed:
             continue
-        j = partner(seq, i) if seq[i].act is Act.QUESTION else None
+        asks = seq[i].act is Act.QUESTION and question_sentence(draft.texts[i], draft.packs[i])
+        j = partner(seq, i) if asks else None
         if j is not None and j not in claimed:
             claimed.update((i, j))
             body = book.say(
@@ -298,7 +299,9 @@ def _said_or_asked(c: Citer, i: int, asked: bool) -> str:
     """ "X says “…”", or for a question "X asks “<the question>”", with what the message
     says before it ("X says “…” and asks “…”") when that is more than chatter."""
     book = c.draft.book
-    if not asked:
+    if not asked or question_sentence(c.draft.texts[i], c.draft.packs[i]) is None:
+        # No sentence of it is a question to answer (a greeting's "how are you?" in a
+        # holiday wish): "asks" would quote a statement.
         return book.say("said", who=c.name(i), quote=c.quote(i))
     before = c.said_before(i)
     if before is not None:

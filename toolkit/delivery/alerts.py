@@ -61,7 +61,8 @@ class _Fresh:
     source: Source
     mark: int
     top: int
-    count: int
+    window: int
+    """Messages posted since the earliest new one (the scan that holds them all)."""
     oldest: datetime
 
 
@@ -178,17 +179,17 @@ class AlertRunner:
                 last = self.store.last_message_ids() if last is None else last
                 marks[source.id] = last.get(source.id, 0)
                 continue
-            count, top, oldest = self.store.messages_after(source.id, mark)
-            if count and oldest is not None:
-                marks[source.id] = top
-                fresh.append(_Fresh(source, mark, top, count, oldest))
+            new = self.store.messages_after(source.id, mark)
+            if new.count and new.oldest is not None:
+                marks[source.id] = new.top
+                fresh.append(_Fresh(source, mark, new.top, new.window, new.oldest))
         return marks, fresh
 
     def _matches(self, alert: Alert, fresh: Sequence[_Fresh]) -> list[Match]:
         """The new messages of ``fresh`` whose score reaches the alert's."""
         if not fresh:
             return []
-        scan = min(MAX_SCAN, max(f.count for f in fresh), max(1, self.max_scan // len(fresh)))
+        scan = min(MAX_SCAN, max(f.window for f in fresh), max(1, self.max_scan // len(fresh)))
         hits = self.search(
             SearchAllRequest(
                 query=alert.query,

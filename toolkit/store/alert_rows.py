@@ -72,6 +72,18 @@ class PostRecord:
     error: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class NewMessages:
+    """A source's messages above a watermark: how many, the highest id (the watermark
+    when none), the earliest posting time, and how many messages of any id were posted
+    from then on (the scan window that holds them all)."""
+
+    count: int
+    top: int
+    oldest: datetime | None
+    window: int
+
+
 ALERT_COLUMNS = (
     "id, query, source_refs, min_score, max_per_hour, destinations, created_at, version, "
     "watermarks, held, held_since"

@@ -21,6 +21,7 @@ from toolkit.store.alert_rows import (
     POST_COLUMNS,
     AlertRecord,
     NewAlert,
+    NewMessages,
     NewPost,
     PostRecord,
     marks_text,
@@ -96,16 +97,22 @@ class Alerts(UsesConnections):
         )
         return {int(r[0]): int(r[1]) for r in rows}
 
-    def messages_after(self, source_id: int, message_id: int) -> tuple[int, int, datetime | None]:
-        """Of a source's messages with an id above ``message_id``: how many, the highest
-        id (``message_id`` when none) and the earliest posting time."""
+    def messages_after(self, source_id: int, message_id: int) -> NewMessages:
+        """A source's messages with an id above ``message_id`` (``NewMessages``)."""
         row = self.connections.read(
             "SELECT COUNT(*), MAX(message_id), MIN(posted_at) FROM messages "
             "WHERE source_id = ? AND message_id > ?",
             (source_id, message_id),
         )[0]
         count = int(row[0] or 0)
-        return count, int(row[1]) if count else message_id, dt(row[2]) if count else None
+        if not count:
+            return NewMessages(0, message_id, None, 0)
+        # Ids follow posting time, mostly: an older message may have been posted later.
+        window = self.connections.read(
+            "SELECT COUNT(*) FROM messages WHERE source_id = ? AND posted_at >= ?",
+            (source_id, row[2]),
+        )[0][0]
+        return NewMessages(count, int(row[1]), dt(row[2]), int(window))
 
     def claim_alert(
         self,

@@ -65,7 +65,7 @@ from toolkit.models import (
     Walk,
     ZoneOrigin,
 )
-from toolkit.store.alert_rows import AlertRecord, NewAlert, NewPost, PostRecord
+from toolkit.store.alert_rows import AlertRecord, NewAlert, NewMessages, NewPost, PostRecord
 from toolkit.store.rows import SourceFields
 from toolkit.store.schedule_rows import (
     NewSchedule,
@@ -496,9 +496,9 @@ class AlertStore(Protocol):
         """Per source id, its highest message id."""
         ...
 
-    def messages_after(self, source_id: int, message_id: int) -> tuple[int, int, datetime | None]:
-        """Of a source's messages above ``message_id``: how many, the highest id, the
-        earliest posting time."""
+    def messages_after(self, source_id: int, message_id: int) -> NewMessages:
+        """A source's messages with an id above ``message_id``: how many, the highest id,
+        the earliest posting time, the window from then on."""
         ...
 
     def claim_alert(

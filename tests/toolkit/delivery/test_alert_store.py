@@ -11,7 +11,7 @@ import pytest
 from store_backends import Store
 
 from toolkit.models import Message, SourceKind
-from toolkit.store.alert_rows import AlertRecord, NewAlert, NewPost, PostRecord
+from toolkit.store.alert_rows import AlertRecord, NewAlert, NewMessages, NewPost, PostRecord
 
 pytestmark = pytest.mark.both_stores
 
@@ -61,8 +61,8 @@ def test_an_alert_is_stored_with_its_watermarks(store: Store, alert: AlertRecord
     assert store.get_alert(alert.id) == alert
     assert (alert.version, alert.held, alert.min_score) == (0, 0, 0.3)
     source_id = next(iter(alert.watermarks))
-    assert store.messages_after(source_id, 1) == (2, 3, T0)
-    assert store.messages_after(source_id, 3) == (0, 3, None)
+    assert store.messages_after(source_id, 1) == NewMessages(2, 3, T0, 3)
+    assert store.messages_after(source_id, 3) == NewMessages(0, 3, None, 0)
     assert store.last_message_ids() == {source_id: 3}
 
 

@@ -130,8 +130,8 @@ COMMANDS: list[tuple[str, Lazy]] = [
         Lazy(
             "cli.copy_store",
             "copy_store",
-            "Copy sources, messages, topics, vectors, watermarks, API keys and cached "
-            "summaries\ninto another store.",
+            "Copy sources, messages, topics, vectors, watermarks, API keys, cached summaries,\n"
+            "schedules and alerts into another store.",
         ),
     ),
     (

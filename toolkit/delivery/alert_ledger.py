@@ -8,7 +8,7 @@ from datetime import datetime
 
 from toolkit.models import Summary
 from toolkit.requests import SummaryRequest
-from toolkit.store.base import AlertStore
+from toolkit.store.base import PostStore
 from toolkit.store.schedule_rows import ResultRecord, ResultState, RunStatus
 
 
@@ -16,7 +16,7 @@ class PostLedger:
     """A ``run.Ledger`` over an alert's posts, so that they are carried by the steps
     that carry a schedule's runs."""
 
-    def __init__(self, store: AlertStore) -> None:
+    def __init__(self, store: PostStore) -> None:
         self.store = store
 
     def update_run(

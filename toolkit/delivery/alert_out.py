@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 from toolkit.delivery.alert_model import Alert
 from toolkit.delivery.alert_post import AlertPost
 from toolkit.delivery.out import DestinationOut
-from toolkit.store.base import AlertStore
+from toolkit.store.base import PostStore
 from toolkit.store.schedule_rows import ResultRecord
 from toolkit.wire import UtcTime
 
@@ -45,7 +45,7 @@ class AlertList(BaseModel):
     items: list[AlertOut]
 
 
-def alert_out(store: AlertStore, alert: Alert, *, posts_last_hour: int) -> AlertOut:
+def alert_out(store: PostStore, alert: Alert, *, posts_last_hour: int) -> AlertOut:
     """An alert as every face answers it: its latest post and, per destination, the
     latest result of its recent posts."""
     recent = store.recent_posts(alert.id, limit=10)

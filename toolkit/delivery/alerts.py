@@ -41,7 +41,7 @@ from toolkit.models import Hits, Source
 from toolkit.refs import parse_ref
 from toolkit.requests import SearchAllRequest
 from toolkit.store.alert_rows import NewPost, PostRecord
-from toolkit.store.base import AlertStore, SourceStore
+from toolkit.store.base import AlertStore, PostStore, SourceStore
 
 log = logging.getLogger("toolkit.delivery")
 
@@ -50,7 +50,7 @@ Search = Callable[[SearchAllRequest], Hits]
 HOUR = timedelta(hours=1)
 
 
-class AlertRunnerStore(AlertStore, SourceStore, Protocol):
+class AlertRunnerStore(AlertStore, PostStore, SourceStore, Protocol):
     """What an alert runner asks of the store: alerts and posts, and their sources."""
 
 

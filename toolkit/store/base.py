@@ -1,8 +1,8 @@
 """The ``MessageStore`` protocol: everything the toolkit asks of a message store, as the
 union of small protocols by what a caller uses (``Writes``, ``SourceStore``,
 ``MessageReader``, ``MessageWriter``, ``VectorStore``, ``KeyStore``, ``CacheStore``,
-``ScheduleStore``, ``AlertStore``, ``HealthCheck``), and ``RateBuckets``, a part only
-some stores have.
+``ScheduleStore``, ``AlertStore``, ``PostStore``, ``DeliveryCopies``, ``HealthCheck``),
+and ``RateBuckets``, a part only some stores have.
 
 ``SQLStore`` (``store.py``) implements it once for every SQL backend, over a dialect:
 SQLite (``sqlite.py``) is the embedded default, PostgreSQL (``postgres.py``) serves
@@ -66,6 +66,7 @@ from toolkit.models import (
     ZoneOrigin,
 )
 from toolkit.store.alert_rows import AlertRecord, NewAlert, NewMessages, NewPost, PostRecord
+from toolkit.store.delivery_copy import DeliveryCopied, DeliveryDump
 from toolkit.store.rows import SourceFields
 from toolkit.store.schedule_rows import (
     NewSchedule,
@@ -522,6 +523,11 @@ class AlertStore(Protocol):
         """How many posts an alert claimed at or after ``since``."""
         ...
 
+
+class PostStore(Protocol):
+    """An alert's posts, leased like runs, and each destination's result
+    (``alerts.Alerts``)."""
+
     def recent_posts(self, alert_id: int, *, limit: int = 20) -> list[PostRecord]:
         """An alert's latest posts, newest first."""
         ...
@@ -571,6 +577,19 @@ class AlertStore(Protocol):
         ...
 
 
+class DeliveryCopies(Protocol):
+    """Schedules and alerts as rows, out of one store and into another (``copy_store``;
+    ``delivery_copy.DeliveryRows``)."""
+
+    def delivery_dump(self) -> DeliveryDump:
+        """Every schedule, run, alert, post and result of the store."""
+        ...
+
+    def delivery_merge(self, dump: DeliveryDump, sources: Mapping[int, int]) -> DeliveryCopied:
+        """Merge a dump of another store, its source ids mapped to this store's."""
+        ...
+
+
 class HealthCheck(Protocol):
     """A store that can say, in bounded time, whether it answers."""
 
@@ -591,6 +610,8 @@ class MessageStore(
     CacheStore,
     ScheduleStore,
     AlertStore,
+    PostStore,
+    DeliveryCopies,
     HealthCheck,
     Protocol,
 ):

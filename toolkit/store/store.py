@@ -8,6 +8,7 @@ The parts, each written once for every backend:
 - ``records.py``: vectors, API keys and the result cache;
 - ``schedules.py``: digest schedules, their runs (leases) and results;
 - ``alerts.py``: alerts (saved searches), their posts (leased the same way) and results;
+- ``delivery_copy.py``: schedules and alerts as rows, for ``copy.copy_store``;
 - ``staging.py``: staged imports; ``background.py``: writes off the request path;
 - ``connections.py`` (over ``pool.py``): statements, transactions, errors;
 - ``migrations.py``: the schema, versioned.
@@ -27,6 +28,7 @@ from toolkit.store.alerts import Alerts
 from toolkit.store.background import BackgroundWriter, BackgroundWrites
 from toolkit.store.base import ImportSink
 from toolkit.store.connections import Connections, one_line
+from toolkit.store.delivery_copy import DeliveryRows
 from toolkit.store.dialect import Dialect, OnWait
 from toolkit.store.migrations import migrate
 from toolkit.store.records import Records
@@ -36,7 +38,7 @@ from toolkit.store.staging import staged_import
 from toolkit.store.writes import Writes
 
 
-class SQLStore(Writes, Records, Sources, Schedules, Alerts, BackgroundWrites):
+class SQLStore(Writes, Records, Sources, Schedules, Alerts, DeliveryRows, BackgroundWrites):
     """The ``MessageStore`` of every SQL backend, over its dialect.
 
     Opening it migrates the schema (a damaged SQLite file is opened anyway, to answer

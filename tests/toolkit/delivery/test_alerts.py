@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -19,9 +20,11 @@ from delivery_fakes import Clock
 from delivery_servers import Received, http_server
 
 from toolkit.config import Settings
-from toolkit.delivery.alert_post import AlertPost
+from toolkit.delivery.alert_post import AlertPost, Match
 from toolkit.delivery.digest import Adapter, Post
 from toolkit.delivery.model import Destination
+from toolkit.delivery.render import html_document, plain_text, telegram_messages
+from toolkit.delivery.runner import Background
 from toolkit.delivery.webhook import verify
 from toolkit.embeddings import Embedder
 from toolkit.errors import AlertNotFound, InvalidRequest, SourceNotFound
@@ -82,13 +85,17 @@ def ws(data_dir: Path, embedder: Embedder) -> Iterator[Workspace]:
     opened.close()
 
 
-@pytest.fixture
-def crew(ws: Workspace) -> Source:
+def make_crew(ws: Workspace) -> Source:
     source = ws.store.upsert_source(
         title="Harbour crew", kind=SourceKind.CHAT, handle="harbour_crew"
     )
     land(ws, source, HISTORY)
     return source
+
+
+@pytest.fixture
+def crew(ws: Workspace) -> Source:
+    return make_crew(ws)
 
 
 def land(ws: Workspace, source: Source, texts: list[str]) -> list[int]:
@@ -299,3 +306,52 @@ def test_an_unknown_source_or_alert_is_not_found(ws: Workspace, crew: Source) ->
     alert_id = alert(ws)
     ws.remove_alert(alert_id)
     assert ws.alerts() == []
+
+
+def test_the_runner_thread_posts_a_match_on_its_tick(data_dir: Path, embedder: Embedder) -> None:
+    settings = Settings(_env_file=None, data_dir=data_dir, delivery={"poll_seconds": 0.05})  # type: ignore[call-arg]
+    ticking = Workspace(settings, embedder=embedder)
+    try:
+        source = make_crew(ticking)
+        alert(ticking)
+        land(ticking, source, [MATCHES[2]])
+        posts = Posts()
+        background = Background(ticking.delivery_runner(adapters=posts.adapters())).start()
+        try:
+            for _ in range(200):
+                if posts.posts:
+                    break
+                time.sleep(0.05)
+        finally:
+            assert background.stop()
+        assert posts.texts(0) == [MATCHES[2]]
+    finally:
+        ticking.close()
+
+
+def test_a_post_reads_well_in_telegram_and_mail() -> None:
+    post = AlertPost(
+        alert_id=1,
+        post_id=9,
+        destination=0,
+        query="<b>boat</b> & co",
+        max_per_hour=3,
+        match=Match(
+            source_ref="@harbour_crew",
+            source_title="Harbour crew",
+            messenger_message_id="4",
+            text="Boat rental < 40 euros & up",
+            message_link="https://t.me/harbour_crew/4",
+            posted_at=NOW,
+            score=0.4321,
+        ),
+        held=2,
+        held_since=NOW,
+    )
+    (message,) = telegram_messages(post)
+    assert "<b>Alert &quot;&lt;b&gt;boat&lt;/b&gt; &amp; co&quot;: Harbour crew</b>" in message
+    assert "Boat rental &lt; 40 euros &amp; up\nhttps://t.me/harbour_crew/4" in message
+    assert "(score 0.43, posted 2024-05-01 12:00 UTC)" in message
+    assert "2 more matching message(s) since 2024-05-01 12:00 UTC" in plain_text(post)
+    assert '<a href="https://t.me/harbour_crew/4">' in html_document(post)
+    assert post.delivery_id == "alert-9-0"

@@ -109,3 +109,26 @@ def test_removing_an_alert_then_it_is_gone(
     assert gone.status_code == 404
     assert gone.json()["title"] == "Alert not found"
     assert client.post("/v1/alerts/1/run", headers=auth("schedule.write")).status_code == 404
+
+
+def test_a_failing_destination_shows_in_healthz(
+    client: TestClient, auth: Callable[..., dict[str, str]], sources: Any
+) -> None:
+    received = Received(replies=[(500, {}, {})] * 3)
+    with http_server(received) as url:
+        hook = {"kind": "webhook", "url": f"{url}/in", "secret": SECRET}
+        body = {"query": "live message", "min_score": 0.05, "max_per_hour": 1,
+                "destinations": [hook]}  # fmt: skip
+        added = client.post("/v1/alerts", json=body, headers=auth("schedule.write")).json()
+        synced = client.post(
+            "/v1/sources/by-ref/sync",
+            json={"source_ref": "@lens_public"},
+            headers=auth("sources.write"),
+        )
+        assert synced.status_code == 200, synced.text
+    assert len(received.requests) == 3  # the webhook's own tries, then the post waits
+    health = client.get("/healthz").json()
+    (failing,) = health["failing_alerts"]
+    assert failing["alert_id"] == added["id"]
+    assert "HTTP 500" in failing["detail"]
+    assert SECRET not in str(health)

@@ -85,6 +85,15 @@ class Alerting:
             max_scan=settings.search.all_max_scan,
         )
 
+    def alert_failures(self) -> list[tuple[int, str, str]]:
+        """``(alert id, destination, why)`` of every destination whose last post failed."""
+        return [
+            (a.id, d.label, d.detail or "failed")
+            for a in self.alerts()
+            for d in a.destinations
+            if d.state == "failed"
+        ]
+
     def after_ingest(self) -> None:
         """Check every alert now that new messages have landed (a sync, an import); a
         failure is logged and never fails what landed them (the runner tries again)."""

@@ -1,8 +1,10 @@
 """Schedules: the digest schedules with each destination's state, add one (a feed, a
-webhook, a Telegram chat, e-mail), run one now, remove one."""
+webhook, a Telegram chat, e-mail), run one now, remove one; then the alerts
+(``alerts_section``)."""
 
 import streamlit as st
 
+from app_pages.alerts_section import alerts_section
 from app_pages.common import shown_errors, source_picker, workspace
 from toolkit.workspace import Rule, ScheduleSpec, parse_destinations
 
@@ -71,3 +73,5 @@ with shown_errors():
         added = ws.add_schedule(spec)
         st.success(f"Added schedule {added.id}.")
         st.rerun()
+
+alerts_section(ws)

@@ -127,15 +127,19 @@ COMMANDS: list[tuple[str, Lazy]] = [
     ),
     (
         "scheduler",
-        Lazy("cli.schedule", "scheduler", "Run due digest schedules until stopped."),
+        Lazy(
+            "cli.schedule",
+            "scheduler",
+            "Run due digest schedules (and check alerts) until stopped.",
+        ),
     ),
     (
         "copy-store",
         Lazy(
             "cli.copy_store",
             "copy_store",
-            "Copy sources, messages, topics, vectors, watermarks, API keys and cached "
-            "summaries\ninto another store.",
+            "Copy sources, messages, topics, vectors, watermarks, API keys, cached summaries,\n"
+            "schedules and alerts into another store.",
         ),
     ),
     (
@@ -206,10 +210,35 @@ SCHEDULE_COMMANDS: list[tuple[str, Lazy]] = [
     ),
 ]
 """The commands of ``mlens schedule``."""
+ALERT_COMMANDS: list[tuple[str, Lazy]] = [
+    (
+        "add",
+        Lazy(
+            "cli.alert",
+            "add",
+            "Post each new message matching QUERY with a score of at least --min-score.",
+        ),
+    ),
+    (
+        "list",
+        Lazy(
+            "cli.alert",
+            "list_",
+            "List the alerts, their latest post and each destination's state (secrets hidden).",
+        ),
+    ),
+    ("remove", Lazy("cli.alert", "remove", "Remove an alert and its posts.")),
+    (
+        "run-now",
+        Lazy("cli.alert", "run_now", "Post an alert's new matches now (within its cap per hour)."),
+    ),
+]
+"""The commands of ``mlens alert``."""
 
 
 class MlensGroup(LineErrorsGroup):
-    """The ``mlens`` group: ``COMMANDS``, then the ``keys`` and ``schedule`` groups."""
+    """The ``mlens`` group: ``COMMANDS``, then the ``keys``, ``schedule`` and ``alert``
+    groups."""
 
     table = COMMANDS
 
@@ -224,6 +253,12 @@ class ScheduleGroup(LazyGroup):
     """The ``mlens schedule`` group: ``SCHEDULE_COMMANDS``."""
 
     table = SCHEDULE_COMMANDS
+
+
+class AlertGroup(LazyGroup):
+    """The ``mlens alert`` group: ``ALERT_COMMANDS``."""
+
+    table = ALERT_COMMANDS
 
 
 app = typer.Typer(
@@ -246,6 +281,12 @@ schedule_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(schedule_app, name="schedule")
+alert_app = typer.Typer(
+    cls=AlertGroup,
+    help="Post new messages that match a saved search: to Telegram, a webhook or e-mail.",
+    no_args_is_help=True,
+)
+app.add_typer(alert_app, name="alert")
 
 
 def main() -> None:

@@ -21,8 +21,8 @@ def copy_store(
     ] = None,
     batch_size: Annotated[int, typer.Option(min=1, help="Messages per target transaction.")] = 2000,
 ) -> None:
-    """Copy sources, messages, topics, vectors, watermarks, API keys and cached summaries
-    into another store.
+    """Copy sources, messages, topics, vectors, watermarks, API keys, cached summaries,
+    schedules and alerts into another store.
 
     Running it again changes nothing that is already there; copy back the same way.
     """
@@ -43,7 +43,8 @@ def copy_store(
         f"to {literal(redact_url(to))}: "
         f"{m.inserted} messages new, {m.updated} updated, {m.unchanged} unchanged; "
         f"{report.vectors} vectors; {report.keys_added} API keys added, "
-        f"{report.keys_revoked} revoked; {report.cache_written} cached summaries written.",
+        f"{report.keys_revoked} revoked; {report.cache_written} cached summaries written; "
+        f"{report.schedules} schedules and {report.alerts} alerts added.",
         highlight=False,
         soft_wrap=True,
     )

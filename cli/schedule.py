@@ -132,10 +132,10 @@ def run_now(
 def scheduler(
     once: Annotated[bool, typer.Option("--once", help="One pass, then exit.")] = False,
 ) -> None:
-    """Run due digest schedules until stopped.
+    """Run due digest schedules (and check alerts) until stopped.
 
     `mlens serve` runs them too (MLENS_DELIVERY_RUNNER); a lease in the store delivers each
-    period once however many run.
+    period (and each alert's match) once however many run.
     """
     import threading
 
@@ -143,7 +143,8 @@ def scheduler(
     runner = ws.delivery_runner()
     if once:
         runs = runner.run_pending()
-        console().print(f"{len(runs)} run(s).", highlight=False)
+        posts = runner.alerts.run_pending() if runner.alerts is not None else []
+        console().print(f"{len(runs)} run(s), {len(posts)} alert post(s).", highlight=False)
         return
     console().print(
         f"Running due schedules every {ws.settings.delivery.poll_seconds:g} s; Ctrl-C stops.",

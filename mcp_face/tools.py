@@ -41,7 +41,7 @@ from toolkit.wire import (
     summary_out,
     topic_out,
 )
-from toolkit.workspace import ScheduleList, Workspace
+from toolkit.workspace import AlertList, ScheduleList, Workspace
 
 READ_ONLY = ToolAnnotations(
     read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
@@ -55,6 +55,7 @@ TOOL_SCOPES: dict[str, str] = {
     "summarize_period": "summary.run",
     "summarize_source": "summary.run",
     "list_schedules": "schedule.read",
+    "list_alerts": "schedule.read",
 }
 """The API-key scope each tool needs over HTTP: the scope of its /v1 twin."""
 
@@ -130,6 +131,9 @@ class _Answers:
 
     def list_schedules(self) -> ScheduleList:
         return ScheduleList(items=self.ws.schedules())
+
+    def list_alerts(self) -> AlertList:
+        return AlertList(items=self.ws.alerts())
 
 
 def make_tools(
@@ -233,6 +237,17 @@ def make_tools(
             "the source's time zone), language, its last run (the period covered, status) "
             "and each destination (Telegram, webhook, e-mail, Atom feed) with its last "
             "delivery's state and, when it failed, why. Secrets are masked.",
+        ),
+        (
+            "list_alerts",
+            (),
+            AlertList,
+            "List alerts",
+            "Every alert: its saved search (query, sources or all), the hybrid-ranking "
+            "score a new message must reach, its cap of posts per hour, how many posts "
+            "it made in the last hour and how many matches the cap held back, its latest "
+            "post and each destination (Telegram, webhook, e-mail) with its last "
+            "delivery's state. Secrets are masked.",
         ),
     ]
     return [

@@ -35,9 +35,15 @@ from toolkit.config import Settings
 from toolkit.errors import ToolkitError
 from toolkit.workspace import Parts, Workspace
 
-SUMMARY_PATHS = ("/v1/summaries/", "/v1/sources/by-ref/summary", "/v1/schedules/", MCP_PATH)
+SUMMARY_PATHS = (
+    "/v1/summaries/",
+    "/v1/sources/by-ref/summary",
+    "/v1/schedules/",
+    "/v1/alerts/",
+    MCP_PATH,
+)
 """Paths whose requests run under ``MLENS_SUMMARY_TIMEOUT_SECONDS`` (MCP: its summary
-tools; a schedule's run writes a digest)."""
+tools; a schedule's run writes a digest; an alert's run searches and delivers)."""
 
 DESCRIPTION = """\
 Search and summaries over the messages of messaging-platform chats and channels.

@@ -22,8 +22,8 @@ SCOPE_DESCRIPTIONS: dict[str, str] = {
     "search.read": "search the messages of a source",
     "sources.read": "read source metadata",
     "sources.write": "import and sync sources over HTTP",
-    "schedule.read": "list digest schedules and read their Atom feeds",
-    "schedule.write": "add, remove and run digest schedules",
+    "schedule.read": "list digest schedules and alerts, read the schedules' Atom feeds",
+    "schedule.write": "add, remove and run digest schedules and alerts",
 }
 
 bearer_scheme = HTTPBearer(

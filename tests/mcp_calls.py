@@ -29,5 +29,6 @@ EVERY_TOOL = [
     "summarize_period",
     "summarize_source",
     "list_schedules",
+    "list_alerts",
 ]
 """The tools a key with every scope sees, in the order the server lists them."""

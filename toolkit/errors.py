@@ -14,7 +14,8 @@ ToolkitError
 ├── NotFound                 something asked for by name does not exist
 │   ├── SourceNotFound       no such source in the store (and no live fetcher)
 │   ├── ApiKeyNotFound       no such API key (revoke/list by id)
-│   └── ScheduleNotFound     no such digest schedule
+│   ├── ScheduleNotFound     no such digest schedule
+│   └── AlertNotFound        no such alert
 ├── ImportFormatError        an export file that is truncated or malformed (says where)
 ├── RateLimited              a rate limit, ours or upstream's (carries retry_after seconds)
 ├── UpstreamError            an upstream service (LLM, messenger) failed
@@ -131,6 +132,12 @@ class ScheduleNotFound(NotFound):
     """No digest schedule with that id."""
 
     title = "Schedule not found"
+
+
+class AlertNotFound(NotFound):
+    """No alert with that id."""
+
+    title = "Alert not found"
 
 
 class ImportFormatError(ToolkitError):

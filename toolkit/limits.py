@@ -26,5 +26,9 @@ MAX_SYNC = 10_000
 """Messages one live sync call fetches at most."""
 DEFAULT_SYNC = 1000
 """Messages one live sync call fetches when the request names no ``limit``."""
+MAX_ALERTS_PER_HOUR = 60
+"""Posts one alert makes in an hour at most (``max_per_hour``); the rest are counted."""
+DEFAULT_ALERTS_PER_HOUR = 10
+"""An alert's cap when the request names none."""
 PEER_ID_PATTERN = r"^(?:user|channel|chat)[1-9][0-9]{0,18}$"
 """A sender's peer id as messages carry it: ``user123``, ``channel123``, ``chat123``."""

@@ -8,7 +8,7 @@ and adds its import and one entry to ``ROUTERS``.
 
 from fastapi import APIRouter
 
-from service.routes import health, schedules, search, sources, summaries
+from service.routes import alerts, health, schedules, search, sources, summaries
 
 ROUTERS: list[APIRouter] = [
     health.router,
@@ -16,4 +16,5 @@ ROUTERS: list[APIRouter] = [
     summaries.router,
     search.router,
     schedules.router,
+    alerts.router,
 ]

@@ -35,6 +35,14 @@ class FailingDestination(BaseModel):
     detail: str = Field(description="Why it failed.")
 
 
+class FailingAlertDestination(BaseModel):
+    """An alert's destination whose last delivery failed."""
+
+    alert_id: int
+    destination: str
+    detail: str = Field(description="Why it failed.")
+
+
 class Health(BaseModel):
     """Liveness, the store's size and the background embedding's progress."""
 
@@ -49,6 +57,11 @@ class Health(BaseModel):
         default_factory=list,
         description="Digest destinations whose last delivery failed, and why "
         "(`mlens schedule list` shows the same).",
+    )
+    failing_alerts: list[FailingAlertDestination] = Field(
+        default_factory=list,
+        description="Alert destinations whose last post failed, and why "
+        "(`mlens alert list` shows the same).",
     )
 
 
@@ -77,8 +90,13 @@ def healthz(ws: WorkspaceDep, settings: SettingsDep) -> Health:
         FailingDestination(schedule_id=i, destination=label, detail=why)
         for i, label, why in ws.delivery_failures()
     ]
+    alerts = [
+        FailingAlertDestination(alert_id=i, destination=label, detail=why)
+        for i, label, why in ws.alert_failures()
+    ]
     return Health(
         failing_deliveries=failing,
+        failing_alerts=alerts,
         version=package_version(),
         messages=health.messages,
         sources=health.sources,

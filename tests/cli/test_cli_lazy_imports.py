@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from startup_support import among, run_probe
 
-from cli.app import COMMANDS, KEY_COMMANDS, SCHEDULE_COMMANDS
+from cli.app import ALERT_COMMANDS, COMMANDS, KEY_COMMANDS, SCHEDULE_COMMANDS
 from cli.lazy import Lazy
 
 # What the command modules import only inside their commands, and what Typer's help
@@ -67,6 +67,7 @@ from cli import main
 if mode == "eager":
     import typer, typer.rich_utils  # Typer's own import, as without cli.lean_help
     from cli.app import COMMANDS, KEY_COMMANDS, SCHEDULE_COMMANDS, app, keys_app, schedule_app
+    from cli.app import ALERT_COMMANDS, alert_app
     from cli.lazy import guarded
     from cli.lean_help import LeanHelpCommand, LeanHelpGroup
     from cli.usage import LineErrorsGroup
@@ -76,11 +77,14 @@ if mode == "eager":
     )
     keys = typer.Typer(cls=LeanHelpGroup, help=keys_app.info.help, no_args_is_help=True)
     plans = typer.Typer(cls=LeanHelpGroup, help=schedule_app.info.help, no_args_is_help=True)
-    for group, table in ((eager, COMMANDS), (keys, KEY_COMMANDS), (plans, SCHEDULE_COMMANDS)):
+    alerts = typer.Typer(cls=LeanHelpGroup, help=alert_app.info.help, no_args_is_help=True)
+    for group, table in ((eager, COMMANDS), (keys, KEY_COMMANDS), (plans, SCHEDULE_COMMANDS),
+                         (alerts, ALERT_COMMANDS)):
         for name, entry in table:
             group.command(name, cls=LeanHelpCommand)(guarded(entry.load()))
     eager.add_typer(keys, name="keys")
     eager.add_typer(plans, name="schedule")
+    eager.add_typer(alerts, name="alert")
     assert LineErrorsGroup.table == ()  # none lazy: Typer builds them all
     main = eager
 pages = {}
@@ -106,6 +110,8 @@ EVERY_HELP = [
     *(["keys", name, "--help"] for name, _ in KEY_COMMANDS),
     ["schedule", "--help"],
     *(["schedule", name, "--help"] for name, _ in SCHEDULE_COMMANDS),
+    ["alert", "--help"],
+    *(["alert", name, "--help"] for name, _ in ALERT_COMMANDS),
 ]
 # Usage errors: an unknown command (with and without a close one), option or argument
 # of a group or a command, a missing argument.
@@ -153,7 +159,7 @@ def test_every_help_page_loads_nothing_the_commands_use(
 def test_the_root_help_imports_no_command_module(tmp_path: Path) -> None:
     pages, modules = help_pages("lean", tmp_path, [["--help"], ["keys", "--help"]])
     assert all("Usage: mlens" in str(text) for _, text in pages.values())
-    for name, entry in COMMANDS + KEY_COMMANDS + SCHEDULE_COMMANDS:
+    for name, entry in COMMANDS + KEY_COMMANDS + SCHEDULE_COMMANDS + ALERT_COMMANDS:
         assert entry.module not in modules, name
     assert among(modules, ("toolkit", *NOT_FOR_HELP)) == []  # not even its errors
 
@@ -186,7 +192,9 @@ def test_every_page_and_usage_error_is_typers_byte_for_byte(
     assert coloured == (list(pages) if "FORCE_COLOR" in env else [])
 
 
-@pytest.mark.parametrize(("name", "entry"), COMMANDS + KEY_COMMANDS + SCHEDULE_COMMANDS)
+@pytest.mark.parametrize(
+    ("name", "entry"), COMMANDS + KEY_COMMANDS + SCHEDULE_COMMANDS + ALERT_COMMANDS
+)
 def test_each_summary_is_the_first_paragraph_of_its_help(name: str, entry: Lazy) -> None:
     # The group's page lists a command by its summary; its own page shows the docstring.
     doc = inspect.getdoc(entry.load())
@@ -211,7 +219,9 @@ def test_building_the_command_line_loads_no_rich(tmp_path: Path) -> None:
         "print(json.dumps(sorted(sys.modules)))\n"
     )
     lines = run_probe(probe, cwd=tmp_path)
-    assert json.loads(lines[-2]) == sorted([name for name, _ in COMMANDS] + ["keys", "schedule"])
+    assert json.loads(lines[-2]) == sorted(
+        [name for name, _ in COMMANDS] + ["keys", "schedule", "alert"]
+    )
     modules = set(json.loads(lines[-1]))
     assert among(modules, ("rich", *NOT_FOR_HELP)) == []
 
@@ -234,7 +244,9 @@ def test_the_stand_ins_are_the_real_classes_when_used(tmp_path: Path) -> None:
     assert run_probe(probe, cwd=tmp_path)[-1] == "real"
 
 
-@pytest.mark.parametrize("entry", [e for _, e in COMMANDS + KEY_COMMANDS + SCHEDULE_COMMANDS])
+@pytest.mark.parametrize(
+    "entry", [e for _, e in COMMANDS + KEY_COMMANDS + SCHEDULE_COMMANDS + ALERT_COMMANDS]
+)
 def test_typer_reads_annotations_as_objects(entry: Lazy) -> None:
     # A string annotation (``from __future__ import annotations``) is compiled by Typer
     # four times each time it builds the command; the command modules are written

@@ -62,7 +62,9 @@ def test_add_run_now_list_and_remove(cli_env: Path, monkeypatch: pytest.MonkeyPa
     assert secret not in listed.stdout
     table = runner.invoke(app, ["schedule", "list"])
     assert "failed" in table.stdout
-    assert runner.invoke(app, ["scheduler", "--once"]).stdout.strip() == "0 run(s)."
+    assert (
+        runner.invoke(app, ["scheduler", "--once"]).stdout.strip() == "0 run(s), 0 alert post(s)."
+    )
     assert runner.invoke(app, ["schedule", "remove", str(schedule["id"])]).exit_code == 0
     gone = runner.invoke(app, ["schedule", "remove", str(schedule["id"])])
     assert gone.exit_code == 1

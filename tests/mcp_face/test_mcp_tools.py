@@ -222,3 +222,17 @@ def test_a_period_at_the_calendars_edge_in_the_sources_zone_is_a_tool_error(
         "started_at 0001-01-01T00:00:00Z is out of range in the source's time zone -05:00 "
         "(years 1 to 9999); give a later start or an earlier end"
     )
+
+
+def test_list_alerts_is_the_workspace_alerts_with_secrets_masked(
+    call: Call, workspace: Workspace, trip_chat: str
+) -> None:
+    from toolkit.workspace import AlertRequest
+
+    hook = {"kind": "webhook", "url": "https://example.org/in", "secret": "alert-secret"}
+    request = AlertRequest(query="train tickets", min_score=0.2, destinations=[hook])
+    added = workspace.add_alert(request)
+    result = call("list_alerts")
+    assert not result.is_error
+    assert result.structured_content == {"items": [added.model_dump(mode="json")]}
+    assert "alert-secret" not in str(result.content)

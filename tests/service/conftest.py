@@ -8,8 +8,8 @@
 - ``make_key(*scopes)``: a bearer token with those scopes (every scope when none given);
   ``auth(*scopes)``: the ``Authorization`` header dict for such a key.
 - ``sources``: a public channel ``@lens_public`` and a private chat ``t.me/c/1987654321``
-  with a few messages each, and a daily digest schedule of the channel (``SCHEDULE_ID``,
-  to an Atom feed).
+  with a few messages each, a daily digest schedule of the channel (``SCHEDULE_ID``,
+  to an Atom feed) and an alert on it (``ALERT_ID``, to e-mail; nothing new to post).
 - ``app_state``: keyword arguments of ``create_app`` (a store, an embedder, a searcher);
   override it in a test module
   (``@pytest.fixture def app_state(embedder): return {"embedder": embedder}``).
@@ -46,6 +46,7 @@ from toolkit.errors import SourceNotFound, UpstreamRateLimited
 from toolkit.ingest.live.client import ResolvedSource
 from toolkit.models import Message, Source, SourceKind, SourceRef
 from toolkit.store import SQLiteStore
+from toolkit.store.alert_rows import NewAlert
 from toolkit.store.base import MessageStore
 from toolkit.store.schedule_rows import NewSchedule
 
@@ -58,6 +59,8 @@ PRIVATE_INTERNAL_ID = 1987654321
 BASE_TIME = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 SCHEDULE_ID = 1
 """The digest schedule of ``@lens_public`` (an Atom feed) the ``sources`` fixture adds."""
+ALERT_ID = 1
+"""The alert on ``@lens_public`` (to e-mail) the ``sources`` fixture adds."""
 
 PROTECTED_ROUTES: list[tuple[str, str, str, dict[str, Any] | None]] = [
     ("GET", "/v1/sources/by-ref", "sources.read", {"source_ref": "@lens_public"}),
@@ -111,6 +114,21 @@ PROTECTED_ROUTES: list[tuple[str, str, str, dict[str, Any] | None]] = [
     ),
     ("POST", "/v1/schedules/{schedule_id}/run", "schedule.write", None),
     ("GET", "/v1/schedules/{schedule_id}/feed.atom", "schedule.read", None),
+    ("GET", "/v1/alerts", "schedule.read", None),
+    (
+        "POST",
+        "/v1/alerts",
+        "schedule.write",
+        {
+            "query": "post",
+            "source_refs": ["@lens_public"],
+            "min_score": 0.3,
+            "destinations": [{"kind": "email", "to": ["ops@example.org"]}],
+        },
+    ),
+    ("GET", "/v1/alerts/{alert_id}", "schedule.read", None),
+    ("POST", "/v1/alerts/{alert_id}/run", "schedule.write", None),
+    ("DELETE", "/v1/alerts/{alert_id}", "schedule.write", None),
     # Last: a test that calls every route in turn on one store removes the schedule the
     # routes above read.
     ("DELETE", "/v1/schedules/{schedule_id}", "schedule.write", None),
@@ -127,8 +145,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 def call(client: TestClient, method: str, path: str, example: Any, **kwargs: Any) -> Any:
     """Send ``example`` as query params (GET) or as a JSON body (anything else); a
-    ``{schedule_id}`` in the path is the schedule the ``sources`` fixture made."""
-    path = path.replace("{schedule_id}", str(SCHEDULE_ID))
+    ``{schedule_id}`` (``{alert_id}``) in the path is the schedule (the alert) the
+    ``sources`` fixture made."""
+    path = path.replace("{schedule_id}", str(SCHEDULE_ID)).replace("{alert_id}", str(ALERT_ID))
     if method == "GET":
         return client.request(method, path, params=example, **kwargs)
     return client.request(method, path, json=example, **kwargs)
@@ -342,6 +361,17 @@ def sources(store: MessageStore) -> SeededSources:
             engine=None,
             destinations='[{"kind": "feed"}]',
             created_at=BASE_TIME,
+        )
+    )
+    store.add_alert(
+        NewAlert(
+            query="post",
+            source_refs='["@lens_public"]',
+            min_score=0.3,
+            max_per_hour=10,
+            destinations='[{"kind": "email", "to": ["ops@example.org"]}]',
+            created_at=BASE_TIME,
+            watermarks={public.id: 6},
         )
     )
     return SeededSources(public=public, private=private)

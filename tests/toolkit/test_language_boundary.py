@@ -46,6 +46,9 @@ ALLOWED: dict[tuple[str, str], str] = {
         "the field names of a destination (its wire format)",
     ("app_pages/schedules.py", "kind url secret"):
         "the field names of a destination (its wire format)",
+    ("cli/alert.py", "kind url secret"): "the field names of a destination (its wire format)",
+    ("app_pages/alerts_section.py", "kind url secret"):
+        "the field names of a destination (its wire format)",
     ("toolkit/evaluate/corpus/labels.py", "decision plan open_question"):
         "the act names of the label file (real_acts.jsonl): field names of its format",
     ("toolkit/ingest/export/html/service.py", ""):

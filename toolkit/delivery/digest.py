@@ -1,5 +1,6 @@
-"""The document a destination delivers (``Digest``), and the one interface every
-destination's adapter has (``Adapter``).
+"""The documents a destination delivers (``Post``: a schedule's ``Digest``, an alert's
+``toolkit.delivery.alerts.AlertPost``), and the one interface every destination's
+adapter has (``Adapter``).
 
 An adapter sends one digest and says in one line what it did; a failure is a
 ``DeliveryFailed`` whose message says why in words a person can act on (never a secret).
@@ -65,6 +66,15 @@ class Digest:
         end = self.period_end.astimezone(self.zone)
         return f"{self.source_title}: {start:%Y-%m-%d %H:%M} – {end:%Y-%m-%d %H:%M}"
 
+    def blocks(self) -> list[tuple[str, str]]:
+        """``(title, text)`` blocks: the heading and summary first, then each section."""
+        head = self.summary.summary.strip()
+        if self.periods > 1:
+            head += f"\n({self.periods} periods, caught up in one digest.)"
+        out = [(self.title(), head)]
+        out += [(s.title, s.body.strip()) for s in self.summary.sections]
+        return out
+
     def document(self) -> dict[str, Any]:
         """The JSON document a webhook posts."""
         return {
@@ -83,11 +93,34 @@ class Digest:
         }
 
 
+class Post(Protocol):
+    """What an adapter sends: a title, text blocks, a JSON document, a delivery id (the
+    same on every try of one delivery: a receiver drops a repeat by it)."""
+
+    @property
+    def delivery_id(self) -> str:
+        """The same for every attempt of one delivery to one destination."""
+        ...
+
+    def title(self) -> str:
+        """A one-line title (an e-mail's subject, a feed entry's title)."""
+        ...
+
+    def blocks(self) -> list[tuple[str, str]]:
+        """``(title, text)`` blocks, in order (``render`` makes text, HTML, messages)."""
+        ...
+
+    def document(self) -> dict[str, Any]:
+        """The JSON document a webhook posts."""
+        ...
+
+
 class Adapter(Protocol):
     """A destination's sender."""
 
-    def deliver(self, digest: Digest) -> str:
-        """Send ``digest``; one line saying what was sent.
+    def deliver(self, digest: Post) -> str:
+        """Send ``digest`` (a schedule's digest or an alert's post); one line saying what
+        was sent.
 
         Raises:
             DeliveryFailed: it was not delivered (the message says why).

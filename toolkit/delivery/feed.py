@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from xml.etree import ElementTree as ET
 
-from toolkit.delivery.digest import Digest
+from toolkit.delivery.digest import Digest, Post
 from toolkit.delivery.render import html_body, plain_text
 from toolkit.models import iso_z
 
@@ -22,7 +22,7 @@ MAX_ENTRIES = 50
 class FeedAdapter:
     """Puts a digest in its schedule's feed (the run already holds it)."""
 
-    def deliver(self, digest: Digest) -> str:
+    def deliver(self, digest: Post) -> str:
         """Nothing to send: the feed shows the run from now on."""
         return "in the feed"
 

@@ -9,12 +9,12 @@ import smtplib
 from email.message import EmailMessage
 
 from toolkit.config import DeliverySettings
-from toolkit.delivery.digest import DeliveryFailed, Digest
+from toolkit.delivery.digest import DeliveryFailed, Post
 from toolkit.delivery.model import EmailDestination
 from toolkit.delivery.render import html_document, plain_text
 
 
-def message(digest: Digest, destination: EmailDestination, sender: str) -> EmailMessage:
+def message(digest: Post, destination: EmailDestination, sender: str) -> EmailMessage:
     """The digest as an e-mail to ``destination``."""
     mail = EmailMessage()
     mail["Subject"] = digest.title()
@@ -39,7 +39,7 @@ class EmailAdapter:
         self.destination = destination
         self.settings = settings
 
-    def deliver(self, digest: Digest) -> str:
+    def deliver(self, digest: Post) -> str:
         """Send the message; to how many addresses it went.
 
         Raises:

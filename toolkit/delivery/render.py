@@ -1,5 +1,6 @@
-"""A digest as people read it: plain text (e-mail), HTML (e-mail, the feed) and the
-Telegram messages it takes (HTML parse mode, each within the platform's limit).
+"""A digest (or an alert's post) as people read it: plain text (e-mail), HTML (e-mail,
+the feed) and the Telegram messages it takes (HTML parse mode, each within the
+platform's limit).
 
 The digest is cut into blocks (the heading, the summary, each section) and a message
 holds whole blocks while they fit; a block longer than a message is cut between its
@@ -13,24 +14,19 @@ from __future__ import annotations
 import html
 import re
 
-from toolkit.delivery.digest import Digest
+from toolkit.delivery.digest import Post
 
 TELEGRAM_LIMIT = 4096
 """Characters (UTF-16 code units) of one Bot API message."""
 _URL = re.compile(r"https?://[^\s()<>\"]+[^\s()<>\".,;:!?]")
 
 
-def blocks(digest: Digest) -> list[tuple[str, str]]:
-    """``(title, text)`` blocks: the heading and summary first, then each section."""
-    head = digest.summary.summary.strip()
-    if digest.periods > 1:
-        head += f"\n({digest.periods} periods, caught up in one digest.)"
-    out = [(digest.title(), head)]
-    out += [(s.title, s.body.strip()) for s in digest.summary.sections]
-    return out
+def blocks(digest: Post) -> list[tuple[str, str]]:
+    """``(title, text)`` blocks of a digest or an alert's post (``Post.blocks``)."""
+    return digest.blocks()
 
 
-def plain_text(digest: Digest) -> str:
+def plain_text(digest: Post) -> str:
     """The digest as plain text."""
     return "\n\n".join(f"{title}\n{text}" for title, text in blocks(digest)) + "\n"
 
@@ -47,7 +43,7 @@ def _linked(text: str) -> str:
     return "".join(out)
 
 
-def html_body(digest: Digest) -> str:
+def html_body(digest: Post) -> str:
     """The digest as an HTML fragment: a heading and a paragraph per block."""
     parts = []
     for level, (title, text) in enumerate(blocks(digest)):
@@ -57,7 +53,7 @@ def html_body(digest: Digest) -> str:
     return "\n".join(parts)
 
 
-def html_document(digest: Digest) -> str:
+def html_document(digest: Post) -> str:
     """The digest as a whole HTML page (an e-mail's HTML part)."""
     title = html.escape(digest.title())
     return (
@@ -103,7 +99,7 @@ def _block_lines(title: str, text: str, limit: int) -> list[str]:
     return lines
 
 
-def telegram_messages(digest: Digest, limit: int = TELEGRAM_LIMIT) -> list[str]:
+def telegram_messages(digest: Post, limit: int = TELEGRAM_LIMIT) -> list[str]:
     """The digest as Bot API messages (``parse_mode=HTML``), each at most ``limit``
     characters, split between sections where it can, else between lines."""
     messages: list[str] = []

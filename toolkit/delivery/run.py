@@ -6,23 +6,26 @@ next one finishes (``Runner`` takes it over once its lease runs out): a written 
 is never written again, a destination that has it is never sent it again. One
 destination failing never stops the others; it is tried again later (its run waits,
 leased till then) up to ``max_attempts`` times.
+
+The steps after the digest (``send``, ``finish``, ``renew``) ask only a ``Ledger`` of the
+store: an alert's posts (``alerts``) are carried by the same steps over their own rows.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
+from typing import Protocol, TypeVar
 
 from toolkit.config import DeliverySettings
-from toolkit.delivery.digest import Adapter, DeliveryFailed, Digest
+from toolkit.delivery.digest import Adapter, DeliveryFailed, Digest, Post
 from toolkit.delivery.model import Destination, Schedule
 from toolkit.errors import ToolkitError
 from toolkit.models import Summary
 from toolkit.requests import SummaryRequest
-from toolkit.store.base import ScheduleStore
-from toolkit.store.schedule_rows import ResultRecord, RunRecord
+from toolkit.store.schedule_rows import ResultRecord, ResultState, RunRecord, RunStatus
 from toolkit.wire import SummaryOut, summary_out
 
 log = logging.getLogger("toolkit.delivery")
@@ -33,6 +36,60 @@ Sync = Callable[[Schedule], None]
 """Fetch a schedule's source live before its digest (when live sync is configured)."""
 Adapters = Callable[[Destination], Adapter]
 """The adapter of a destination (``destinations.adapter_for`` with the settings)."""
+
+
+class Ledger(Protocol):
+    """What the delivery steps write: a leased record's state and each destination's
+    result (``ScheduleStore`` for runs; an alert's posts have their own)."""
+
+    def update_run(
+        self,
+        run_id: int,
+        *,
+        owner: str,
+        lease_until: datetime,
+        status: RunStatus | None = None,
+        attempts: int | None = None,
+        digest: str | None = None,
+        error: str | None = None,
+        finished_at: datetime | None = None,
+    ) -> bool:
+        """Write the lease and state if ``owner`` still holds it; whether it did."""
+        ...
+
+    def set_result(
+        self,
+        run_id: int,
+        destination: int,
+        *,
+        state: ResultState,
+        attempts: int,
+        detail: str | None,
+        now: datetime,
+    ) -> None:
+        """Record what a destination came to."""
+        ...
+
+    def results(self, run_ids: Sequence[int]) -> list[ResultRecord]:
+        """The destinations' results, by record and destination."""
+        ...
+
+
+class Leased(Protocol):
+    """A leased record the steps carry (a run, an alert's post)."""
+
+    @property
+    def id(self) -> int:
+        """Its id in its ledger."""
+        ...
+
+    @property
+    def error(self) -> str | None:
+        """Why its last try failed."""
+        ...
+
+
+L = TypeVar("L", bound=Leased)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +104,7 @@ class Source:
 class RunContext:
     """What every run of one runner shares."""
 
-    store: ScheduleStore
+    store: Ledger
     settings: DeliverySettings
     summarize: Summarize
     adapters: Adapters
@@ -69,13 +126,13 @@ def carry(ctx: RunContext, run: RunRecord, schedule: Schedule, source: Source) -
     done = {r.destination: r for r in ctx.store.results([run.id])}
     for index, destination in enumerate(schedule.destinations):
         before = done.get(index)
-        if before is not None and (before.state == "sent" or _spent(ctx, before)):
+        if before is not None and (before.state == "sent" or spent(ctx, before)):
             continue
-        if not _renew(ctx, run):
+        if not renew(ctx, run):
             return run  # another worker has it now
         digest = digest_of(run, schedule, source, index, summary)
-        _send(ctx, run.id, index, ctx.adapters(destination), digest, before)
-    return _finish(ctx, run)
+        send(ctx, run.id, index, ctx.adapters(destination), digest, before)
+    return finish(ctx, run)
 
 
 def _write(ctx: RunContext, run: RunRecord, schedule: Schedule) -> RunRecord | None:
@@ -123,12 +180,12 @@ def _write(ctx: RunContext, run: RunRecord, schedule: Schedule) -> RunRecord | N
     return _with(run, digest=text, status="written", attempts=attempts)
 
 
-def _send(
+def send(
     ctx: RunContext,
     run_id: int,
     index: int,
     adapter: Adapter,
-    digest: Digest,
+    digest: Post,
     before: ResultRecord | None,
 ) -> None:
     """Deliver to one destination, recording the attempt before and its outcome after."""
@@ -152,12 +209,12 @@ def _send(
     )
 
 
-def _finish(ctx: RunContext, run: RunRecord) -> RunRecord:
+def finish(ctx: RunContext, run: L) -> L:
     """``done`` when every destination has it or has given up; else leased till the
     next try of those that wait."""
     now = ctx.clock()
     results = ctx.store.results([run.id])
-    waiting = sum(1 for r in results if r.state != "sent" and not _spent(ctx, r))
+    waiting = sum(1 for r in results if r.state != "sent" and not spent(ctx, r))
     if waiting == 0:
         ctx.store.update_run(
             run.id, owner=ctx.owner, lease_until=now, status="done", finished_at=now
@@ -171,13 +228,14 @@ def _finish(ctx: RunContext, run: RunRecord) -> RunRecord:
     return _with(run, error=error)
 
 
-def _renew(ctx: RunContext, run: RunRecord) -> bool:
+def renew(ctx: RunContext, run: Leased) -> bool:
     """Extend the lease before a step; whether this worker still holds the run."""
     until = ctx.clock() + timedelta(seconds=ctx.settings.lease_seconds)
     return ctx.store.update_run(run.id, owner=ctx.owner, lease_until=until, error=run.error)
 
 
-def _spent(ctx: RunContext, result: ResultRecord) -> bool:
+def spent(ctx: RunContext, result: ResultRecord) -> bool:
+    """Whether a destination failed and has no tries left."""
     return result.state == "failed" and result.attempts >= ctx.settings.max_attempts
 
 
@@ -204,7 +262,7 @@ def digest_of(
     )
 
 
-def _with(run: RunRecord, **changes: object) -> RunRecord:
+def _with(run: L, **changes: object) -> L:
     from dataclasses import replace
 
-    return replace(run, **changes)  # type: ignore[arg-type]
+    return replace(run, **changes)  # type: ignore[type-var]

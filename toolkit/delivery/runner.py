@@ -7,6 +7,7 @@ may pass at once, threads or processes or replicas on one store: each period is
 claimed once (``ScheduleStore.claim_period``). ``serve`` passes until stopped
 (``Background``: a thread with a clean stop).
 
+Each pass also checks the alerts (``alerts.AlertRunner``) when the runner is given one.
 The clock is injected (``clock()``: an aware UTC datetime), so tests move time by hand.
 """
 
@@ -19,7 +20,7 @@ import threading
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from toolkit.config import DeliverySettings
 from toolkit.delivery.digest import Adapter
@@ -31,6 +32,9 @@ from toolkit.refs import parse_ref
 from toolkit.store.base import ScheduleStore, SourceStore
 from toolkit.store.schedule_rows import RunRecord
 from toolkit.timeparse import zone_of
+
+if TYPE_CHECKING:
+    from toolkit.delivery.alerts import AlertRunner
 
 log = logging.getLogger("toolkit.delivery")
 
@@ -60,6 +64,7 @@ class Runner:
         sync: fetch a schedule's source live first (``None``: no live sync configured).
         clock: the time now, UTC.
         owner: this worker's name in its leases.
+        alerts: the alerts checked on every pass of ``serve`` (``None``: none).
     """
 
     def __init__(
@@ -72,8 +77,10 @@ class Runner:
         sync: Sync | None = None,
         clock: Callable[[], datetime] = utc_now,
         owner: str | None = None,
+        alerts: AlertRunner | None = None,
     ) -> None:
         self.store = store
+        self.alerts = alerts
         self.ctx = RunContext(
             store=store,
             settings=settings,
@@ -158,6 +165,11 @@ class Runner:
                 self.run_pending()
             except (ToolkitError, OSError) as exc:
                 log.warning("the delivery runner's pass failed: %s", exc)
+            try:
+                if self.alerts is not None:
+                    self.alerts.run_pending()
+            except (ToolkitError, OSError) as exc:
+                log.warning("the alerts' pass failed: %s", exc)
             stop.wait(self.ctx.settings.poll_seconds)
 
     def _carry(

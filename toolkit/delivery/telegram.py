@@ -14,7 +14,7 @@ from collections.abc import Callable
 import httpx
 
 from toolkit.config import DeliverySettings
-from toolkit.delivery.digest import DeliveryFailed, Digest
+from toolkit.delivery.digest import DeliveryFailed, Post
 from toolkit.delivery.model import TelegramDestination
 from toolkit.delivery.render import telegram_messages
 
@@ -45,7 +45,7 @@ class TelegramAdapter:
         self._timeout = settings.timeout_seconds
         self._sleep = sleep
 
-    def deliver(self, digest: Digest) -> str:
+    def deliver(self, digest: Post) -> str:
         """Post the digest's messages in order; how many went.
 
         Raises:

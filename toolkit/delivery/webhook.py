@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 import httpx
 
 from toolkit.config import DeliverySettings
-from toolkit.delivery.digest import DeliveryFailed, Digest
+from toolkit.delivery.digest import DeliveryFailed, Post
 from toolkit.delivery.model import WebhookDestination
 
 TRIES = 3
@@ -76,7 +76,7 @@ class WebhookAdapter:
         self._sleep = sleep
         self._clock = clock
 
-    def deliver(self, digest: Digest) -> str:
+    def deliver(self, digest: Post) -> str:
         """POST the digest's document, trying again on a passing failure.
 
         Raises:

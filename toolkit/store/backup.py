@@ -48,7 +48,20 @@ STEP_PAGES = 1024
 """Pages (4 KiB each by default) the online backup copies per step."""
 MAX_RESTARTS = 3
 """Restarts (a write by another connection) after which the rest is copied in one step."""
-DATA_TABLES = ("embeddings", "topics", "messages", "sources", "api_keys", "cache")
+DATA_TABLES = (
+    "alert_results",
+    "alert_posts",
+    "delivery_alerts",
+    "delivery_results",
+    "delivery_runs",
+    "delivery_schedules",
+    "embeddings",
+    "topics",
+    "messages",
+    "sources",
+    "api_keys",
+    "cache",
+)
 """The tables a restore empties (children first) before it copies a backup in."""
 
 Progress = Callable[[int, int], None]

@@ -1,7 +1,8 @@
 """The ``MessageStore`` protocol: everything the toolkit asks of a message store, as the
 union of small protocols by what a caller uses (``Writes``, ``SourceStore``,
 ``MessageReader``, ``MessageWriter``, ``VectorStore``, ``KeyStore``, ``CacheStore``,
-``ScheduleStore``, ``HealthCheck``), and ``RateBuckets``, a part only some stores have.
+``ScheduleStore``, ``AlertStore``, ``PostStore``, ``DeliveryCopies``, ``HealthCheck``),
+and ``RateBuckets``, a part only some stores have.
 
 ``SQLStore`` (``store.py``) implements it once for every SQL backend, over a dialect:
 SQLite (``sqlite.py``) is the embedded default, PostgreSQL (``postgres.py``) serves
@@ -42,7 +43,7 @@ as ``with self.transaction(): yield DirectSink(self)`` and ``write_behind`` with
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Protocol, Unpack, runtime_checkable
@@ -64,6 +65,8 @@ from toolkit.models import (
     Walk,
     ZoneOrigin,
 )
+from toolkit.store.alert_rows import AlertRecord, NewAlert, NewMessages, NewPost, PostRecord
+from toolkit.store.delivery_copy import DeliveryCopied, DeliveryDump
 from toolkit.store.rows import SourceFields
 from toolkit.store.schedule_rows import (
     NewSchedule,
@@ -470,6 +473,123 @@ class ScheduleStore(Protocol):
         ...
 
 
+class AlertStore(Protocol):
+    """Alerts, their posts (leased like runs) and each destination's result
+    (``alerts.Alerts``; ``toolkit.delivery.alerts`` is their meaning)."""
+
+    def add_alert(self, new: NewAlert) -> AlertRecord:
+        """Store an alert; return it with its id."""
+        ...
+
+    def list_alerts(self) -> list[AlertRecord]:
+        """Every alert, oldest first."""
+        ...
+
+    def get_alert(self, alert_id: int) -> AlertRecord | None:
+        """One alert, or ``None``."""
+        ...
+
+    def remove_alert(self, alert_id: int) -> bool:
+        """Remove an alert with its posts; whether there was one."""
+        ...
+
+    def last_message_ids(self) -> dict[int, int]:
+        """Per source id, its highest message id."""
+        ...
+
+    def messages_after(self, source_id: int, message_id: int) -> NewMessages:
+        """A source's messages with an id above ``message_id``: how many, the highest id,
+        the earliest posting time, the window from then on."""
+        ...
+
+    def claim_alert(
+        self,
+        alert_id: int,
+        *,
+        version: int,
+        watermarks: Mapping[int, int],
+        held: int,
+        held_since: datetime | None,
+        posts: Sequence[NewPost],
+        owner: str,
+        lease_until: datetime,
+        now: datetime,
+    ) -> list[PostRecord] | None:
+        """Move the alert on from ``version`` and lease its new posts; ``None`` when
+        another worker moved it first."""
+        ...
+
+    def posts_since(self, alert_id: int, since: datetime) -> int:
+        """How many posts an alert claimed at or after ``since``."""
+        ...
+
+
+class PostStore(Protocol):
+    """An alert's posts, leased like runs, and each destination's result
+    (``alerts.Alerts``)."""
+
+    def recent_posts(self, alert_id: int, *, limit: int = 20) -> list[PostRecord]:
+        """An alert's latest posts, newest first."""
+        ...
+
+    def get_post(self, post_id: int) -> PostRecord | None:
+        """One post, or ``None``."""
+        ...
+
+    def open_posts(self, now: datetime) -> list[PostRecord]:
+        """Unfinished posts whose lease has run out, oldest first."""
+        ...
+
+    def take_over_post(
+        self, post_id: int, *, owner: str, lease_until: datetime, now: datetime
+    ) -> PostRecord | None:
+        """Lease an unfinished post whose lease ran out; ``None`` when another has it."""
+        ...
+
+    def update_post(
+        self,
+        post_id: int,
+        *,
+        owner: str,
+        lease_until: datetime,
+        status: RunStatus | None = None,
+        error: str | None = None,
+        finished_at: datetime | None = None,
+    ) -> bool:
+        """Write a post's lease and state if ``owner`` still holds it; whether it did."""
+        ...
+
+    def set_post_result(
+        self,
+        post_id: int,
+        destination: int,
+        *,
+        state: ResultState,
+        attempts: int,
+        detail: str | None,
+        now: datetime,
+    ) -> None:
+        """Record what a destination of a post came to."""
+        ...
+
+    def post_results(self, post_ids: Sequence[int]) -> list[ResultRecord]:
+        """The destinations' results of these posts, by post and destination."""
+        ...
+
+
+class DeliveryCopies(Protocol):
+    """Schedules and alerts as rows, out of one store and into another (``copy_store``;
+    ``delivery_copy.DeliveryRows``)."""
+
+    def delivery_dump(self) -> DeliveryDump:
+        """Every schedule, run, alert, post and result of the store."""
+        ...
+
+    def delivery_merge(self, dump: DeliveryDump, sources: Mapping[int, int]) -> DeliveryCopied:
+        """Merge a dump of another store, its source ids mapped to this store's."""
+        ...
+
+
 class HealthCheck(Protocol):
     """A store that can say, in bounded time, whether it answers."""
 
@@ -489,6 +609,9 @@ class MessageStore(
     KeyStore,
     CacheStore,
     ScheduleStore,
+    AlertStore,
+    PostStore,
+    DeliveryCopies,
     HealthCheck,
     Protocol,
 ):

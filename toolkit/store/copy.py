@@ -1,7 +1,8 @@
 """Copy everything one store holds into another: SQLite to PostgreSQL and back.
 
 Sources (with their forum topics and sync watermarks), messages, vectors of every
-model, API keys and the summary cache travel through the ``MessageStore`` protocol,
+model, API keys, the summary cache, and the digest schedules and alerts (with their runs
+and posts: ``delivery_copy``) travel through the ``MessageStore`` protocol,
 so any two stores work. The copy is idempotent: messages use the stores' own upsert
 rules (a second run changes nothing), vectors replace themselves, keys are matched by
 prefix and keep their original created, revoked and last-used times (a later use
@@ -40,6 +41,10 @@ class CopyReport:
     keys_added: int
     keys_revoked: int
     cache_written: int = 0
+    schedules: int = 0
+    """Schedules new to the target (a copy again finds them there)."""
+    alerts: int = 0
+    """Alerts new to the target."""
 
 
 def _copy_batch(
@@ -65,7 +70,9 @@ def _copy_source(
     *,
     batch_size: int,
     progress: Progress | None,
-) -> tuple[UpsertResult, int]:
+) -> tuple[UpsertResult, int, int]:
+    """One source with its messages, vectors, topics and watermark; what was written and
+    the source's id in ``dst``."""
     old = stats.source
     fields = source_fields(old)
     fields["title"], fields["chat_type"] = clean_text(old.title), clean_optional(old.chat_type)
@@ -90,7 +97,7 @@ def _copy_source(
     watermark = src.get_watermark(old.id)
     if watermark is not None and stats.last_synced_at is not None:
         dst.set_watermark(new.id, watermark, stats.last_synced_at)
-    return result, vectors
+    return result, vectors, new.id
 
 
 def _copy_keys(src: KeyStore, dst: KeyStore) -> tuple[int, int]:
@@ -137,8 +144,8 @@ def copy_store(
     batch_size: int = 2000,
     progress: Progress | None = None,
 ) -> CopyReport:
-    """Copy sources, messages, topics, vectors, watermarks, API keys and the summary cache
-    from ``src`` to ``dst``.
+    """Copy sources, messages, topics, vectors, watermarks, API keys, the summary cache,
+    schedules and alerts from ``src`` to ``dst``.
 
     Args:
         src: the store to read.
@@ -151,10 +158,17 @@ def copy_store(
     """
     total, vectors = UpsertResult(), 0
     listed = src.list_sources()
+    sources: dict[int, int] = {}
     for stats in listed:
-        result, written = _copy_source(src, dst, stats, batch_size=batch_size, progress=progress)
+        result, written, new_id = _copy_source(
+            src, dst, stats, batch_size=batch_size, progress=progress
+        )
         total += result
         vectors += written
+        sources[stats.source.id] = new_id
     added, revoked = _copy_keys(src, dst)
     cached = _copy_cache(src, dst, batch_size=batch_size)
-    return CopyReport(len(listed), total, vectors, added, revoked, cached)
+    delivery = dst.delivery_merge(src.delivery_dump(), sources)
+    return CopyReport(
+        len(listed), total, vectors, added, revoked, cached, delivery.schedules, delivery.alerts
+    )

@@ -307,6 +307,56 @@ MIGRATIONS: tuple[Migration, ...] = (
             ELSE 'set' END
         """,
     ),
+    everywhere(
+        "m013_alerts",
+        # Alerts (toolkit.delivery.alerts): a saved search, its score threshold, its cap
+        # per hour and destinations; ``watermarks`` is JSON {source id: the last message
+        # id looked at}, ``held`` the matches not posted for the cap since ``held_since``,
+        # and ``version`` moves with every claim (the compare-and-set of the lease).
+        # A post is one matched message (or the note of held ones) leased like a run:
+        # its key (alert, source, message) is unique; each destination's outcome a row.
+        """
+        CREATE TABLE delivery_alerts (
+            id {id},
+            query TEXT NOT NULL,
+            source_refs TEXT,
+            min_score {float} NOT NULL,
+            max_per_hour {int} NOT NULL,
+            destinations TEXT NOT NULL,
+            created_at {int} NOT NULL,
+            version {int} NOT NULL,
+            watermarks TEXT NOT NULL,
+            held {int} NOT NULL,
+            held_since {int}
+        );
+        CREATE TABLE alert_posts (
+            id {id},
+            alert_id {int} NOT NULL REFERENCES delivery_alerts(id) ON DELETE CASCADE,
+            source_id {int},
+            message_id {int},
+            body TEXT NOT NULL,
+            status TEXT NOT NULL,
+            owner TEXT NOT NULL,
+            lease_until {int} NOT NULL,
+            attempts {int} NOT NULL,
+            claimed_at {int} NOT NULL,
+            finished_at {int},
+            error TEXT,
+            UNIQUE (alert_id, source_id, message_id)
+        );
+        CREATE INDEX alert_posts_open ON alert_posts (status, lease_until);
+        CREATE INDEX alert_posts_by_time ON alert_posts (alert_id, claimed_at);
+        CREATE TABLE alert_results (
+            run_id {int} NOT NULL REFERENCES alert_posts(id) ON DELETE CASCADE,
+            destination {int} NOT NULL,
+            state TEXT NOT NULL,
+            attempts {int} NOT NULL,
+            detail TEXT,
+            updated_at {int} NOT NULL,
+            PRIMARY KEY (run_id, destination)
+        ){norowid}
+        """,
+    ),
 )
 
 

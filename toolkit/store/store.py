@@ -7,6 +7,8 @@ The parts, each written once for every backend:
 - ``writes.py``: message upserts, forum topics, sync watermarks;
 - ``records.py``: vectors, API keys and the result cache;
 - ``schedules.py``: digest schedules, their runs (leases) and results;
+- ``alerts.py``: alerts (saved searches), their posts (leased the same way) and results;
+- ``delivery_copy.py``: schedules and alerts as rows, for ``copy.copy_store``;
 - ``staging.py``: staged imports; ``background.py``: writes off the request path;
 - ``connections.py`` (over ``pool.py``): statements, transactions, errors;
 - ``migrations.py``: the schema, versioned.
@@ -22,9 +24,11 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager
 
 from toolkit.errors import StoreDamaged, StoreError
+from toolkit.store.alerts import Alerts
 from toolkit.store.background import BackgroundWriter, BackgroundWrites
 from toolkit.store.base import ImportSink
 from toolkit.store.connections import Connections, one_line
+from toolkit.store.delivery_copy import DeliveryRows
 from toolkit.store.dialect import Dialect, OnWait
 from toolkit.store.migrations import migrate
 from toolkit.store.records import Records
@@ -34,7 +38,7 @@ from toolkit.store.staging import staged_import
 from toolkit.store.writes import MessageWrites
 
 
-class SQLStore(MessageWrites, Records, Sources, Schedules, BackgroundWrites):
+class SQLStore(MessageWrites, Records, Sources, Schedules, Alerts, DeliveryRows, BackgroundWrites):
     """The ``MessageStore`` of every SQL backend, over its dialect.
 
     Opening it migrates the schema (a damaged SQLite file is opened anyway, to answer

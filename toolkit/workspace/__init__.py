@@ -19,9 +19,12 @@ Tables, HTML views and DataFrames are ``toolkit.notebook``'s (above this package
 The class (``workspace.py``) inherits its verbs, ordinary methods, from one module per
 area, ``data``, ``search``, ``summaries`` and ``delivery``, which all read one
 ``Assembly``. What a schedule's faces need of ``toolkit.delivery`` (``ScheduleRequest``,
-``ScheduleSpec``, ``Rule``, ``parse_destinations``, ``ScheduleOut``) is handed on here.
+``ScheduleSpec``, ``Rule``, ``parse_destinations``, ``ScheduleOut``) and of an alert
+(``AlertRequest``, ``AlertOut``) is handed on here.
 """
 
+from toolkit.delivery.alert_model import AlertRequest, parse_alert_destinations
+from toolkit.delivery.alert_out import AlertList, AlertOut
 from toolkit.delivery.model import Destination, ScheduleRequest, ScheduleSpec, parse_destinations
 from toolkit.delivery.out import ScheduleList, ScheduleOut
 from toolkit.delivery.periods import Rule
@@ -31,6 +34,9 @@ from toolkit.workspace.data import Imported, messenger_client
 from toolkit.workspace.workspace import Workspace
 
 __all__ = [
+    "AlertList",
+    "AlertOut",
+    "AlertRequest",
     "Assembly",
     "Destination",
     "Imported",
@@ -45,6 +51,7 @@ __all__ = [
     "Workspace",
     "copy_stores",
     "messenger_client",
+    "parse_alert_destinations",
     "parse_destinations",
     "store_at",
 ]

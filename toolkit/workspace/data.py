@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -54,6 +54,8 @@ class Library:
     assembly: Assembly
     _probe: HealthProbe
     """Set by ``Workspace`` (``HealthProbe`` of the assembly's store)."""
+    after_ingest: Callable[[], None]
+    """Checks the alerts once new messages have landed (``alerts.Alerting``)."""
 
     def health(self, timeout: float) -> StoreHealth:
         """Whether the store answers within ``timeout`` seconds, and its size.
@@ -242,7 +244,7 @@ class Library:
             SourceNotFound: the messenger has no such source.
             UpstreamError: the messenger failed; what arrived before is committed.
         """
-        return run_sync(
+        report = run_sync(
             self.assembly.store,
             client,
             parse_ref(ref),
@@ -254,6 +256,8 @@ class Library:
             on_batch=self._embed_batch if embed else None,
             with_comments=with_comments,
         )
+        self.after_ingest()  # alerts post the new matches now, not at the next tick
+        return report
 
     def import_export(
         self,
@@ -294,6 +298,7 @@ class Library:
         )
         ids = [s.source.id for s in report.sources]
         embedded = self._embed_all(ids, progress) if embed else dict.fromkeys(ids, 0)
+        self.after_ingest()
         return Imported(report, embedded)
 
     def load_demo(

@@ -12,12 +12,13 @@ from collections.abc import Callable
 from datetime import datetime
 
 from toolkit.delivery.adapters import adapter_for
+from toolkit.delivery.alerts import AlertRunner
 from toolkit.delivery.digest import Adapter
 from toolkit.delivery.feed import atom_feed
 from toolkit.delivery.model import Destination, Schedule, ScheduleSpec
 from toolkit.delivery.out import ScheduleOut, schedule_out
 from toolkit.delivery.run import digest_of
-from toolkit.delivery.runner import Background, Runner, source_of, utc_now
+from toolkit.delivery.runner import Background, Runner, source_of, utc_now, worker_name
 from toolkit.delivery.status import ScheduleStatus, new_schedule, schedule_status
 from toolkit.errors import InvalidRequest, ScheduleNotFound
 from toolkit.models import Summary
@@ -33,6 +34,7 @@ class Delivery:
     summarize: Callable[[AnySummaryRequest], Summary]
     summary_languages: Callable[[str | None], tuple[str, ...]]
     sync: Callable[..., object]
+    alert_runner: Callable[..., AlertRunner]
 
     def add_schedule(self, spec: ScheduleSpec, *, now: datetime | None = None) -> ScheduleOut:
         """Store a schedule of a stored source; its first digest is due at the rule's
@@ -79,8 +81,10 @@ class Delivery:
         clock: Callable[[], datetime] = utc_now,
         adapters: Callable[[Destination], Adapter] | None = None,
     ) -> Runner:
-        """A runner of this workspace's schedules (tests give a clock and adapters)."""
+        """A runner of this workspace's schedules, checking its alerts on each pass of
+        ``serve`` (tests give a clock and adapters)."""
         settings = self.assembly.settings
+        owner = worker_name()
         return Runner(
             self.assembly.store,
             settings.delivery,
@@ -88,6 +92,8 @@ class Delivery:
             adapters=adapters or (lambda d: adapter_for(d, settings.delivery)),
             sync=self._sync_first if settings.messenger.configured else None,
             clock=clock,
+            owner=owner,
+            alerts=self.alert_runner(clock=clock, adapters=adapters, owner=owner),
         )
 
     def start_delivery(self) -> Background:

@@ -21,6 +21,7 @@ from toolkit.search.searcher import Searcher
 from toolkit.store import MessageStore
 from toolkit.store.health import HealthProbe
 from toolkit.weights import SearchWeights, WeightsArg
+from toolkit.workspace.alerts import Alerting
 from toolkit.workspace.assembly import Assembly, Parts
 from toolkit.workspace.data import Library
 from toolkit.workspace.delivery import Delivery
@@ -28,7 +29,7 @@ from toolkit.workspace.search import Search
 from toolkit.workspace.summaries import Summaries
 
 
-class Workspace(Library, Search, Summaries, Delivery):
+class Workspace(Library, Search, Summaries, Delivery, Alerting):
     """The application: settings, store, embedder and searcher of one data folder (one
     ``Assembly``), with every verb a face needs; each answers domain objects.
 
@@ -43,7 +44,10 @@ class Workspace(Library, Search, Summaries, Delivery):
       ``warm_up_in_background``;
     - delivery (``Delivery``): ``add_schedule``, ``schedules``, ``schedule``,
       ``remove_schedule``, ``run_schedule_now``, ``delivery_runner``, ``start_delivery``,
-      ``schedule_feed``, ``delivery_failures``.
+      ``schedule_feed``, ``delivery_failures``;
+    - alerts (``Alerting``): ``add_alert``, ``alerts``, ``alert``, ``remove_alert``,
+      ``run_alert_now``, ``alert_runner``, ``alert_failures``, ``after_ingest`` (a sync and
+      an import call it: their new messages are checked against every alert at once).
 
     The service, the CLI, the app and the notebooks (through ``toolkit.notebook.Lab``)
     all hold one per process. The lab's verbs (ranking quality, weight sweeps, ROUGE)

@@ -142,7 +142,7 @@ def test_a_crash_between_digest_and_delivery_is_finished_once_by_the_next_worker
     def crash(*_args: object) -> None:
         raise Crash
 
-    monkeypatch.setattr("toolkit.delivery.run._send", crash)
+    monkeypatch.setattr("toolkit.delivery.run.send", crash)
     with pytest.raises(Crash):
         first.run_pending()
     monkeypatch.undo()

@@ -256,7 +256,7 @@ def test_migrations_are_recorded_and_applied_once(tmp_path: Path) -> None:
     assert recorded == migration_names(store.dialect)
     assert "m005_topics_senders" in recorded  # the name SQLite stores have recorded
     assert "m006_topics_senders" not in recorded
-    assert recorded[-1] == "m012_source_timezone_origin"
+    assert recorded[-1] == "m013_alerts"
     assert journal == "wal"
     before = dump(db)
     SQLiteStore(db).close()  # reopening applies nothing

@@ -122,6 +122,9 @@ def test_message_store_is_the_union_of_small_protocols_and_rate_buckets_are_opti
         base.KeyStore,
         base.CacheStore,
         base.ScheduleStore,
+        base.AlertStore,
+        base.PostStore,
+        base.DeliveryCopies,
         base.HealthCheck,
     )
 

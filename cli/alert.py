@@ -1,0 +1,136 @@
+"""``mlens alert add / list / remove / run-now``: new messages matching a saved search,
+posted as they land (docs/delivery.md "Alerts").
+
+Secrets given here (a bot token, a webhook secret) are stored as given and never
+printed again; a webhook secret left out is made here and printed once, on stderr.
+"""
+
+from typing import Annotated, Any
+
+import typer
+
+from cli.filters import JsonOption
+from cli.render import literal, print_json, print_table
+from cli.state import console, err_console, workspace
+from toolkit.limits import DEFAULT_ALERTS_PER_HOUR, MAX_ALERTS_PER_HOUR
+
+
+def add(
+    query: Annotated[str, typer.Argument(help="The saved search.")],
+    min_score: Annotated[
+        float,
+        typer.Option("--min-score", help="The score (0..1, as `mlens search` shows it) to reach."),
+    ],
+    source: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--source", metavar="REF", help="A source to watch (repeatable; default: all)."
+        ),
+    ] = None,
+    per_hour: Annotated[
+        int,
+        typer.Option(
+            "--per-hour",
+            help=f"Posts an hour at most (1..{MAX_ALERTS_PER_HOUR}); the rest counted.",
+        ),
+    ] = DEFAULT_ALERTS_PER_HOUR,
+    telegram: Annotated[
+        list[str] | None, typer.Option("--telegram", metavar="CHAT", help="A chat id (repeatable).")
+    ] = None,
+    bot_token: Annotated[
+        str | None,
+        typer.Option(envvar="MLENS_TELEGRAM_BOT_TOKEN", help="Bot token for --telegram."),
+    ] = None,
+    webhook: Annotated[
+        list[str] | None, typer.Option("--webhook", metavar="URL", help="A URL (repeatable).")
+    ] = None,
+    webhook_secret: Annotated[
+        str | None, typer.Option(help="Signing secret for --webhook (made when left out).")
+    ] = None,
+    email: Annotated[
+        list[str] | None, typer.Option("--email", metavar="ADDRESS", help="Mail to (repeatable).")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Post each new message matching QUERY with a score of at least --min-score."""
+    from toolkit.workspace import AlertRequest
+
+    made_secret = None
+    if webhook and not webhook_secret:
+        import secrets
+
+        webhook_secret = made_secret = secrets.token_urlsafe(32)
+    destinations: list[dict[str, Any]] = [
+        {"kind": "telegram", "chat_id": c, "bot_token": bot_token} for c in telegram or []
+    ]
+    destinations += [{"kind": "webhook", "url": u, "secret": webhook_secret} for u in webhook or []]
+    destinations += [{"kind": "email", "to": email}] if email else []
+    request = AlertRequest(
+        query=query,
+        source_refs=source or None,
+        min_score=min_score,
+        max_per_hour=per_hour,
+        destinations=destinations,
+    )
+    added = workspace().add_alert(request)
+    if made_secret:
+        err_console().print(
+            f"Webhook signing secret (shown once; the receiver checks X-Mlens-Signature "
+            f"with it):\n{made_secret}",
+            highlight=False,
+            soft_wrap=True,
+        )
+    if as_json:
+        print_json(added.model_dump(mode="json"))
+        return
+    console().print(f"Added alert {added.id}.", highlight=False)
+
+
+def list_(as_json: JsonOption = False) -> None:
+    """List the alerts, their latest post and each destination's state (secrets hidden)."""
+    items = workspace().alerts()
+    if as_json:
+        print_json({"items": [a.model_dump(mode="json") for a in items]})
+        return
+    if not items:
+        console().print('No alerts yet: add one with `mlens alert add "QUERY" --min-score 0.3`.')
+        return
+    from rich.table import Table
+
+    table = Table(title="Alerts")
+    for column in ("id", "query", "sources", "score ≥", "last hour", "destinations"):
+        table.add_column(column, justify="right" if column == "id" else "left")
+    for a in items:
+        hour = f"{a.posts_last_hour}/{a.max_per_hour}" + (f", {a.held} held" if a.held else "")
+        places = "\n".join(
+            f"{d.label}: {d.state}" + (f" ({d.detail})" if d.state == "failed" else "")
+            for d in a.destinations
+        )
+        sources = ", ".join(a.source_refs) if a.source_refs else "all"
+        table.add_row(
+            str(a.id), literal(a.query), literal(sources), f"{a.min_score:g}", hour, literal(places)
+        )
+    print_table(table)
+
+
+def remove(alert_id: Annotated[int, typer.Argument(metavar="ID")]) -> None:
+    """Remove an alert and its posts."""
+    workspace().remove_alert(alert_id)
+    console().print(f"Removed alert {alert_id}.", highlight=False)
+
+
+def run_now(
+    alert_id: Annotated[int, typer.Argument(metavar="ID")], as_json: JsonOption = False
+) -> None:
+    """Post an alert's new matches now (within its cap per hour)."""
+    done = workspace().run_alert_now(alert_id)
+    if as_json:
+        print_json(done.model_dump(mode="json"))
+        return
+    console().print(
+        f"{done.posts_last_hour} post(s) in the last hour; {done.held} held back.",
+        highlight=False,
+    )
+    for d in done.destinations:
+        detail = f" ({literal(d.detail)})" if d.detail else ""
+        console().print(f"{d.label}: {d.state}{detail}", highlight=False)

@@ -1,0 +1,134 @@
+"""``/v1/alerts``: add (secrets never echoed), a live sync over HTTP posts the new
+matches to a signed webhook on 127.0.0.1 at once, at most N an hour (the rest counted),
+bad bodies are 422 problems naming the field, an unknown source a 404, removal."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from delivery_servers import Received, http_server
+from fastapi.testclient import TestClient
+
+from toolkit.config import Settings
+from toolkit.delivery.webhook import verify
+from toolkit.embeddings import Embedder
+
+SECRET = "alert-webhook-secret"
+EMAIL = {"kind": "email", "to": ["ops@example.org"]}
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    # The background runner stays off: the sync's own check posts (or a test runs it).
+    return settings.replace(delivery={"runner": False})
+
+
+@pytest.fixture
+def app_state(embedder: Embedder) -> dict[str, Any]:
+    return {"embedder": embedder}
+
+
+def test_a_sync_posts_its_new_matches_at_once_within_the_cap(
+    client: TestClient, auth: Callable[..., dict[str, str]], sources: Any
+) -> None:
+    received = Received()
+    with http_server(received) as url:
+        hook = {"kind": "webhook", "url": f"{url}/in?key=abc", "secret": SECRET}
+        body = {"query": "live message", "source_refs": ["@lens_public"], "min_score": 0.05,
+                "max_per_hour": 2, "destinations": [hook]}  # fmt: skip
+        added = client.post("/v1/alerts", json=body, headers=auth("schedule.write"))
+        assert added.status_code == 201, added.text
+        assert SECRET not in added.text
+        alert = added.json()
+        assert alert["destinations"][0]["config"]["secret"] == "**********"
+        synced = client.post(
+            "/v1/sources/by-ref/sync",
+            json={"source_ref": "@lens_public"},
+            headers=auth("sources.write"),
+        )
+        assert synced.status_code == 200, synced.text
+        again = client.post(f"/v1/alerts/{alert['id']}/run", headers=auth("schedule.write"))
+    assert again.status_code == 200, again.text
+    assert len(received.requests) == 2  # the cap: 2 an hour
+    for path, headers, raw in received.requests:
+        assert path == "/in?key=abc"
+        assert verify(SECRET, headers["X-Mlens-Timestamp"], raw, headers["X-Mlens-Signature"])
+    texts = [d["match"]["text"] for d in received.json()]
+    assert all(t.startswith("live message ") for t in texts)
+    assert len(set(texts)) == 2
+    shown = again.json()
+    assert shown["posts_last_hour"] == 2
+    assert shown["held"] == 17  # messages 7..25 are new; 2 posted, the rest counted
+    assert [d["state"] for d in shown["destinations"]] == ["sent"]
+    listed = client.get("/v1/alerts", headers=auth("schedule.read")).json()["items"]
+    assert [a["id"] for a in listed] == [1, alert["id"]]
+    assert SECRET not in str(listed)
+
+
+@pytest.mark.parametrize(
+    ("change", "status", "field"),
+    [
+        ({"query": ""}, 422, "query"),
+        ({"query": "   "}, 422, "query"),
+        ({"min_score": 1.01}, 422, "min_score"),
+        ({"min_score": -1}, 422, "min_score"),
+        ({"max_per_hour": 0}, 422, "max_per_hour"),
+        ({"max_per_hour": 1000}, 422, "max_per_hour"),
+        ({"source_refs": []}, 422, "source_refs"),
+        ({"source_refs": ["not a ref!"]}, 422, "source_refs"),
+        ({"destinations": [{"kind": "feed"}]}, 422, "destinations"),
+        ({"destinations": []}, 422, "destinations"),
+        ({"source_refs": ["@nobody_here"]}, 404, None),
+    ],
+)
+def test_bad_alerts_are_problems(
+    client: TestClient,
+    auth: Callable[..., dict[str, str]],
+    sources: Any,
+    change: dict[str, Any],
+    status: int,
+    field: str | None,
+) -> None:
+    body = {"query": "post", "min_score": 0.3, "destinations": [EMAIL], **change}
+    answer = client.post("/v1/alerts", json=body, headers=auth("schedule.write"))
+    assert answer.status_code == status, answer.text
+    assert answer.headers["content-type"] == "application/problem+json"
+    if field is not None:
+        assert field in answer.text
+    assert len(client.get("/v1/alerts", headers=auth("schedule.read")).json()["items"]) == 1
+
+
+def test_removing_an_alert_then_it_is_gone(
+    client: TestClient, auth: Callable[..., dict[str, str]], sources: Any
+) -> None:
+    assert client.get("/v1/alerts/1", headers=auth("schedule.read")).json()["query"] == "post"
+    assert client.delete("/v1/alerts/1", headers=auth("schedule.write")).status_code == 204
+    gone = client.delete("/v1/alerts/1", headers=auth("schedule.write"))
+    assert gone.status_code == 404
+    assert gone.json()["title"] == "Alert not found"
+    assert client.post("/v1/alerts/1/run", headers=auth("schedule.write")).status_code == 404
+
+
+def test_a_failing_destination_shows_in_healthz(
+    client: TestClient, auth: Callable[..., dict[str, str]], sources: Any
+) -> None:
+    received = Received(replies=[(500, {}, {})] * 3)
+    with http_server(received) as url:
+        hook = {"kind": "webhook", "url": f"{url}/in", "secret": SECRET}
+        body = {"query": "live message", "min_score": 0.05, "max_per_hour": 1,
+                "destinations": [hook]}  # fmt: skip
+        added = client.post("/v1/alerts", json=body, headers=auth("schedule.write")).json()
+        synced = client.post(
+            "/v1/sources/by-ref/sync",
+            json={"source_ref": "@lens_public"},
+            headers=auth("sources.write"),
+        )
+        assert synced.status_code == 200, synced.text
+    assert len(received.requests) == 3  # the webhook's own tries, then the post waits
+    health = client.get("/healthz").json()
+    (failing,) = health["failing_alerts"]
+    assert failing["alert_id"] == added["id"]
+    assert "HTTP 500" in failing["detail"]
+    assert SECRET not in str(health)

@@ -1,0 +1,123 @@
+"""Both stores: alerts, the claim of their posts (once, whoever asks, never the same
+message twice), takeover of a post whose lease ran out, results, the hour's count,
+removal."""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from store_backends import Store
+
+from toolkit.models import Message, SourceKind
+from toolkit.store.alert_rows import AlertRecord, NewAlert, NewMessages, NewPost, PostRecord
+
+pytestmark = pytest.mark.both_stores
+
+T0 = datetime(2024, 3, 1, 7, 0, tzinfo=UTC)
+LEASE = timedelta(minutes=15)
+
+
+@pytest.fixture
+def alert(store: Store) -> AlertRecord:
+    source = store.upsert_source(title="Team", kind=SourceKind.CHAT, handle="team_chat")
+    store.upsert_messages(
+        Message(source_id=source.id, messenger_message_id=i, posted_at=T0, text=f"m{i}")
+        for i in (1, 2, 3)
+    )
+    return store.add_alert(
+        NewAlert(
+            query="boat",
+            source_refs='["@team_chat"]',
+            min_score=0.3,
+            max_per_hour=5,
+            destinations='[{"kind": "email", "to": ["a@b.c"]}]',
+            created_at=T0,
+            watermarks={source.id: 1},
+        )
+    )
+
+
+def claim(
+    store: Store, alert: AlertRecord, owner: str, message_id: int | None, *, version: int = 0
+) -> list[PostRecord] | None:
+    source_id = next(iter(alert.watermarks))
+    return store.claim_alert(
+        alert.id,
+        version=version,
+        watermarks={source_id: 3},
+        held=0,
+        held_since=None,
+        posts=[NewPost(source_id=source_id, message_id=message_id, body="{}")],
+        owner=owner,
+        lease_until=T0 + LEASE,
+        now=T0,
+    )
+
+
+def test_an_alert_is_stored_with_its_watermarks(store: Store, alert: AlertRecord) -> None:
+    assert store.list_alerts() == [alert]
+    assert store.get_alert(alert.id) == alert
+    assert (alert.version, alert.held, alert.min_score) == (0, 0, 0.3)
+    source_id = next(iter(alert.watermarks))
+    assert store.messages_after(source_id, 1) == NewMessages(2, 3, T0, 3)
+    assert store.messages_after(source_id, 3) == NewMessages(0, 3, None, 0)
+    assert store.last_message_ids() == {source_id: 3}
+
+
+def test_a_claim_is_made_once_and_a_message_never_twice(store: Store, alert: AlertRecord) -> None:
+    first = claim(store, alert, "a", 2)
+    assert first is not None
+    assert [(p.message_id, p.status, p.owner) for p in first] == [(2, "claimed", "a")]
+    assert claim(store, alert, "b", 2) is None  # b read version 0 too
+    assert claim(store, alert, "b", 2, version=1) is None  # the same message, never again
+    moved = store.get_alert(alert.id)
+    assert moved is not None
+    assert moved.version == 1  # the refused claim wrote nothing
+    assert moved.watermarks == {next(iter(alert.watermarks)): 3}
+    assert store.posts_since(alert.id, T0) == 1
+    assert store.posts_since(alert.id, T0 + timedelta(seconds=1)) == 0
+
+
+def test_racing_threads_claim_once(store: Store, alert: AlertRecord) -> None:
+    won: list[str] = []
+    gate = threading.Barrier(6)
+
+    def worker(name: str) -> None:
+        gate.wait()
+        if claim(store, alert, name, 3):
+            won.append(name)
+
+    threads = [threading.Thread(target=worker, args=(f"w{i}",)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert len(won) == 1
+
+
+def test_a_post_is_taken_over_after_its_lease_and_its_results_kept(
+    store: Store, alert: AlertRecord
+) -> None:
+    (post,) = claim(store, alert, "a", 2) or []
+    assert store.open_posts(T0) == []
+    assert store.take_over_post(post.id, owner="b", lease_until=T0 + LEASE, now=T0) is None
+    later = T0 + LEASE
+    assert [p.id for p in store.open_posts(later)] == [post.id]
+    taken = store.take_over_post(post.id, owner="b", lease_until=later + LEASE, now=later)
+    assert taken is not None
+    assert taken.owner == "b"
+    assert not store.update_post(post.id, owner="a", lease_until=later)  # a lost it
+    store.set_post_result(post.id, 0, state="sent", attempts=1, detail="ok", now=later)
+    assert store.update_post(
+        post.id, owner="b", lease_until=later, status="done", finished_at=later
+    )
+    (result,) = store.post_results([post.id])
+    assert (result.destination, result.state, result.detail) == (0, "sent", "ok")
+    assert store.recent_posts(alert.id)[0].status == "done"
+    assert store.open_posts(later + LEASE) == []
+    assert store.remove_alert(alert.id)
+    assert store.post_results([post.id]) == []
+    assert store.list_alerts() == []
+    assert not store.remove_alert(alert.id)

@@ -74,12 +74,15 @@ _VALUE_RE = re.compile(r"[«\"'“]?(\S+?)[.,;!?»\"'”)]*(?=\s|$)")
 _PARAM_RE = re.compile(r"[?&]([\w.-]+)=([A-Za-z0-9_-]{12,})(?=[&#\s]|$)")
 TRACKING = frozenset(
     {"fbclid", "gclid", "dclid", "gbraid", "wbraid", "msclkid", "yclid", "mc_cid", "mc_eid"}
-    | {"igsh", "igshid", "si", "feature", "ref", "ref_src", "ref_url", "t", "ts", "s"}
-    | {"share", "share_id", "_hsenc", "_hsmi", "mkt_tok", "spm", "vero_id", "trk"}
+    | {"igsh", "igshid", "si", "feature", "ref", "ref_src", "ref_url", "share_id", "trk"}
+    | {"_hsenc", "_hsmi", "mkt_tok", "spm", "vero_id"}
 )
 """Query parameters that say who shared a link or where a click came from (Spotify's and
 YouTube's ``si``, Instagram's ``igsh``, ads' click ids), never what it opens; with every
-``utm_*`` parameter. Their random values are ids of a share, not secrets."""
+``utm_*`` parameter. Their random values are ids of a share, not secrets: dropped."""
+NOT_SECRET = frozenset({"t", "ts", "s", "v", "id", "p_id"})
+"""Parameters that are never a secret but may say what a link opens (a video's start
+``t=90``, a search ``s=``, a video id ``v=``): kept, never masked."""
 _RANDOM_RE = re.compile(rf"(?<![\w+/=-])[A-Za-z0-9+/_=-]{{{MIN_RANDOM_CHARS},}}(?![\w+/=-])")
 _TIME_RE = re.compile(r"\d{1,4}([:./-])\d{1,2}(?:\1\d{1,4})?")
 _SIGNS = frozenset("!@#$%^&*_+=~?<>|")
@@ -200,7 +203,9 @@ def secret_spans(text: str) -> list[tuple[int, int]]:
     spans += [
         m.span(2)
         for m in _PARAM_RE.finditer(text)
-        if not tracking(m.group(1)) and random_like(m.group(2), least=12)
+        if not tracking(m.group(1))
+        and m.group(1).lower() not in NOT_SECRET
+        and random_like(m.group(2), least=12)
     ]
     links = [m.span() for m in URL_RE.finditer(text)]
     spans += [

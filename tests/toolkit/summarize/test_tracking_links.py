@@ -32,7 +32,14 @@ SHARED = [
         "https://video.example/watch?v=dQ4w9WgXcQ&feature=sh4reKq9Lm2Zx",
         "https://video.example/watch?v=dQ4w9WgXcQ",
     ),
-    ("https://blog.example/post?ref=Xk2mQ9pL7zWv3&t=9Kd2mLq8Zx4Pv", "https://blog.example/post"),
+    (
+        "https://blog.example/post?ref=Xk2mQ9pL7zWv3&t=9Kd2mLq8Zx4Pv",
+        "https://blog.example/post?t=9Kd2mLq8Zx4Pv",
+    ),
+    (
+        "https://x.example/u/status/1?s=20&t=Pq8Lm2Xk9Zv4Wn7R",
+        "https://x.example/u/status/1?s=20&t=Pq8Lm2Xk9Zv4Wn7R",
+    ),
 ]
 
 

@@ -91,15 +91,16 @@ def _mark_before(text: str, at: int) -> str:
 
 
 def _counted(text: str, at: int) -> bool:
-    """Whether the word at ``at`` follows a number standing alone ("500 рублей", "3 km";
-    not "COVID-19 vaccine"): read backwards, never by copying the text before it."""
+    """Whether the word at ``at`` follows a whole number standing alone ("500 рублей",
+    "3 tickets"; not "COVID-19 vaccine", "the 2.4 release"): read backwards, never by
+    copying the text before it."""
     i = at - 1
     while i >= 0 and text[i] in " \t":
         i -= 1
     if i < 0 or not text[i].isdigit():
         return False
-    while i >= 0 and (text[i].isdigit() or text[i] in ".,"):
-        i -= 1
+    while i >= 0 and (text[i].isdigit() or text[i] == ","):
+        i -= 1  # "1,500 rubles"; a dot makes a version ("the 2.4 release"), no count
     return i < 0 or text[i].isspace() or text[i] in "(~≈"
 
 
@@ -168,12 +169,13 @@ def _guessed(pack: LanguagePack | None, written: tuple[tuple[str, bool], ...]) -
 
 
 def _cut(pack: LanguagePack | None, roles: list[str], a: int, b: int) -> bool:
-    """Whether the words ``a:b`` of a run longer than a title takes are a cut of it: they
-    start after a word of the same phrase, or (where the head comes last) stop before one."""
-    if a > 0 and roles[a - 1] != "other":
+    """Whether the words ``a:b`` of a run longer than a title takes are a cut of a
+    compound: they start after a noun of it, or (where the head comes last) stop before
+    one. Leaving out an adjective ("ramen place" of "new ramen place") cuts nothing."""
+    if a > 0 and roles[a - 1] == "noun":
         return True
     head_last = pack is not None and pack.head_last
-    return head_last and b < len(roles) and roles[b] != "other"
+    return head_last and b < len(roles) and roles[b] == "noun"
 
 
 @lru_cache(maxsize=65536)

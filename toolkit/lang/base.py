@@ -201,7 +201,8 @@ class LanguagePack:
     )
     """A noun phrase in dictionary form, given its words and whether each keeps its case."""
     noun_role: Callable[[str], str] = field(default=lambda _: "noun")
-    """``noun``, ``adj`` or ``other``: what a word can be in a noun phrase."""
+    """``noun``, ``adj``, ``guess`` (a noun its dictionary lacks: a topic only where it
+    recurs) or ``other``: what a word can be in a noun phrase."""
     number: Callable[[int], str] = field(default=str)
     """A number as this language groups its digits ("12,431", "12 431")."""
     head_last: bool = False

@@ -49,12 +49,33 @@ def inflect(lang: str, word: str, grammemes: frozenset[str]) -> str:
     return str(form.word) if form is not None else word
 
 
+_GUESSERS = frozenset({"FakeDictionary", "UnknownPrefixAnalyzer", "KnownSuffixAnalyzer"})
+"""pymorphy3's analyzers that guess a word the dictionary lacks (a typo, slang)."""
+_PERSON_TAGS = frozenset({"Name", "Patr"})
+
+
+def guessed(parse: Any) -> bool:
+    """Whether a reading is pymorphy3's guess at a word its dictionary lacks: its forms
+    may be no word at all (a typo «верте» read as a case of a made-up «верот»)."""
+    return any(type(method[0]).__name__ in _GUESSERS for method in parse.methods_stack)
+
+
 @lru_cache(maxsize=65536)
 def role(lang: str, word: str) -> str:
-    """``noun``, ``adj`` or ``other``: what a word can be in a noun phrase."""
-    tag = analyzer(lang).parse(word.lower())[0].tag
-    if tag.POS == "NOUN" or (word.isupper() and len(word) >= 2):
+    """``noun``, ``adj``, ``guess`` or ``other``: what a word can be in a topic's noun phrase.
+
+    A person's first name or patronymic («Лены», «Даша») is no topic. A lower-case noun
+    the dictionary lacks is a ``guess`` (slang «созвон», or a typo «верте»): a topic only
+    where it recurs (``keyphrases``). Acronyms and capitalised unknown words (a brand, a
+    place) are nouns."""
+    parse = analyzer(lang).parse(word.lower())[0]
+    tag = parse.tag
+    if word.isupper() and len(word) >= 2:
         return "noun"
+    if _PERSON_TAGS & set(tag.grammemes):
+        return "other"
+    if tag.POS == "NOUN":
+        return "guess" if guessed(parse) and not word[:1].isupper() else "noun"
     return "adj" if tag.POS in ("ADJF", "PRTF") else "other"
 
 
@@ -62,11 +83,13 @@ def phrase_form(lang: str, words: Sequence[str], keep_case: Sequence[bool]) -> s
     """A noun phrase in the nominative, adjectives agreeing with the first noun (its head);
     words that keep their case (names, acronyms) stay as written."""
     shown = [w if keep else w.lower() for w, keep in zip(words, keep_case, strict=True)]
-    heads = [i for i, w in enumerate(words) if role(lang, w) == "noun"]
+    heads = [i for i, w in enumerate(words) if role(lang, w) in ("noun", "guess")]
     if not heads:
         return " ".join(shown)
     head = heads[0]
     parse = analyzer(lang).parse(words[head].lower())[0]
+    if guessed(parse):
+        return " ".join(shown)  # a guessed word's forms may be no word: shown as written
     number = "plur" if "plur" in parse.tag or "Pltm" in parse.tag else "sing"
     nominative = _inflected(parse, {"nomn", number}) if not keep_case[head] else None
     if nominative is not None:
@@ -76,7 +99,8 @@ def phrase_form(lang: str, words: Sequence[str], keep_case: Sequence[bool]) -> s
         if keep_case[i]:
             continue
         grammemes = {"nomn", "plur"} if number == "plur" or gender is None else {"nomn", gender}
-        adj = _inflected(analyzer(lang).parse(words[i].lower())[0], grammemes)
+        reading = analyzer(lang).parse(words[i].lower())[0]
+        adj = None if guessed(reading) else _inflected(reading, grammemes)
         if adj is not None:
             shown[i] = adj.word
     return " ".join(shown)

@@ -5,7 +5,9 @@ at a line break; a dot inside a URL or a version number ("v2.1") ends nothing, a
 neither does one after an initial ("Ann K.", "Анна К.": a capital letter of any
 script) or after an abbreviation of any pack ("Mr.", "т.е."), and nothing ends inside a
 quotation that closes later in the text (“Are you coming? I wait.” is one sentence's
-quote; an unclosed mark ends its quotation at the next boundary). The packs hold the
+quote; an unclosed mark ends its quotation at the next boundary). A list's item
+number ("2." in "1. look 2. shoot", a list a chat's line breaks were folded out of)
+opens its item's sentence and never ends the one before it. The packs hold the
 abbreviations and the quotation marks; this module holds no word.
 """
 
@@ -15,6 +17,10 @@ import re
 from functools import lru_cache
 
 _INITIAL_RE = re.compile(r"(?:^|(?<=\s))([^\W\d_])\.$")
+_ITEM = r"(?<![\w.,:/-])(\d{1,3})(?:\.\d{1,3})*[.)]"
+"""A list item's number: "2.", "2)", "5.1." (never a decimal, a time or a date's part)."""
+_ITEM_RE = re.compile(_ITEM + r"(?=\s|$)")
+_TRAILING_ITEM_RE = re.compile(r"(?:^|(?<=\s))" + _ITEM + r"\s*$")
 
 
 @lru_cache(maxsize=1)
@@ -78,7 +84,44 @@ def split_sentences(text: str) -> list[str]:
             out[-1] += piece
         else:
             out.append(piece)
-    return _quotes_whole([p for p in out if p])
+    return _quotes_whole(_items_whole([p for p in out if p], text))
+
+
+def list_numbers(text: str) -> set[int]:
+    """The first numbers of the list items ``text`` holds ("1." "2)" "6.1" → 1, 2, 6)."""
+    return {int(m.group(1)) for m in _ITEM_RE.finditer(text)}
+
+
+def trailing_item(text: str, numbers: set[int] | None = None) -> int | None:
+    """Where the bare list number ``text`` ends on starts ("go home 2."), when it is one:
+    a number with ``)``, or with ``.`` next to another number of the list (``numbers``,
+    by default ``text``'s own: "We need 3." ends a sentence, "1. a 2." does not)."""
+    found = _TRAILING_ITEM_RE.search(text)
+    if found is None or not text[: found.start()].strip():
+        return None  # a number alone ("7.") answers "how many?": no list's
+    n = int(found.group(1))
+    known = list_numbers(text[: found.start()]) if numbers is None else numbers
+    if found.group(0).rstrip().endswith(")") or {n - 1, n + 1} & known:
+        return found.start()
+    return None
+
+
+def _items_whole(pieces: list[str], text: str) -> list[str]:
+    """``pieces`` with each list item's number moved from the end of the piece before it
+    to the start of its item."""
+    numbers = list_numbers(text)
+    out: list[str] = []
+    carried = ""
+    for piece in pieces:
+        piece = carried + piece
+        carried = ""
+        at = trailing_item(piece, numbers)
+        if at is not None and at > 0 and piece[:at].strip():
+            piece, carried = piece[:at], piece[at:]
+        out.append(piece)
+    if carried:
+        out.append(carried)
+    return out
 
 
 def _quotes_whole(pieces: list[str]) -> list[str]:
@@ -94,4 +137,4 @@ def _quotes_whole(pieces: list[str]) -> list[str]:
     return out
 
 
-__all__ = ["split_sentences"]
+__all__ = ["list_numbers", "split_sentences", "trailing_item"]

@@ -11,9 +11,11 @@ the requested pack's mark, in every engine's output, and the LLM path never send
   packs' (every pack's: a Russian password in an English summary is still one). Tokens of
   a known shape whatever the words around them (``TOKEN_RES``: ``sk-``, ``ghp_``,
   ``xox…``, AWS key ids, JWTs, Google API keys, messenger bot tokens), a link's secret
-  parameter (``?pwd=``, ``&token=``: the link stays, its value goes), and a long random
-  string outside links (upper and lower case and digits, switching often: hashes and
-  addresses in hex are left, they are ids).
+  parameter (``?pwd=``, ``&token=``: the link stays, its value goes), a meeting link's
+  random passcode under any other name, and a long random string outside links (upper
+  and lower case and digits, switching often: hashes and addresses in hex are left, they
+  are ids). A tracking or share parameter (``TRACKING``: ``?si=``, ``?igsh=``, ``utm_*``)
+  is no secret however random its value: ``without_tracking`` drops it from a link.
 - **Answers** (``secret_answers``): a short message that answers a request for a
   password or login («скажите логин» → "anna-k") is a secret whole.
 - **Card numbers** (``card_spans``): 13 to 19 digits, grouped or not, starting as a
@@ -69,7 +71,18 @@ _AFTER_COLON_RE = re.compile(r"[^\S\n]*(?:[^\n:=]{0,24}?(?<!\d))?[:=][^\S\n]*\n?
 _SHORT_WORD_RE = re.compile(r"[^\S\n]*[-–—]?[^\S\n]*([^\W\d_]{1,6})(?=[^\S\n])")
 _GAP_RE = re.compile(r"[^\S\n]*[-–—]?[^\S\n]*(?=\S)")
 _VALUE_RE = re.compile(r"[«\"'“]?(\S+?)[.,;!?»\"'”)]*(?=\s|$)")
-_PARAM_RE = re.compile(r"[?&][\w.-]+=([A-Za-z0-9_-]{12,})(?=[&#\s]|$)")
+_PARAM_RE = re.compile(r"[?&]([\w.-]+)=([A-Za-z0-9_-]{12,})(?=[&#\s]|$)")
+TRACKING = frozenset(
+    {"fbclid", "gclid", "dclid", "gbraid", "wbraid", "msclkid", "yclid", "mc_cid", "mc_eid"}
+    | {"igsh", "igshid", "si", "feature", "ref", "ref_src", "ref_url", "share_id", "trk"}
+    | {"_hsenc", "_hsmi", "mkt_tok", "spm", "vero_id"}
+)
+"""Query parameters that say who shared a link or where a click came from (Spotify's and
+YouTube's ``si``, Instagram's ``igsh``, ads' click ids), never what it opens; with every
+``utm_*`` parameter. Their random values are ids of a share, not secrets: dropped."""
+NOT_SECRET = frozenset({"t", "ts", "s", "v", "id", "p_id"})
+"""Parameters that are never a secret but may say what a link opens (a video's start
+``t=90``, a search ``s=``, a video id ``v=``): kept, never masked."""
 _RANDOM_RE = re.compile(rf"(?<![\w+/=-])[A-Za-z0-9+/_=-]{{{MIN_RANDOM_CHARS},}}(?![\w+/=-])")
 _TIME_RE = re.compile(r"\d{1,4}([:./-])\d{1,2}(?:\1\d{1,4})?")
 _SIGNS = frozenset("!@#$%^&*_+=~?<>|")
@@ -154,12 +167,46 @@ def _cued(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def tracking(name: str) -> bool:
+    """Whether a query parameter's ``name`` tracks a share or a click (``TRACKING``, ``utm_*``)."""
+    lower = name.lower()
+    return lower in TRACKING or lower.startswith("utm_")
+
+
+def _untracked(url: str) -> str:
+    """``url`` without its tracking parameters (a ``?`` with nothing left after it goes)."""
+    query = url.find("?")
+    if query < 0:
+        return url
+    fragment = url.find("#", query)
+    end = fragment if fragment >= 0 else len(url)
+    params = [p for p in url[query + 1 : end].split("&") if p]
+    kept = [p for p in params if not tracking(p.split("=", 1)[0])]
+    if len(kept) == len(params):
+        return url
+    return url[:query] + ("?" + "&".join(kept) if kept else "") + url[end:]
+
+
+def without_tracking(text: str) -> str:
+    """``text`` with the tracking and share parameters (``tracking``) dropped from each
+    link: ``…/track/x?si=ab12`` reads ``…/track/x``; a link's other parameters stay."""
+    if "?" not in text:
+        return text
+    return URL_RE.sub(lambda m: _untracked(m.group(0)), text)
+
+
 def secret_spans(text: str) -> list[tuple[int, int]]:
     """The spans of the passwords, logins, keys and tokens in ``text`` (see the module)."""
     spans = [m.span() for pattern in TOKEN_RES for m in pattern.finditer(text)]
     spans += [m.span(1) for m in _LINK_SECRET_RE.finditer(text)]
     # A meeting link's passcode hides under any name (Teams' "?p="): a random value.
-    spans += [m.span(1) for m in _PARAM_RE.finditer(text) if random_like(m.group(1), least=12)]
+    spans += [
+        m.span(2)
+        for m in _PARAM_RE.finditer(text)
+        if not tracking(m.group(1))
+        and m.group(1).lower() not in NOT_SECRET
+        and random_like(m.group(2), least=12)
+    ]
     links = [m.span() for m in URL_RE.finditer(text)]
     spans += [
         m.span()

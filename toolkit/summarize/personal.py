@@ -8,7 +8,8 @@ is the requested language pack's (``[e-mail]``, ``[телефон]``, ``[passwor
 ``[номер карты]``, ``[банківський рахунок]``), or ``[…]`` in a language without a pack.
 Passwords, logins, keys and tokens, card numbers and IBANs are found by
 ``toolkit.summarize.credentials``; they are masked first, so that no digit of a card
-reads as a phone number.
+reads as a phone number. A link's tracking and share parameters (``?si=``, ``?igsh=``,
+``utm_*``) are no secret: they are dropped, the link kept.
 
 - E-mail addresses: a careful pattern (a local part of letters, digits and ``.+-_``, an
   ``@``, a host of dot-separated labels ending in a top-level domain of letters), never
@@ -30,7 +31,13 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from toolkit.models import Summary
-from toolkit.summarize.credentials import card_spans, iban_spans, merged, secret_spans
+from toolkit.summarize.credentials import (
+    card_spans,
+    iban_spans,
+    merged,
+    secret_spans,
+    without_tracking,
+)
 from toolkit.text import URL_RE
 
 NATIONAL_REGIONS = (
@@ -150,9 +157,11 @@ def _replaced(text: str, spans: list[tuple[int, int]], mark: str) -> str:
 
 def mask_credentials(text: str, marks: Marks) -> str:
     """``text`` with every password, key, token, card number and IBAN replaced by its
-    mark (``credentials``)."""
+    mark (``credentials``), and each link's tracking parameters dropped (a share id is
+    no secret, and says nothing: ``credentials.without_tracking``)."""
     if not text:
         return text
+    text = without_tracking(text)
     text = _replaced(text, secret_spans(text), marks.secret)
     text = _replaced(text, merged(iban_spans(text)), marks.iban)
     return _replaced(text, merged(card_spans(text)), marks.card)

@@ -39,11 +39,21 @@ def _retell(text: str, speaker: str, addressee: str | None, names: tuple[str, ..
 
 @lru_cache(maxsize=65536)
 def _role(word: str) -> str:
+    """``noun``, ``adj``, ``guess`` or ``other`` (lemminflect's readings of the word; a word
+    it does not know is a noun, a name or a term, or in lower case a ``guess``)."""
     import lemminflect  # type: ignore[import-untyped]
 
     if word.isupper() and len(word) >= 2:
         return "noun"
-    lemmas = lemminflect.getAllLemmas(word.lower())
+    lower = word.lower()
+    lemmas = lemminflect.getAllLemmas(lower)
+    verb = lemmas.get("VERB", ())
+    if lower.endswith("ing") and verb and lower not in verb:
+        # A verb's -ing form ("taking", "trying"): as a title it reads as a bare verb,
+        # and a phrase that opens with it is a clause ("taking care"), not a topic.
+        return "other"
+    if not lemmas and lower == word:
+        return "guess"  # unknown in lower case: slang or a typo, a topic only if it recurs
     if not lemmas or "NOUN" in lemmas or "PROPN" in lemmas:
         return "noun"  # a name or a term the dictionary does not know is a noun
     return "adj" if "ADJ" in lemmas else "other"

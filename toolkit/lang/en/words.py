@@ -43,7 +43,7 @@ FILLER_WORDS = _words(
     monday tuesday wednesday thursday friday saturday sunday
     kind sort lot lots bit way ways stuff person people guy guys someone something
     anything nothing everything everyone anyone somebody anybody thing things idea
-    part kinds sorts point fact case"""
+    part kinds sorts point fact case cannot"""
 )
 """Small talk, time words and generic nouns that never make a topic title."""
 

@@ -53,7 +53,7 @@ from toolkit.summarize.personal import marks_for, mask_summary
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
-EXTRACTIVE_VERSION = "58"
+EXTRACTIVE_VERSION = "59"
 
 
 def _in_zone(message: Message, zone: tzinfo) -> Message:
@@ -149,7 +149,11 @@ def _phrases(draft: Draft, found: Sequence[Thread]) -> dict[int, str]:
     keep: Callable[[str], bool] = (
         (lambda w: not has_period_wording(w)) if draft.ctx.family == "source" else (lambda _: True)
     )
-    found_phrases = key_phrases(spoken, labels, top=1, keep=keep, packs=draft.packs)
+    # A participant's name is who talked, never what about.
+    names = {m.sender_name for m in draft.messages if m.sender_name}
+    found_phrases = key_phrases(
+        spoken, labels, top=1, keep=keep, packs=draft.packs, names=sorted(names)
+    )
     return {n: p[0] for n, p in found_phrases.items() if n >= 0 and p}
 
 

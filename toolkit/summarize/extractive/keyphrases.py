@@ -2,7 +2,13 @@
 
 Candidates are runs of one to three adjacent content words that form a noun phrase:
 the head can be a noun, the words before it nouns or adjectives, as the message's
-language pack tells (``noun_role``; a language without a pack: every word a noun). A
+language pack tells (``noun_role``; a language without a pack: every word a noun: a
+verb form or a person's first name is none; a word its dictionary lacks counts only
+where ``GUESS_SUPPORT`` messages use it). A word is
+taken whole, hyphens and apostrophes and all ("honky-tonk", "rock'n'roll"); a phrase
+never starts inside a longer run of such words (its cut: "tonk dad rock" of "honky tonk
+dad rock"), never holds a participant's name (``names``), nor the word a number counts
+("500 рублей": a quantity's unit is no topic). A
 cluster ranks its candidates by a class-based TF-IDF (the share of the cluster's
 messages that use the phrase, times its inverse document frequency over all messages);
 a phrase that recurs gains per extra word, and its parts give way to it. Each phrase
@@ -15,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -30,8 +36,10 @@ Labels = npt.NDArray[np.int_]
 Term = tuple[str, str]
 MAX_WORDS = 3
 PHRASE_BONUS = 0.6
+GUESS_SUPPORT = 2
+"""Messages that must use a phrase with a word its dictionary lacks for it to be a topic."""
 _MENTION_RE = re.compile(r"@\w+")
-_WORD_RE = re.compile(r"[^\W\d_][\w'’-]*[^\W_]|[^\W\d_]")
+_WORD_RE = re.compile(r"[^\W\d_][\w'’\u2010\u2011-]*[^\W_]|[^\W\d_]")
 
 
 def message_terms(
@@ -82,6 +90,20 @@ def _mark_before(text: str, at: int) -> str:
     return text[i] if i >= 0 else ""
 
 
+def _counted(text: str, at: int) -> bool:
+    """Whether the word at ``at`` follows a whole number standing alone ("500 рублей",
+    "3 tickets"; not "COVID-19 vaccine", "the 2.4 release"): read backwards, never by
+    copying the text before it."""
+    i = at - 1
+    while i >= 0 and text[i] in " \t":
+        i -= 1
+    if i < 0 or not text[i].isdigit():
+        return False
+    while i >= 0 and (text[i].isdigit() or text[i] == ","):
+        i -= 1  # "1,500 rubles"; a dot makes a version ("the 2.4 release"), no count
+    return i < 0 or text[i].isspace() or text[i] in "(~≈"
+
+
 def candidates(text: str, pack: LanguagePack | None = None) -> list[Candidate]:
     """Every noun-phrase candidate of one message (see the module docstring)."""
     clean = _MENTION_RE.sub(" . ", URL_RE.sub(" . ", text))  # whom it calls is no topic
@@ -92,6 +114,10 @@ def candidates(text: str, pack: LanguagePack | None = None) -> list[Candidate]:
         word = match.group(0)
         before = _mark_before(clean, match.start())
         opens_sentence = not before or before in ".!?…\n:"
+        if _counted(clean, match.start()):
+            out.extend(_phrases(pack, run))  # what a number counts ("500 рублей"): no topic
+            run = []
+            continue
         if is_topic_token(word, code) and not (run and before and before in ",;:.!?…"):
             run.append((word, _keeps_case(word, opens_sentence)))
             continue
@@ -104,10 +130,13 @@ def candidates(text: str, pack: LanguagePack | None = None) -> list[Candidate]:
 
 def _phrases(pack: LanguagePack | None, run: list[tuple[str, bool]]) -> list[Candidate]:
     out = []
-    roles = [_role(pack, w) for w, _ in run]
+    roles = _roles(pack, run)
     for a in range(len(run)):
         for b in range(a + 1, min(len(run), a + MAX_WORDS) + 1):
             span = roles[a:b]
+            if len(run) > MAX_WORDS and b - a > 1 and _cut(pack, roles, a, b):
+                continue
+
             if "noun" not in span or "other" in span:
                 continue
             if pack is not None and pack.head_last and span[-1] != "noun":
@@ -115,6 +144,38 @@ def _phrases(pack: LanguagePack | None, run: list[tuple[str, bool]]) -> list[Can
             keys = tuple(_stem(w, pack.code if pack is not None else None) for w, _ in run[a:b])
             out.append((keys, tuple(run[a:b])))
     return out
+
+
+def _names_in(keys: tuple[str, ...], names: Collection[str], pack: LanguagePack | None) -> bool:
+    """Whether a phrase's stems hold a word of one of ``names``."""
+    return bool(names) and bool(set(keys) & _name_stems(tuple(names), pack.code if pack else None))
+
+
+@lru_cache(maxsize=64)
+def _name_stems(names: tuple[str, ...], language: str | None) -> frozenset[str]:
+    return frozenset(_stem(w, language) for name in names for w in _WORD_RE.findall(name))
+
+
+def _roles(pack: LanguagePack | None, run: Sequence[tuple[str, bool]]) -> list[str]:
+    """Each word's role, a ``guess`` counted a noun. A capital that only opens a sentence
+    says nothing of the word ("Верте" is read as "верте")."""
+    roles = [_role(pack, w if keep else w.lower()) for w, keep in run]
+    return ["noun" if r == "guess" else r for r in roles]
+
+
+def _guessed(pack: LanguagePack | None, written: tuple[tuple[str, bool], ...]) -> bool:
+    """Whether a phrase holds a word its pack's dictionary lacks (``guess``)."""
+    return any(_role(pack, w if keep else w.lower()) == "guess" for w, keep in written)
+
+
+def _cut(pack: LanguagePack | None, roles: list[str], a: int, b: int) -> bool:
+    """Whether the words ``a:b`` of a run longer than a title takes are a cut of a
+    compound: they start after a noun of it, or (where the head comes last) stop before
+    one. Leaving out an adjective ("ramen place" of "new ramen place") cuts nothing."""
+    if a > 0 and roles[a - 1] == "noun":
+        return True
+    head_last = pack is not None and pack.head_last
+    return head_last and b < len(roles) and roles[b] == "noun"
 
 
 @lru_cache(maxsize=65536)
@@ -133,6 +194,7 @@ def key_phrases(
     top: int = 3,
     keep: Callable[[str], bool] = lambda _: True,
     packs: Sequence[LanguagePack | None] | None = None,
+    names: Collection[str] = (),
 ) -> dict[int, list[str]]:
     """The ``top`` key phrases of each cluster, best first (possibly fewer, or none).
 
@@ -142,9 +204,14 @@ def key_phrases(
         top: phrases per cluster.
         keep: a filter on phrases (e.g. no period wording in source summaries).
         packs: each text's language pack (None: a language without one).
+        names: the participants' names as the chat shows them: a phrase with a word of
+            one, in any of its forms (by stem), is no topic.
     """
     of_text = list(packs) if packs is not None else [None] * len(texts)
-    per_message = [candidates(t, p) for t, p in zip(texts, of_text, strict=True)]
+    per_message = [
+        [c for c in candidates(t, p) if not _names_in(c[0], names, p)]
+        for t, p in zip(texts, of_text, strict=True)
+    ]
     pack_of: dict[tuple[str, ...], LanguagePack | None] = {}
     df: Counter[tuple[str, ...]] = Counter()
     forms: dict[tuple[str, ...], Counter[tuple[tuple[str, bool], ...]]] = defaultdict(Counter)
@@ -153,6 +220,8 @@ def key_phrases(
         for k, written in found:
             forms[k][written] += 1
             pack_of.setdefault(k, pack)
+    # A word no dictionary knows is a topic only where it recurs: a typo is said once.
+    guesses = {k for k, ws in forms.items() if any(_guessed(pack_of.get(k), w) for w in ws)}
     members: dict[int, list[int]] = defaultdict(list)
     for index, label in enumerate(labels.tolist()):
         members[int(label)].append(index)
@@ -169,7 +238,7 @@ def key_phrases(
                 k,
             )
             for k, c in local.items()
-            if c >= floor
+            if c >= floor and (df[k] >= GUESS_SUPPORT or k not in guesses)
         )
         chosen: list[tuple[str, ...]] = []
         phrases: list[str] = []

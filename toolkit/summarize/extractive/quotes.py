@@ -3,8 +3,9 @@
 A quote is one line. Links are never clickable in a summary: each URL (whole, as
 ``toolkit.text.URL_RE`` finds it) becomes its host name, consistently, and markdown
 images their alt text. A cut never ends inside an open bracket or quotation mark: it
-goes back to before the unmatched opener. Sentences that are only chatter ("Hi!",
-"Thanks a lot.") are left out of a quote when the message has more to say.
+goes back to before the unmatched opener, and never ends on the bare number of a list's
+next item ("… go home 2."). Sentences that are only chatter ("Hi!", "Thanks a lot.")
+are left out of a quote when the message has more to say.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from functools import cache
 from urllib.parse import urlsplit
 
 from toolkit.lang import quotation_marks
+from toolkit.lang.sentences import list_numbers, trailing_item
 from toolkit.summarize.extractive.acts import is_chatter
 from toolkit.summarize.period_wording import split_sentences
 from toolkit.text import URL_RE
@@ -79,6 +81,9 @@ def cut(line: str, limit: int) -> str:
     opener = unmatched_opener(piece)
     if opener is not None and opener > 0:
         piece = piece[:opener]
+    item = trailing_item(piece, list_numbers(line))
+    if item is not None and item > 0:  # the next item's number, without its item
+        piece = piece[:item]
     return piece.rstrip(" ,;:-–—" + "".join(_pairs())) + ELLIPSIS
 
 
@@ -119,11 +124,14 @@ def fragment(text: str, dangling: re.Pattern[str] | None = None) -> bool:
 
 
 def cut_off(text: str, dangling: re.Pattern[str] | None = None) -> bool:
-    """Whether ``text`` stops mid-sentence: on a comma, a colon, a dash, or on a word no
-    sentence ends on (``dangling``); its next message then goes on with it."""
+    """Whether ``text`` stops mid-sentence: on a comma, a colon, a dash, on the bare
+    number of a list's next item ("1. look 2."), or on a word no sentence ends on
+    (``dangling``); its next message then goes on with it."""
     line = text.strip()
     if not line or line[-1] in ",:;-–—":
         return bool(line)
+    if trailing_item(line) is not None:
+        return True
     return line[-1] not in _TERMINAL and dangling is not None and bool(dangling.search(line))
 
 
@@ -137,6 +145,11 @@ SPAN_SHARE = 0.5
 heaviest sentence's, to be quoted instead of that sentence cut."""
 
 
+def _bare_number(sentence: str) -> bool:
+    """Whether ``sentence`` is no more than a list item's number ("7.", "3)")."""
+    return re.fullmatch(r"\d{1,3}(?:\.\d{1,3})*[.)]?", sentence.strip()) is not None
+
+
 def passage(text: str, limit: int, weight: Callable[[str], float] | None = None) -> str:
     """The part of a message worth quoting, at most ``limit`` characters.
 
@@ -148,7 +161,9 @@ def passage(text: str, limit: int, weight: Callable[[str], float] | None = None)
     sentences = [s.strip() for s in split_sentences(line) if s.strip()]
     while len(sentences) > 1 and (is_chatter(sentences[0]) or only_names(sentences[0])):
         sentences.pop(0)
-    while len(sentences) > 1 and (is_chatter(sentences[-1]) or only_names(sentences[-1])):
+    while len(sentences) > 1 and (
+        is_chatter(sentences[-1]) or only_names(sentences[-1]) or _bare_number(sentences[-1])
+    ):
         sentences.pop()
     joined = " ".join(sentences)
     if len(joined) <= limit or len(sentences) == 1 or weight is None:
@@ -159,6 +174,8 @@ def passage(text: str, limit: int, weight: Callable[[str], float] | None = None)
             span = " ".join(sentences[a:b])
             if len(span) > limit:
                 break
+            if b < len(sentences) and span.endswith(":"):
+                continue  # an item list's lead-in without its items says nothing
             value = sum(weight(s) for s in sentences[a:b])
             if best is None or value > best[0]:
                 best = (value, a, b)

@@ -43,6 +43,12 @@ of a common TLD. It runs to white space or a bracket or quote that is not its ow
 pair of parentheses inside stays (``…/Foo_(bar)``); trailing sentence punctuation and a
 closing bracket around it are not part of it.
 """
+def links(text: str) -> list[str]:
+    """The URLs of ``text`` (``URL_RE``), without an e-mail address's domain
+    ("anna@example.com" links nowhere)."""
+    return [m.group() for m in URL_RE.finditer(text) if text[max(0, m.start() - 1)] != "@"]
+
+
 WORD_RE = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 """A word as it is written: letters, joined by an apostrophe or a hyphen inside it
 (``don't``, ``well-known``); no digits. (``tokenize`` splits those: a search term.)"""
@@ -151,6 +157,7 @@ __all__ = [
     "STOP_WORDS_RU",
     "URL_RE",
     "fold",
+    "links",
     "normalise",
     "script_of",
     "stem",

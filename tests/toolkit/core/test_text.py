@@ -82,3 +82,10 @@ def test_english_and_russian_read_the_same_with_or_without_their_language(
 ) -> None:
     text = "Кошки любят running и jumping, the release is on Friday"
     assert terms(text, language=language) == terms(text)
+
+
+def test_an_e_mail_address_holds_no_link() -> None:
+    from toolkit.text import links
+
+    assert links("write to ivan.petrov@gmail.com today") == []
+    assert links("see example.com/page, a@b.org") == ["example.com/page"]

@@ -19,7 +19,7 @@ from toolkit.lang.base import LanguagePack
 from toolkit.lang.chatter import is_chatter, is_placeholder
 from toolkit.summarize.extractive.tokens import content_words
 from toolkit.summarize.period_wording import split_sentences
-from toolkit.text import URL_RE
+from toolkit.text import links
 
 
 class Act(Enum):
@@ -61,7 +61,7 @@ def act_of(text: str, pack: LanguagePack | None = None) -> Act:
     stripped = text.strip()
     if is_chatter(stripped):
         return Act.CHATTER
-    if URL_RE.search(stripped) or _media_re().match(stripped):
+    if links(stripped) or _media_re().match(stripped):
         return Act.SHARE
     if (
         _question_re().search(stripped)

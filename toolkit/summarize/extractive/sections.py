@@ -40,7 +40,7 @@ from toolkit.summarize.extractive.scoring.rules import answers_proposal, own, re
 from toolkit.summarize.extractive.selection import partner
 from toolkit.summarize.extractive.threads import Thread
 from toolkit.summarize.period_wording import has_period_wording
-from toolkit.text import URL_RE
+from toolkit.text import URL_RE, links
 
 MAX_THREADS = 4
 MAX_LINES = 5
@@ -229,12 +229,12 @@ def _plans(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> li
 
 
 def _links(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[Line]:
-    found = [i for i in range(len(seq)) if i not in claimed and URL_RE.search(draft.texts[i])]
+    found = [i for i in range(len(seq)) if i not in claimed and links(draft.texts[i])]
     lines = []
     for i in sorted(_ranked(draft, found)[:MAX_LINES]):
         claimed.add(i)
         hosts = [
-            h for h in dict.fromkeys(host(m.group(0)) for m in URL_RE.finditer(draft.texts[i])) if h
+            h for h in dict.fromkeys(host(url) for url in links(draft.texts[i])) if h
         ]
         where = draft.book.join([draft.book.quote(h) for h in hosts[:3]])
         rest = URL_RE.sub(" ", draft.texts[i]).strip()

@@ -141,6 +141,12 @@ def take(base: str, out: Path, chromium: str) -> list[Path]:
         settle(page)
         saved.append(shoot(page, out, "summaries"))
 
+        page.goto(f"{base}/schedules")
+        page.get_by_text("Digest schedules").wait_for()
+        page.get_by_text("Add an alert").wait_for()
+        settle(page)
+        saved.append(shoot(page, out, "schedules"))
+
         page.goto(f"{base}/evaluation")
         page.get_by_text("Ranking quality").first.wait_for()  # published: no click needed
         page.locator('[data-testid="stImage"] img').first.wait_for()

@@ -76,6 +76,7 @@ def test_every_template_renders_in_its_language(code: str, n: int) -> None:
     values = {
         "who": book.people([f"{person} {chr(initial + i)}." for i in range(n)]),
         "whom": bob,
+        "origin": bob,
         "agreer": bob,
         "clauses": "x",
         "asker": ann,

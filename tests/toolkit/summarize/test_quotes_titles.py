@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -13,6 +14,7 @@ from toolkit.embeddings import Embedder
 from toolkit.lang import pack
 from toolkit.models import Message, SourceKind, Summary
 from toolkit.summarize.context import SummaryContext
+from toolkit.summarize.extractive.acts import Act, act_of, proposes
 from toolkit.summarize.extractive.engine import summarize_extractive
 from toolkit.summarize.extractive.quotes import cut, fragment, only_names, passage
 
@@ -289,3 +291,22 @@ def test_a_question_is_retold_in_order(text: str, told: str) -> None:
 
     said = report(text, "Ann", "Bob") or ""
     assert told in said, said
+
+
+@pytest.mark.slow
+def test_a_forward_names_whose_words_they_are(embedder: Embedder) -> None:
+    rows = [
+        ("Ann", "The building's boiler is broken again, no hot water on the third floor."),
+        ("Bob", "Every flat must file the repair form with the council by Friday noon."),
+        ("Cat", "I filed the repair form this morning, the council office was open."),
+        ("Ann", "The council form for the boiler repair is on their website, page two."),
+    ]
+    messages = chat(rows)
+    messages[1] = replace(messages[1], forwarded_from="Housing Office")
+    text = everything(digest(embedder, messages, "en"))
+    assert "Bob (forwarding Housing Office)" in text, text
+    assert not re.search(r"Bob (?:says|writes|adds)", text), text
+    # A toast is no proposal.
+    assert (
+        proposes("Let's meet at the pier at ten") and act_of("Let's celebrate!") is not Act.PROPOSAL
+    )

@@ -27,6 +27,7 @@ TEMPLATES: dict[str, str] = {
     "open_question": "{who}'s question {quote} gets no answer in these messages.",
     "retold": "{clauses}.",
     "channel_subject": "{title}",
+    "forwarded_subject": "{who} (forwarding {origin})",
     "on_day": "On {day}, {sentence}",
     "day": "{day} {month}",
     "moment": "{day}, {time}",

@@ -122,7 +122,8 @@ WISH = (
     r"\b(?:enjoy|good luck|best of luck|happy (?:birthday|holidays?|new year|easter|"
     r"christmas|hanukkah|anniversary)|merry christmas|congrat\w*|have (?:a )?(?:good|nice|"
     r"great|safe|lovely|wonderful|fun)|hope you|wish(?:ing)? you|get well|safe (?:travels?|"
-    r"trip|flight|journey)|bon voyage|cheers to)\b"
+    r"trip|flight|journey)|bon voyage|cheers to|let'?s (?:celebrate|toast|drink to|raise a glass)|"
+    r"here'?s to)\b"
 )
 US = r"\b(?:we|we'?ve|we'?re|we'?ll|our|us)\b"
 SECRET = (

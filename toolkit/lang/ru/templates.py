@@ -26,6 +26,7 @@ TEMPLATES: dict[str, str] = {
     "open_question": "Без ответа в этих сообщениях остаётся вопрос, который задаёт {who}: {quote}.",
     "retold": "{clauses}.",
     "channel_subject": "канал {title}",
+    "forwarded_subject": "{who} (пересылая сообщение: {origin})",
     "on_day": "{day} {sentence}",
     "day": "{day} {month}",
     "moment": "{day}, {time}",

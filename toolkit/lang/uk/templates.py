@@ -27,6 +27,7 @@ TEMPLATES: dict[str, str] = {
     "{quote}.",
     "retold": "{clauses}.",
     "channel_subject": "канал {title}",
+    "forwarded_subject": "{who} (пересилаючи повідомлення: {origin})",
     "on_day": "{day} {sentence}",
     "day": "{day} {month}",
     "moment": "{day}, {time}",

@@ -69,8 +69,8 @@ def act_of(text: str, pack: LanguagePack | None = None) -> Act:
         and not _greets_only(stripped)
     ):
         return Act.QUESTION  # "Why do we even have Friday releases?" asks nobody
-    if _any(stripped, pack, "proposal"):
-        return Act.PROPOSAL
+    if _any(stripped, pack, "proposal") and not _any(stripped, pack, "wish"):
+        return Act.PROPOSAL  # "let's celebrate the round number" is a toast, no proposal
     if _any(stripped, pack, "decision") and not _any(stripped, pack, "hedge"):
         return Act.DECISION  # "I think it might be booked", "not confirmed yet" decide nothing
     return Act.STATEMENT

@@ -36,11 +36,18 @@ class Citer:
     cited: list[int] = field(default_factory=list)
 
     def name(self, i: int) -> str:
-        """Who wrote message ``i`` (a channel: the channel), in the requested script."""
+        """Who wrote message ``i`` (a channel: the channel), in the requested script; a
+        forward names whose words they are ("Olga (forwarding Ivan)"): the forwarder
+        did not write them."""
         book = self.draft.book
         if self.draft.ctx.kind is SourceKind.CHANNEL:
-            return book.say("channel_subject", title=book.quote(self.draft.ctx.title))
-        return book.name(author(self.draft.messages[i]))
+            who = book.say("channel_subject", title=book.quote(self.draft.ctx.title))
+        else:
+            who = book.name(author(self.draft.messages[i]))
+        origin = (self.draft.messages[i].forwarded_from or "").strip()
+        if origin:
+            return book.say("forwarded_subject", who=who, origin=book.name(origin))
+        return who
 
     def text(self, i: int, limit: int = QUOTE_CHARS) -> str:
         """The part of message ``i`` worth quoting (shorter when it is foreign)."""

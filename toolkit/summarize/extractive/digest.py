@@ -120,8 +120,8 @@ def retold(c: Citer, unit: Unit, seq: list[Turn]) -> str | None:
     names = tuple(sorted({book.name(t.author) for t in seq}))
     parts = []
     for i in unit.members:
-        if draft.packs[i] is not book:
-            return None
+        if draft.packs[i] is not book or draft.messages[i].forwarded_from:
+            return None  # a forward is quoted as forwarded, never retold as its sender's
         text = c.text(i, DIGEST_QUOTE_CHARS)
         whom = addressee(seq, i)
         if unit.second is not None and i == unit.first:  # a question is for who answers it

@@ -437,8 +437,27 @@ def house_block(_: Mapping[str, Any]) -> str:
     return "\n".join(house.graph_lines(ROOT))
 
 
+def readings_block(_: Mapping[str, Any]) -> str:
+    """Real-chat digests graded by readers, per round and scope (``evaluate.readings``)."""
+    from toolkit.evaluate.readings import GRADES, table
+
+    header = ["round", "extractive version", "digests", *GRADES, "false lines"]
+    rows = [
+        [
+            r["round"],
+            r["version"],
+            f"{r['scope']}: {r['digests']}",
+            *(f"{r[g]:.2f}" for g in GRADES),
+            str(r["false lines"]),
+        ]
+        for r in table()
+    ]
+    return markdown_table(header, rows)
+
+
 RENDERERS: dict[str, tuple[Path | None, Block]] = {
     "house": (None, house_block),
+    "readings": (None, readings_block),
     "ranking": (EVAL_RESULTS, ranking_block),
     "ranking-headline": (EVAL_RESULTS, ranking_headline_block),
     "ranking-candidates": (EVAL_RESULTS, ranking_candidates_block),

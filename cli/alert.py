@@ -5,13 +5,22 @@ Secrets given here (a bot token, a webhook secret) are stored as given and never
 printed again; a webhook secret left out is made here and printed once, on stderr.
 """
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
+from cli.destinations import (
+    BotTokenOption,
+    EmailOption,
+    TelegramOption,
+    WebhookOption,
+    WebhookSecretOption,
+    say_added,
+)
+from cli.destinations import destinations as named
 from cli.filters import JsonOption
 from cli.render import literal, print_json, print_table
-from cli.state import console, err_console, workspace
+from cli.state import console, workspace
 from toolkit.limits import DEFAULT_ALERTS_PER_HOUR, MAX_ALERTS_PER_HOUR
 
 
@@ -34,37 +43,17 @@ def add(
             help=f"Posts an hour at most (1..{MAX_ALERTS_PER_HOUR}); the rest counted.",
         ),
     ] = DEFAULT_ALERTS_PER_HOUR,
-    telegram: Annotated[
-        list[str] | None, typer.Option("--telegram", metavar="CHAT", help="A chat id (repeatable).")
-    ] = None,
-    bot_token: Annotated[
-        str | None,
-        typer.Option(envvar="MLENS_TELEGRAM_BOT_TOKEN", help="Bot token for --telegram."),
-    ] = None,
-    webhook: Annotated[
-        list[str] | None, typer.Option("--webhook", metavar="URL", help="A URL (repeatable).")
-    ] = None,
-    webhook_secret: Annotated[
-        str | None, typer.Option(help="Signing secret for --webhook (made when left out).")
-    ] = None,
-    email: Annotated[
-        list[str] | None, typer.Option("--email", metavar="ADDRESS", help="Mail to (repeatable).")
-    ] = None,
+    telegram: TelegramOption = None,
+    bot_token: BotTokenOption = None,
+    webhook: WebhookOption = None,
+    webhook_secret: WebhookSecretOption = None,
+    email: EmailOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Post each new message matching QUERY with a score of at least --min-score."""
     from toolkit.workspace import AlertRequest
 
-    made_secret = None
-    if webhook and not webhook_secret:
-        import secrets
-
-        webhook_secret = made_secret = secrets.token_urlsafe(32)
-    destinations: list[dict[str, Any]] = [
-        {"kind": "telegram", "chat_id": c, "bot_token": bot_token} for c in telegram or []
-    ]
-    destinations += [{"kind": "webhook", "url": u, "secret": webhook_secret} for u in webhook or []]
-    destinations += [{"kind": "email", "to": email}] if email else []
+    destinations, made_secret = named(telegram, bot_token, webhook, webhook_secret, email)
     request = AlertRequest(
         query=query,
         source_refs=source or None,
@@ -73,17 +62,7 @@ def add(
         destinations=destinations,
     )
     added = workspace().add_alert(request)
-    if made_secret:
-        err_console().print(
-            f"Webhook signing secret (shown once; the receiver checks X-Mlens-Signature "
-            f"with it):\n{made_secret}",
-            highlight=False,
-            soft_wrap=True,
-        )
-    if as_json:
-        print_json(added.model_dump(mode="json"))
-        return
-    console().print(f"Added alert {added.id}.", highlight=False)
+    say_added("alert", added, made_secret, as_json=as_json)
 
 
 def list_(as_json: JsonOption = False) -> None:

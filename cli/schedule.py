@@ -5,13 +5,22 @@ Secrets given here (a bot token, a webhook secret) are stored as given and never
 printed again; a webhook secret left out is made here and printed once, on stderr.
 """
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
+from cli.destinations import (
+    BotTokenOption,
+    EmailOption,
+    TelegramOption,
+    WebhookOption,
+    WebhookSecretOption,
+    say_added,
+)
+from cli.destinations import destinations as named
 from cli.filters import JsonOption
 from cli.render import literal, print_json, print_table
-from cli.state import console, err_console, workspace
+from cli.state import console, workspace
 
 
 def add(
@@ -25,39 +34,20 @@ def add(
         str | None, typer.Option(help="auto, extractive, llm or hybrid (default: settings').")
     ] = None,
     topic: Annotated[int | None, typer.Option(help="Only this forum topic.")] = None,
-    telegram: Annotated[
-        list[str] | None, typer.Option("--telegram", metavar="CHAT", help="A chat id (repeatable).")
-    ] = None,
-    bot_token: Annotated[
-        str | None,
-        typer.Option(envvar="MLENS_TELEGRAM_BOT_TOKEN", help="Bot token for --telegram."),
-    ] = None,
-    webhook: Annotated[
-        list[str] | None, typer.Option("--webhook", metavar="URL", help="A URL (repeatable).")
-    ] = None,
-    webhook_secret: Annotated[
-        str | None, typer.Option(help="Signing secret for --webhook (made when left out).")
-    ] = None,
-    email: Annotated[
-        list[str] | None, typer.Option("--email", metavar="ADDRESS", help="Mail to (repeatable).")
-    ] = None,
+    telegram: TelegramOption = None,
+    bot_token: BotTokenOption = None,
+    webhook: WebhookOption = None,
+    webhook_secret: WebhookSecretOption = None,
+    email: EmailOption = None,
     feed: Annotated[bool, typer.Option("--feed", help="An Atom feed at /v1.")] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Schedule a source's digest, daily (or --weekly DAY) at --at in its own zone."""
     from toolkit.workspace import Rule, ScheduleSpec, parse_destinations
 
-    made_secret = None
-    if webhook and not webhook_secret:
-        import secrets
-
-        webhook_secret = made_secret = secrets.token_urlsafe(32)
-    destinations: list[dict[str, Any]] = [
-        {"kind": "telegram", "chat_id": c, "bot_token": bot_token} for c in telegram or []
-    ]
-    destinations += [{"kind": "webhook", "url": u, "secret": webhook_secret} for u in webhook or []]
-    destinations += [{"kind": "email", "to": email}] if email else []
-    destinations += [{"kind": "feed"}] if feed else []
+    destinations, made_secret = named(
+        telegram, bot_token, webhook, webhook_secret, email, feed=feed
+    )
     spec = ScheduleSpec(
         source_ref=source,
         rule=Rule.parse("weekly" if weekly else "daily", at, weekly),
@@ -67,17 +57,7 @@ def add(
         topic_id=topic,
     )
     added = workspace().add_schedule(spec)
-    if made_secret:
-        err_console().print(
-            f"Webhook signing secret (shown once; the receiver checks X-Mlens-Signature "
-            f"with it):\n{made_secret}",
-            highlight=False,
-            soft_wrap=True,
-        )
-    if as_json:
-        print_json(added.model_dump(mode="json"))
-        return
-    console().print(f"Added schedule {added.id}.", highlight=False)
+    say_added("schedule", added, made_secret, as_json=as_json)
 
 
 def list_(as_json: JsonOption = False) -> None:

@@ -1,0 +1,74 @@
+"""Where ``mlens schedule add`` and ``mlens alert add`` deliver: the destination options
+both take, the destinations built from them, and what both say once one is added.
+
+A webhook secret left out is made here and printed once, on stderr; secrets given are
+stored as given and never printed again.
+"""
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from cli.render import print_json
+from cli.state import console, err_console
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+TelegramOption = Annotated[
+    list[str] | None, typer.Option("--telegram", metavar="CHAT", help="A chat id (repeatable).")
+]
+BotTokenOption = Annotated[
+    str | None,
+    typer.Option(envvar="MLENS_TELEGRAM_BOT_TOKEN", help="Bot token for --telegram."),
+]
+WebhookOption = Annotated[
+    list[str] | None, typer.Option("--webhook", metavar="URL", help="A URL (repeatable).")
+]
+WebhookSecretOption = Annotated[
+    str | None, typer.Option(help="Signing secret for --webhook (made when left out).")
+]
+EmailOption = Annotated[
+    list[str] | None, typer.Option("--email", metavar="ADDRESS", help="Mail to (repeatable).")
+]
+
+
+def destinations(
+    telegram: list[str] | None,
+    bot_token: str | None,
+    webhook: list[str] | None,
+    webhook_secret: str | None,
+    email: list[str] | None,
+    *,
+    feed: bool = False,
+) -> tuple[list[dict[str, Any]], str | None]:
+    """The destinations the options name, and the webhook secret made here (``None``
+    when one was given or no webhook is named)."""
+    made_secret = None
+    if webhook and not webhook_secret:
+        import secrets
+
+        webhook_secret = made_secret = secrets.token_urlsafe(32)
+    out: list[dict[str, Any]] = [
+        {"kind": "telegram", "chat_id": c, "bot_token": bot_token} for c in telegram or []
+    ]
+    out += [{"kind": "webhook", "url": u, "secret": webhook_secret} for u in webhook or []]
+    out += [{"kind": "email", "to": email}] if email else []
+    out += [{"kind": "feed"}] if feed else []
+    return out, made_secret
+
+
+def say_added(noun: str, added: "BaseModel", made_secret: str | None, *, as_json: bool) -> None:
+    """Print a webhook secret made here (once, on stderr) and what was added: its JSON
+    with ``as_json``, else "Added <noun> <id>."."""
+    if made_secret:
+        err_console().print(
+            f"Webhook signing secret (shown once; the receiver checks X-Mlens-Signature "
+            f"with it):\n{made_secret}",
+            highlight=False,
+            soft_wrap=True,
+        )
+    if as_json:
+        print_json(added.model_dump(mode="json"))
+        return
+    console().print(f"Added {noun} {getattr(added, 'id', '')}.", highlight=False)

@@ -42,11 +42,10 @@ ALLOWED: dict[tuple[str, str], str] = {
         "the weekday codes of a schedule's rule (its wire format, the same in every language)",
     ("app_pages/schedules.py", "mon tue wed thu fri sat sun"):
         "the weekday codes of a schedule's rule (its wire format)",
-    ("cli/schedule.py", "kind url secret"):
+    ("cli/destinations.py", "kind url secret"):
         "the field names of a destination (its wire format)",
     ("app_pages/schedules.py", "kind url secret"):
         "the field names of a destination (its wire format)",
-    ("cli/alert.py", "kind url secret"): "the field names of a destination (its wire format)",
     ("app_pages/alerts_section.py", "kind url secret"):
         "the field names of a destination (its wire format)",
     ("toolkit/evaluate/corpus/labels.py", "decision plan open_question"):

@@ -28,14 +28,12 @@ from toolkit.store.alert_rows import (
     to_alert,
     to_post,
 )
-from toolkit.store.connections import UsesConnections
+from toolkit.store.results import DeliveryResults
 from toolkit.store.rows import dt, ts
 from toolkit.store.schedule_rows import (
-    RESULT_COLUMNS,
     ResultRecord,
     ResultState,
     RunStatus,
-    to_result,
 )
 
 
@@ -43,7 +41,7 @@ class _Lost(Exception):
     """A post's key was taken after the alert moved: undo the move."""
 
 
-class Alerts(UsesConnections):
+class Alerts(DeliveryResults):
     """Alerts, their posts (leased like runs) and each destination's result."""
 
     def add_alert(self, new: NewAlert) -> AlertRecord:
@@ -242,20 +240,15 @@ class Alerts(UsesConnections):
         now: datetime,
     ) -> None:
         """Record what a destination of a post came to (replacing what it was)."""
-        self.connections.write(
-            f"INSERT INTO alert_results ({RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (run_id, destination) DO UPDATE SET state = excluded.state, "
-            "attempts = excluded.attempts, detail = excluded.detail, "
-            "updated_at = excluded.updated_at",
-            (post_id, destination, state, attempts, detail, ts(now)),
+        self._put_result(
+            "alert_results",
+            (post_id, destination),
+            state=state,
+            attempts=attempts,
+            detail=detail,
+            now=now,
         )
 
     def post_results(self, post_ids: Sequence[int]) -> list[ResultRecord]:
         """The destinations' results of these posts, by post and destination."""
-        out: list[ResultRecord] = []
-        for clause, params in self.dialect.id_lists("run_id", list(post_ids)):
-            rows = self.connections.read(
-                f"SELECT {RESULT_COLUMNS} FROM alert_results WHERE {clause}", params
-            )
-            out += [to_result(r) for r in rows]
-        return sorted(out, key=lambda r: (r.run_id, r.destination))
+        return self._results_of("alert_results", post_ids)

@@ -15,10 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from toolkit.store.connections import UsesConnections
+from toolkit.store.results import DeliveryResults
 from toolkit.store.rows import ts
 from toolkit.store.schedule_rows import (
-    RESULT_COLUMNS,
     RUN_COLUMNS,
     SCHEDULE_COLUMNS,
     NewSchedule,
@@ -27,7 +26,6 @@ from toolkit.store.schedule_rows import (
     RunRecord,
     RunStatus,
     ScheduleRecord,
-    to_result,
     to_run,
     to_schedule,
 )
@@ -37,7 +35,7 @@ class _Lost(Exception):
     """The run's key was taken after the schedule moved: undo the move."""
 
 
-class Schedules(UsesConnections):
+class Schedules(DeliveryResults):
     """Schedules, runs (the leases of periods) and each destination's result."""
 
     # Schedules ---------------------------------------------------------------------------
@@ -201,20 +199,15 @@ class Schedules(UsesConnections):
         now: datetime,
     ) -> None:
         """Record what a destination of a run came to (replacing what it was)."""
-        self.connections.write(
-            f"INSERT INTO delivery_results ({RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (run_id, destination) DO UPDATE SET state = excluded.state, "
-            "attempts = excluded.attempts, detail = excluded.detail, "
-            "updated_at = excluded.updated_at",
-            (run_id, destination, state, attempts, detail, ts(now)),
+        self._put_result(
+            "delivery_results",
+            (run_id, destination),
+            state=state,
+            attempts=attempts,
+            detail=detail,
+            now=now,
         )
 
     def results(self, run_ids: Sequence[int]) -> list[ResultRecord]:
         """The destinations' results of these runs, by run and destination."""
-        out: list[ResultRecord] = []
-        for clause, params in self.dialect.id_lists("run_id", list(run_ids)):
-            rows = self.connections.read(
-                f"SELECT {RESULT_COLUMNS} FROM delivery_results WHERE {clause}", params
-            )
-            out += [to_result(r) for r in rows]
-        return sorted(out, key=lambda r: (r.run_id, r.destination))
+        return self._results_of("delivery_results", run_ids)

@@ -43,6 +43,8 @@ of a common TLD. It runs to white space or a bracket or quote that is not its ow
 pair of parentheses inside stays (``…/Foo_(bar)``); trailing sentence punctuation and a
 closing bracket around it are not part of it.
 """
+
+
 def links(text: str) -> list[str]:
     """The URLs of ``text`` (``URL_RE``), without an e-mail address's domain
     ("anna@example.com" links nowhere)."""

@@ -87,6 +87,10 @@ class Cues:
     """A word no sentence ends on, at the end of a text (a conjunction, an article, a
     preposition: "and", «и», «та»): the message was cut off and goes on in the next one,
     a fragment a digest does not quote."""
+    leaning: re.Pattern[str]
+    """A sentence's opening word that leans on the sentence before it ("So", "Therefore",
+    «Поэтому», «Хоча»): without that sentence it says half of what it means, so a quote
+    never begins on it (``toolkit.summarize.extractive.quotes.passage``)."""
 
 
 def pack_from(words: ModuleType, **fields: Any) -> LanguagePack:

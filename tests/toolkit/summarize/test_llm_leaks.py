@@ -297,7 +297,7 @@ def test_a_source_summary_sends_no_name_either(
 def test_a_guessed_placeholder_is_neutralised_too(llm: FakeLLM, embedder: Embedder) -> None:
     """A member who writes every number a placeholder could have: none reaches the model
     as a number, so an endpoint echoing the text back names nobody."""
-    guesses = " ".join(f"Person {n} PHONE_{n} @user_{n} EMAIL_{n}" for n in range(1, 1000))
+    guesses = " ".join(f"Person {n} PHONE_{n} @user_{n} EMAIL_{n}" for n in range(1, 120))
     chat = Chat(
         **{
             **EN_GROUP.__dict__,

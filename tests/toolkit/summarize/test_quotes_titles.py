@@ -307,6 +307,5 @@ def test_a_forward_names_whose_words_they_are(embedder: Embedder) -> None:
     assert "Bob (forwarding Housing Office)" in text, text
     assert not re.search(r"Bob (?:says|writes|adds)", text), text
     # A toast is no proposal.
-    assert (
-        proposes("Let's meet at the pier at ten") and act_of("Let's celebrate!") is not Act.PROPOSAL
-    )
+    assert proposes("Let's meet at the pier at ten")
+    assert act_of("Let's celebrate!") is not Act.PROPOSAL

@@ -160,6 +160,12 @@ RHETORICAL = (
     r"how (?:great|cool|amazing|awesome|good|bad|funny|cute|sad|crazy|weird) "
     r"(?:is|was|are|were)\b[^?]*)\s*\?"
 )
+LEANING = (
+    r"(?:so|therefore|thus|hence|that'?s why|which|otherwise|although|"
+    r"though|as a result|in conclusion|for (?:example|instance)|because|"
+    r"that means|this means)(?![\w'])"
+)
+"""Opening words of a sentence that leans on the one before it (``Cues.leaning``)."""
 DANGLING = r"(?<![\w'])(?:and|or|but|nor|the|an?|of|because|than|whether|my|your|our|their)$"
 """Words no sentence ends on (``Cues.dangling``): a text that stops on one was cut off."""
 

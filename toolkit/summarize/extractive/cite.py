@@ -55,7 +55,7 @@ class Citer:
             limit = min(limit, FOREIGN_QUOTE_CHARS)
         book = self.draft.book
         text = book.marked(mask(self.draft.texts[i], marks_for(book.code)))
-        return passage(text, limit, self.draft.weigher(i))
+        return passage(text, limit, self.draft.weigher(i), self.draft.leaning(i))
 
     def clip(self, i: int, text: str, limit: int = QUOTE_CHARS) -> str:
         """``text`` (a part of message ``i``: the sentence that carries its act) cut to a

@@ -7,6 +7,7 @@ the rest of the messages.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -71,6 +72,12 @@ class Draft:
         """``weight`` of the sentences of message ``i`` (in its language)."""
         return partial(self.weight, language=self.langs[i])
 
+    def leaning(self, i: int) -> re.Pattern[str] | None:
+        """The opening words of a sentence of message ``i`` that leans on the one before
+        it (its language's ``Cues.leaning``; ``None`` when its language has no pack)."""
+        pack = self.packs[i]
+        return pack.cue.leaning if pack is not None else None
+
     def members(self, label: int) -> list[int]:
         """Indices of the messages in one cluster, in posting order."""
         return [i for i, lab in enumerate(self.labels.tolist()) if lab == label]
@@ -112,7 +119,9 @@ def quote(draft: Draft, i: int, limit: int, *, whole: bool = False) -> str:
     it), with its author in chats."""
     said = mask(draft.texts[i], marks_for(draft.book.code))
     said = draft.book.marked(said)
-    text = quotable(said, limit) if whole else passage(said, limit, draft.weigher(i))
+    text = (
+        quotable(said, limit) if whole else passage(said, limit, draft.weigher(i), draft.leaning(i))
+    )
     quoted = draft.book.quote(text)
     if draft.ctx.kind is SourceKind.CHANNEL:
         return quoted

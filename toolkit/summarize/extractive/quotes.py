@@ -1,11 +1,13 @@
 """Quotes of messages: exact text, or a cut on a word boundary marked "…".
 
-A quote is one line. Links are never clickable in a summary: each URL (whole, as
-``toolkit.text.URL_RE`` finds it) becomes its host name, consistently, and markdown
-images their alt text. A cut never ends inside an open bracket or quotation mark: it
-goes back to before the unmatched opener, and never ends on the bare number of a list's
-next item ("… go home 2."). Sentences that are only chatter ("Hi!", "Thanks a lot.")
-are left out of a quote when the message has more to say.
+A quote is one line, a sentence kept whole when it overruns its limit by little
+(``STRETCH``): a cut loses what the end of a sentence says. Links are never clickable
+in a summary: each URL (whole, as ``toolkit.text.URL_RE`` finds it) becomes its host
+name, consistently, and markdown images their alt text. A cut never ends inside an
+open bracket or quotation mark: it goes back to before the unmatched opener, and never
+ends on the bare number of a list's next item ("… go home 2."). Sentences that are only
+chatter ("Hi!", "Thanks a lot.") are left out of a quote when the message has more to
+say.
 """
 
 from __future__ import annotations
@@ -135,9 +137,19 @@ def cut_off(text: str, dangling: re.Pattern[str] | None = None) -> bool:
     return line[-1] not in _TERMINAL and dangling is not None and bool(dangling.search(line))
 
 
+STRETCH = 1.35
+"""How far past its limit a quote may run to keep a sentence whole: "…it took 28 days"
+cut before its number says less than a line a third longer."""
+
+
+def fit(line: str, limit: int) -> str:
+    """``line`` whole when it is at most ``STRETCH`` times ``limit``, else ``cut``."""
+    return line if len(line) <= limit * STRETCH else cut(line, limit)
+
+
 def quotable(text: str, limit: int) -> str:
     """One line of message text for a quote (see the module docstring)."""
-    return cut(without_roll_call(one_line(text)), limit)
+    return fit(without_roll_call(one_line(text)), limit)
 
 
 SPAN_SHARE = 0.5
@@ -150,12 +162,20 @@ def _bare_number(sentence: str) -> bool:
     return re.fullmatch(r"\d{1,3}(?:\.\d{1,3})*[.)]?", sentence.strip()) is not None
 
 
-def passage(text: str, limit: int, weight: Callable[[str], float] | None = None) -> str:
-    """The part of a message worth quoting, at most ``limit`` characters.
+def passage(
+    text: str,
+    limit: int,
+    weight: Callable[[str], float] | None = None,
+    leaning: re.Pattern[str] | None = None,
+) -> str:
+    """The part of a message worth quoting, at most ``limit`` characters (a sentence
+    whole up to ``STRETCH`` times that).
 
     Leading and trailing chatter sentences go; when the rest is too long, the run of
-    consecutive sentences with the greatest ``weight`` that fits is kept (the first
-    sentence alone, cut, when none fits).
+    consecutive sentences with the greatest ``weight`` that fits is kept (the heaviest
+    sentence alone, cut, when none fits). A run never opens on a sentence that leans on
+    the one before it (``leaning``, the language's "So…", «Поэтому…», «Хоча…»): that one
+    is quoted with it or not at all.
     """
     line = without_roll_call(one_line(text))
     sentences = [s.strip() for s in split_sentences(line) if s.strip()]
@@ -167,9 +187,15 @@ def passage(text: str, limit: int, weight: Callable[[str], float] | None = None)
         sentences.pop()
     joined = " ".join(sentences)
     if len(joined) <= limit or len(sentences) == 1 or weight is None:
-        return cut(joined, limit)
+        return fit(joined, limit)
+
+    def leans(k: int) -> bool:
+        return k > 0 and leaning is not None and leaning.match(sentences[k]) is not None
+
     best: tuple[float, int, int] | None = None
     for a in range(len(sentences)):
+        if leans(a):
+            continue
         for b in range(a + 1, len(sentences) + 1):
             span = " ".join(sentences[a:b])
             if len(span) > limit:
@@ -179,9 +205,10 @@ def passage(text: str, limit: int, weight: Callable[[str], float] | None = None)
             value = sum(weight(s) for s in sentences[a:b])
             if best is None or value > best[0]:
                 best = (value, a, b)
-    top = max(range(len(sentences)), key=lambda k: weight(sentences[k]))
+    alone = [k for k in range(len(sentences)) if not leans(k)]
+    top = max(alone, key=lambda k: weight(sentences[k]))
     # A short empty sentence that fits ("Friends!", "Total 102.") never stands in for the
-    # one that says something: that one is quoted cut.
+    # one that says something: that one is quoted (cut when it must be).
     if best is None or best[0] < SPAN_SHARE * weight(sentences[top]):
-        return cut(sentences[top], limit)
+        return fit(sentences[top], limit)
     return " ".join(sentences[best[1] : best[2]])

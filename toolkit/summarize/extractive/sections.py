@@ -233,9 +233,7 @@ def _links(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> li
     lines = []
     for i in sorted(_ranked(draft, found)[:MAX_LINES]):
         claimed.add(i)
-        hosts = [
-            h for h in dict.fromkeys(host(url) for url in links(draft.texts[i])) if h
-        ]
+        hosts = [h for h in dict.fromkeys(host(url) for url in links(draft.texts[i])) if h]
         where = draft.book.join([draft.book.quote(h) for h in hosts[:3]])
         rest = URL_RE.sub(" ", draft.texts[i]).strip()
         if sum(ch.isalpha() for ch in rest) >= 12:

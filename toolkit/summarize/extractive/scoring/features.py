@@ -39,8 +39,9 @@ from toolkit.summarize.extractive.scoring import rules
 from toolkit.summarize.period_wording import split_sentences
 from toolkit.text import URL_RE
 
-CUES = tuple(f.name for f in dataclasses.fields(Cues))
-"""Every cue pattern a pack has, in the order of ``Cues``."""
+CUES = tuple(f.name for f in dataclasses.fields(Cues) if f.name != "leaning")
+"""Every cue pattern a pack has, in the order of ``Cues``, but ``leaning``: it shapes a
+quote (where it may begin), it is no evidence of an act."""
 _ACTS = (Act.QUESTION, Act.PROPOSAL, Act.DECISION, Act.SHARE, Act.STATEMENT)
 FEATURES: tuple[str, ...] = (
     *(f"cue_{name}" for name in CUES),

@@ -50,7 +50,7 @@ def alert_out(store: PostStore, alert: Alert, *, posts_last_hour: int) -> AlertO
     latest result of its recent posts."""
     recent = store.recent_posts(alert.id, limit=10)
     latest: dict[int, ResultRecord] = {}
-    for result in store.post_results([p.id for p in reversed(recent)]):
+    for result in store.post_ledger().results([p.id for p in reversed(recent)]):
         latest[result.destination] = result  # by post, oldest first: the latest wins
     last = None
     if recent:

@@ -29,12 +29,11 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from toolkit.config import DeliverySettings
-from toolkit.delivery.alert_ledger import PostLedger, no_digest
 from toolkit.delivery.alert_model import Alert
 from toolkit.delivery.alert_post import AlertPost, Match, post_body
 from toolkit.delivery.digest import Adapter
 from toolkit.delivery.model import Destination
-from toolkit.delivery.run import RunContext, finish, renew, send, spent
+from toolkit.delivery.run import RunContext, finish, no_digest, renew, send, spent
 from toolkit.errors import StoreError, ToolkitError
 from toolkit.limits import MAX_LIMIT, MAX_SCAN
 from toolkit.models import Hits, Source
@@ -95,7 +94,7 @@ class AlertRunner:
         self.search = search
         self.max_scan = max_scan
         self.ctx = RunContext(
-            store=PostLedger(store),
+            store=store.post_ledger(),
             settings=settings,
             summarize=no_digest,
             adapters=adapters,

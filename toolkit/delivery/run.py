@@ -8,13 +8,14 @@ destination failing never stops the others; it is tried again later (its run wai
 leased till then) up to ``max_attempts`` times.
 
 The steps after the digest (``send``, ``finish``, ``renew``) ask only a ``Ledger`` of the
-store: an alert's posts (``alerts``) are carried by the same steps over their own rows.
+store (``toolkit.store.base``): an alert's posts (``alerts``) are carried by the same
+steps over their own ledger (``post_ledger``).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 from typing import Protocol, TypeVar
@@ -25,7 +26,8 @@ from toolkit.delivery.model import Destination, Schedule
 from toolkit.errors import ToolkitError
 from toolkit.models import Summary
 from toolkit.requests import SummaryRequest
-from toolkit.store.schedule_rows import ResultRecord, ResultState, RunRecord, RunStatus
+from toolkit.store.base import Ledger
+from toolkit.store.schedule_rows import ResultRecord, RunRecord
 from toolkit.wire import SummaryOut, summary_out
 
 log = logging.getLogger("toolkit.delivery")
@@ -36,43 +38,6 @@ Sync = Callable[[Schedule], None]
 """Fetch a schedule's source live before its digest (when live sync is configured)."""
 Adapters = Callable[[Destination], Adapter]
 """The adapter of a destination (``destinations.adapter_for`` with the settings)."""
-
-
-class Ledger(Protocol):
-    """What the delivery steps write: a leased record's state and each destination's
-    result (``ScheduleStore`` for runs; an alert's posts have their own)."""
-
-    def update_run(
-        self,
-        run_id: int,
-        *,
-        owner: str,
-        lease_until: datetime,
-        status: RunStatus | None = None,
-        attempts: int | None = None,
-        digest: str | None = None,
-        error: str | None = None,
-        finished_at: datetime | None = None,
-    ) -> bool:
-        """Write the lease and state if ``owner`` still holds it; whether it did."""
-        ...
-
-    def set_result(
-        self,
-        run_id: int,
-        destination: int,
-        *,
-        state: ResultState,
-        attempts: int,
-        detail: str | None,
-        now: datetime,
-    ) -> None:
-        """Record what a destination came to."""
-        ...
-
-    def results(self, run_ids: Sequence[int]) -> list[ResultRecord]:
-        """The destinations' results, by record and destination."""
-        ...
 
 
 class Leased(Protocol):
@@ -111,6 +76,11 @@ class RunContext:
     clock: Callable[[], datetime]
     owner: str
     sync: Sync | None = None
+
+
+def no_digest(_request: SummaryRequest) -> Summary:
+    """The summary verb of a ``RunContext`` that carries an alert's posts: never called."""
+    raise AssertionError("an alert writes no digest")
 
 
 def carry(ctx: RunContext, run: RunRecord, schedule: Schedule, source: Source) -> RunRecord:

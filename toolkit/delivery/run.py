@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, tzinfo
-from typing import Protocol, TypeVar
+from typing import Any, TypeVar
 
 from toolkit.config import DeliverySettings
 from toolkit.delivery.digest import Adapter, DeliveryFailed, Digest, Post
@@ -27,7 +27,7 @@ from toolkit.errors import ToolkitError
 from toolkit.models import Summary
 from toolkit.requests import SummaryRequest
 from toolkit.store.base import Ledger
-from toolkit.store.schedule_rows import ResultRecord, RunRecord
+from toolkit.store.schedule_rows import Lease, ResultRecord, RunRecord
 from toolkit.wire import SummaryOut, summary_out
 
 log = logging.getLogger("toolkit.delivery")
@@ -40,21 +40,8 @@ Adapters = Callable[[Destination], Adapter]
 """The adapter of a destination (``destinations.adapter_for`` with the settings)."""
 
 
-class Leased(Protocol):
-    """A leased record the steps carry (a run, an alert's post)."""
-
-    @property
-    def id(self) -> int:
-        """Its id in its ledger."""
-        ...
-
-    @property
-    def error(self) -> str | None:
-        """Why its last try failed."""
-        ...
-
-
-L = TypeVar("L", bound=Leased)
+L = TypeVar("L", bound=Lease)
+"""A leased record the steps carry (a run, an alert's post)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +185,7 @@ def finish(ctx: RunContext, run: L) -> L:
     return _with(run, error=error)
 
 
-def renew(ctx: RunContext, run: Leased) -> bool:
+def renew(ctx: RunContext, run: Lease) -> bool:
     """Extend the lease before a step; whether this worker still holds the run."""
     until = ctx.clock() + timedelta(seconds=ctx.settings.lease_seconds)
     return ctx.store.update_run(run.id, owner=ctx.owner, lease_until=until, error=run.error)
@@ -232,7 +219,5 @@ def digest_of(
     )
 
 
-def _with(run: L, **changes: object) -> L:
-    from dataclasses import replace
-
-    return replace(run, **changes)  # type: ignore[type-var]
+def _with(run: L, **changes: Any) -> L:
+    return replace(run, **changes)

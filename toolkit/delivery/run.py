@@ -15,7 +15,7 @@ steps over their own ledger (``post_ledger``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, tzinfo
 from typing import Any, TypeVar
@@ -80,16 +80,25 @@ def carry(ctx: RunContext, run: RunRecord, schedule: Schedule, source: Source) -
         run = written
     assert run.digest is not None
     summary = SummaryOut.model_validate_json(run.digest)
-    done = {r.destination: r for r in ctx.store.results([run.id])}
-    for index, destination in enumerate(schedule.destinations):
+    return deliver(
+        ctx, run, schedule.destinations, lambda i: digest_of(run, schedule, source, i, summary)
+    )
+
+
+def deliver(
+    ctx: RunContext, record: L, destinations: Sequence[Destination], document: Callable[[int], Post]
+) -> L:
+    """Send ``document(index)`` to each destination that has not had it and has tries
+    left, then record the outcome (``finish``); the record as it ends up."""
+    done = {r.destination: r for r in ctx.store.results([record.id])}
+    for index, destination in enumerate(destinations):
         before = done.get(index)
         if before is not None and (before.state == "sent" or spent(ctx, before)):
             continue
-        if not renew(ctx, run):
-            return run  # another worker has it now
-        digest = digest_of(run, schedule, source, index, summary)
-        send(ctx, run.id, index, ctx.adapters(destination), digest, before)
-    return finish(ctx, run)
+        if not renew(ctx, record):
+            return record  # another worker has it now
+        send(ctx, record.id, index, ctx.adapters(destination), document(index), before)
+    return finish(ctx, record)
 
 
 def _write(ctx: RunContext, run: RunRecord, schedule: Schedule) -> RunRecord | None:

@@ -5,6 +5,7 @@ one now, remove one."""
 import streamlit as st
 
 from app_pages.common import shown_errors
+from app_pages.destinations import destination_inputs, states
 from toolkit.limits import DEFAULT_ALERTS_PER_HOUR, MAX_ALERTS_PER_HOUR
 from toolkit.workspace import AlertRequest, Workspace
 
@@ -28,11 +29,7 @@ def alerts_section(ws: Workspace) -> None:
                 "score ≥": a.min_score,
                 "last hour": f"{a.posts_last_hour}/{a.max_per_hour}",
                 "held back": a.held,
-                "destinations": "; ".join(
-                    f"{d.label}: {d.state}"
-                    + (f" ({d.detail})" if d.detail and d.state == "failed" else "")
-                    for d in a.destinations
-                ),
+                "destinations": states(a.destinations),
             }
             for a in alerts
         ]
@@ -61,15 +58,8 @@ def alerts_section(ws: Workspace) -> None:
             DEFAULT_ALERTS_PER_HOUR,
             key="alert_cap",
         )
-        hook = st.text_input("Webhook URL (optional)", key="alert_hook")
-        secret = st.text_input("Webhook signing secret", type="password", key="alert_secret")
-        chat = st.text_input("Telegram chat id (optional)", key="alert_chat")
-        mail = st.text_input("E-mail to (optional)", key="alert_mail")
+        destinations = destination_inputs("alert")
         if st.button("Add alert", key="alert_add"):
-            destinations: list[dict[str, object]] = []
-            destinations += [{"kind": "webhook", "url": hook, "secret": secret}] if hook else []
-            destinations += [{"kind": "telegram", "chat_id": chat}] if chat else []
-            destinations += [{"kind": "email", "to": [mail]}] if mail else []
             request = AlertRequest(
                 query=query,
                 source_refs=refs or None,

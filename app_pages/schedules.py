@@ -6,6 +6,7 @@ import streamlit as st
 
 from app_pages.alerts_section import alerts_section
 from app_pages.common import shown_errors, source_picker, workspace
+from app_pages.destinations import destination_inputs, states
 from toolkit.workspace import Rule, ScheduleSpec, parse_destinations
 
 st.title("Digest schedules")
@@ -26,11 +27,7 @@ with shown_errors():
                 if s.last_run
                 else "—"
             ),
-            "destinations": "; ".join(
-                f"{d.label}: {d.state}"
-                + (f" ({d.detail})" if d.detail and d.state == "failed" else "")
-                for d in s.destinations
-            ),
+            "destinations": states(s.destinations),
         }
         for s in schedules
     ]
@@ -55,15 +52,9 @@ with shown_errors():
     at = st.text_input("Time (HH:MM in the source's time zone)", value="08:00")
     language = st.selectbox("Language", list(ws.summary_languages()) or ["en"])
     feed = st.checkbox("Atom feed (served by /v1)", value=True)
-    hook = st.text_input("Webhook URL (optional)")
-    secret = st.text_input("Webhook signing secret", type="password")
-    chat = st.text_input("Telegram chat id (optional; MLENS_TELEGRAM_BOT_TOKEN sends)")
-    mail = st.text_input("E-mail to (optional; MLENS_SMTP_HOST sends)")
+    entered = destination_inputs("schedule")
     if st.button("Add", disabled=ref is None) and ref is not None:
-        destinations = [{"kind": "feed"}] if feed else []
-        destinations += [{"kind": "webhook", "url": hook, "secret": secret}] if hook else []
-        destinations += [{"kind": "telegram", "chat_id": chat}] if chat else []
-        destinations += [{"kind": "email", "to": [mail]}] if mail else []
+        destinations = [{"kind": "feed"}, *entered] if feed else entered
         spec = ScheduleSpec(
             source_ref=ref,
             rule=Rule.parse("weekly" if weekly else "daily", at, day if weekly else None),

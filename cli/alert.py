@@ -1,8 +1,7 @@
 """``mlens alert add / list / remove / run-now``: new messages matching a saved search,
 posted as they land (docs/delivery.md "Alerts").
 
-Secrets given here (a bot token, a webhook secret) are stored as given and never
-printed again; a webhook secret left out is made here and printed once, on stderr.
+The destination options, their secrets and the states shown: ``cli.destinations``.
 """
 
 from typing import Annotated
@@ -16,6 +15,8 @@ from cli.destinations import (
     WebhookOption,
     WebhookSecretOption,
     say_added,
+    say_states,
+    states,
 )
 from cli.destinations import destinations as named
 from cli.filters import JsonOption
@@ -81,10 +82,7 @@ def list_(as_json: JsonOption = False) -> None:
         table.add_column(column, justify="right" if column == "id" else "left")
     for a in items:
         hour = f"{a.posts_last_hour}/{a.max_per_hour}" + (f", {a.held} held" if a.held else "")
-        places = "\n".join(
-            f"{d.label}: {d.state}" + (f" ({d.detail})" if d.state == "failed" else "")
-            for d in a.destinations
-        )
+        places = states(a.destinations)
         sources = ", ".join(a.source_refs) if a.source_refs else "all"
         table.add_row(
             str(a.id), literal(a.query), literal(sources), f"{a.min_score:g}", hour, literal(places)
@@ -110,6 +108,4 @@ def run_now(
         f"{done.posts_last_hour} post(s) in the last hour; {done.held} held back.",
         highlight=False,
     )
-    for d in done.destinations:
-        detail = f" ({literal(d.detail)})" if d.detail else ""
-        console().print(f"{d.label}: {d.state}{detail}", highlight=False)
+    say_states(done.destinations)

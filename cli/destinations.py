@@ -1,5 +1,6 @@
 """Where ``mlens schedule add`` and ``mlens alert add`` deliver: the destination options
-both take, the destinations built from them, and what both say once one is added.
+both take, the destinations built from them, what both say once one is added, and each
+destination's state as ``list`` and ``run-now`` show it.
 
 A webhook secret left out is made here and printed once, on stderr; secrets given are
 stored as given and never printed again.
@@ -9,11 +10,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cli.render import print_json
+from cli.render import literal, print_json
 from cli.state import console, err_console
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from pydantic import BaseModel
+
+    from toolkit.workspace import DestinationOut
 
 TelegramOption = Annotated[
     list[str] | None, typer.Option("--telegram", metavar="CHAT", help="A chat id (repeatable).")
@@ -72,3 +77,18 @@ def say_added(noun: str, added: "BaseModel", made_secret: str | None, *, as_json
         print_json(added.model_dump(mode="json"))
         return
     console().print(f"Added {noun} {getattr(added, 'id', '')}.", highlight=False)
+
+
+def states(destinations: "Iterable[DestinationOut]") -> str:
+    """Each destination's state on a line of its own, with why it failed (a table cell)."""
+    return "\n".join(
+        f"{d.label}: {d.state}" + (f" ({d.detail})" if d.state == "failed" else "")
+        for d in destinations
+    )
+
+
+def say_states(destinations: "Iterable[DestinationOut]") -> None:
+    """Print each destination's state and what it answered (after ``run-now``)."""
+    for d in destinations:
+        detail = f" ({literal(d.detail)})" if d.detail else ""
+        console().print(f"{d.label}: {d.state}{detail}", highlight=False)

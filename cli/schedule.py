@@ -1,8 +1,7 @@
 """``mlens schedule add / list / remove / run-now`` and ``mlens scheduler``: digests
 delivered on a schedule (docs/delivery.md).
 
-Secrets given here (a bot token, a webhook secret) are stored as given and never
-printed again; a webhook secret left out is made here and printed once, on stderr.
+The destination options, their secrets and the states shown: ``cli.destinations``.
 """
 
 from typing import Annotated
@@ -16,6 +15,8 @@ from cli.destinations import (
     WebhookOption,
     WebhookSecretOption,
     say_added,
+    say_states,
+    states,
 )
 from cli.destinations import destinations as named
 from cli.filters import JsonOption
@@ -82,10 +83,7 @@ def list_(as_json: JsonOption = False) -> None:
             period = (
                 f"{run.period_start:%Y-%m-%d %H:%M} – {run.period_end:%H:%M} UTC ({run.status})"
             )
-        places = "\n".join(
-            f"{d.label}: {d.state}" + (f" ({d.detail})" if d.state == "failed" else "")
-            for d in s.destinations
-        )
+        places = states(s.destinations)
         table.add_row(str(s.id), literal(s.source_ref), when, s.language, period, literal(places))
     print_table(table)
 
@@ -104,9 +102,7 @@ def run_now(
     if as_json:
         print_json(done.model_dump(mode="json"))
         return
-    for d in done.destinations:
-        detail = f" ({literal(d.detail)})" if d.detail else ""
-        console().print(f"{d.label}: {d.state}{detail}", highlight=False)
+    say_states(done.destinations)
 
 
 def scheduler(

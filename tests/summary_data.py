@@ -3,12 +3,13 @@ channel, and a prompt-injection chat (instructions, images, links and fake ids).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from toolkit.lang import CODES
 from toolkit.lang.names import LANGUAGES
-from toolkit.models import Message, Source, SourceKind
+from toolkit.models import Message, Source, SourceKind, Summary
 from toolkit.refs import SourceArg
 from toolkit.requests import SourceSummaryRequest, SummaryRequest
 from toolkit.store import SQLiteStore
@@ -158,3 +159,35 @@ def seeded_store() -> tuple[SQLiteStore, dict[str, Source]]:
     """An in-memory store holding the three sources of ``seed``."""
     store = SQLiteStore(":memory:")
     return store, seed(store)
+
+
+def chat(
+    rows: list[tuple[str, str]],
+    *,
+    start: datetime,
+    minutes: int,
+    peer: Callable[[int, str], str],
+) -> list[Message]:
+    """A thread of source 1 from ``(sender, text)`` rows, ``minutes`` apart from
+    ``start``, each a reply to the one before; ``peer(i, sender)`` names the i-th's peer."""
+    return [
+        Message(
+            1,
+            i,
+            start + timedelta(minutes=minutes * i),
+            text,
+            sender_peer_id=peer(i, who),
+            sender_name=who,
+            reply_to=i - 1 if i > 1 else None,
+        )
+        for i, (who, text) in enumerate(rows, 1)
+    ]
+
+
+def summary_text(summary: Summary) -> str:
+    """Everything a summary says, a part a line: its lead, each section's title, body and
+    items (what a test looks through for what must not be said)."""
+    parts = [summary.summary]
+    for s in summary.sections:
+        parts += [s.title, s.body, *(item.text for item in s.items)]
+    return "\n".join(parts)

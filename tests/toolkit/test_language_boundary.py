@@ -44,9 +44,7 @@ ALLOWED: dict[tuple[str, str], str] = {
         "the weekday codes of a schedule's rule (its wire format)",
     ("cli/destinations.py", "kind url secret"):
         "the field names of a destination (its wire format)",
-    ("app_pages/schedules.py", "kind url secret"):
-        "the field names of a destination (its wire format)",
-    ("app_pages/alerts_section.py", "kind url secret"):
+    ("app_pages/destinations.py", "kind url secret"):
         "the field names of a destination (its wire format)",
     ("toolkit/evaluate/corpus/labels.py", "decision plan open_question"):
         "the act names of the label file (real_acts.jsonl): field names of its format",

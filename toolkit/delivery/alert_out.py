@@ -7,9 +7,8 @@ from pydantic import BaseModel, Field
 
 from toolkit.delivery.alert_model import Alert
 from toolkit.delivery.alert_post import AlertPost
-from toolkit.delivery.out import DestinationOut
+from toolkit.delivery.status import DestinationOut, destinations_out
 from toolkit.store.base import PostStore
-from toolkit.store.schedule_rows import ResultRecord
 from toolkit.wire import UtcTime
 
 
@@ -49,9 +48,6 @@ def alert_out(store: PostStore, alert: Alert, *, posts_last_hour: int) -> AlertO
     """An alert as every face answers it: its latest post and, per destination, the
     latest result of its recent posts."""
     recent = store.recent_posts(alert.id, limit=10)
-    latest: dict[int, ResultRecord] = {}
-    for result in store.post_results([p.id for p in reversed(recent)]):
-        latest[result.destination] = result  # by post, oldest first: the latest wins
     last = None
     if recent:
         post = AlertPost.of(
@@ -65,20 +61,6 @@ def alert_out(store: PostStore, alert: Alert, *, posts_last_hour: int) -> AlertO
             score=post.match.score if post.match else None,
             held=post.held,
         )
-    destinations = []
-    for index, destination in enumerate(alert.destinations):
-        found = latest.get(index)
-        destinations.append(
-            DestinationOut(
-                index=index,
-                label=destination.label(),
-                config=destination.model_dump(mode="json"),
-                state=found.state if found else "waiting",  # type: ignore[arg-type]
-                attempts=found.attempts if found else 0,
-                detail=found.detail if found else None,
-                at=found.updated_at if found else None,
-            )
-        )
     return AlertOut(
         id=alert.id,
         query=alert.query,
@@ -89,5 +71,7 @@ def alert_out(store: PostStore, alert: Alert, *, posts_last_hour: int) -> AlertO
         held=alert.held,
         posts_last_hour=posts_last_hour,
         last_post=last,
-        destinations=destinations,
+        destinations=destinations_out(
+            alert.destinations, store.post_ledger().results([p.id for p in recent])
+        ),
     )

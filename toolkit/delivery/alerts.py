@@ -15,7 +15,7 @@ a destination, then checks each alert (``check``):
 4. the watermarks, the held count and the posts are claimed in one compare-and-set
    (``AlertStore.claim_alert``): of two workers that checked the same alert, one posts.
 
-Each post is then carried as a schedule's run is (``run.send``, ``run.finish``): every
+Each post is then carried as a schedule's run is (``run.deliver``): every
 destination's result recorded before and after sending, a failing one tried again later
 without blocking the others. The clock is injected, as for ``Runner``.
 """
@@ -29,12 +29,11 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from toolkit.config import DeliverySettings
-from toolkit.delivery.alert_ledger import PostLedger, no_digest
 from toolkit.delivery.alert_model import Alert
 from toolkit.delivery.alert_post import AlertPost, Match, post_body
 from toolkit.delivery.digest import Adapter
 from toolkit.delivery.model import Destination
-from toolkit.delivery.run import RunContext, finish, renew, send, spent
+from toolkit.delivery.run import RunContext, deliver, no_digest
 from toolkit.errors import StoreError, ToolkitError
 from toolkit.limits import MAX_LIMIT, MAX_SCAN
 from toolkit.models import Hits, Source
@@ -95,7 +94,7 @@ class AlertRunner:
         self.search = search
         self.max_scan = max_scan
         self.ctx = RunContext(
-            store=PostLedger(store),
+            store=store.post_ledger(),
             settings=settings,
             summarize=no_digest,
             adapters=adapters,
@@ -237,19 +236,12 @@ class AlertRunner:
         return out
 
     def _deliver(self, post: PostRecord, alert: Alert) -> PostRecord:
-        ctx = self.ctx
-        done = {r.destination: r for r in ctx.store.results([post.id])}
-        for index, destination in enumerate(alert.destinations):
-            before = done.get(index)
-            if before is not None and (before.state == "sent" or spent(ctx, before)):
-                continue
-            if not renew(ctx, post):
-                return post  # another worker has it now
-            document = AlertPost.of(
+        def document(index: int) -> AlertPost:
+            return AlertPost.of(
                 post, query=alert.query, max_per_hour=alert.max_per_hour, destination=index
             )
-            send(ctx, post.id, index, ctx.adapters(destination), document, before)
-        return finish(ctx, post)
+
+        return deliver(self.ctx, post, alert.destinations, document)
 
     def _lease(self) -> datetime:
         return self.ctx.clock() + timedelta(seconds=self.ctx.settings.lease_seconds)

@@ -3,27 +3,13 @@ tool, ``mlens schedule list --json``), with secrets shown as ``**********``."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from toolkit.delivery.periods import WEEKDAYS
-from toolkit.delivery.status import ScheduleStatus
+from toolkit.delivery.status import DestinationOut, ScheduleStatus
 from toolkit.wire import UtcTime
-
-
-class DestinationOut(BaseModel):
-    """One destination and what its last delivery came to."""
-
-    index: int
-    label: str = Field(description="What it is, e.g. `telegram -100123`, `atom feed`.")
-    config: dict[str, Any] = Field(description="Its settings; secrets as `**********`.")
-    state: Literal["waiting", "sending", "sent", "failed"] = Field(
-        description="`waiting` until a run reaches it; `failed` with `detail` saying why."
-    )
-    attempts: int
-    detail: str | None = None
-    at: UtcTime | None = None
 
 
 class RunOut(BaseModel):
@@ -88,18 +74,7 @@ def schedule_out(status: ScheduleStatus) -> ScheduleOut:
             error=run.error,
             finished_at=run.finished_at,
         ),
-        destinations=[
-            DestinationOut(
-                index=d.index,
-                label=d.label,
-                config=s.destinations[d.index].model_dump(mode="json"),
-                state=d.state,  # type: ignore[arg-type]
-                attempts=d.attempts,
-                detail=d.detail,
-                at=d.at,
-            )
-            for d in status.destinations
-        ],
+        destinations=list(status.destinations),
         feed_path=f"/v1/schedules/{s.id}/feed.atom"
         if any(d.kind == "feed" for d in s.destinations)
         else None,

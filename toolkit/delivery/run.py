@@ -8,16 +8,17 @@ destination failing never stops the others; it is tried again later (its run wai
 leased till then) up to ``max_attempts`` times.
 
 The steps after the digest (``send``, ``finish``, ``renew``) ask only a ``Ledger`` of the
-store: an alert's posts (``alerts``) are carried by the same steps over their own rows.
+store (``toolkit.store.base``): an alert's posts (``alerts``) are carried by the same
+steps over their own ledger (``post_ledger``).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, tzinfo
-from typing import Protocol, TypeVar
+from typing import Any, TypeVar
 
 from toolkit.config import DeliverySettings
 from toolkit.delivery.digest import Adapter, DeliveryFailed, Digest, Post
@@ -25,7 +26,8 @@ from toolkit.delivery.model import Destination, Schedule
 from toolkit.errors import ToolkitError
 from toolkit.models import Summary
 from toolkit.requests import SummaryRequest
-from toolkit.store.schedule_rows import ResultRecord, ResultState, RunRecord, RunStatus
+from toolkit.store.base import Ledger
+from toolkit.store.schedule_rows import Lease, ResultRecord, RunRecord
 from toolkit.wire import SummaryOut, summary_out
 
 log = logging.getLogger("toolkit.delivery")
@@ -38,58 +40,8 @@ Adapters = Callable[[Destination], Adapter]
 """The adapter of a destination (``destinations.adapter_for`` with the settings)."""
 
 
-class Ledger(Protocol):
-    """What the delivery steps write: a leased record's state and each destination's
-    result (``ScheduleStore`` for runs; an alert's posts have their own)."""
-
-    def update_run(
-        self,
-        run_id: int,
-        *,
-        owner: str,
-        lease_until: datetime,
-        status: RunStatus | None = None,
-        attempts: int | None = None,
-        digest: str | None = None,
-        error: str | None = None,
-        finished_at: datetime | None = None,
-    ) -> bool:
-        """Write the lease and state if ``owner`` still holds it; whether it did."""
-        ...
-
-    def set_result(
-        self,
-        run_id: int,
-        destination: int,
-        *,
-        state: ResultState,
-        attempts: int,
-        detail: str | None,
-        now: datetime,
-    ) -> None:
-        """Record what a destination came to."""
-        ...
-
-    def results(self, run_ids: Sequence[int]) -> list[ResultRecord]:
-        """The destinations' results, by record and destination."""
-        ...
-
-
-class Leased(Protocol):
-    """A leased record the steps carry (a run, an alert's post)."""
-
-    @property
-    def id(self) -> int:
-        """Its id in its ledger."""
-        ...
-
-    @property
-    def error(self) -> str | None:
-        """Why its last try failed."""
-        ...
-
-
-L = TypeVar("L", bound=Leased)
+L = TypeVar("L", bound=Lease)
+"""A leased record the steps carry (a run, an alert's post)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +65,11 @@ class RunContext:
     sync: Sync | None = None
 
 
+def no_digest(_request: SummaryRequest) -> Summary:
+    """The summary verb of a ``RunContext`` that carries an alert's posts: never called."""
+    raise AssertionError("an alert writes no digest")
+
+
 def carry(ctx: RunContext, run: RunRecord, schedule: Schedule, source: Source) -> RunRecord:
     """Write the run's digest unless it has one, deliver it where it has not gone, and
     record the outcome; the run as it ends up (``done``, ``failed``, or waiting to retry)."""
@@ -123,16 +80,25 @@ def carry(ctx: RunContext, run: RunRecord, schedule: Schedule, source: Source) -
         run = written
     assert run.digest is not None
     summary = SummaryOut.model_validate_json(run.digest)
-    done = {r.destination: r for r in ctx.store.results([run.id])}
-    for index, destination in enumerate(schedule.destinations):
+    return deliver(
+        ctx, run, schedule.destinations, lambda i: digest_of(run, schedule, source, i, summary)
+    )
+
+
+def deliver(
+    ctx: RunContext, record: L, destinations: Sequence[Destination], document: Callable[[int], Post]
+) -> L:
+    """Send ``document(index)`` to each destination that has not had it and has tries
+    left, then record the outcome (``finish``); the record as it ends up."""
+    done = {r.destination: r for r in ctx.store.results([record.id])}
+    for index, destination in enumerate(destinations):
         before = done.get(index)
         if before is not None and (before.state == "sent" or spent(ctx, before)):
             continue
-        if not renew(ctx, run):
-            return run  # another worker has it now
-        digest = digest_of(run, schedule, source, index, summary)
-        send(ctx, run.id, index, ctx.adapters(destination), digest, before)
-    return finish(ctx, run)
+        if not renew(ctx, record):
+            return record  # another worker has it now
+        send(ctx, record.id, index, ctx.adapters(destination), document(index), before)
+    return finish(ctx, record)
 
 
 def _write(ctx: RunContext, run: RunRecord, schedule: Schedule) -> RunRecord | None:
@@ -228,7 +194,7 @@ def finish(ctx: RunContext, run: L) -> L:
     return _with(run, error=error)
 
 
-def renew(ctx: RunContext, run: Leased) -> bool:
+def renew(ctx: RunContext, run: Lease) -> bool:
     """Extend the lease before a step; whether this worker still holds the run."""
     until = ctx.clock() + timedelta(seconds=ctx.settings.lease_seconds)
     return ctx.store.update_run(run.id, owner=ctx.owner, lease_until=until, error=run.error)
@@ -262,7 +228,5 @@ def digest_of(
     )
 
 
-def _with(run: L, **changes: object) -> L:
-    from dataclasses import replace
-
-    return replace(run, **changes)  # type: ignore[type-var]
+def _with(run: L, **changes: Any) -> L:
+    return replace(run, **changes)

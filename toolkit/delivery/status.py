@@ -1,28 +1,58 @@
 """What a schedule's runs came to, for people: ``mlens schedule list``, ``/v1/schedules``
-and ``/healthz`` show it (the last run, each destination's state and why it failed)."""
+and ``/healthz`` show it (the last run, each destination's state and why it failed);
+each destination's state as every face shows it, an alert's too (``DestinationOut``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, Literal
 
-from toolkit.delivery.model import Schedule, ScheduleSpec, stored_destinations
+from pydantic import BaseModel, Field
+
+from toolkit.delivery.model import Destination, Schedule, ScheduleSpec, stored_destinations
 from toolkit.models import Source
 from toolkit.store.base import ScheduleStore
 from toolkit.store.schedule_rows import NewSchedule, ResultRecord, RunRecord
+from toolkit.wire import UtcTime
 
 
-@dataclass(frozen=True, slots=True)
-class DestinationStatus:
-    """One destination of a schedule, and what the last run that reached it did."""
+class DestinationOut(BaseModel):
+    """One destination and what its last delivery came to."""
 
     index: int
-    label: str
-    state: str
-    """``sent``, ``failed``, ``sending``, or ``waiting`` (no run has reached it yet)."""
+    label: str = Field(description="What it is, e.g. `telegram -100123`, `atom feed`.")
+    config: dict[str, Any] = Field(description="Its settings; secrets as `**********`.")
+    state: Literal["waiting", "sending", "sent", "failed"] = Field(
+        description="`waiting` until a run reaches it; `failed` with `detail` saying why."
+    )
     attempts: int
-    detail: str | None
-    at: datetime | None
+    detail: str | None = None
+    at: UtcTime | None = None
+
+
+def destinations_out(
+    destinations: Sequence[Destination], results: Iterable[ResultRecord]
+) -> list[DestinationOut]:
+    """Each destination and the latest of ``results`` that reached it (the results of a
+    schedule's recent runs or of an alert's recent posts, by record, oldest first)."""
+    latest = {r.destination: r for r in results}  # a later record's result wins
+    out = []
+    for index, destination in enumerate(destinations):
+        found = latest.get(index)
+        out.append(
+            DestinationOut(
+                index=index,
+                label=destination.label(),
+                config=destination.model_dump(mode="json"),
+                state=found.state if found else "waiting",
+                attempts=found.attempts if found else 0,
+                detail=found.detail if found else None,
+                at=found.updated_at if found else None,
+            )
+        )
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,10 +61,10 @@ class ScheduleStatus:
 
     schedule: Schedule
     last_run: RunRecord | None
-    destinations: tuple[DestinationStatus, ...]
+    destinations: tuple[DestinationOut, ...]
 
     @property
-    def failing(self) -> tuple[DestinationStatus, ...]:
+    def failing(self) -> tuple[DestinationOut, ...]:
         """The destinations whose last attempt failed."""
         return tuple(d for d in self.destinations if d.state == "failed")
 
@@ -59,20 +89,6 @@ def schedule_status(store: ScheduleStore, schedule: Schedule) -> ScheduleStatus:
     """The schedule with its last run and, per destination, the latest result of the
     recent runs that reached it."""
     runs = store.runs(schedule.id, limit=10)
-    latest: dict[int, ResultRecord] = {}
-    for result in store.results([r.id for r in runs]):  # by run: the latest run's last
-        latest[result.destination] = result
-    rows = []
-    for index, destination in enumerate(schedule.destinations):
-        found = latest.get(index)
-        rows.append(
-            DestinationStatus(
-                index=index,
-                label=destination.label(),
-                state=found.state if found else "waiting",
-                attempts=found.attempts if found else 0,
-                detail=found.detail if found else None,
-                at=found.updated_at if found else None,
-            )
-        )
-    return ScheduleStatus(schedule, runs[0] if runs else None, tuple(rows))
+    results = store.results([r.id for r in runs])
+    destinations = tuple(destinations_out(schedule.destinations, results))
+    return ScheduleStatus(schedule, runs[0] if runs else None, destinations)

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from toolkit.store.rows import dt
-from toolkit.store.schedule_rows import RunStatus
+from toolkit.store.rows import dt, from_row, when
+from toolkit.store.schedule_rows import LEASE_TIMES, Lease
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -55,21 +55,13 @@ class NewPost:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PostRecord:
+class PostRecord(Lease):
     """One post: leased like a schedule's run, delivered to each destination once."""
 
-    id: int
     alert_id: int
     source_id: int | None
     message_id: int | None
     body: str
-    status: RunStatus
-    owner: str
-    lease_until: datetime
-    attempts: int
-    claimed_at: datetime
-    finished_at: datetime | None
-    error: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,42 +91,23 @@ def marks_text(watermarks: Mapping[int, int]) -> str:
     return json.dumps({str(k): int(v) for k, v in sorted(watermarks.items())})
 
 
-def _when(value: int) -> datetime:
-    moment = dt(value)
-    assert moment is not None
-    return moment
+def _marks(text: str) -> dict[int, int]:
+    return {int(k): int(v) for k, v in json.loads(text).items()}
 
 
 def to_alert(row: Sequence[Any]) -> AlertRecord:
     """An ``AlertRecord`` from a row of ``ALERT_COLUMNS``."""
-    return AlertRecord(
-        id=row[0],
-        query=row[1],
-        source_refs=row[2],
-        min_score=float(row[3]),
-        max_per_hour=row[4],
-        destinations=row[5],
-        created_at=_when(row[6]),
-        version=row[7],
-        watermarks={int(k): int(v) for k, v in json.loads(row[8]).items()},
-        held=row[9],
-        held_since=dt(row[10]),
+    return from_row(
+        AlertRecord,
+        ALERT_COLUMNS,
+        row,
+        min_score=float,
+        created_at=when,
+        watermarks=_marks,
+        held_since=dt,
     )
 
 
 def to_post(row: Sequence[Any]) -> PostRecord:
     """A ``PostRecord`` from a row of ``POST_COLUMNS``."""
-    return PostRecord(
-        id=row[0],
-        alert_id=row[1],
-        source_id=row[2],
-        message_id=row[3],
-        body=row[4],
-        status=row[5],
-        owner=row[6],
-        lease_until=_when(row[7]),
-        attempts=row[8],
-        claimed_at=_when(row[9]),
-        finished_at=dt(row[10]),
-        error=row[11],
-    )
+    return from_row(PostRecord, POST_COLUMNS, row, **LEASE_TIMES)

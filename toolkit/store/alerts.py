@@ -28,20 +28,16 @@ from toolkit.store.alert_rows import (
     to_alert,
     to_post,
 )
-from toolkit.store.results import DeliveryResults
+from toolkit.store.connections import UsesConnections
+from toolkit.store.results import PostLedger
 from toolkit.store.rows import dt, ts
-from toolkit.store.schedule_rows import (
-    ResultRecord,
-    ResultState,
-    RunStatus,
-)
 
 
 class _Lost(Exception):
     """A post's key was taken after the alert moved: undo the move."""
 
 
-class Alerts(DeliveryResults):
+class Alerts(UsesConnections):
     """Alerts, their posts (leased like runs) and each destination's result."""
 
     def add_alert(self, new: NewAlert) -> AlertRecord:
@@ -209,46 +205,6 @@ class Alerts(DeliveryResults):
         )
         return to_post(rows[0]) if rows else None
 
-    def update_post(
-        self,
-        post_id: int,
-        *,
-        owner: str,
-        lease_until: datetime,
-        status: RunStatus | None = None,
-        error: str | None = None,
-        finished_at: datetime | None = None,
-    ) -> bool:
-        """Write a post's lease and, when given, its status, error and end, if ``owner``
-        still holds it; whether it did."""
-        rows = self.connections.write(
-            "UPDATE alert_posts SET lease_until = ?, status = COALESCE(?, status), "
-            "error = ?, finished_at = COALESCE(?, finished_at) "
-            "WHERE id = ? AND owner = ? RETURNING id",
-            (ts(lease_until), status, error, ts(finished_at), post_id, owner),
-        )
-        return bool(rows)
-
-    def set_post_result(
-        self,
-        post_id: int,
-        destination: int,
-        *,
-        state: ResultState,
-        attempts: int,
-        detail: str | None,
-        now: datetime,
-    ) -> None:
-        """Record what a destination of a post came to (replacing what it was)."""
-        self._put_result(
-            "alert_results",
-            (post_id, destination),
-            state=state,
-            attempts=attempts,
-            detail=detail,
-            now=now,
-        )
-
-    def post_results(self, post_ids: Sequence[int]) -> list[ResultRecord]:
-        """The destinations' results of these posts, by post and destination."""
-        return self._results_of("alert_results", post_ids)
+    def post_ledger(self) -> PostLedger:
+        """The ledger of posts: their leases and each destination's result."""
+        return PostLedger(self.connections, self.dialect)

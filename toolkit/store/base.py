@@ -390,7 +390,44 @@ class CacheStore(Protocol):
         ...
 
 
-class ScheduleStore(Protocol):
+class Ledger(Protocol):
+    """Leased records (a schedule's runs, an alert's posts) and what each destination of
+    one came to: what the delivery steps (``toolkit.delivery.run``) write."""
+
+    def update_run(
+        self,
+        run_id: int,
+        *,
+        owner: str,
+        lease_until: datetime,
+        status: RunStatus | None = None,
+        attempts: int | None = None,
+        digest: str | None = None,
+        error: str | None = None,
+        finished_at: datetime | None = None,
+    ) -> bool:
+        """Write the lease and state if ``owner`` still holds it; whether it did."""
+        ...
+
+    def set_result(
+        self,
+        run_id: int,
+        destination: int,
+        *,
+        state: ResultState,
+        attempts: int,
+        detail: str | None,
+        now: datetime,
+    ) -> None:
+        """Record what a destination of a record came to."""
+        ...
+
+    def results(self, run_ids: Sequence[int]) -> list[ResultRecord]:
+        """The destinations' results of these records, by record and destination."""
+        ...
+
+
+class ScheduleStore(Ledger, Protocol):
     """Digest schedules, the runs that lease their periods, each destination's result
     (``schedules.Schedules``; ``toolkit.delivery`` is their meaning)."""
 
@@ -436,40 +473,8 @@ class ScheduleStore(Protocol):
         """Unfinished runs whose lease has run out, oldest first."""
         ...
 
-    def update_run(
-        self,
-        run_id: int,
-        *,
-        owner: str,
-        lease_until: datetime,
-        status: RunStatus | None = None,
-        attempts: int | None = None,
-        digest: str | None = None,
-        error: str | None = None,
-        finished_at: datetime | None = None,
-    ) -> bool:
-        """Write a run's lease and state if ``owner`` still holds it; whether it did."""
-        ...
-
     def runs(self, schedule_id: int, *, limit: int = 20) -> list[RunRecord]:
         """A schedule's latest runs, newest period first."""
-        ...
-
-    def set_result(
-        self,
-        run_id: int,
-        destination: int,
-        *,
-        state: ResultState,
-        attempts: int,
-        detail: str | None,
-        now: datetime,
-    ) -> None:
-        """Record what a destination of a run came to."""
-        ...
-
-    def results(self, run_ids: Sequence[int]) -> list[ResultRecord]:
-        """The destinations' results of these runs, by run and destination."""
         ...
 
 
@@ -546,34 +551,8 @@ class PostStore(Protocol):
         """Lease an unfinished post whose lease ran out; ``None`` when another has it."""
         ...
 
-    def update_post(
-        self,
-        post_id: int,
-        *,
-        owner: str,
-        lease_until: datetime,
-        status: RunStatus | None = None,
-        error: str | None = None,
-        finished_at: datetime | None = None,
-    ) -> bool:
-        """Write a post's lease and state if ``owner`` still holds it; whether it did."""
-        ...
-
-    def set_post_result(
-        self,
-        post_id: int,
-        destination: int,
-        *,
-        state: ResultState,
-        attempts: int,
-        detail: str | None,
-        now: datetime,
-    ) -> None:
-        """Record what a destination of a post came to."""
-        ...
-
-    def post_results(self, post_ids: Sequence[int]) -> list[ResultRecord]:
-        """The destinations' results of these posts, by post and destination."""
+    def post_ledger(self) -> Ledger:
+        """The ledger of posts: their leases and each destination's result."""
         ...
 
 

@@ -1,50 +1,97 @@
-"""What each destination of a delivery came to, for schedules' runs
-(``delivery_results``) and alerts' posts (``alert_results``): one row per run or post
-and destination, written and read the same way for both."""
+"""The ledger of leased records (schedules' runs in ``delivery_runs``, alerts' posts in
+``alert_posts``) and of what each destination came to (``delivery_results``,
+``alert_results``: one row per record and destination), written and read the same way
+for both (``base.Ledger``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Literal
+from typing import ClassVar
 
-from toolkit.store.connections import UsesConnections
+from toolkit.store.connections import Connections, UsesConnections
+from toolkit.store.dialect import Dialect
 from toolkit.store.rows import ts
-from toolkit.store.schedule_rows import RESULT_COLUMNS, ResultRecord, ResultState, to_result
+from toolkit.store.schedule_rows import (
+    RESULT_COLUMNS,
+    ResultRecord,
+    ResultState,
+    RunStatus,
+    to_result,
+)
 
-ResultTable = Literal["delivery_results", "alert_results"]
-"""The tables of destination results."""
 
+class LeaseLedger(UsesConnections):
+    """A ``Ledger`` over one table of leased records and its table of results."""
 
-class DeliveryResults(UsesConnections):
-    """Writes and reads destination results in either table."""
+    leased_table: ClassVar[str]
+    results_table: ClassVar[str]
 
-    def _put_result(
+    def update_run(
         self,
-        table: ResultTable,
-        key: tuple[int, int],
+        run_id: int,
+        *,
+        owner: str,
+        lease_until: datetime,
+        status: RunStatus | None = None,
+        attempts: int | None = None,
+        digest: str | None = None,
+        error: str | None = None,
+        finished_at: datetime | None = None,
+    ) -> bool:
+        """Write a record's lease and error and, when given, its status, tries, digest
+        (runs alone have one) and end, if ``owner`` still holds it; whether it did."""
+        given = {
+            "status": status,
+            "attempts": attempts,
+            "digest": digest,
+            "finished_at": ts(finished_at),
+        }
+        changes: dict[str, object] = {"lease_until": ts(lease_until), "error": error}
+        changes |= {column: value for column, value in given.items() if value is not None}
+        rows = self.connections.write(
+            f"UPDATE {self.leased_table} SET {', '.join(f'{c} = ?' for c in changes)} "
+            "WHERE id = ? AND owner = ? RETURNING id",
+            (*changes.values(), run_id, owner),
+        )
+        return bool(rows)
+
+    def set_result(
+        self,
+        run_id: int,
+        destination: int,
         *,
         state: ResultState,
         attempts: int,
         detail: str | None,
         now: datetime,
     ) -> None:
-        """Record what destination ``key[1]`` of run or post ``key[0]`` came to
-        (replacing what it was)."""
+        """Record what a destination of a record came to (replacing what it was)."""
         self.connections.write(
-            f"INSERT INTO {table} ({RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
+            f"INSERT INTO {self.results_table} ({RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (run_id, destination) DO UPDATE SET state = excluded.state, "
             "attempts = excluded.attempts, detail = excluded.detail, "
             "updated_at = excluded.updated_at",
-            (*key, state, attempts, detail, ts(now)),
+            (run_id, destination, state, attempts, detail, ts(now)),
         )
 
-    def _results_of(self, table: ResultTable, ids: Sequence[int]) -> list[ResultRecord]:
-        """The destinations' results of these runs or posts, by id and destination."""
+    def results(self, run_ids: Sequence[int]) -> list[ResultRecord]:
+        """The destinations' results of these records, by record and destination."""
         out: list[ResultRecord] = []
-        for clause, params in self.dialect.id_lists("run_id", list(ids)):
+        for clause, params in self.dialect.id_lists("run_id", list(run_ids)):
             rows = self.connections.read(
-                f"SELECT {RESULT_COLUMNS} FROM {table} WHERE {clause}", params
+                f"SELECT {RESULT_COLUMNS} FROM {self.results_table} WHERE {clause}", params
             )
             out += [to_result(r) for r in rows]
         return sorted(out, key=lambda r: (r.run_id, r.destination))
+
+
+class PostLedger(LeaseLedger):
+    """The ledger of alerts' posts (``Alerts.post_ledger``), over the store's connections."""
+
+    leased_table = "alert_posts"
+    results_table = "alert_results"
+
+    def __init__(self, connections: Connections, dialect: Dialect) -> None:
+        self.connections = connections
+        self.dialect = dialect

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any, NotRequired, Protocol, TypedDict
+from functools import cache
+from typing import Any, NotRequired, Protocol, TypedDict, TypeVar
 
 from toolkit.models import (
     ZONE_ORIGINS,
@@ -94,6 +95,30 @@ def ts(value: datetime | None) -> int | None:
 def dt(value: int | None) -> datetime | None:
     """The UTC datetime of Unix seconds (``None`` stays ``None``)."""
     return None if value is None else datetime.fromtimestamp(value, tz=UTC)
+
+
+def when(value: int) -> datetime:
+    """The UTC datetime of Unix seconds of a column that is never empty."""
+    moment = dt(value)
+    assert moment is not None
+    return moment
+
+
+R = TypeVar("R")
+
+
+@cache
+def _names(columns: str) -> tuple[str, ...]:
+    return tuple(name.strip() for name in columns.split(","))
+
+
+def from_row(
+    record: Callable[..., R], columns: str, row: Sequence[Any], **read: Callable[[Any], Any]
+) -> R:
+    """A record from a row of ``columns`` (a SELECT's list, named as the record's fields),
+    each value as stored unless ``read`` names how to read it (``when`` for a time)."""
+    values = zip(_names(columns), row, strict=True)
+    return record(**{name: read[name](v) if name in read else v for name, v in values})
 
 
 def reactions_json(reactions: Reactions) -> str | None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from toolkit.store.rows import dt
+from toolkit.store.rows import dt, from_row, when
 
 RunStatus = Literal["claimed", "written", "done", "failed"]
 """``claimed``: the period is leased, no digest yet; ``written``: the digest is stored,
@@ -50,25 +50,36 @@ class ScheduleRecord(NewSchedule):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class RunRecord:
-    """One run: the lease of a period ``[period_start, period_end)`` of a schedule."""
+class Lease:
+    """A leased record (a schedule's run, an alert's post): who holds it till when, its
+    tries, its end and why its last try failed."""
 
     id: int
+    status: RunStatus
+    owner: str
+    lease_until: datetime
+    attempts: int
+    """Tries (of a run: to write its digest)."""
+    claimed_at: datetime
+    finished_at: datetime | None
+    error: str | None
+
+
+LEASE_TIMES = {"lease_until": when, "claimed_at": when, "finished_at": dt}
+"""How a lease's times are read from a row (``from_row``)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunRecord(Lease):
+    """One run: the lease of a period ``[period_start, period_end)`` of a schedule."""
+
     schedule_id: int
     period_start: datetime
     period_end: datetime
     periods: int
     """How many of the schedule's periods it covers (more than one after downtime)."""
-    status: RunStatus
-    owner: str
-    lease_until: datetime
-    attempts: int
-    """Tries to write the digest."""
-    claimed_at: datetime
-    finished_at: datetime | None
     digest: str | None
     """The digest as JSON once written (``toolkit.wire.SummaryOut``)."""
-    error: str | None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -95,56 +106,16 @@ RUN_COLUMNS = (
 RESULT_COLUMNS = "run_id, destination, state, attempts, detail, updated_at"
 
 
-def _when(value: int) -> datetime:
-    moment = dt(value)
-    assert moment is not None
-    return moment
-
-
 def to_schedule(row: Sequence[Any]) -> ScheduleRecord:
     """A ``ScheduleRecord`` from a row of ``SCHEDULE_COLUMNS``."""
-    return ScheduleRecord(
-        id=row[0],
-        source_id=row[1],
-        source_ref=row[2],
-        topic_id=row[3],
-        cadence=row[4],
-        at_minute=row[5],
-        weekday=row[6],
-        language=row[7],
-        engine=row[8],
-        destinations=row[9],
-        created_at=_when(row[10]),
-        covered_until=dt(row[11]),
-    )
+    return from_row(ScheduleRecord, SCHEDULE_COLUMNS, row, created_at=when, covered_until=dt)
 
 
 def to_run(row: Sequence[Any]) -> RunRecord:
     """A ``RunRecord`` from a row of ``RUN_COLUMNS``."""
-    return RunRecord(
-        id=row[0],
-        schedule_id=row[1],
-        period_start=_when(row[2]),
-        period_end=_when(row[3]),
-        periods=row[4],
-        status=row[5],
-        owner=row[6],
-        lease_until=_when(row[7]),
-        attempts=row[8],
-        claimed_at=_when(row[9]),
-        finished_at=dt(row[10]),
-        digest=row[11],
-        error=row[12],
-    )
+    return from_row(RunRecord, RUN_COLUMNS, row, period_start=when, period_end=when, **LEASE_TIMES)
 
 
 def to_result(row: Sequence[Any]) -> ResultRecord:
     """A ``ResultRecord`` from a row of ``RESULT_COLUMNS``."""
-    return ResultRecord(
-        run_id=row[0],
-        destination=row[1],
-        state=row[2],
-        attempts=row[3],
-        detail=row[4],
-        updated_at=_when(row[5]),
-    )
+    return from_row(ResultRecord, RESULT_COLUMNS, row, updated_at=when)

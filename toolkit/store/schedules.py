@@ -12,19 +12,15 @@ taken over writes nothing more.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 
-from toolkit.store.results import DeliveryResults
+from toolkit.store.results import LeaseLedger
 from toolkit.store.rows import ts
 from toolkit.store.schedule_rows import (
     RUN_COLUMNS,
     SCHEDULE_COLUMNS,
     NewSchedule,
-    ResultRecord,
-    ResultState,
     RunRecord,
-    RunStatus,
     ScheduleRecord,
     to_run,
     to_schedule,
@@ -35,8 +31,12 @@ class _Lost(Exception):
     """The run's key was taken after the schedule moved: undo the move."""
 
 
-class Schedules(DeliveryResults):
-    """Schedules, runs (the leases of periods) and each destination's result."""
+class Schedules(LeaseLedger):
+    """Schedules, runs (the leases of periods) and each destination's result (the
+    ``LeaseLedger`` of runs)."""
+
+    leased_table = "delivery_runs"
+    results_table = "delivery_results"
 
     # Schedules ---------------------------------------------------------------------------
     def add_schedule(self, new: NewSchedule) -> ScheduleRecord:
@@ -155,29 +155,6 @@ class Schedules(DeliveryResults):
         )
         return [to_run(r) for r in rows]
 
-    def update_run(
-        self,
-        run_id: int,
-        *,
-        owner: str,
-        lease_until: datetime,
-        status: RunStatus | None = None,
-        attempts: int | None = None,
-        digest: str | None = None,
-        error: str | None = None,
-        finished_at: datetime | None = None,
-    ) -> bool:
-        """Write a run's lease and, when given, its status, tries, digest, error and end,
-        if ``owner`` still holds it; whether it did."""
-        rows = self.connections.write(
-            "UPDATE delivery_runs SET lease_until = ?, status = COALESCE(?, status), "
-            "attempts = COALESCE(?, attempts), digest = COALESCE(?, digest), "
-            "error = ?, finished_at = COALESCE(?, finished_at) "
-            "WHERE id = ? AND owner = ? RETURNING id",
-            (ts(lease_until), status, attempts, digest, error, ts(finished_at), run_id, owner),
-        )
-        return bool(rows)
-
     def runs(self, schedule_id: int, *, limit: int = 20) -> list[RunRecord]:
         """A schedule's latest runs, newest period first."""
         rows = self.connections.read(
@@ -186,28 +163,3 @@ class Schedules(DeliveryResults):
             (schedule_id, limit),
         )
         return [to_run(r) for r in rows]
-
-    # Results -----------------------------------------------------------------------------
-    def set_result(
-        self,
-        run_id: int,
-        destination: int,
-        *,
-        state: ResultState,
-        attempts: int,
-        detail: str | None,
-        now: datetime,
-    ) -> None:
-        """Record what a destination of a run came to (replacing what it was)."""
-        self._put_result(
-            "delivery_results",
-            (run_id, destination),
-            state=state,
-            attempts=attempts,
-            detail=detail,
-            now=now,
-        )
-
-    def results(self, run_ids: Sequence[int]) -> list[ResultRecord]:
-        """The destinations' results of these runs, by run and destination."""
-        return self._results_of("delivery_results", run_ids)

@@ -19,8 +19,8 @@ Tables, HTML views and DataFrames are ``toolkit.notebook``'s (above this package
 The class (``workspace.py``) inherits its verbs, ordinary methods, from one module per
 area, ``data``, ``search``, ``summaries`` and ``delivery``, which all read one
 ``Assembly``. What a schedule's faces need of ``toolkit.delivery`` (``ScheduleRequest``,
-``ScheduleSpec``, ``Rule``, ``parse_destinations``, ``ScheduleOut``) and of an alert
-(``AlertRequest``, ``AlertOut``) is handed on here.
+``ScheduleSpec``, ``Rule``, ``parse_destinations``, ``ScheduleOut``, ``DestinationOut``)
+and of an alert (``AlertRequest``, ``AlertOut``) is handed on here.
 """
 
 from toolkit.delivery.alert_model import AlertRequest, parse_alert_destinations
@@ -28,6 +28,7 @@ from toolkit.delivery.alert_out import AlertList, AlertOut
 from toolkit.delivery.model import Destination, ScheduleRequest, ScheduleSpec, parse_destinations
 from toolkit.delivery.out import ScheduleList, ScheduleOut
 from toolkit.delivery.periods import Rule
+from toolkit.delivery.status import DestinationOut
 from toolkit.ingest.live.client import MessengerClient
 from toolkit.workspace.assembly import Assembly, Parts, Progress, copy_stores, store_at
 from toolkit.workspace.data import Imported, messenger_client
@@ -39,6 +40,7 @@ __all__ = [
     "AlertRequest",
     "Assembly",
     "Destination",
+    "DestinationOut",
     "Imported",
     "MessengerClient",
     "Parts",

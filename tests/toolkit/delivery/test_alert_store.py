@@ -108,16 +108,18 @@ def test_a_post_is_taken_over_after_its_lease_and_its_results_kept(
     taken = store.take_over_post(post.id, owner="b", lease_until=later + LEASE, now=later)
     assert taken is not None
     assert taken.owner == "b"
-    assert not store.update_post(post.id, owner="a", lease_until=later)  # a lost it
-    store.set_post_result(post.id, 0, state="sent", attempts=1, detail="ok", now=later)
-    assert store.update_post(
+    ledger = store.post_ledger()
+    assert not ledger.update_run(post.id, owner="a", lease_until=later)  # a lost it
+    ledger.set_result(post.id, 0, state="sent", attempts=1, detail="ok", now=later)
+    assert ledger.update_run(
         post.id, owner="b", lease_until=later, status="done", finished_at=later
     )
-    (result,) = store.post_results([post.id])
+    assert store.results([post.id]) == []  # a run's ledger is another
+    (result,) = ledger.results([post.id])
     assert (result.destination, result.state, result.detail) == (0, "sent", "ok")
     assert store.recent_posts(alert.id)[0].status == "done"
     assert store.open_posts(later + LEASE) == []
     assert store.remove_alert(alert.id)
-    assert store.post_results([post.id]) == []
+    assert ledger.results([post.id]) == []
     assert store.list_alerts() == []
     assert not store.remove_alert(alert.id)

@@ -244,7 +244,7 @@ def test_a_crash_before_delivery_is_finished_once_after_the_lease(
         raise Crash
 
     with monkeypatch.context() as patched:
-        patched.setattr("toolkit.delivery.alerts.send", crash)
+        patched.setattr("toolkit.delivery.run.send", crash)
         with pytest.raises(Crash):
             ws.alert_runner(clock=clock, adapters=posts.adapters(), owner="dead").run_pending()
     runner = ws.alert_runner(clock=clock, adapters=posts.adapters(), owner="next")

@@ -78,7 +78,9 @@ def _fill(store: SQLiteStore) -> None:
         now=T0,
     )
     assert posts is not None
-    store.set_post_result(posts[0].id, 0, state="sent", attempts=1, detail="mailed", now=T0)
+    store.post_ledger().set_result(
+        posts[0].id, 0, state="sent", attempts=1, detail="mailed", now=T0
+    )
 
 
 def _picture(store: Store) -> dict[str, Any]:
@@ -100,7 +102,9 @@ def _picture(store: Store) -> dict[str, Any]:
     alerts = []
     for a in store.list_alerts():
         posts = store.recent_posts(a.id)
-        results = [(r.destination, r.state) for r in store.post_results([p.id for p in posts])]
+        results = [
+            (r.destination, r.state) for r in store.post_ledger().results([p.id for p in posts])
+        ]
         alerts.append(
             (
                 a.query,

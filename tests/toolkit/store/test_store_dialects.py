@@ -121,6 +121,7 @@ def test_message_store_is_the_union_of_small_protocols_and_rate_buckets_are_opti
         base.VectorStore,
         base.KeyStore,
         base.CacheStore,
+        base.Ledger,
         base.ScheduleStore,
         base.AlertStore,
         base.PostStore,

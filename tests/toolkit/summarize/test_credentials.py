@@ -13,10 +13,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from fake_llm import FakeLLM, Reply, llm_settings, summary_json
-from summary_data import in_period
+from summary_data import chat, in_period, summary_text
 
 from toolkit.embeddings import Embedder
-from toolkit.models import Message, SourceKind, Summary
+from toolkit.models import Message, SourceKind
 from toolkit.store import SQLiteStore
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.credentials import (
@@ -175,7 +175,7 @@ def test_the_extractive_engine_quotes_an_answered_login_as_its_mask(embedder: Em
     vectors = embedder.embed_passages([m.text for m in messages])
     ctx = SummaryContext("period", SourceKind.CHAT, "Dev", "en", T0, T0 + timedelta(hours=1))
     summary = summarize_extractive(messages, vectors, ctx, source_ref="@d", link=lambda _: "")
-    assert "Kvitka" not in _all(summary)
+    assert "Kvitka" not in summary_text(summary)
 
 
 def test_random_keys_are_told_from_words_and_ids() -> None:
@@ -210,26 +210,8 @@ LEAKS = re.compile(
 )
 
 
-def _chat(rows: list[tuple[str, str]], source_id: int = 1) -> list[Message]:
-    return [
-        Message(
-            source_id,
-            i,
-            T0 + timedelta(minutes=3 * i),
-            text,
-            sender_peer_id=f"user{hash(who) % 97}",
-            sender_name=who,
-            reply_to=i - 1 if i > 1 else None,
-        )
-        for i, (who, text) in enumerate(rows, 1)
-    ]
-
-
-def _all(summary: Summary) -> str:
-    parts = [summary.summary]
-    for s in summary.sections:
-        parts += [s.title, s.body, *(item.text for item in s.items)]
-    return "\n".join(parts)
+def _chat(rows: list[tuple[str, str]]) -> list[Message]:
+    return chat(rows, start=T0, minutes=3, peer=lambda _, who: f"user{hash(who) % 97}")
 
 
 @pytest.mark.parametrize("chat_language", ["en", "ru", "uk"])
@@ -241,7 +223,7 @@ def test_the_extractive_engine_quotes_no_secret_beyond_its_mask(
     vectors = embedder.embed_passages([m.text for m in messages])
     ctx = SummaryContext("period", SourceKind.CHAT, "Cabin", language, T0, T0 + timedelta(hours=1))
     summary = summarize_extractive(messages, vectors, ctx, source_ref="@c", link=lambda _: "")
-    text = _all(summary)
+    text = summary_text(summary)
     assert not LEAKS.search(text), text
     marks = marks_for(language)
     assert marks.secret in text or marks.card in text or marks.iban in text, text
@@ -273,7 +255,7 @@ def test_the_llm_engine_neither_sends_nor_writes_a_secret(
         summary = summarize_period(cabin, embedder, settings, period)
         sent = "\n".join(str(r["messages"]) for r in llm.requests)
     assert summary.engine == "llm"
-    assert not LEAKS.search(_all(summary)), _all(summary)
+    assert not LEAKS.search(summary_text(summary)), summary_text(summary)
     assert not LEAKS.search(sent)  # the model never read one, so it cannot copy one
     assert marks_for("en").card in summary.summary
 
@@ -291,4 +273,4 @@ def test_the_hybrid_engine_writes_no_secret(cabin: SQLiteStore, embedder: Embedd
         period = in_period("@cabin", T0, T0 + timedelta(hours=1), "en", use_cache=False)
         summary = summarize_period(cabin, embedder, settings, period)
     assert summary.engine.startswith("hybrid")
-    assert not LEAKS.search(_all(summary)), _all(summary)
+    assert not LEAKS.search(summary_text(summary)), summary_text(summary)

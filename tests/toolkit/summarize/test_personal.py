@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from fake_llm import FakeLLM, Reply, llm_settings, summary_json
-from summary_data import NO_PACK, about_source, in_period
+from summary_data import NO_PACK, about_source, chat, in_period, summary_text
 
 from toolkit.embeddings import Embedder
 from toolkit.models import Message, Section, SectionItem, SourceKind, Summary
@@ -115,25 +115,11 @@ _SECRETS = re.compile(r"\d{3}[ -]?\d{2}[ -]?\d{2}|\d{3} \d{4}|@[\w.-]+\.(?:examp
 
 
 def _chat(rows: list[tuple[str, str]]) -> list[Message]:
-    return [
-        Message(
-            1,
-            i,
-            T0 + timedelta(minutes=2 * i),
-            text,
-            sender_peer_id=f"user{i % 3}",
-            sender_name=who,
-            reply_to=i - 1 if i > 1 else None,
-        )
-        for i, (who, text) in enumerate(rows, 1)
-    ]
+    return chat(rows, start=T0, minutes=2, peer=lambda i, _: f"user{i % 3}")
 
 
 def _all(summary: Summary) -> str:
-    parts = [summary.summary]
-    for s in summary.sections:
-        parts += [s.title, s.body, *(item.text for item in s.items)]
-    return "\n".join(re.sub(r"https://\S+", "", part) for part in parts)
+    return re.sub(r"https://\S+", "", summary_text(summary))
 
 
 @pytest.mark.parametrize("chat_language", ["en", "ru", "uk"])

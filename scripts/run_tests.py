@@ -4,7 +4,9 @@
    the background (``make LLAMA_STAMP``: minutes on 2 cores), and the ready wheels are
    installed meanwhile (``make venv-prebuilt``).
 2. Every test but the local model's (``-m "not llm_local"``) runs from the ready
-   environment while the wheel compiles, Python writing bytecode as it imports (even where
+   environment while the wheel compiles, on two workers (pytest-xdist, ``WORKERS``: the
+   tests wait on servers and processes as much as they compute, and once the other run
+   ends a core would sit idle), Python writing bytecode as it imports (even where
    ``PYTHONDONTWRITEBYTECODE`` is set: the tests start hundreds of processes).
 3. Beside them: once the wheel is built, ``make venv`` adds the local LLM's requirements
    (not the project: the first run keeps importing it), and the tests against the local
@@ -34,6 +36,10 @@ from typing import TextIO
 
 ROOT = Path(__file__).resolve().parent.parent
 
+
+WORKERS = ("-n", "2", "--dist", "worksteal")
+"""The main run's pytest-xdist workers (each starts its own PostgreSQL cluster); work
+stealing evens out files whose tests take seconds beside files of milliseconds."""
 
 NO_NOTEBOOKS = ("-p", "no:nbval")
 """The runs that collect no notebook leave nbval out: loading it (nbformat, jsonschema and
@@ -180,7 +186,7 @@ def main(argv: list[str]) -> int:
     local.start()
     print(f"tests against the local model: in the background (log: {local.log})", flush=True)
     status = subprocess.call(
-        [python, "-m", "pytest", "-m", "not llm_local", *NO_NOTEBOOKS], cwd=ROOT
+        [python, "-m", "pytest", "-m", "not llm_local", *WORKERS, *NO_NOTEBOOKS], cwd=ROOT
     )
     if notebooks.take():
         notebooks.run()

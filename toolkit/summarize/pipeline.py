@@ -96,7 +96,13 @@ def _with_zone_note(summary: Summary, ctx: SummaryContext) -> Summary:
         return summary
     if not summary.important_messenger_message_ids:
         return summary
-    said = book.sentence("zone_inferred", zone=ctx.inferred_zone)
+    # "UTC" inferred means the times as written are the people's own (an HTML export
+    # without a zone, exported where the chat lives): saying "UTC" would be false.
+    said = (
+        book.sentence("zone_inferred_local")
+        if ctx.inferred_zone == "UTC"
+        else book.sentence("zone_inferred", zone=ctx.inferred_zone)
+    )
     return replace(summary, summary=f"{summary.summary.rstrip()} {said}".strip())
 
 

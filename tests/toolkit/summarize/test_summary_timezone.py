@@ -162,15 +162,29 @@ class Citing(Recorder):
 
 
 @pytest.mark.parametrize(
-    ("language", "said"),
+    ("language", "said", "local"),
     [
-        ("en", "Times are in UTC+2, inferred from activity."),
-        ("ru", "Время указано в UTC+2: часовой пояс определён по активности."),
-        ("uk", "Час указано в UTC+2: часовий пояс визначено за активністю."),
+        (
+            "en",
+            "Times are the chat's local time (UTC+2), inferred from when its members write.",
+            "Times are the chat's local time, inferred from when its members write.",
+        ),
+        (
+            "ru",
+            "Время указано местное для чата (UTC+2): часовой пояс определён по тому, "
+            "когда пишут участники.",
+            "Время указано местное для чата: оно определено по тому, когда пишут участники.",
+        ),
+        (
+            "uk",
+            "Час указано місцевий для чату (UTC+2): часовий пояс визначено за тим, "
+            "коли пишуть учасники.",
+            "Час указано місцевий для чату: його визначено за тим, коли пишуть учасники.",
+        ),
     ],
 )
 def test_a_digest_says_when_its_zone_was_inferred(
-    store: SQLiteStore, monkeypatch: pytest.MonkeyPatch, language: str, said: str
+    store: SQLiteStore, monkeypatch: pytest.MonkeyPatch, language: str, said: str, local: str
 ) -> None:
     engine = Citing()
     monkeypatch.setattr(pipeline, "select_engine", lambda settings, name=None: engine)
@@ -183,6 +197,12 @@ def test_a_digest_says_when_its_zone_was_inferred(
     inferred = summarize_period(store, None, settings, period)  # type: ignore[arg-type]
     assert inferred.summary.endswith(said)
     assert engine.seen[-1].timezone == timezone(timedelta(hours=2))
+    # UTC inferred: the times as written are the people's own (an HTML export without a
+    # zone, made where the chat lives), never called "UTC".
+    store.set_source_timezone(source.id, "+00:00", "inferred")
+    written = summarize_period(store, None, settings, period)  # type: ignore[arg-type]
+    assert written.summary.endswith(local)
+    assert "UTC" not in written.summary
     # The same zone set by the user, or the export's, is not news to anyone.
     for origin in ("set", "export"):
         store.set_source_timezone(source.id, "+02:00", origin)  # type: ignore[arg-type]

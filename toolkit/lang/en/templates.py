@@ -107,7 +107,9 @@ TEMPLATES: dict[str, str] = {
     # dates with their year, and what stands for personal data
     "read_sample_day": "This summary reads {read} of its {total}, all of {span}.",
     # a zone inferred from when the source's people write (not set, not the export's)
-    "zone_inferred": "Times are the chat's local time ({zone}), inferred from when its members write.",
+    "zone_inferred": (
+        "Times are the chat's local time ({zone}), inferred from when its members write."
+    ),
     "zone_inferred_local": "Times are the chat's local time, inferred from when its members write.",
     "day_year": "{day} {month} {year}",
     "year": "{year}",

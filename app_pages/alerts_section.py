@@ -30,7 +30,7 @@ def alerts_section(ws: Workspace) -> None:
                 "held back": a.held,
                 "destinations": "; ".join(
                     f"{d.label}: {d.state}"
-                    + (f" ({d.detail})" if d.detail and d.state == "failed" else "")
+                    + (f" ({d.detail})" if d.detail and d.state in ("failed", "uncertain") else "")
                     for d in a.destinations
                 ),
             }

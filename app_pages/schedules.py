@@ -28,7 +28,7 @@ with shown_errors():
             ),
             "destinations": "; ".join(
                 f"{d.label}: {d.state}"
-                + (f" ({d.detail})" if d.detail and d.state == "failed" else "")
+                + (f" ({d.detail})" if d.detail and d.state in ("failed", "uncertain") else "")
                 for d in s.destinations
             ),
         }

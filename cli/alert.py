@@ -82,7 +82,8 @@ def list_(as_json: JsonOption = False) -> None:
     for a in items:
         hour = f"{a.posts_last_hour}/{a.max_per_hour}" + (f", {a.held} held" if a.held else "")
         places = "\n".join(
-            f"{d.label}: {d.state}" + (f" ({d.detail})" if d.state == "failed" else "")
+            f"{d.label}: {d.state}"
+            + (f" ({d.detail})" if d.state in ("failed", "uncertain") else "")
             for d in a.destinations
         )
         sources = ", ".join(a.source_refs) if a.source_refs else "all"

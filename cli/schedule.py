@@ -1,11 +1,11 @@
-"""``mlens schedule add / list / remove / run-now`` and ``mlens scheduler``: digests
+"""``mlens schedule add / list / remove / run-now / resend`` and ``mlens scheduler``: digests
 delivered on a schedule (docs/delivery.md).
 
 Secrets given here (a bot token, a webhook secret) are stored as given and never
 printed again; a webhook secret left out is made here and printed once, on stderr.
 """
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -21,6 +21,9 @@ from cli.destinations import destinations as named
 from cli.filters import JsonOption
 from cli.render import literal, print_json, print_table
 from cli.state import console, workspace
+
+if TYPE_CHECKING:
+    from toolkit.workspace import ScheduleOut
 
 
 def add(
@@ -83,7 +86,8 @@ def list_(as_json: JsonOption = False) -> None:
                 f"{run.period_start:%Y-%m-%d %H:%M} – {run.period_end:%H:%M} UTC ({run.status})"
             )
         places = "\n".join(
-            f"{d.label}: {d.state}" + (f" ({d.detail})" if d.state == "failed" else "")
+            f"{d.label}: {d.state}"
+            + (f" ({d.detail})" if d.state in ("failed", "uncertain") else "")
             for d in s.destinations
         )
         table.add_row(str(s.id), literal(s.source_ref), when, s.language, period, literal(places))
@@ -100,7 +104,24 @@ def run_now(
     schedule_id: Annotated[int, typer.Argument(metavar="ID")], as_json: JsonOption = False
 ) -> None:
     """Deliver a schedule's digest now, of what came since its last one."""
-    done = workspace().run_schedule_now(schedule_id)
+    _say_states(workspace().run_schedule_now(schedule_id), as_json=as_json)
+
+
+def resend(
+    schedule_id: Annotated[int, typer.Argument(metavar="ID")], as_json: JsonOption = False
+) -> None:
+    """Send again each destination whose outcome is uncertain (its worker stopped mid-send).
+
+    It may have arrived: resend when the chat or mailbox did not get it.
+    """
+    before = workspace().schedule(schedule_id)
+    if not as_json and not any(d.state == "uncertain" for d in before.destinations):
+        console().print(f"Schedule {schedule_id} has nothing uncertain to resend.", highlight=False)
+        return
+    _say_states(workspace().resend_uncertain(schedule_id), as_json=as_json)
+
+
+def _say_states(done: "ScheduleOut", *, as_json: bool) -> None:
     if as_json:
         print_json(done.model_dump(mode="json"))
         return

@@ -34,7 +34,7 @@ from toolkit.delivery.alert_model import Alert
 from toolkit.delivery.alert_post import AlertPost, Match, post_body
 from toolkit.delivery.digest import Adapter
 from toolkit.delivery.model import Destination
-from toolkit.delivery.run import RunContext, finish, renew, send, spent
+from toolkit.delivery.run import RunContext, finish, renew, send, settled, unknown_outcome
 from toolkit.errors import StoreError, ToolkitError
 from toolkit.limits import MAX_LIMIT, MAX_SCAN
 from toolkit.models import Hits, Source
@@ -241,10 +241,12 @@ class AlertRunner:
         done = {r.destination: r for r in ctx.store.results([post.id])}
         for index, destination in enumerate(alert.destinations):
             before = done.get(index)
-            if before is not None and (before.state == "sent" or spent(ctx, before)):
+            if before is not None and settled(ctx, before):
                 continue
             if not renew(ctx, post):
                 return post  # another worker has it now
+            if unknown_outcome(ctx, post.id, index, destination, before):
+                continue
             document = AlertPost.of(
                 post, query=alert.query, max_per_hour=alert.max_per_hour, destination=index
             )

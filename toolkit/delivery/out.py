@@ -18,8 +18,10 @@ class DestinationOut(BaseModel):
     index: int
     label: str = Field(description="What it is, e.g. `telegram -100123`, `atom feed`.")
     config: dict[str, Any] = Field(description="Its settings; secrets as `**********`.")
-    state: Literal["waiting", "sending", "sent", "failed"] = Field(
-        description="`waiting` until a run reaches it; `failed` with `detail` saying why."
+    state: Literal["waiting", "sending", "sent", "failed", "uncertain"] = Field(
+        description="`waiting` until a run reaches it; `failed` with `detail` saying why; "
+        "`uncertain` when its worker stopped mid-send (it may have arrived: not sent again "
+        "unless resent)."
     )
     attempts: int
     detail: str | None = None

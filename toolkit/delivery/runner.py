@@ -18,7 +18,7 @@ import os
 import socket
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Protocol
 
@@ -94,14 +94,7 @@ class Runner:
     def run_pending(self) -> list[RunRecord]:
         """One pass: finish the runs left to finish, then run what is due; the runs this
         pass carried."""
-        carried: list[RunRecord] = []
-        now = self.ctx.clock()
-        for run in self.store.open_runs(now):
-            taken = self.store.take_over_run(
-                run.id, owner=self.ctx.owner, lease_until=self._lease(), now=now
-            )
-            if taken is not None:
-                carried += self._carry(taken)
+        carried = self.finish_open()
         for record in self.store.list_schedules():
             schedule = Schedule.of(record)
             source = self._source(schedule)
@@ -128,6 +121,21 @@ class Runner:
             )
             if claimed is not None:
                 carried += self._carry(claimed, schedule, source)
+        return carried
+
+    def finish_open(self, only: Collection[int] | None = None) -> list[RunRecord]:
+        """Take over and carry the runs whose lease has run out (of ``only`` these ids
+        when given); the runs carried."""
+        carried: list[RunRecord] = []
+        now = self.ctx.clock()
+        for run in self.store.open_runs(now):
+            if only is not None and run.id not in only:
+                continue
+            taken = self.store.take_over_run(
+                run.id, owner=self.ctx.owner, lease_until=self._lease(), now=now
+            )
+            if taken is not None:
+                carried += self._carry(taken)
         return carried
 
     def run_now(self, schedule: Schedule) -> RunRecord | None:

@@ -19,7 +19,8 @@ class DestinationStatus:
     index: int
     label: str
     state: str
-    """``sent``, ``failed``, ``sending``, or ``waiting`` (no run has reached it yet)."""
+    """``sent``, ``failed``, ``sending``, ``uncertain`` (its worker died mid-send: it may
+    have arrived), or ``waiting`` (no run has reached it yet)."""
     attempts: int
     detail: str | None
     at: datetime | None
@@ -35,8 +36,9 @@ class ScheduleStatus:
 
     @property
     def failing(self) -> tuple[DestinationStatus, ...]:
-        """The destinations whose last attempt failed."""
-        return tuple(d for d in self.destinations if d.state == "failed")
+        """The destinations whose last attempt failed or whose outcome is uncertain
+        (both want a person's eye)."""
+        return tuple(d for d in self.destinations if d.state in ("failed", "uncertain"))
 
 
 def new_schedule(spec: ScheduleSpec, source: Source, now: datetime) -> NewSchedule:

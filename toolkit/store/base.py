@@ -436,6 +436,11 @@ class ScheduleStore(Protocol):
         """Unfinished runs whose lease has run out, oldest first."""
         ...
 
+    def resend_uncertain(self, schedule_id: int, *, now: datetime) -> list[int]:
+        """Mark a schedule's ``uncertain`` destinations to be sent again and open their
+        runs to the next pass at once; the runs."""
+        ...
+
     def update_run(
         self,
         run_id: int,

@@ -178,6 +178,24 @@ class Schedules(DeliveryResults):
         )
         return bool(rows)
 
+    def resend_uncertain(self, schedule_id: int, *, now: datetime) -> list[int]:
+        """Mark a schedule's ``uncertain`` destinations to be sent again (``failed``, no
+        try counted) and open their finished runs to the next pass at once; the runs."""
+        with self.connections.transaction():
+            self.connections.write(
+                "UPDATE delivery_runs SET status = 'written', finished_at = NULL, "
+                "lease_until = ? WHERE schedule_id = ? AND status = 'done' AND id IN "
+                "(SELECT run_id FROM delivery_results WHERE state = 'uncertain')",
+                (ts(now), schedule_id),
+            )
+            rows = self.connections.write(
+                "UPDATE delivery_results SET state = 'failed', attempts = 0, detail = ?, "
+                "updated_at = ? WHERE state = 'uncertain' AND run_id IN "
+                "(SELECT id FROM delivery_runs WHERE schedule_id = ?) RETURNING run_id",
+                ("to be sent again, as asked", ts(now), schedule_id),
+            )
+        return sorted({r[0] for r in rows})
+
     def runs(self, schedule_id: int, *, limit: int = 20) -> list[RunRecord]:
         """A schedule's latest runs, newest period first."""
         rows = self.connections.read(

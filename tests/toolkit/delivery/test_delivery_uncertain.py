@@ -14,7 +14,7 @@ import pytest
 from delivery_fakes import Clock, FakeSummaries
 
 from toolkit.config import DeliverySettings
-from toolkit.delivery.digest import Adapter, Digest
+from toolkit.delivery.digest import Adapter, Post
 from toolkit.delivery.model import Destination, Schedule, ScheduleSpec, parse_destinations
 from toolkit.delivery.periods import Rule
 from toolkit.delivery.runner import Runner
@@ -47,7 +47,7 @@ class Destinations:
         outer = self
 
         class _One:
-            def deliver(self, digest: Digest) -> str:
+            def deliver(self, digest: Post) -> str:
                 outer.got.append((destination.kind, digest.delivery_id))
                 if destination.kind == outer.crash_at:
                     outer.crash_at = None

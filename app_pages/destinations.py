@@ -29,8 +29,9 @@ def destination_inputs(key: str) -> list[dict[str, object]]:
 
 
 def states(destinations: Iterable[DestinationOut]) -> str:
-    """Each destination's state, with why it failed (a table cell)."""
+    """Each destination's state, with why it failed or may not have arrived (a table cell)."""
     return "; ".join(
-        f"{d.label}: {d.state}" + (f" ({d.detail})" if d.detail and d.state == "failed" else "")
+        f"{d.label}: {d.state}"
+        + (f" ({d.detail})" if d.detail and d.state in ("failed", "uncertain") else "")
         for d in destinations
     )

@@ -208,6 +208,14 @@ SCHEDULE_COMMANDS: list[tuple[str, Lazy]] = [
             "Deliver a schedule's digest now, of what came since its last one.",
         ),
     ),
+    (
+        "resend",
+        Lazy(
+            "cli.schedule",
+            "resend",
+            "Send again each destination whose outcome is uncertain (its worker stopped mid-send).",
+        ),
+    ),
 ]
 """The commands of ``mlens schedule``."""
 ALERT_COMMANDS: list[tuple[str, Lazy]] = [

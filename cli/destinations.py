@@ -80,9 +80,10 @@ def say_added(noun: str, added: "BaseModel", made_secret: str | None, *, as_json
 
 
 def states(destinations: "Iterable[DestinationOut]") -> str:
-    """Each destination's state on a line of its own, with why it failed (a table cell)."""
+    """Each destination's state on a line of its own, with why it failed or may not have
+    arrived (a table cell)."""
     return "\n".join(
-        f"{d.label}: {d.state}" + (f" ({d.detail})" if d.state == "failed" else "")
+        f"{d.label}: {d.state}" + (f" ({d.detail})" if d.state in ("failed", "uncertain") else "")
         for d in destinations
     )
 

@@ -1,10 +1,10 @@
-"""``mlens schedule add / list / remove / run-now`` and ``mlens scheduler``: digests
+"""``mlens schedule add / list / remove / run-now / resend`` and ``mlens scheduler``: digests
 delivered on a schedule (docs/delivery.md).
 
 The destination options, their secrets and the states shown: ``cli.destinations``.
 """
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -22,6 +22,9 @@ from cli.destinations import destinations as named
 from cli.filters import JsonOption
 from cli.render import literal, print_json, print_table
 from cli.state import console, workspace
+
+if TYPE_CHECKING:
+    from toolkit.workspace import ScheduleOut
 
 
 def add(
@@ -98,7 +101,24 @@ def run_now(
     schedule_id: Annotated[int, typer.Argument(metavar="ID")], as_json: JsonOption = False
 ) -> None:
     """Deliver a schedule's digest now, of what came since its last one."""
-    done = workspace().run_schedule_now(schedule_id)
+    _say_states(workspace().run_schedule_now(schedule_id), as_json=as_json)
+
+
+def resend(
+    schedule_id: Annotated[int, typer.Argument(metavar="ID")], as_json: JsonOption = False
+) -> None:
+    """Send again each destination whose outcome is uncertain (its worker stopped mid-send).
+
+    It may have arrived: resend when the chat or mailbox did not get it.
+    """
+    before = workspace().schedule(schedule_id)
+    if not as_json and not any(d.state == "uncertain" for d in before.destinations):
+        console().print(f"Schedule {schedule_id} has nothing uncertain to resend.", highlight=False)
+        return
+    _say_states(workspace().resend_uncertain(schedule_id), as_json=as_json)
+
+
+def _say_states(done: "ScheduleOut", *, as_json: bool) -> None:
     if as_json:
         print_json(done.model_dump(mode="json"))
         return

@@ -25,6 +25,11 @@ class Received:
     requests: list[tuple[str, dict[str, str], bytes]] = field(default_factory=list)
     replies: list[Reply] = field(default_factory=list)
     """Answers to give, in order; then 200 ``{"ok": true}``."""
+    hold: threading.Event | None = None
+    """When given, a request is recorded and its answer waits until it is set (up to
+    30 s): the sender is caught mid-send."""
+    arrived: threading.Event = field(default_factory=threading.Event)
+    """Set on every request recorded."""
 
     def json(self) -> list[Any]:
         return [json.loads(body) for _, _, body in self.requests]
@@ -38,6 +43,9 @@ def http_server(received: Received) -> Iterator[str]:
         def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("content-length", "0")))
             received.requests.append((self.path, dict(self.headers.items()), body))
+            received.arrived.set()
+            if received.hold is not None:
+                received.hold.wait(30)
             status, payload, headers = (
                 received.replies.pop(0) if received.replies else (200, {"ok": True}, {})
             )

@@ -27,19 +27,28 @@ class Embedding(BaseModel):
     queued: int = Field(description="Messages that lacked a vector when it started.")
 
 
+Trouble = Literal["failed", "uncertain"]
+_STATE = (
+    "`failed`, or `uncertain`: its worker stopped mid-send, so it may have arrived; not "
+    "sent again unless resent."
+)
+
+
 class FailingDestination(BaseModel):
-    """A schedule's destination whose last delivery failed."""
+    """A schedule's destination whose last delivery failed or may not have arrived."""
 
     schedule_id: int
     destination: str
+    state: Trouble = Field("failed", description=_STATE)
     detail: str = Field(description="Why it failed.")
 
 
 class FailingAlertDestination(BaseModel):
-    """An alert's destination whose last delivery failed."""
+    """An alert's destination whose last delivery failed or may not have arrived."""
 
     alert_id: int
     destination: str
+    state: Trouble = Field("failed", description=_STATE)
     detail: str = Field(description="Why it failed.")
 
 
@@ -55,14 +64,18 @@ class Health(BaseModel):
     )
     failing_deliveries: list[FailingDestination] = Field(
         default_factory=list,
-        description="Digest destinations whose last delivery failed, and why "
-        "(`mlens schedule list` shows the same).",
+        description="Digest destinations whose last delivery failed or may not have "
+        "arrived, and why (`mlens schedule list` shows the same).",
     )
     failing_alerts: list[FailingAlertDestination] = Field(
         default_factory=list,
         description="Alert destinations whose last post failed, and why "
         "(`mlens alert list` shows the same).",
     )
+
+
+def _trouble(state: str) -> Trouble:
+    return "uncertain" if state == "uncertain" else "failed"
 
 
 def package_version() -> str:
@@ -87,12 +100,12 @@ def healthz(ws: WorkspaceDep, settings: SettingsDep) -> Health:
     health = ws.health(settings.service.health_timeout_seconds)
     progress = ws.embedding_progress()
     failing = [
-        FailingDestination(schedule_id=i, destination=label, detail=why)
-        for i, label, why in ws.delivery_failures()
+        FailingDestination(schedule_id=i, destination=label, state=_trouble(state), detail=why)
+        for i, label, state, why in ws.delivery_failures()
     ]
     alerts = [
-        FailingAlertDestination(alert_id=i, destination=label, detail=why)
-        for i, label, why in ws.alert_failures()
+        FailingAlertDestination(alert_id=i, destination=label, state=_trouble(state), detail=why)
+        for i, label, state, why in ws.alert_failures()
     ]
     return Health(
         failing_deliveries=failing,

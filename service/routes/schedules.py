@@ -1,4 +1,4 @@
-"""``/v1/schedules``: digest schedules (add, list, read, remove, run now) and each one's
+"""``/v1/schedules``: digest schedules (add, list, read, remove, run now, resend) and each one's
 Atom feed; reading needs ``schedule.read``, the rest ``schedule.write``."""
 
 from __future__ import annotations
@@ -61,6 +61,20 @@ def run_schedule(schedule_id: ScheduleId, _: ScheduleWriteScope, ws: WorkspaceDe
     """Write and deliver the digest of what came since the last one; the next scheduled
     digest follows on from here."""
     return ws.run_schedule_now(schedule_id)
+
+
+@router.post(
+    "/{schedule_id}/resend",
+    response_model=ScheduleOut,
+    summary="Send uncertain deliveries again",
+    responses=problem_responses(404, 503),
+)
+def resend_schedule(
+    schedule_id: ScheduleId, _: ScheduleWriteScope, ws: WorkspaceDep
+) -> ScheduleOut:
+    """Send again each destination whose outcome is `uncertain` (its worker stopped
+    mid-send, so it may have arrived: resend when it did not)."""
+    return ws.resend_uncertain(schedule_id)
 
 
 @router.get(

@@ -76,3 +76,18 @@ def test_a_bad_rule_is_one_line(cli_env: Path) -> None:
     bad = CliRunner().invoke(app, ["schedule", "add", "@mlens_demo_en", "--at", "25:99", "--feed"])
     assert bad.exit_code == 1
     assert bad.stderr.startswith("error: time must read HH:MM")
+
+
+def test_resend_says_when_nothing_is_uncertain_and_an_unknown_id_is_one_line(
+    cli_env: Path,
+) -> None:
+    workspace().load_demo(embed=False)
+    runner = CliRunner()
+    added = runner.invoke(app, ["schedule", "add", "@mlens_demo_en", "--at", "08:00", "--feed"])
+    assert added.exit_code == 0, added.output
+    quiet = runner.invoke(app, ["schedule", "resend", "1"])
+    assert quiet.exit_code == 0, quiet.output
+    assert quiet.stdout.strip() == "Schedule 1 has nothing uncertain to resend."
+    unknown = runner.invoke(app, ["schedule", "resend", "99"])
+    assert unknown.exit_code == 1
+    assert unknown.stderr.strip() == "error: no schedule 99"

@@ -4,6 +4,7 @@ the Atom feed read back by feedparser, a failing webhook shown in /healthz, remo
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import feedparser
@@ -116,3 +117,42 @@ def test_removing_a_schedule_then_it_is_gone(
     gone = client.delete("/v1/schedules/1", headers=auth("schedule.write"))
     assert gone.status_code == 404
     assert client.get("/v1/schedules/1/feed.atom", headers=auth("schedule.read")).status_code == 404
+
+
+@pytest.mark.slow
+def test_an_uncertain_telegram_send_shows_in_healthz_and_is_resent_on_request(
+    client: TestClient, auth: Callable[..., dict[str, str]], sources: Any
+) -> None:
+    received = Received()
+    ws = client.app.state.service.workspace  # type: ignore[attr-defined]
+    with http_server(received) as bot:
+        ws.assembly.settings.delivery.telegram_api_url = bot
+        destinations = [{"kind": "telegram", "chat_id": "-100555", "bot_token": TOKEN}]
+        body = {"source_ref": "@lens_public", "cadence": "daily", "at": "08:00",
+                "destinations": destinations}  # fmt: skip
+        added = client.post("/v1/schedules", json=body, headers=auth("schedule.write")).json()
+        path = f"/v1/schedules/{added['id']}"
+        run = client.post(f"{path}/run", headers=auth("schedule.write")).json()["last_run"]
+        assert len(received.requests) == 1
+        # What a worker that died after the Bot API took the message leaves behind: the
+        # attempt begun, no outcome, the run open and its lease run out.
+        store = ws.assembly.store
+        past = datetime(2000, 1, 1, tzinfo=UTC)
+        (claim,) = store.runs(added["id"])
+        store.update_run(run["id"], owner=claim.owner, lease_until=past, status="written")
+        store.set_result(run["id"], 0, state="sending", attempts=1, detail=None, now=past)
+        ws.delivery_runner().run_pending()  # the next worker: not sent again
+        assert len(received.requests) == 1
+        (trouble,) = client.get("/healthz").json()["failing_deliveries"]
+        assert (trouble["schedule_id"], trouble["state"]) == (added["id"], "uncertain")
+        assert "may have arrived" in trouble["detail"]
+        denied = client.post(f"{path}/resend", headers=auth("schedule.read"))
+        assert denied.status_code == 403
+        resent = client.post(f"{path}/resend", headers=auth("schedule.write"))
+    assert resent.status_code == 200, resent.text
+    assert [d["state"] for d in resent.json()["destinations"]] == ["sent"]
+    assert len(received.requests) == 2
+    assert client.get("/healthz").json().get("failing_deliveries", []) == []
+    missing = client.post("/v1/schedules/999/resend", headers=auth("schedule.write"))
+    assert missing.status_code == 404
+    assert missing.headers["content-type"] == "application/problem+json"

@@ -47,6 +47,13 @@ class DeliverySettings(Section):
     max_attempts: int = Field(
         5, ge=1, le=50, description="Tries per destination (and per digest) before giving up."
     )
+    resend_uncertain: bool = Field(
+        False,
+        description="A Telegram or e-mail send whose worker died mid-send (it may have "
+        "arrived) is sent again by the next worker; false: it is shown `uncertain` and "
+        "waits for `mlens schedule resend` (a webhook is always sent again: its receiver "
+        "drops a repeat by `X-Mlens-Delivery`).",
+    )
     timeout_seconds: float = Field(
         15.0, gt=0, description="Each HTTP or SMTP exchange with a destination."
     )

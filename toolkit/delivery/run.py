@@ -7,6 +7,13 @@ is never written again, a destination that has it is never sent it again. One
 destination failing never stops the others; it is tried again later (its run waits,
 leased till then) up to ``max_attempts`` times.
 
+A worker that dies while sending leaves the destination's result ``sending``: the
+attempt began and its outcome is unknown (the destination may have it). The next worker
+sends it again only to a destination that drops a repeat (a webhook receiver, by its
+``X-Mlens-Delivery`` header; a feed sends nothing); a Telegram chat or a mailbox would
+show it twice, so there it is recorded ``uncertain`` and left for a person to resend
+(``mlens schedule resend``) unless ``MLENS_DELIVERY_RESEND_UNCERTAIN`` says to.
+
 The steps after the digest (``send``, ``finish``, ``renew``) ask only a ``Ledger`` of the
 store (``toolkit.store.base``): an alert's posts (``alerts``) are carried by the same
 steps over their own ledger (``post_ledger``).
@@ -38,6 +45,10 @@ Sync = Callable[[Schedule], None]
 """Fetch a schedule's source live before its digest (when live sync is configured)."""
 Adapters = Callable[[Destination], Adapter]
 """The adapter of a destination (``destinations.adapter_for`` with the settings)."""
+RESENDABLE = frozenset({"webhook", "feed"})
+"""Kinds a repeat does no harm to: a webhook receiver drops it by its delivery id, a
+feed sends nothing."""
+UNCERTAIN = "the worker stopped while sending, so it may have arrived: not sent again unless resent"
 
 
 L = TypeVar("L", bound=Lease)
@@ -89,14 +100,17 @@ def deliver(
     ctx: RunContext, record: L, destinations: Sequence[Destination], document: Callable[[int], Post]
 ) -> L:
     """Send ``document(index)`` to each destination that has not had it and has tries
-    left, then record the outcome (``finish``); the record as it ends up."""
+    left (one whose last attempt's outcome is unknown only if a repeat does no harm:
+    ``unknown_outcome``), then record the outcome (``finish``); the record as it ends up."""
     done = {r.destination: r for r in ctx.store.results([record.id])}
     for index, destination in enumerate(destinations):
         before = done.get(index)
-        if before is not None and (before.state == "sent" or spent(ctx, before)):
+        if before is not None and settled(ctx, before):
             continue
         if not renew(ctx, record):
             return record  # another worker has it now
+        if unknown_outcome(ctx, record.id, index, destination, before):
+            continue
         send(ctx, record.id, index, ctx.adapters(destination), document(index), before)
     return finish(ctx, record)
 
@@ -180,13 +194,13 @@ def finish(ctx: RunContext, run: L) -> L:
     next try of those that wait."""
     now = ctx.clock()
     results = ctx.store.results([run.id])
-    waiting = sum(1 for r in results if r.state != "sent" and not spent(ctx, r))
+    waiting = sum(1 for r in results if not settled(ctx, r))
     if waiting == 0:
         ctx.store.update_run(
             run.id, owner=ctx.owner, lease_until=now, status="done", finished_at=now
         )
         return _with(run, status="done", finished_at=now)
-    tries = max(r.attempts for r in results if r.state != "sent")
+    tries = max(r.attempts for r in results if not settled(ctx, r))
     error = f"{waiting} destination(s) failed; next try in {_backoff(ctx, tries)}"
     ctx.store.update_run(
         run.id, owner=ctx.owner, lease_until=now + _backoff(ctx, tries), error=error
@@ -203,6 +217,34 @@ def renew(ctx: RunContext, run: Lease) -> bool:
 def spent(ctx: RunContext, result: ResultRecord) -> bool:
     """Whether a destination failed and has no tries left."""
     return result.state == "failed" and result.attempts >= ctx.settings.max_attempts
+
+
+def settled(ctx: RunContext, result: ResultRecord) -> bool:
+    """Whether a destination waits for nothing more: sent, uncertain (a person decides)
+    or failed with no tries left."""
+    return result.state in ("sent", "uncertain") or spent(ctx, result)
+
+
+def unknown_outcome(
+    ctx: RunContext, run_id: int, index: int, destination: Destination, before: ResultRecord | None
+) -> bool:
+    """Whether an attempt at a destination that cannot drop a repeat began and never
+    recorded its outcome (its worker died mid-send); if so it is recorded ``uncertain``
+    and not sent again."""
+    if before is None or before.state != "sending" or destination.kind in RESENDABLE:
+        return False
+    if ctx.settings.resend_uncertain:
+        return False
+    log.warning("run %s, destination %s: %s", run_id, index, UNCERTAIN)
+    ctx.store.set_result(
+        run_id,
+        index,
+        state="uncertain",
+        attempts=before.attempts,
+        detail=UNCERTAIN,
+        now=ctx.clock(),
+    )
+    return True
 
 
 def _backoff(ctx: RunContext, attempts: int) -> timedelta:

@@ -7,7 +7,8 @@ may pass at once, threads or processes or replicas on one store: each period is
 claimed once (``ScheduleStore.claim_period``). ``serve`` passes until stopped
 (``Background``: a thread with a clean stop).
 
-Each pass also checks the alerts (``alerts.AlertRunner``) when the runner is given one.
+``serve`` also checks the alerts (``alerts.AlertRunner``), on a thread of its own, when
+the runner is given one.
 The clock is injected (``clock()``: an aware UTC datetime), so tests move time by hand.
 """
 
@@ -18,7 +19,7 @@ import os
 import socket
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Protocol
 
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
     from toolkit.delivery.alerts import AlertRunner
 
 log = logging.getLogger("toolkit.delivery")
+ALERT_POLL = 30.0
+"""The longest wait between two alert passes, whatever ``poll_seconds`` says."""
 
 
 class RunnerStore(ScheduleStore, SourceStore, Protocol):
@@ -94,14 +97,7 @@ class Runner:
     def run_pending(self) -> list[RunRecord]:
         """One pass: finish the runs left to finish, then run what is due; the runs this
         pass carried."""
-        carried: list[RunRecord] = []
-        now = self.ctx.clock()
-        for run in self.store.open_runs(now):
-            taken = self.store.take_over_run(
-                run.id, owner=self.ctx.owner, lease_until=self._lease(), now=now
-            )
-            if taken is not None:
-                carried += self._carry(taken)
+        carried = self.finish_open()
         for record in self.store.list_schedules():
             schedule = Schedule.of(record)
             source = self._source(schedule)
@@ -128,6 +124,21 @@ class Runner:
             )
             if claimed is not None:
                 carried += self._carry(claimed, schedule, source)
+        return carried
+
+    def finish_open(self, only: Collection[int] | None = None) -> list[RunRecord]:
+        """Take over and carry the runs whose lease has run out (of ``only`` these ids
+        when given); the runs carried."""
+        carried: list[RunRecord] = []
+        now = self.ctx.clock()
+        for run in self.store.open_runs(now):
+            if only is not None and run.id not in only:
+                continue
+            taken = self.store.take_over_run(
+                run.id, owner=self.ctx.owner, lease_until=self._lease(), now=now
+            )
+            if taken is not None:
+                carried += self._carry(taken)
         return carried
 
     def run_now(self, schedule: Schedule) -> RunRecord | None:
@@ -159,18 +170,16 @@ class Runner:
 
     def serve(self, stop: threading.Event) -> None:
         """Pass every ``poll_seconds`` until ``stop`` is set (a pass under way finishes
-        its current step first). Errors of a pass are logged and the next pass runs."""
-        while not stop.is_set():
-            try:
-                self.run_pending()
-            except (ToolkitError, OSError) as exc:
-                log.warning("the delivery runner's pass failed: %s", exc)
-            try:
-                if self.alerts is not None:
-                    self.alerts.run_pending()
-            except (ToolkitError, OSError) as exc:
-                log.warning("the alerts' pass failed: %s", exc)
-            stop.wait(self.ctx.settings.poll_seconds)
+        its current step first). Errors of a pass are logged and the next pass runs.
+
+        The alerts pass on a thread of their own, at least every ``ALERT_POLL`` seconds:
+        a digest that takes minutes to write never holds a match back past a minute."""
+        if self.alerts is not None:
+            alerts = self.alerts.run_pending
+            every = min(self.ctx.settings.poll_seconds, ALERT_POLL)
+            args = (alerts, every, stop, "alerts")
+            threading.Thread(target=_loop, args=args, name="alert-runner", daemon=True).start()
+        _loop(self.run_pending, self.ctx.settings.poll_seconds, stop, "delivery runner")
 
     def _carry(
         self, run: RunRecord, schedule: Schedule | None = None, source: Source | None = None
@@ -199,6 +208,15 @@ class Runner:
 
     def _lease(self) -> datetime:
         return self.ctx.clock() + timedelta(seconds=self.ctx.settings.lease_seconds)
+
+
+def _loop(step: Callable[[], object], every: float, stop: threading.Event, what: str) -> None:
+    while not stop.is_set():
+        try:
+            step()
+        except (ToolkitError, OSError) as exc:
+            log.warning("the %s' pass failed: %s", what, exc)
+        stop.wait(every)
 
 
 def source_of(store: SourceStore, schedule: Schedule) -> Source | None:

@@ -24,8 +24,10 @@ class DestinationOut(BaseModel):
     index: int
     label: str = Field(description="What it is, e.g. `telegram -100123`, `atom feed`.")
     config: dict[str, Any] = Field(description="Its settings; secrets as `**********`.")
-    state: Literal["waiting", "sending", "sent", "failed"] = Field(
-        description="`waiting` until a run reaches it; `failed` with `detail` saying why."
+    state: Literal["waiting", "sending", "sent", "failed", "uncertain"] = Field(
+        description="`waiting` until a run reaches it; `failed` with `detail` saying why; "
+        "`uncertain` when its worker stopped mid-send (it may have arrived: not sent again "
+        "unless resent)."
     )
     attempts: int
     detail: str | None = None
@@ -65,8 +67,9 @@ class ScheduleStatus:
 
     @property
     def failing(self) -> tuple[DestinationOut, ...]:
-        """The destinations whose last attempt failed."""
-        return tuple(d for d in self.destinations if d.state == "failed")
+        """The destinations whose last attempt failed or whose outcome is uncertain
+        (both want a person's eye)."""
+        return tuple(d for d in self.destinations if d.state in ("failed", "uncertain"))
 
 
 def new_schedule(spec: ScheduleSpec, source: Source, now: datetime) -> NewSchedule:

@@ -426,6 +426,11 @@ class Ledger(Protocol):
         """The destinations' results of these records, by record and destination."""
         ...
 
+    def resend_uncertain(self, parent_id: int, *, now: datetime) -> list[int]:
+        """Mark the ``uncertain`` destinations of a schedule's runs (of an alert's posts)
+        to be sent again and open their records to the next pass at once; the records."""
+        ...
+
 
 class ScheduleStore(Ledger, Protocol):
     """Digest schedules, the runs that lease their periods, each destination's result

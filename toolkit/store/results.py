@@ -26,6 +26,10 @@ class LeaseLedger(UsesConnections):
 
     leased_table: ClassVar[str]
     results_table: ClassVar[str]
+    parent_column: ClassVar[str]
+    """The column of what a record belongs to (its schedule, its alert)."""
+    open_status: ClassVar[RunStatus]
+    """The status of a record that has destinations left to send to."""
 
     def update_run(
         self,
@@ -85,12 +89,34 @@ class LeaseLedger(UsesConnections):
             out += [to_result(r) for r in rows]
         return sorted(out, key=lambda r: (r.run_id, r.destination))
 
+    def resend_uncertain(self, parent_id: int, *, now: datetime) -> list[int]:
+        """Mark the ``uncertain`` destinations of ``parent_id``'s records to be sent again
+        (``failed``, no try counted: a person judged it did not arrive) and open their
+        finished records to the next pass at once; the records."""
+        with self.connections.transaction():
+            self.connections.write(
+                f"UPDATE {self.leased_table} SET status = ?, finished_at = NULL, "
+                f"lease_until = ? WHERE {self.parent_column} = ? AND status = 'done' AND id IN "
+                f"(SELECT run_id FROM {self.results_table} WHERE state = 'uncertain')",
+                (self.open_status, ts(now), parent_id),
+            )
+            rows = self.connections.write(
+                f"UPDATE {self.results_table} SET state = 'failed', attempts = 0, detail = ?, "
+                "updated_at = ? WHERE state = 'uncertain' AND run_id IN "
+                f"(SELECT id FROM {self.leased_table} WHERE {self.parent_column} = ?) "
+                "RETURNING run_id",
+                ("to be sent again, as asked", ts(now), parent_id),
+            )
+        return sorted({r[0] for r in rows})
+
 
 class PostLedger(LeaseLedger):
     """The ledger of alerts' posts (``Alerts.post_ledger``), over the store's connections."""
 
     leased_table = "alert_posts"
     results_table = "alert_results"
+    parent_column = "alert_id"
+    open_status = "claimed"
 
     def __init__(self, connections: Connections, dialect: Dialect) -> None:
         self.connections = connections

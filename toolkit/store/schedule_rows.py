@@ -18,8 +18,10 @@ RunStatus = Literal["claimed", "written", "done", "failed"]
 """``claimed``: the period is leased, no digest yet; ``written``: the digest is stored,
 some destination still waits; ``done``: every destination sent or gave up; ``failed``:
 the digest itself could not be written."""
-ResultState = Literal["sending", "sent", "failed"]
-"""``sending``: an attempt began (a worker that dies here leaves it for the next one)."""
+ResultState = Literal["sending", "sent", "failed", "uncertain"]
+"""``sending``: an attempt began (a worker that dies here leaves it for the next one);
+``uncertain``: it began, its worker died, and the destination may have it (not sent
+again unless a person asks)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

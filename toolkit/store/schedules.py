@@ -37,6 +37,8 @@ class Schedules(LeaseLedger):
 
     leased_table = "delivery_runs"
     results_table = "delivery_results"
+    parent_column = "schedule_id"
+    open_status = "written"  # a run with a result has its digest
 
     # Schedules ---------------------------------------------------------------------------
     def add_schedule(self, new: NewSchedule) -> ScheduleRecord:

@@ -85,13 +85,14 @@ class Alerting:
             max_scan=settings.search.all_max_scan,
         )
 
-    def alert_failures(self) -> list[tuple[int, str, str]]:
-        """``(alert id, destination, why)`` of every destination whose last post failed."""
+    def alert_failures(self) -> list[tuple[int, str, str, str]]:
+        """``(alert id, destination, state, why)`` of every destination whose last post
+        failed (``failed``) or may not have arrived (``uncertain``)."""
         return [
-            (a.id, d.label, d.detail or "failed")
+            (a.id, d.label, d.state, d.detail or d.state)
             for a in self.alerts()
             for d in a.destinations
-            if d.state == "failed"
+            if d.state in ("failed", "uncertain")
         ]
 
     def after_ingest(self) -> None:

@@ -75,6 +75,15 @@ class Delivery:
         self.delivery_runner().run_now(self._schedule(schedule_id))
         return self.schedule(schedule_id)
 
+    def resend_uncertain(self, schedule_id: int) -> ScheduleOut:
+        """Send again, now, each destination of the schedule whose outcome is
+        ``uncertain`` (its worker stopped mid-send; a person judged it did not arrive)."""
+        self._schedule(schedule_id)
+        runs = self.assembly.store.resend_uncertain(schedule_id, now=utc_now())
+        if runs:
+            self.delivery_runner().finish_open(runs)
+        return self.schedule(schedule_id)
+
     def delivery_runner(
         self,
         *,
@@ -129,10 +138,11 @@ class Delivery:
             updated=entries[0][1] if entries else schedule.created_at,
         )
 
-    def delivery_failures(self) -> list[tuple[int, str, str]]:
-        """``(schedule id, destination, why)`` of every destination whose last try failed."""
+    def delivery_failures(self) -> list[tuple[int, str, str, str]]:
+        """``(schedule id, destination, state, why)`` of every destination whose last try
+        failed (``failed``) or may not have arrived (``uncertain``)."""
         return [
-            (s.schedule.id, d.label, d.detail or "failed")
+            (s.schedule.id, d.label, d.state, d.detail or d.state)
             for s in self._statuses()
             for d in s.failing
         ]

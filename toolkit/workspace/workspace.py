@@ -43,8 +43,8 @@ class Workspace(Library, Search, Summaries, Delivery, Alerting):
       ``SourceSummaryRequest``), ``important_messages``, ``summary_languages``,
       ``warm_up_in_background``;
     - delivery (``Delivery``): ``add_schedule``, ``schedules``, ``schedule``,
-      ``remove_schedule``, ``run_schedule_now``, ``delivery_runner``, ``start_delivery``,
-      ``schedule_feed``, ``delivery_failures``;
+      ``remove_schedule``, ``run_schedule_now``, ``resend_uncertain``, ``delivery_runner``,
+      ``start_delivery``, ``schedule_feed``, ``delivery_failures``;
     - alerts (``Alerting``): ``add_alert``, ``alerts``, ``alert``, ``remove_alert``,
       ``run_alert_now``, ``alert_runner``, ``alert_failures``, ``after_ingest`` (a sync and
       an import call it: their new messages are checked against every alert at once).

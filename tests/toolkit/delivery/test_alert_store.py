@@ -1,6 +1,6 @@
 """Both stores: alerts, the claim of their posts (once, whoever asks, never the same
-message twice), takeover of a post whose lease ran out, results, the hour's count,
-removal."""
+message twice), takeover of a post whose lease ran out, results, an uncertain post
+resent, the hour's count, removal."""
 
 from __future__ import annotations
 
@@ -123,3 +123,19 @@ def test_a_post_is_taken_over_after_its_lease_and_its_results_kept(
     assert ledger.results([post.id]) == []
     assert store.list_alerts() == []
     assert not store.remove_alert(alert.id)
+
+
+def test_an_uncertain_post_is_opened_again_when_resent_through_its_ledger(
+    store: Store, alert: AlertRecord
+) -> None:
+    (post,) = claim(store, alert, "a", 2) or []
+    ledger = store.post_ledger()
+    ledger.set_result(post.id, 0, state="uncertain", attempts=1, detail="?", now=T0)
+    assert ledger.update_run(post.id, owner="a", lease_until=T0, status="done", finished_at=T0)
+    assert store.resend_uncertain(alert.id, now=T0) == []  # the runs' ledger has none
+    assert ledger.resend_uncertain(alert.id + 1, now=T0) == []  # another alert
+    assert ledger.resend_uncertain(alert.id, now=T0) == [post.id]
+    (result,) = ledger.results([post.id])
+    assert (result.state, result.attempts) == ("failed", 0)
+    assert [p.id for p in store.open_posts(T0)] == [post.id]  # the next pass sends it
+    assert ledger.resend_uncertain(alert.id, now=T0) == []

@@ -56,12 +56,12 @@ with published_tab, shown_errors():
             "with another engine: run `make eval` to measure them again."
         )
     if published.ranking:
-        queries = ", ".join(
+        counted = ", ".join(
             f"{n} {name}" for name, n in published.parts["ranking"]["queries"].items()
         )
         st.subheader("Ranking quality")
         st.caption(
-            f"Every query ({queries}), default weights; measured "
+            f"Every query ({counted}), default weights; measured "
             f"{published.measured_at('ranking')}. Best of each column in bold."
         )
         grid = published.parts["ranking"]["grid"]

@@ -398,7 +398,7 @@ def sections(
         lines = said.fresh(make(draft, seq, c, claimed))
         if lines:
             out.append(_section(draft, book.say(_TITLES[kind]), kind, lines))
-    shown = 0
+    shown, titled = 0, set[str]()
     for n, thread in enumerate(found):
         if shown == MAX_THREADS or (len(thread.content) < 2 and len(found) > 1):
             continue
@@ -407,6 +407,9 @@ def sections(
             continue
         shown += 1
         title = _title(draft, shown - 1, thread, phrases.get(n), (neutral or {}).get(n))
+        if title in titled:  # two threads on "LND": the second is told by its time
+            title = _title(draft, shown - 1, thread, None, None)
+        titled.add(title)
         section = _section(
             draft,
             title[:1].upper() + title[1:],

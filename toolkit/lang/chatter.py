@@ -63,3 +63,18 @@ def is_chatter(text: str) -> bool:
         return True
     bare = _without_vocatives(words)
     return bare != words and all(t in known for t in tokenize(bare) if not t.isdigit())
+
+
+_ADDRESS_RE = re.compile(r"(?:^|(?<=[.!?…\n]))(\s*)[^\W\d_][\w'’-]*\s*[,!](?=\s)")
+"""A lone word that opens a sentence and is set off by a comma or "!": whom a message
+calls ("Friends, …", "Guys!"), never what it is about."""
+
+
+def without_chatter(text: str) -> str:
+    """``text`` without what is said to people rather than about something: its
+    sentences that are chatter (a greeting, thanks, a leave-taking), its leave-taking
+    formulas, and a lone word that opens a sentence to call someone."""
+    from toolkit.lang.sentences import split_sentences
+
+    kept = [s for s in split_sentences(text) if not is_chatter(s)]
+    return _ADDRESS_RE.sub(r"\1. ", _farewell().sub(" . ", "".join(kept)))

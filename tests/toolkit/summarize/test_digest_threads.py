@@ -113,7 +113,9 @@ def test_across_languages_the_engine_writes_the_requested_one(
     assert own / total >= 0.95, text
     assert "Alice" in summary.summary  # as the chat writes it, not «Алисе»
     for section in summary.sections:
-        own, total = letters(_unnamed(section.title, messages), book.script)
+        # An acronym ("CI") reads the same in any language; every other word is the pack's.
+        title = re.sub(r"\b[A-Z0-9]{2,}\b", " ", _unnamed(section.title, messages))
+        own, total = letters(title, book.script)
         assert own == total, section.title
     assert book.say("sec_decisions") in [s.title for s in summary.sections]
     plans = next(s for s in summary.sections if s.title == book.say("sec_plans"))

@@ -85,7 +85,8 @@ def test_titles_say_what_a_section_is_about_in_the_requested_language(
     book = pack(entry["language"])
     for section in entry["sections"]:
         title = section["title"]
-        own, total = letters(unnamed(title), book.script)
+        # An acronym ("SPX") reads the same in any language; every other word is the pack's.
+        own, total = letters(re.sub(r"\b[A-Z0-9]{2,}\b", " ", unnamed(title)), book.script)
         assert own == total, title
         assert not _WORD_LIST.match(title), title
         assert ", ," not in title, title  # nothing was cut out of it

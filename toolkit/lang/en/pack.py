@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from toolkit.lang.base import grouped, pack_from
 from toolkit.lang.en import words
@@ -40,7 +41,8 @@ def _retell(text: str, speaker: str, addressee: str | None, names: tuple[str, ..
 @lru_cache(maxsize=65536)
 def _role(word: str) -> str:
     """``noun``, ``adj``, ``guess`` or ``other`` (lemminflect's readings of the word; a word
-    it does not know is a noun, a name or a term, or in lower case a ``guess``)."""
+    it does not know is a noun, a name or a term, or in lower case a ``guess``; a person's
+    first name is ``other``)."""
     import lemminflect  # type: ignore[import-untyped]
 
     if word.isupper() and len(word) >= 2:
@@ -54,9 +56,24 @@ def _role(word: str) -> str:
         return "other"
     if not lemmas and lower == word:
         return "guess"  # unknown in lower case: slang or a typo, a topic only if it recurs
+    if not lemmas and _first_name(word):
+        return "other"  # a person's first name ("Casey") is who, never what about
     if not lemmas or "NOUN" in lemmas or "PROPN" in lemmas:
         return "noun"  # a name or a term the dictionary does not know is a noun
     return "adj" if "ADJ" in lemmas else "other"
+
+
+@lru_cache(maxsize=1)
+def _names() -> Any:
+    import gender_guesser.detector  # type: ignore[import-untyped]
+
+    return gender_guesser.detector.Detector(case_sensitive=False)
+
+
+def _first_name(word: str) -> bool:
+    """Whether a capitalised word the dictionary lacks is a person's first name
+    (gender-guesser's list of first names, many countries)."""
+    return word[:1].isupper() and _names().get_gender(word) != "unknown"
 
 
 @lru_cache(maxsize=65536)
@@ -73,6 +90,7 @@ def _warm() -> None:
 
     lemminflect.getAllLemmas("x")
     lemminflect.getAllInflections("x")
+    _names()
 
 
 def _phrase(shown: Sequence[str], keep_case: Sequence[bool]) -> str:

@@ -58,9 +58,8 @@ TEMPLATES: dict[str, str] = {
     "empty_source": "The store holds no text messages of {title}.",
     "empty_topic": "The store holds no text messages in the topic {topic} of {title}.",
     # sections
-    "thread_title": "{topic}: {who}",
+    "thread_title": "{topic}",
     "thread_title_foreign": "On {topic}",
-    "thread_title_said": "{topic}",
     "thread_title_n": "Conversation {n}",
     "thread_title_plain": "Conversation on {moment}",
     "posts_title": "Posts on {topic}",

@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta, tzinfo
+from functools import partial
 
 import numpy as np
 
@@ -30,6 +31,7 @@ from toolkit.config import Settings
 from toolkit.embeddings import Embedder, Matrix
 from toolkit.lang import find, pack
 from toolkit.lang.base import LanguagePack
+from toolkit.lang.chatter import without_chatter
 from toolkit.lang.detect import languages
 from toolkit.models import GENERAL_TOPIC, Message, SectionKind, SourceKind, Summary
 from toolkit.summarize.context import SummaryContext, forum_topics, message_text
@@ -43,7 +45,7 @@ from toolkit.summarize.extractive.conversations import Turn
 from toolkit.summarize.extractive.digest import digest, turns
 from toolkit.summarize.extractive.draft import Draft
 from toolkit.summarize.extractive.facts import fact_score
-from toolkit.summarize.extractive.keyphrases import key_phrases, message_terms
+from toolkit.summarize.extractive.keyphrases import key_phrases, message_terms, neutral_name
 from toolkit.summarize.extractive.scoring.model import decide, settle
 from toolkit.summarize.extractive.sections import sections
 from toolkit.summarize.extractive.threads import Thread, threads
@@ -141,20 +143,47 @@ def _groups(draft: Draft, seq: Sequence[Turn]) -> tuple[list[Thread], dict[int, 
     return threads(seq, draft.vectors), {}
 
 
-def _phrases(draft: Draft, found: Sequence[Thread]) -> dict[int, str]:
+def _phrases(
+    draft: Draft, found: Sequence[Thread], keep: Callable[[str], bool] | None = None
+) -> dict[int, str]:
+    """Each thread's key phrase (by its index in ``found``), read from what its messages
+    say about something: chatter and what is said to people (``without_chatter``) never
+    name a topic ("See you!" is no meeting), nor a participant's name. ``keep``: a
+    further filter on phrases."""
     labels = np.full(len(draft.messages), -1, dtype=np.int_)
     for n, thread in enumerate(found):
         labels[list(thread.members)] = n
-    spoken = ["" if is_placeholder(t) else t for t in draft.texts]
-    keep: Callable[[str], bool] = (
-        (lambda w: not has_period_wording(w)) if draft.ctx.family == "source" else (lambda _: True)
-    )
+    spoken = ["" if is_placeholder(t) else without_chatter(t) for t in draft.texts]
+    source = draft.ctx.family == "source"
+
+    def kept(phrase: str) -> bool:
+        # A source summary names no time; ``keep`` narrows further.
+        if source and has_period_wording(phrase):
+            return False
+        return keep is None or keep(phrase)
+
     # A participant's name is who talked, never what about.
     names = {m.sender_name for m in draft.messages if m.sender_name}
     found_phrases = key_phrases(
-        spoken, labels, top=1, keep=keep, packs=draft.packs, names=sorted(names)
+        spoken, labels, top=1, keep=kept, packs=draft.packs, names=sorted(names)
     )
     return {n: p[0] for n, p in found_phrases.items() if n >= 0 and p}
+
+
+def _neutral(draft: Draft, found: Sequence[Thread], foreign: Sequence[int]) -> dict[int, str]:
+    """The key phrase of each thread in ``foreign`` (threads in another language than the
+    requested one) that a title in the requested language may name as it is written: an
+    acronym, or a name in Latin letters in a chat written in another script ("LND",
+    "Telegram" in a Russian chat); none where the thread has no such phrase."""
+    scripts: dict[str | None, list[int]] = {}
+    for n in foreign:
+        written = find(_language(draft, found[n]))
+        scripts.setdefault(written.script if written is not None else None, []).append(n)
+    out: dict[int, str] = {}
+    for own, ns in scripts.items():
+        got = _phrases(draft, [found[n] for n in ns], partial(neutral_name, script=own))
+        out.update({ns[k]: phrase for k, phrase in got.items()})
+    return out
 
 
 def _language(draft: Draft, thread: Thread) -> str | None:
@@ -237,8 +266,11 @@ def summarize_extractive(
     conversations = sum(1 for t in found if len(t.content) >= 2) or 1
     writers = ctx.coverage.writers if ctx.coverage is not None else None
     text = digest(c, seq, main, conversations, writers)
-    foreign = {n: p for n, p in phrases.items() if n not in own}
-    parts = sections(draft, seq, found, own, c, foreign)
+    # A thread in another language is titled by a name it carries that reads the same in
+    # any language (an acronym, a brand), else by its time.
+    others = [n for n in range(len(found)) if n not in own]
+    neutral = {} if headings else _neutral(draft, found, others)
+    parts = sections(draft, seq, found, own, c, neutral)
     ranked = sorted(c.cited, key=lambda i: (-draft.importance[i], i))
     summary = Summary(
         source_ref=source_ref,

@@ -29,6 +29,8 @@ import numpy.typing as npt
 
 from toolkit.lang import quotation_marks
 from toolkit.lang.base import LanguagePack
+from toolkit.lang.chatter import chatter_words
+from toolkit.lang.script import script as text_script
 from toolkit.summarize.extractive.tokens import content_words, is_topic_token
 from toolkit.text import URL_RE, stem
 
@@ -146,9 +148,36 @@ def _phrases(pack: LanguagePack | None, run: list[tuple[str, bool]]) -> list[Can
     return out
 
 
-def _names_in(keys: tuple[str, ...], names: Collection[str], pack: LanguagePack | None) -> bool:
-    """Whether a phrase's stems hold a word of one of ``names``."""
-    return bool(names) and bool(set(keys) & _name_stems(tuple(names), pack.code if pack else None))
+def _names_in(candidate: Candidate, names: Collection[str], pack: LanguagePack | None) -> bool:
+    """Whether a phrase holds a word of one of ``names``: one of its forms (by stem), or
+    a capitalised short form of it ("Pam" of "Pamela")."""
+    if not names:
+        return False
+    keys, written = candidate
+    if set(keys) & _name_stems(tuple(names), pack.code if pack else None):
+        return True
+    shorts = [w.lower() for w, keep in written if keep and len(w) >= 3 and not w.isupper()]
+    return any(n.startswith(w) for w in shorts for n in _name_words(tuple(names)))
+
+
+@lru_cache(maxsize=64)
+def _name_words(names: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(w.lower() for name in names for w in _WORD_RE.findall(name))
+
+
+def _cut_words(forms: dict[tuple[str, ...], Counter[tuple[tuple[str, bool], ...]]]) -> set[str]:
+    """The words of the phrases that begin a longer word of them ("совмещ", "info" beside
+    "information"): a word cut short, never a title."""
+    seen = sorted({w.lower() for counts in forms.values() for ws in counts for w, _ in ws})
+    cut = set()
+    for k, word in enumerate(seen):
+        for after in seen[k + 1 :]:
+            if not after.startswith(word):
+                break  # sorted: the words that begin with ``word`` follow it
+            if len(after) > len(word) + 1:  # "tent" of "tents" is no cut
+                cut.add(word)
+                break
+    return cut
 
 
 @lru_cache(maxsize=64)
@@ -187,6 +216,19 @@ def _form(pack: LanguagePack | None, written: tuple[tuple[str, bool], ...]) -> s
     return dictionary_form(pack, [w for w, _ in written], [k for _, k in written])
 
 
+def neutral_name(phrase: str, script: str | None) -> bool:
+    """Whether a phrase reads the same in any language's title: each word an acronym
+    ("LND", "API"), or, in a chat written in another ``script`` than Latin, a name in
+    Latin letters ("Telegram", "Mini App"); never a chatter word ("LOL")."""
+    words = phrase.split()
+    if not words or any(w.casefold() in chatter_words() for w in words):
+        return False
+    if all(len(w) >= 2 and w.isupper() and text_script(w) == "latin" for w in words):
+        return True
+    names = all(w[:1].isupper() for w in words) and text_script(phrase) == "latin"
+    return names and script not in (None, "latin")
+
+
 def key_phrases(
     texts: Sequence[str],
     labels: Labels,
@@ -209,7 +251,7 @@ def key_phrases(
     """
     of_text = list(packs) if packs is not None else [None] * len(texts)
     per_message = [
-        [c for c in candidates(t, p) if not _names_in(c[0], names, p)]
+        [c for c in candidates(t, p) if not _names_in(c, names, p)]
         for t, p in zip(texts, of_text, strict=True)
     ]
     pack_of: dict[tuple[str, ...], LanguagePack | None] = {}
@@ -222,6 +264,14 @@ def key_phrases(
             pack_of.setdefault(k, pack)
     # A word no dictionary knows is a topic only where it recurs: a typo is said once.
     guesses = {k for k, ws in forms.items() if any(_guessed(pack_of.get(k), w) for w in ws)}
+    # A word no dictionary knows that begins a longer word of the chat is that word cut.
+    cut = _cut_words(forms)
+    guesses_cut = {
+        k
+        for k in guesses
+        for ws in forms[k]
+        if any(w.lower() in cut and _guessed(pack_of.get(k), ((w, keep),)) for w, keep in ws)
+    }
     members: dict[int, list[int]] = defaultdict(list)
     for index, label in enumerate(labels.tolist()):
         members[int(label)].append(index)
@@ -238,7 +288,7 @@ def key_phrases(
                 k,
             )
             for k, c in local.items()
-            if c >= floor and (df[k] >= GUESS_SUPPORT or k not in guesses)
+            if c >= floor and (df[k] >= GUESS_SUPPORT or k not in guesses) and k not in guesses_cut
         )
         chosen: list[tuple[str, ...]] = []
         phrases: list[str] = []

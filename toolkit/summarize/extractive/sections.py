@@ -307,47 +307,32 @@ def _said_or_asked(c: Citer, i: int, asked: bool) -> str:
     return book.say("asked", who=c.name(i), quote=c.question(i))
 
 
-TITLE_QUOTE_CHARS = 60
-
-
-def _lead(draft: Draft, thread: Thread, c: Citer) -> str | None:
-    """What a thread without a key phrase is about: the passage of its most important
-    message that is a sentence (no fragment, no chatter), short, in quotation marks."""
-    whole = [i for i in thread.content if not _fragment(draft, i) and draft.sizes[i] >= 5]
-    if not whole:
-        return None
-    facts = {k: fact_score(draft.texts[k], draft.packs[k]) > 0 for k in whole}
-    i = max(whole, key=lambda k: (facts[k], draft.importance[k], -k))
-    return c.quote(i, TITLE_QUOTE_CHARS)
-
-
-def _title(
-    draft: Draft, n: int, thread: Thread, phrase: str | None, foreign: str | None, c: Citer
-) -> str:
-    """What a thread is about: its key phrase (quoted when in another language), else
-    what its main message says, with its day and time; never only who talked."""
+def _title(draft: Draft, n: int, thread: Thread, phrase: str | None, neutral: str | None) -> str:
+    """What a thread is about: its key phrase when it is in the requested language, else
+    a name it carries that reads the same in any language (``neutral``: "LND"), else
+    when it was. Never who talked (the lines below say who), never a quote: a quote cut
+    to a title's length is a cut sentence, and a whole one is a line, not a topic."""
     book = draft.book
+    dated = draft.ctx.family == "period"  # a source summary names no time
+    if phrase and script(phrase) not in (None, book.script):
+        phrase = None  # a title is written in the requested language whole
     if draft.ctx.kind is SourceKind.CHANNEL:
-        if phrase and script(phrase) in (None, book.script):
+        if phrase:
             return book.say("posts_title", topic=phrase)
-        if draft.ctx.family == "source":  # a source summary names no time
+        if neutral:
+            return book.say("posts_title", topic=neutral)
+        if not dated:
             return book.say("posts_group", n=n + 1)
         return book.say("posts_title_plain", span=_span(draft, thread), n=n + 1)
-    who = book.people(list(thread.authors), shown=2)
-    if phrase and script(phrase) in (None, book.script):
-        return book.say("thread_title", topic=phrase[:1].upper() + phrase[1:], who=who)
-    # A title is written in the requested language whole: a phrase or a lead in another
-    # script is not quoted in it (the lines below quote the messages).
-    what = _lead(draft, thread, c)
-    if what is not None and script(what) not in (None, book.script):
-        what = None
-    key = "thread_title_said"
-    if draft.ctx.family == "source":  # a source summary names no time
-        return book.say(key, topic=what) if what else book.say("thread_title_n", n=n + 1)
-    moment = book.moment(draft.messages[thread.first].posted_at)
-    if what is None:
-        return book.say("thread_title_plain", moment=moment)
-    return f"{book.say(key, topic=what)}, {moment}"
+    if phrase:
+        return book.say("thread_title", topic=phrase[:1].upper() + phrase[1:])
+    if neutral:
+        return book.say("thread_title_foreign", topic=neutral)
+    if not dated:
+        return book.say("thread_title_n", n=n + 1)
+    return book.say(
+        "thread_title_plain", moment=book.moment(draft.messages[thread.first].posted_at)
+    )
 
 
 def _span(draft: Draft, thread: Thread) -> str:
@@ -384,7 +369,7 @@ def sections(
     found: Sequence[Thread],
     phrases: dict[int, str],
     c: Citer,
-    foreign: dict[int, str] | None = None,
+    neutral: dict[int, str] | None = None,
 ) -> list[Section]:
     """The digest's sections (see the module docstring).
 
@@ -394,8 +379,8 @@ def sections(
         found: the threads (a channel: topic groups of posts), the main ones first.
         phrases: each thread's key phrase, by its index in ``found``.
         c: the citer that quotes, links and records what the text rests on.
-        foreign: the key phrases in another language than the requested one (a title
-            quotes them), by index in ``found``.
+        neutral: for threads in another language than the requested one, a name
+            they carry that reads the same in any language ("LND"), by index in ``found``.
     """
     book, claimed = draft.book, set[int]()
     if draft.ctx.family == "source":  # a source summary quotes nothing that names a time
@@ -413,7 +398,7 @@ def sections(
         lines = said.fresh(make(draft, seq, c, claimed))
         if lines:
             out.append(_section(draft, book.say(_TITLES[kind]), kind, lines))
-    shown = 0
+    shown, titled = 0, set[str]()
     for n, thread in enumerate(found):
         if shown == MAX_THREADS or (len(thread.content) < 2 and len(found) > 1):
             continue
@@ -421,7 +406,10 @@ def sections(
         if not lines:
             continue
         shown += 1
-        title = _title(draft, shown - 1, thread, phrases.get(n), (foreign or {}).get(n), c)
+        title = _title(draft, shown - 1, thread, phrases.get(n), (neutral or {}).get(n))
+        if title in titled:  # two threads on "LND": the second is told by its time
+            title = _title(draft, shown - 1, thread, None, None)
+        titled.add(title)
         section = _section(
             draft,
             title[:1].upper() + title[1:],

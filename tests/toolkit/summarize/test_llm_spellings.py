@@ -122,13 +122,22 @@ def test_no_name_of_three_scripts_reaches_what_is_sent(seed: int) -> None:
 
 def test_a_name_word_that_is_a_stop_word_is_replaced_inside_a_sentence() -> None:
     """ "Will" of "Will Hartley" is a stop word: replaced where it is capitalised inside a
-    sentence or addresses him, left where it opens a sentence or is written lower case."""
-    pseudonyms = Pseudonyms.for_messages([message(1, "Will Hartley")])
-    for text in ("Ask Will about it", "thanks, will!", "Will Hartley agreed"):
+    sentence, addresses him or opens a sentence as its subject ("Will said…"), left where
+    it opens a question ("Will you…?") or is written lower case."""
+    pseudonyms = Pseudonyms.for_messages([message(1, "Will Hartley"), message(2, "May Ortega")])
+    for text in (
+        "Ask Will about it",
+        "thanks, will!",
+        "Will Hartley agreed",
+        "Will said the bank never paid. May asked why.",
+        "Yes. Will stole the money",
+    ):
         sent = pseudonyms.text(text)
         assert "will" not in sent.casefold(), sent
+        assert "May " not in sent, sent
         assert "Person" in sent
     assert pseudonyms.text("Will you come? I will.") == "Will you come? I will."
+    assert pseudonyms.text("May I go? Will it rain?") == "May I go? Will it rain?"
 
 
 def test_a_letter_without_a_decomposition_is_folded() -> None:

@@ -169,6 +169,19 @@ def _opening(text: str, start: int) -> bool:
     return not before or before[-1] in '.!?…:;«“„"([\n—–-'
 
 
+def _acts(text: str, tokens: Sequence[_Token], i: int) -> bool:
+    """Whether token ``i`` is followed, across white space only, by a lower-case word that
+    is no stop word: "Will said", "Don asked" (a subject and its verb), where "Will you",
+    "May I" or "Don't" ask or negate. Masking an everyday word costs the model a word (it
+    is restored in the answer); a name that leaves is not taken back."""
+    if i + 1 >= len(tokens):
+        return False
+    after = tokens[i + 1]
+    gap = text[tokens[i].end : after.start]
+    word = after.word
+    return gap.isspace() and word[:1].islower() and _key(word) not in STOP_WORDS
+
+
 def _vocative(text: str, start: int, end: int) -> bool:
     """Whether the word at ``start:end`` stands alone between punctuation ("вера, ты
     придёшь?", "thanks, will!"): someone addressed, not the everyday word."""
@@ -475,10 +488,13 @@ class Pseudonyms:
 
         return _ID_TOKEN_RE.sub(swap, text)
 
-    def _lookup(self, word: str, *, addressed: bool = False, opening: bool = True) -> str | None:
+    def _lookup(
+        self, word: str, *, addressed: bool = False, opening: bool = True, acts: bool = False
+    ) -> str | None:
         """The placeholder of a name word (``addressed``: it stands alone between
         punctuation, so a member's name that is also a word is the member; ``opening``:
-        it opens a sentence)."""
+        it opens a sentence; ``acts``: a lower-case word that is no stop word follows it,
+        "Will said…" rather than "Will you…", so at an opening it is the member too)."""
         key = _key(word)
         form = self._forms.get(key)
         if form is not None:
@@ -487,7 +503,8 @@ class Pseudonyms:
             return form.placeholder
         stop = self._stops.get(key)
         if stop is not None:
-            return stop if addressed or (word[:1].isupper() and not opening) else None
+            cased = word[:1].isupper()
+            return stop if addressed or (cased and (not opening or acts)) else None
         if word[:1].isupper() and (far := across(word)) is not None and far in self._across:
             return self._across[far]  # "Dmitry" of «Дмитрий», «Алисе» of "Alisa"
         lemma = _dictionary_name(word)
@@ -519,6 +536,7 @@ class Pseudonyms:
                 token.stem,
                 addressed=_vocative(text, token.start, token.end),
                 opening=not self._stops or _opening(text, token.start),
+                acts=bool(self._stops) and _acts(text, tokens, i),
             )
             if found is None:
                 edits.extend(self._parts(token))

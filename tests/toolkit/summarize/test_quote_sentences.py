@@ -78,3 +78,17 @@ def test_a_quote_never_opens_on_a_sentence_that_leans_back(
 def test_a_contrast_stands_alone(code: str, standing: str) -> None:
     """A "but" sentence says its point alone: it may open a quote."""
     assert pack(code).cue.leaning.match(standing) is None
+
+
+@pytest.mark.parametrize(
+    "greeting",
+    ["Hi dear friends!", "Hello my dears!", "Здравствуйте мои дорогие!", "Добрий день, мої любі!"],
+)
+def test_a_greeting_to_dear_ones_is_no_quote(greeting: str) -> None:
+    """A greeting that calls the readers dear is chatter: the message's point is quoted."""
+    point = {
+        "H": "The garden meeting moves to Friday at five.",
+        "З": "Собрание в саду переносится на пятницу, в пять.",
+        "Д": "Зібрання в саду переноситься на пʼятницю, о пʼятій.",
+    }[greeting[0]]
+    assert passage(f"{greeting} {point}", 60) == point

@@ -28,7 +28,8 @@ CHATTER_WORDS = (
     yup no nope nah sure cool nice great good fine awesome perfect excellent super right
     true exactly indeed agreed same too me also alright all right got it sounds sound
     love xd xoxo bro dude guys mate dear man pls please sorry oops yay hooray congrats
-    friend buddy pal now then ya doing going up whats hows"""
+    friend buddy pal now then ya doing going up whats hows friends dears folks everyone
+    everybody ladies gentlemen"""
     )
     | STOP_WORDS_EN
 )

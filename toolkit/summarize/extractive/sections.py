@@ -290,7 +290,9 @@ def _thread_lines(
             claimed.add(i)
             said = _said_or_asked(c, i, seq[i].act is Act.QUESTION).removesuffix(".")
             lines.append(_line(c, said, i))
-    return lines
+    # Chosen by importance, told in the order they were written: an answer never before
+    # its question, a reply never before what it replies to.
+    return sorted(lines, key=lambda line: min(line[1]))
 
 
 def _said_or_asked(c: Citer, i: int, asked: bool) -> str:

@@ -114,6 +114,44 @@ def test_a_place_the_messages_do_not_name_is_dropped() -> None:
     assert item_problem(LLMItem(text=kept, ids=["3"]), window, "ru") is None
 
 
+@pytest.mark.parametrize(
+    ("said", "language", "faithful", "turned"),
+    [
+        (
+            "мы не поедем на дачу в субботу, дорога размыта",
+            "en",
+            "Ira says they will not go to the dacha on Saturday: the road is washed out.",
+            "Ira says they are going to the dacha on Saturday.",
+        ),
+        (
+            "We won't sign the lease this month, the landlord is not answering.",
+            "uk",
+            "Ніна пише, що цього місяця вони не підпишуть договір оренди.",
+            "Ніна пише, що цього місяця вони підпишуть договір оренди.",
+        ),
+    ],
+)
+def test_a_line_that_drops_its_messages_negation_is_dropped(
+    said: str, language: str, faithful: str, turned: str
+) -> None:
+    """A negation turned into its opposite scores as close as the faithful line by
+    meaning: a line that negates nothing where its message negates is dropped."""
+    who = "Ira" if language == "en" else "Nina"
+    window = Window([Message(1, 1, START, said, sender_peer_id="u1", sender_name=who)])
+    assert item_problem(LLMItem(text=faithful, ids=["1"]), window, language) is None
+    problem = item_problem(LLMItem(text=turned, ids=["1"]), window, language)
+    assert problem is not None
+    assert problem == "lost negation" or problem.startswith("unsupported meaning")
+
+
+def test_a_negation_lost_with_a_close_meaning_is_named() -> None:
+    """The case the embedding cannot tell (scored as close as the faithful line)."""
+    said = "мы не поедем на дачу в субботу, дорога размыта"
+    window = Window([Message(1, 1, START, said, sender_peer_id="u1", sender_name="Ira")])
+    turned = "Ira says they are going to the dacha on Saturday."
+    assert item_problem(LLMItem(text=turned, ids=["1"]), window, "en") == "lost negation"
+
+
 def test_a_summary_paragraph_with_an_allegation_is_not_grounded() -> None:
     window = Window(EN)
     good = "Зельда забронировала навес для пикника в парке на субботу."

@@ -513,7 +513,9 @@ def across_languages(
     further than ``floor`` from every one of ``passages``; else ``None``. The meaning
     and name checks are judged only where they were measured (``meaning.calibrated``:
     the languages with a pack; German capitalises every noun); a line in another
-    language is held by its numbers, times, handles and hosts."""
+    language is held by its numbers, times, handles and hosts. A line that negates
+    nothing where every message it cites negates or hedges is dropped too (its meaning
+    scores as close as a faithful line's)."""
     if language is not None and not meaning.calibrated(language):
         return None
     name = meaning.unknown_name(text, sources, window.participants)
@@ -522,6 +524,11 @@ def across_languages(
     score = window.meaning.support(text, passages)
     if score < floor:
         return f"unsupported meaning ({score:.2f})"
+    said = [p for p in passages if p.strip()]
+    if said and all(meaning.hedged(p) for p in said) and not meaning.hedged(text):
+        # The embedding scores «мы не поедем» told as "they are going" as close as its
+        # faithful translation: a line whose every message negates, and that does not.
+        return "lost negation"
     return None
 
 

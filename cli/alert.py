@@ -1,4 +1,4 @@
-"""``mlens alert add / list / remove / run-now``: new messages matching a saved search,
+"""``mlens alert add / list / remove / run-now / resend``: new messages matching a saved search,
 posted as they land (docs/delivery.md "Alerts").
 
 The destination options, their secrets and the states shown: ``cli.destinations``.
@@ -108,4 +108,22 @@ def run_now(
         f"{done.posts_last_hour} post(s) in the last hour; {done.held} held back.",
         highlight=False,
     )
+    say_states(done.destinations)
+
+
+def resend(
+    alert_id: Annotated[int, typer.Argument(metavar="ID")], as_json: JsonOption = False
+) -> None:
+    """Post again each destination whose outcome is uncertain (its worker stopped mid-send).
+
+    It may have arrived: resend when the chat or mailbox did not get it.
+    """
+    before = workspace().alert(alert_id)
+    if not as_json and not any(d.state == "uncertain" for d in before.destinations):
+        console().print(f"Alert {alert_id} has nothing uncertain to resend.", highlight=False)
+        return
+    done = workspace().resend_alert_uncertain(alert_id)
+    if as_json:
+        print_json(done.model_dump(mode="json"))
+        return
     say_states(done.destinations)

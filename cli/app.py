@@ -240,6 +240,14 @@ ALERT_COMMANDS: list[tuple[str, Lazy]] = [
         "run-now",
         Lazy("cli.alert", "run_now", "Post an alert's new matches now (within its cap per hour)."),
     ),
+    (
+        "resend",
+        Lazy(
+            "cli.alert",
+            "resend",
+            "Post again each destination whose outcome is uncertain (its worker stopped mid-send).",
+        ),
+    ),
 ]
 """The commands of ``mlens alert``."""
 

@@ -1,6 +1,7 @@
 """``/v1/alerts``: alerts, saved searches whose new matches are posted (add, list, read,
-remove, check now); reading needs ``schedule.read``, the rest ``schedule.write`` (an
-alert is delivery's other rule: a key that manages digests manages alerts)."""
+remove, check now, resend what may not have arrived); reading needs ``schedule.read``,
+the rest ``schedule.write`` (an alert is delivery's other rule: a key that manages
+digests manages alerts)."""
 
 from __future__ import annotations
 
@@ -62,3 +63,15 @@ def remove_alert(alert_id: AlertId, _: ScheduleWriteScope, ws: WorkspaceDep) -> 
 def run_alert(alert_id: AlertId, _: ScheduleWriteScope, ws: WorkspaceDep) -> AlertOut:
     """Post the alert's new matches now (within its cap) rather than at the next tick."""
     return ws.run_alert_now(alert_id)
+
+
+@router.post(
+    "/{alert_id}/resend",
+    response_model=AlertOut,
+    summary="Post uncertain deliveries again",
+    responses=problem_responses(404, 503),
+)
+def resend_alert(alert_id: AlertId, _: ScheduleWriteScope, ws: WorkspaceDep) -> AlertOut:
+    """Post again each destination whose outcome is `uncertain` (its worker stopped
+    mid-send, so it may have arrived: resend when it did not)."""
+    return ws.resend_alert_uncertain(alert_id)

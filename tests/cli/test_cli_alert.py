@@ -1,10 +1,12 @@
-"""``mlens alert add / list / run-now / remove`` through the real Typer app: an import
-of new messages posts its match to a webhook receiver on 127.0.0.1 at once (signed),
-nothing below the score, nothing twice; bad input is one line."""
+"""``mlens alert add / list / run-now / remove / resend`` through the real Typer app: an
+import of new messages posts its match to a webhook receiver on 127.0.0.1 at once
+(signed), nothing below the score, nothing twice; a Telegram post left uncertain by a
+worker that died mid-send is posted again, once, when asked; bad input is one line."""
 
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ from export_builders import chat, message, write
 from typer.testing import CliRunner
 
 from cli import app
+from cli.state import workspace
 from toolkit.delivery.webhook import verify
 
 pytestmark = pytest.mark.slow
@@ -76,6 +79,57 @@ def test_an_import_posts_its_new_match_once(cli_env: Path) -> None:
     gone = runner.invoke(app, ["alert", "remove", str(alert["id"])])
     assert gone.exit_code == 1
     assert f"no alert {alert['id']}" in gone.stderr
+
+
+def test_an_uncertain_telegram_post_is_resent_once_on_request(
+    cli_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runner = CliRunner()
+    received = Received()
+    with http_server(received) as bot:
+        monkeypatch.setenv("MLENS_TELEGRAM_API_URL", bot)
+        history = export(cli_env / "a.json", HISTORY)
+        first = runner.invoke(app, ["import", history, "--ref", "@harbour_crew", "--no-progress"])
+        assert first.exit_code == 0, first.output
+        added = runner.invoke(
+            app,
+            ["alert", "add", "boat rental price", "--min-score", "0.05", "--telegram", "-100",
+             "--bot-token", "1:tok", "--json"],
+        )  # fmt: skip
+        assert added.exit_code == 0, added.output
+        alert_id = str(json.loads(added.stdout)["id"])
+        quiet = runner.invoke(app, ["alert", "resend", alert_id])
+        assert quiet.exit_code == 0, quiet.output
+        assert quiet.stdout.strip() == f"Alert {alert_id} has nothing uncertain to resend."
+        news = export(cli_env / "b.json", HISTORY + NEW)
+        again = runner.invoke(app, ["import", news, "--ref", "@harbour_crew", "--no-progress"])
+        assert again.exit_code == 0, again.output
+        assert len(received.requests) == 1
+        # What a worker that died after the Bot API took the message leaves behind: the
+        # attempt begun, no outcome, the post open and its lease run out.
+        store = workspace().assembly.store
+        (post,) = store.recent_posts(int(alert_id))
+        ledger = store.post_ledger()
+        past = datetime(2000, 1, 1, tzinfo=UTC)
+        ledger.update_run(post.id, owner=post.owner, lease_until=past, status="claimed")
+        ledger.set_result(post.id, 0, state="sending", attempts=1, detail=None, now=past)
+        checked = runner.invoke(app, ["alert", "run-now", alert_id])  # the next worker
+        assert checked.exit_code == 0, checked.output
+        assert "uncertain" in checked.stdout
+        assert len(received.requests) == 1  # not posted again unasked
+        resent = runner.invoke(app, ["alert", "resend", alert_id, "--json"])
+        assert resent.exit_code == 0, resent.output
+        assert [d["state"] for d in json.loads(resent.stdout)["destinations"]] == ["sent"]
+        assert len(received.requests) == 2
+        twice = runner.invoke(app, ["alert", "resend", alert_id])
+        assert twice.stdout.strip() == f"Alert {alert_id} has nothing uncertain to resend."
+    first_text, second_text = (m["text"] for m in received.json())
+    assert first_text == second_text
+    assert "Boat rental prices went up" in first_text
+    assert "1:tok" not in resent.stdout
+    unknown = runner.invoke(app, ["alert", "resend", "99"])
+    assert unknown.exit_code == 1
+    assert unknown.stderr.strip() == "error: no alert 99"
 
 
 @pytest.mark.parametrize(

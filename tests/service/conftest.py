@@ -113,6 +113,7 @@ PROTECTED_ROUTES: list[tuple[str, str, str, dict[str, Any] | None]] = [
         },
     ),
     ("POST", "/v1/schedules/{schedule_id}/run", "schedule.write", None),
+    ("POST", "/v1/schedules/{schedule_id}/resend", "schedule.write", None),
     ("GET", "/v1/schedules/{schedule_id}/feed.atom", "schedule.read", None),
     ("GET", "/v1/alerts", "schedule.read", None),
     (
@@ -128,6 +129,7 @@ PROTECTED_ROUTES: list[tuple[str, str, str, dict[str, Any] | None]] = [
     ),
     ("GET", "/v1/alerts/{alert_id}", "schedule.read", None),
     ("POST", "/v1/alerts/{alert_id}/run", "schedule.write", None),
+    ("POST", "/v1/alerts/{alert_id}/resend", "schedule.write", None),
     ("DELETE", "/v1/alerts/{alert_id}", "schedule.write", None),
     # Last: a test that calls every route in turn on one store removes the schedule the
     # routes above read.

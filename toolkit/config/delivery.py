@@ -51,8 +51,8 @@ class DeliverySettings(Section):
         False,
         description="A Telegram or e-mail send whose worker died mid-send (it may have "
         "arrived) is sent again by the next worker; false: it is shown `uncertain` and "
-        "waits for `mlens schedule resend` (a webhook is always sent again: its receiver "
-        "drops a repeat by `X-Mlens-Delivery`).",
+        "waits for `mlens schedule resend` or `mlens alert resend` (a webhook is always "
+        "sent again: its receiver drops a repeat by `X-Mlens-Delivery`).",
     )
     timeout_seconds: float = Field(
         15.0, gt=0, description="Each HTTP or SMTP exchange with a destination."

@@ -105,19 +105,25 @@ class AlertRunner:
     def run_pending(self, only: int | None = None) -> list[PostRecord]:
         """One pass (of every alert, or of alert ``only``): finish the posts left to
         finish, then post each alert's new matches; the posts this pass carried."""
+        carried = self.finish_open(only)
+        for record in self.store.list_alerts():
+            if only is None or record.id == only:
+                carried += self.check(Alert.of(record))
+        return carried
+
+    def finish_open(self, alert: int | None = None) -> list[PostRecord]:
+        """Take over and carry the posts whose lease has run out (of alert ``alert``
+        when given); the posts carried."""
         carried: list[PostRecord] = []
         now = self.ctx.clock()
         for post in self.store.open_posts(now):
-            if only is not None and post.alert_id != only:
+            if alert is not None and post.alert_id != alert:
                 continue
             taken = self.store.take_over_post(
                 post.id, owner=self.ctx.owner, lease_until=self._lease(), now=now
             )
             if taken is not None:
                 carried += self._carry([taken])
-        for record in self.store.list_alerts():
-            if only is None or record.id == only:
-                carried += self.check(Alert.of(record))
         return carried
 
     def check(self, alert: Alert) -> list[PostRecord]:

@@ -12,7 +12,8 @@ attempt began and its outcome is unknown (the destination may have it). The next
 sends it again only to a destination that drops a repeat (a webhook receiver, by its
 ``X-Mlens-Delivery`` header; a feed sends nothing); a Telegram chat or a mailbox would
 show it twice, so there it is recorded ``uncertain`` and left for a person to resend
-(``mlens schedule resend``) unless ``MLENS_DELIVERY_RESEND_UNCERTAIN`` says to.
+(``mlens schedule resend``, ``mlens alert resend``) unless
+``MLENS_DELIVERY_RESEND_UNCERTAIN`` says to.
 
 The steps after the digest (``send``, ``finish``, ``renew``) ask only a ``Ledger`` of the
 store (``toolkit.store.base``): an alert's posts (``alerts``) are carried by the same

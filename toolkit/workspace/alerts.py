@@ -1,6 +1,7 @@
 """Workspace verbs of alerts (``toolkit.delivery.alerts``): add, list, remove, run now,
-the runner every delivery runner carries, and the check after new messages land
-(``after_ingest``: a sync or an import posts its matches at once)."""
+resend what may not have arrived, the runner every delivery runner carries, and the
+check after new messages land (``after_ingest``: a sync or an import posts its matches
+at once)."""
 
 from __future__ import annotations
 
@@ -64,6 +65,15 @@ class Alerting:
         """Check one alert now: post its new matches (within its cap)."""
         self._alert(alert_id)
         self.alert_runner().run_pending(only=alert_id)
+        return self.alert(alert_id)
+
+    def resend_alert_uncertain(self, alert_id: int) -> AlertOut:
+        """Post again, now, each destination of the alert's posts whose outcome is
+        ``uncertain`` (its worker stopped mid-send; a person judged it did not arrive)."""
+        self._alert(alert_id)
+        store = self.assembly.store
+        if store.post_ledger().resend_uncertain(alert_id, now=utc_now()):
+            self.alert_runner().finish_open(alert_id)
         return self.alert(alert_id)
 
     def alert_runner(

@@ -46,8 +46,9 @@ class Workspace(Library, Search, Summaries, Delivery, Alerting):
       ``remove_schedule``, ``run_schedule_now``, ``resend_uncertain``, ``delivery_runner``,
       ``start_delivery``, ``schedule_feed``, ``delivery_failures``;
     - alerts (``Alerting``): ``add_alert``, ``alerts``, ``alert``, ``remove_alert``,
-      ``run_alert_now``, ``alert_runner``, ``alert_failures``, ``after_ingest`` (a sync and
-      an import call it: their new messages are checked against every alert at once).
+      ``run_alert_now``, ``resend_alert_uncertain``, ``alert_runner``, ``alert_failures``,
+      ``after_ingest`` (a sync and an import call it: their new messages are checked
+      against every alert at once).
 
     The service, the CLI, the app and the notebooks (through ``toolkit.notebook.Lab``)
     all hold one per process. The lab's verbs (ranking quality, weight sweeps, ROUGE)

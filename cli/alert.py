@@ -15,6 +15,7 @@ from cli.destinations import (
     WebhookOption,
     WebhookSecretOption,
     say_added,
+    say_resent,
     say_states,
     states,
 )
@@ -118,12 +119,8 @@ def resend(
 
     It may have arrived: resend when the chat or mailbox did not get it.
     """
-    before = workspace().alert(alert_id)
-    if not as_json and not any(d.state == "uncertain" for d in before.destinations):
-        console().print(f"Alert {alert_id} has nothing uncertain to resend.", highlight=False)
-        return
-    done = workspace().resend_alert_uncertain(alert_id)
-    if as_json:
-        print_json(done.model_dump(mode="json"))
-        return
-    say_states(done.destinations)
+    ws = workspace()
+    before = ws.alert(alert_id).destinations
+    say_resent(
+        "Alert", alert_id, before, lambda: ws.resend_alert_uncertain(alert_id), as_json=as_json
+    )

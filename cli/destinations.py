@@ -14,7 +14,7 @@ from cli.render import literal, print_json
 from cli.state import console, err_console
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
     from pydantic import BaseModel
 
@@ -86,6 +86,31 @@ def states(destinations: "Iterable[DestinationOut]") -> str:
         f"{d.label}: {d.state}" + (f" ({d.detail})" if d.state in ("failed", "uncertain") else "")
         for d in destinations
     )
+
+
+def say_done(done: Any, *, as_json: bool) -> None:
+    """What a delivery did: the schedule's or alert's JSON with ``as_json``, else each
+    destination's state."""
+    if as_json:
+        print_json(done.model_dump(mode="json"))
+        return
+    say_states(done.destinations)
+
+
+def say_resent(
+    noun: str,
+    item_id: int,
+    before: "Iterable[DestinationOut]",
+    resend: "Callable[[], Any]",
+    *,
+    as_json: bool,
+) -> None:
+    """``mlens schedule resend`` and ``mlens alert resend``: "nothing uncertain" when no
+    destination of ``before`` is, else ``resend()`` and what it did (``say_done``)."""
+    if not as_json and not any(d.state == "uncertain" for d in before):
+        console().print(f"{noun} {item_id} has nothing uncertain to resend.", highlight=False)
+        return
+    say_done(resend(), as_json=as_json)
 
 
 def say_states(destinations: "Iterable[DestinationOut]") -> None:

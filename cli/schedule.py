@@ -15,7 +15,8 @@ from cli.destinations import (
     WebhookOption,
     WebhookSecretOption,
     say_added,
-    say_states,
+    say_done,
+    say_resent,
     states,
 )
 from cli.destinations import destinations as named
@@ -24,7 +25,7 @@ from cli.render import literal, print_json, print_table
 from cli.state import console, workspace
 
 if TYPE_CHECKING:
-    from toolkit.workspace import ScheduleOut
+    pass
 
 
 def add(
@@ -101,7 +102,7 @@ def run_now(
     schedule_id: Annotated[int, typer.Argument(metavar="ID")], as_json: JsonOption = False
 ) -> None:
     """Deliver a schedule's digest now, of what came since its last one."""
-    _say_states(workspace().run_schedule_now(schedule_id), as_json=as_json)
+    say_done(workspace().run_schedule_now(schedule_id), as_json=as_json)
 
 
 def resend(
@@ -111,18 +112,11 @@ def resend(
 
     It may have arrived: resend when the chat or mailbox did not get it.
     """
-    before = workspace().schedule(schedule_id)
-    if not as_json and not any(d.state == "uncertain" for d in before.destinations):
-        console().print(f"Schedule {schedule_id} has nothing uncertain to resend.", highlight=False)
-        return
-    _say_states(workspace().resend_uncertain(schedule_id), as_json=as_json)
-
-
-def _say_states(done: "ScheduleOut", *, as_json: bool) -> None:
-    if as_json:
-        print_json(done.model_dump(mode="json"))
-        return
-    say_states(done.destinations)
+    ws = workspace()
+    before = ws.schedule(schedule_id).destinations
+    say_resent(
+        "Schedule", schedule_id, before, lambda: ws.resend_uncertain(schedule_id), as_json=as_json
+    )
 
 
 def scheduler(

@@ -67,7 +67,10 @@ _LINK_SECRET_RE = re.compile(
     r"api_?key|apikey|key|secret|client_secret|sig|signature|auth|code)=(?!\[)([^&#\s]+)",
     re.IGNORECASE,
 )
-_AFTER_COLON_RE = re.compile(r"[^\S\n]*(?:[^\n:=]{0,24}?(?<!\d))?[:=][^\S\n]*\n?[^\S\n]*(?=\S)")
+# The colon of a link's scheme ("https://") is no "key: value" separator.
+_AFTER_COLON_RE = re.compile(
+    r"[^\S\n]*(?:[^\n:=]{0,24}?(?<!\d))?[:=](?!//)[^\S\n]*\n?[^\S\n]*(?=\S)"
+)
 _SHORT_WORD_RE = re.compile(r"[^\S\n]*[-–—]?[^\S\n]*([^\W\d_]{1,6})(?=[^\S\n])")
 _GAP_RE = re.compile(r"[^\S\n]*[-–—]?[^\S\n]*(?=\S)")
 _VALUE_RE = re.compile(r"[«\"'“]?(\S+?)[.,;!?»\"'”)]*(?=\s|$)")

@@ -274,3 +274,17 @@ def test_the_hybrid_engine_writes_no_secret(cabin: SQLiteStore, embedder: Embedd
         summary = summarize_period(cabin, embedder, settings, period)
     assert summary.engine.startswith("hybrid")
     assert not LEAKS.search(summary_text(summary)), summary_text(summary)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Forgot my password again (see https://help.example.org/reset?step=2 for how)",
+        "Ключ к разгадке тут (https://m.facebook.com/story.php?story_fbid=341328705204&id=1000)",
+        "Пароль від вайфаю — на дошці, інструкція: https://wiki.example.net/wifi",
+    ],
+)
+def test_a_link_after_a_secret_cue_is_no_secret(text: str) -> None:
+    """The colon of "https://" after a cue word is no "password: value" separator: the
+    link stays whole (it was shown as "https:[password or key]")."""
+    assert secret_spans(text) == []

@@ -47,6 +47,10 @@ def _never(_: str) -> str | None:
     return None
 
 
+UNNAMED = "?"
+"""The author key of a message whose sender the export does not name."""
+
+
 @dataclass(frozen=True)
 class Cues:
     """Patterns of what a message does, in one language (compiled, case-insensitive)."""
@@ -286,8 +290,10 @@ class LanguagePack:
 
     def name(self, name: str) -> str:
         """A person's or chat's name as the chat shows it: in its own script, never
-        transliterated (a reader looks for "Alice" in the chat, not "Алис")."""
-        return " ".join(name.split())
+        transliterated (a reader looks for "Alice" in the chat, not "Алис"); a sender the
+        export does not name (``UNNAMED``, a deleted account) is said in words."""
+        shown = " ".join(name.split())
+        return self.say("unnamed_sender") if shown in ("", UNNAMED) else shown
 
     def marked(self, text: str) -> str:
         """``text`` with its attachment's mark in this language (``[file] a.pdf`` →

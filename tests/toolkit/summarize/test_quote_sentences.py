@@ -92,3 +92,16 @@ def test_a_greeting_to_dear_ones_is_no_quote(greeting: str) -> None:
         "Д": "Зібрання в саду переноситься на пʼятницю, о пʼятій.",
     }[greeting[0]]
     assert passage(f"{greeting} {point}", 60) == point
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [("en", "an unnamed member"), ("ru", "участник без имени"), ("uk", "учасник без імені")],
+)
+def test_a_sender_the_export_does_not_name_is_said_in_words(code: str, said: str) -> None:
+    """A deleted account has no name: the digest says so in words, never "?"."""
+    from toolkit.lang.base import UNNAMED
+
+    book = pack(code)
+    assert book.name(UNNAMED) == said
+    assert book.name("  Ann   Lee ") == "Ann Lee"

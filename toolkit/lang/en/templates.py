@@ -62,6 +62,8 @@ TEMPLATES: dict[str, str] = {
     "thread_title_foreign": "On {topic}",
     "thread_title_n": "Conversation {n}",
     "thread_title_plain": "Conversation on {moment}",
+    # who wrote a message whose sender the export does not name (a deleted account)
+    "unnamed_sender": "an unnamed member",
     "posts_title": "Posts on {topic}",
     "posts_title_plain": "Posts of {span}, group {n}",
     "section_chat": "{messages} from {participants}, {span}.",

@@ -59,6 +59,7 @@ TEMPLATES: dict[str, str] = {
     "thread_title_foreign": "Тема: {topic}",
     "thread_title_n": "Разговор {n}",
     "thread_title_plain": "Разговор {moment}",
+    "unnamed_sender": "участник без имени",
     "posts_title": "Публикации: {topic}",
     "posts_title_plain": "Публикации {span}, группа {n}",
     "section_chat": "{messages} от {participants}, {span}.",

@@ -60,6 +60,7 @@ TEMPLATES: dict[str, str] = {
     "thread_title_foreign": "Тема: {topic}",
     "thread_title_n": "Розмова {n}",
     "thread_title_plain": "Розмова {moment}",
+    "unnamed_sender": "учасник без імені",
     "posts_title": "Дописи: {topic}",
     "posts_title_plain": "Дописи {span}, група {n}",
     "section_chat": "{messages} від {participants}, {span}.",

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from toolkit.lang import packs
-from toolkit.lang.base import LanguagePack
+from toolkit.lang.base import UNNAMED, LanguagePack
 from toolkit.models import Message, MessageFilter
 from toolkit.store.base import MessageReader
 from toolkit.summarize.extractive.recurrence import Recurrence, normalised, recurrence
@@ -88,7 +88,7 @@ def recent(store: MessageReader, source_id: int, window: Sequence[Message]) -> l
 
 
 def _sender(message: Message) -> str:
-    return message.sender_peer_id or message.sender_name or "?"
+    return message.sender_peer_id or message.sender_name or UNNAMED
 
 
 def _single_minded(

@@ -15,7 +15,7 @@ from functools import partial
 import numpy as np
 import numpy.typing as npt
 
-from toolkit.lang.base import LanguagePack
+from toolkit.lang.base import UNNAMED, LanguagePack
 from toolkit.models import Message, SectionKind, SourceKind
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive.acts import is_chatter
@@ -111,7 +111,7 @@ def audience(message: Message) -> float:
 
 def author(message: Message) -> str:
     """The name a quote is attributed to."""
-    return message.sender_name or message.sender_peer_id or "?"
+    return message.sender_name or message.sender_peer_id or UNNAMED
 
 
 def quote(draft: Draft, i: int, limit: int, *, whole: bool = False) -> str:

@@ -14,6 +14,7 @@ from toolkit.evaluate.claims.candidates import candidates_hold
 from toolkit.evaluate.claims.crosslang import cross_language_holds
 from toolkit.evaluate.claims.digests import labelled_set_holds
 from toolkit.evaluate.claims.grounding import grounding_holds
+from toolkit.evaluate.claims.keysentences import key_sentences_hold
 from toolkit.evaluate.claims.ranking import hybrid_beats_baselines, published_table_holds
 from toolkit.evaluate.claims.summaries import summary_quality
 
@@ -25,6 +26,7 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("summary quality", summary_quality, "summaries"),
     Claim("labelled digest windows", labelled_set_holds, "digests"),
     Claim("acts leave-one-source-out", acts_hold),
+    Claim("key sentences leave-one-source-out", key_sentences_hold),
     Claim("grounding across languages", grounding_holds),
 )
 

@@ -20,7 +20,8 @@ from toolkit.models import Message, SectionKind, SourceKind
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive.acts import is_chatter
 from toolkit.summarize.extractive.adverts import Hygiene
-from toolkit.summarize.extractive.quotes import passage, quotable
+from toolkit.summarize.extractive.keys import key_weigher
+from toolkit.summarize.extractive.quotes import passage, quotable, quoted_sentences
 from toolkit.summarize.extractive.tokens import content_words
 from toolkit.summarize.personal import marks_for, mask
 
@@ -65,12 +66,19 @@ class Draft:
     def weight(self, sentence: str, language: str | None = None) -> float:
         """How much a sentence (in ``language``, when known) shares the messages'
         vocabulary (to pick what to quote)."""
-        stems = {stem for stem, _ in content_words(sentence, language)}
-        return sum(self.df.get(s, 0) > 1 for s in stems) + 0.1 * len(stems)
+        return sentence_weight(sentence, self.df, language)
 
     def weigher(self, i: int) -> Callable[[str], float]:
-        """``weight`` of the sentences of message ``i`` (in its language)."""
-        return partial(self.weight, language=self.langs[i])
+        """How much each sentence of message ``i`` is worth quoting: the likelihood that
+        it carries the message's point (``keys.key_weigher``, over the sentences a quote
+        of its text chooses from, with their ``weight`` among the features)."""
+        said = self.book.marked(mask(self.texts[i], marks_for(self.book.code)))
+        return key_weigher(
+            quoted_sentences(said),
+            partial(self.weight, language=self.langs[i]),
+            self.packs[i],
+            reply=self.messages[i].reply_to is not None,
+        )
 
     def leaning(self, i: int) -> re.Pattern[str] | None:
         """The opening words of a sentence of message ``i`` that leans on the one before
@@ -100,6 +108,14 @@ class Draft:
         ranked = sorted(indices, key=rank)
         said = [i for i in ranked if self.sizes[i] > 0 and not is_chatter(self.texts[i])]
         return (said or ranked)[:count]
+
+
+def sentence_weight(sentence: str, df: Mapping[str, int], language: str | None = None) -> float:
+    """How much a sentence (in ``language``, when known) shares the vocabulary of the
+    messages whose content-word counts are ``df``: each of its content words used by more
+    than one message counts one, each word 0.1."""
+    stems = {stem for stem, _ in content_words(sentence, language)}
+    return sum(df.get(s, 0) > 1 for s in stems) + 0.1 * len(stems)
 
 
 def audience(message: Message) -> float:

@@ -162,6 +162,21 @@ def _bare_number(sentence: str) -> bool:
     return re.fullmatch(r"\d{1,3}(?:\.\d{1,3})*[.)]?", sentence.strip()) is not None
 
 
+def quoted_sentences(text: str) -> list[str]:
+    """The sentences of a message a quote chooses from: links as host names, the opening
+    roll call of @mentions gone, leading and trailing chatter or names dropped (one
+    sentence is always kept)."""
+    line = without_roll_call(one_line(text))
+    sentences = [s.strip() for s in split_sentences(line) if s.strip()]
+    while len(sentences) > 1 and (is_chatter(sentences[0]) or only_names(sentences[0])):
+        sentences.pop(0)
+    while len(sentences) > 1 and (
+        is_chatter(sentences[-1]) or only_names(sentences[-1]) or _bare_number(sentences[-1])
+    ):
+        sentences.pop()
+    return sentences
+
+
 def passage(
     text: str,
     limit: int,
@@ -177,14 +192,7 @@ def passage(
     the one before it (``leaning``, the language's "So…", «Поэтому…», «Хоча…»): that one
     is quoted with it or not at all.
     """
-    line = without_roll_call(one_line(text))
-    sentences = [s.strip() for s in split_sentences(line) if s.strip()]
-    while len(sentences) > 1 and (is_chatter(sentences[0]) or only_names(sentences[0])):
-        sentences.pop(0)
-    while len(sentences) > 1 and (
-        is_chatter(sentences[-1]) or only_names(sentences[-1]) or _bare_number(sentences[-1])
-    ):
-        sentences.pop()
+    sentences = quoted_sentences(text)
     joined = " ".join(sentences)
     if len(joined) <= limit or len(sentences) == 1 or weight is None:
         return fit(joined, limit)

@@ -20,7 +20,7 @@ from toolkit.models import MessageFilter
 from toolkit.requests import SummaryRequest
 from toolkit.store import SQLiteStore
 from toolkit.store.files import private_dir
-from toolkit.summarize.extractive.vectors import vectors_for
+from toolkit.summarize.extractive.draft.vectors import vectors_for
 from toolkit.summarize.pipeline import summarize_period
 
 TARGET_SECONDS = 1.0

@@ -29,7 +29,7 @@ from toolkit.evaluate.corpus.labels import LABELS_FILE
 from toolkit.evaluate.corpus.sources import BY_KEY, SOURCES, cache_root, is_cached
 from toolkit.evaluate.corpus.store import opened
 from toolkit.models import MessageFilter, SourceKind
-from toolkit.summarize.extractive.adverts import HISTORY, hygiene
+from toolkit.summarize.extractive.draft.adverts import HISTORY, hygiene
 
 WINDOW = 300
 _TOKEN_RE = re.compile(r"[^\s,;«»\"'()]+")

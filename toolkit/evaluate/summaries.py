@@ -36,8 +36,8 @@ from toolkit.evaluate.retrieval import DEV_DIR
 from toolkit.models import Message, SourceKind
 from toolkit.store.files import private_dir
 from toolkit.summarize.context import SummaryContext
+from toolkit.summarize.extractive.draft.tokens import words
 from toolkit.summarize.extractive.engine import summarize_extractive
-from toolkit.summarize.extractive.tokens import words
 from toolkit.text import STOP_WORDS, stem
 
 # rouge_score and sumy (with nltk under it) load where a score or a baseline is computed.

@@ -84,7 +84,7 @@ class Cues:
     it is a secret, masked in every summary (``toolkit.summarize.credentials``)."""
     offer: re.Pattern[str]
     """Calls to action and offers ("DM me", «продам», «знижка»): an advert's evidence
-    (``toolkit.summarize.extractive.adverts``)."""
+    (``toolkit.summarize.extractive.draft.adverts``)."""
     price: re.Pattern[str]
     """Words of a price ("per night", «руб.», «ціна»): beside a number, an advert's evidence."""
     dangling: re.Pattern[str]
@@ -94,7 +94,7 @@ class Cues:
     leaning: re.Pattern[str]
     """A sentence's opening word that leans on the sentence before it ("So", "Therefore",
     «Поэтому», «Хоча»): without that sentence it says half of what it means, so a quote
-    never begins on it (``toolkit.summarize.extractive.quotes.passage``)."""
+    never begins on it (``toolkit.summarize.extractive.draft.quotes.passage``)."""
 
 
 def pack_from(words: ModuleType, **fields: Any) -> LanguagePack:

@@ -15,7 +15,7 @@ import threading
 
 from toolkit.lang import packs
 from toolkit.lang.detect import languages
-from toolkit.summarize.extractive import dates
+from toolkit.summarize.extractive.draft import dates
 
 log = logging.getLogger(__name__)
 

@@ -18,8 +18,8 @@ from toolkit.evaluate.keysentences.labels import (
 )
 from toolkit.evaluate.keysentences.measure import holds
 from toolkit.lang import pack
-from toolkit.summarize.extractive.keys import FEATURES, KeyModel, key_weigher, sentence_rows
-from toolkit.summarize.extractive.quotes import passage, quoted_sentences
+from toolkit.summarize.extractive.draft.keys import FEATURES, KeyModel, key_weigher, sentence_rows
+from toolkit.summarize.extractive.draft.quotes import passage, quoted_sentences
 
 
 def test_every_shipped_label_is_well_formed_and_holds_no_text() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from toolkit.summarize.extractive.scoring import model
-from toolkit.summarize.extractive.scoring.features import FEATURES
+from toolkit.summarize.extractive.choose.scoring import model
+from toolkit.summarize.extractive.choose.scoring.features import FEATURES
 
 RULES = {
     model.SectionKind.DECISIONS: "rule_decisions",

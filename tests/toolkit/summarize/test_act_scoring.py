@@ -11,16 +11,16 @@ import pytest
 
 from toolkit.models import Message, SectionKind, SourceKind
 from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.extractive.engine import read_messages
-from toolkit.summarize.extractive.lexical import lexical_vectors
-from toolkit.summarize.extractive.scoring.features import FEATURES, features, repeats
-from toolkit.summarize.extractive.scoring.model import (
+from toolkit.summarize.extractive.choose.scoring.features import FEATURES, features, repeats
+from toolkit.summarize.extractive.choose.scoring.model import (
     SCORED,
     WEIGHTS,
     ActModel,
     decide,
     load_models,
 )
+from toolkit.summarize.extractive.draft.lexical import lexical_vectors
+from toolkit.summarize.extractive.engine import read_messages
 
 START = datetime(2025, 3, 10, 9, 0, tzinfo=UTC)
 

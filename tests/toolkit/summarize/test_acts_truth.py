@@ -16,7 +16,7 @@ from toolkit.evaluate.retrieval import DEV_DIR
 from toolkit.lang import pack
 from toolkit.models import Message, SectionKind, SourceKind, Summary
 from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.extractive.acts import Act, act_of, agrees, plans, question_sentence
+from toolkit.summarize.extractive.choose.acts import Act, act_of, agrees, plans, question_sentence
 from toolkit.summarize.extractive.engine import summarize_extractive
 
 # How sections tell acts, with the acts the old rules name (the shipped scorers decide
@@ -306,7 +306,7 @@ def test_a_news_channel_reports_others_decisions_and_the_past_as_no_plan() -> No
 )
 def test_facts_are_counted_in_any_language(text: str, at_least: int) -> None:
     from toolkit.lang import find
-    from toolkit.summarize.extractive.facts import fact_count
+    from toolkit.summarize.extractive.draft.facts import fact_count
 
     code = "ru" if any("а" <= ch <= "я" for ch in text.lower()) else "en"
     found = fact_count(text, find(code))

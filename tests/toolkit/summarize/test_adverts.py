@@ -11,9 +11,9 @@ import pytest
 from toolkit.embeddings import Embedder
 from toolkit.models import Message, SectionKind, SourceKind, Summary
 from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.extractive.adverts import evidence, hygiene
+from toolkit.summarize.extractive.draft.adverts import evidence, hygiene
+from toolkit.summarize.extractive.draft.recurrence import groups, jaccard, normalised, shingles
 from toolkit.summarize.extractive.engine import summarize_extractive
-from toolkit.summarize.extractive.recurrence import groups, jaccard, normalised, shingles
 
 T0 = datetime(2026, 4, 6, 8, 0, tzinfo=UTC)
 CARRIER = (

@@ -7,11 +7,11 @@ import pytest
 
 from toolkit.lang import pack
 from toolkit.lang.morph import analyzer
-from toolkit.summarize.extractive.acts import Act, act_of, is_chatter, is_placeholder
-from toolkit.summarize.extractive.conversations import Turn
-from toolkit.summarize.extractive.keyphrases import candidates, dictionary_form, key_phrases
-from toolkit.summarize.extractive.quotes import balanced, cut, one_line, passage, quotable
-from toolkit.summarize.extractive.selection import select
+from toolkit.summarize.extractive.choose.acts import Act, act_of, is_chatter, is_placeholder
+from toolkit.summarize.extractive.choose.conversations import Turn
+from toolkit.summarize.extractive.choose.keyphrases import candidates, dictionary_form, key_phrases
+from toolkit.summarize.extractive.choose.selection import select
+from toolkit.summarize.extractive.draft.quotes import balanced, cut, one_line, passage, quotable
 from toolkit.summarize.period_wording import has_period_wording
 from toolkit.text import URL_RE
 

@@ -123,7 +123,7 @@ def test_across_languages_the_engine_writes_the_requested_one(
     assert book.day(datetime(2024, 5, 8), year=False) in plans.body
     assert _ids(_all_text(summary)) == set(summary.important_messenger_message_ids)
     # Quotes of English messages stay short (a reader of another language skims them).
-    from toolkit.summarize.extractive.cite import FOREIGN_QUOTE_CHARS
+    from toolkit.summarize.extractive.compose.cite import FOREIGN_QUOTE_CHARS
 
     quotes = re.findall(r"«[^»]*»", summary.summary)
     assert all(len(q) <= FOREIGN_QUOTE_CHARS + 4 for q in quotes), quotes

@@ -22,7 +22,7 @@ from toolkit.lang.morph import analyzer
 from toolkit.models import MessageFilter, Summary
 from toolkit.refs import parse_ref
 from toolkit.store import SQLiteStore
-from toolkit.summarize.extractive.quotes import balanced, one_line
+from toolkit.summarize.extractive.draft.quotes import balanced, one_line
 from toolkit.summarize.llm.answer import URL_RE
 from toolkit.summarize.period_wording import find_period_wording
 from toolkit.summarize.pipeline import summarize_period, summarize_source

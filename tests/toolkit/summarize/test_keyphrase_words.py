@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from toolkit.lang import pack
-from toolkit.summarize.extractive.keyphrases import candidates, key_phrases
+from toolkit.summarize.extractive.choose.keyphrases import candidates, key_phrases
 
 
 def shown(text: str, code: str) -> list[str]:

@@ -20,12 +20,12 @@ from toolkit.lang.detect import languages
 from toolkit.lang.script import letters
 from toolkit.models import Message, SourceKind
 from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.extractive import quotes
-from toolkit.summarize.extractive.acts import Act, act_of, agrees, declines, plans
-from toolkit.summarize.extractive.dates import ambiguous_clock, named_day_only, planned_for
+from toolkit.summarize.extractive.choose.acts import Act, act_of, agrees, declines, plans
+from toolkit.summarize.extractive.draft import quotes
+from toolkit.summarize.extractive.draft.dates import ambiguous_clock, named_day_only, planned_for
+from toolkit.summarize.extractive.draft.quotes import balanced, cut
+from toolkit.summarize.extractive.draft.tokens import is_content_token
 from toolkit.summarize.extractive.engine import summarize_extractive
-from toolkit.summarize.extractive.quotes import balanced, cut
-from toolkit.summarize.extractive.tokens import is_content_token
 from toolkit.summarize.period_wording import split_sentences
 
 COUNTS = (1, 2, 5, 21)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from toolkit.lang.sentences import split_sentences, trailing_item
-from toolkit.summarize.extractive.quotes import cut, cut_off, fragment, passage
+from toolkit.summarize.extractive.draft.quotes import cut, cut_off, fragment, passage
 
 LISTS = {
     "en": "Making tea is easy: 1. Boil the kettle, wait 2. Pour it over the leaves 3. Wait.",

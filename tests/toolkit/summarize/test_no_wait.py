@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 
 from toolkit.models import Message
-from toolkit.summarize.extractive import vectors as vectors_module
-from toolkit.summarize.extractive.lexical import DIMENSION, lexical_vectors
-from toolkit.summarize.extractive.vectors import window_vectors
+from toolkit.summarize.extractive.draft import vectors as vectors_module
+from toolkit.summarize.extractive.draft.lexical import DIMENSION, lexical_vectors
+from toolkit.summarize.extractive.draft.vectors import window_vectors
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from toolkit.lang import pack
-from toolkit.summarize.extractive.quotes import ELLIPSIS, STRETCH, fit, passage
+from toolkit.summarize.extractive.draft.quotes import ELLIPSIS, STRETCH, fit, passage
 
 
 def test_a_sentence_a_little_over_its_limit_is_kept_whole() -> None:

@@ -14,9 +14,9 @@ from toolkit.embeddings import Embedder
 from toolkit.lang import pack
 from toolkit.models import Message, SourceKind, Summary
 from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.extractive.acts import Act, act_of, proposes
+from toolkit.summarize.extractive.choose.acts import Act, act_of, proposes
+from toolkit.summarize.extractive.draft.quotes import cut, fragment, only_names, passage
 from toolkit.summarize.extractive.engine import summarize_extractive
-from toolkit.summarize.extractive.quotes import cut, fragment, only_names, passage
 
 START = datetime(2025, 6, 2, 9, tzinfo=UTC)
 

@@ -20,10 +20,15 @@ from toolkit.models import Message, MessageFilter, SourceKind
 from toolkit.store.base import MessageStore
 from toolkit.summarize.cache import cache_key
 from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.extractive.acts import Act
-from toolkit.summarize.extractive.conversations import Turn, sessions
-from toolkit.summarize.extractive.digest import addressee
-from toolkit.summarize.extractive.selection import TOPIC_SIZE_WEIGHT, by_topic_size, select, units
+from toolkit.summarize.extractive.choose.acts import Act
+from toolkit.summarize.extractive.choose.conversations import Turn, sessions
+from toolkit.summarize.extractive.choose.selection import (
+    TOPIC_SIZE_WEIGHT,
+    by_topic_size,
+    select,
+    units,
+)
+from toolkit.summarize.extractive.compose.digest import addressee
 from toolkit.summarize.llm.messages import render_message
 from toolkit.summarize.llm.prompts import FORUM_RULE, system_prompt, user_prompt
 from toolkit.summarize.pipeline import summarize_period, summarize_source

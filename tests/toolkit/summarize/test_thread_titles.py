@@ -16,7 +16,7 @@ from toolkit.embeddings import Embedder
 from toolkit.lang import pack
 from toolkit.lang.chatter import without_chatter
 from toolkit.models import Message, SectionKind, Summary
-from toolkit.summarize.extractive.keyphrases import key_phrases, neutral_name
+from toolkit.summarize.extractive.choose.keyphrases import key_phrases, neutral_name
 
 
 def titles(summary: Summary) -> list[str]:

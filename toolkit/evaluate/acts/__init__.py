@@ -4,5 +4,5 @@
 the hand-written ``data/digest_windows.jsonl``, the dev cases of ``digest_acts.jsonl``)
 into feature rows and labels; ``fit`` fits a logistic model per act, scores each source
 with the models fitted on the others and picks the thresholds; ``train`` writes
-``toolkit/summarize/extractive/scoring/weights.json``; ``loso`` prints the table.
+``toolkit/summarize/extractive/choose/scoring/weights.json``; ``loso`` prints the table.
 """

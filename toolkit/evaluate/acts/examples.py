@@ -26,10 +26,10 @@ from toolkit.evaluate.digests.calibration import Case
 from toolkit.evaluate.digests.windows import Window
 from toolkit.models import Message, SectionKind, SourceKind
 from toolkit.summarize.context import SummaryContext, message_text
+from toolkit.summarize.extractive.choose.scoring.features import Rows, features
+from toolkit.summarize.extractive.choose.scoring.model import SCORED, candidates
+from toolkit.summarize.extractive.draft.lexical import lexical_vectors
 from toolkit.summarize.extractive.engine import read_messages
-from toolkit.summarize.extractive.lexical import lexical_vectors
-from toolkit.summarize.extractive.scoring.features import Rows, features
-from toolkit.summarize.extractive.scoring.model import SCORED, candidates
 from toolkit.timeparse import zone_of
 
 LABEL_NAMES = dict(zip(SCORED, ACTS, strict=False))

@@ -21,8 +21,8 @@ import numpy.typing as npt
 
 from toolkit.evaluate.acts.examples import Example
 from toolkit.models import SectionKind
-from toolkit.summarize.extractive.scoring.features import FEATURES
-from toolkit.summarize.extractive.scoring.model import ActModel
+from toolkit.summarize.extractive.choose.scoring.features import FEATURES
+from toolkit.summarize.extractive.choose.scoring.model import ActModel
 
 TARGET_PRECISION = 0.9
 MIN_TRUE = 5

@@ -27,8 +27,8 @@ from toolkit.evaluate.digests.main import text_table
 from toolkit.evaluate.digests.windows import DATA_FILE, load_windows
 from toolkit.evaluate.retrieval import DEV_DIR
 from toolkit.models import SectionKind
-from toolkit.summarize.extractive.scoring.features import FEATURES
-from toolkit.summarize.extractive.scoring.model import SCORED
+from toolkit.summarize.extractive.choose.scoring.features import FEATURES
+from toolkit.summarize.extractive.choose.scoring.model import SCORED
 
 RULE = {
     SectionKind.DECISIONS: "rule_decisions",

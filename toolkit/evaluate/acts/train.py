@@ -2,7 +2,7 @@
 
 Fits one logistic scorer per act on every labelled example (``examples``), with the
 threshold chosen leave-one-source-out (``fit``), and writes
-``toolkit/summarize/extractive/scoring/weights.json``: the feature names, per act the
+``toolkit/summarize/extractive/choose/scoring/weights.json``: the feature names, per act the
 standardisation, coefficients, intercept, threshold (``null``: the engine names no such
 act), label counts and the out-of-fold precision and recall; the training date and the
 sources. Then prints the ``loso`` table. Refuses to write without the real corpus
@@ -28,8 +28,8 @@ from toolkit.evaluate.acts.fit import (
     training_rows,
 )
 from toolkit.evaluate.acts.loso import ActResult, evaluate, load, parser, report, rows_of
-from toolkit.summarize.extractive.scoring.features import FEATURES
-from toolkit.summarize.extractive.scoring.model import WEIGHTS
+from toolkit.summarize.extractive.choose.scoring.features import FEATURES
+from toolkit.summarize.extractive.choose.scoring.model import WEIGHTS
 
 
 def weights(examples: Sequence[Example], results: Sequence[ActResult]) -> dict[str, Any]:

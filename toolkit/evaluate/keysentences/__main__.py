@@ -21,7 +21,7 @@ from toolkit.evaluate.keysentences.labels import KEYS_FILE, KeyLabel, read_label
 from toolkit.evaluate.keysentences.measure import LIMITS, cases, hit_rates
 from toolkit.evaluate.keysentences.sample import candidates, sample, sheet
 from toolkit.evaluate.keysentences.train import fit, loso, write
-from toolkit.summarize.extractive.keys import KEY_WEIGHTS
+from toolkit.summarize.extractive.draft.keys import KEY_WEIGHTS
 
 
 def _sample(args: argparse.Namespace) -> int:

@@ -21,10 +21,10 @@ from toolkit.lang import find
 from toolkit.lang.base import LanguagePack
 from toolkit.lang.detect import languages
 from toolkit.summarize.context import message_text
-from toolkit.summarize.extractive.cite import FOREIGN_QUOTE_CHARS, QUOTE_CHARS
-from toolkit.summarize.extractive.draft import sentence_weight
-from toolkit.summarize.extractive.keyphrases import message_terms
-from toolkit.summarize.extractive.quotes import ELLIPSIS, passage
+from toolkit.summarize.extractive.choose.keyphrases import message_terms
+from toolkit.summarize.extractive.compose.cite import FOREIGN_QUOTE_CHARS, QUOTE_CHARS
+from toolkit.summarize.extractive.draft.draft import sentence_weight
+from toolkit.summarize.extractive.draft.quotes import ELLIPSIS, passage
 
 LIMITS = (QUOTE_CHARS, FOREIGN_QUOTE_CHARS)
 """The quote lengths measured: the digest's own language, another language."""

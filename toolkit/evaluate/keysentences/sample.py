@@ -21,8 +21,8 @@ from toolkit.evaluate.retrieval import DEV_DIR
 from toolkit.evaluate.summaries import load_dialogues
 from toolkit.models import Message
 from toolkit.summarize.context import message_text
-from toolkit.summarize.extractive.cite import FOREIGN_QUOTE_CHARS
-from toolkit.summarize.extractive.quotes import one_line, quoted_sentences
+from toolkit.summarize.extractive.compose.cite import FOREIGN_QUOTE_CHARS
+from toolkit.summarize.extractive.draft.quotes import one_line, quoted_sentences
 
 CONTEXT_CHARS = 220
 """How much of an answered or previous message the sheet shows."""

@@ -17,14 +17,14 @@ import numpy as np
 import numpy.typing as npt
 
 from toolkit.evaluate.keysentences.measure import Case, hit_rates
-from toolkit.summarize.extractive.keys import (
+from toolkit.summarize.extractive.draft.keys import (
     FEATURES,
     KEY_WEIGHTS,
     KeyModel,
     key_weigher,
     sentence_rows,
 )
-from toolkit.summarize.extractive.quotes import passage
+from toolkit.summarize.extractive.draft.quotes import passage
 
 C = 0.1
 """The inverse L2 strength of the fit (few hundred messages: a strong prior; 0.1, 0.5 and 2

@@ -1,15 +1,20 @@
 """The extractive engine: the embedded default, no network and no LLM, no word of any
 language (the words are the language packs', ``toolkit.lang``).
 
-Modules: ``engine`` (the ``SummaryEngine``: detection, threads, digest, sections, the
-result), ``threads`` (which messages form one conversation), ``digest`` (the
-``summary`` field), ``opening`` (its first sentence), ``selection`` (which exchanges
-the digest tells), ``sections`` (threads, decisions, open questions, plans, links),
-``cite`` (quotes, names and links; what the text rests on), ``acts`` (what a message
-does), ``conversations`` (turns, answered questions), ``keyphrases`` (titles and topics
-in dictionary form), ``quotes`` (passages of messages), ``clusters`` (topics,
-centrality, importance), ``draft`` (what the engine knows of the messages),
-``tokens`` (content words), ``vectors`` (message vectors from the store).
+In three stages, each a package that imports only the ones before it, composed by
+``engine`` (the ``SummaryEngine``: detection, the stages in order, the result):
+
+1. ``draft``: what the engine knows about the messages (vectors, content words,
+   clusters and importance, facts, dates, recurring texts and adverts, quotes; the
+   ``Draft``).
+2. ``choose``: what the digest says (acts, turns and conversations, the act scorers,
+   threads, key phrases, the exchanges it tells).
+3. ``compose``: how it is written (the opening, the digest, the sections, the citations
+   that make the important messages).
+
+One step runs out of order: the turns the choice reads are made by
+``compose.digest.turns`` (it asks ``compose.sections.fragment_at``), which the engine
+calls before the act scorers.
 """
 
 from toolkit.summarize.extractive.engine import ExtractiveEngine, summarize_extractive

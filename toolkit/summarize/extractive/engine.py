@@ -37,19 +37,19 @@ from toolkit.models import GENERAL_TOPIC, Message, SectionKind, SourceKind, Summ
 from toolkit.summarize.context import SummaryContext, forum_topics, message_text
 from toolkit.summarize.credentials import secret_answers
 from toolkit.summarize.engine import SummaryJob
-from toolkit.summarize.extractive.acts import Act, is_placeholder
-from toolkit.summarize.extractive.adverts import hygiene, recent
-from toolkit.summarize.extractive.cite import Citer
-from toolkit.summarize.extractive.clusters import centrality, centred, cluster, importance
-from toolkit.summarize.extractive.conversations import Turn
-from toolkit.summarize.extractive.digest import digest, turns
-from toolkit.summarize.extractive.draft import Draft
-from toolkit.summarize.extractive.facts import fact_score
-from toolkit.summarize.extractive.keyphrases import key_phrases, message_terms, neutral_name
-from toolkit.summarize.extractive.scoring.model import decide, settle
-from toolkit.summarize.extractive.sections import sections
-from toolkit.summarize.extractive.threads import Thread, threads
-from toolkit.summarize.extractive.vectors import window_vectors
+from toolkit.summarize.extractive.choose.acts import Act, is_placeholder
+from toolkit.summarize.extractive.choose.conversations import Turn
+from toolkit.summarize.extractive.choose.keyphrases import key_phrases, message_terms, neutral_name
+from toolkit.summarize.extractive.choose.scoring.model import decide, settle
+from toolkit.summarize.extractive.choose.threads import Thread, threads
+from toolkit.summarize.extractive.compose.cite import Citer
+from toolkit.summarize.extractive.compose.digest import digest, turns
+from toolkit.summarize.extractive.compose.sections import sections
+from toolkit.summarize.extractive.draft.adverts import hygiene, recent
+from toolkit.summarize.extractive.draft.clusters import centrality, centred, cluster, importance
+from toolkit.summarize.extractive.draft.draft import Draft
+from toolkit.summarize.extractive.draft.facts import fact_score
+from toolkit.summarize.extractive.draft.vectors import window_vectors
 from toolkit.summarize.period_wording import has_period_wording
 from toolkit.summarize.personal import marks_for, mask_summary
 

@@ -22,7 +22,7 @@ import numpy as np
 from toolkit.embeddings import Embedder, Matrix
 from toolkit.models import Message
 from toolkit.store.base import MessageStore
-from toolkit.summarize.extractive.lexical import lexical_vectors
+from toolkit.summarize.extractive.draft.lexical import lexical_vectors
 
 
 def vectors_for(

@@ -18,8 +18,8 @@ from functools import cache
 from urllib.parse import urlsplit
 
 from toolkit.lang import quotation_marks
+from toolkit.lang.chatter import is_chatter
 from toolkit.lang.sentences import list_numbers, trailing_item
-from toolkit.summarize.extractive.acts import is_chatter
 from toolkit.summarize.period_wording import split_sentences
 from toolkit.text import URL_RE
 

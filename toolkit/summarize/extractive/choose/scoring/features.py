@@ -26,16 +26,16 @@ import numpy.typing as npt
 from toolkit.lang import packs
 from toolkit.lang.base import Cues
 from toolkit.models import SourceKind
-from toolkit.summarize.extractive.acts import (
+from toolkit.summarize.extractive.choose.acts import (
     Act,
     asks_back,
     question_sentence,
     resolves,
 )
-from toolkit.summarize.extractive.conversations import Turn, in_thread, unanswered
-from toolkit.summarize.extractive.dates import planned_for
-from toolkit.summarize.extractive.draft import Draft
-from toolkit.summarize.extractive.scoring import rules
+from toolkit.summarize.extractive.choose.conversations import Turn, in_thread, unanswered
+from toolkit.summarize.extractive.choose.scoring import rules
+from toolkit.summarize.extractive.draft.dates import planned_for
+from toolkit.summarize.extractive.draft.draft import Draft
 from toolkit.summarize.period_wording import split_sentences
 from toolkit.text import URL_RE
 

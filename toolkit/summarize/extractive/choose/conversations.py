@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from toolkit.summarize.extractive.acts import Act
+from toolkit.summarize.extractive.choose.acts import Act
 
 Floats = npt.NDArray[np.float64]
 

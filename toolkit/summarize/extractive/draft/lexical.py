@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from toolkit.embeddings import Matrix
-from toolkit.summarize.extractive.tokens import content_words
+from toolkit.summarize.extractive.draft.tokens import content_words
 
 DIMENSION = 512
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from toolkit.models import SourceKind
-from toolkit.summarize.extractive.acts import (
+from toolkit.summarize.extractive.choose.acts import (
     Act,
     agrees,
     declines,
@@ -20,9 +20,9 @@ from toolkit.summarize.extractive.acts import (
     question_sentence,
     resolves,
 )
-from toolkit.summarize.extractive.conversations import Turn, in_thread, unanswered
-from toolkit.summarize.extractive.dates import planned_for
-from toolkit.summarize.extractive.draft import Draft
+from toolkit.summarize.extractive.choose.conversations import Turn, in_thread, unanswered
+from toolkit.summarize.extractive.draft.dates import planned_for
+from toolkit.summarize.extractive.draft.draft import Draft
 
 ADJACENT_AGREEMENT_WORDS = 6
 ADJACENT_AGREEMENT_HOURS = 0.5

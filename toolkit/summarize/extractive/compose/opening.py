@@ -15,7 +15,7 @@ from collections import Counter
 from toolkit.models import SourceKind
 from toolkit.summarize.context import forum_topics
 from toolkit.summarize.coverage import note
-from toolkit.summarize.extractive.draft import Draft
+from toolkit.summarize.extractive.draft.draft import Draft
 
 MAX_TOPICS = 3
 FEW_PEOPLE = 3

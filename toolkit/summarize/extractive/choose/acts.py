@@ -17,7 +17,7 @@ from functools import lru_cache
 from toolkit.lang import packs, quotation_marks
 from toolkit.lang.base import LanguagePack
 from toolkit.lang.chatter import is_chatter, is_placeholder
-from toolkit.summarize.extractive.tokens import content_words
+from toolkit.summarize.extractive.draft.tokens import content_words
 from toolkit.summarize.period_wording import split_sentences
 from toolkit.text import links
 

@@ -22,10 +22,10 @@ import numpy as np
 import numpy.typing as npt
 
 from toolkit.models import SectionKind
-from toolkit.summarize.extractive.acts import Act
-from toolkit.summarize.extractive.conversations import Turn
-from toolkit.summarize.extractive.draft import Draft
-from toolkit.summarize.extractive.scoring.features import FEATURES, Rows, features
+from toolkit.summarize.extractive.choose.acts import Act
+from toolkit.summarize.extractive.choose.conversations import Turn
+from toolkit.summarize.extractive.choose.scoring.features import FEATURES, Rows, features
+from toolkit.summarize.extractive.draft.draft import Draft
 
 WEIGHTS = Path(__file__).with_name("weights.json")
 SCORED = (SectionKind.DECISIONS, SectionKind.PLANS, SectionKind.OPEN_QUESTIONS)

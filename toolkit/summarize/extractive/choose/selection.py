@@ -34,8 +34,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from toolkit.summarize.extractive.acts import Act
-from toolkit.summarize.extractive.conversations import (
+from toolkit.summarize.extractive.choose.acts import Act
+from toolkit.summarize.extractive.choose.conversations import (
     Floats,
     Turn,
     in_thread,

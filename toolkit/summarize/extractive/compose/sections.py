@@ -24,21 +24,27 @@ from functools import partial
 from toolkit.lang.base import LanguagePack
 from toolkit.lang.script import script
 from toolkit.models import Section, SectionItem, SectionKind, SourceKind
-from toolkit.summarize.extractive.acts import Act, act_of, names_time, plans, question_sentence
-from toolkit.summarize.extractive.cite import Citer
-from toolkit.summarize.extractive.conversations import Turn
-from toolkit.summarize.extractive.dates import (
+from toolkit.summarize.extractive.choose.acts import (
+    Act,
+    act_of,
+    names_time,
+    plans,
+    question_sentence,
+)
+from toolkit.summarize.extractive.choose.conversations import Turn
+from toolkit.summarize.extractive.choose.scoring.rules import answers_proposal, own, reply_to
+from toolkit.summarize.extractive.choose.selection import partner
+from toolkit.summarize.extractive.choose.threads import Thread
+from toolkit.summarize.extractive.compose.cite import Citer
+from toolkit.summarize.extractive.draft.dates import (
     ambiguous_clock,
     named_day_only,
     names_day,
     planned_for,
 )
-from toolkit.summarize.extractive.draft import Draft, author
-from toolkit.summarize.extractive.facts import fact_score
-from toolkit.summarize.extractive.quotes import cut_off, fragment, host, one_line
-from toolkit.summarize.extractive.scoring.rules import answers_proposal, own, reply_to
-from toolkit.summarize.extractive.selection import partner
-from toolkit.summarize.extractive.threads import Thread
+from toolkit.summarize.extractive.draft.draft import Draft, author
+from toolkit.summarize.extractive.draft.facts import fact_score
+from toolkit.summarize.extractive.draft.quotes import cut_off, fragment, host, one_line
 from toolkit.summarize.period_wording import has_period_wording
 from toolkit.text import URL_RE, links
 

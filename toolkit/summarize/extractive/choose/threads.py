@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from toolkit.summarize.extractive.acts import Act
-from toolkit.summarize.extractive.conversations import Turn
+from toolkit.summarize.extractive.choose.acts import Act
+from toolkit.summarize.extractive.choose.conversations import Turn
 
 GAP_HOURS = 1.0
 CONTINUE_HOURS = 2 / 60

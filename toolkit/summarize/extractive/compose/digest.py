@@ -17,7 +17,7 @@ import itertools
 from collections import Counter
 
 from toolkit.models import SourceKind
-from toolkit.summarize.extractive.acts import (
+from toolkit.summarize.extractive.choose.acts import (
     Act,
     act_of,
     agrees,
@@ -25,19 +25,19 @@ from toolkit.summarize.extractive.acts import (
     is_placeholder,
     question_sentence,
 )
-from toolkit.summarize.extractive.cite import Citer
-from toolkit.summarize.extractive.conversations import Turn, in_thread
-from toolkit.summarize.extractive.draft import Draft, audience, author
-from toolkit.summarize.extractive.facts import fact_score
-from toolkit.summarize.extractive.opening import opening
-from toolkit.summarize.extractive.quotes import ELLIPSIS
-from toolkit.summarize.extractive.sections import fragment_at, open_questions
-from toolkit.summarize.extractive.selection import (
+from toolkit.summarize.extractive.choose.conversations import Turn, in_thread
+from toolkit.summarize.extractive.choose.selection import (
     OPENER_WEIGHT,
     TIME_SPAN_HOURS,
     Unit,
     select,
 )
+from toolkit.summarize.extractive.compose.cite import Citer
+from toolkit.summarize.extractive.compose.opening import opening
+from toolkit.summarize.extractive.compose.sections import fragment_at, open_questions
+from toolkit.summarize.extractive.draft.draft import Draft, audience, author
+from toolkit.summarize.extractive.draft.facts import fact_score
+from toolkit.summarize.extractive.draft.quotes import ELLIPSIS
 from toolkit.summarize.period_wording import has_period_wording, split_sentences
 from toolkit.text import tokenize
 

@@ -16,9 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from toolkit.models import SourceKind
-from toolkit.summarize.extractive.acts import is_chatter, question_sentence
-from toolkit.summarize.extractive.draft import Draft, author
-from toolkit.summarize.extractive.quotes import ELLIPSIS, one_line, passage, quotable
+from toolkit.summarize.extractive.choose.acts import is_chatter, question_sentence
+from toolkit.summarize.extractive.draft.draft import Draft, author
+from toolkit.summarize.extractive.draft.quotes import ELLIPSIS, one_line, passage, quotable
 from toolkit.summarize.period_wording import split_sentences
 from toolkit.summarize.personal import marks_for, mask
 

@@ -16,13 +16,13 @@ import numpy as np
 import numpy.typing as npt
 
 from toolkit.lang.base import UNNAMED, LanguagePack
+from toolkit.lang.chatter import is_chatter
 from toolkit.models import Message, SectionKind, SourceKind
 from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.extractive.acts import is_chatter
-from toolkit.summarize.extractive.adverts import Hygiene
-from toolkit.summarize.extractive.keys import key_weigher
-from toolkit.summarize.extractive.quotes import passage, quotable, quoted_sentences
-from toolkit.summarize.extractive.tokens import content_words
+from toolkit.summarize.extractive.draft.adverts import Hygiene
+from toolkit.summarize.extractive.draft.keys import key_weigher
+from toolkit.summarize.extractive.draft.quotes import passage, quotable, quoted_sentences
+from toolkit.summarize.extractive.draft.tokens import content_words
 from toolkit.summarize.personal import marks_for, mask
 
 MIN_QUOTE_WORDS = 4

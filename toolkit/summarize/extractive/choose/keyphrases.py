@@ -31,7 +31,7 @@ from toolkit.lang import quotation_marks
 from toolkit.lang.base import LanguagePack
 from toolkit.lang.chatter import chatter_words
 from toolkit.lang.script import script as text_script
-from toolkit.summarize.extractive.tokens import content_words, is_topic_token
+from toolkit.summarize.extractive.draft.tokens import content_words, is_topic_token
 from toolkit.text import URL_RE, stem
 
 Labels = npt.NDArray[np.int_]

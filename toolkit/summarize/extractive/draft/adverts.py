@@ -26,7 +26,7 @@ from toolkit.lang import packs
 from toolkit.lang.base import UNNAMED, LanguagePack
 from toolkit.models import Message, MessageFilter
 from toolkit.store.base import MessageReader
-from toolkit.summarize.extractive.recurrence import Recurrence, normalised, recurrence
+from toolkit.summarize.extractive.draft.recurrence import Recurrence, normalised, recurrence
 from toolkit.summarize.personal import EMAIL_RE, phone_spans
 from toolkit.text import URL_RE
 

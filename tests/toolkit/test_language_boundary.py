@@ -38,6 +38,8 @@ REGEX_CALLS = {"compile", "search", "match", "fullmatch", "sub", "subn", "split"
 WORD_SET_CALLS = {"frozenset", "set", "words", "word_set", "_words"}
 
 ALLOWED: dict[tuple[str, str], str] = {
+    ("toolkit/summarize/extractive/draft/keys.py", "first last position asks"):
+        "the key-sentence model's feature names: the columns of key_weights.json",
     ("toolkit/delivery/periods.py", "mon tue wed thu fri sat sun"):
         "the weekday codes of a schedule's rule (its wire format, the same in every language)",
     ("app_pages/schedules.py", "mon tue wed thu fri sat sun"):

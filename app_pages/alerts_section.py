@@ -5,9 +5,9 @@ one now, remove one."""
 import streamlit as st
 
 from app_pages.common import shown_errors
-from app_pages.destinations import destination_inputs, states
+from app_pages.destinations import destination_inputs, manage
 from toolkit.limits import DEFAULT_ALERTS_PER_HOUR, MAX_ALERTS_PER_HOUR
-from toolkit.workspace import AlertRequest, Workspace
+from toolkit.workspace import AlertOut, AlertRequest, Workspace
 
 
 def alerts_section(ws: Workspace) -> None:
@@ -18,31 +18,21 @@ def alerts_section(ws: Workspace) -> None:
         "threshold is posted after its sync or import, at most N an hour."
     )
     with shown_errors():
-        alerts = ws.alerts()
-        if not alerts:
-            st.info("No alerts yet: add one below.")
-        rows = [
-            {
-                "id": a.id,
+        manage(
+            ws.alerts(),
+            lambda a: {
                 "query": a.query,
                 "sources": ", ".join(a.source_refs) if a.source_refs else "all",
                 "score ≥": a.min_score,
                 "last hour": f"{a.posts_last_hour}/{a.max_per_hour}",
                 "held back": a.held,
-                "destinations": states(a.destinations),
-            }
-            for a in alerts
-        ]
-        if rows:
-            st.dataframe(rows, hide_index=True)
-            chosen = st.selectbox("Alert", [a.id for a in alerts], key="alert_chosen")
-            run_col, remove_col = st.columns(2)
-            if run_col.button("Check now", key="alert_run"):
-                done = ws.run_alert_now(int(chosen))
-                st.success(f"{done.posts_last_hour} post(s) in the last hour; {done.held} held.")
-            if remove_col.button("Remove alert", key="alert_remove"):
-                ws.remove_alert(int(chosen))
-                st.rerun()
+            },
+            empty="No alerts yet: add one below.",
+            noun="Alert",
+            run=("Check now", lambda alert_id: _checked(ws.run_alert_now(alert_id))),
+            remove=("Remove alert", ws.remove_alert),
+            key="alert",
+        )
 
     st.subheader("Add an alert")
     with shown_errors():
@@ -70,3 +60,7 @@ def alerts_section(ws: Workspace) -> None:
             added = ws.add_alert(request)
             st.success(f"Added alert {added.id}.")
             st.rerun()
+
+
+def _checked(done: AlertOut) -> str:
+    return f"{done.posts_last_hour} post(s) in the last hour; {done.held} held."

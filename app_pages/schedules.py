@@ -6,19 +6,16 @@ import streamlit as st
 
 from app_pages.alerts_section import alerts_section
 from app_pages.common import shown_errors, source_picker, workspace
-from app_pages.destinations import destination_inputs, states
+from app_pages.destinations import destination_inputs, manage
 from toolkit.workspace import Rule, ScheduleSpec, parse_destinations
 
 st.title("Digest schedules")
 ws = workspace()
 
 with shown_errors():
-    schedules = ws.schedules()
-    if not schedules:
-        st.info("No schedules yet: add one below; `mlens serve` delivers them when due.")
-    rows = [
-        {
-            "id": s.id,
+    manage(
+        ws.schedules(),
+        lambda s: {
             "source": s.source_ref,
             "when": f"{s.weekday or 'daily'} {s.at}",
             "language": s.language,
@@ -27,20 +24,17 @@ with shown_errors():
                 if s.last_run
                 else "—"
             ),
-            "destinations": states(s.destinations),
-        }
-        for s in schedules
-    ]
-    if rows:
-        st.dataframe(rows, hide_index=True)
-        chosen = st.selectbox("Schedule", [s.id for s in schedules])
-        run_col, remove_col = st.columns(2)
-        if run_col.button("Deliver now", type="primary"):
-            done = ws.run_schedule_now(int(chosen))
-            st.success("; ".join(f"{d.label}: {d.state}" for d in done.destinations))
-        if remove_col.button("Remove"):
-            ws.remove_schedule(int(chosen))
-            st.rerun()
+        },
+        empty="No schedules yet: add one below; `mlens serve` delivers them when due.",
+        noun="Schedule",
+        run=(
+            "Deliver now",
+            lambda schedule_id: "; ".join(
+                f"{d.label}: {d.state}" for d in ws.run_schedule_now(schedule_id).destinations
+            ),
+        ),
+        remove=("Remove", ws.remove_schedule),
+    )
 
 st.subheader("Add a schedule")
 with shown_errors():

@@ -4,7 +4,7 @@ posted as they land (docs/delivery.md "Alerts").
 The destination options, their secrets and the states shown: ``cli.destinations``.
 """
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -15,15 +15,18 @@ from cli.destinations import (
     WebhookOption,
     WebhookSecretOption,
     say_added,
+    say_listed,
     say_resent,
     say_states,
-    states,
 )
 from cli.destinations import destinations as named
 from cli.filters import JsonOption
-from cli.render import literal, print_json, print_table
+from cli.render import literal, print_json
 from cli.state import console, workspace
 from toolkit.limits import DEFAULT_ALERTS_PER_HOUR, MAX_ALERTS_PER_HOUR
+
+if TYPE_CHECKING:
+    from toolkit.workspace import AlertOut
 
 
 def add(
@@ -69,26 +72,21 @@ def add(
 
 def list_(as_json: JsonOption = False) -> None:
     """List the alerts, their latest post and each destination's state (secrets hidden)."""
-    items = workspace().alerts()
-    if as_json:
-        print_json({"items": [a.model_dump(mode="json") for a in items]})
-        return
-    if not items:
-        console().print('No alerts yet: add one with `mlens alert add "QUERY" --min-score 0.3`.')
-        return
-    from rich.table import Table
+    say_listed(
+        workspace().alerts(),
+        title="Alerts",
+        columns=("query", "sources", "score ≥", "last hour"),
+        cells=_cells,
+        empty='No alerts yet: add one with `mlens alert add "QUERY" --min-score 0.3`.',
+        as_json=as_json,
+    )
 
-    table = Table(title="Alerts")
-    for column in ("id", "query", "sources", "score ≥", "last hour", "destinations"):
-        table.add_column(column, justify="right" if column == "id" else "left")
-    for a in items:
-        hour = f"{a.posts_last_hour}/{a.max_per_hour}" + (f", {a.held} held" if a.held else "")
-        places = states(a.destinations)
-        sources = ", ".join(a.source_refs) if a.source_refs else "all"
-        table.add_row(
-            str(a.id), literal(a.query), literal(sources), f"{a.min_score:g}", hour, literal(places)
-        )
-    print_table(table)
+
+def _cells(a: "AlertOut") -> tuple[str, ...]:
+    """An alert's row in ``list``, between its id and its destinations."""
+    hour = f"{a.posts_last_hour}/{a.max_per_hour}" + (f", {a.held} held" if a.held else "")
+    sources = ", ".join(a.source_refs) if a.source_refs else "all"
+    return literal(a.query), literal(sources), f"{a.min_score:g}", hour
 
 
 def remove(alert_id: Annotated[int, typer.Argument(metavar="ID")]) -> None:

@@ -1,24 +1,26 @@
 """Where ``mlens schedule add`` and ``mlens alert add`` deliver: the destination options
-both take, the destinations built from them, what both say once one is added, and each
-destination's state as ``list`` and ``run-now`` show it.
+both take, the destinations built from them, what both say once one is added, the table
+``list`` prints, and each destination's state as ``list`` and ``run-now`` show it.
 
 A webhook secret left out is made here and printed once, on stderr; secrets given are
 stored as given and never printed again.
 """
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
-from cli.render import literal, print_json
+from cli.render import literal, print_json, print_table
 from cli.state import console, err_console
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Sequence
 
     from pydantic import BaseModel
 
-    from toolkit.workspace import DestinationOut
+    from toolkit.workspace import AlertOut, DestinationOut, ScheduleOut
+
+_Listed = TypeVar("_Listed", "AlertOut", "ScheduleOut")
 
 TelegramOption = Annotated[
     list[str] | None, typer.Option("--telegram", metavar="CHAT", help="A chat id (repeatable).")
@@ -86,6 +88,34 @@ def states(destinations: "Iterable[DestinationOut]") -> str:
         f"{d.label}: {d.state}" + (f" ({d.detail})" if d.state in ("failed", "uncertain") else "")
         for d in destinations
     )
+
+
+def say_listed(
+    items: "Sequence[_Listed]",
+    *,
+    title: str,
+    columns: "Sequence[str]",
+    cells: "Callable[[_Listed], Sequence[str]]",
+    empty: str,
+    as_json: bool,
+) -> None:
+    """``mlens schedule list`` and ``mlens alert list``: the items' JSON with ``as_json``,
+    else ``empty`` when there are none, else a table titled ``title``: the id, the
+    ``columns`` (``cells`` of an item, markup already escaped) and the destinations' states."""
+    if as_json:
+        print_json({"items": [item.model_dump(mode="json") for item in items]})
+        return
+    if not items:
+        console().print(empty)
+        return
+    from rich.table import Table
+
+    table = Table(title=title)
+    for column in ("id", *columns, "destinations"):
+        table.add_column(column, justify="right" if column == "id" else "left")
+    for item in items:
+        table.add_row(str(item.id), *cells(item), literal(states(item.destinations)))
+    print_table(table)
 
 
 def say_done(done: Any, *, as_json: bool) -> None:

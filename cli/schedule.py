@@ -16,16 +16,16 @@ from cli.destinations import (
     WebhookSecretOption,
     say_added,
     say_done,
+    say_listed,
     say_resent,
-    states,
 )
 from cli.destinations import destinations as named
 from cli.filters import JsonOption
-from cli.render import literal, print_json, print_table
+from cli.render import literal
 from cli.state import console, workspace
 
 if TYPE_CHECKING:
-    pass
+    from toolkit.workspace import ScheduleOut
 
 
 def add(
@@ -67,29 +67,24 @@ def add(
 
 def list_(as_json: JsonOption = False) -> None:
     """List the schedules, their last run and each destination's state (secrets hidden)."""
-    items = workspace().schedules()
-    if as_json:
-        print_json({"items": [s.model_dump(mode="json") for s in items]})
-        return
-    if not items:
-        console().print("No schedules yet: add one with `mlens schedule add SOURCE --at 08:00`.")
-        return
-    from rich.table import Table
+    say_listed(
+        workspace().schedules(),
+        title="Digest schedules",
+        columns=("source", "when", "language", "last period"),
+        cells=_cells,
+        empty="No schedules yet: add one with `mlens schedule add SOURCE --at 08:00`.",
+        as_json=as_json,
+    )
 
-    table = Table(title="Digest schedules")
-    for column in ("id", "source", "when", "language", "last period", "destinations"):
-        table.add_column(column, justify="right" if column == "id" else "left")
-    for s in items:
-        when = f"{s.weekday + ' ' if s.weekday else 'daily '}{s.at}"
-        run = s.last_run
-        period = "—"
-        if run is not None:
-            period = (
-                f"{run.period_start:%Y-%m-%d %H:%M} – {run.period_end:%H:%M} UTC ({run.status})"
-            )
-        places = states(s.destinations)
-        table.add_row(str(s.id), literal(s.source_ref), when, s.language, period, literal(places))
-    print_table(table)
+
+def _cells(s: "ScheduleOut") -> tuple[str, ...]:
+    """A schedule's row in ``list``, between its id and its destinations."""
+    when = f"{s.weekday + ' ' if s.weekday else 'daily '}{s.at}"
+    run = s.last_run
+    period = "—"
+    if run is not None:
+        period = f"{run.period_start:%Y-%m-%d %H:%M} – {run.period_end:%H:%M} UTC ({run.status})"
+    return literal(s.source_ref), when, s.language, period
 
 
 def remove(schedule_id: Annotated[int, typer.Argument(metavar="ID")]) -> None:

@@ -8,7 +8,7 @@ try at every destination sends the same words; ``AlertPost.of`` reads it back.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
 
@@ -30,16 +30,8 @@ class Match:
 
     @classmethod
     def of(cls, hit: SearchHit) -> Match:
-        """The match a search hit is."""
-        return cls(
-            source_ref=hit.source_ref,
-            source_title=hit.source_title,
-            messenger_message_id=hit.messenger_message_id,
-            text=hit.text,
-            message_link=hit.message_link,
-            posted_at=hit.posted_at,
-            score=hit.score,
-        )
+        """The match a search hit is: each of its fields, as the hit has it."""
+        return cls(**{f.name: getattr(hit, f.name) for f in fields(cls)})
 
     def document(self) -> dict[str, Any]:
         """The match as JSON."""

@@ -63,17 +63,7 @@ def schedule_out(status: ScheduleStatus) -> ScheduleOut:
         engine=s.engine,
         created_at=s.created_at,
         covered_until=s.covered_until,
-        last_run=None
-        if run is None
-        else RunOut(
-            id=run.id,
-            period_start=run.period_start,
-            period_end=run.period_end,
-            periods=run.periods,
-            status=run.status,
-            error=run.error,
-            finished_at=run.finished_at,
-        ),
+        last_run=None if run is None else RunOut.model_validate(run, from_attributes=True),
         destinations=list(status.destinations),
         feed_path=f"/v1/schedules/{s.id}/feed.atom"
         if any(d.kind == "feed" for d in s.destinations)

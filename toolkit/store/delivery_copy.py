@@ -72,19 +72,32 @@ class DeliveryRows(UsesConnections):
         ``sources`` (old id → id here; a schedule or alert of a source not mapped is
         left out, and an alert's watermark of one too)."""
         with self.connections.transaction():
-            schedules, added_schedules = self._schedules(dump.rows.get("schedules", ()), sources)
-            runs = self._children("runs", dump, schedules, key="schedule_id, period_end")
+            schedules = self._schedules(dump.rows.get("schedules", ()), sources)
+            runs = self._children("runs", dump, schedules.ids, key="schedule_id, period_end")
             self._results("delivery_results", dump.rows.get("run_results", ()), runs)
-            alerts, added_alerts = self._alerts(dump.rows.get("alerts", ()), sources)
-            posts = self._posts(dump.rows.get("posts", ()), alerts, sources)
+            alerts = self._alerts(dump.rows.get("alerts", ()), sources)
+            posts = self._posts(dump.rows.get("posts", ()), alerts.ids, sources)
             self._results("alert_results", dump.rows.get("post_results", ()), posts)
-        return DeliveryCopied(added_schedules, added_alerts, len(runs.added), len(posts.added))
+        return DeliveryCopied(
+            len(schedules.added), len(alerts.added), len(runs.added), len(posts.added)
+        )
 
-    def _schedules(
-        self, rows: Sequence[Row], sources: Mapping[int, int]
-    ) -> tuple[dict[int, int], int]:
+    def _insert(
+        self, table: str, names: Sequence[str], values: Row, *, unique: str | None = None
+    ) -> int | None:
+        """Insert a row of ``names`` into ``table``: its new id, or ``None`` when the
+        target has a row with the same ``unique`` key already."""
+        places = ", ".join("?" for _ in names)
+        keep = f"ON CONFLICT ({unique}) DO NOTHING " if unique else ""
+        new = self.connections.write(
+            f"INSERT INTO {table} ({', '.join(names)}) VALUES ({places}) {keep}RETURNING id",
+            values,
+        )
+        return new[0][0] if new else None
+
+    def _schedules(self, rows: Sequence[Row], sources: Mapping[int, int]) -> _Mapped:
         columns = _names(SCHEDULE_COLUMNS)[1:]
-        mapped, added = {}, 0
+        out = _Mapped()
         for row in rows:
             if row[1] not in sources:
                 continue
@@ -94,27 +107,19 @@ class DeliveryRows(UsesConnections):
                 f"SELECT id, covered_until FROM delivery_schedules WHERE {same}", values[:-1]
             )
             if found:
-                mapped[row[0]] = found[0][0]
+                out.ids[row[0]] = found[0][0]
                 if values[-1] is not None and (found[0][1] is None or found[0][1] < values[-1]):
                     self.connections.write(
                         "UPDATE delivery_schedules SET covered_until = ? WHERE id = ?",
                         (values[-1], found[0][0]),
                     )
                 continue
-            marks = ", ".join("?" for _ in columns)
-            mapped[row[0]] = self.connections.write(
-                f"INSERT INTO delivery_schedules ({', '.join(columns)}) VALUES ({marks}) "
-                "RETURNING id",
-                values,
-            )[0][0]
-            added += 1
-        return mapped, added
+            out.keep(row[0], self._insert("delivery_schedules", columns, values))
+        return out
 
-    def _alerts(
-        self, rows: Sequence[Row], sources: Mapping[int, int]
-    ) -> tuple[dict[int, int], int]:
+    def _alerts(self, rows: Sequence[Row], sources: Mapping[int, int]) -> _Mapped:
         columns = _names(ALERT_COLUMNS)[1:]
-        mapped, added = {}, 0
+        out = _Mapped()
         for row in rows:
             marks = {
                 str(sources[int(k)]): int(v)
@@ -134,17 +139,11 @@ class DeliveryRows(UsesConnections):
                     "UPDATE delivery_alerts SET watermarks = ? WHERE id = ?",
                     (json.dumps(dict(sorted(merged.items()))), found[0][0]),
                 )
-                mapped[row[0]] = found[0][0]
+                out.ids[row[0]] = found[0][0]
                 continue
             values = (*definition, row[7], json.dumps(dict(sorted(marks.items()))), *row[9:])
-            places = ", ".join("?" for _ in columns)
-            mapped[row[0]] = self.connections.write(
-                f"INSERT INTO delivery_alerts ({', '.join(columns)}) VALUES ({places}) "
-                "RETURNING id",
-                values,
-            )[0][0]
-            added += 1
-        return mapped, added
+            out.keep(row[0], self._insert("delivery_alerts", columns, values))
+        return out
 
     def _children(
         self, name: str, dump: DeliveryDump, parents: Mapping[int, int], *, key: str
@@ -156,15 +155,7 @@ class DeliveryRows(UsesConnections):
             if row[1] not in parents:
                 continue
             values = (parents[row[1]], *row[2:])
-            places = ", ".join("?" for _ in names)
-            new = self.connections.write(
-                f"INSERT INTO {table} ({', '.join(names)}) VALUES ({places}) "
-                f"ON CONFLICT ({key}) DO NOTHING RETURNING id",
-                values,
-            )
-            if new:
-                out.ids[row[0]] = new[0][0]
-                out.added.append(new[0][0])
+            out.keep(row[0], self._insert(table, names, values, unique=key))
         return out
 
     def _posts(
@@ -183,15 +174,8 @@ class DeliveryRows(UsesConnections):
                     f"SELECT 1 FROM alert_posts WHERE {same}", (values[0], row[9], row[4])
                 ):
                     continue
-            places = ", ".join("?" for _ in names)
-            new = self.connections.write(
-                f"INSERT INTO alert_posts ({', '.join(names)}) VALUES ({places}) "
-                "ON CONFLICT (alert_id, source_id, message_id) DO NOTHING RETURNING id",
-                values,
-            )
-            if new:
-                out.ids[row[0]] = new[0][0]
-                out.added.append(new[0][0])
+            unique = "alert_id, source_id, message_id"
+            out.keep(row[0], self._insert("alert_posts", names, values, unique=unique))
         return out
 
     def _results(self, table: str, rows: Sequence[Row], parents: _Mapped) -> None:
@@ -210,3 +194,9 @@ class _Mapped:
 
     ids: dict[int, int] = field(default_factory=dict)
     added: list[int] = field(default_factory=list)
+
+    def keep(self, old: int, new: int | None) -> None:
+        """Map ``old`` to the row it became, when one was written (``new``)."""
+        if new is not None:
+            self.ids[old] = new
+            self.added.append(new)

@@ -31,6 +31,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from delivery_rows import daily_feed_schedule, email_alert
 from fake_llm import FakeLLM
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -46,9 +47,7 @@ from toolkit.errors import SourceNotFound, UpstreamRateLimited
 from toolkit.ingest.live.client import ResolvedSource
 from toolkit.models import Message, Source, SourceKind, SourceRef
 from toolkit.store import SQLiteStore
-from toolkit.store.alert_rows import NewAlert
 from toolkit.store.base import MessageStore
-from toolkit.store.schedule_rows import NewSchedule
 
 LlmClients = Callable[..., TestClient]
 """``llm_clients``: ``make(**settings overrides)`` → a client of an app over its LLM."""
@@ -351,27 +350,13 @@ def sources(store: MessageStore) -> SeededSources:
         for i in range(1, 4)
     ]
     store.upsert_messages(messages)
-    store.add_schedule(
-        NewSchedule(
-            source_id=public.id,
-            source_ref="@lens_public",
-            topic_id=None,
-            cadence="daily",
-            at_minute=8 * 60,
-            weekday=None,
-            language="en",
-            engine=None,
-            destinations='[{"kind": "feed"}]',
-            created_at=BASE_TIME,
-        )
-    )
+    store.add_schedule(daily_feed_schedule(public.id, "@lens_public", BASE_TIME))
     store.add_alert(
-        NewAlert(
-            query="post",
-            source_refs='["@lens_public"]',
-            min_score=0.3,
+        email_alert(
+            "post",
+            ["@lens_public"],
             max_per_hour=10,
-            destinations='[{"kind": "email", "to": ["ops@example.org"]}]',
+            to="ops@example.org",
             created_at=BASE_TIME,
             watermarks={public.id: 6},
         )

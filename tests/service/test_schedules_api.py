@@ -1,5 +1,6 @@
 """``/v1/schedules``: add (secrets never echoed), run now to a fake Bot API on 127.0.0.1,
-the Atom feed read back by feedparser, a failing webhook shown in /healthz, removal."""
+the Atom feed read back by feedparser, a failing webhook shown in /healthz, removal (bad
+bodies: ``test_delivery_problems.py``)."""
 
 from __future__ import annotations
 
@@ -80,34 +81,6 @@ def test_a_failing_destination_shows_in_healthz(
     assert failing["schedule_id"] == added["id"]
     assert "HTTP 500" in failing["detail"]
     assert SECRET not in str(health)
-
-
-@pytest.mark.parametrize(
-    ("change", "status", "field"),
-    [
-        ({"source_ref": "@nobody_here"}, 404, None),
-        ({"language": "xx"}, 422, "language"),
-        ({"at": "8 am"}, 422, "at"),
-        ({"cadence": "weekly"}, 422, "weekday"),
-        ({"destinations": [{"kind": "webhook", "url": "ftp://x", "secret": "s"}]}, 422, None),
-        ({"destinations": []}, 422, "destinations"),
-    ],
-)
-def test_bad_schedules_are_problems(
-    client: TestClient,
-    auth: Callable[..., dict[str, str]],
-    sources: Any,
-    change: dict[str, Any],
-    status: int,
-    field: str | None,
-) -> None:
-    body = {"source_ref": "@lens_public", "cadence": "daily", "at": "08:00",
-            "destinations": [{"kind": "feed"}], **change}  # fmt: skip
-    answer = client.post("/v1/schedules", json=body, headers=auth("schedule.write"))
-    assert answer.status_code == status, answer.text
-    assert answer.headers["content-type"] == "application/problem+json"
-    if field is not None:
-        assert field in answer.text
 
 
 def test_removing_a_schedule_then_it_is_gone(

@@ -8,10 +8,11 @@ import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from delivery_rows import email_alert
 from store_backends import Store
 
 from toolkit.models import Message, SourceKind
-from toolkit.store.alert_rows import AlertRecord, NewAlert, NewMessages, NewPost, PostRecord
+from toolkit.store.alert_rows import AlertRecord, NewMessages, NewPost, PostRecord
 
 pytestmark = pytest.mark.both_stores
 
@@ -27,14 +28,8 @@ def alert(store: Store) -> AlertRecord:
         for i in (1, 2, 3)
     )
     return store.add_alert(
-        NewAlert(
-            query="boat",
-            source_refs='["@team_chat"]',
-            min_score=0.3,
-            max_per_hour=5,
-            destinations='[{"kind": "email", "to": ["a@b.c"]}]',
-            created_at=T0,
-            watermarks={source.id: 1},
+        email_alert(
+            "boat", ["@team_chat"], max_per_hour=5, created_at=T0, watermarks={source.id: 1}
         )
     )
 

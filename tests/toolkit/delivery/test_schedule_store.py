@@ -7,10 +7,11 @@ import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from delivery_rows import daily_feed_schedule
 from store_backends import Store
 
 from toolkit.models import SourceKind
-from toolkit.store.schedule_rows import NewSchedule, RunRecord, ScheduleRecord
+from toolkit.store.schedule_rows import RunRecord, ScheduleRecord
 
 pytestmark = pytest.mark.both_stores
 
@@ -21,20 +22,7 @@ DAY = timedelta(days=1)
 @pytest.fixture
 def schedule(store: Store) -> ScheduleRecord:
     source = store.upsert_source(title="Team", kind=SourceKind.CHAT, handle="team_chat")
-    return store.add_schedule(
-        NewSchedule(
-            source_id=source.id,
-            source_ref="@team_chat",
-            topic_id=None,
-            cadence="daily",
-            at_minute=8 * 60,
-            weekday=None,
-            language="en",
-            engine=None,
-            destinations='[{"kind": "feed"}]',
-            created_at=T0 - DAY,
-        )
-    )
+    return store.add_schedule(daily_feed_schedule(source.id, "@team_chat", T0 - DAY))
 
 
 def claim(

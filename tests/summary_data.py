@@ -3,9 +3,9 @@ channel, and a prompt-injection chat (instructions, images, links and fake ids).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Unpack
 
 from toolkit.lang import CODES
 from toolkit.lang.names import LANGUAGES
@@ -14,6 +14,7 @@ from toolkit.refs import SourceArg
 from toolkit.requests import SourceSummaryRequest, SummaryRequest
 from toolkit.store import SQLiteStore
 from toolkit.store.base import MessageStore
+from toolkit.store.rows import SourceFields
 
 START = datetime(2024, 5, 6, 9, 0, tzinfo=UTC)
 
@@ -161,24 +162,42 @@ def seeded_store() -> tuple[SQLiteStore, dict[str, Source]]:
     return store, seed(store)
 
 
+def one_source_store(
+    messages: Callable[[int], Iterable[Message]],
+    *,
+    topics: Sequence[tuple[int, str]] = (),
+    **source: Unpack[SourceFields],
+) -> SQLiteStore:
+    """An in-memory store holding one source (``source``: ``upsert_source``'s arguments),
+    its forum ``topics`` and ``messages(source_id)``."""
+    store = SQLiteStore(":memory:")
+    added = store.upsert_source(**source)
+    if topics:
+        store.upsert_topics(added.id, list(topics))
+    store.upsert_messages(messages(added.id))
+    return store
+
+
 def chat(
     rows: list[tuple[str, str]],
     *,
     start: datetime,
     minutes: int,
-    peer: Callable[[int, str], str],
+    peer: Callable[[int, str], str] | None = None,
+    thread: bool = True,
 ) -> list[Message]:
-    """A thread of source 1 from ``(sender, text)`` rows, ``minutes`` apart from
-    ``start``, each a reply to the one before; ``peer(i, sender)`` names the i-th's peer."""
+    """Messages 1, 2 … of source 1 from ``(sender, text)`` rows, ``minutes`` apart from
+    ``start``, each a reply to the one before unless not a ``thread``; ``peer(i, sender)``
+    names the i-th's peer (none when not given)."""
     return [
         Message(
             1,
             i,
             start + timedelta(minutes=minutes * i),
             text,
-            sender_peer_id=peer(i, who),
+            sender_peer_id=None if peer is None else peer(i, who),
             sender_name=who,
-            reply_to=i - 1 if i > 1 else None,
+            reply_to=i - 1 if thread and i > 1 else None,
         )
         for i, (who, text) in enumerate(rows, 1)
     ]

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from delivery_servers import Received, http_server
+from delivery_servers import Received, assert_one_failing, http_server
 from fastapi.testclient import TestClient
 
 from toolkit.config import Settings
@@ -96,11 +96,9 @@ def test_a_failing_destination_shows_in_healthz(
         )
         assert synced.status_code == 200, synced.text
     assert len(received.requests) == 3  # the webhook's own tries, then the post waits
-    health = client.get("/healthz").json()
-    (failing,) = health["failing_alerts"]
-    assert failing["alert_id"] == added["id"]
-    assert "HTTP 500" in failing["detail"]
-    assert SECRET not in str(health)
+    assert_one_failing(
+        client, "failing_alerts", hidden=SECRET, detail="HTTP 500", alert_id=added["id"]
+    )
 
 
 def test_an_uncertain_telegram_post_shows_in_healthz_and_is_resent_on_request(
@@ -132,8 +130,9 @@ def test_an_uncertain_telegram_post_shows_in_healthz_and_is_resent_on_request(
         ledger.set_result(post.id, 0, state="sending", attempts=1, detail=None, now=past)
         ws.alert_runner().run_pending()  # the next worker: not posted again
         assert len(received.requests) == 1
-        (trouble,) = client.get("/healthz").json()["failing_alerts"]
-        assert (trouble["alert_id"], trouble["state"]) == (added["id"], "uncertain")
+        assert_one_failing(
+            client, "failing_alerts", hidden=TOKEN, alert_id=added["id"], state="uncertain"
+        )
         denied = client.post(f"{path}/resend", headers=auth("schedule.read"))
         assert denied.status_code == 403
         resent = client.post(f"{path}/resend", headers=auth("schedule.write"))

@@ -11,7 +11,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 from toolkit.config import Settings
-from toolkit.embeddings import Embedder
 
 ALERT = {"query": "post", "min_score": 0.3,
          "destinations": [{"kind": "email", "to": ["ops@example.org"]}]}  # fmt: skip
@@ -44,11 +43,6 @@ SCHEDULE_CASES = [
 def settings(settings: Settings) -> Settings:
     # The background runner stays off: nothing but the request under test writes.
     return settings.replace(delivery={"runner": False})
-
-
-@pytest.fixture
-def app_state(embedder: Embedder) -> dict[str, Any]:
-    return {"embedder": embedder}
 
 
 CASES = [

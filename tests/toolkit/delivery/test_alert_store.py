@@ -4,10 +4,11 @@ resent, the hour's count, removal."""
 
 from __future__ import annotations
 
-import threading
 from datetime import UTC, datetime, timedelta
+from functools import partial
 
 import pytest
+from delivery_fakes import race
 from delivery_rows import email_alert
 from store_backends import Store
 
@@ -76,20 +77,8 @@ def test_a_claim_is_made_once_and_a_message_never_twice(store: Store, alert: Ale
 
 
 def test_racing_threads_claim_once(store: Store, alert: AlertRecord) -> None:
-    won: list[str] = []
-    gate = threading.Barrier(6)
-
-    def worker(name: str) -> None:
-        gate.wait()
-        if claim(store, alert, name, 3):
-            won.append(name)
-
-    threads = [threading.Thread(target=worker, args=(f"w{i}",)) for i in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    assert len(won) == 1
+    claims = race(*(partial(claim, store, alert, f"w{i}", 3) for i in range(6)))
+    assert sum(bool(posts) for posts in claims) == 1
 
 
 def test_a_post_is_taken_over_after_its_lease_and_its_results_kept(

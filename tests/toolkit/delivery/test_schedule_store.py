@@ -3,10 +3,11 @@ of a run whose lease ran out, results by destination, removal."""
 
 from __future__ import annotations
 
-import threading
 from datetime import UTC, datetime, timedelta
+from functools import partial
 
 import pytest
+from delivery_fakes import race
 from delivery_rows import daily_feed_schedule
 from store_backends import Store
 
@@ -62,20 +63,8 @@ def test_a_period_is_claimed_once(store: Store, schedule: ScheduleRecord) -> Non
 
 
 def test_racing_threads_claim_once(store: Store, schedule: ScheduleRecord) -> None:
-    won: list[str] = []
-    gate = threading.Barrier(6)
-
-    def worker(name: str) -> None:
-        gate.wait()
-        if claim(store, schedule, name, None, T0) is not None:
-            won.append(name)
-
-    threads = [threading.Thread(target=worker, args=(f"w{i}",)) for i in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    assert len(won) == 1
+    claims = race(*(partial(claim, store, schedule, f"w{i}", None, T0) for i in range(6)))
+    assert sum(run is not None for run in claims) == 1
     assert len(store.runs(schedule.id)) == 1
 
 

@@ -14,6 +14,7 @@
   override it in a test module
   (``@pytest.fixture def app_state(embedder): return {"embedder": embedder}``).
 - The live messenger is an offline ``FakeMessenger`` (``fake_messenger`` fixture).
+- ``bot_api``: a fake Telegram Bot API on 127.0.0.1 the app posts to (``Received``).
 - ``llm``: a scripted LLM endpoint on 127.0.0.1; ``llm_clients(**overrides)``: clients of
   apps over the seeded summary store whose LLM it is (``LlmClients``).
 
@@ -32,6 +33,7 @@ from typing import Any
 
 import pytest
 from delivery_rows import daily_feed_schedule, email_alert
+from delivery_servers import Received, http_server
 from fake_llm import FakeLLM
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -298,6 +300,17 @@ def llm() -> Iterator[FakeLLM]:
     """A scripted OpenAI-compatible endpoint on 127.0.0.1 (``fake_llm.FakeLLM``)."""
     with FakeLLM() as server:
         yield server
+
+
+@pytest.fixture
+def bot_api(client: TestClient) -> Iterator[Received]:
+    """A fake Telegram Bot API on 127.0.0.1 that the app's deliveries post to: what it
+    was sent."""
+    received = Received()
+    with http_server(received) as url:
+        workspace = client.app.state.service.workspace  # type: ignore[attr-defined]
+        workspace.assembly.settings.delivery.telegram_api_url = url
+        yield received
 
 
 @pytest.fixture

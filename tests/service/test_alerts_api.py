@@ -102,45 +102,45 @@ def test_a_failing_destination_shows_in_healthz(
 
 
 def test_an_uncertain_telegram_post_shows_in_healthz_and_is_resent_on_request(
-    client: TestClient, auth: Callable[..., dict[str, str]], sources: Any
+    client: TestClient,
+    auth: Callable[..., dict[str, str]],
+    sources: Any,
+    bot_api: Received,
 ) -> None:
-    received = Received()
     ws = client.app.state.service.workspace  # type: ignore[attr-defined]
-    with http_server(received) as bot:
-        ws.assembly.settings.delivery.telegram_api_url = bot
-        telegram = {"kind": "telegram", "chat_id": "-100555", "bot_token": TOKEN}
-        body = {"query": "live message", "source_refs": ["@lens_public"], "min_score": 0.05,
-                "max_per_hour": 1, "destinations": [telegram]}  # fmt: skip
-        added = client.post("/v1/alerts", json=body, headers=auth("schedule.write")).json()
-        path = f"/v1/alerts/{added['id']}"
-        synced = client.post(
-            "/v1/sources/by-ref/sync",
-            json={"source_ref": "@lens_public"},
-            headers=auth("sources.write"),
-        )
-        assert synced.status_code == 200, synced.text
-        assert len(received.requests) == 1
-        # What a worker that died after the Bot API took the message leaves behind: the
-        # attempt begun, no outcome, the post open and its lease run out.
-        store = ws.assembly.store
-        (post,) = store.recent_posts(added["id"])
-        ledger = store.post_ledger()
-        past = datetime(2000, 1, 1, tzinfo=UTC)
-        ledger.update_run(post.id, owner=post.owner, lease_until=past, status="claimed")
-        ledger.set_result(post.id, 0, state="sending", attempts=1, detail=None, now=past)
-        ws.alert_runner().run_pending()  # the next worker: not posted again
-        assert len(received.requests) == 1
-        assert_one_failing(
-            client, "failing_alerts", hidden=TOKEN, alert_id=added["id"], state="uncertain"
-        )
-        denied = client.post(f"{path}/resend", headers=auth("schedule.read"))
-        assert denied.status_code == 403
-        resent = client.post(f"{path}/resend", headers=auth("schedule.write"))
-        assert resent.status_code == 200, resent.text
-        again = client.post(f"{path}/resend", headers=auth("schedule.write"))
+    telegram = {"kind": "telegram", "chat_id": "-100555", "bot_token": TOKEN}
+    body = {"query": "live message", "source_refs": ["@lens_public"], "min_score": 0.05,
+            "max_per_hour": 1, "destinations": [telegram]}  # fmt: skip
+    added = client.post("/v1/alerts", json=body, headers=auth("schedule.write")).json()
+    path = f"/v1/alerts/{added['id']}"
+    synced = client.post(
+        "/v1/sources/by-ref/sync",
+        json={"source_ref": "@lens_public"},
+        headers=auth("sources.write"),
+    )
+    assert synced.status_code == 200, synced.text
+    assert len(bot_api.requests) == 1
+    # What a worker that died after the Bot API took the message leaves behind: the
+    # attempt begun, no outcome, the post open and its lease run out.
+    store = ws.assembly.store
+    (post,) = store.recent_posts(added["id"])
+    ledger = store.post_ledger()
+    past = datetime(2000, 1, 1, tzinfo=UTC)
+    ledger.update_run(post.id, owner=post.owner, lease_until=past, status="claimed")
+    ledger.set_result(post.id, 0, state="sending", attempts=1, detail=None, now=past)
+    ws.alert_runner().run_pending()  # the next worker: not posted again
+    assert len(bot_api.requests) == 1
+    assert_one_failing(
+        client, "failing_alerts", hidden=TOKEN, alert_id=added["id"], state="uncertain"
+    )
+    denied = client.post(f"{path}/resend", headers=auth("schedule.read"))
+    assert denied.status_code == 403
+    resent = client.post(f"{path}/resend", headers=auth("schedule.write"))
+    assert resent.status_code == 200, resent.text
+    again = client.post(f"{path}/resend", headers=auth("schedule.write"))
     assert [d["state"] for d in resent.json()["destinations"]] == ["sent"]
     assert again.status_code == 200, again.text
-    first, second = received.json()  # once more, and only once
+    first, second = bot_api.json()  # once more, and only once
     assert (first["chat_id"], first["text"]) == (second["chat_id"], second["text"])
     assert TOKEN not in resent.text
     assert client.get("/healthz").json().get("failing_alerts", []) == []

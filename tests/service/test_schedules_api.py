@@ -27,32 +27,31 @@ def settings(settings: Settings) -> Settings:
 
 @pytest.mark.slow
 def test_a_schedule_runs_now_to_the_bot_api_and_its_feed(
-    client: TestClient, auth: Callable[..., dict[str, str]], sources: Any
+    client: TestClient,
+    auth: Callable[..., dict[str, str]],
+    sources: Any,
+    bot_api: Received,
 ) -> None:
-    received = Received()
-    with http_server(received) as bot:
-        destinations = [
-            {"kind": "telegram", "chat_id": "-100555", "bot_token": TOKEN},
-            {"kind": "feed"},
-        ]
-        body = {"source_ref": "@lens_public", "cadence": "weekly", "at": "09:30",
-                "weekday": "fri", "language": "en", "destinations": destinations}  # fmt: skip
-        settings = client.app.state.service.workspace.assembly.settings  # type: ignore[attr-defined]
-        settings.delivery.telegram_api_url = bot
-        added = client.post("/v1/schedules", json=body, headers=auth("schedule.write"))
-        assert added.status_code == 201, added.text
-        schedule = added.json()
-        assert TOKEN not in added.text
-        assert schedule["destinations"][0]["config"]["bot_token"] == "**********"
-        assert (schedule["cadence"], schedule["at"], schedule["weekday"]) == (
-            "weekly",
-            "09:30",
-            "fri",
-        )
-        ran = client.post(f"/v1/schedules/{schedule['id']}/run", headers=auth("schedule.write"))
+    destinations = [
+        {"kind": "telegram", "chat_id": "-100555", "bot_token": TOKEN},
+        {"kind": "feed"},
+    ]
+    body = {"source_ref": "@lens_public", "cadence": "weekly", "at": "09:30",
+            "weekday": "fri", "language": "en", "destinations": destinations}  # fmt: skip
+    added = client.post("/v1/schedules", json=body, headers=auth("schedule.write"))
+    assert added.status_code == 201, added.text
+    schedule = added.json()
+    assert TOKEN not in added.text
+    assert schedule["destinations"][0]["config"]["bot_token"] == "**********"
+    assert (schedule["cadence"], schedule["at"], schedule["weekday"]) == (
+        "weekly",
+        "09:30",
+        "fri",
+    )
+    ran = client.post(f"/v1/schedules/{schedule['id']}/run", headers=auth("schedule.write"))
     assert ran.status_code == 200, ran.text
     assert [d["state"] for d in ran.json()["destinations"]] == ["sent", "sent"]
-    (message,) = received.json()
+    (message,) = bot_api.json()
     assert message["chat_id"] == "-100555"
     assert "Lens Public" in message["text"]
     feed = client.get(schedule["feed_path"], headers=auth("schedule.read"))
@@ -92,42 +91,42 @@ def test_removing_a_schedule_then_it_is_gone(
 
 @pytest.mark.slow
 def test_an_uncertain_telegram_send_shows_in_healthz_and_is_resent_on_request(
-    client: TestClient, auth: Callable[..., dict[str, str]], sources: Any
+    client: TestClient,
+    auth: Callable[..., dict[str, str]],
+    sources: Any,
+    bot_api: Received,
 ) -> None:
-    received = Received()
     ws = client.app.state.service.workspace  # type: ignore[attr-defined]
-    with http_server(received) as bot:
-        ws.assembly.settings.delivery.telegram_api_url = bot
-        destinations = [{"kind": "telegram", "chat_id": "-100555", "bot_token": TOKEN}]
-        body = {"source_ref": "@lens_public", "cadence": "daily", "at": "08:00",
-                "destinations": destinations}  # fmt: skip
-        added = client.post("/v1/schedules", json=body, headers=auth("schedule.write")).json()
-        path = f"/v1/schedules/{added['id']}"
-        run = client.post(f"{path}/run", headers=auth("schedule.write")).json()["last_run"]
-        assert len(received.requests) == 1
-        # What a worker that died after the Bot API took the message leaves behind: the
-        # attempt begun, no outcome, the run open and its lease run out.
-        store = ws.assembly.store
-        past = datetime(2000, 1, 1, tzinfo=UTC)
-        (claim,) = store.runs(added["id"])
-        store.update_run(run["id"], owner=claim.owner, lease_until=past, status="written")
-        store.set_result(run["id"], 0, state="sending", attempts=1, detail=None, now=past)
-        ws.delivery_runner().run_pending()  # the next worker: not sent again
-        assert len(received.requests) == 1
-        assert_one_failing(
-            client,
-            "failing_deliveries",
-            hidden=TOKEN,
-            detail="may have arrived",
-            schedule_id=added["id"],
-            state="uncertain",
-        )
-        denied = client.post(f"{path}/resend", headers=auth("schedule.read"))
-        assert denied.status_code == 403
-        resent = client.post(f"{path}/resend", headers=auth("schedule.write"))
+    destinations = [{"kind": "telegram", "chat_id": "-100555", "bot_token": TOKEN}]
+    body = {"source_ref": "@lens_public", "cadence": "daily", "at": "08:00",
+            "destinations": destinations}  # fmt: skip
+    added = client.post("/v1/schedules", json=body, headers=auth("schedule.write")).json()
+    path = f"/v1/schedules/{added['id']}"
+    run = client.post(f"{path}/run", headers=auth("schedule.write")).json()["last_run"]
+    assert len(bot_api.requests) == 1
+    # What a worker that died after the Bot API took the message leaves behind: the
+    # attempt begun, no outcome, the run open and its lease run out.
+    store = ws.assembly.store
+    past = datetime(2000, 1, 1, tzinfo=UTC)
+    (claim,) = store.runs(added["id"])
+    store.update_run(run["id"], owner=claim.owner, lease_until=past, status="written")
+    store.set_result(run["id"], 0, state="sending", attempts=1, detail=None, now=past)
+    ws.delivery_runner().run_pending()  # the next worker: not sent again
+    assert len(bot_api.requests) == 1
+    assert_one_failing(
+        client,
+        "failing_deliveries",
+        hidden=TOKEN,
+        detail="may have arrived",
+        schedule_id=added["id"],
+        state="uncertain",
+    )
+    denied = client.post(f"{path}/resend", headers=auth("schedule.read"))
+    assert denied.status_code == 403
+    resent = client.post(f"{path}/resend", headers=auth("schedule.write"))
     assert resent.status_code == 200, resent.text
     assert [d["state"] for d in resent.json()["destinations"]] == ["sent"]
-    assert len(received.requests) == 2
+    assert len(bot_api.requests) == 2
     assert client.get("/healthz").json().get("failing_deliveries", []) == []
     missing = client.post("/v1/schedules/999/resend", headers=auth("schedule.write"))
     assert missing.status_code == 404

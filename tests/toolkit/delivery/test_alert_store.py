@@ -12,7 +12,7 @@ from delivery_fakes import race
 from delivery_rows import email_alert
 from store_backends import Store
 
-from toolkit.models import Message, SourceKind
+from toolkit.models import Message, Source
 from toolkit.store.alert_rows import AlertRecord, NewMessages, NewPost, PostRecord
 
 pytestmark = pytest.mark.both_stores
@@ -22,16 +22,13 @@ LEASE = timedelta(minutes=15)
 
 
 @pytest.fixture
-def alert(store: Store) -> AlertRecord:
-    source = store.upsert_source(title="Team", kind=SourceKind.CHAT, handle="team_chat")
+def alert(store: Store, team: Source) -> AlertRecord:
     store.upsert_messages(
-        Message(source_id=source.id, messenger_message_id=i, posted_at=T0, text=f"m{i}")
+        Message(source_id=team.id, messenger_message_id=i, posted_at=T0, text=f"m{i}")
         for i in (1, 2, 3)
     )
     return store.add_alert(
-        email_alert(
-            "boat", ["@team_chat"], max_per_hour=5, created_at=T0, watermarks={source.id: 1}
-        )
+        email_alert("boat", ["@team_chat"], max_per_hour=5, created_at=T0, watermarks={team.id: 1})
     )
 
 

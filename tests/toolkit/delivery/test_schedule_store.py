@@ -11,7 +11,7 @@ from delivery_fakes import race
 from delivery_rows import daily_feed_schedule
 from store_backends import Store
 
-from toolkit.models import SourceKind
+from toolkit.models import Source
 from toolkit.store.schedule_rows import RunRecord, ScheduleRecord
 
 pytestmark = pytest.mark.both_stores
@@ -21,9 +21,8 @@ DAY = timedelta(days=1)
 
 
 @pytest.fixture
-def schedule(store: Store) -> ScheduleRecord:
-    source = store.upsert_source(title="Team", kind=SourceKind.CHAT, handle="team_chat")
-    return store.add_schedule(daily_feed_schedule(source.id, "@team_chat", T0 - DAY))
+def schedule(store: Store, team: Source) -> ScheduleRecord:
+    return store.add_schedule(daily_feed_schedule(team.id, "@team_chat", T0 - DAY))
 
 
 def claim(

@@ -50,6 +50,7 @@ from toolkit.ingest.live.client import ResolvedSource
 from toolkit.models import Message, Source, SourceKind, SourceRef
 from toolkit.store import SQLiteStore
 from toolkit.store.base import MessageStore
+from toolkit.workspace import Workspace
 
 LlmClients = Callable[..., TestClient]
 """``llm_clients``: ``make(**settings overrides)`` → a client of an app over its LLM."""
@@ -268,6 +269,12 @@ def store(app: FastAPI) -> MessageStore:
 
 
 @pytest.fixture
+def app_workspace(app: FastAPI) -> Workspace:
+    """The app's workspace (its store, settings and runners)."""
+    return state_of(app).workspace
+
+
+@pytest.fixture
 def client(app: FastAPI) -> Iterator[TestClient]:
     """A client of the app, its lifespan running."""
     with TestClient(app) as test_client:
@@ -303,13 +310,12 @@ def llm() -> Iterator[FakeLLM]:
 
 
 @pytest.fixture
-def bot_api(client: TestClient) -> Iterator[Received]:
+def bot_api(app_workspace: Workspace) -> Iterator[Received]:
     """A fake Telegram Bot API on 127.0.0.1 that the app's deliveries post to: what it
     was sent."""
     received = Received()
     with http_server(received) as url:
-        workspace = client.app.state.service.workspace  # type: ignore[attr-defined]
-        workspace.assembly.settings.delivery.telegram_api_url = url
+        app_workspace.assembly.settings.delivery.telegram_api_url = url
         yield received
 
 

@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from toolkit.config import Settings
 from toolkit.delivery.webhook import verify
 from toolkit.embeddings import Embedder
+from toolkit.workspace import Workspace
 
 SECRET = "alert-webhook-secret"
 TOKEN = "987654:fake-bot-token"
@@ -106,8 +107,8 @@ def test_an_uncertain_telegram_post_shows_in_healthz_and_is_resent_on_request(
     auth: Callable[..., dict[str, str]],
     sources: Any,
     bot_api: Received,
+    app_workspace: Workspace,
 ) -> None:
-    ws = client.app.state.service.workspace  # type: ignore[attr-defined]
     telegram = {"kind": "telegram", "chat_id": "-100555", "bot_token": TOKEN}
     body = {"query": "live message", "source_refs": ["@lens_public"], "min_score": 0.05,
             "max_per_hour": 1, "destinations": [telegram]}  # fmt: skip
@@ -122,13 +123,13 @@ def test_an_uncertain_telegram_post_shows_in_healthz_and_is_resent_on_request(
     assert len(bot_api.requests) == 1
     # What a worker that died after the Bot API took the message leaves behind: the
     # attempt begun, no outcome, the post open and its lease run out.
-    store = ws.assembly.store
+    store = app_workspace.assembly.store
     (post,) = store.recent_posts(added["id"])
     ledger = store.post_ledger()
     past = datetime(2000, 1, 1, tzinfo=UTC)
     ledger.update_run(post.id, owner=post.owner, lease_until=past, status="claimed")
     ledger.set_result(post.id, 0, state="sending", attempts=1, detail=None, now=past)
-    ws.alert_runner().run_pending()  # the next worker: not posted again
+    app_workspace.alert_runner().run_pending()  # the next worker: not posted again
     assert len(bot_api.requests) == 1
     assert_one_failing(
         client, "failing_alerts", hidden=TOKEN, alert_id=added["id"], state="uncertain"

@@ -14,6 +14,7 @@ from delivery_servers import Received, assert_one_failing, http_server
 from fastapi.testclient import TestClient
 
 from toolkit.config import Settings
+from toolkit.workspace import Workspace
 
 TOKEN = "987654:fake-bot-token"
 SECRET = "shared-webhook-secret"
@@ -95,8 +96,8 @@ def test_an_uncertain_telegram_send_shows_in_healthz_and_is_resent_on_request(
     auth: Callable[..., dict[str, str]],
     sources: Any,
     bot_api: Received,
+    app_workspace: Workspace,
 ) -> None:
-    ws = client.app.state.service.workspace  # type: ignore[attr-defined]
     destinations = [{"kind": "telegram", "chat_id": "-100555", "bot_token": TOKEN}]
     body = {"source_ref": "@lens_public", "cadence": "daily", "at": "08:00",
             "destinations": destinations}  # fmt: skip
@@ -106,12 +107,12 @@ def test_an_uncertain_telegram_send_shows_in_healthz_and_is_resent_on_request(
     assert len(bot_api.requests) == 1
     # What a worker that died after the Bot API took the message leaves behind: the
     # attempt begun, no outcome, the run open and its lease run out.
-    store = ws.assembly.store
+    store = app_workspace.assembly.store
     past = datetime(2000, 1, 1, tzinfo=UTC)
     (claim,) = store.runs(added["id"])
     store.update_run(run["id"], owner=claim.owner, lease_until=past, status="written")
     store.set_result(run["id"], 0, state="sending", attempts=1, detail=None, now=past)
-    ws.delivery_runner().run_pending()  # the next worker: not sent again
+    app_workspace.delivery_runner().run_pending()  # the next worker: not sent again
     assert len(bot_api.requests) == 1
     assert_one_failing(
         client,

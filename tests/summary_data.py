@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Unpack
 
+from toolkit.embeddings import Embedder
 from toolkit.lang import CODES
 from toolkit.lang.names import LANGUAGES
 from toolkit.models import Message, Source, SourceKind, Summary
@@ -15,6 +16,8 @@ from toolkit.requests import SourceSummaryRequest, SummaryRequest
 from toolkit.store import SQLiteStore
 from toolkit.store.base import MessageStore
 from toolkit.store.rows import SourceFields
+from toolkit.summarize.context import SummaryContext
+from toolkit.summarize.extractive import summarize_extractive
 
 START = datetime(2024, 5, 6, 9, 0, tzinfo=UTC)
 
@@ -201,6 +204,27 @@ def chat(
         )
         for i, (who, text) in enumerate(rows, 1)
     ]
+
+
+def extractive_digest(
+    embedder: Embedder,
+    messages: Sequence[Message],
+    language: str,
+    title: str,
+    *,
+    started_at: datetime | None = None,
+    ended_at: datetime | None = None,
+    kind: SourceKind = SourceKind.CHAT,
+    link: Callable[[int], str] = lambda _: "",
+) -> Summary:
+    """The extractive engine's digest of ``messages`` in ``language``: a period of the
+    chat (or ``kind``) ``title`` from ``started_at`` (by default the first message's
+    time) to ``ended_at`` (a minute past the last), each quote linked by ``link``."""
+    vectors = embedder.embed_passages([m.text for m in messages])
+    start = messages[0].posted_at if started_at is None else started_at
+    end = messages[-1].posted_at + timedelta(minutes=1) if ended_at is None else ended_at
+    ctx = SummaryContext("period", kind, title, language, start, end)
+    return summarize_extractive(messages, vectors, ctx, source_ref="@chat", link=link)
 
 
 def summary_text(summary: Summary) -> str:

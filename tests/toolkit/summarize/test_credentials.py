@@ -13,18 +13,16 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from fake_llm import FakeLLM, Reply, llm_settings, summary_json
-from summary_data import chat, in_period, summary_text
+from summary_data import chat, extractive_digest, in_period, summary_text
 
 from toolkit.embeddings import Embedder
 from toolkit.models import Message, SourceKind
 from toolkit.store import SQLiteStore
-from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.credentials import (
     random_like,
     secret_answers,
     secret_spans,
 )
-from toolkit.summarize.extractive.engine import summarize_extractive
 from toolkit.summarize.personal import marks_for, mask, phone_spans
 from toolkit.summarize.pipeline import summarize_period
 
@@ -145,10 +143,8 @@ def test_the_extractive_engine_quotes_an_answered_login_as_its_mask(embedder: Em
         ("Ann", "Kvitka-na-Vikni"),
         ("Bob", "Added you to the team, try the private repository page again please."),
     ]
-    messages = _chat(rows)
-    vectors = embedder.embed_passages([m.text for m in messages])
-    ctx = SummaryContext("period", SourceKind.CHAT, "Dev", "en", T0, T0 + timedelta(hours=1))
-    summary = summarize_extractive(messages, vectors, ctx, source_ref="@d", link=lambda _: "")
+    end = T0 + timedelta(hours=1)
+    summary = extractive_digest(embedder, _chat(rows), "en", "Dev", started_at=T0, ended_at=end)
     assert "Kvitka" not in summary_text(summary)
 
 
@@ -194,9 +190,8 @@ def test_the_extractive_engine_quotes_no_secret_beyond_its_mask(
     embedder: Embedder, chat_language: str, language: str
 ) -> None:
     messages = _chat(CHATS[chat_language])
-    vectors = embedder.embed_passages([m.text for m in messages])
-    ctx = SummaryContext("period", SourceKind.CHAT, "Cabin", language, T0, T0 + timedelta(hours=1))
-    summary = summarize_extractive(messages, vectors, ctx, source_ref="@c", link=lambda _: "")
+    end = T0 + timedelta(hours=1)
+    summary = extractive_digest(embedder, messages, language, "Cabin", started_at=T0, ended_at=end)
     text = summary_text(summary)
     assert not LEAKS.search(text), text
     marks = marks_for(language)

@@ -12,14 +12,19 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from fake_llm import FakeLLM, Reply, llm_settings, summary_json
-from summary_data import NO_PACK, about_source, chat, in_period, summary_text
+from summary_data import (
+    NO_PACK,
+    about_source,
+    chat,
+    extractive_digest,
+    in_period,
+    summary_text,
+)
 
 from toolkit.embeddings import Embedder
 from toolkit.models import Message, Section, SectionItem, SourceKind, Summary
 from toolkit.store import SQLiteStore
-from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.credentials import card_spans, iban_spans, secret_spans
-from toolkit.summarize.extractive.engine import summarize_extractive
 from toolkit.summarize.personal import (
     Marks,
     head_to_mask,
@@ -144,13 +149,14 @@ def _all(summary: Summary) -> str:
 def test_the_extractive_engine_never_quotes_a_phone_or_an_address(
     embedder: Embedder, chat_language: str, language: str
 ) -> None:
-    messages = _chat(_CONTACTS[chat_language])
-    vectors = embedder.embed_passages([m.text for m in messages])
-    ctx = SummaryContext(
-        "period", SourceKind.CHAT, "Neighbours", language, T0, T0 + timedelta(hours=1)
-    )
-    summary = summarize_extractive(
-        messages, vectors, ctx, source_ref="@n", link=lambda i: f"https://t.me/n/{i}"
+    summary = extractive_digest(
+        embedder,
+        _chat(_CONTACTS[chat_language]),
+        language,
+        "Neighbours",
+        started_at=T0,
+        ended_at=T0 + timedelta(hours=1),
+        link=lambda i: f"https://t.me/n/{i}",
     )
     text = _all(summary)
     assert not _SECRETS.search(text), text

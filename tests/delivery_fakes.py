@@ -1,5 +1,6 @@
 """Fakes for the delivery tests: a clock moved by hand, a summary verb that counts its
-calls, adapters that record or refuse, and a worker process for races on one file."""
+calls, adapters that record or refuse, threads released at once (``race``) and a worker
+process for races on one file."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TypeVar
 
 from toolkit.config import DeliverySettings
 from toolkit.delivery.digest import Adapter, DeliveryFailed, Digest
@@ -80,6 +82,35 @@ class Recorder:
                 return "sent"
 
         return lambda _destination: _One()
+
+
+T = TypeVar("T")
+
+
+def race(*jobs: Callable[[], T], timeout: float = 60) -> list[T]:
+    """Each job in its own thread, all released together by a barrier; their results in
+    order. A job that raises fails the race, and so does one still running after
+    ``timeout`` seconds."""
+    gate = threading.Barrier(len(jobs))
+    results: dict[int, T] = {}
+    errors: list[BaseException] = []
+
+    def run(place: int, job: Callable[[], T]) -> None:
+        gate.wait()
+        try:
+            results[place] = job()
+        except BaseException as error:  # re-raised in the test's thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(jobs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout)
+    assert not any(t.is_alive() for t in threads), f"a job still runs after {timeout} s"
+    if errors:
+        raise errors[0]
+    return [results[place] for place in range(len(jobs))]
 
 
 def race_worker(path: str, now_iso: str, out: str, ready: str) -> None:

@@ -1,5 +1,6 @@
 """Local servers for the delivery tests, each on 127.0.0.1 and stopped by its test: a
-fake Telegram Bot API, a webhook receiver, and an SMTP server (aiosmtpd)."""
+fake Telegram Bot API, a webhook receiver, and an SMTP server (aiosmtpd); and what the
+service's /healthz then says of a delivery that failed (``assert_one_failing``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from email import message_from_bytes, policy
 from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from fastapi.testclient import TestClient
 
 Reply = tuple[int, dict[str, Any], dict[str, str]]
 """(status, JSON body, headers) a fake answers."""
@@ -92,3 +95,17 @@ def smtp_server() -> Iterator[tuple[int, list[Message]]]:
         yield port, got
     finally:
         controller.stop()
+
+
+def assert_one_failing(
+    client: TestClient, listed: str, *, hidden: str, detail: str | None = None, **expected: Any
+) -> None:
+    """/healthz lists one failing delivery under ``listed`` (``failing_alerts``,
+    ``failing_deliveries``), with the ``expected`` fields and a detail holding ``detail``,
+    and shows ``hidden`` (a destination's secret) nowhere."""
+    health = client.get("/healthz").json()
+    assert hidden not in str(health)
+    (failing,) = health[listed]
+    assert {key: failing[key] for key in expected} == expected, failing
+    if detail is not None:
+        assert detail in failing["detail"], failing

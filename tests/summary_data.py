@@ -3,10 +3,11 @@ channel, and a prompt-injection chat (instructions, images, links and fake ids).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Unpack
 
+from toolkit.embeddings import Embedder
 from toolkit.lang import CODES
 from toolkit.lang.names import LANGUAGES
 from toolkit.models import Message, Source, SourceKind, Summary
@@ -14,6 +15,9 @@ from toolkit.refs import SourceArg
 from toolkit.requests import SourceSummaryRequest, SummaryRequest
 from toolkit.store import SQLiteStore
 from toolkit.store.base import MessageStore
+from toolkit.store.rows import SourceFields
+from toolkit.summarize.context import SummaryContext
+from toolkit.summarize.extractive import summarize_extractive
 
 START = datetime(2024, 5, 6, 9, 0, tzinfo=UTC)
 
@@ -161,27 +165,66 @@ def seeded_store() -> tuple[SQLiteStore, dict[str, Source]]:
     return store, seed(store)
 
 
+def one_source_store(
+    messages: Callable[[int], Iterable[Message]],
+    *,
+    topics: Sequence[tuple[int, str]] = (),
+    **source: Unpack[SourceFields],
+) -> SQLiteStore:
+    """An in-memory store holding one source (``source``: ``upsert_source``'s arguments),
+    its forum ``topics`` and ``messages(source_id)``."""
+    store = SQLiteStore(":memory:")
+    added = store.upsert_source(**source)
+    if topics:
+        store.upsert_topics(added.id, list(topics))
+    store.upsert_messages(messages(added.id))
+    return store
+
+
 def chat(
     rows: list[tuple[str, str]],
     *,
     start: datetime,
     minutes: int,
-    peer: Callable[[int, str], str],
+    peer: Callable[[int, str], str] | None = None,
+    thread: bool = True,
 ) -> list[Message]:
-    """A thread of source 1 from ``(sender, text)`` rows, ``minutes`` apart from
-    ``start``, each a reply to the one before; ``peer(i, sender)`` names the i-th's peer."""
+    """Messages 1, 2 … of source 1 from ``(sender, text)`` rows, ``minutes`` apart from
+    ``start``, each a reply to the one before unless not a ``thread``; ``peer(i, sender)``
+    names the i-th's peer (none when not given)."""
     return [
         Message(
             1,
             i,
             start + timedelta(minutes=minutes * i),
             text,
-            sender_peer_id=peer(i, who),
+            sender_peer_id=None if peer is None else peer(i, who),
             sender_name=who,
-            reply_to=i - 1 if i > 1 else None,
+            reply_to=i - 1 if thread and i > 1 else None,
         )
         for i, (who, text) in enumerate(rows, 1)
     ]
+
+
+def extractive_digest(
+    embedder: Embedder,
+    messages: Sequence[Message],
+    language: str,
+    title: str,
+    *,
+    started_at: datetime | None = None,
+    ended_at: datetime | None = None,
+    kind: SourceKind = SourceKind.CHAT,
+    link: Callable[[int], str] = lambda _: "",
+) -> Summary:
+    """The extractive engine's digest of ``messages`` in ``language``: a period of the
+    chat (or ``kind``) ``title`` from ``started_at`` (by default the first message's
+    time) to ``ended_at`` (a minute past the last), each quote linked by ``link``."""
+    vectors = embedder.embed_passages([m.text for m in messages])
+    start = messages[0].posted_at if started_at is None else started_at
+    end = messages[-1].posted_at + timedelta(minutes=1) if ended_at is None else ended_at
+    ctx = SummaryContext("period", kind, title, language, start, end)
+    return summarize_extractive(messages, vectors, ctx, source_ref="@chat", link=link)
 
 
 def summary_text(summary: Summary) -> str:

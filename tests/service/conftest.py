@@ -14,6 +14,7 @@
   override it in a test module
   (``@pytest.fixture def app_state(embedder): return {"embedder": embedder}``).
 - The live messenger is an offline ``FakeMessenger`` (``fake_messenger`` fixture).
+- ``bot_api``: a fake Telegram Bot API on 127.0.0.1 the app posts to (``Received``).
 - ``llm``: a scripted LLM endpoint on 127.0.0.1; ``llm_clients(**overrides)``: clients of
   apps over the seeded summary store whose LLM it is (``LlmClients``).
 
@@ -31,6 +32,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from delivery_rows import daily_feed_schedule, email_alert
+from delivery_servers import Received, http_server
 from fake_llm import FakeLLM
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -46,9 +49,8 @@ from toolkit.errors import SourceNotFound, UpstreamRateLimited
 from toolkit.ingest.live.client import ResolvedSource
 from toolkit.models import Message, Source, SourceKind, SourceRef
 from toolkit.store import SQLiteStore
-from toolkit.store.alert_rows import NewAlert
 from toolkit.store.base import MessageStore
-from toolkit.store.schedule_rows import NewSchedule
+from toolkit.workspace import Workspace
 
 LlmClients = Callable[..., TestClient]
 """``llm_clients``: ``make(**settings overrides)`` → a client of an app over its LLM."""
@@ -267,6 +269,12 @@ def store(app: FastAPI) -> MessageStore:
 
 
 @pytest.fixture
+def app_workspace(app: FastAPI) -> Workspace:
+    """The app's workspace (its store, settings and runners)."""
+    return state_of(app).workspace
+
+
+@pytest.fixture
 def client(app: FastAPI) -> Iterator[TestClient]:
     """A client of the app, its lifespan running."""
     with TestClient(app) as test_client:
@@ -299,6 +307,16 @@ def llm() -> Iterator[FakeLLM]:
     """A scripted OpenAI-compatible endpoint on 127.0.0.1 (``fake_llm.FakeLLM``)."""
     with FakeLLM() as server:
         yield server
+
+
+@pytest.fixture
+def bot_api(app_workspace: Workspace) -> Iterator[Received]:
+    """A fake Telegram Bot API on 127.0.0.1 that the app's deliveries post to: what it
+    was sent."""
+    received = Received()
+    with http_server(received) as url:
+        app_workspace.assembly.settings.delivery.telegram_api_url = url
+        yield received
 
 
 @pytest.fixture
@@ -351,27 +369,13 @@ def sources(store: MessageStore) -> SeededSources:
         for i in range(1, 4)
     ]
     store.upsert_messages(messages)
-    store.add_schedule(
-        NewSchedule(
-            source_id=public.id,
-            source_ref="@lens_public",
-            topic_id=None,
-            cadence="daily",
-            at_minute=8 * 60,
-            weekday=None,
-            language="en",
-            engine=None,
-            destinations='[{"kind": "feed"}]',
-            created_at=BASE_TIME,
-        )
-    )
+    store.add_schedule(daily_feed_schedule(public.id, "@lens_public", BASE_TIME))
     store.add_alert(
-        NewAlert(
-            query="post",
-            source_refs='["@lens_public"]',
-            min_score=0.3,
+        email_alert(
+            "post",
+            ["@lens_public"],
             max_per_hour=10,
-            destinations='[{"kind": "email", "to": ["ops@example.org"]}]',
+            to="ops@example.org",
             created_at=BASE_TIME,
             watermarks={public.id: 6},
         )

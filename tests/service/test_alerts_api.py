@@ -1,7 +1,7 @@
 """``/v1/alerts``: add (secrets never echoed), a live sync over HTTP posts the new
 matches to a signed webhook on 127.0.0.1 at once, at most N an hour (the rest counted),
-bad bodies are 422 problems naming the field, an unknown source a 404, removal, and a
-Telegram post left uncertain by a worker that died mid-send posted again on request."""
+removal, and a Telegram post left uncertain by a worker that died mid-send posted again
+on request (bad bodies: ``test_delivery_problems.py``)."""
 
 from __future__ import annotations
 
@@ -10,16 +10,16 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from delivery_servers import Received, http_server
+from delivery_servers import Received, assert_one_failing, http_server
 from fastapi.testclient import TestClient
 
 from toolkit.config import Settings
 from toolkit.delivery.webhook import verify
 from toolkit.embeddings import Embedder
+from toolkit.workspace import Workspace
 
 SECRET = "alert-webhook-secret"
 TOKEN = "987654:fake-bot-token"
-EMAIL = {"kind": "email", "to": ["ops@example.org"]}
 
 
 @pytest.fixture
@@ -70,39 +70,6 @@ def test_a_sync_posts_its_new_matches_at_once_within_the_cap(
     assert SECRET not in str(listed)
 
 
-@pytest.mark.parametrize(
-    ("change", "status", "field"),
-    [
-        ({"query": ""}, 422, "query"),
-        ({"query": "   "}, 422, "query"),
-        ({"min_score": 1.01}, 422, "min_score"),
-        ({"min_score": -1}, 422, "min_score"),
-        ({"max_per_hour": 0}, 422, "max_per_hour"),
-        ({"max_per_hour": 1000}, 422, "max_per_hour"),
-        ({"source_refs": []}, 422, "source_refs"),
-        ({"source_refs": ["not a ref!"]}, 422, "source_refs"),
-        ({"destinations": [{"kind": "feed"}]}, 422, "destinations"),
-        ({"destinations": []}, 422, "destinations"),
-        ({"source_refs": ["@nobody_here"]}, 404, None),
-    ],
-)
-def test_bad_alerts_are_problems(
-    client: TestClient,
-    auth: Callable[..., dict[str, str]],
-    sources: Any,
-    change: dict[str, Any],
-    status: int,
-    field: str | None,
-) -> None:
-    body = {"query": "post", "min_score": 0.3, "destinations": [EMAIL], **change}
-    answer = client.post("/v1/alerts", json=body, headers=auth("schedule.write"))
-    assert answer.status_code == status, answer.text
-    assert answer.headers["content-type"] == "application/problem+json"
-    if field is not None:
-        assert field in answer.text
-    assert len(client.get("/v1/alerts", headers=auth("schedule.read")).json()["items"]) == 1
-
-
 def test_removing_an_alert_then_it_is_gone(
     client: TestClient, auth: Callable[..., dict[str, str]], sources: Any
 ) -> None:
@@ -130,52 +97,51 @@ def test_a_failing_destination_shows_in_healthz(
         )
         assert synced.status_code == 200, synced.text
     assert len(received.requests) == 3  # the webhook's own tries, then the post waits
-    health = client.get("/healthz").json()
-    (failing,) = health["failing_alerts"]
-    assert failing["alert_id"] == added["id"]
-    assert "HTTP 500" in failing["detail"]
-    assert SECRET not in str(health)
+    assert_one_failing(
+        client, "failing_alerts", hidden=SECRET, detail="HTTP 500", alert_id=added["id"]
+    )
 
 
 def test_an_uncertain_telegram_post_shows_in_healthz_and_is_resent_on_request(
-    client: TestClient, auth: Callable[..., dict[str, str]], sources: Any
+    client: TestClient,
+    auth: Callable[..., dict[str, str]],
+    sources: Any,
+    bot_api: Received,
+    app_workspace: Workspace,
 ) -> None:
-    received = Received()
-    ws = client.app.state.service.workspace  # type: ignore[attr-defined]
-    with http_server(received) as bot:
-        ws.assembly.settings.delivery.telegram_api_url = bot
-        telegram = {"kind": "telegram", "chat_id": "-100555", "bot_token": TOKEN}
-        body = {"query": "live message", "source_refs": ["@lens_public"], "min_score": 0.05,
-                "max_per_hour": 1, "destinations": [telegram]}  # fmt: skip
-        added = client.post("/v1/alerts", json=body, headers=auth("schedule.write")).json()
-        path = f"/v1/alerts/{added['id']}"
-        synced = client.post(
-            "/v1/sources/by-ref/sync",
-            json={"source_ref": "@lens_public"},
-            headers=auth("sources.write"),
-        )
-        assert synced.status_code == 200, synced.text
-        assert len(received.requests) == 1
-        # What a worker that died after the Bot API took the message leaves behind: the
-        # attempt begun, no outcome, the post open and its lease run out.
-        store = ws.assembly.store
-        (post,) = store.recent_posts(added["id"])
-        ledger = store.post_ledger()
-        past = datetime(2000, 1, 1, tzinfo=UTC)
-        ledger.update_run(post.id, owner=post.owner, lease_until=past, status="claimed")
-        ledger.set_result(post.id, 0, state="sending", attempts=1, detail=None, now=past)
-        ws.alert_runner().run_pending()  # the next worker: not posted again
-        assert len(received.requests) == 1
-        (trouble,) = client.get("/healthz").json()["failing_alerts"]
-        assert (trouble["alert_id"], trouble["state"]) == (added["id"], "uncertain")
-        denied = client.post(f"{path}/resend", headers=auth("schedule.read"))
-        assert denied.status_code == 403
-        resent = client.post(f"{path}/resend", headers=auth("schedule.write"))
-        assert resent.status_code == 200, resent.text
-        again = client.post(f"{path}/resend", headers=auth("schedule.write"))
+    telegram = {"kind": "telegram", "chat_id": "-100555", "bot_token": TOKEN}
+    body = {"query": "live message", "source_refs": ["@lens_public"], "min_score": 0.05,
+            "max_per_hour": 1, "destinations": [telegram]}  # fmt: skip
+    added = client.post("/v1/alerts", json=body, headers=auth("schedule.write")).json()
+    path = f"/v1/alerts/{added['id']}"
+    synced = client.post(
+        "/v1/sources/by-ref/sync",
+        json={"source_ref": "@lens_public"},
+        headers=auth("sources.write"),
+    )
+    assert synced.status_code == 200, synced.text
+    assert len(bot_api.requests) == 1
+    # What a worker that died after the Bot API took the message leaves behind: the
+    # attempt begun, no outcome, the post open and its lease run out.
+    store = app_workspace.assembly.store
+    (post,) = store.recent_posts(added["id"])
+    ledger = store.post_ledger()
+    past = datetime(2000, 1, 1, tzinfo=UTC)
+    ledger.update_run(post.id, owner=post.owner, lease_until=past, status="claimed")
+    ledger.set_result(post.id, 0, state="sending", attempts=1, detail=None, now=past)
+    app_workspace.alert_runner().run_pending()  # the next worker: not posted again
+    assert len(bot_api.requests) == 1
+    assert_one_failing(
+        client, "failing_alerts", hidden=TOKEN, alert_id=added["id"], state="uncertain"
+    )
+    denied = client.post(f"{path}/resend", headers=auth("schedule.read"))
+    assert denied.status_code == 403
+    resent = client.post(f"{path}/resend", headers=auth("schedule.write"))
+    assert resent.status_code == 200, resent.text
+    again = client.post(f"{path}/resend", headers=auth("schedule.write"))
     assert [d["state"] for d in resent.json()["destinations"]] == ["sent"]
     assert again.status_code == 200, again.text
-    first, second = received.json()  # once more, and only once
+    first, second = bot_api.json()  # once more, and only once
     assert (first["chat_id"], first["text"]) == (second["chat_id"], second["text"])
     assert TOKEN not in resent.text
     assert client.get("/healthz").json().get("failing_alerts", []) == []

@@ -4,14 +4,16 @@ resent, the hour's count, removal."""
 
 from __future__ import annotations
 
-import threading
 from datetime import UTC, datetime, timedelta
+from functools import partial
 
 import pytest
+from delivery_fakes import race
+from delivery_rows import email_alert
 from store_backends import Store
 
-from toolkit.models import Message, SourceKind
-from toolkit.store.alert_rows import AlertRecord, NewAlert, NewMessages, NewPost, PostRecord
+from toolkit.models import Message, Source
+from toolkit.store.alert_rows import AlertRecord, NewMessages, NewPost, PostRecord
 
 pytestmark = pytest.mark.both_stores
 
@@ -20,22 +22,13 @@ LEASE = timedelta(minutes=15)
 
 
 @pytest.fixture
-def alert(store: Store) -> AlertRecord:
-    source = store.upsert_source(title="Team", kind=SourceKind.CHAT, handle="team_chat")
+def alert(store: Store, team: Source) -> AlertRecord:
     store.upsert_messages(
-        Message(source_id=source.id, messenger_message_id=i, posted_at=T0, text=f"m{i}")
+        Message(source_id=team.id, messenger_message_id=i, posted_at=T0, text=f"m{i}")
         for i in (1, 2, 3)
     )
     return store.add_alert(
-        NewAlert(
-            query="boat",
-            source_refs='["@team_chat"]',
-            min_score=0.3,
-            max_per_hour=5,
-            destinations='[{"kind": "email", "to": ["a@b.c"]}]',
-            created_at=T0,
-            watermarks={source.id: 1},
-        )
+        email_alert("boat", ["@team_chat"], max_per_hour=5, created_at=T0, watermarks={team.id: 1})
     )
 
 
@@ -81,20 +74,8 @@ def test_a_claim_is_made_once_and_a_message_never_twice(store: Store, alert: Ale
 
 
 def test_racing_threads_claim_once(store: Store, alert: AlertRecord) -> None:
-    won: list[str] = []
-    gate = threading.Barrier(6)
-
-    def worker(name: str) -> None:
-        gate.wait()
-        if claim(store, alert, name, 3):
-            won.append(name)
-
-    threads = [threading.Thread(target=worker, args=(f"w{i}",)) for i in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    assert len(won) == 1
+    claims = race(*(partial(claim, store, alert, f"w{i}", 3) for i in range(6)))
+    assert sum(bool(posts) for posts in claims) == 1
 
 
 def test_a_post_is_taken_over_after_its_lease_and_its_results_kept(

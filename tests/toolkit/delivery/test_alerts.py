@@ -12,11 +12,12 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
-from delivery_fakes import Clock
+from delivery_fakes import Clock, race
 from delivery_servers import Received, http_server
 
 from toolkit.config import Settings
@@ -191,17 +192,11 @@ def test_two_workers_racing_post_each_match_once(
     land(ws, crew, MATCHES[:3])
     clock, posts = Clock(NOW), Posts()
     others = [open_ws(data_dir, embedder) for _ in range(3)]
-    gate = threading.Barrier(len(others))
 
     def work(other: Workspace, name: str) -> None:
-        gate.wait()
         other.alert_runner(clock=clock, adapters=posts.adapters(), owner=name).run_pending()
 
-    threads = [threading.Thread(target=work, args=(o, f"w{i}")) for i, o in enumerate(others)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(120)
+    race(*(partial(work, o, f"w{i}") for i, o in enumerate(others)), timeout=120)
     for o in others:
         o.close()
     assert set(posts.sent.values()) == {1}

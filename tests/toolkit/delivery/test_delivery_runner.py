@@ -8,10 +8,11 @@ import multiprocessing
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, time
+from functools import partial
 from pathlib import Path
 
 import pytest
-from delivery_fakes import Clock, FakeSummaries, Recorder, race_worker
+from delivery_fakes import Clock, FakeSummaries, Recorder, race, race_worker
 
 from toolkit.config import DeliverySettings
 from toolkit.delivery.model import Schedule, ScheduleSpec, parse_destinations
@@ -92,17 +93,11 @@ def test_two_workers_racing_deliver_each_period_once(
 ) -> None:
     clock, recorder, summaries = Clock(FIRST_DUE), Recorder(), FakeSummaries()
     stores = [SQLiteStore(db) for _ in range(4)]
-    gate = threading.Barrier(len(stores))
 
     def work(s: SQLiteStore) -> None:
-        gate.wait()
         runner(s, clock, recorder, summaries).run_pending()
 
-    threads = [threading.Thread(target=work, args=(s,)) for s in stores]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
+    race(*(partial(work, s) for s in stores))
     for s in stores:
         s.close()
     assert set(recorder.sent.values()) == {1}

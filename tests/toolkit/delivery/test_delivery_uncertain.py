@@ -19,7 +19,7 @@ from toolkit.delivery.model import Destination, Schedule, ScheduleSpec, parse_de
 from toolkit.delivery.periods import Rule
 from toolkit.delivery.runner import Runner
 from toolkit.delivery.status import new_schedule, schedule_status
-from toolkit.models import SourceKind
+from toolkit.models import Source
 from toolkit.store import SQLiteStore
 
 DUE = datetime(2024, 3, 2, 8, 0, tzinfo=UTC)
@@ -68,14 +68,13 @@ def store(tmp_path: Path) -> Iterator[SQLiteStore]:
 
 
 @pytest.fixture
-def schedule(store: SQLiteStore) -> Schedule:
-    source = store.upsert_source(title="Team", kind=SourceKind.CHAT, handle="team_chat")
+def schedule(store: SQLiteStore, team: Source) -> Schedule:
     spec = ScheduleSpec(
         source_ref="@team_chat",
         rule=Rule("daily", time(8, 0)),
         destinations=parse_destinations(DESTINATIONS),
     )
-    return Schedule.of(store.add_schedule(new_schedule(spec, source, DUE.replace(day=1))))
+    return Schedule.of(store.add_schedule(new_schedule(spec, team, DUE.replace(day=1))))
 
 
 def _runner(

@@ -3,14 +3,16 @@ of a run whose lease ran out, results by destination, removal."""
 
 from __future__ import annotations
 
-import threading
 from datetime import UTC, datetime, timedelta
+from functools import partial
 
 import pytest
+from delivery_fakes import race
+from delivery_rows import daily_feed_schedule
 from store_backends import Store
 
-from toolkit.models import SourceKind
-from toolkit.store.schedule_rows import NewSchedule, RunRecord, ScheduleRecord
+from toolkit.models import Source
+from toolkit.store.schedule_rows import RunRecord, ScheduleRecord
 
 pytestmark = pytest.mark.both_stores
 
@@ -19,22 +21,8 @@ DAY = timedelta(days=1)
 
 
 @pytest.fixture
-def schedule(store: Store) -> ScheduleRecord:
-    source = store.upsert_source(title="Team", kind=SourceKind.CHAT, handle="team_chat")
-    return store.add_schedule(
-        NewSchedule(
-            source_id=source.id,
-            source_ref="@team_chat",
-            topic_id=None,
-            cadence="daily",
-            at_minute=8 * 60,
-            weekday=None,
-            language="en",
-            engine=None,
-            destinations='[{"kind": "feed"}]',
-            created_at=T0 - DAY,
-        )
-    )
+def schedule(store: Store, team: Source) -> ScheduleRecord:
+    return store.add_schedule(daily_feed_schedule(team.id, "@team_chat", T0 - DAY))
 
 
 def claim(
@@ -74,20 +62,8 @@ def test_a_period_is_claimed_once(store: Store, schedule: ScheduleRecord) -> Non
 
 
 def test_racing_threads_claim_once(store: Store, schedule: ScheduleRecord) -> None:
-    won: list[str] = []
-    gate = threading.Barrier(6)
-
-    def worker(name: str) -> None:
-        gate.wait()
-        if claim(store, schedule, name, None, T0) is not None:
-            won.append(name)
-
-    threads = [threading.Thread(target=worker, args=(f"w{i}",)) for i in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    assert len(won) == 1
+    claims = race(*(partial(claim, store, schedule, f"w{i}", None, T0) for i in range(6)))
+    assert sum(run is not None for run in claims) == 1
     assert len(store.runs(schedule.id)) == 1
 
 

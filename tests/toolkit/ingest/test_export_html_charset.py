@@ -4,6 +4,7 @@ charset-normalizer's guess, the report says how; bytes that cannot be decoded ar
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,14 @@ def _texts(tmp_path: Path, folder: Path, name: str) -> tuple[ImportReport, list[
         store.close()
 
 
+@pytest.fixture(params=["whole", "streamed"])
+def reading(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Pages read whole, then streamed (every page over the size read whole)."""
+    if request.param == "streamed":
+        monkeypatch.setattr("toolkit.ingest.export.html.page.MAX_PAGE_BYTES", 10)
+    return str(request.param)
+
+
 @pytest.fixture
 def utf8_texts(tmp_path: Path) -> list[str]:
     _, texts = _texts(tmp_path, write_html(tmp_path / "utf8", _russian(), per_page=15), "u")
@@ -59,12 +68,9 @@ def utf8_texts(tmp_path: Path) -> list[str]:
     return texts
 
 
-@pytest.mark.parametrize("streamed", [False, True], ids=["whole", "streamed"])
 def test_a_cp1251_page_is_decoded_by_its_meta_charset(
-    tmp_path: Path, utf8_texts: list[str], monkeypatch: pytest.MonkeyPatch, streamed: bool
+    tmp_path: Path, utf8_texts: list[str], reading: str
 ) -> None:
-    if streamed:
-        monkeypatch.setattr("toolkit.ingest.export.html.page.MAX_PAGE_BYTES", 10)
     folder = _write(
         tmp_path / "cp1251",
         _russian(),
@@ -80,32 +86,27 @@ def test_a_cp1251_page_is_decoded_by_its_meta_charset(
     assert report.warnings() == []
 
 
-def test_a_cp1251_page_that_still_says_utf8_is_decoded_by_a_guess(
-    tmp_path: Path, utf8_texts: list[str]
+@pytest.mark.parametrize(
+    ("encode", "how"),
+    [
+        (lambda page: page.encode("cp1251"), "decoded as cp1251 (guessed by charset-normalizer)"),
+        (lambda page: page.encode("utf-16"), "(by its byte-order mark)"),
+    ],
+    ids=["cp1251-that-still-says-utf8", "utf16"],
+)
+def test_a_page_without_a_true_meta_charset_is_decoded_by_a_guess_or_its_bom(
+    tmp_path: Path, utf8_texts: list[str], encode: Callable[[str], bytes], how: str
 ) -> None:
-    folder = _write(tmp_path / "resaved", _russian(), lambda page: page.encode("cp1251"))
-    report, texts = _texts(tmp_path, folder, "g")
+    folder = _write(tmp_path / "pages", _russian(), encode)
+    report, texts = _texts(tmp_path, folder, "p")
     assert texts == utf8_texts
-    assert "decoded as cp1251 (guessed by charset-normalizer)" in report.line()
+    assert how in report.line()
     assert report.warnings() == []
 
 
-def test_a_utf16_page_is_decoded_by_its_byte_order_mark(
-    tmp_path: Path, utf8_texts: list[str]
-) -> None:
-    folder = _write(tmp_path / "u16", _russian(), lambda page: page.encode("utf-16"))
-    report, texts = _texts(tmp_path, folder, "w")
-    assert texts == utf8_texts
-    assert "(by its byte-order mark)" in report.line()
-
-
-@pytest.mark.parametrize("streamed", [False, True], ids=["whole", "streamed"])
 def test_undecodable_bytes_are_named_never_replaced_in_silence(
-    tmp_path: Path, utf8_texts: list[str], monkeypatch: pytest.MonkeyPatch, streamed: bool
+    tmp_path: Path, utf8_texts: list[str], reading: str
 ) -> None:
-    if streamed:
-        monkeypatch.setattr("toolkit.ingest.export.html.page.MAX_PAGE_BYTES", 10)
-
     folder = _write(tmp_path / "broken", _russian(), lambda page: page.encode("utf-8"))
     page = folder / "messages.html"
     data = page.read_bytes()

@@ -8,7 +8,6 @@ title-only id is kept; an account export's chats can each be named by ``--ref``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -30,13 +29,6 @@ def _family(first_words: str, *, offset: int = 0) -> dict[str, Any]:
     for n in range(6):
         chat.say(offset + n, (hc.ANNA, hc.OLEG)[n % 2], f"{first_words} {n}")
     return chat.data
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[SQLiteStore]:
-    s = SQLiteStore(tmp_path / "s.sqlite3")
-    yield s
-    s.close()
 
 
 def _texts(store: SQLiteStore, key: str) -> list[str]:

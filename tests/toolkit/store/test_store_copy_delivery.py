@@ -9,13 +9,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from delivery_rows import daily_feed_schedule, email_alert
+
 from toolkit.models import Message, SourceKind
 from toolkit.store import SQLiteStore
 from toolkit.store.alert_rows import NewAlert, NewPost
 from toolkit.store.backup import backup_store, restore_store
 from toolkit.store.copy import copy_store
 from toolkit.store.postgres import PostgresStore
-from toolkit.store.schedule_rows import NewSchedule
 
 T0 = datetime(2024, 5, 1, 8, 0, tzinfo=UTC)
 Store = SQLiteStore | PostgresStore
@@ -25,20 +26,7 @@ def _fill(store: SQLiteStore) -> None:
     store.upsert_source(title="Filler", kind=SourceKind.CHAT, internal_id=1)  # ids differ
     crew = store.upsert_source(title="Crew", kind=SourceKind.CHAT, internal_id=77, handle="crew")
     store.upsert_messages(Message(crew.id, i, T0, f"post {i}") for i in range(1, 6))
-    schedule = store.add_schedule(
-        NewSchedule(
-            source_id=crew.id,
-            source_ref="@crew",
-            topic_id=None,
-            cadence="daily",
-            at_minute=480,
-            weekday=None,
-            language="en",
-            engine=None,
-            destinations='[{"kind": "feed"}]',
-            created_at=T0,
-        )
-    )
+    schedule = store.add_schedule(daily_feed_schedule(crew.id, "@crew", T0))
     run = store.claim_period(
         schedule.id,
         covered_until=None,
@@ -53,14 +41,8 @@ def _fill(store: SQLiteStore) -> None:
     store.update_run(run.id, owner="w", lease_until=T0, status="done", digest='{"summary": "d"}')
     store.set_result(run.id, 0, state="sent", attempts=1, detail="in the feed", now=T0)
     alert = store.add_alert(
-        NewAlert(
-            query="boat",
-            source_refs=None,
-            min_score=0.25,
-            max_per_hour=3,
-            destinations='[{"kind": "email", "to": ["a@b.c"]}]',
-            created_at=T0,
-            watermarks={crew.id: 2},
+        email_alert(
+            "boat", None, min_score=0.25, max_per_hour=3, created_at=T0, watermarks={crew.id: 2}
         )
     )
     posts = store.claim_alert(

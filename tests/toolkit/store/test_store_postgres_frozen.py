@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import closing
 
 import psycopg
 import pytest
@@ -36,8 +37,7 @@ def _seeded(url: str, **options: float | None) -> PostgresStore:
 def test_a_frozen_server_ends_statements_within_the_answer_time_and_recovers(
     own_pg: PgServer,
 ) -> None:
-    store = _seeded(own_pg.create_database("frozen"))
-    try:
+    with closing(_seeded(own_pg.create_database("frozen"))) as store:
         assert len(store.list_sources()) == 1  # a pooled connection, opened before
         own_pg.freeze()
         try:
@@ -54,26 +54,23 @@ def test_a_frozen_server_ends_statements_within_the_answer_time_and_recovers(
             own_pg.thaw()
         assert len(store.list_sources()) == 1
         store.check_health(0.5)
-    finally:
-        store.close()
 
 
 @pytest.mark.slow
 def test_a_statement_in_flight_when_the_server_freezes_is_a_store_timeout(
     own_pg: PgServer,
 ) -> None:
-    store = _seeded(own_pg.create_database("inflight"))
     outcome: list[BaseException | float] = []
+    with closing(_seeded(own_pg.create_database("inflight"))) as store:
 
-    def slow_read() -> None:
-        started = time.monotonic()
-        try:
-            store.connections.read("SELECT pg_sleep(5)")
-        except BaseException as exc:
-            outcome.append(exc)
-        outcome.append(time.monotonic() - started)
+        def slow_read() -> None:
+            started = time.monotonic()
+            try:
+                store.connections.read("SELECT pg_sleep(5)")
+            except BaseException as exc:
+                outcome.append(exc)
+            outcome.append(time.monotonic() - started)
 
-    try:
         reader = threading.Thread(target=slow_read)
         reader.start()
         time.sleep(0.5)  # the statement is in the server's hands
@@ -88,24 +85,18 @@ def test_a_statement_in_flight_when_the_server_freezes_is_a_store_timeout(
         assert isinstance(took, float)
         assert took < 3.5
         assert len(store.list_sources()) == 1  # the ended connection was dropped
-    finally:
-        store.close()
 
 
 @pytest.mark.slow
 def test_a_slow_statement_on_a_live_server_runs_past_the_answer_time(pg_url: str) -> None:
-    store = PostgresStore(pg_url, pool_size=1, connect_timeout=1.0)
-    try:
+    with closing(PostgresStore(pg_url, pool_size=1, connect_timeout=1.0)) as store:
         # 1.5 s is past the 1 s answer time: the server answers the probe, so it goes on.
         assert store.connections.read("SELECT pg_sleep(1.5), 7")[0][1] == 7
-    finally:
-        store.close()
 
 
 @pytest.mark.slow
 def test_a_statement_past_its_deadline_is_cancelled_on_the_server(pg_url: str) -> None:
-    store = PostgresStore(pg_url, pool_size=1, statement_timeout=1.0)
-    try:
+    with closing(PostgresStore(pg_url, pool_size=1, statement_timeout=1.0)) as store:
         started = time.monotonic()
         with pytest.raises(StoreError, match=r"statement timeout|deadline"):
             store.connections.read("SELECT pg_sleep(10)")
@@ -115,13 +106,10 @@ def test_a_statement_past_its_deadline_is_cancelled_on_the_server(pg_url: str) -
             assert store.connections.read("SHOW statement_timeout") == [("0",)]
             assert store.connections.read("SELECT pg_sleep(1.2), 1")[0][1] == 1
         assert store.connections.read("SHOW statement_timeout") == [("1s",)]
-    finally:
-        store.close()
 
 
 def test_every_connection_has_keepalives_and_a_tcp_user_timeout(pg_url: str) -> None:
-    store = PostgresStore(pg_url, pool_size=1)
-    try:
+    with closing(PostgresStore(pg_url, pool_size=1)) as store:
         store.list_sources()
         with store.connections.writers.take() as conn:
             assert isinstance(conn, psycopg.Connection)
@@ -130,5 +118,3 @@ def test_every_connection_has_keepalives_and_a_tcp_user_timeout(pg_url: str) -> 
         assert info["tcp_user_timeout"] == str(TCP_USER_TIMEOUT_MS)
         assert int(info["keepalives_idle"]) > 0
         assert store.connections.read("SHOW statement_timeout") == [("30s",)]
-    finally:
-        store.close()

@@ -9,14 +9,12 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from summary_data import TEAM_CHAT, team_messages
+from summary_data import TEAM_CHAT, extractive_digest, team_messages
 
 from toolkit.embeddings import Embedder
 from toolkit.lang import pack
 from toolkit.lang.script import letters
 from toolkit.models import Message, SourceKind, Summary
-from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.extractive.engine import summarize_extractive
 
 # How sections tell acts, with the acts the old rules name (the shipped scorers decide
 # less: ``test_act_scoring`` and ``python -m toolkit.evaluate.acts.loso`` measure them).
@@ -33,10 +31,7 @@ def _summarize(
     link: Callable[[int], str] = lambda i: f"https://t.me/team/{i}",
     kind: SourceKind = SourceKind.CHAT,
 ) -> Summary:
-    vectors = embedder.embed_passages([m.text for m in messages])
-    end = messages[-1].posted_at + timedelta(minutes=1)
-    ctx = SummaryContext("period", kind, "Team", language, messages[0].posted_at, end)
-    return summarize_extractive(messages, vectors, ctx, source_ref="@team", link=link)
+    return extractive_digest(embedder, messages, language, "Team", kind=kind, link=link)
 
 
 def _all_text(summary: Summary) -> str:

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
+import summary_data
 from fake_llm import FakeLLM, Reply, digest_json, llm_settings
 from summary_data import START, in_period
 
@@ -32,17 +33,8 @@ T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
 
 
 def chat(*rows: tuple[str, str]) -> list[Message]:
-    """Messages 1, 2 … of ``(sender, text)`` a minute apart."""
-    return [
-        Message(
-            source_id=1,
-            messenger_message_id=i,
-            posted_at=T0 + timedelta(minutes=i),
-            text=text,
-            sender_name=sender,
-        )
-        for i, (sender, text) in enumerate(rows, 1)
-    ]
+    """Messages 1, 2 … of ``(sender, text)`` a minute apart, none a reply."""
+    return summary_data.chat(list(rows), start=T0, minutes=1, thread=False)
 
 
 EN = chat(

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from fake_llm import FakeLLM, Reply, llm_settings, message_texts, summary_json
+from summary_data import one_source_store
 
 from toolkit.embeddings import Embedder
 from toolkit.models import Message, SourceKind, Summary
@@ -140,30 +141,19 @@ EN_CHANNEL = Chat(
 
 
 def _store(chat: Chat) -> SQLiteStore:
-    store = SQLiteStore(":memory:")
-    source = store.upsert_source(
+    topic = chat.topics[0][0] if chat.topics else None
+    return one_source_store(
+        lambda source_id: (
+            Message(source_id, i, at, text, peer, name, topic_id=topic)
+            for i, (at, peer, name, text) in enumerate(chat.messages, 1)
+        ),
+        topics=chat.topics,
         title=chat.title,
         kind=chat.kind,
         internal_id=1800000002,
         handle=chat.handle,
         chat_type=chat.chat_type,
     )
-    if chat.topics:
-        store.upsert_topics(source.id, chat.topics)
-    topic = chat.topics[0][0] if chat.topics else None
-    store.upsert_messages(
-        Message(
-            source_id=source.id,
-            messenger_message_id=i,
-            posted_at=at,
-            text=text,
-            sender_peer_id=peer,
-            sender_name=name,
-            topic_id=topic,
-        )
-        for i, (at, peer, name, text) in enumerate(chat.messages, 1)
-    )
-    return store
 
 
 def _ref(chat: Chat) -> str:

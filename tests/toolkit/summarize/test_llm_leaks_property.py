@@ -31,6 +31,7 @@ import pytest
 from fake_llm import FakeLLM, Reply, llm_settings, message_texts, summary_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from summary_data import one_source_store
 
 from toolkit.embeddings import Embedder
 from toolkit.lang import pack
@@ -226,34 +227,34 @@ def chats(draw: st.DrawFn) -> Chat:
 
 
 def _store(chat: Chat) -> SQLiteStore:
-    store = SQLiteStore(":memory:")
-    source = store.upsert_source(
+    def messages(source_id: int) -> list[Message]:
+        said = [
+            Message(
+                source_id=source_id,
+                messenger_message_id=n,
+                posted_at=DAY + timedelta(minutes=3 * n),
+                text=text,
+                sender_peer_id=chat.members[writer].peer,
+                sender_name=chat.members[writer].name,
+            )
+            for n, (writer, text) in enumerate(chat.lines, 1)
+        ]
+        if chat.spoof:
+            n, host = len(said) + 1, chat.members[0]
+            said += [
+                Message(source_id, n, DAY + timedelta(minutes=3 * n), SPOOF, host.peer, host.name),
+                Message(source_id, n + 1, DAY + timedelta(minutes=3 * n + 1), "Read this, folks.",
+                        host.peer, host.name, forwarded_from=FORWARD),
+            ]  # fmt: skip
+        return said
+
+    return one_source_store(
+        messages,
         title=chat.title,
         kind=SourceKind.CHAT,
         internal_id=1800000042,
         chat_type="private_supergroup",
     )
-    messages = [
-        Message(
-            source_id=source.id,
-            messenger_message_id=n,
-            posted_at=DAY + timedelta(minutes=3 * n),
-            text=text,
-            sender_peer_id=chat.members[writer].peer,
-            sender_name=chat.members[writer].name,
-        )
-        for n, (writer, text) in enumerate(chat.lines, 1)
-    ]
-    if chat.spoof:
-        n = len(messages) + 1
-        messages += [
-            Message(source.id, n, DAY + timedelta(minutes=3 * n), SPOOF, chat.members[0].peer,
-                    chat.members[0].name),
-            Message(source.id, n + 1, DAY + timedelta(minutes=3 * n + 1), "Read this, folks.",
-                    chat.members[0].peer, chat.members[0].name, forwarded_from=FORWARD),
-        ]  # fmt: skip
-    store.upsert_messages(messages)
-    return store
 
 
 def _llm_answer(request: dict[str, Any]) -> Reply:

@@ -6,11 +6,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from summary_data import extractive_digest
 
 from toolkit.embeddings import Embedder
-from toolkit.models import Message, SourceKind
-from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.extractive.engine import summarize_extractive
+from toolkit.models import Message
 
 T0 = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)
 ROWS = [
@@ -27,9 +26,8 @@ def test_every_name_is_written_as_the_chat_writes_it(embedder: Embedder, languag
         Message(1, i, T0 + timedelta(minutes=i), text, sender_peer_id=f"u{i}", sender_name=who)
         for i, (who, text) in enumerate(ROWS, 1)
     ]
-    ctx = SummaryContext("period", SourceKind.CHAT, "Trip", language, T0, T0 + timedelta(hours=1))
-    vectors = embedder.embed_passages([m.text for m in messages])
-    summary = summarize_extractive(messages, vectors, ctx, source_ref="@t", link=lambda _: "")
+    end = T0 + timedelta(hours=1)
+    summary = extractive_digest(embedder, messages, language, "Trip", started_at=T0, ended_at=end)
     text = "\n".join([summary.summary, *(s.title + "\n" + s.body for s in summary.sections)])
     assert "Alice Example" in text
     for transliterated in ("Алис", "Ексампл", "Ексампле", "Ме ", "Ме:", "Anna"):

@@ -1,6 +1,7 @@
 """No summary copies an e-mail address or a phone number, whatever engine writes it: the
 extractive engine's quotes and the LLM's answer carry the requested pack's mark instead;
-dates, times, prices, versions and order numbers stay as they are."""
+dates, times, prices, versions, order numbers, hashes, file names and the words of a
+request for a secret stay as they are."""
 
 from __future__ import annotations
 
@@ -11,13 +12,19 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from fake_llm import FakeLLM, Reply, llm_settings, summary_json
-from summary_data import NO_PACK, about_source, chat, in_period, summary_text
+from summary_data import (
+    NO_PACK,
+    about_source,
+    chat,
+    extractive_digest,
+    in_period,
+    summary_text,
+)
 
 from toolkit.embeddings import Embedder
 from toolkit.models import Message, Section, SectionItem, SourceKind, Summary
 from toolkit.store import SQLiteStore
-from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.extractive.engine import summarize_extractive
+from toolkit.summarize.credentials import card_spans, iban_spans, secret_spans
 from toolkit.summarize.personal import (
     Marks,
     head_to_mask,
@@ -59,11 +66,26 @@ def test_phones_and_addresses_are_masked_in_every_language(text: str, masked: st
         "12.10.2026 с 10:30-11:45, 1 000 000 руб.",
         "Link: https://t.me/c/1234567890/123 and @alice_k",
         "Бронь 4411223, рейс 7 в 14:05",
+        "Order 4111 1111 1111 1112 shipped",  # fails the Luhn check
+        "Order 1234567812345670 is ours",  # passes it, but no card starts with 1
+        "The years 2024 and 2025, at 10:30 and 13:40",
+        "I forgot my password yesterday, reset it please",
+        "Login at 10:30 tomorrow",
+        "пароль не подходит, логин тоже",
+        "пароль або ключ",  # a mark's own words
+        "commit 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        "Screenshot_20230101-123456_Chrome.jpg attached",
+        "Release 2.4.10.3345 and the docs at https://docs.example.org/a/b?page=2",
+        "DE00 1234 is no account",
+        "Promo code SPRING is for the shop",
     ],
 )
-def test_dates_times_prices_versions_and_order_numbers_stay(text: str) -> None:
+def test_what_is_neither_personal_nor_secret_stays(text: str) -> None:
     assert phone_spans(text) == []
-    assert mask(text, MARKS) == text
+    assert secret_spans(text) == []
+    assert card_spans(text) == []
+    assert iban_spans(text) == []
+    assert mask(text, marks_for("en")) == text
 
 
 def test_the_marks_are_the_packs_words() -> None:
@@ -127,13 +149,14 @@ def _all(summary: Summary) -> str:
 def test_the_extractive_engine_never_quotes_a_phone_or_an_address(
     embedder: Embedder, chat_language: str, language: str
 ) -> None:
-    messages = _chat(_CONTACTS[chat_language])
-    vectors = embedder.embed_passages([m.text for m in messages])
-    ctx = SummaryContext(
-        "period", SourceKind.CHAT, "Neighbours", language, T0, T0 + timedelta(hours=1)
-    )
-    summary = summarize_extractive(
-        messages, vectors, ctx, source_ref="@n", link=lambda i: f"https://t.me/n/{i}"
+    summary = extractive_digest(
+        embedder,
+        _chat(_CONTACTS[chat_language]),
+        language,
+        "Neighbours",
+        started_at=T0,
+        ended_at=T0 + timedelta(hours=1),
+        link=lambda i: f"https://t.me/n/{i}",
     )
     text = _all(summary)
     assert not _SECRETS.search(text), text

@@ -8,12 +8,11 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from summary_data import extractive_digest
 
 from toolkit.embeddings import Embedder
 from toolkit.lang import CODES, pack
-from toolkit.models import Message, SourceKind
-from toolkit.summarize.context import SummaryContext
-from toolkit.summarize.extractive.engine import summarize_extractive
+from toolkit.models import Message
 
 OCT21 = datetime(2025, 10, 21, 14, 5, tzinfo=UTC)
 SEP20 = datetime(2025, 9, 20, 9, 0, tzinfo=UTC)
@@ -83,9 +82,7 @@ def _chat(times: list[datetime]) -> list[Message]:
 
 
 def _all(code: str, messages: list[Message], embedder: Embedder, end: datetime) -> str:
-    ctx = SummaryContext("period", SourceKind.CHAT, "Party", code, messages[0].posted_at, end)
-    vectors = embedder.embed_passages([m.text for m in messages])
-    summary = summarize_extractive(messages, vectors, ctx, source_ref="@p", link=lambda _: "")
+    summary = extractive_digest(embedder, messages, code, "Party", ended_at=end)
     quoted = re.compile(r"“[^”]*”|«[^»]*»")
     return quoted.sub(
         "", "\n".join([summary.summary, *(s.title + s.body for s in summary.sections)])

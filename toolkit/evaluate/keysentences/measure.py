@@ -4,7 +4,7 @@ Each labelled message is quoted as the engine would quote it in its window (the 
 content-word counts weigh its sentences, its language's leaning words keep a leaning
 sentence with the one before it), at the engine's two lengths: a message in the digest's
 language (``QUOTE_CHARS``) and one in another language (``FOREIGN_QUOTE_CHARS``). A quote
-holds the key sentence when it contains it whole, or is that sentence cut.
+holds the key sentence when it contains it whole.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from toolkit.summarize.context import message_text
 from toolkit.summarize.extractive.choose.keyphrases import message_terms
 from toolkit.summarize.extractive.compose.cite import FOREIGN_QUOTE_CHARS, QUOTE_CHARS
 from toolkit.summarize.extractive.draft.draft import sentence_weight
-from toolkit.summarize.extractive.draft.quotes import ELLIPSIS, passage
+from toolkit.summarize.extractive.draft.quotes import passage
 
 LIMITS = (QUOTE_CHARS, FOREIGN_QUOTE_CHARS)
 """The quote lengths measured: the digest's own language, another language."""
@@ -50,10 +50,9 @@ class Case:
 
 
 def holds(quote: str, key_sentences: Iterable[str]) -> bool:
-    """Whether ``quote`` contains one of ``key_sentences`` whole, or is one of them cut."""
-    bare = quote.removesuffix(ELLIPSIS).strip()
-    cut = quote.endswith(ELLIPSIS)
-    return any(s in quote or (cut and s.startswith(bare)) for s in key_sentences)
+    """Whether ``quote`` contains one of ``key_sentences`` whole (a key cut short has lost
+    its end: readers count it as a fragment)."""
+    return any(s in quote for s in key_sentences)
 
 
 def cases(labels: list[KeyLabel]) -> list[Case]:

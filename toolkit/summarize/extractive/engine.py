@@ -55,7 +55,7 @@ from toolkit.summarize.personal import marks_for, mask_summary
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
-EXTRACTIVE_VERSION = "65"
+EXTRACTIVE_VERSION = "66"
 
 
 def _in_zone(message: Message, zone: tzinfo) -> Message:

@@ -139,8 +139,14 @@ _NO_ANSWER = (Act.CHATTER, Act.QUESTION)
 """Acts that do not answer a question ("ok", or a question back)."""
 
 
+LEANS_ON_PARENT = 5
+"""A reply with fewer content words than this is told with the message it answers (readers
+of real chats found such replies quoted alone meaningless or misleading)."""
+
+
 def partner(turns: Sequence[Turn], i: int) -> int | None:
-    """The answer to question ``i``, or the question that message ``i`` answers."""
+    """The answer to question ``i``, the question that message ``i`` answers, or the
+    message a short reply ``i`` answers."""
     if turns[i].act is Act.QUESTION:
         replies = [j for j in range(i + 1, len(turns)) if turns[j].reply_to == i]
         later = [
@@ -170,6 +176,16 @@ def partner(turns: Sequence[Turn], i: int) -> int | None:
         asked = previous
     if asked is not None and turns[asked].act is Act.QUESTION:
         return asked
+    # A short reply to a statement ("I agree, it's been hard.", «Так сухо») means what it
+    # means only beside the message it answers: the two are told together.
+    parent = turns[i].reply_to
+    if (
+        parent is not None
+        and len(turns[i].stems) < LEANS_ON_PARENT
+        and turns[parent].author != turns[i].author
+        and turns[parent].act is not Act.CHATTER
+    ):
+        return parent
     return None
 
 

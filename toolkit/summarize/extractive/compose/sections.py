@@ -292,6 +292,23 @@ def _thread_lines(
                 answer=c.quote(j),
             )
             lines.append(_line(c, body, i, j))
+            continue
+        j = seq[i].reply_to if seq[i].act is not Act.QUESTION else None
+        if j is not None and partner(seq, i) == j and j not in claimed and j in thread.content:
+            # a reply is told after what it answers, when that is a question or when the
+            # reply is too short to mean anything alone (``selection.partner``)
+            claimed.update((i, j))
+            asked = seq[j].act is Act.QUESTION
+            body = book.say(
+                "line_asked_answered" if asked else "line_said_replied",
+                **(
+                    {"asker": c.name(j), "question": c.question(j), "answerer": c.name(i)}
+                    if asked
+                    else {"who": c.name(j), "quote": c.quote(j), "replier": c.name(i)}
+                ),
+                **({"answer": c.quote(i)} if asked else {"reply": c.quote(i)}),
+            )
+            lines.append(_line(c, body, j, i))
         elif seq[i].words >= 6 or seq[i].act is Act.QUESTION:
             claimed.add(i)
             said = _said_or_asked(c, i, seq[i].act is Act.QUESTION).removesuffix(".")

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from toolkit.config import Settings
 from toolkit.evaluate.claims.acts import acts_hold
 from toolkit.evaluate.claims.base import Run
 
 
 @pytest.mark.slow
 def test_without_the_corpus_the_claim_skips_it_in_one_line_and_checks_the_windows(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    uncached_run: Run,
 ) -> None:
-    monkeypatch.setenv("MLENS_REAL_CACHE", str(tmp_path / "no-cache"))
-    finding = acts_hold(Run(Settings(), dev_dir=tmp_path / "no-dev"))
+    finding = acts_hold(uncached_run)
     skipped = [v for v in finding.verdicts if v.passed is None]
     assert len(skipped) == 1
     assert "not cached" in skipped[0].message

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from toolkit.config import Settings
 from toolkit.evaluate.claims.base import Run
 from toolkit.evaluate.claims.keysentences import key_sentences_hold
 from toolkit.evaluate.keysentences.labels import (
@@ -82,10 +79,7 @@ def test_rows_follow_the_feature_order() -> None:
 
 
 @pytest.mark.slow
-def test_without_the_corpus_the_claim_says_so_in_one_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("MLENS_REAL_CACHE", str(tmp_path / "no-cache"))
-    finding = key_sentences_hold(Run(Settings(), dev_dir=tmp_path / "no-dev"))
+def test_without_the_corpus_the_claim_says_so_in_one_line(uncached_run: Run) -> None:
+    finding = key_sentences_hold(uncached_run)
     assert [v.passed for v in finding.verdicts] == [None]
     assert "not cached" in finding.verdicts[0].message

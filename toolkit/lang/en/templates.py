@@ -75,7 +75,7 @@ TEMPLATES: dict[str, str] = {
     "line_opened": "{who} starts with {quote}",
     "line_said": "{who} writes {quote}",
     "line_asked_answered": "{asker} asks {question}; {answerer} answers {answer}",
-    "line_said_replied": "{who} says {quote}; {replier} replies {reply}",
+    "line_said_replied": "{who} says {quote}; {answerer} replies {answer}",
     "line_asked_open": "{who} asks {quote}, with no answer here",
     "line_proposed": "{who} proposes {quote}",
     "line_agreed": "{who} proposes {quote}; {agreer} agrees",

@@ -71,7 +71,7 @@ TEMPLATES: dict[str, str] = {
     "line_opened": "{who} начинает: {quote}",
     "line_said": "{who} пишет: {quote}",
     "line_asked_answered": "{asker} спрашивает: {question}; {answerer} отвечает: {answer}",
-    "line_said_replied": "{who} пишет: {quote}; {replier} отвечает: {reply}",
+    "line_said_replied": "{who} пишет: {quote}; {answerer} отвечает: {answer}",
     "line_asked_open": "{who} спрашивает: {quote} — ответа здесь нет",
     "line_proposed": "{who} предлагает: {quote}",
     "line_agreed": "{who} предлагает: {quote}; {agreer} соглашается",

@@ -72,7 +72,7 @@ TEMPLATES: dict[str, str] = {
     "line_opened": "{who} починає: {quote}",
     "line_said": "{who} пише: {quote}",
     "line_asked_answered": "{asker} питає: {question}; {answerer} відповідає: {answer}",
-    "line_said_replied": "{who} пише: {quote}; {replier} відповідає: {reply}",
+    "line_said_replied": "{who} пише: {quote}; {answerer} відповідає: {answer}",
     "line_asked_open": "{who} питає: {quote} — відповіді тут немає",
     "line_proposed": "{who} пропонує: {quote}",
     "line_agreed": "{who} пропонує: {quote}; {agreer} погоджується",

@@ -12,9 +12,8 @@ In three stages, each a package that imports only the ones before it, composed b
 3. ``compose``: how it is written (the opening, the digest, the sections, the citations
    that make the important messages).
 
-One step runs out of order: the turns the choice reads are made by
-``compose.digest.turns`` (it asks ``compose.sections.fragment_at``), which the engine
-calls before the act scorers.
+A digest's walk enters them in order: the engine makes the draft, the choice reads the
+draft as turns (``choose.turns``) and scores and selects them, the composition writes.
 """
 
 from toolkit.summarize.extractive.engine import ExtractiveEngine, summarize_extractive

@@ -42,8 +42,9 @@ from toolkit.summarize.extractive.choose.conversations import Turn
 from toolkit.summarize.extractive.choose.keyphrases import key_phrases, message_terms, neutral_name
 from toolkit.summarize.extractive.choose.scoring.model import decide, settle
 from toolkit.summarize.extractive.choose.threads import Thread, threads
+from toolkit.summarize.extractive.choose.turns import turns
 from toolkit.summarize.extractive.compose.cite import Citer
-from toolkit.summarize.extractive.compose.digest import digest, turns
+from toolkit.summarize.extractive.compose.digest import digest
 from toolkit.summarize.extractive.compose.sections import sections
 from toolkit.summarize.extractive.draft.adverts import hygiene, recent
 from toolkit.summarize.extractive.draft.clusters import centrality, centred, cluster, importance

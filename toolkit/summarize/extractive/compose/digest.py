@@ -21,8 +21,6 @@ from toolkit.summarize.extractive.choose.acts import (
     Act,
     act_of,
     agrees,
-    asks_back,
-    is_placeholder,
     question_sentence,
 )
 from toolkit.summarize.extractive.choose.conversations import Turn, in_thread
@@ -34,19 +32,13 @@ from toolkit.summarize.extractive.choose.selection import (
 )
 from toolkit.summarize.extractive.compose.cite import Citer
 from toolkit.summarize.extractive.compose.opening import opening
-from toolkit.summarize.extractive.compose.sections import fragment_at, open_questions
-from toolkit.summarize.extractive.draft.draft import Draft, audience, author
-from toolkit.summarize.extractive.draft.facts import fact_score
+from toolkit.summarize.extractive.compose.sections import open_questions
+from toolkit.summarize.extractive.draft.draft import Draft, author
 from toolkit.summarize.extractive.draft.quotes import ELLIPSIS
-from toolkit.summarize.period_wording import has_period_wording, split_sentences
-from toolkit.text import tokenize
+from toolkit.summarize.period_wording import split_sentences
 
 DIGEST_QUOTE_CHARS = 120
-# The most words one message costs the digest's word budget (``selection.word_budget``).
-QUOTE_WORDS = 28
 MAX_SENTENCES = 4
-_ACTS = (Act.QUESTION, Act.PROPOSAL, Act.DECISION)
-"""What a recurring text or an advert never is."""
 _VERB = {
     Act.QUESTION: "asked",
     Act.PROPOSAL: "proposed",
@@ -54,49 +46,6 @@ _VERB = {
     Act.SHARE: "shared",
     Act.STATEMENT: "said",
 }
-
-
-def turns(draft: Draft) -> list[Turn]:
-    """The messages as ``selection`` sees them (replies resolved to indices)."""
-    index = {m.messenger_message_id: i for i, m in enumerate(draft.messages)}
-    start = draft.messages[0].posted_at
-    replying = sum(m.reply_to is not None for m in draft.messages) >= len(draft.messages) / 10
-    out = []
-    for i, message in enumerate(draft.messages):
-        text = draft.texts[i]
-        act = act_of(text, draft.packs[i])
-        if draft.ctx.family == "source" and has_period_wording(text):
-            act = Act.CHATTER  # a source summary quotes nothing that names a time
-        if is_placeholder(text):
-            act = Act.CHATTER  # an attachment's marker says nothing a digest can retell
-        marks = draft.hygiene
-        if i in marks.echo or fragment_at(draft, i):
-            # A copy (its text is shown where it first appears) or a piece of a sentence
-            # (a digest quotes sentences).
-            act = Act.CHATTER
-        elif (i in marks.repeated or i in marks.advert) and act in _ACTS:
-            act = Act.STATEMENT  # a recurring text or an advert is never an act
-        words = len(tokenize(text))
-        out.append(
-            Turn(
-                words=words,
-                cost=min(words, QUOTE_WORDS),
-                stems=frozenset(stem for stem, _ in draft.terms[i]),
-                act=act,
-                author=author(message),
-                reply_to=index.get(message.reply_to) if message.reply_to is not None else None,
-                hours=(message.posted_at - start).total_seconds() / 3600,
-                thread=message.topic_id,
-                facts=fact_score(text, draft.packs[i]),
-                audience=audience(message),
-                asks_back=asks_back(text, draft.packs[i]),
-                replying=replying,
-                repeated=i in marks.repeated,
-                advert=i in marks.advert,
-                echo=i in marks.echo,
-            )
-        )
-    return out
 
 
 def addressee(seq: list[Turn], i: int) -> str | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from functools import partial
 
 from toolkit.lang.base import LanguagePack
@@ -35,6 +35,7 @@ from toolkit.summarize.extractive.choose.conversations import Turn
 from toolkit.summarize.extractive.choose.scoring.rules import answers_proposal, own, reply_to
 from toolkit.summarize.extractive.choose.selection import partner
 from toolkit.summarize.extractive.choose.threads import Thread
+from toolkit.summarize.extractive.choose.turns import fragment_at
 from toolkit.summarize.extractive.compose.cite import Citer
 from toolkit.summarize.extractive.draft.dates import (
     ambiguous_clock,
@@ -42,9 +43,9 @@ from toolkit.summarize.extractive.draft.dates import (
     names_day,
     planned_for,
 )
-from toolkit.summarize.extractive.draft.draft import Draft, author
+from toolkit.summarize.extractive.draft.draft import Draft
 from toolkit.summarize.extractive.draft.facts import fact_score
-from toolkit.summarize.extractive.draft.quotes import cut_off, fragment, host, one_line
+from toolkit.summarize.extractive.draft.quotes import host
 from toolkit.summarize.period_wording import has_period_wording
 from toolkit.text import URL_RE, links
 
@@ -173,51 +174,8 @@ def _plan_sentence(pack: LanguagePack | None, sentence: str) -> bool:
     return names_time(sentence, pack) and plans(sentence, pack)
 
 
-CONTINUES = timedelta(minutes=5)
-"""How soon a message that goes on with its author's cut-off one comes after it."""
-
-
-def _dangling(draft: Draft, i: int) -> re.Pattern[str] | None:
-    pack = draft.packs[i]
-    return pack.cue.dangling if pack is not None else None
-
-
-def fragment_at(draft: Draft, i: int) -> bool:
-    """Whether message ``i`` is a piece of a sentence, never quoted as one: a roll call,
-    a lone name, a text cut off mid-sentence (``quotes.fragment``), or the lower-case
-    rest of its author's cut-off message just before it ("… by the lake and" / "reserve
-    two tents")."""
-    line, dangling = one_line(draft.texts[i]), _dangling(draft, i)
-    if cut_off(line, dangling):
-        # Cut off only where its author goes on in the next message: a turn of a dialogue
-        # may end on a comma ("Well, let me see,") and still say all it says.
-        return _continued(draft, i)
-    if fragment(line, dangling):
-        return True  # a roll call, a list of names
-    if i == 0 or not draft.texts[i].lstrip()[:1].islower():
-        return False
-    before, this = draft.messages[i - 1], draft.messages[i]
-    return (
-        author(before) == author(this)
-        and this.posted_at - before.posted_at <= CONTINUES
-        and cut_off(one_line(draft.texts[i - 1]), _dangling(draft, i - 1))
-    )
-
-
-def _continued(draft: Draft, i: int) -> bool:
-    """Whether message ``i``'s author goes on in the next message, soon after it."""
-    if i + 1 >= len(draft.messages):
-        return False
-    this, after = draft.messages[i], draft.messages[i + 1]
-    return author(this) == author(after) and after.posted_at - this.posted_at <= CONTINUES
-
-
-def _fragment(draft: Draft, i: int) -> bool:
-    return fragment_at(draft, i)
-
-
 def _plans(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[Line]:
-    found = [i for i in plan_messages(draft, seq) if i not in claimed and not _fragment(draft, i)]
+    found = [i for i in plan_messages(draft, seq) if i not in claimed and not fragment_at(draft, i)]
     lines = []
     for i in sorted(_ranked(draft, found)[:MAX_LINES]):
         claimed.add(i)
@@ -254,7 +212,7 @@ def _thread_lines(
     draft: Draft, seq: Sequence[Turn], thread: Thread, c: Citer, claimed: set[int]
 ) -> list[Line]:
     book, lines = draft.book, []
-    free = sorted(i for i in thread.content if i not in claimed and not _fragment(draft, i))
+    free = sorted(i for i in thread.content if i not in claimed and not fragment_at(draft, i))
     if not free:
         return []
     if draft.ctx.kind is SourceKind.CHANNEL:
@@ -302,11 +260,12 @@ def _thread_lines(
             body = book.say(
                 "line_asked_answered" if asked else "line_said_replied",
                 **(
-                    {"asker": c.name(j), "question": c.question(j), "answerer": c.name(i)}
+                    {"asker": c.name(j), "question": c.question(j)}
                     if asked
-                    else {"who": c.name(j), "quote": c.quote(j), "replier": c.name(i)}
+                    else {"who": c.name(j), "quote": c.quote(j)}
                 ),
-                **({"answer": c.quote(i)} if asked else {"reply": c.quote(i)}),
+                answerer=c.name(i),
+                answer=c.quote(i),
             )
             lines.append(_line(c, body, j, i))
         elif seq[i].words >= 6 or seq[i].act is Act.QUESTION:

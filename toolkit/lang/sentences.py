@@ -2,13 +2,13 @@
 
 A sentence ends at ``.`` ``!`` ``?`` ``…`` (and closing quotes) before white space, or
 at a line break; a dot inside a URL or a version number ("v2.1") ends nothing, and
-neither does one after an initial ("Ann K.", "Анна К.": a capital letter of any
-script) or after an abbreviation of any pack ("Mr.", "т.е."), and nothing ends inside a
-quotation that closes later in the text (“Are you coming? I wait.” is one sentence's
-quote; an unclosed mark ends its quotation at the next boundary). A list's item
-number ("2." in "1. look 2. shoot", a list a chat's line breaks were folded out of)
-opens its item's sentence and never ends the one before it. The packs hold the
-abbreviations and the quotation marks; this module holds no word.
+neither does one after an initial or an initialism ("Ann K.", "Анна К.", "U.S.":
+capital letters of any script) or after an abbreviation of any pack ("Mr.", "т.е."),
+and nothing ends inside a quotation that closes later in the text (“Are you coming? I
+wait.” is one sentence's quote; an unclosed mark ends its quotation at the next
+boundary). A list's item number ("2." in "1. look 2. shoot", a list a chat's line
+breaks were folded out of) opens its item's sentence and never ends the one before it.
+The packs hold the abbreviations and the quotation marks; this module holds no word.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-_INITIAL_RE = re.compile(r"(?:^|(?<=\s))([^\W\d_])\.$")
+_INITIAL_RE = re.compile(r"(?:^|(?<=[\s(]))((?:[^\W\d_]\.)+)$")
 _ITEM = r"(?<![\w.,:/-])(\d{1,3})(?:\.\d{1,3})*[.)]"
 """A list item's number: "2.", "2)", "5.1." (never a decimal, a time or a date's part)."""
 _ITEM_RE = re.compile(_ITEM + r"(?=\s|$)")
@@ -44,9 +44,10 @@ def _boundary_re() -> re.Pattern[str]:
 
 
 def _initial(text: str) -> bool:
-    """Whether ``text`` ends in an initial: one letter that is not lower case, and a dot."""
+    """Whether ``text`` ends in an initial or an initialism: letters that are not lower
+    case, each with its dot ("K.", "U.S.", «С.Ш.А.»)."""
     found = _INITIAL_RE.search(text)
-    return found is not None and not found.group(1).islower()
+    return found is not None and not any(ch.islower() for ch in found.group(1))
 
 
 def _open_quote(piece: str, rest: str) -> bool:

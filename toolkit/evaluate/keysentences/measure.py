@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 
+from toolkit.evaluate.corpus.sources import BY_KEY
 from toolkit.evaluate.keysentences.labels import KeyLabel, sentence_hash
 from toolkit.evaluate.keysentences.sample import Candidate, candidates
 from toolkit.lang import find
@@ -42,6 +43,7 @@ class Case:
     weigh: Callable[[str], float]
     pack: LanguagePack | None
     reply: bool
+    channel: bool
 
     @property
     def leaning(self) -> re.Pattern[str] | None:
@@ -88,6 +90,7 @@ def cases(labels: list[KeyLabel]) -> list[Case]:
                 partial(sentence_weight, df=df, language=langs[c.index]),
                 find(langs[c.index]),
                 c.message.reply_to is not None,
+                c.source in BY_KEY and BY_KEY[c.source].kind == "channel",
             )
     return [seen[k] for k in sorted(seen)]
 

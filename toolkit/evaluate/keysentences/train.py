@@ -35,7 +35,9 @@ Floats = npt.NDArray[np.float64]
 
 def rows_of(case: Case) -> Floats:
     """The feature rows of ``case``'s sentences."""
-    return sentence_rows(case.sentences, case.weigh, case.pack, reply=case.reply)
+    return sentence_rows(
+        case.sentences, case.weigh, case.pack, reply=case.reply, channel=case.channel
+    )
 
 
 def labels_of(case: Case) -> Floats:
@@ -62,7 +64,14 @@ def model_quote(model: KeyModel) -> Callable[[Case, int], str]:
     """The engine's quote of a case with its sentences weighed by ``model``."""
 
     def quote(case: Case, limit: int) -> str:
-        weigh = key_weigher(case.sentences, case.weigh, case.pack, reply=case.reply, model=model)
+        weigh = key_weigher(
+            case.sentences,
+            case.weigh,
+            case.pack,
+            reply=case.reply,
+            channel=case.channel,
+            model=model,
+        )
         return passage(case.text, limit, weigh, case.leaning)
 
     return quote

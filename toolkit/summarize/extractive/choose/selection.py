@@ -139,6 +139,8 @@ _NO_ANSWER = (Act.CHATTER, Act.QUESTION)
 """Acts that do not answer a question ("ok", or a question back)."""
 
 
+MIN_QUESTION_WORDS = 2
+"""Content words a question needs to be told without its answer."""
 LEANS_ON_PARENT = 5
 """A reply with fewer content words than this is told with the message it answers (readers
 of real chats found such replies quoted alone meaningless or misleading)."""
@@ -197,6 +199,8 @@ def units(turns: Sequence[Turn], score: Floats) -> list[Unit]:
             continue
         j = partner(turns, i)
         if j is None:
+            if turns[i].act is Act.QUESTION and len(turns[i].stems) < MIN_QUESTION_WORDS:
+                continue  # "Who can help?" alone tells a reader nothing of what was asked
             out[(i,)] = Unit(i, None, float(s))
             continue
         first, second = min(i, j), max(i, j)

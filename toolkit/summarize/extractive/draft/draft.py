@@ -78,6 +78,7 @@ class Draft:
             partial(self.weight, language=self.langs[i]),
             self.packs[i],
             reply=self.messages[i].reply_to is not None,
+            channel=self.ctx.kind is SourceKind.CHANNEL,
         )
 
     def leaning(self, i: int) -> re.Pattern[str] | None:

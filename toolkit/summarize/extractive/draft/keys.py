@@ -46,6 +46,7 @@ FEATURES = (
     "reply_asks",
     "offer",
     "hedge",
+    "headline",
 )
 """The features, in the order of a row and of the weights file."""
 _ASKS = re.compile(r"[?？]\s*[)\]\"'»”]*\s*$")
@@ -65,8 +66,10 @@ def sentence_rows(
     pack: LanguagePack | None,
     *,
     reply: bool,
+    channel: bool = False,
 ) -> npt.NDArray[np.float64]:
-    """One row of ``FEATURES`` per sentence of a message (``reply``: it answers another)."""
+    """One row of ``FEATURES`` per sentence of a message (``reply``: it answers another;
+    ``channel``: a channel's post, whose first sentence is often its headline)."""
     n = len(sentences)
     weights = [weigh(s) for s in sentences]
     top = max(weights) if weights and max(weights) > 0 else 1.0
@@ -94,6 +97,7 @@ def sentence_rows(
                 float(reply and asks[k]),
                 _matches(cue.offer if cue else None, s),
                 _matches(cue.hedge if cue else None, s),
+                float(channel and k == 0),
             ]
         )
     return np.asarray(rows, dtype=np.float64).reshape(n, len(FEATURES))
@@ -146,6 +150,7 @@ def key_weigher(
     pack: LanguagePack | None,
     *,
     reply: bool,
+    channel: bool = False,
     model: KeyModel | None = None,
 ) -> Callable[[str], float]:
     """The weight of each of a message's ``sentences`` for ``quotes.passage``: its share
@@ -155,7 +160,7 @@ def key_weigher(
     model = model if model is not None else load_key_model()
     if model is None or not sentences:
         return vocabulary
-    rows = sentence_rows(sentences, vocabulary, pack, reply=reply)
+    rows = sentence_rows(sentences, vocabulary, pack, reply=reply, channel=channel)
     shared = rows[:, FEATURES.index("shared")]
     p = shared + KEY_SHARE * model.probability(rows) ** SHARPNESS
     weights = dict(zip(sentences, p.tolist(), strict=True))

@@ -26,6 +26,7 @@ from toolkit.text import URL_RE
 _IMAGE_RE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _MD_LINK_RE = re.compile(r"\[([^\]]+)\]\(([^)\s]*)[^)]*\)")
 _BRACKETS = {"(": ")", "[": "]", "{": "}"}
+_HOST_ONLY_RE = re.compile(r"[(\[]?(?:[\w-]+\.)+[^\W\d_]{2,}[)\]]?[.!,;:]?")
 ELLIPSIS = "…"
 
 
@@ -171,10 +172,12 @@ def _bare_number(sentence: str) -> bool:
 
 def quoted_sentences(text: str) -> list[str]:
     """The sentences of a message a quote chooses from: links as host names, the opening
-    roll call of @mentions gone, leading and trailing chatter or names dropped (one
-    sentence is always kept)."""
+    roll call of @mentions gone, a sentence that is only a link's host gone, leading and
+    trailing chatter or names dropped (one sentence is always kept)."""
     line = without_roll_call(one_line(text))
     sentences = [s.strip() for s in split_sentences(line) if s.strip()]
+    if len(sentences) > 1:  # a link's host alone ("(example.com)") says nothing a quote can
+        sentences = [s for s in sentences if not _HOST_ONLY_RE.fullmatch(s)] or sentences
     while len(sentences) > 1 and (is_chatter(sentences[0]) or only_names(sentences[0])):
         sentences.pop(0)
     while len(sentences) > 1 and (

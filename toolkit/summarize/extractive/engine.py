@@ -56,7 +56,7 @@ from toolkit.summarize.personal import marks_for, mask_summary
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
-EXTRACTIVE_VERSION = "67"
+EXTRACTIVE_VERSION = "68"
 
 
 def _in_zone(message: Message, zone: tzinfo) -> Message:

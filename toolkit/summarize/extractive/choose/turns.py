@@ -2,8 +2,9 @@
 
 A message's act (``acts.act_of``), made chatter where a digest must not quote it (a
 copy of an earlier message, a piece of a sentence, an attachment's marker, period
-wording in a source summary) and never an act where it recurs or advertises; its reply
-resolved to an index, its facts, its audience, what it costs the digest's word budget.
+wording in a source summary, a short reply to a message outside the summary's
+messages) and never an act where it recurs or advertises; its reply resolved to an
+index, its facts, its audience, what it costs the digest's word budget.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from datetime import timedelta
 
 from toolkit.summarize.extractive.choose.acts import Act, act_of, asks_back, is_placeholder
 from toolkit.summarize.extractive.choose.conversations import Turn
+from toolkit.summarize.extractive.choose.selection import LEANS_ON_PARENT
 from toolkit.summarize.extractive.draft.draft import Draft, audience, author
 from toolkit.summarize.extractive.draft.facts import fact_score
 from toolkit.summarize.extractive.draft.quotes import cut_off, fragment, one_line
@@ -62,8 +64,12 @@ def _continued(draft: Draft, i: int) -> bool:
     return author(this) == author(after) and after.posted_at - this.posted_at <= CONTINUES
 
 
-def _fragment(draft: Draft, i: int) -> bool:
-    return fragment_at(draft, i)
+def _orphan(draft: Draft, i: int, index: dict[int, int]) -> bool:
+    """Whether message ``i`` is a short reply (``selection.LEANS_ON_PARENT``) to a message
+    outside the summary's messages: told alone it means nothing, and what it answers
+    cannot be told beside it."""
+    parent = draft.messages[i].reply_to
+    return parent is not None and parent not in index and len(draft.terms[i]) < LEANS_ON_PARENT
 
 
 def turns(draft: Draft) -> list[Turn]:
@@ -84,6 +90,8 @@ def turns(draft: Draft) -> list[Turn]:
             # A copy (its text is shown where it first appears) or a piece of a sentence
             # (a digest quotes sentences).
             act = Act.CHATTER
+        elif _orphan(draft, i, index) and act is not Act.QUESTION:
+            act = Act.CHATTER  # what a short reply means is in a message the digest lacks
         elif (i in marks.repeated or i in marks.advert) and act in _ACTS:
             act = Act.STATEMENT  # a recurring text or an advert is never an act
         words = len(tokenize(text))

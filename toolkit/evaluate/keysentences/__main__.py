@@ -21,7 +21,11 @@ from toolkit.evaluate.keysentences.labels import KEYS_FILE, KeyLabel, read_label
 from toolkit.evaluate.keysentences.measure import LIMITS, cases, hit_rates
 from toolkit.evaluate.keysentences.sample import candidates, sample, sheet
 from toolkit.evaluate.keysentences.train import fit, loso, write
-from toolkit.summarize.extractive.draft.keys import KEY_WEIGHTS
+from toolkit.summarize.extractive.draft.keys import (
+    KEY_WEIGHTS,
+    LINE_VOCABULARY,
+    SUMMARY_VOCABULARY,
+)
 
 
 def _sample(args: argparse.Namespace) -> int:
@@ -64,8 +68,10 @@ def _measure(args: argparse.Namespace) -> int:
     print("quotes holding the key sentence, sentences weighed by vocabulary alone:")
     _table(hit_rates(found))
     if args.loso:
-        print("with the key-sentence model fitted on the other sources (leave-one-source-out):")
-        _table(loso(found))
+        print("the model fitted on the other sources (leave-one-source-out), sections' lines:")
+        _table(loso(found, LINE_VOCABULARY))
+        print("the same, the summary paragraph (vocabulary weighed beside the model):")
+        _table(loso(found, SUMMARY_VOCABULARY))
     return 0
 
 

@@ -21,11 +21,12 @@ from toolkit.evaluate.keysentences.sample import Candidate, candidates
 from toolkit.lang import find
 from toolkit.lang.base import LanguagePack
 from toolkit.lang.detect import languages
+from toolkit.lang.sentences import split_sentences
 from toolkit.summarize.context import message_text
 from toolkit.summarize.extractive.choose.keyphrases import message_terms
 from toolkit.summarize.extractive.compose.cite import FOREIGN_QUOTE_CHARS, QUOTE_CHARS
 from toolkit.summarize.extractive.draft.draft import sentence_weight
-from toolkit.summarize.extractive.draft.quotes import passage
+from toolkit.summarize.extractive.draft.quotes import one_line, passage, without_roll_call
 
 LIMITS = (QUOTE_CHARS, FOREIGN_QUOTE_CHARS)
 """The quote lengths measured: the digest's own language, another language."""
@@ -57,6 +58,19 @@ def holds(quote: str, key_sentences: Iterable[str]) -> bool:
     return any(s in quote for s in key_sentences)
 
 
+def _key_sentences(label: KeyLabel, sentences: list[str], text: str) -> tuple[str, ...]:
+    """The sentences of ``sentences`` that are ``label``'s key: by their hash, or (a label
+    made when a line break ended no sentence) those inside the key sentence it named."""
+    by_hash = {sentence_hash(s): s for s in sentences}
+    found = tuple(by_hash[h] for h in label.key if h in by_hash)
+    if found:
+        return found
+    folded = without_roll_call(one_line(text))
+    named = {sentence_hash(s.strip()): s.strip() for s in split_sentences(folded) if s.strip()}
+    keys = [named[h] for h in label.key if h in named]
+    return tuple(s for s in sentences if any(s in k for k in keys))
+
+
 def cases(labels: list[KeyLabel]) -> list[Case]:
     """The labelled messages found in the cache, each with its window's weights.
 
@@ -77,8 +91,7 @@ def cases(labels: list[KeyLabel]) -> list[Case]:
             lab = wanted.get((c.source, c.label_id))
             if lab is None:
                 continue
-            by_hash = {sentence_hash(s): s for s in c.sentences}
-            key = tuple(by_hash[h] for h in lab.key if h in by_hash)
+            key = _key_sentences(lab, c.sentences, texts[c.index])
             if not key:
                 continue  # the message's sentences changed since it was labelled
             seen[(lab.source, lab.id)] = Case(

@@ -20,6 +20,7 @@ from toolkit.evaluate.keysentences.measure import Case, hit_rates
 from toolkit.summarize.extractive.draft.keys import (
     FEATURES,
     KEY_WEIGHTS,
+    LINE_VOCABULARY,
     KeyModel,
     key_weigher,
     sentence_rows,
@@ -60,8 +61,11 @@ def fit(cases: Sequence[Case]) -> KeyModel:
     )
 
 
-def model_quote(model: KeyModel) -> Callable[[Case, int], str]:
-    """The engine's quote of a case with its sentences weighed by ``model``."""
+def model_quote(
+    model: KeyModel, vocabulary_share: float = LINE_VOCABULARY
+) -> Callable[[Case, int], str]:
+    """The engine's quote of a case with its sentences weighed by ``model`` (and
+    ``vocabulary_share`` times their share of the window's vocabulary)."""
 
     def quote(case: Case, limit: int) -> str:
         weigh = key_weigher(
@@ -70,6 +74,7 @@ def model_quote(model: KeyModel) -> Callable[[Case, int], str]:
             case.pack,
             reply=case.reply,
             channel=case.channel,
+            vocabulary_share=vocabulary_share,
             model=model,
         )
         return passage(case.text, limit, weigh, case.leaning)
@@ -77,10 +82,12 @@ def model_quote(model: KeyModel) -> Callable[[Case, int], str]:
     return quote
 
 
-def loso(cases: Sequence[Case]) -> dict[str, dict[int, tuple[int, int]]]:
+def loso(
+    cases: Sequence[Case], vocabulary_share: float = LINE_VOCABULARY
+) -> dict[str, dict[int, tuple[int, int]]]:
     """``measure.hit_rates`` of quotes weighed by the model fitted without the source."""
     quotes = {
-        source: model_quote(fit([c for c in cases if c.source != source]))
+        source: model_quote(fit([c for c in cases if c.source != source]), vocabulary_share)
         for source in {c.source for c in cases}
     }
     return hit_rates(list(cases), lambda case, limit: quotes[case.source](case, limit))

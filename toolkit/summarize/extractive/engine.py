@@ -50,6 +50,7 @@ from toolkit.summarize.extractive.draft.adverts import hygiene, recent
 from toolkit.summarize.extractive.draft.clusters import centrality, centred, cluster, importance
 from toolkit.summarize.extractive.draft.draft import Draft
 from toolkit.summarize.extractive.draft.facts import fact_score
+from toolkit.summarize.extractive.draft.keys import SUMMARY_VOCABULARY
 from toolkit.summarize.extractive.draft.vectors import window_vectors
 from toolkit.summarize.period_wording import has_period_wording
 from toolkit.summarize.personal import marks_for, mask_summary
@@ -263,10 +264,13 @@ def summarize_extractive(
         for n in range(len(found))
         if n in phrases and len(found[n].content) >= 2
     ]
-    c = Citer(draft, link)
+    # The summary paragraph tells the window's gist, its quotes weighing the window's
+    # vocabulary too; the sections' lines quote each message's own point.
+    told = Citer(draft, link, vocabulary_share=SUMMARY_VOCABULARY)
+    c = Citer(draft, link, cited=told.cited)
     conversations = sum(1 for t in found if len(t.content) >= 2) or 1
     writers = ctx.coverage.writers if ctx.coverage is not None else None
-    text = digest(c, seq, main, conversations, writers)
+    text = digest(told, seq, main, conversations, writers)
     # A thread in another language is titled by a name it carries that reads the same in
     # any language (an acronym, a brand), else by its time.
     others = [n for n in range(len(found)) if n not in own]

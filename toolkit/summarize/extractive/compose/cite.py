@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from toolkit.models import SourceKind
 from toolkit.summarize.extractive.choose.acts import is_chatter, question_sentence
 from toolkit.summarize.extractive.draft.draft import Draft, author
+from toolkit.summarize.extractive.draft.keys import LINE_VOCABULARY
 from toolkit.summarize.extractive.draft.quotes import ELLIPSIS, one_line, passage, quotable
 from toolkit.summarize.period_wording import split_sentences
 from toolkit.summarize.personal import marks_for, mask
@@ -34,6 +35,9 @@ class Citer:
     draft: Draft
     link: Callable[[int], str]
     cited: list[int] = field(default_factory=list)
+    vocabulary_share: float = LINE_VOCABULARY
+    """How much a sentence's share of the window's vocabulary weighs beside its key
+    probability when a long message is quoted in part (``keys.key_weigher``)."""
 
     def name(self, i: int) -> str:
         """Who wrote message ``i`` (a channel: the channel), in the requested script; a
@@ -55,7 +59,8 @@ class Citer:
             limit = min(limit, FOREIGN_QUOTE_CHARS)
         book = self.draft.book
         text = book.marked(mask(self.draft.texts[i], marks_for(book.code)))
-        return passage(text, limit, self.draft.weigher(i), self.draft.leaning(i))
+        weigh = self.draft.weigher(i, self.vocabulary_share)
+        return passage(text, limit, weigh, self.draft.leaning(i))
 
     def clip(self, i: int, text: str, limit: int = QUOTE_CHARS) -> str:
         """``text`` (a part of message ``i``: the sentence that carries its act) cut to a

@@ -20,8 +20,8 @@ from toolkit.lang.chatter import is_chatter
 from toolkit.models import Message, SectionKind, SourceKind
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive.draft.adverts import Hygiene
-from toolkit.summarize.extractive.draft.keys import key_weigher
-from toolkit.summarize.extractive.draft.quotes import passage, quotable, quoted_sentences
+from toolkit.summarize.extractive.draft.keys import LINE_VOCABULARY, key_weigher
+from toolkit.summarize.extractive.draft.quotes import quoted_sentences
 from toolkit.summarize.extractive.draft.tokens import content_words
 from toolkit.summarize.personal import marks_for, mask
 
@@ -68,10 +68,11 @@ class Draft:
         vocabulary (to pick what to quote)."""
         return sentence_weight(sentence, self.df, language)
 
-    def weigher(self, i: int) -> Callable[[str], float]:
+    def weigher(self, i: int, vocabulary_share: float = LINE_VOCABULARY) -> Callable[[str], float]:
         """How much each sentence of message ``i`` is worth quoting: the likelihood that
         it carries the message's point (``keys.key_weigher``, over the sentences a quote
-        of its text chooses from, with their ``weight`` among the features)."""
+        of its text chooses from, with their ``weight`` among the features), plus
+        ``vocabulary_share`` times that ``weight``."""
         said = self.book.marked(mask(self.texts[i], marks_for(self.book.code)))
         return key_weigher(
             quoted_sentences(said),
@@ -79,6 +80,7 @@ class Draft:
             self.packs[i],
             reply=self.messages[i].reply_to is not None,
             channel=self.ctx.kind is SourceKind.CHANNEL,
+            vocabulary_share=vocabulary_share,
         )
 
     def leaning(self, i: int) -> re.Pattern[str] | None:
@@ -129,17 +131,3 @@ def audience(message: Message) -> float:
 def author(message: Message) -> str:
     """The name a quote is attributed to."""
     return message.sender_name or message.sender_peer_id or UNNAMED
-
-
-def quote(draft: Draft, i: int, limit: int, *, whole: bool = False) -> str:
-    """Message ``i`` quoted in its own language (no e-mail address or phone number in
-    it), with its author in chats."""
-    said = mask(draft.texts[i], marks_for(draft.book.code))
-    said = draft.book.marked(said)
-    text = (
-        quotable(said, limit) if whole else passage(said, limit, draft.weigher(i), draft.leaning(i))
-    )
-    quoted = draft.book.quote(text)
-    if draft.ctx.kind is SourceKind.CHANNEL:
-        return quoted
-    return f"{draft.book.name(author(draft.messages[i]))}: {quoted}"

@@ -135,13 +135,15 @@ def load_key_model(path: Path = KEY_WEIGHTS) -> KeyModel | None:
 SHARPNESS = 4
 """The power a sentence's key probability is raised to: a run of middling sentences must
 not outweigh the one likely key."""
-KEY_SHARE = 1.0
-"""How much the key probability (to ``SHARPNESS``) weighs beside the sentence's share of
-the window's vocabulary (its ``shared`` feature, the weight before the model). Measured
-leave-one-source-out on 400 labelled messages (``python -m toolkit.evaluate.keysentences
-measure --loso``): the model alone quotes more keys, but its quotes of dialogue turns are
-no better by the labels and DialogSum's ROUGE-L fell from 24.66 to 24.29; at 1.0 the key
-is quoted more often than by vocabulary alone and ROUGE-L holds (24.70)."""
+LINE_VOCABULARY = 0.0
+"""How much a sentence's share of the window's vocabulary (its ``shared`` feature, the
+weight before the model) adds to its key probability in a section's lines: none, the
+model alone quotes the most keys whole leave-one-source-out (``python -m
+toolkit.evaluate.keysentences measure --loso``)."""
+SUMMARY_VOCABULARY = 1.0
+"""The same in the summary paragraph, which tells the window's gist: there the sentences
+that share its vocabulary hold ROUGE-L against reference summaries (DialogSum 24.29 with
+the model alone, 24.70 at 1.0), and the model still quotes more keys than vocabulary."""
 
 
 def key_weigher(
@@ -151,17 +153,18 @@ def key_weigher(
     *,
     reply: bool,
     channel: bool = False,
+    vocabulary_share: float = LINE_VOCABULARY,
     model: KeyModel | None = None,
 ) -> Callable[[str], float]:
-    """The weight of each of a message's ``sentences`` for ``quotes.passage``: its share
-    of the window's vocabulary plus ``KEY_SHARE`` times its key probability (``model``,
-    the shipped one by default) raised to ``SHARPNESS``; the ``vocabulary`` weight itself
-    when there is no model."""
+    """The weight of each of a message's ``sentences`` for ``quotes.passage``: its key
+    probability (``model``, the shipped one by default) raised to ``SHARPNESS``, plus
+    ``vocabulary_share`` times its share of the window's vocabulary; the ``vocabulary``
+    weight itself when there is no model."""
     model = model if model is not None else load_key_model()
     if model is None or not sentences:
         return vocabulary
     rows = sentence_rows(sentences, vocabulary, pack, reply=reply, channel=channel)
     shared = rows[:, FEATURES.index("shared")]
-    p = shared + KEY_SHARE * model.probability(rows) ** SHARPNESS
+    p = vocabulary_share * shared + model.probability(rows) ** SHARPNESS
     weights = dict(zip(sentences, p.tolist(), strict=True))
     return lambda sentence: weights.get(sentence, 0.0)

@@ -171,11 +171,14 @@ def _bare_number(sentence: str) -> bool:
 
 
 def quoted_sentences(text: str) -> list[str]:
-    """The sentences of a message a quote chooses from: links as host names, the opening
-    roll call of @mentions gone, a sentence that is only a link's host gone, leading and
-    trailing chatter or names dropped (one sentence is always kept)."""
-    line = without_roll_call(one_line(text))
-    sentences = [s.strip() for s in split_sentences(line) if s.strip()]
+    """The sentences of a message a quote chooses from (a line break ends one, white
+    space is folded in each): links as host names, the opening roll call of @mentions
+    gone, a sentence that is only a link's host gone, leading and trailing chatter or
+    names dropped (one sentence is always kept)."""
+    # Split before white space is folded: a line break ends a sentence (a post's headline
+    # has no full stop), and each sentence is then one line.
+    kept = without_roll_call(without_links(text).strip())
+    sentences = [" ".join(s.split()) for s in split_sentences(kept) if s.strip()]
     if len(sentences) > 1:  # a link's host alone ("(example.com)") says nothing a quote can
         sentences = [s for s in sentences if not _HOST_ONLY_RE.fullmatch(s)] or sentences
     while len(sentences) > 1 and (is_chatter(sentences[0]) or only_names(sentences[0])):

@@ -107,15 +107,28 @@ def trailing_item(text: str, numbers: set[int] | None = None) -> int | None:
     return None
 
 
+def _item_alone(piece: str, numbers: set[int]) -> bool:
+    """Whether ``piece`` is no more than a list item's number of the list ``numbers``
+    ("2." where 1 or 3 is an item too, "2)")."""
+    found = _TRAILING_ITEM_RE.fullmatch(piece.lstrip())
+    if found is None:
+        return False
+    n = int(found.group(1))
+    return found.group(0).rstrip().endswith(")") or bool({n - 1, n + 1} & numbers)
+
+
 def _items_whole(pieces: list[str], text: str) -> list[str]:
-    """``pieces`` with each list item's number moved from the end of the piece before it
-    to the start of its item."""
+    """``pieces`` with each list item's number moved from the end of the piece before it,
+    or from a piece of its own (a line holding only "2."), to the start of its item."""
     numbers = list_numbers(text)
     out: list[str] = []
     carried = ""
     for piece in pieces:
         piece = carried + piece
         carried = ""
+        if _item_alone(piece, numbers):  # "1. " on its own line: its item follows
+            carried = piece
+            continue
         at = trailing_item(piece, numbers)
         if at is not None and at > 0 and piece[:at].strip():
             piece, carried = piece[:at], piece[at:]

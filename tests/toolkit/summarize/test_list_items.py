@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 
 from toolkit.lang.sentences import split_sentences, trailing_item
-from toolkit.summarize.extractive.draft.quotes import cut, cut_off, fragment, passage
+from toolkit.summarize.extractive.draft.quotes import (
+    cut,
+    cut_off,
+    fragment,
+    passage,
+    quoted_sentences,
+)
 
 LISTS = {
     "en": "Making tea is easy: 1. Boil the kettle, wait 2. Pour it over the leaves 3. Wait.",
@@ -67,3 +73,19 @@ def test_a_passage_keeps_items_with_their_numbers(code: str) -> None:
         shown = passage(line, limit, weight=len)
         assert trailing_item(shown.removesuffix("…"), {1, 2, 3}) is None, shown
         assert not shown.rstrip("…").endswith(":"), shown
+
+
+def test_an_item_number_on_its_own_line_opens_its_item() -> None:
+    text = (
+        "Our plan for Sunday:\n1. Buy the tickets online.\n2. Meet at the pier.\n3) Board at nine."
+    )
+    assert [s.strip() for s in split_sentences(text)] == [
+        "Our plan for Sunday:",
+        "1. Buy the tickets online.",
+        "2. Meet at the pier.",
+        "3) Board at nine.",
+    ]
+    assert split_sentences("How many seats? 7.")[-1] == "7."  # an answer, not an item
+    quoted = quoted_sentences(text)
+    assert "2." not in quoted
+    assert "2. Meet at the pier." in quoted

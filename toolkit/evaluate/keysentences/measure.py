@@ -60,7 +60,8 @@ def holds(quote: str, key_sentences: Iterable[str]) -> bool:
 
 def _key_sentences(label: KeyLabel, sentences: list[str], text: str) -> tuple[str, ...]:
     """The sentences of ``sentences`` that are ``label``'s key: by their hash, or (a label
-    made when a line break ended no sentence) those inside the key sentence it named."""
+    made when a line break ended no sentence) those inside the key sentence it named, or
+    holding it (an item's number now opens its item)."""
     by_hash = {sentence_hash(s): s for s in sentences}
     found = tuple(by_hash[h] for h in label.key if h in by_hash)
     if found:
@@ -68,7 +69,7 @@ def _key_sentences(label: KeyLabel, sentences: list[str], text: str) -> tuple[st
     folded = without_roll_call(one_line(text))
     named = {sentence_hash(s.strip()): s.strip() for s in split_sentences(folded) if s.strip()}
     keys = [named[h] for h in label.key if h in named]
-    return tuple(s for s in sentences if any(s in k for k in keys))
+    return tuple(s for s in sentences if any(s in k or k in s for k in keys))
 
 
 def cases(labels: list[KeyLabel]) -> list[Case]:

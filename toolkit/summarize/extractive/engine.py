@@ -57,7 +57,7 @@ from toolkit.summarize.personal import marks_for, mask_summary
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
-EXTRACTIVE_VERSION = "69"
+EXTRACTIVE_VERSION = "70"
 
 
 def _in_zone(message: Message, zone: tzinfo) -> Message:

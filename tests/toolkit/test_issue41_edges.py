@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import queue
 import sys
 import threading
 from datetime import UTC, datetime, timedelta
@@ -182,17 +183,40 @@ def test_mlens_mcp_answers_a_lone_surrogate_and_goes_on(tmp_path: Path) -> None:
         '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_topics","arguments":{"source_ref":"\\udcff"}}}'
     )
     lines.append(json.dumps({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}))
-    done = subprocess.run(
+    # A client keeps stdin open until it has its answers: closed at once, the SDK may end
+    # the session before a request still in flight is answered.
+    proc = subprocess.Popen(
         [sys.executable, "-m", "cli", "mcp"],
-        input="\n".join(lines) + "\n",
-        capture_output=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
         cwd=tmp_path,
         env={**os.environ, "PYTHONPATH": str(ROOT), "MLENS_DATA_DIR": str(tmp_path / "d")},
-        timeout=120,
-        check=False,
     )
-    answers = {a["id"]: a for a in map(json.loads, done.stdout.splitlines())}
-    assert set(answers) == {1, 2, 3}, done.stderr
+    stdin, stdout = proc.stdin, proc.stdout
+    assert stdin is not None
+    assert stdout is not None
+    got: queue.Queue[str] = queue.Queue()
+
+    def pump() -> None:
+        for answered in stdout:
+            got.put(answered)
+
+    threading.Thread(target=pump, daemon=True).start()
+    answers: dict[int, Any] = {}
+    try:
+        stdin.write("\n".join(lines) + "\n")
+        stdin.flush()
+        while len(answers) < 3:
+            answer = json.loads(got.get(timeout=120))
+            answers[answer["id"]] = answer
+        stdin.close()
+        proc.wait(timeout=60)
+    except queue.Empty:
+        pass  # the assertion below names what is missing
+    finally:
+        proc.kill()
+    assert set(answers) == {1, 2, 3}, proc.stderr.read() if proc.stderr else ""
     assert answers[2]["error"]["code"] == -32602
     assert "tools" in answers[3]["result"]

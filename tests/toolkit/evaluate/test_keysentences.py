@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from toolkit.evaluate.claims.base import Run
@@ -74,7 +75,8 @@ def test_rows_follow_the_feature_order() -> None:
     assert rows.shape == (2, len(FEATURES))
     asks = FEATURES.index("asks")
     assert rows[:, asks].tolist() == [0.0, 1.0]
-    model = KeyModel([0.0] * len(FEATURES), [1.0] * len(FEATURES), [0.0] * len(FEATURES), 0.0)
+    n = len(FEATURES)
+    model = KeyModel(np.zeros(n), np.ones(n), np.zeros(n), 0.0)
     assert model.probability(rows).tolist() == [0.5, 0.5]
 
 

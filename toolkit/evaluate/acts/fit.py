@@ -23,6 +23,7 @@ from toolkit.evaluate.acts.examples import Example
 from toolkit.models import SectionKind
 from toolkit.summarize.extractive.choose.scoring.features import FEATURES
 from toolkit.summarize.extractive.choose.scoring.model import ActModel
+from toolkit.summarize.extractive.draft.keys import Logistic
 
 TARGET_PRECISION = 0.9
 MIN_TRUE = 5
@@ -47,24 +48,30 @@ def training_rows(examples: Sequence[Example], kind: SectionKind) -> tuple[Float
     return np.vstack(xs), np.concatenate(ys)
 
 
-def fit_model(x: Floats, y: Floats, threshold: float | None = None) -> ActModel | None:
-    """A logistic model fitted on ``x``, ``y`` (None when a class is missing)."""
-    if len(set(y.tolist())) < 2:
-        return None
+def fit_logistic(x: Floats, y: Floats, *, c: float = C, balanced: bool = True) -> Logistic:
+    """A standardised logistic regression (scikit-learn) fitted on ``x``, ``y``: inverse
+    L2 strength ``c``, classes weighed to balance when ``balanced``."""
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import StandardScaler
 
     scaler = StandardScaler().fit(x)
-    lr = LogisticRegression(C=C, class_weight="balanced", max_iter=2000)
+    weights = "balanced" if balanced else None
+    lr = LogisticRegression(C=c, class_weight=weights, max_iter=2000)
     lr.fit(scaler.transform(x), y)
-    return ActModel(
-        features=FEATURES,
-        mean=np.asarray(scaler.mean_, dtype=np.float64),
-        scale=np.asarray(scaler.scale_, dtype=np.float64),
-        coef=np.asarray(lr.coef_[0], dtype=np.float64),
-        intercept=float(lr.intercept_[0]),
-        threshold=threshold,
+    return Logistic(
+        np.asarray(scaler.mean_, dtype=np.float64),
+        np.asarray(scaler.scale_, dtype=np.float64),
+        np.asarray(lr.coef_[0], dtype=np.float64),
+        float(lr.intercept_[0]),
     )
+
+
+def fit_model(x: Floats, y: Floats, threshold: float | None = None) -> ActModel | None:
+    """A logistic model fitted on ``x``, ``y`` (None when a class is missing)."""
+    if len(set(y.tolist())) < 2:
+        return None
+    found = fit_logistic(x, y)
+    return ActModel(FEATURES, found.mean, found.scale, found.coef, found.intercept, threshold)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from toolkit.evaluate.acts.fit import fit_logistic
 from toolkit.evaluate.keysentences.measure import Case, hit_rates
 from toolkit.summarize.extractive.draft.keys import (
     FEATURES,
@@ -48,17 +49,9 @@ def labels_of(case: Case) -> Floats:
 
 def fit(cases: Sequence[Case]) -> KeyModel:
     """A standardised logistic regression over the sentences of ``cases``."""
-    from sklearn.linear_model import LogisticRegression  # the lab's dependency, not the engine's
-
     x = np.vstack([rows_of(c) for c in cases])
     y = np.concatenate([labels_of(c) for c in cases])
-    mean = x.mean(axis=0)
-    scale = x.std(axis=0)
-    scale[scale == 0] = 1.0
-    model = LogisticRegression(C=C, max_iter=1000).fit((x - mean) / scale, y)
-    return KeyModel(
-        mean.tolist(), scale.tolist(), model.coef_[0].tolist(), float(model.intercept_[0])
-    )
+    return fit_logistic(x, y, c=C, balanced=False)
 
 
 def model_quote(

@@ -19,6 +19,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -103,22 +104,25 @@ def sentence_rows(
     return np.asarray(rows, dtype=np.float64).reshape(n, len(FEATURES))
 
 
-class KeyModel:
-    """The logistic model of a key sentence: standardisation, coefficients, intercept."""
+@dataclass(frozen=True)
+class Logistic:
+    """A standardised logistic model: the engine's scorers (the key sentence here, the
+    acts in ``choose.scoring.model``) apply one in numpy, without scikit-learn."""
 
-    def __init__(
-        self, mean: Sequence[float], scale: Sequence[float], coef: Sequence[float], intercept: float
-    ) -> None:
-        self.mean = np.asarray(mean, dtype=np.float64)
-        self.scale = np.asarray(scale, dtype=np.float64)
-        self.coef = np.asarray(coef, dtype=np.float64)
-        self.intercept = float(intercept)
+    mean: npt.NDArray[np.float64]
+    scale: npt.NDArray[np.float64]
+    coef: npt.NDArray[np.float64]
+    intercept: float
 
     def probability(self, rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        """The probability that each row's sentence is its message's key sentence."""
+        """The model's probability for each row (columns in its features' order)."""
         z = ((rows - self.mean) / self.scale) @ self.coef + self.intercept
         out: npt.NDArray[np.float64] = 1.0 / (1.0 + np.exp(-z))
         return out
+
+
+KeyModel = Logistic
+"""The key-sentence model: a probability that a sentence is its message's key."""
 
 
 @lru_cache(maxsize=2)
@@ -129,7 +133,12 @@ def load_key_model(path: Path = KEY_WEIGHTS) -> KeyModel | None:
     data = json.loads(path.read_text(encoding="utf-8"))
     if tuple(data["features"]) != FEATURES:
         return None
-    return KeyModel(data["mean"], data["scale"], data["coef"], data["intercept"])
+    return KeyModel(
+        np.asarray(data["mean"], dtype=np.float64),
+        np.asarray(data["scale"], dtype=np.float64),
+        np.asarray(data["coef"], dtype=np.float64),
+        float(data["intercept"]),
+    )
 
 
 SHARPNESS = 4

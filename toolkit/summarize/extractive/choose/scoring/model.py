@@ -26,6 +26,7 @@ from toolkit.summarize.extractive.choose.acts import Act
 from toolkit.summarize.extractive.choose.conversations import Turn
 from toolkit.summarize.extractive.choose.scoring.features import FEATURES, Rows, features
 from toolkit.summarize.extractive.draft.draft import Draft
+from toolkit.summarize.extractive.draft.keys import Logistic
 
 WEIGHTS = Path(__file__).with_name("weights.json")
 SCORED = (SectionKind.DECISIONS, SectionKind.PLANS, SectionKind.OPEN_QUESTIONS)
@@ -49,9 +50,7 @@ class ActModel:
 
     def probability(self, rows: Rows) -> npt.NDArray[np.float64]:
         """The model's probability of the act for each row (columns in ``features``'s order)."""
-        z = ((rows - self.mean) / self.scale) @ self.coef + self.intercept
-        out: npt.NDArray[np.float64] = 1.0 / (1.0 + np.exp(-z))
-        return out
+        return Logistic(self.mean, self.scale, self.coef, self.intercept).probability(rows)
 
     def names(self, rows: Rows) -> npt.NDArray[np.bool_]:
         """Whether each row reaches the threshold (all False where there is none)."""

@@ -109,13 +109,14 @@ def cases(labels: list[KeyLabel]) -> list[Case]:
     return [seen[k] for k in sorted(seen)]
 
 
-def engine_quote(case: Case, limit: int) -> str:
-    """The quote the engine writes of ``case`` at ``limit`` characters."""
+def vocabulary_quote(case: Case, limit: int) -> str:
+    """The quote of ``case`` at ``limit`` characters with its sentences weighed by their
+    share of the window's vocabulary alone (the engine before the key-sentence model)."""
     return passage(case.text, limit, case.weigh, case.leaning)
 
 
 def hit_rates(
-    found: list[Case], quote: Callable[[Case, int], str] = engine_quote
+    found: list[Case], quote: Callable[[Case, int], str] = vocabulary_quote
 ) -> dict[str, dict[int, tuple[int, int]]]:
     """Per source (and ``"all"``), per limit: (quotes holding the key, labelled messages
     too long to quote whole at that limit)."""

@@ -59,7 +59,7 @@ class Citer:
             limit = min(limit, FOREIGN_QUOTE_CHARS)
         book = self.draft.book
         text = book.marked(mask(self.draft.texts[i], marks_for(book.code)))
-        weigh = self.draft.weigher(i, self.vocabulary_share)
+        weigh = self.draft.weigher(i, text, self.vocabulary_share)
         return passage(text, limit, weigh, self.draft.leaning(i))
 
     def clip(self, i: int, text: str, limit: int = QUOTE_CHARS) -> str:

@@ -23,7 +23,6 @@ from toolkit.summarize.extractive.draft.adverts import Hygiene
 from toolkit.summarize.extractive.draft.keys import LINE_VOCABULARY, key_weigher
 from toolkit.summarize.extractive.draft.quotes import quoted_sentences
 from toolkit.summarize.extractive.draft.tokens import content_words
-from toolkit.summarize.personal import marks_for, mask
 
 MIN_QUOTE_WORDS = 4
 
@@ -68,12 +67,13 @@ class Draft:
         vocabulary (to pick what to quote)."""
         return sentence_weight(sentence, self.df, language)
 
-    def weigher(self, i: int, vocabulary_share: float = LINE_VOCABULARY) -> Callable[[str], float]:
-        """How much each sentence of message ``i`` is worth quoting: the likelihood that
-        it carries the message's point (``keys.key_weigher``, over the sentences a quote
-        of its text chooses from, with their ``weight`` among the features), plus
-        ``vocabulary_share`` times that ``weight``."""
-        said = self.book.marked(mask(self.texts[i], marks_for(self.book.code)))
+    def weigher(
+        self, i: int, said: str, vocabulary_share: float = LINE_VOCABULARY
+    ) -> Callable[[str], float]:
+        """How much each sentence of ``said`` (message ``i``'s text as it is quoted) is
+        worth quoting: the likelihood that it carries the message's point
+        (``keys.key_weigher``, over the sentences a quote of it chooses from, with their
+        ``weight`` among the features), plus ``vocabulary_share`` times that ``weight``."""
         return key_weigher(
             quoted_sentences(said),
             partial(self.weight, language=self.langs[i]),

@@ -173,13 +173,18 @@ class Runner:
         its current step first). Errors of a pass are logged and the next pass runs.
 
         The alerts pass on a thread of their own, at least every ``ALERT_POLL`` seconds:
-        a digest that takes minutes to write never holds a match back past a minute."""
+        a digest that takes minutes to write never holds a match back past a minute. It
+        returns only when that thread has ended too: whoever stopped it may close the
+        store next, and a pass still reading it then would read a closed connection."""
+        alerts: threading.Thread | None = None
         if self.alerts is not None:
-            alerts = self.alerts.run_pending
             every = min(self.ctx.settings.poll_seconds, ALERT_POLL)
-            args = (alerts, every, stop, "alerts")
-            threading.Thread(target=_loop, args=args, name="alert-runner", daemon=True).start()
+            args = (self.alerts.run_pending, every, stop, "alerts")
+            alerts = threading.Thread(target=_loop, args=args, name="alert-runner", daemon=True)
+            alerts.start()
         _loop(self.run_pending, self.ctx.settings.poll_seconds, stop, "delivery runner")
+        if alerts is not None:
+            alerts.join()
 
     def _carry(
         self, run: RunRecord, schedule: Schedule | None = None, source: Source | None = None

@@ -120,3 +120,25 @@ def test_the_runner_posts_a_match_within_a_minute_while_a_digest_is_being_writte
     finally:
         slow.release.set()
         assert background.stop()
+
+
+def test_a_stopped_runner_has_ended_its_alert_passes_before_the_store_closes(
+    ws: Workspace,
+) -> None:
+    runner = ws.delivery_runner(clock=Clock(datetime(2024, 5, 1, 12, 0, tzinfo=UTC)))
+    assert runner.alerts is not None
+    entered, passes = threading.Event(), []
+
+    def slow_pass() -> None:  # a pass reading the store while the runner is told to stop
+        entered.set()
+        time.sleep(0.5)
+        passes.append("done")
+
+    runner.alerts.run_pending = slow_pass  # type: ignore[method-assign]
+    before = set(threading.enumerate())
+    background = Background(runner).start()
+    assert entered.wait(10)
+    assert background.stop()
+    assert passes == ["done"]  # the pass under way finished before stop() returned
+    started = set(threading.enumerate()) - before
+    assert not [t for t in started if t.is_alive()]

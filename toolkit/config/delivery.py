@@ -15,15 +15,20 @@ class DeliverySettings(Section):
     """Digest schedules (`mlens schedule`): the runner, the Bot API, the SMTP server."""
 
     env_prefix = "DELIVERY_"
+    # What the destinations share is named without the section's prefix: MLENS_SMTP_HOST,
+    # not MLENS_DELIVERY_SMTP_HOST.
     env_names: ClassVar[Mapping[str, str]] = {
-        "telegram_api_url": "MLENS_TELEGRAM_API_URL",
-        "telegram_bot_token": "MLENS_TELEGRAM_BOT_TOKEN",
-        "smtp_host": "MLENS_SMTP_HOST",
-        "smtp_port": "MLENS_SMTP_PORT",
-        "smtp_username": "MLENS_SMTP_USERNAME",
-        "smtp_password": "MLENS_SMTP_PASSWORD",
-        "smtp_sender": "MLENS_SMTP_SENDER",
-        "smtp_starttls": "MLENS_SMTP_STARTTLS",
+        name: f"MLENS_{name.upper()}"
+        for name in (
+            "telegram_api_url",
+            "telegram_bot_token",
+            "smtp_host",
+            "smtp_port",
+            "smtp_username",
+            "smtp_password",
+            "smtp_sender",
+            "smtp_starttls",
+        )
     }
 
     runner: bool = Field(

@@ -72,8 +72,8 @@ from toolkit.store.schedule_rows import (
     NewSchedule,
     ResultRecord,
     ResultState,
+    RunChanges,
     RunRecord,
-    RunStatus,
     ScheduleRecord,
 )
 
@@ -395,16 +395,7 @@ class Ledger(Protocol):
     one came to: what the delivery steps (``toolkit.delivery.run``) write."""
 
     def update_run(
-        self,
-        run_id: int,
-        *,
-        owner: str,
-        lease_until: datetime,
-        status: RunStatus | None = None,
-        attempts: int | None = None,
-        digest: str | None = None,
-        error: str | None = None,
-        finished_at: datetime | None = None,
+        self, run_id: int, *, owner: str, lease_until: datetime, **changes: Unpack[RunChanges]
     ) -> bool:
         """Write the lease and state if ``owner`` still holds it; whether it did."""
         ...

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import ClassVar
+from typing import ClassVar, Unpack
 
 from toolkit.store.connections import Connections, UsesConnections
 from toolkit.store.dialect import Dialect
@@ -16,6 +16,7 @@ from toolkit.store.schedule_rows import (
     RESULT_COLUMNS,
     ResultRecord,
     ResultState,
+    RunChanges,
     RunStatus,
     to_result,
 )
@@ -32,31 +33,21 @@ class LeaseLedger(UsesConnections):
     """The status of a record that has destinations left to send to."""
 
     def update_run(
-        self,
-        run_id: int,
-        *,
-        owner: str,
-        lease_until: datetime,
-        status: RunStatus | None = None,
-        attempts: int | None = None,
-        digest: str | None = None,
-        error: str | None = None,
-        finished_at: datetime | None = None,
+        self, run_id: int, *, owner: str, lease_until: datetime, **changes: Unpack[RunChanges]
     ) -> bool:
         """Write a record's lease and error and, when given, its status, tries, digest
         (runs alone have one) and end, if ``owner`` still holds it; whether it did."""
-        given = {
-            "status": status,
-            "attempts": attempts,
-            "digest": digest,
-            "finished_at": ts(finished_at),
+        error = changes.pop("error", None)
+        columns: dict[str, object] = {"lease_until": ts(lease_until), "error": error}
+        columns |= {
+            column: ts(value) if isinstance(value, datetime) else value
+            for column, value in changes.items()
+            if value is not None
         }
-        changes: dict[str, object] = {"lease_until": ts(lease_until), "error": error}
-        changes |= {column: value for column, value in given.items() if value is not None}
         rows = self.connections.write(
-            f"UPDATE {self.leased_table} SET {', '.join(f'{c} = ?' for c in changes)} "
+            f"UPDATE {self.leased_table} SET {', '.join(f'{c} = ?' for c in columns)} "
             "WHERE id = ? AND owner = ? RETURNING id",
-            (*changes.values(), run_id, owner),
+            (*columns.values(), run_id, owner),
         )
         return bool(rows)
 

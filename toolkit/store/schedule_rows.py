@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from toolkit.store.rows import dt, from_row, when
 
@@ -69,6 +69,18 @@ class Lease:
 
 LEASE_TIMES = {"lease_until": when, "claimed_at": when, "finished_at": dt}
 """How a lease's times are read from a row (``from_row``)."""
+
+
+class RunChanges(TypedDict, total=False):
+    """What ``update_run`` writes of a leased record besides its lease, as keywords:
+    ``error`` always (left out, it is cleared), the others when given and not ``None``."""
+
+    status: RunStatus | None
+    attempts: int | None
+    digest: str | None
+    """Runs alone have one."""
+    error: str | None
+    finished_at: datetime | None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

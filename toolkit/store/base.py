@@ -70,8 +70,8 @@ from toolkit.store.delivery_copy import DeliveryCopied, DeliveryDump
 from toolkit.store.rows import SourceFields
 from toolkit.store.schedule_rows import (
     NewSchedule,
+    Outcome,
     ResultRecord,
-    ResultState,
     RunChanges,
     RunRecord,
     ScheduleRecord,
@@ -400,16 +400,7 @@ class Ledger(Protocol):
         """Write the lease and state if ``owner`` still holds it; whether it did."""
         ...
 
-    def set_result(
-        self,
-        run_id: int,
-        destination: int,
-        *,
-        state: ResultState,
-        attempts: int,
-        detail: str | None,
-        now: datetime,
-    ) -> None:
+    def set_result(self, run_id: int, destination: int, **outcome: Unpack[Outcome]) -> None:
         """Record what a destination of a record came to."""
         ...
 

@@ -14,8 +14,8 @@ from toolkit.store.dialect import Dialect
 from toolkit.store.rows import ts
 from toolkit.store.schedule_rows import (
     RESULT_COLUMNS,
+    Outcome,
     ResultRecord,
-    ResultState,
     RunChanges,
     RunStatus,
     to_result,
@@ -51,23 +51,21 @@ class LeaseLedger(UsesConnections):
         )
         return bool(rows)
 
-    def set_result(
-        self,
-        run_id: int,
-        destination: int,
-        *,
-        state: ResultState,
-        attempts: int,
-        detail: str | None,
-        now: datetime,
-    ) -> None:
+    def set_result(self, run_id: int, destination: int, **outcome: Unpack[Outcome]) -> None:
         """Record what a destination of a record came to (replacing what it was)."""
         self.connections.write(
             f"INSERT INTO {self.results_table} ({RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (run_id, destination) DO UPDATE SET state = excluded.state, "
             "attempts = excluded.attempts, detail = excluded.detail, "
             "updated_at = excluded.updated_at",
-            (run_id, destination, state, attempts, detail, ts(now)),
+            (
+                run_id,
+                destination,
+                outcome["state"],
+                outcome["attempts"],
+                outcome["detail"],
+                ts(outcome["now"]),
+            ),
         )
 
     def results(self, run_ids: Sequence[int]) -> list[ResultRecord]:

@@ -109,6 +109,16 @@ class ResultRecord:
     updated_at: datetime
 
 
+class Outcome(TypedDict):
+    """What ``set_result`` records of one destination of a record, as keywords."""
+
+    state: ResultState
+    attempts: int
+    detail: str | None
+    now: datetime
+    """When (the result's ``updated_at``)."""
+
+
 SCHEDULE_COLUMNS = (
     "id, source_id, source_ref, topic_id, cadence, at_minute, weekday, language, engine, "
     "destinations, created_at, covered_until"

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from toolkit.store.rows import dt, from_row, when
-from toolkit.store.schedule_rows import LEASE_TIMES, Lease
+from toolkit.store.schedule_rows import LEASE_TIMES, Lease, LeaseTerms
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -52,6 +52,18 @@ class NewPost:
     source_id: int | None
     message_id: int | None
     body: str
+
+
+class AlertClaim(LeaseTerms):
+    """What ``claim_alert`` takes besides the alert's id, as keywords: the ``version``
+    the caller read, the alert's new watermarks and held count, its new posts, and
+    their lease."""
+
+    version: int
+    watermarks: Mapping[int, int]
+    held: int
+    held_since: datetime | None
+    posts: Sequence[NewPost]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -13,16 +13,16 @@ once, across threads, processes and replicas; every later write of a post names 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import Unpack
 
 from toolkit.store.alert_rows import (
     ALERT_COLUMNS,
     POST_COLUMNS,
+    AlertClaim,
     AlertRecord,
     NewAlert,
     NewMessages,
-    NewPost,
     PostRecord,
     marks_text,
     to_alert,
@@ -108,51 +108,38 @@ class Alerts(UsesConnections):
         )[0][0]
         return NewMessages(count, int(row[1]), dt(row[2]), int(window))
 
-    def claim_alert(
-        self,
-        alert_id: int,
-        *,
-        version: int,
-        watermarks: Mapping[int, int],
-        held: int,
-        held_since: datetime | None,
-        posts: Sequence[NewPost],
-        owner: str,
-        lease_until: datetime,
-        now: datetime,
-    ) -> list[PostRecord] | None:
+    def claim_alert(self, alert_id: int, **claim: Unpack[AlertClaim]) -> list[PostRecord] | None:
         """Move the alert on from ``version`` (its watermarks and held count) and lease
-        its new ``posts`` for ``owner``, in one transaction.
+        its new ``posts`` for ``owner``, in one transaction (``AlertClaim``).
 
         Returns:
             The new posts (status ``claimed``), or ``None`` when another worker moved the
             alert first (nothing is written).
         """
+        lease = (claim["owner"], ts(claim["lease_until"]), ts(claim["now"]))
         try:
             with self.connections.transaction():
                 moved = self.connections.write(
                     "UPDATE delivery_alerts SET version = version + 1, watermarks = ?, "
                     "held = ?, held_since = ? WHERE id = ? AND version = ? RETURNING id",
-                    (marks_text(watermarks), held, ts(held_since), alert_id, version),
+                    (
+                        marks_text(claim["watermarks"]),
+                        claim["held"],
+                        ts(claim["held_since"]),
+                        alert_id,
+                        claim["version"],
+                    ),
                 )
                 if not moved:
                     return None
                 out = []
-                for post in posts:
+                for post in claim["posts"]:
                     rows = self.connections.write(
                         "INSERT INTO alert_posts (alert_id, source_id, message_id, body, "
                         "status, owner, lease_until, attempts, claimed_at) "
                         "VALUES (?, ?, ?, ?, 'claimed', ?, ?, 0, ?) ON CONFLICT "
                         f"(alert_id, source_id, message_id) DO NOTHING RETURNING {POST_COLUMNS}",
-                        (
-                            alert_id,
-                            post.source_id,
-                            post.message_id,
-                            post.body,
-                            owner,
-                            ts(lease_until),
-                            ts(now),
-                        ),
+                        (alert_id, post.source_id, post.message_id, post.body, *lease),
                     )
                     if not rows:
                         raise _Lost

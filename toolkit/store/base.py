@@ -65,12 +65,13 @@ from toolkit.models import (
     Walk,
     ZoneOrigin,
 )
-from toolkit.store.alert_rows import AlertRecord, NewAlert, NewMessages, NewPost, PostRecord
+from toolkit.store.alert_rows import AlertClaim, AlertRecord, NewAlert, NewMessages, PostRecord
 from toolkit.store.delivery_copy import DeliveryCopied, DeliveryDump
 from toolkit.store.rows import SourceFields
 from toolkit.store.schedule_rows import (
     NewSchedule,
     Outcome,
+    PeriodClaim,
     ResultRecord,
     RunChanges,
     RunRecord,
@@ -434,18 +435,7 @@ class ScheduleStore(Ledger, Protocol):
         """Remove a schedule with its runs; whether there was one."""
         ...
 
-    def claim_period(
-        self,
-        schedule_id: int,
-        *,
-        covered_until: datetime | None,
-        start: datetime,
-        end: datetime,
-        periods: int,
-        owner: str,
-        lease_until: datetime,
-        now: datetime,
-    ) -> RunRecord | None:
+    def claim_period(self, schedule_id: int, **claim: Unpack[PeriodClaim]) -> RunRecord | None:
         """Lease ``[start, end)`` for ``owner`` if ``covered_until`` is still the
         schedule's; the new run, or ``None`` when another worker claimed first."""
         ...
@@ -494,19 +484,7 @@ class AlertStore(Protocol):
         the earliest posting time, the window from then on."""
         ...
 
-    def claim_alert(
-        self,
-        alert_id: int,
-        *,
-        version: int,
-        watermarks: Mapping[int, int],
-        held: int,
-        held_since: datetime | None,
-        posts: Sequence[NewPost],
-        owner: str,
-        lease_until: datetime,
-        now: datetime,
-    ) -> list[PostRecord] | None:
+    def claim_alert(self, alert_id: int, **claim: Unpack[AlertClaim]) -> list[PostRecord] | None:
         """Move the alert on from ``version`` and lease its new posts; ``None`` when
         another worker moved it first."""
         ...

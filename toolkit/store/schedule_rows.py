@@ -67,6 +67,26 @@ class Lease:
     error: str | None
 
 
+class LeaseTerms(TypedDict):
+    """Who takes a lease till when, and the time it is taken at (as keywords)."""
+
+    owner: str
+    lease_until: datetime
+    now: datetime
+
+
+class PeriodClaim(LeaseTerms):
+    """What ``claim_period`` takes besides the schedule's id, as keywords: the period
+    ``[start, end)``, how many of the schedule's periods it covers, and the lease."""
+
+    covered_until: datetime | None
+    """The schedule's ``covered_until`` as the caller read it: the claim fails when it
+    has moved since (another worker claimed)."""
+    start: datetime
+    end: datetime
+    periods: int
+
+
 LEASE_TIMES = {"lease_until": when, "claimed_at": when, "finished_at": dt}
 """How a lease's times are read from a row (``from_row``)."""
 

@@ -13,6 +13,7 @@ taken over writes nothing more.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Unpack
 
 from toolkit.store.results import LeaseLedger
 from toolkit.store.rows import ts
@@ -20,6 +21,7 @@ from toolkit.store.schedule_rows import (
     RUN_COLUMNS,
     SCHEDULE_COLUMNS,
     NewSchedule,
+    PeriodClaim,
     RunRecord,
     ScheduleRecord,
     to_run,
@@ -93,33 +95,19 @@ class Schedules(LeaseLedger):
         return bool(gone)
 
     # Runs --------------------------------------------------------------------------------
-    def claim_period(
-        self,
-        schedule_id: int,
-        *,
-        covered_until: datetime | None,
-        start: datetime,
-        end: datetime,
-        periods: int,
-        owner: str,
-        lease_until: datetime,
-        now: datetime,
-    ) -> RunRecord | None:
-        """Lease the period ``[start, end)`` of a schedule for ``owner``.
-
-        Args:
-            covered_until: the schedule's ``covered_until`` as the caller read it; the
-                claim fails when it has moved since (another worker claimed).
+    def claim_period(self, schedule_id: int, **claim: Unpack[PeriodClaim]) -> RunRecord | None:
+        """Lease the period ``[start, end)`` of a schedule for ``owner`` (``PeriodClaim``).
 
         Returns:
             The new run (status ``claimed``), or ``None`` when another worker has it.
         """
+        end = ts(claim["end"])
         try:
             with self.connections.transaction():
                 moved = self.connections.write(
                     "UPDATE delivery_schedules SET covered_until = ? "
                     f"WHERE id = ? AND covered_until {self.dialect.same} ? RETURNING id",
-                    (ts(end), schedule_id, ts(covered_until)),
+                    (end, schedule_id, ts(claim["covered_until"])),
                 )
                 if not moved:
                     return None
@@ -128,7 +116,15 @@ class Schedules(LeaseLedger):
                     "status, owner, lease_until, attempts, claimed_at) "
                     "VALUES (?, ?, ?, ?, 'claimed', ?, ?, 0, ?) "
                     f"ON CONFLICT (schedule_id, period_end) DO NOTHING RETURNING {RUN_COLUMNS}",
-                    (schedule_id, ts(start), ts(end), periods, owner, ts(lease_until), ts(now)),
+                    (
+                        schedule_id,
+                        ts(claim["start"]),
+                        end,
+                        claim["periods"],
+                        claim["owner"],
+                        ts(claim["lease_until"]),
+                        ts(claim["now"]),
+                    ),
                 )
                 if not rows:
                     raise _Lost

@@ -67,7 +67,7 @@ from toolkit.models import (
 )
 from toolkit.store.alert_rows import AlertClaim, AlertRecord, NewAlert, NewMessages, PostRecord
 from toolkit.store.delivery_copy import DeliveryCopied, DeliveryDump
-from toolkit.store.rows import SourceFields
+from toolkit.store.rows import CacheBounds, SourceFields
 from toolkit.store.schedule_rows import (
     NewSchedule,
     Outcome,
@@ -369,14 +369,7 @@ class CacheStore(Protocol):
         """Record a use of a cached entry (a write: call it through ``write_behind``)."""
         ...
 
-    def cache_put(
-        self,
-        key: str,
-        value: str,
-        *,
-        max_entries: int | None = None,
-        max_bytes: int | None = None,
-    ) -> int:
+    def cache_put(self, key: str, value: str, **bounds: Unpack[CacheBounds]) -> int:
         """Store a cached value (replacing any old one), then remove the least recently
         used entries past ``max_entries`` or ``max_bytes``; return how many went."""
         ...

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
+from typing import Unpack
 
 import numpy as np
 
@@ -14,6 +15,7 @@ from toolkit.store.connections import UsesConnections
 from toolkit.store.rows import (
     KEY_COLUMNS,
     MSG_COLUMNS,
+    CacheBounds,
     posting_order,
     to_key_record,
     to_message,
@@ -162,18 +164,12 @@ class Records(UsesConnections):
             "UPDATE cache SET used_at = ? WHERE key = ?", (ts(when or _now()), key)
         )
 
-    def cache_put(
-        self,
-        key: str,
-        value: str,
-        *,
-        max_entries: int | None = None,
-        max_bytes: int | None = None,
-    ) -> int:
+    def cache_put(self, key: str, value: str, **bounds: Unpack[CacheBounds]) -> int:
         """Store a cached value (replacing any old one), then remove the least recently
         used entries while the cache holds more than ``max_entries`` entries or
         ``max_bytes`` bytes of values; return how many were removed. A value larger than
         ``max_bytes`` on its own is not stored (nor is an older value kept under its key)."""
+        max_entries, max_bytes = bounds.get("max_entries"), bounds.get("max_bytes")
         now, size = ts(_now()), len(value.encode("utf-8", "replace"))
         with self.connections.transaction():
             if max_bytes is not None and size > max_bytes:

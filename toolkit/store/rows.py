@@ -48,6 +48,14 @@ class SourceFields(TypedDict):
     timezone_origin: NotRequired[ZoneOrigin | None]
 
 
+class CacheBounds(TypedDict, total=False):
+    """The bounds ``cache_put`` keeps the cache within, as keywords (``None``: none)."""
+
+    max_entries: int | None
+    max_bytes: int | None
+    """Of the values, in UTF-8."""
+
+
 class _SourceLike(Protocol):
     @property
     def title(self) -> str: ...

@@ -95,6 +95,12 @@ class Cues:
     """A sentence's opening word that leans on the sentence before it ("So", "Therefore",
     «Поэтому», «Хоча»): without that sentence it says half of what it means, so a quote
     never begins on it (``toolkit.summarize.extractive.draft.quotes.passage``)."""
+    leans_back: re.Pattern[str]
+    """A message's or sentence's opening word that points back to what came before it
+    (a pronoun, a demonstrative, a conjunction, an answer: "It", "This", "And", "Yes",
+    «Ну», «Це»): told alone it means what it means only beside that, so a digest tells
+    the message with the one it answers or not at all, and a quote never begins on such
+    a sentence (``toolkit.summarize.extractive.choose.selection.partner``)."""
 
 
 def pack_from(words: ModuleType, **fields: Any) -> LanguagePack:

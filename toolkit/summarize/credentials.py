@@ -148,8 +148,10 @@ def _value_at(text: str, start: int, *, any_value: bool) -> tuple[int, int] | No
 
 
 def _cued(text: str) -> list[tuple[int, int]]:
-    """The values the packs' secret cues name."""
+    """The values the packs' secret cues name; a link is none ("pin our calls
+    (https://…)", "login: https://…" names a page: its secret parameters are found apart)."""
     spans = []
+    links = [m.span() for m in URL_RE.finditer(text)]
     for cue in secret_cue().finditer(text):
         colon = _AFTER_COLON_RE.match(text, cue.end())
         if colon is not None:
@@ -165,7 +167,7 @@ def _cued(text: str) -> list[tuple[int, int]]:
                 if found is not None or word is None:
                     break
                 at = word.end()
-        if found is not None:
+        if found is not None and not any(a < found[1] and found[0] < b for a, b in links):
             spans.append(found)
     return spans
 

@@ -257,3 +257,16 @@ def test_a_link_after_a_secret_cue_is_no_secret(text: str) -> None:
     """The colon of "https://" after a cue word is no "password: value" separator: the
     link stays whole (it was shown as "https:[password or key]")."""
     assert secret_spans(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ya, let's pin our calls (https://t.me/c/1234567/51991)",
+        "Login: https://portal.example.org/sign-in",
+    ],
+)
+def test_a_link_after_a_secret_word_is_no_secret(text: str) -> None:
+    # "pin" names a PIN and "login" a login, but a link after either is a page, never
+    # the value: a digest's citation must survive whole.
+    assert secret_spans(text) == []

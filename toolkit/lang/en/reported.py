@@ -40,7 +40,10 @@ from toolkit.lang.sentences import split_sentences
 _WANNA = re.compile(r"^(?:do you )?wanna\s+", re.IGNORECASE)
 _YOU_ING = re.compile(r"^(you|u)\s+(?=\w+ing\b)", re.IGNORECASE)
 """A question that drops its "are" ("you coming tonight?")."""
-_LETS = re.compile(r"^let'?s\s+", re.IGNORECASE)
+_LETS = re.compile(
+    r"^(?:(?:ya|yeah|yes|yep|ok|okay|so|well|oh|hey)[,!]?\s+)?let'?s\s+", re.IGNORECASE
+)
+"""A proposal ("let's go", "Ya lets pin our calls": the "ya" before it is "yeah", never "you")."""
 MAX_CLAUSES = 1
 _DIRECTIVES = {
     "asks_to": "asks {whom} to {rest}",

@@ -167,6 +167,16 @@ LEANING = (
     r"that means|this means)(?![\w'])"
 )
 """Opening words of a sentence that leans on the one before it (``Cues.leaning``)."""
+LEANS_BACK = (
+    r"(?:(?:he|she|they|it|this|that|these|those)(?:['’](?:s|re|ll|d|ve))?|"
+    r"him|them|his|her|their|and|but|or|cause|['’]cause|cuz|coz|also|i agree|me too|"
+    r"same here)(?![\w'’])"
+)
+"""Opening words of a message that points back to the one before it: a pronoun, a
+demonstrative, a conjunction, an agreement with what was said ("I agree", "me too")
+(``Cues.leans_back``). An answer word ("yes", "well") is none: what follows it often
+stands alone; nor a verb without its subject ("can be…"):
+chats ask that way without a question mark ("did you pay the bill")."""
 DANGLING = r"(?<![\w'])(?:and|or|but|nor|the|an?|of|because|than|whether|my|your|our|their)$"
 """Words no sentence ends on (``Cues.dangling``): a text that stops on one was cut off."""
 

@@ -57,6 +57,9 @@ class Turn:
     """It is an advert (``adverts.hygiene``): never a decision, plan or question."""
     echo: bool = False
     """An earlier message of the window has its text: the digest shows that one only."""
+    leans: bool = False
+    """It opens on a word that points back ("It…", "And…", "Yes", «Ну», ``Cues.leans_back``):
+    a digest tells it beside the message it answers, or not at all."""
 
     @property
     def never_act(self) -> bool:

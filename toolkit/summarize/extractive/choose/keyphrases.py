@@ -237,6 +237,7 @@ def key_phrases(
     keep: Callable[[str], bool] = lambda _: True,
     packs: Sequence[LanguagePack | None] | None = None,
     names: Collection[str] = (),
+    least_share: float = 0.0,
 ) -> dict[int, list[str]]:
     """The ``top`` key phrases of each cluster, best first (possibly fewer, or none).
 
@@ -248,6 +249,9 @@ def key_phrases(
         packs: each text's language pack (None: a language without one).
         names: the participants' names as the chat shows them: a phrase with a word of
             one, in any of its forms (by stem), is no topic.
+        least_share: the least share of a cluster's messages that must use a phrase for
+            it to name the cluster (a word two of thirty messages drop in passing does
+            not); when one is given, two messages at least.
     """
     of_text = list(packs) if packs is not None else [None] * len(texts)
     per_message = [
@@ -281,7 +285,10 @@ def key_phrases(
         local: Counter[tuple[str, ...]] = Counter()
         for i in indices:
             local.update({k for k, _ in per_message[i]})
-        floor = 2 if len(indices) >= 4 else 1
+        # Where a share is asked, a phrase one message says is no topic, however small
+        # the cluster ("Stay strong little" of three messages).
+        least = 2 if len(indices) >= 4 or least_share > 0 else 1
+        floor = max(least, math.ceil(least_share * len(indices)))
         scored = sorted(
             (
                 -(c / len(indices)) * math.log(1 + n / df[k]) * (1 + PHRASE_BONUS * (len(k) - 1)),

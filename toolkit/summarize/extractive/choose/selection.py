@@ -8,7 +8,9 @@
    gets, being a reply: ``THREAD_WEIGHT``), times a length prior that favours
    messages of about ``IDEAL_WORDS`` words. Chatter scores nothing.
 2. **Units.** A question travels with its answer (the reply to it, else the next
-   content message by someone else) and an answer with its question. In a forum a
+   content message by someone else) and an answer with its question; a short reply, or
+   one that opens pointing back ("He…", "And…": ``Turn.leans``), with what it replies to,
+   and such a message that cannot be told with it is no unit. In a forum a
    conversation is one topic (``Turn.thread``): "next", "previous" and "after a pause"
    are counted within the message's own topic, never across topics.
 3. **Maximal marginal relevance** over meaning and time: a unit's gain is its score
@@ -144,6 +146,9 @@ MIN_QUESTION_WORDS = 2
 LEANS_ON_PARENT = 5
 """A reply with fewer content words than this is told with the message it answers (readers
 of real chats found such replies quoted alone meaningless or misleading)."""
+ADJACENT_HOURS = 0.25
+"""How soon after the message before it a message that leans on it (and replies to
+nothing, in a chat that answers without replies) must come to be read as going on from it."""
 
 
 def partner(turns: Sequence[Turn], i: int) -> int | None:
@@ -178,12 +183,25 @@ def partner(turns: Sequence[Turn], i: int) -> int | None:
         asked = previous
     if asked is not None and turns[asked].act is Act.QUESTION:
         return asked
-    # A short reply to a statement ("I agree, it's been hard.", «Так сухо») means what it
-    # means only beside the message it answers: the two are told together.
+    # A short reply to a statement («Так сухо»), or one that opens leaning on it ("I
+    # agree. It's been hard.", "He was on one"), means what it means only beside the
+    # message it replies to: the two are told together. Where the chat answers by
+    # replies, which statement a leaning message that is no reply answers is a guess
+    # (the one just before it is often another exchange's): it has none, and ``units``
+    # never tells it alone; where nobody replies, it answers the message just before it
+    # (or goes on from its author's own), if that came within ``ADJACENT_HOURS``.
     parent = turns[i].reply_to
+    if parent is None and turns[i].leans and not turns[i].replying and i > 0:
+        before = turns[i - 1]
+        if (
+            before.thread == turns[i].thread
+            and turns[i].hours - before.hours <= ADJACENT_HOURS
+            and before.act is not Act.CHATTER
+        ):
+            return i - 1
     if (
         parent is not None
-        and len(turns[i].stems) < LEANS_ON_PARENT
+        and (len(turns[i].stems) < LEANS_ON_PARENT or turns[i].leans)
         and turns[parent].author != turns[i].author
         and turns[parent].act is not Act.CHATTER
     ):
@@ -201,8 +219,14 @@ def units(turns: Sequence[Turn], score: Floats) -> list[Unit]:
         if j is None:
             if turns[i].act is Act.QUESTION and len(turns[i].stems) < MIN_QUESTION_WORDS:
                 continue  # "Who can help?" alone tells a reader nothing of what was asked
+            if turns[i].leans and turns[i].act is not Act.QUESTION:
+                continue  # "He was on one for sure" alone: who, on what?
             out[(i,)] = Unit(i, None, float(s))
             continue
+        if turns[i].leans and turns[i].reply_to is None and turns[j].author == turns[i].author:
+            # it goes on from its author's message just before: one message in two, and
+            # the digest may tell the second half alone, as it would a long message's
+            out[(i,)] = Unit(i, None, float(s))
         first, second = min(i, j), max(i, j)
         # A pair is worth its better half plus a little of the other.
         value = max(score[i], score[j]) + 0.25 * min(score[i], score[j])

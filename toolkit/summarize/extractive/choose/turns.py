@@ -4,7 +4,8 @@ A message's act (``acts.act_of``), made chatter where a digest must not quote it
 copy of an earlier message, a piece of a sentence, an attachment's marker, period
 wording in a source summary, a short reply to a message outside the summary's
 messages) and never an act where it recurs or advertises; its reply resolved to an
-index, its facts, its audience, what it costs the digest's word budget.
+index, its facts, its audience, what it costs the digest's word budget, whether it
+opens leaning on the message before it (``leans_back``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+from toolkit.lang.base import LanguagePack
 from toolkit.summarize.extractive.choose.acts import Act, act_of, asks_back, is_placeholder
 from toolkit.summarize.extractive.choose.conversations import Turn
 from toolkit.summarize.extractive.choose.selection import LEANS_ON_PARENT
@@ -27,6 +29,20 @@ _ACTS = (Act.QUESTION, Act.PROPOSAL, Act.DECISION)
 """What a recurring text or an advert never is."""
 CONTINUES = timedelta(minutes=5)
 """How soon a message that goes on with its author's cut-off one comes after it."""
+_OPENING_MARKS = " \t\n\"'«“„‘(—–-…"
+_MENTIONS_RE = re.compile(r"^\s*(?:@\w+[\s,;:]*)+")
+
+
+def leans_back(text: str, pack: LanguagePack | None) -> bool:
+    """Whether ``text`` opens on a word that points back to what came before it (its
+    pack's ``Cues.leans_back``: "It was…", "And then…", "I agree", «Это…», «Це…»), the
+    @mentions it opens with aside; never in a language without a pack. (A sentence after
+    a chatter one, "Yeah, that makes sense", is not read: on the dev dialogues it dropped
+    answers the references tell.)"""
+    if pack is None:
+        return False
+    head = _MENTIONS_RE.sub("", text).lstrip(_OPENING_MARKS)
+    return pack.cue.leans_back.match(head) is not None
 
 
 def _dangling(draft: Draft, i: int) -> re.Pattern[str] | None:
@@ -65,11 +81,13 @@ def _continued(draft: Draft, i: int) -> bool:
 
 
 def _orphan(draft: Draft, i: int, index: dict[int, int]) -> bool:
-    """Whether message ``i`` is a short reply (``selection.LEANS_ON_PARENT``) to a message
-    outside the summary's messages: told alone it means nothing, and what it answers
-    cannot be told beside it."""
+    """Whether message ``i`` is a reply to a message outside the summary's messages that
+    is short (``selection.LEANS_ON_PARENT``) or opens leaning on it (``leans_back``):
+    told alone it means nothing, and what it answers cannot be told beside it."""
     parent = draft.messages[i].reply_to
-    return parent is not None and parent not in index and len(draft.terms[i]) < LEANS_ON_PARENT
+    if parent is None or parent in index:
+        return False
+    return len(draft.terms[i]) < LEANS_ON_PARENT or leans_back(draft.texts[i], draft.packs[i])
 
 
 def turns(draft: Draft) -> list[Turn]:
@@ -112,6 +130,7 @@ def turns(draft: Draft) -> list[Turn]:
                 repeated=i in marks.repeated,
                 advert=i in marks.advert,
                 echo=i in marks.echo,
+                leans=leans_back(text, draft.packs[i]),
             )
         )
     return out

@@ -218,7 +218,8 @@ def digest(
     Args:
         c: quotes, names and links of the messages; records what the text cites.
         seq: the messages as turns.
-        phrases: the main threads' key phrases, main thread first.
+        phrases: the main threads' key phrases, main thread first ("" for a thread
+            without one).
         conversations: how many threads the period holds.
         participants: the source's participant count (source summaries).
     """

@@ -22,8 +22,10 @@ FEW_PEOPLE = 3
 
 
 def topics_of(draft: Draft, phrases: list[str]) -> list[str]:
-    """The main topics' key phrases, one per thread (largest first), distinct."""
-    return list(dict.fromkeys(p for p in phrases if p))[:MAX_TOPICS]
+    """The main topics' key phrases: those of the ``MAX_TOPICS`` largest threads that
+    have one, distinct. A smaller thread's phrase never stands in for a large thread
+    without one: "discussed movie, love and game" would name side talk as the topics."""
+    return list(dict.fromkeys(p for p in phrases[:MAX_TOPICS] if p))
 
 
 def forum_titles(draft: Draft) -> list[str]:

@@ -31,9 +31,9 @@ from toolkit.summarize.extractive.choose.acts import (
     plans,
     question_sentence,
 )
-from toolkit.summarize.extractive.choose.conversations import Turn
+from toolkit.summarize.extractive.choose.conversations import Turn, in_thread
 from toolkit.summarize.extractive.choose.scoring.rules import answers_proposal, own, reply_to
-from toolkit.summarize.extractive.choose.selection import partner
+from toolkit.summarize.extractive.choose.selection import MIN_QUESTION_WORDS, partner
 from toolkit.summarize.extractive.choose.threads import Thread
 from toolkit.summarize.extractive.choose.turns import fragment_at
 from toolkit.summarize.extractive.compose.cite import Citer
@@ -254,7 +254,8 @@ def _thread_lines(
         j = seq[i].reply_to if seq[i].act is not Act.QUESTION else None
         if j is not None and partner(seq, i) == j and j not in claimed and j in thread.content:
             # a reply is told after what it answers, when that is a question or when the
-            # reply is too short to mean anything alone (``selection.partner``)
+            # reply is too short or leans too much on it to mean anything alone
+            # (``selection.partner``)
             claimed.update((i, j))
             asked = seq[j].act is Act.QUESTION
             body = book.say(
@@ -268,6 +269,10 @@ def _thread_lines(
                 answer=c.quote(i),
             )
             lines.append(_line(c, body, j, i))
+        elif seq[i].act is Act.QUESTION and len(seq[i].stems) < MIN_QUESTION_WORDS:
+            continue  # "Yesssss?" alone asks a reader nothing
+        elif seq[i].leans and seq[i].act is not Act.QUESTION and not _told_before(seq, i, claimed):
+            continue  # what it points back to is not told: "He was on one" says nothing
         elif seq[i].words >= 6 or seq[i].act is Act.QUESTION:
             claimed.add(i)
             said = _said_or_asked(c, i, seq[i].act is Act.QUESTION).removesuffix(".")
@@ -275,6 +280,15 @@ def _thread_lines(
     # Chosen by importance, told in the order they were written: an answer never before
     # its question, a reply never before what it replies to.
     return sorted(lines, key=lambda line: min(line[1]))
+
+
+def _told_before(seq: Sequence[Turn], i: int, claimed: set[int]) -> bool:
+    """Whether the thread lines already tell what message ``i`` points back to: the
+    message it replies to, else (no reply) the one before it."""
+    j = seq[i].reply_to
+    if j is None:
+        j = next(in_thread(seq, i, -1), None)
+    return j is not None and j in claimed
 
 
 def _said_or_asked(c: Citer, i: int, asked: bool) -> str:

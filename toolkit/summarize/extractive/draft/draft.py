@@ -10,7 +10,7 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 
 import numpy as np
 import numpy.typing as npt
@@ -85,9 +85,12 @@ class Draft:
 
     def leaning(self, i: int) -> re.Pattern[str] | None:
         """The opening words of a sentence of message ``i`` that leans on the one before
-        it (its language's ``Cues.leaning``; ``None`` when its language has no pack)."""
+        it (its language's ``Cues.leaning`` and ``Cues.leans_back``: "So…", "It…";
+        ``None`` when its language has no pack)."""
         pack = self.packs[i]
-        return pack.cue.leaning if pack is not None else None
+        if pack is None:
+            return None
+        return _either(pack.cue.leaning.pattern, pack.cue.leans_back.pattern)
 
     def members(self, label: int) -> list[int]:
         """Indices of the messages in one cluster, in posting order."""
@@ -131,3 +134,9 @@ def audience(message: Message) -> float:
 def author(message: Message) -> str:
     """The name a quote is attributed to."""
     return message.sender_name or message.sender_peer_id or UNNAMED
+
+
+@lru_cache(maxsize=16)
+def _either(first: str, second: str) -> re.Pattern[str]:
+    """One pattern matching what either of two patterns matches (case aside)."""
+    return re.compile(f"(?:{first})|(?:{second})", re.IGNORECASE)

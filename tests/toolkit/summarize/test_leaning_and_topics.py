@@ -1,0 +1,147 @@
+"""Messages that point back to the one before them, and titles a thread's talk carries
+(issue 40: readers of unseen chats found "He was on one for sure" quoted alone, and
+"Dad" or "Thesis" as the title of a thread two of thirty messages named in passing)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime
+
+import numpy as np
+import pytest
+from summary_data import chat, extractive_digest, summary_text
+
+from toolkit.embeddings import Embedder
+from toolkit.lang import pack
+from toolkit.summarize.extractive.choose.acts import Act
+from toolkit.summarize.extractive.choose.conversations import Turn
+from toolkit.summarize.extractive.choose.keyphrases import key_phrases
+from toolkit.summarize.extractive.choose.selection import partner, units
+from toolkit.summarize.extractive.choose.turns import leans_back
+from toolkit.summarize.extractive.compose.opening import topics_of
+
+T0 = datetime(2026, 5, 4, 18, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "leans"),
+    [
+        ("en", "He was on one for sure", True),
+        ("en", "It's been pumping since the vote", True),
+        ("en", "@ann and the second one broke too", True),
+        ("en", "The bridge closes on Friday for repairs", False),
+        ("en", "I agree. It's been a hard week", True),
+        ("en", "Yes, the bridge closes on Friday", False),  # an answer word stands alone
+        ("en", "did you pay the gas bill", False),  # a question without its mark
+        ("ru", "Это не очень нам подходит", True),
+        ("ru", "Он уже уехал в город", True),
+        ("ru", "Мост закроют в пятницу", False),
+        ("uk", "Ця схожість нічого не доводить", True),
+        ("uk", "І тоді ціна виросла", True),
+        ("uk", "Міст закриють у пʼятницю", False),
+    ],
+)
+def test_a_message_that_points_back_is_told_by_its_pack(
+    language: str, text: str, leans: bool
+) -> None:
+    assert leans_back(text, pack(language)) is leans
+    assert leans_back(text, None) is False  # a language without a pack: no guess
+
+
+def _turn(
+    author: str,
+    stems: set[str],
+    *,
+    reply_to: int | None = None,
+    leans: bool = False,
+    replying: bool = True,
+    hours: float = 0.0,
+) -> Turn:
+    return Turn(
+        words=len(stems) + 2,
+        stems=frozenset(stems),
+        act=Act.STATEMENT,
+        author=author,
+        reply_to=reply_to,
+        hours=hours,
+        leans=leans,
+        replying=replying,
+    )
+
+
+LONG = {"venom", "released", "tokens", "dumped", "price", "overnight"}
+
+
+def test_a_leaning_reply_is_told_with_what_it_replies_to_however_long() -> None:
+    turns = [
+        _turn("Ann", {"founder", "removed", "board", "yesterday", "vote"}),
+        _turn("Bob", LONG, reply_to=0, leans=True),
+    ]
+    assert partner(turns, 1) == 0
+    assert {u.members for u in units(turns, np.array([1.0, 1.0]))} == {(0,), (0, 1)}
+
+
+def test_a_leaning_message_that_replies_to_nothing_is_never_told_alone() -> None:
+    # Where the chat answers by replies, what a non-reply points back to is a guess.
+    turns = [
+        _turn("Ann", {"founder", "removed", "board", "yesterday", "vote"}),
+        _turn("Cat", {"lunch", "place", "corner", "opened", "today"}),
+        _turn("Bob", LONG, leans=True),
+    ]
+    assert partner(turns, 2) is None
+    assert (2,) not in {u.members for u in units(turns, np.array([1.0, 1.0, 1.0]))}
+
+
+def test_where_nobody_replies_a_leaning_message_goes_on_from_the_one_just_before() -> None:
+    turns = [
+        _turn("Ann", {"founder", "removed", "board", "yesterday", "vote"}, replying=False),
+        _turn("Bob", LONG, leans=True, replying=False, hours=0.1),
+        _turn("Ann", {"price", "dropped", "again"}, leans=True, replying=False, hours=2.0),
+    ]
+    assert partner(turns, 1) == 0
+    assert partner(turns, 2) is None  # two hours later it answers nothing said just before
+    found = {u.members for u in units(turns, np.array([1.0, 1.0, 1.0]))}
+    assert (0, 1) in found
+    assert (1,) not in found
+    assert (2,) not in found
+
+
+def test_a_leaning_reply_to_a_message_outside_the_period_is_never_quoted(
+    embedder: Embedder,
+) -> None:
+    rows = [
+        (
+            "Ann",
+            "The harbour festival moves to the north pier this year, with boats from six towns.",
+        ),
+        ("Bob", "The fireworks start at ten and the last ferry leaves at midnight from pier two."),
+        ("Cat", "He was furious about the new parking fees near the harbour, honestly."),
+        ("Ann", "Tickets for the boat parade are sold at the kiosk by the lighthouse."),
+    ]
+    messages = chat(rows, start=T0, minutes=3, thread=False)
+    messages[2] = replace(messages[2], reply_to=999)  # a message before the period
+    digest = summary_text(extractive_digest(embedder, messages, "en", "Harbour"))
+    assert "furious" not in digest
+    assert "fireworks" in digest or "parade" in digest or "north pier" in digest
+
+
+def test_a_thread_is_titled_only_by_what_a_fifth_of_its_messages_talk_about() -> None:
+    photography = "The food photography workshop needs better light and a tripod."
+    others = [
+        "My dad loves that old honky tonk record.",
+        "Dad says the record is from 1978.",
+        *[f"Shooting cocktails at noon, take {n} of the photography set." for n in range(4)],
+        *[f"Lunch was late again, table {n}." for n in range(9)],
+    ]
+    texts = [photography, *others]
+    labels = np.zeros(len(texts), dtype=np.int_)
+    packs = [pack("en")] * len(texts)
+    assert key_phrases(texts, labels, top=3, packs=packs) != {}
+    titled = key_phrases(texts, labels, top=3, packs=packs, least_share=0.2)[0]
+    assert "dad" not in [p.lower() for p in titled]
+    assert any("photography" in p.lower() for p in titled)
+
+
+def test_a_smaller_threads_topic_never_stands_in_for_a_larger_threads() -> None:
+    assert topics_of(None, ["", "movie", "love", "game"]) == ["movie", "love"]  # type: ignore[arg-type]
+    assert topics_of(None, ["tor", "", "cert", "shop"]) == ["tor", "cert"]  # type: ignore[arg-type]

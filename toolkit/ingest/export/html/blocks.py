@@ -122,11 +122,10 @@ def _history_blocks(root: Any) -> list[tuple[Any, str]] | None:
     if history is None:
         return None
     out = []
-    for el in history:
-        if el.tag == "div":
-            cls = el.get("class")
-            if cls and "message" in cls.split():
-                out.append((el, cls))
+    for el in history.iterchildren("div"):  # the tag compared in C, not read into a str
+        cls = el.get("class")
+        if cls and "message" in cls.split():
+            out.append((el, cls))
     return out
 
 

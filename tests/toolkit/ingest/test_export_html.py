@@ -10,6 +10,7 @@ the message's neighbours), every other field must be equal.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
@@ -19,10 +20,13 @@ import html_chats as hc
 import pytest
 from export_builders import write
 from export_html_builder import render_pages, write_html
+from hypothesis import given
+from hypothesis import strategies as st
+from lxml import etree
 
 from toolkit.errors import ImportFormatError, InvalidRequest
 from toolkit.ingest import import_export
-from toolkit.ingest.export.html.page import parse_title_date
+from toolkit.ingest.export.html.page import html_text, parse_title_date
 from toolkit.ingest.export.report import ImportReport
 from toolkit.models import Message, MessageFilter, Source
 from toolkit.store import SQLiteStore
@@ -184,6 +188,15 @@ def test_title_dates_with_and_without_offsets() -> None:
     assert parse_title_date("01.01.2020 00:00:01 UTC+05:30")[1] == timedelta(hours=5, minutes=30)  # type: ignore[index]
     assert parse_title_date("01.01.2020 00:00:01")[1] is None  # type: ignore[index]
     assert parse_title_date("yesterday") is None
+
+
+@given(st.text(alphabet="a \n", max_size=12))
+def test_a_text_loses_the_exporters_breaks_around_it_and_nothing_else(text: str) -> None:
+    """The first break goes, and ``\\n *$`` at the end (as the reader always did it)."""
+    div = etree.fromstring(f'<div class="text">{text}</div>', etree.HTMLParser()).find(".//div")
+    inner = div.text or ""
+    expected = re.sub(r"\n *$", "", inner[1:] if inner.startswith("\n") else inner)
+    assert html_text(div) == expected
 
 
 def test_any_page_imports_the_whole_chat_and_again_changes_nothing(tmp_path: Path) -> None:

@@ -64,7 +64,6 @@ def _without_via(name: str) -> str:
     return _VIA.sub("", name) if "via @" in name else name
 
 
-_TRAILING = re.compile(r"\n *$")
 _MONTHS = {
     name: n
     for n, name in enumerate(
@@ -183,8 +182,23 @@ def html_text(el: Any) -> str:
             text = _flat(el)
     if text.startswith("\n"):
         text = text[1:]
-    # Every trailing break the pattern removes holds a newline: most texts have none.
-    return _TRAILING.sub("", text) if "\n" in text else text
+    return _without_trailing_break(text) if "\n" in text else text
+
+
+def _without_trailing_break(text: str) -> str:
+    """``text`` without the exporter's line break (and indentation) at its end: what
+    ``re.sub(r"\n *$", "", text)`` gives, told by two ``rstrip`` (this runs for nearly
+    every message, and the regular expression costs a third of reading its text).
+
+    That pattern removes a break followed by spaces to the end; and when the text ends
+    in a break, that break, and the one before it if only spaces come between them."""
+    body = text.rstrip(" ")
+    if not body.endswith("\n"):
+        return text
+    if len(body) < len(text):  # spaces after the last break: only that break goes
+        return body[:-1]
+    head = body[:-1].rstrip(" ")
+    return head[:-1] if head.endswith("\n") else body[:-1]
 
 
 def _flat(el: Any) -> str:
@@ -206,8 +220,14 @@ def _flat(el: Any) -> str:
     return "".join(parts)
 
 
+def _text_of(el: Any) -> str:
+    """The text inside ``el``: its own when it holds no tags (nearly always, and
+    ``itertext`` costs ten times as much)."""
+    return (el.text or "") if len(el) == 0 else "".join(el.itertext())
+
+
 def _plain(el: Any) -> str:
-    text = el.text if len(el) == 0 else "".join(el.itertext())
+    text = _text_of(el)
     return " ".join(text.split()) if text else ""
 
 
@@ -466,9 +486,9 @@ def _reactions(el: Any) -> list[dict[str, Any]]:
         for part in reaction:
             kind = _classes(part)
             if "emoji" in kind:
-                emoji = "".join(part.itertext()).strip()
+                emoji = _text_of(part).strip()
             elif "count" in kind:
-                digits = "".join(part.itertext()).strip().replace(",", "").replace(" ", "")
+                digits = _text_of(part).strip().replace(",", "").replace(" ", "")
                 count = int(digits) if digits.isdigit() else None
             elif "userpics" in kind:
                 pics = sum(1 for pic in part if isinstance(pic.tag, str))
@@ -481,7 +501,7 @@ def _reactions(el: Any) -> list[dict[str, Any]]:
 
 
 def _reply(el: Any) -> int | None:
-    link = el.find("a")
+    link = next(el.iterchildren("a"), None)  # ``find("a")``, without ElementPath's cost
     if link is None:
         return None  # "In reply to a message in another chat"
     match = _GO_TO.search(link.get("href") or "")

@@ -145,3 +145,51 @@ def test_a_thread_is_titled_only_by_what_a_fifth_of_its_messages_talk_about() ->
 def test_a_smaller_threads_topic_never_stands_in_for_a_larger_threads() -> None:
     assert topics_of(None, ["", "movie", "love", "game"]) == ["movie", "love"]  # type: ignore[arg-type]
     assert topics_of(None, ["tor", "", "cert", "shop"]) == ["tor", "cert"]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("language", "rows", "replied"),
+    [
+        (
+            "en",
+            [
+                ("Ann", "The landlord says the heating in the north flat is fixed by Thursday."),
+                ("Bob", "He said that in March as well, and it broke again the week after."),
+                ("Cat", "The plumber from the second floor can look at the pipes on Friday."),
+                ("Dan", "I will bring the spare radiator key to the flat on Friday morning."),
+            ],
+            "replies",
+        ),
+        (
+            "ru",
+            [
+                ("Аня", "Хозяин говорит, что отопление в северной квартире починят к четвергу."),
+                ("Боря", "Он то же самое говорил в марте, и через неделю всё снова сломалось."),
+                ("Катя", "Сантехник со второго этажа может посмотреть трубы в пятницу."),
+                ("Даня", "Я принесу запасной ключ от радиатора в квартиру в пятницу утром."),
+            ],
+            "отвечает",
+        ),
+    ],
+)
+def test_a_leaning_reply_is_told_after_the_statement_it_replies_to(
+    embedder: Embedder, language: str, rows: list[tuple[str, str]], replied: str
+) -> None:
+    messages = chat(rows, start=T0, minutes=4, thread=False)
+    messages[1] = replace(messages[1], reply_to=1)
+    digest = extractive_digest(embedder, messages, language, "Flat")
+    told = 0
+    for section in digest.sections:
+        lines = [item.text for item in section.items]
+        at = [k for k, line in enumerate(lines) if rows[1][1][:20] in line]
+        if not at:
+            continue
+        told += 1
+        # never alone: the statement it leans on is told before it, on an earlier line
+        # or on the same one ("… says …; Bob replies …")
+        before = lines[: at[0]]
+        same = lines[at[0]]
+        assert any(rows[0][1][:20] in line for line in before) or (
+            rows[0][1][:20] in same and replied in same
+        ), lines
+    assert told, summary_text(digest)

@@ -24,6 +24,16 @@ def chatter_words() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+def _laughter() -> re.Pattern[str]:
+    """Every pack's laughter ("hahaha", «ахаха»), matched against a whole token."""
+    return re.compile("|".join(f"(?:{p.laughter.pattern})" for p in packs()), re.IGNORECASE)
+
+
+def _chatter_token(token: str) -> bool:
+    return token in chatter_words() or _laughter().fullmatch(token) is not None
+
+
+@lru_cache(maxsize=1)
 def _farewell() -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{p.cue.farewell.pattern})" for p in packs()), re.IGNORECASE)
 
@@ -55,14 +65,13 @@ def _without_vocatives(text: str) -> str:
 
 
 def is_chatter(text: str) -> bool:
-    """Whether ``text`` is a greeting, thanks, a leave-taking, a backchannel or a bare
-    reaction, also when it greets someone by name ("Hello, John.")."""
+    """Whether ``text`` is a greeting, thanks, a leave-taking, a backchannel, laughter or
+    a bare reaction ("+++ hahaha"), also when it greets someone by name ("Hello, John.")."""
     words = _farewell().sub(" ", URL_RE.sub(" link ", text))
-    known = chatter_words()
-    if all(t in known for t in tokenize(words) if not t.isdigit()):
+    if all(_chatter_token(t) for t in tokenize(words) if not t.isdigit()):
         return True
     bare = _without_vocatives(words)
-    return bare != words and all(t in known for t in tokenize(bare) if not t.isdigit())
+    return bare != words and all(_chatter_token(t) for t in tokenize(bare) if not t.isdigit())
 
 
 _ADDRESS_RE = re.compile(r"(?:^|(?<=[.!?…\n]))(\s*)[^\W\d_][\w'’-]*\s*[,!](?=\s)")

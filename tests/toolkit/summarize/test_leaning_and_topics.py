@@ -13,12 +13,15 @@ from summary_data import chat, extractive_digest, summary_text
 
 from toolkit.embeddings import Embedder
 from toolkit.lang import pack
+from toolkit.lang.chatter import is_chatter
+from toolkit.models import SourceKind
 from toolkit.summarize.extractive.choose.acts import Act
 from toolkit.summarize.extractive.choose.conversations import Turn
 from toolkit.summarize.extractive.choose.keyphrases import key_phrases
 from toolkit.summarize.extractive.choose.selection import partner, units
 from toolkit.summarize.extractive.choose.turns import leans_back
 from toolkit.summarize.extractive.compose.opening import topics_of
+from toolkit.summarize.extractive.draft.quotes import quoted_sentences
 
 T0 = datetime(2026, 5, 4, 18, 0, tzinfo=UTC)
 
@@ -143,8 +146,28 @@ def test_a_thread_is_titled_only_by_what_a_fifth_of_its_messages_talk_about() ->
 
 
 def test_a_smaller_threads_topic_never_stands_in_for_a_larger_threads() -> None:
-    assert topics_of(None, ["", "movie", "love", "game"]) == ["movie", "love"]  # type: ignore[arg-type]
-    assert topics_of(None, ["tor", "", "cert", "shop"]) == ["tor", "cert"]  # type: ignore[arg-type]
+    assert topics_of(None, ["", "movie", "love", "game"]) == []  # type: ignore[arg-type]
+    assert topics_of(None, ["tor", "", "cert", "shop"]) == ["tor"]  # type: ignore[arg-type]
+    assert topics_of(None, ["tor", "cert", "shop", "fan"]) == ["tor", "cert", "shop"]  # type: ignore[arg-type]
+
+
+def test_a_pair_whose_first_message_leans_on_a_third_is_no_unit() -> None:
+    # "404 Not Found" replies to a post; the link that answers it makes a pair that
+    # still lacks the post.
+    turns = [
+        _turn("Ann", {"app", "early", "access", "discount", "queue", "signed"}),
+        _turn("Bob", {"404", "found"}, reply_to=0),
+        _turn("Ann", {"link"}, reply_to=1),
+    ]
+    found = {u.members for u in units(turns, np.array([1.0, 1.0, 1.0]))}
+    assert (0, 1) in found
+    assert (1, 2) not in found
+
+
+@pytest.mark.parametrize("text", ["+++ hahahah", "ахахах", "lol haha"])
+def test_laughter_is_chatter_in_any_language(text: str) -> None:
+    assert is_chatter(text)
+    assert not is_chatter("haha the plan is Friday at the lake")
 
 
 @pytest.mark.parametrize(
@@ -193,3 +216,46 @@ def test_a_leaning_reply_is_told_after_the_statement_it_replies_to(
             rows[0][1][:20] in same and replied in same
         ), lines
     assert told, summary_text(digest)
+
+
+def test_a_channels_short_caption_is_no_line_of_its_own(embedder: Embedder) -> None:
+    rows = [
+        ("Notes", "The city council approved the new cycling lanes along the river embankment."),
+        ("Notes", "To the point about lanes"),
+        ("Notes", "Construction of the river lanes starts in April and ends before the summer."),
+        ("Notes", "The council also cut the parking fees for residents of the old town."),
+    ]
+    messages = chat(rows, start=T0, minutes=60, thread=False)
+    digest = extractive_digest(embedder, messages, "en", "Notes", kind=SourceKind.CHANNEL)
+    lines = [item.text for s in digest.sections for item in s.items]
+    assert any("cycling lanes" in line for line in lines), lines
+    assert not any("To the point" in line for line in lines), lines
+
+
+def test_a_lone_name_beside_a_link_is_not_quoted(embedder: Embedder) -> None:
+    rows = [
+        ("Ann", "The museum opens the new wing with the northern collection on Saturday."),
+        ("Bob", "Viktor Petrenko… https://example.org/posts/1234"),
+        ("Cat", "Tickets for the opening are free for students and pensioners this week."),
+    ]
+    messages = chat(rows, start=T0, minutes=5, thread=False)
+    digest = extractive_digest(embedder, messages, "en", "Museum")
+    links = [item.text for s in digest.sections for item in s.items if "example.org" in item.text]
+    assert links, summary_text(digest)
+    assert not any("Petrenko" in line for line in links), links
+
+
+def test_keyboard_laughter_is_chatter() -> None:
+    assert is_chatter("Hhahahahhahaahah")
+    assert is_chatter("ahahah")
+
+
+def test_a_shared_posts_author_line_is_no_quote() -> None:
+    # A pasted social post opens with its author's name and the link to the profile.
+    post = (
+        "Viktor Petrenko (https://social.example.org/profile?id=1000)\n"
+        "The river ferry stops running for the winter on the first of December."
+    )
+    assert quoted_sentences(post) == [
+        "The river ferry stops running for the winter on the first of December."
+    ]

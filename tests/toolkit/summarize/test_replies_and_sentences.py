@@ -52,14 +52,17 @@ def _turn(author: str, act: Act, stems: set[str], reply_to: int | None = None) -
     )
 
 
-def test_a_short_reply_is_told_with_the_statement_it_answers() -> None:
+def test_a_reply_is_told_with_the_statement_it_answers() -> None:
     turns = [
         _turn("Ann", Act.STATEMENT, {"ferry", "cancelled", "storm", "morning", "pier"}),
         _turn("Bob", Act.STATEMENT, {"shame"}, reply_to=0),
         _turn("Cat", Act.STATEMENT, {"bus", "leaves", "station", "noon", "tickets"}, reply_to=0),
     ]
     assert partner(turns, 1) == 0
-    assert partner(turns, 2) is None  # a reply that says enough stands alone
+    # a reply that says more stands alone in the summary, and a section's line tells it
+    # with what it replies to
+    assert partner(turns, 2) is None
+    assert partner(turns, 2, any_reply=True) == 0
     found = {u.members for u in units(turns, [1.0, 1.0, 1.0])}  # type: ignore[arg-type]
     assert (0, 1) in found
     assert (2,) in found

@@ -169,7 +169,7 @@ LEANING = (
 """Opening words of a sentence that leans on the one before it (``Cues.leaning``)."""
 LEANS_BACK = (
     r"(?:(?:he|she|they|it|this|that|these|those)(?:['’](?:s|re|ll|d|ve))?|"
-    r"him|them|his|her|their|and|but|or|cause|['’]cause|cuz|coz|also|i agree|me too|"
+    r"him|them|his|her|their|and|but|or|then|cause|['’]cause|cuz|coz|also|i agree|me too|"
     r"same here)(?![\w'’])"
 )
 """Opening words of a message that points back to the one before it: a pronoun, a
@@ -201,7 +201,7 @@ PERIOD_PATTERNS = (
 
 MONTHS = tuple(m.capitalize() for m in _MONTHS.split("|"))
 
-LAUGHTER = r"x+d+|lo+l+z?|lmf?ao+|rofl|(?:ha){2,}h?|(?:he){2,}h?"
+LAUGHTER = r"x+d+|lo+l+z?|lmf?ao+|rofl|a?(?:h+a+){2,}h*|(?:he){2,}h?"
 """Laughter as English chats write it ("XD", "LOL", "hahah"), matched against a whole
 lower-case token: never a topic, even in capitals."""
 

@@ -152,11 +152,13 @@ LEANING = (
 )
 """Opening words of a sentence that leans on the one before it (``Cues.leaning``)."""
 LEANS_BACK = (
+    r"(?:(?:ну|да|нет|ой|ага),?\s+)?"
     r"(?:он|она|оно|они|его|её|ее|их|ему|ей|им|это|этот|эта|эти|этого|этой|этим|этих|тот|"
     r"та|те|того|той|там|тоже|также|и|а|но|зато|я тоже|согласен|согласна)(?!\w)"
 )
 """Opening words of a message that points back to the one before it: a pronoun, a
-demonstrative, a conjunction (``Cues.leans_back``; an answer word is none, see en)."""
+demonstrative, a conjunction, also after a particle («Ну, это…») (``Cues.leans_back``;
+an answer word alone is none, see en)."""
 DANGLING = (
     r"(?<!\w)(?:и|а|но|или|либо|чтобы|потому|в|во|на|с|со|к|ко|по|для|от|из|у|о|об|при|"
     r"без|через|про|около|возле|после|перед|между|мой|моя|мои|твой|наш|ваш)$"

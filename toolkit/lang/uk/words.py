@@ -143,11 +143,13 @@ LEANING = (
 )
 """Opening words of a sentence that leans on the one before it (``Cues.leaning``)."""
 LEANS_BACK = (
+    r"(?:(?:ну|так|ні|ой|ага),?\s+)?"
     r"(?:він|вона|воно|вони|його|її|їх|йому|їй|їм|це|цей|ця|ці|цього|цієї|цим|цих|той|та|"
     r"ті|того|тієї|там|теж|також|і|й|а|але|зате|я теж|згоден|згодна)(?![\w'’])"
 )
 """Opening words of a message that points back to the one before it: a pronoun, a
-demonstrative, a conjunction (``Cues.leans_back``; an answer word is none, see en)."""
+demonstrative, a conjunction, also after a particle («Ну, это…») (``Cues.leans_back``;
+an answer word alone is none, see en)."""
 DANGLING = (
     r"(?<![\w'’])(?:і|й|та|а|але|або|чи|щоб|бо|в|у|на|з|із|зі|до|для|від|по|при|без|через|"
     r"про|над|під|біля|після|перед|між|мій|моя|мої|твій|наш|ваш)$"

@@ -8,9 +8,10 @@
    gets, being a reply: ``THREAD_WEIGHT``), times a length prior that favours
    messages of about ``IDEAL_WORDS`` words. Chatter scores nothing.
 2. **Units.** A question travels with its answer (the reply to it, else the next
-   content message by someone else) and an answer with its question; a short reply, or
-   one that opens pointing back ("He…", "And…": ``Turn.leans``), with what it replies to,
-   and such a message that cannot be told with it is no unit. In a forum a
+   content message by someone else) and an answer with its question; a reply with what
+   it replies to; a message that opens pointing back ("He…", "And…": ``Turn.leans``) and
+   cannot be told with what it points to is no unit, nor a pair whose first message leans
+   on a third. In a forum a
    conversation is one topic (``Turn.thread``): "next", "previous" and "after a pause"
    are counted within the message's own topic, never across topics.
 3. **Maximal marginal relevance** over meaning and time: a unit's gain is its score
@@ -151,9 +152,13 @@ ADJACENT_HOURS = 0.25
 nothing, in a chat that answers without replies) must come to be read as going on from it."""
 
 
-def partner(turns: Sequence[Turn], i: int) -> int | None:
+def partner(turns: Sequence[Turn], i: int, *, any_reply: bool = False) -> int | None:
     """The answer to question ``i``, the question that message ``i`` answers, or the
-    message a short reply ``i`` answers."""
+    message a reply ``i`` answers when it is short or points back (every reply's, with
+    ``any_reply``: a section's lines tell each reply with its parent, while the summary's
+    few sentences may tell a reply that says enough alone, where a pair would crowd out
+    another thread), or, where nobody replies, the one a message that points back goes
+    on from."""
     if turns[i].act is Act.QUESTION:
         replies = [j for j in range(i + 1, len(turns)) if turns[j].reply_to == i]
         later = [
@@ -183,9 +188,10 @@ def partner(turns: Sequence[Turn], i: int) -> int | None:
         asked = previous
     if asked is not None and turns[asked].act is Act.QUESTION:
         return asked
-    # A short reply to a statement («Так сухо»), or one that opens leaning on it ("I
-    # agree. It's been hard.", "He was on one"), means what it means only beside the
-    # message it replies to: the two are told together. Where the chat answers by
+    # A reply to a statement means what it means beside the message it replies to («Так
+    # сухо», "He was on one", "if the settings are messed up, burn a new SD card"): the
+    # two are told together (readers of real chats found replies told alone meaningless
+    # or misleading, short ones most). Where the chat answers by
     # replies, which statement a leaning message that is no reply answers is a guess
     # (the one just before it is often another exchange's): it has none, and ``units``
     # never tells it alone; where nobody replies, it answers the message just before it
@@ -201,12 +207,26 @@ def partner(turns: Sequence[Turn], i: int) -> int | None:
             return i - 1
     if (
         parent is not None
-        and (len(turns[i].stems) < LEANS_ON_PARENT or turns[i].leans)
+        and (any_reply or needs_parent(turns[i]))
         and turns[parent].author != turns[i].author
         and turns[parent].act is not Act.CHATTER
     ):
         return parent
     return None
+
+
+def needs_parent(turn: Turn) -> bool:
+    """Whether a message is a reply that means what it means only beside what it replies
+    to: short (``LEANS_ON_PARENT``) or opening on a word that points back."""
+    return turn.reply_to is not None and (len(turn.stems) < LEANS_ON_PARENT or turn.leans)
+
+
+def _leans_further(turns: Sequence[Turn], first: int, second: int) -> bool:
+    """Whether the earlier message of a pair, a statement, itself leans on a third
+    message the pair does not hold (a reply to "404 Not Found", which answers a post not
+    shown); a question with its answer says what it says."""
+    earlier = turns[first]
+    return earlier.act is not Act.QUESTION and needs_parent(earlier) and earlier.reply_to != second
 
 
 def units(turns: Sequence[Turn], score: Floats) -> list[Unit]:
@@ -227,6 +247,8 @@ def units(turns: Sequence[Turn], score: Floats) -> list[Unit]:
             # it goes on from its author's message just before: one message in two, and
             # the digest may tell the second half alone, as it would a long message's
             out[(i,)] = Unit(i, None, float(s))
+        if _leans_further(turns, min(i, j), max(i, j)):
+            continue  # "Just 1.53 bean" answered: what it answers is a third message
         first, second = min(i, j), max(i, j)
         # A pair is worth its better half plus a little of the other.
         value = max(score[i], score[j]) + 0.25 * min(score[i], score[j])

@@ -10,6 +10,7 @@ to 2026.").
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 from toolkit.models import SourceKind
@@ -22,10 +23,12 @@ FEW_PEOPLE = 3
 
 
 def topics_of(draft: Draft, phrases: list[str]) -> list[str]:
-    """The main topics' key phrases: those of the ``MAX_TOPICS`` largest threads that
-    have one, distinct. A smaller thread's phrase never stands in for a large thread
-    without one: "discussed movie, love and game" would name side talk as the topics."""
-    return list(dict.fromkeys(p for p in phrases[:MAX_TOPICS] if p))
+    """The main topics' key phrases: those of the largest threads, up to ``MAX_TOPICS``
+    and up to the first that has none, distinct. A smaller thread's phrase never stands in
+    for a larger thread without one: "discussed movie, love and game" would name side
+    talk as the topics, and "the busiest were about tor and cert" would skip the second."""
+    leading = list(itertools.takewhile(bool, phrases[:MAX_TOPICS]))
+    return list(dict.fromkeys(leading))
 
 
 def forum_titles(draft: Draft) -> list[str]:

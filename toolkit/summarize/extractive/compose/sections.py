@@ -33,7 +33,11 @@ from toolkit.summarize.extractive.choose.acts import (
 )
 from toolkit.summarize.extractive.choose.conversations import Turn, in_thread
 from toolkit.summarize.extractive.choose.scoring.rules import answers_proposal, own, reply_to
-from toolkit.summarize.extractive.choose.selection import MIN_QUESTION_WORDS, partner
+from toolkit.summarize.extractive.choose.selection import (
+    MIN_QUESTION_WORDS,
+    needs_parent,
+    partner,
+)
 from toolkit.summarize.extractive.choose.threads import Thread
 from toolkit.summarize.extractive.choose.turns import fragment_at
 from toolkit.summarize.extractive.compose.cite import Citer
@@ -45,7 +49,7 @@ from toolkit.summarize.extractive.draft.dates import (
 )
 from toolkit.summarize.extractive.draft.draft import Draft
 from toolkit.summarize.extractive.draft.facts import fact_score
-from toolkit.summarize.extractive.draft.quotes import host
+from toolkit.summarize.extractive.draft.quotes import host, only_names
 from toolkit.summarize.period_wording import has_period_wording
 from toolkit.text import URL_RE, links
 
@@ -53,6 +57,9 @@ MAX_THREADS = 4
 MAX_LINES = 5
 THREAD_LINES = 3
 OPENER_WORDS = 3
+LINE_WORDS = 6
+"""The fewest words of a statement or a channel post told on a line of its own: a shorter
+one ("To the point about pain", a forward's caption) leans on what it comes with."""
 """The content words of the message a thread is said to start with (else its first)."""
 
 
@@ -200,7 +207,9 @@ def _links(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> li
         hosts = [h for h in dict.fromkeys(host(url) for url in links(draft.texts[i])) if h]
         where = draft.book.join([draft.book.quote(h) for h in hosts[:3]])
         rest = URL_RE.sub(" ", draft.texts[i]).strip()
-        if sum(ch.isalpha() for ch in rest) >= 12:
+        # A lone name beside a link ("Viktor Shenderovich…", a preview's author) says
+        # nothing of what it links to.
+        if sum(ch.isalpha() for ch in rest) >= 12 and not only_names(rest.rstrip("….! ")):
             body = draft.book.say("line_link", who=c.name(i), host=where, quote=c.quote(i))
         else:
             body = draft.book.say("line_link_bare", who=c.name(i), host=where)
@@ -216,7 +225,8 @@ def _thread_lines(
     if not free:
         return []
     if draft.ctx.kind is SourceKind.CHANNEL:
-        for i in sorted(_ranked(draft, free)[:THREAD_LINES]):
+        posts = [i for i in free if seq[i].words >= LINE_WORDS or seq[i].act is Act.QUESTION]
+        for i in sorted(_ranked(draft, posts)[:THREAD_LINES]):
             claimed.add(i)
             if draft.ctx.family == "period":
                 day = book.day(draft.messages[i].posted_at)
@@ -252,7 +262,18 @@ def _thread_lines(
             lines.append(_line(c, body, i, j))
             continue
         j = seq[i].reply_to if seq[i].act is not Act.QUESTION else None
-        if j is not None and partner(seq, i) == j and j not in claimed and j in thread.content:
+        if (
+            j is not None
+            and partner(seq, i, any_reply=True) == j
+            and j not in claimed
+            and j in thread.content
+        ):
+            if (
+                seq[j].act is not Act.QUESTION
+                and needs_parent(seq[j])
+                and seq[j].reply_to not in claimed
+            ):
+                continue  # what it replies to leans in turn on a message the lines lack
             # a reply is told after what it answers, when that is a question or when the
             # reply is too short or leans too much on it to mean anything alone
             # (``selection.partner``)
@@ -273,7 +294,7 @@ def _thread_lines(
             continue  # "Yesssss?" alone asks a reader nothing
         elif seq[i].leans and seq[i].act is not Act.QUESTION and not _told_before(seq, i, claimed):
             continue  # what it points back to is not told: "He was on one" says nothing
-        elif seq[i].words >= 6 or seq[i].act is Act.QUESTION:
+        elif seq[i].words >= LINE_WORDS or seq[i].act is Act.QUESTION:
             claimed.add(i)
             said = _said_or_asked(c, i, seq[i].act is Act.QUESTION).removesuffix(".")
             lines.append(_line(c, said, i))

@@ -181,13 +181,24 @@ def quoted_sentences(text: str) -> list[str]:
     sentences = [" ".join(s.split()) for s in split_sentences(kept) if s.strip()]
     if len(sentences) > 1:  # a link's host alone ("(example.com)") says nothing a quote can
         sentences = [s for s in sentences if not _HOST_ONLY_RE.fullmatch(s)] or sentences
-    while len(sentences) > 1 and (is_chatter(sentences[0]) or only_names(sentences[0])):
+    while len(sentences) > 1 and (is_chatter(sentences[0]) or only_names(_hostless(sentences[0]))):
         sentences.pop(0)
     while len(sentences) > 1 and (
-        is_chatter(sentences[-1]) or only_names(sentences[-1]) or _bare_number(sentences[-1])
+        is_chatter(sentences[-1])
+        or only_names(_hostless(sentences[-1]))
+        or _bare_number(sentences[-1])
     ):
         sentences.pop()
     return sentences
+
+
+_HOST_AFTER_RE = re.compile(r"\s*[(\[](?:[\w-]+\.)+[^\W\d_]{2,}[)\]]")
+
+
+def _hostless(sentence: str) -> str:
+    """``sentence`` without the link hosts it shows in brackets ("Viktor Shenderovich
+    (m.facebook.com)", a shared post's author line, is a name)."""
+    return _HOST_AFTER_RE.sub("", sentence)
 
 
 def passage(

@@ -296,6 +296,24 @@ def test_a_news_channel_reports_others_decisions_and_the_past_as_no_plan() -> No
     assert _claimed(summary, SectionKind.PLANS) == ["5"]
 
 
+def test_a_channel_post_a_reader_agrees_to_is_no_decision_of_the_channel() -> None:
+    """A post the author writes of herself ("I booked…") that a commenter answers "great,
+    agreed" is no decision of the channel's: only one that says "we" is."""
+    case = _case(
+        [
+            ("Notes", 0, "Забронировала билеты на лекцию о городской архитектуре на пятницу", None),
+            ("Reader", 7, "Отлично, договорились, я тоже пойду!", 1),
+            ("Notes", 30, "Мы решили перенести встречу клуба на четверг, начало в 19:30", None),
+            ("Reader", 40, "Хорошо, договорились", 3),
+        ],
+        lang="ru",
+        kind="channel",
+        tz="Europe/Moscow",
+    )
+    summary = _summary(case)
+    assert "1" not in _claimed(summary, SectionKind.DECISIONS)
+
+
 @pytest.mark.parametrize(
     ("text", "at_least"),
     [

@@ -126,8 +126,8 @@ def _decisions(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -
     decided = draft.acts.get(SectionKind.DECISIONS, frozenset())
     for j in range(len(seq)):
         i = reply_to(seq, j)
-        if i is None or i in claimed or i not in decided:
-            continue
+        if i is None or i in claimed or i not in decided or not own(draft, i):
+            continue  # a channel's post a reader agrees to is the channel's only with "we"
         met = answers_proposal(draft, seq, i, j)
         if met is None:
             continue

@@ -147,26 +147,36 @@ def _value_at(text: str, start: int, *, any_value: bool) -> tuple[int, int] | No
     return None
 
 
+def _near_value(text: str, at: int) -> tuple[int, int] | None:
+    """A value that looks made up right after a cue, at most ``SKIPPED_WORDS`` short
+    words on ("password is x", «пароль от wifi x»)."""
+    found = None
+    for _ in range(SKIPPED_WORDS + 1):
+        gap = _GAP_RE.match(text, at)
+        if gap is None:
+            break
+        found = _value_at(text, gap.end(), any_value=False)
+        word = _SHORT_WORD_RE.match(text, at)
+        if found is not None or word is None:
+            break
+        at = word.end()
+    return found
+
+
 def _cued(text: str) -> list[tuple[int, int]]:
     """The values the packs' secret cues name; a link is none ("pin our calls
     (https://…)", "login: https://…" names a page: its secret parameters are found apart)."""
     spans = []
     links = [m.span() for m in URL_RE.finditer(text)]
     for cue in secret_cue().finditer(text):
+        near = _near_value(text, cue.end())
         colon = _AFTER_COLON_RE.match(text, cue.end())
-        if colon is not None:
+        if colon is not None and (near is None or near[1] >= colon.end() - 1):
             found = _value_at(text, colon.end(), any_value=True)
         else:
-            at, found = cue.end(), None
-            for _ in range(SKIPPED_WORDS + 1):
-                gap = _GAP_RE.match(text, at)
-                if gap is None:
-                    break
-                found = _value_at(text, gap.end(), any_value=False)
-                word = _SHORT_WORD_RE.match(text, at)
-                if found is not None or word is None:
-                    break
-                at = word.end()
+            # "password is Xk9#pq2 and login: ann": the value that looks made up right
+            # after the cue comes before a later colon, which is another cue's
+            found = near
         if found is not None and not any(a < found[1] and found[0] < b for a, b in links):
             spans.append(found)
     return spans

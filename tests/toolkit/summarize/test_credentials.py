@@ -270,3 +270,9 @@ def test_a_link_after_a_secret_word_is_no_secret(text: str) -> None:
     # "pin" names a PIN and "login" a login, but a link after either is a page, never
     # the value: a digest's citation must survive whole.
     assert secret_spans(text) == []
+
+
+def test_a_password_before_another_cues_colon_is_masked_too() -> None:
+    # The colon belongs to "login", not to "password": both values are secrets.
+    text = "password is Xk9#pq2 and login: ivan_k"
+    assert [text[a:b] for a, b in secret_spans(text)] == ["Xk9#pq2", "ivan_k"]

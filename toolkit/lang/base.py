@@ -97,8 +97,9 @@ class Cues:
     never begins on it (``toolkit.summarize.extractive.draft.quotes.passage``)."""
     leans_back: re.Pattern[str]
     """A message's or sentence's opening word that points back to what came before it
-    (a pronoun, a demonstrative, a conjunction, an answer: "It", "This", "And", "Yes",
-    «Ну», «Це»): told alone it means what it means only beside that, so a digest tells
+    (a pronoun, a demonstrative, a conjunction, an agreement: "It", "This", "And", "I
+    agree", «Ну, это», «Це»; an answer word alone, "Yes", is none): told alone it means
+    what it means only beside that, so a digest tells
     the message with the one it answers or not at all, and a quote never begins on such
     a sentence (``toolkit.summarize.extractive.choose.selection.partner``)."""
 

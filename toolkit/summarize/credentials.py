@@ -171,11 +171,12 @@ def _cued(text: str) -> list[tuple[int, int]]:
     for cue in secret_cue().finditer(text):
         near = _near_value(text, cue.end())
         colon = _AFTER_COLON_RE.match(text, cue.end())
-        if colon is not None and (near is None or near[1] >= colon.end() - 1):
+        # "password is Xk9#pq2 and login: ann": a made-up value before the colon is the
+        # cue's own, and the colon another cue's
+        before_colon = near is not None and colon is not None and near[1] < colon.end() - 1
+        if colon is not None and not before_colon:
             found = _value_at(text, colon.end(), any_value=True)
         else:
-            # "password is Xk9#pq2 and login: ann": the value that looks made up right
-            # after the cue comes before a later colon, which is another cue's
             found = near
         if found is not None and not any(a < found[1] and found[0] < b for a, b in links):
             spans.append(found)

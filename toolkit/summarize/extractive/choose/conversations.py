@@ -58,8 +58,8 @@ class Turn:
     echo: bool = False
     """An earlier message of the window has its text: the digest shows that one only."""
     leans: bool = False
-    """It opens on a word that points back ("It…", "And…", "Yes", «Ну», ``Cues.leans_back``):
-    a digest tells it beside the message it answers, or not at all."""
+    """It opens on a word that points back ("It…", "And…", «Это…», ``Cues.leans_back``): a
+    digest tells it beside the message it answers, or not at all."""
 
     @property
     def never_act(self) -> bool:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -221,12 +221,11 @@ def needs_parent(turn: Turn) -> bool:
     return turn.reply_to is not None and (len(turn.stems) < LEANS_ON_PARENT or turn.leans)
 
 
-def _leans_further(turns: Sequence[Turn], first: int, second: int) -> bool:
-    """Whether the earlier message of a pair, a statement, itself leans on a third
-    message the pair does not hold (a reply to "404 Not Found", which answers a post not
-    shown); a question with its answer says what it says."""
-    earlier = turns[first]
-    return earlier.act is not Act.QUESTION and needs_parent(earlier) and earlier.reply_to != second
+def leans_elsewhere(turn: Turn, told: Collection[int]) -> bool:
+    """Whether a statement that begins a pair ("404 Not Found", then the link that answers
+    it) itself leans on a message not ``told`` (the post it answered); a question with its
+    answer says what it says."""
+    return turn.act is not Act.QUESTION and needs_parent(turn) and turn.reply_to not in told
 
 
 def units(turns: Sequence[Turn], score: Floats) -> list[Unit]:
@@ -247,7 +246,7 @@ def units(turns: Sequence[Turn], score: Floats) -> list[Unit]:
             # it goes on from its author's message just before: one message in two, and
             # the digest may tell the second half alone, as it would a long message's
             out[(i,)] = Unit(i, None, float(s))
-        if _leans_further(turns, min(i, j), max(i, j)):
+        if leans_elsewhere(turns[min(i, j)], (max(i, j),)):
             continue  # "Just 1.53 bean" answered: what it answers is a third message
         first, second = min(i, j), max(i, j)
         # A pair is worth its better half plus a little of the other.

@@ -35,7 +35,7 @@ from toolkit.summarize.extractive.choose.conversations import Turn, in_thread
 from toolkit.summarize.extractive.choose.scoring.rules import answers_proposal, own, reply_to
 from toolkit.summarize.extractive.choose.selection import (
     MIN_QUESTION_WORDS,
-    needs_parent,
+    leans_elsewhere,
     partner,
 )
 from toolkit.summarize.extractive.choose.threads import Thread
@@ -268,11 +268,7 @@ def _thread_lines(
             and j not in claimed
             and j in thread.content
         ):
-            if (
-                seq[j].act is not Act.QUESTION
-                and needs_parent(seq[j])
-                and seq[j].reply_to not in claimed
-            ):
+            if leans_elsewhere(seq[j], claimed):
                 continue  # what it replies to leans in turn on a message the lines lack
             # a reply is told after what it answers, when that is a question or when the
             # reply is too short or leans too much on it to mean anything alone

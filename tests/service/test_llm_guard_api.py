@@ -101,7 +101,9 @@ def test_a_hang_without_fallback_is_a_quick_504(make_client: Client, llm: FakeLL
     # get the 3 s the hang took, so none is made and the 504 comes at once: long before
     # the 60 s hang ends, and before a second 3 s attempt could have (the bound is loose
     # so that a loaded machine does not fail it; the one request made is the real check).
-    client = make_client(llm_timeout=3.0, llm_max_retries=3, summary_timeout_seconds=4.0)
+    # The deadline leaves 2.5 s past the attempt, less than a second attempt's 3 s: with
+    # 1 s, a loaded machine's work before the call let the deadline's 503 come first.
+    client = make_client(llm_timeout=3.0, llm_max_retries=3, summary_timeout_seconds=5.5)
     started = time.monotonic()
     response = _chat(client)
     assert response.status_code == 504

@@ -314,6 +314,28 @@ def test_a_channel_post_a_reader_agrees_to_is_no_decision_of_the_channel() -> No
     assert "1" not in _claimed(summary, SectionKind.DECISIONS)
 
 
+def test_a_channel_authors_own_booking_is_no_decision_though_the_post_says_we() -> None:
+    """The "we" must be in the sentence that decides: a post whose author booked
+    something for herself and then greets "us" decides nothing for the channel."""
+    case = _case(
+        [
+            (
+                "Notes",
+                0,
+                "Забронировала редкую книгу в библиотеке. Мы с вами давно о ней говорили.",
+                None,
+            ),
+            ("Notes", 30, "Мы решили перенести встречу клуба на четверг, начало в 19:30", None),
+        ],
+        lang="ru",
+        kind="channel",
+        tz="Europe/Moscow",
+    )
+    claimed = _claimed(_summary(case), SectionKind.DECISIONS)
+    assert "1" not in claimed
+    assert "2" in claimed
+
+
 @pytest.mark.parametrize(
     ("text", "at_least"),
     [

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from toolkit.models import SourceKind
 from toolkit.summarize.extractive.choose.acts import (
     Act,
+    act_of,
     agrees,
     declines,
     names_time,
@@ -23,6 +24,7 @@ from toolkit.summarize.extractive.choose.acts import (
 from toolkit.summarize.extractive.choose.conversations import Turn, in_thread, unanswered
 from toolkit.summarize.extractive.draft.dates import planned_for
 from toolkit.summarize.extractive.draft.draft import Draft
+from toolkit.summarize.period_wording import split_sentences
 
 ADJACENT_AGREEMENT_WORDS = 6
 ADJACENT_AGREEMENT_HOURS = 0.5
@@ -67,12 +69,17 @@ def _proposal(draft: Draft, seq: Sequence[Turn], i: int) -> bool:
 
 
 def own(draft: Draft, i: int) -> bool:
-    """Whether a decision is the source's own: any in a chat; in a channel only one that
-    says "we" ("we have decided to…"): a news channel reports others' decisions."""
+    """Whether a decision is the source's own: any in a chat; in a channel only one whose
+    deciding sentence says "we" ("we have decided to…"): a news channel reports others'
+    decisions, and an author's "I booked…" in a post that says "we" elsewhere is hers."""
     if draft.ctx.kind is not SourceKind.CHANNEL:
         return True
     pack = draft.packs[i]
-    return pack is not None and bool(pack.cue.us.search(draft.texts[i]))
+    if pack is None:
+        return False
+    sentences = split_sentences(draft.texts[i])
+    deciding = [s for s in sentences if act_of(s, pack) in (Act.DECISION, Act.PROPOSAL)]
+    return any(pack.cue.us.search(s) for s in deciding or [draft.texts[i]])
 
 
 def rule_decisions(draft: Draft, seq: Sequence[Turn]) -> set[int]:

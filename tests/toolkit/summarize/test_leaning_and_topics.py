@@ -259,3 +259,48 @@ def test_a_shared_posts_author_line_is_no_quote() -> None:
     assert quoted_sentences(post) == [
         "The river ferry stops running for the winter on the first of December."
     ]
+
+
+def test_where_people_reply_a_short_remark_is_never_told_alone() -> None:
+    # "784 on the waitlist": of what? It links to nothing, and which message it goes on
+    # from is a guess where the chat answers by replies.
+    turns = [
+        _turn("Ann", {"founder", "removed", "board", "yesterday", "vote"}),
+        _turn("Bob", {"waitlist", "784"}),
+        _turn("Cat", LONG),
+    ]
+    found = {u.members for u in units(turns, np.array([1.0, 1.0, 1.0]))}
+    assert (1,) not in found
+    assert {(0,), (2,)} <= found
+
+
+def test_in_a_dialogue_a_short_remark_may_be_told_alone() -> None:
+    # Where nobody replies (a dialogue), a short turn often carries the point.
+    turns = [
+        _turn("Ann", {"founder", "removed", "board", "yesterday", "vote"}, replying=False),
+        _turn("Bob", {"cookies", "bring"}, replying=False, hours=0.1),
+    ]
+    assert (1,) in {u.members for u in units(turns, np.array([1.0, 1.0]))}
+
+
+def test_an_answer_to_the_question_just_before_is_told_with_it(embedder: Embedder) -> None:
+    # A chat where nobody replies: the answer comes next, and a section's line tells the
+    # two together ("Ann asks …; Bob answers …"), not as two lines of their own.
+    rows = [
+        ("Bob", "The fever is gone since Tuesday, and the cough is almost over now."),
+        ("Ann", "Hydrating? Eating well?"),
+        (
+            "Bob",
+            "I am drinking lots of water and eating soup, though the budget for food is tight"
+            " until March because the fever cost me a week of work.",
+        ),
+        ("Ann", "The pharmacy on the corner delivers cough medicine to the house for free."),
+        ("Bob", "Then I will order the cough syrup and the vitamins from them tonight."),
+        ("Ann", "The soup recipe from grandma works wonders against a cough and a fever."),
+    ]
+    messages = chat(rows, start=T0, minutes=2, thread=False)
+    digest = extractive_digest(embedder, messages, "en", "Health")
+    lines = [item.text for s in digest.sections for item in s.items]
+    told = [line for line in lines if "budget for food" in line]
+    assert told, summary_text(digest)
+    assert all("Hydrating" in line for line in told), told

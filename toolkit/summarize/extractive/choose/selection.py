@@ -11,7 +11,8 @@
    content message by someone else) and an answer with its question; a reply with what
    it replies to; a message that opens pointing back ("He…", "And…": ``Turn.leans``) and
    cannot be told with what it points to is no unit, nor a pair whose first message leans
-   on a third. In a forum a
+   on a third, nor, where people answer by replies, a short remark told alone
+   (``short_remark``). In a forum a
    conversation is one topic (``Turn.thread``): "next", "previous" and "after a pause"
    are counted within the message's own topic, never across topics.
 3. **Maximal marginal relevance** over meaning and time: a unit's gain is its score
@@ -221,6 +222,15 @@ def needs_parent(turn: Turn) -> bool:
     return turn.reply_to is not None and (len(turn.stems) < LEANS_ON_PARENT or turn.leans)
 
 
+def short_remark(turn: Turn) -> bool:
+    """Whether a statement in a chat that answers by replies is too short to be told
+    alone (fewer than ``LEANS_ON_PARENT`` content words: "784 on the waitlist", "Just
+    1.53 bean", «За 16 лет впервые»): what it answers or goes on from is a message it
+    names no link to, and which one is a guess. (Where nobody replies, as in a dialogue,
+    the message just before is what it answers, and such remarks carry the point.)"""
+    return turn.replying and turn.act is not Act.QUESTION and len(turn.stems) < LEANS_ON_PARENT
+
+
 def leans_elsewhere(turn: Turn, told: Collection[int]) -> bool:
     """Whether a statement that begins a pair ("404 Not Found", then the link that answers
     it) itself leans on a message not ``told`` (the post it answered); a question with its
@@ -240,6 +250,8 @@ def units(turns: Sequence[Turn], score: Floats) -> list[Unit]:
                 continue  # "Who can help?" alone tells a reader nothing of what was asked
             if turns[i].leans and turns[i].act is not Act.QUESTION:
                 continue  # "He was on one for sure" alone: who, on what?
+            if short_remark(turns[i]):
+                continue  # "784 on the waitlist": of what? (in a chat that replies)
             out[(i,)] = Unit(i, None, float(s))
             continue
         if turns[i].leans and turns[i].reply_to is None and turns[j].author == turns[i].author:

@@ -37,6 +37,7 @@ from toolkit.summarize.extractive.choose.selection import (
     MIN_QUESTION_WORDS,
     leans_elsewhere,
     partner,
+    short_remark,
 )
 from toolkit.summarize.extractive.choose.threads import Thread
 from toolkit.summarize.extractive.choose.turns import fragment_at
@@ -261,10 +262,15 @@ def _thread_lines(
             )
             lines.append(_line(c, body, i, j))
             continue
-        j = seq[i].reply_to if seq[i].act is not Act.QUESTION else None
+        # what it replies to, or the question just before it that it answers
+        j = partner(seq, i, any_reply=True) if seq[i].act is not Act.QUESTION else None
+        if j is not None and j != seq[i].reply_to and seq[j].act is not Act.QUESTION:
+            j = None  # where nobody replies, which statement it answers is a guess
         if (
             j is not None
-            and partner(seq, i, any_reply=True) == j
+            and j < i
+            and seq[j].author != seq[i].author
+            and not (seq[j].act is Act.QUESTION and len(seq[j].stems) < MIN_QUESTION_WORDS)
             and j not in claimed
             and j in thread.content
         ):
@@ -288,7 +294,9 @@ def _thread_lines(
             lines.append(_line(c, body, j, i))
         elif seq[i].act is Act.QUESTION and len(seq[i].stems) < MIN_QUESTION_WORDS:
             continue  # "Yesssss?" alone asks a reader nothing
-        elif seq[i].leans and seq[i].act is not Act.QUESTION and not _told_before(seq, i, claimed):
+        elif (
+            (seq[i].leans and seq[i].act is not Act.QUESTION) or short_remark(seq[i])
+        ) and not _told_before(seq, i, claimed):
             continue  # what it points back to is not told: "He was on one" says nothing
         elif seq[i].words >= LINE_WORDS or seq[i].act is Act.QUESTION:
             claimed.add(i)

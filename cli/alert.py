@@ -17,12 +17,12 @@ from cli.destinations import (
     remove_command,
     resend_command,
     say_added,
+    say_done,
     say_listed,
-    say_states,
 )
 from cli.destinations import destinations as named
 from cli.filters import JsonOption
-from cli.render import literal, print_json
+from cli.render import literal
 from cli.state import console, workspace
 from toolkit.limits import DEFAULT_ALERTS_PER_HOUR, MAX_ALERTS_PER_HOUR
 
@@ -100,14 +100,12 @@ def run_now(
 ) -> None:
     """Post an alert's new matches now (within its cap per hour)."""
     done = workspace().run_alert_now(alert_id)
-    if as_json:
-        print_json(done.model_dump(mode="json"))
-        return
-    console().print(
-        f"{done.posts_last_hour} post(s) in the last hour; {done.held} held back.",
-        highlight=False,
-    )
-    say_states(done.destinations)
+    if not as_json:
+        console().print(
+            f"{done.posts_last_hour} post(s) in the last hour; {done.held} held back.",
+            highlight=False,
+        )
+    say_done(done, as_json=as_json)
 
 
 resend = resend_command(

@@ -16,7 +16,7 @@ from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-import httpx
+import httpx2
 from fastapi.testclient import TestClient
 
 Reply = tuple[int, dict[str, Any], dict[str, str]]
@@ -115,7 +115,7 @@ def assert_one_failing(
 
 def resent_on_request(
     client: TestClient, auth: Callable[..., dict[str, str]], path: str, *, not_found: str
-) -> httpx.Response:
+) -> httpx2.Response:
     """``POST <path>/resend`` (``path``: a schedule's or alert's): refused to a key that
     only reads (403), answered to one that writes (200, returned); the same for an id
     that does not exist is a 404 problem titled ``not_found``."""

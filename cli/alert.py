@@ -14,14 +14,15 @@ from cli.destinations import (
     TelegramOption,
     WebhookOption,
     WebhookSecretOption,
+    remove_command,
+    resend_command,
     say_added,
+    say_done,
     say_listed,
-    say_resent,
-    say_states,
 )
 from cli.destinations import destinations as named
 from cli.filters import JsonOption
-from cli.render import literal, print_json
+from cli.render import literal
 from cli.state import console, workspace
 from toolkit.limits import DEFAULT_ALERTS_PER_HOUR, MAX_ALERTS_PER_HOUR
 
@@ -89,10 +90,9 @@ def _cells(a: "AlertOut") -> tuple[str, ...]:
     return literal(a.query), literal(sources), f"{a.min_score:g}", hour
 
 
-def remove(alert_id: Annotated[int, typer.Argument(metavar="ID")]) -> None:
-    """Remove an alert and its posts."""
-    workspace().remove_alert(alert_id)
-    console().print(f"Removed alert {alert_id}.", highlight=False)
+remove = remove_command(
+    "alert", "Remove an alert and its posts.", lambda ws, alert_id: ws.remove_alert(alert_id)
+)
 
 
 def run_now(
@@ -100,25 +100,17 @@ def run_now(
 ) -> None:
     """Post an alert's new matches now (within its cap per hour)."""
     done = workspace().run_alert_now(alert_id)
-    if as_json:
-        print_json(done.model_dump(mode="json"))
-        return
-    console().print(
-        f"{done.posts_last_hour} post(s) in the last hour; {done.held} held back.",
-        highlight=False,
-    )
-    say_states(done.destinations)
+    if not as_json:
+        console().print(
+            f"{done.posts_last_hour} post(s) in the last hour; {done.held} held back.",
+            highlight=False,
+        )
+    say_done(done, as_json=as_json)
 
 
-def resend(
-    alert_id: Annotated[int, typer.Argument(metavar="ID")], as_json: JsonOption = False
-) -> None:
-    """Post again each destination whose outcome is uncertain (its worker stopped mid-send).
-
-    It may have arrived: resend when the chat or mailbox did not get it.
-    """
-    ws = workspace()
-    before = ws.alert(alert_id).destinations
-    say_resent(
-        "Alert", alert_id, before, lambda: ws.resend_alert_uncertain(alert_id), as_json=as_json
-    )
+resend = resend_command(
+    "alert",
+    "Post",
+    lambda ws, alert_id: ws.alert(alert_id).destinations,
+    lambda ws, alert_id: ws.resend_alert_uncertain(alert_id),
+)

@@ -1,6 +1,7 @@
 """Where ``mlens schedule add`` and ``mlens alert add`` deliver: the destination options
 both take, the destinations built from them, what both say once one is added, the table
-``list`` prints, and each destination's state as ``list`` and ``run-now`` show it.
+``list`` prints, each destination's state as ``list`` and ``run-now`` show it, and the
+``remove`` and ``resend`` commands both groups have, made for each from its noun.
 
 A webhook secret left out is made here and printed once, on stderr; secrets given are
 stored as given and never printed again.
@@ -10,15 +11,16 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
+from cli.filters import JsonOption
 from cli.render import literal, print_json, print_table
-from cli.state import console, err_console
+from cli.state import console, err_console, workspace
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
 
     from pydantic import BaseModel
 
-    from toolkit.workspace import AlertOut, DestinationOut, ScheduleOut
+    from toolkit.workspace import AlertOut, DestinationOut, ScheduleOut, Workspace
 
 _Listed = TypeVar("_Listed", "AlertOut", "ScheduleOut")
 
@@ -127,24 +129,51 @@ def say_done(done: Any, *, as_json: bool) -> None:
     say_states(done.destinations)
 
 
-def say_resent(
-    noun: str,
-    item_id: int,
-    before: "Iterable[DestinationOut]",
-    resend: "Callable[[], Any]",
-    *,
-    as_json: bool,
-) -> None:
-    """``mlens schedule resend`` and ``mlens alert resend``: "nothing uncertain" when no
-    destination of ``before`` is, else ``resend()`` and what it did (``say_done``)."""
-    if not as_json and not any(d.state == "uncertain" for d in before):
-        console().print(f"{noun} {item_id} has nothing uncertain to resend.", highlight=False)
-        return
-    say_done(resend(), as_json=as_json)
-
-
 def say_states(destinations: "Iterable[DestinationOut]") -> None:
     """Print each destination's state and what it answered (after ``run-now``)."""
     for d in destinations:
         detail = f" ({literal(d.detail)})" if d.detail else ""
         console().print(f"{d.label}: {d.state}{detail}", highlight=False)
+
+
+def remove_command(
+    noun: str, doc: str, remove: "Callable[[Workspace, int], object]"
+) -> "Callable[[int], None]":
+    """``mlens <noun> remove ID``: ``remove(workspace, ID)``, then "Removed <noun> ID."
+    (``doc`` is the command's help)."""
+
+    def command(item_id: Annotated[int, typer.Argument(metavar="ID")]) -> None:
+        remove(workspace(), item_id)
+        console().print(f"Removed {noun} {item_id}.", highlight=False)
+
+    command.__doc__ = doc
+    return command
+
+
+def resend_command(
+    noun: str,
+    verb: str,
+    destinations: "Callable[[Workspace, int], Iterable[DestinationOut]]",
+    resend: "Callable[[Workspace, int], Any]",
+) -> "Callable[[int, bool], None]":
+    """``mlens <noun> resend ID``: "nothing uncertain" when none of the item's
+    ``destinations`` is, else ``resend(workspace, ID)`` and what it did (``say_done``);
+    ``verb`` (Post, Send) opens the command's help."""
+
+    def command(
+        item_id: Annotated[int, typer.Argument(metavar="ID")], as_json: JsonOption = False
+    ) -> None:
+        ws = workspace()
+        before = destinations(ws, item_id)  # an unknown ID is refused here, JSON or not
+        if not as_json and not any(d.state == "uncertain" for d in before):
+            console().print(
+                f"{noun.capitalize()} {item_id} has nothing uncertain to resend.", highlight=False
+            )
+            return
+        say_done(resend(ws, item_id), as_json=as_json)
+
+    command.__doc__ = (
+        f"{verb} again each destination whose outcome is uncertain (its worker stopped "
+        "mid-send).\n\nIt may have arrived: resend when the chat or mailbox did not get it."
+    )
+    return command

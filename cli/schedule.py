@@ -14,10 +14,11 @@ from cli.destinations import (
     TelegramOption,
     WebhookOption,
     WebhookSecretOption,
+    remove_command,
+    resend_command,
     say_added,
     say_done,
     say_listed,
-    say_resent,
 )
 from cli.destinations import destinations as named
 from cli.filters import JsonOption
@@ -87,10 +88,11 @@ def _cells(s: "ScheduleOut") -> tuple[str, ...]:
     return literal(s.source_ref), when, s.language, period
 
 
-def remove(schedule_id: Annotated[int, typer.Argument(metavar="ID")]) -> None:
-    """Remove a schedule and its runs."""
-    workspace().remove_schedule(schedule_id)
-    console().print(f"Removed schedule {schedule_id}.", highlight=False)
+remove = remove_command(
+    "schedule",
+    "Remove a schedule and its runs.",
+    lambda ws, schedule_id: ws.remove_schedule(schedule_id),
+)
 
 
 def run_now(
@@ -100,18 +102,12 @@ def run_now(
     say_done(workspace().run_schedule_now(schedule_id), as_json=as_json)
 
 
-def resend(
-    schedule_id: Annotated[int, typer.Argument(metavar="ID")], as_json: JsonOption = False
-) -> None:
-    """Send again each destination whose outcome is uncertain (its worker stopped mid-send).
-
-    It may have arrived: resend when the chat or mailbox did not get it.
-    """
-    ws = workspace()
-    before = ws.schedule(schedule_id).destinations
-    say_resent(
-        "Schedule", schedule_id, before, lambda: ws.resend_uncertain(schedule_id), as_json=as_json
-    )
+resend = resend_command(
+    "schedule",
+    "Send",
+    lambda ws, schedule_id: ws.schedule(schedule_id).destinations,
+    lambda ws, schedule_id: ws.resend_uncertain(schedule_id),
+)
 
 
 def scheduler(

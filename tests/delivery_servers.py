@@ -1,13 +1,14 @@
 """Local servers for the delivery tests, each on 127.0.0.1 and stopped by its test: a
 fake Telegram Bot API, a webhook receiver, and an SMTP server (aiosmtpd); and what the
-service's /healthz then says of a delivery that failed (``assert_one_failing``)."""
+service's /healthz then says of a delivery that failed (``assert_one_failing``), and how
+``resend`` answers (``resent_on_request``)."""
 
 from __future__ import annotations
 
 import json
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
@@ -15,6 +16,7 @@ from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import httpx2
 from fastapi.testclient import TestClient
 
 Reply = tuple[int, dict[str, Any], dict[str, str]]
@@ -109,3 +111,20 @@ def assert_one_failing(
     assert {key: failing[key] for key in expected} == expected, failing
     if detail is not None:
         assert detail in failing["detail"], failing
+
+
+def resent_on_request(
+    client: TestClient, auth: Callable[..., dict[str, str]], path: str, *, not_found: str
+) -> httpx2.Response:
+    """``POST <path>/resend`` (``path``: a schedule's or alert's): refused to a key that
+    only reads (403), answered to one that writes (200, returned); the same for an id
+    that does not exist is a 404 problem titled ``not_found``."""
+    denied = client.post(f"{path}/resend", headers=auth("schedule.read"))
+    assert denied.status_code == 403
+    resent = client.post(f"{path}/resend", headers=auth("schedule.write"))
+    assert resent.status_code == 200, resent.text
+    missing = client.post(f"{path.rsplit('/', 1)[0]}/999/resend", headers=auth("schedule.write"))
+    assert missing.status_code == 404
+    assert missing.headers["content-type"] == "application/problem+json"
+    assert missing.json()["title"] == not_found
+    return resent

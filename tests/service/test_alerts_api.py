@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from delivery_servers import Received, assert_one_failing, http_server
+from delivery_servers import Received, assert_one_failing, http_server, resent_on_request
 from fastapi.testclient import TestClient
 
 from toolkit.config import Settings
@@ -134,10 +134,7 @@ def test_an_uncertain_telegram_post_shows_in_healthz_and_is_resent_on_request(
     assert_one_failing(
         client, "failing_alerts", hidden=TOKEN, alert_id=added["id"], state="uncertain"
     )
-    denied = client.post(f"{path}/resend", headers=auth("schedule.read"))
-    assert denied.status_code == 403
-    resent = client.post(f"{path}/resend", headers=auth("schedule.write"))
-    assert resent.status_code == 200, resent.text
+    resent = resent_on_request(client, auth, path, not_found="Alert not found")
     again = client.post(f"{path}/resend", headers=auth("schedule.write"))
     assert [d["state"] for d in resent.json()["destinations"]] == ["sent"]
     assert again.status_code == 200, again.text
@@ -145,7 +142,3 @@ def test_an_uncertain_telegram_post_shows_in_healthz_and_is_resent_on_request(
     assert (first["chat_id"], first["text"]) == (second["chat_id"], second["text"])
     assert TOKEN not in resent.text
     assert client.get("/healthz").json().get("failing_alerts", []) == []
-    missing = client.post("/v1/alerts/999/resend", headers=auth("schedule.write"))
-    assert missing.status_code == 404
-    assert missing.headers["content-type"] == "application/problem+json"
-    assert missing.json()["title"] == "Alert not found"

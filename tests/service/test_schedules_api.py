@@ -10,7 +10,7 @@ from typing import Any
 
 import feedparser
 import pytest
-from delivery_servers import Received, assert_one_failing, http_server
+from delivery_servers import Received, assert_one_failing, http_server, resent_on_request
 from fastapi.testclient import TestClient
 
 from toolkit.config import Settings
@@ -122,13 +122,7 @@ def test_an_uncertain_telegram_send_shows_in_healthz_and_is_resent_on_request(
         schedule_id=added["id"],
         state="uncertain",
     )
-    denied = client.post(f"{path}/resend", headers=auth("schedule.read"))
-    assert denied.status_code == 403
-    resent = client.post(f"{path}/resend", headers=auth("schedule.write"))
-    assert resent.status_code == 200, resent.text
+    resent = resent_on_request(client, auth, path, not_found="Schedule not found")
     assert [d["state"] for d in resent.json()["destinations"]] == ["sent"]
     assert len(bot_api.requests) == 2
     assert client.get("/healthz").json().get("failing_deliveries", []) == []
-    missing = client.post("/v1/schedules/999/resend", headers=auth("schedule.write"))
-    assert missing.status_code == 404
-    assert missing.headers["content-type"] == "application/problem+json"

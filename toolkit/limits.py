@@ -32,3 +32,5 @@ DEFAULT_ALERTS_PER_HOUR = 10
 """An alert's cap when the request names none."""
 PEER_ID_PATTERN = r"^(?:user|channel|chat)[1-9][0-9]{0,18}$"
 """A sender's peer id as messages carry it: ``user123``, ``channel123``, ``chat123``."""
+MAX_RECORD_ID = 2**62
+"""The largest alert or schedule id a request may name (a store's ids are 64-bit)."""

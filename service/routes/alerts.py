@@ -12,10 +12,11 @@ from fastapi import APIRouter, Path, Response
 from service.deps import ScheduleReadScope, ScheduleWriteScope, WorkspaceDep
 from service.problems import problem_responses
 from service.routing import GuardedRoute
+from toolkit.limits import MAX_RECORD_ID
 from toolkit.workspace import AlertList, AlertOut, AlertRequest
 
 router = APIRouter(prefix="/v1/alerts", tags=["alerts"], route_class=GuardedRoute)
-AlertId = Annotated[int, Path(ge=1, le=2**62, description="The alert's id.")]
+AlertId = Annotated[int, Path(ge=1, le=MAX_RECORD_ID, description="The alert's id.")]
 
 
 @router.get("", response_model=AlertList, summary="Alerts", responses=problem_responses(422))

@@ -10,10 +10,11 @@ from fastapi import APIRouter, Path, Request, Response
 from service.deps import ScheduleReadScope, ScheduleWriteScope, WorkspaceDep
 from service.problems import problem_responses
 from service.routing import GuardedRoute
+from toolkit.limits import MAX_RECORD_ID
 from toolkit.workspace import ScheduleList, ScheduleOut, ScheduleRequest
 
 router = APIRouter(prefix="/v1/schedules", tags=["schedules"], route_class=GuardedRoute)
-ScheduleId = Annotated[int, Path(ge=1, le=2**62, description="The schedule's id.")]
+ScheduleId = Annotated[int, Path(ge=1, le=MAX_RECORD_ID, description="The schedule's id.")]
 
 
 @router.get(

@@ -304,3 +304,31 @@ def test_an_answer_to_the_question_just_before_is_told_with_it(embedder: Embedde
     told = [line for line in lines if "budget for food" in line]
     assert told, summary_text(digest)
     assert all("Hydrating" in line for line in told), told
+
+
+def test_a_posts_hidden_preview_link_is_no_part_of_its_quote() -> None:
+    # Channels open a post with an invisible character linked to its preview picture.
+    text = (
+        "\u200b\u200b (https://telegra.ph/file/0b1072.jpg)Six startups from Kazan raised a round."
+    )
+    assert quoted_sentences(text) == ["Six startups from Kazan raised a round."]
+    assert leans_back("\u200b (https://telegra.ph/file/1.jpg)It concerns every bank.", pack("en"))
+
+
+def test_a_channel_post_that_opens_pointing_back_is_no_line(embedder: Embedder) -> None:
+    rows = [
+        ("News", "The central bank kept the key rate at sixteen percent on Friday morning."),
+        (
+            "News",
+            "\u200b (https://telegra.ph/file/1.jpg)This concerns aggregators with a million"
+            " readers a day.",
+        ),
+        ("News", "Three regional airlines merged into one carrier with forty planes in total."),
+        ("News", "The city opens two new metro stations in the northern district next week."),
+    ]
+    messages = chat(rows, start=T0, minutes=60, thread=False)
+    digest = extractive_digest(embedder, messages, "en", "News", kind=SourceKind.CHANNEL)
+    lines = [item.text for s in digest.sections for item in s.items]
+    assert any("airlines" in line or "metro" in line for line in lines), lines
+    assert not any("aggregators" in line for line in lines), lines
+    assert not any("telegra" in line for line in lines), lines

@@ -17,6 +17,7 @@ from functools import lru_cache
 from toolkit.lang import packs, quotation_marks
 from toolkit.lang.base import LanguagePack
 from toolkit.lang.chatter import is_chatter, is_placeholder
+from toolkit.summarize.extractive.draft.quotes import shown
 from toolkit.summarize.extractive.draft.tokens import content_words
 from toolkit.summarize.period_wording import split_sentences
 from toolkit.text import links
@@ -58,7 +59,7 @@ def _any(text: str, pack: LanguagePack | None, cue: str) -> bool:
 
 def act_of(text: str, pack: LanguagePack | None = None) -> Act:
     """The role of one message, from its own text (``pack``: its language's, if any)."""
-    stripped = text.strip()
+    stripped = shown(text).strip()  # a post's hidden preview link shares nothing
     if is_chatter(stripped):
         return Act.CHATTER
     if links(stripped) or _media_re().match(stripped):

@@ -41,7 +41,7 @@ def leans_back(text: str, pack: LanguagePack | None) -> bool:
     answers the references tell.)"""
     if pack is None:
         return False
-    head = _MENTIONS_RE.sub("", text).lstrip(_OPENING_MARKS)
+    head = _MENTIONS_RE.sub("", one_line(text)).lstrip(_OPENING_MARKS)
     return pack.cue.leans_back.match(head) is not None
 
 

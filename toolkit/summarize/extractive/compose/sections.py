@@ -50,7 +50,7 @@ from toolkit.summarize.extractive.draft.dates import (
 )
 from toolkit.summarize.extractive.draft.draft import Draft
 from toolkit.summarize.extractive.draft.facts import fact_score
-from toolkit.summarize.extractive.draft.quotes import host, only_names
+from toolkit.summarize.extractive.draft.quotes import host, only_names, shown
 from toolkit.summarize.period_wording import has_period_wording
 from toolkit.text import URL_RE, links
 
@@ -201,13 +201,14 @@ def _plans(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> li
 
 
 def _links(draft: Draft, seq: Sequence[Turn], c: Citer, claimed: set[int]) -> list[Line]:
-    found = [i for i in range(len(seq)) if i not in claimed and links(draft.texts[i])]
+    found = [i for i in range(len(seq)) if i not in claimed and links(shown(draft.texts[i]))]
     lines = []
     for i in sorted(_ranked(draft, found)[:MAX_LINES]):
         claimed.add(i)
-        hosts = [h for h in dict.fromkeys(host(url) for url in links(draft.texts[i])) if h]
+        text = shown(draft.texts[i])
+        hosts = [h for h in dict.fromkeys(host(url) for url in links(text)) if h]
         where = draft.book.join([draft.book.quote(h) for h in hosts[:3]])
-        rest = URL_RE.sub(" ", draft.texts[i]).strip()
+        rest = URL_RE.sub(" ", text).strip()
         # A lone name beside a link ("Viktor Shenderovich…", a preview's author) says
         # nothing of what it links to.
         if sum(ch.isalpha() for ch in rest) >= 12 and not only_names(rest.rstrip("….! ")):
@@ -226,7 +227,12 @@ def _thread_lines(
     if not free:
         return []
     if draft.ctx.kind is SourceKind.CHANNEL:
-        posts = [i for i in free if seq[i].words >= LINE_WORDS or seq[i].act is Act.QUESTION]
+        posts = [
+            i
+            for i in free
+            if (seq[i].words >= LINE_WORDS or seq[i].act is Act.QUESTION)
+            and not seq[i].leans  # «Это касается агрегаторов…»: what "this" is was elsewhere
+        ]
         for i in sorted(_ranked(draft, posts)[:THREAD_LINES]):
             claimed.add(i)
             if draft.ctx.family == "period":

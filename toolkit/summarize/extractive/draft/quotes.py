@@ -38,8 +38,21 @@ def host(url: str) -> str:
         return ""
 
 
+_INVISIBLE_RE = re.compile("[\u200b-\u200d\u2060\ufeff]")
+_HIDDEN_LINK_RE = re.compile(rf"^\s*\(\s*(?:{URL_RE.pattern})\s*\)\s*", re.IGNORECASE)
+
+
+def shown(text: str) -> str:
+    """``text`` without invisible characters and without the link a post opens with and
+    shows no words of (an invisible character's link to its preview picture,
+    "\u200b (https://…/x.jpg)News…"): no link a reader sees, nor one it shares."""
+    return _HIDDEN_LINK_RE.sub("", _INVISIBLE_RE.sub("", text))
+
+
 def without_links(text: str) -> str:
-    """Text with images as their alt text and every URL as its bare host name."""
+    """Text as shown (``shown``), with images as their alt text and every URL as its
+    bare host name."""
+    text = shown(text)
     text = _IMAGE_RE.sub(lambda m: m.group(1), text)
     text = _MD_LINK_RE.sub(lambda m: f"{m.group(1)} ({host(m.group(2))})", text)
     return URL_RE.sub(lambda m: host(m.group(0)), text)

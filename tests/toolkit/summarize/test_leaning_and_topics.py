@@ -332,3 +332,16 @@ def test_a_channel_post_that_opens_pointing_back_is_no_line(embedder: Embedder) 
     assert any("airlines" in line or "metro" in line for line in lines), lines
     assert not any("aggregators" in line for line in lines), lines
     assert not any("telegra" in line for line in lines), lines
+
+
+def test_a_reply_to_a_short_remark_makes_no_pair() -> None:
+    # "Just 1.53 bean" / "Hope you'll get back up": the remark answers a message it names
+    # no link to, so the pair says nothing a reader can place.
+    turns = [
+        _turn("Ann", {"founder", "removed", "board", "yesterday", "vote"}),
+        _turn("Bob", {"bean", "1.53"}),
+        _turn("Cat", {"hope", "back", "up"}, reply_to=1),
+    ]
+    found = {u.members for u in units(turns, np.array([1.0, 1.0, 1.0]))}
+    assert (1, 2) not in found
+    assert (1,) not in found

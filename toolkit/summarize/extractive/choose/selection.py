@@ -234,8 +234,13 @@ def short_remark(turn: Turn) -> bool:
 def leans_elsewhere(turn: Turn, told: Collection[int]) -> bool:
     """Whether a statement that begins a pair ("404 Not Found", then the link that answers
     it) itself leans on a message not ``told`` (the post it answered); a question with its
-    answer says what it says."""
-    return turn.act is not Act.QUESTION and needs_parent(turn) and turn.reply_to not in told
+    answer says what it says. A short remark that replies to nothing ("Just 1.53 bean",
+    ``short_remark``) leans on a message nobody can name."""
+    if turn.act is Act.QUESTION:
+        return False
+    return (needs_parent(turn) and turn.reply_to not in told) or (
+        turn.reply_to is None and short_remark(turn)
+    )
 
 
 def units(turns: Sequence[Turn], score: Floats) -> list[Unit]:

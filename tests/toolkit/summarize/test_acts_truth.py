@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 from zoneinfo import ZoneInfo
 
 import numpy as np
@@ -17,6 +18,8 @@ from toolkit.lang import pack
 from toolkit.models import Message, SectionKind, SourceKind, Summary
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive.choose.acts import Act, act_of, agrees, plans, question_sentence
+from toolkit.summarize.extractive.choose.scoring.rules import own
+from toolkit.summarize.extractive.draft.draft import Draft
 from toolkit.summarize.extractive.engine import summarize_extractive
 
 # How sections tell acts, with the acts the old rules name (the shipped scorers decide
@@ -377,3 +380,21 @@ def test_where_people_reply_a_neighbour_is_no_answer() -> None:
     ]
     assert answered == []
     assert "Katya отвечает" not in summary.summary
+
+
+@pytest.mark.parametrize(
+    ("text", "owned"),
+    [
+        ("Мы решили перенести встречу клуба на четверг.", True),
+        # no sentence decides: a post that shares tips and says "we" elsewhere
+        ("Хочу поделиться двумя приёмами. Мы рисуем шкалу эмоций на бумаге.", False),
+        ("1. Тип личности мы определяем сами. 2. Это гипотеза, не диагноз.", False),
+    ],
+)
+def test_a_channel_decides_only_in_a_sentence_that_decides_and_says_we(
+    text: str, owned: bool
+) -> None:
+    draft = SimpleNamespace(
+        ctx=SimpleNamespace(kind=SourceKind.CHANNEL), packs=[pack("ru")], texts=[text]
+    )
+    assert own(cast(Draft, draft), 0) is owned

@@ -71,7 +71,9 @@ def _proposal(draft: Draft, seq: Sequence[Turn], i: int) -> bool:
 def own(draft: Draft, i: int) -> bool:
     """Whether a decision is the source's own: any in a chat; in a channel only one whose
     deciding sentence says "we" ("we have decided to…"): a news channel reports others'
-    decisions, and an author's "I booked…" in a post that says "we" elsewhere is hers."""
+    decisions, and an author's "I booked…" in a post that says "we" elsewhere is hers. A
+    post none of whose sentences decides by itself (a numbered list of opinions, "I want
+    to share two tricks…") decides nothing of the channel's."""
     if draft.ctx.kind is not SourceKind.CHANNEL:
         return True
     pack = draft.packs[i]
@@ -79,7 +81,7 @@ def own(draft: Draft, i: int) -> bool:
         return False
     sentences = split_sentences(draft.texts[i])
     deciding = [s for s in sentences if act_of(s, pack) in (Act.DECISION, Act.PROPOSAL)]
-    return any(pack.cue.us.search(s) for s in deciding or [draft.texts[i]])
+    return any(pack.cue.us.search(s) for s in deciding)
 
 
 def rule_decisions(draft: Draft, seq: Sequence[Turn]) -> set[int]:

@@ -25,7 +25,9 @@
    digest's opening names first.
 4. **Length prior.** Units are taken while they fit a word budget that grows slowly
    with the number of content messages and with the number of conversations (pauses
-   of ``SESSION_GAP_HOURS``), at most ``MAX_UNITS`` of them.
+   of ``SESSION_GAP_HOURS``), at most ``MAX_UNITS`` of them; the statement a reply
+   answers costs half its words (``unit_cost``), so that telling every reply with its
+   parent does not crowd out a second thread.
 """
 
 from __future__ import annotations
@@ -156,10 +158,9 @@ nothing, in a chat that answers without replies) must come to be read as going o
 def partner(turns: Sequence[Turn], i: int, *, any_reply: bool = False) -> int | None:
     """The answer to question ``i``, the question that message ``i`` answers, or the
     message a reply ``i`` answers when it is short or points back (every reply's, with
-    ``any_reply``: a section's lines tell each reply with its parent, while the summary's
-    few sentences may tell a reply that says enough alone, where a pair would crowd out
-    another thread), or, where nobody replies, the one a message that points back goes
-    on from."""
+    ``any_reply``, as the summary's units and a section's lines ask: readers of real
+    chats found long replies told alone as misleading as short ones), or, where nobody
+    replies, the one a message that points back goes on from."""
     if turns[i].act is Act.QUESTION:
         replies = [j for j in range(i + 1, len(turns)) if turns[j].reply_to == i]
         later = [
@@ -249,7 +250,7 @@ def units(turns: Sequence[Turn], score: Floats) -> list[Unit]:
     for i, s in enumerate(score):
         if s <= 0:
             continue
-        j = partner(turns, i)
+        j = partner(turns, i, any_reply=True)
         if j is None:
             if turns[i].act is Act.QUESTION and len(turns[i].stems) < MIN_QUESTION_WORDS:
                 continue  # "Who can help?" alone tells a reader nothing of what was asked
@@ -290,6 +291,17 @@ def by_topic_size(turns: Sequence[Turn], found: Sequence[Unit]) -> list[Unit]:
         )
         for u in found
     ]
+
+
+def unit_cost(turns: Sequence[Turn], unit: Unit) -> int:
+    """The words a unit spends of the budget: its messages', the statement a reply
+    answers at half (it is told so that the reply means what it says, not for itself)."""
+    if unit.second is None:
+        return turns[unit.first].spent
+    first, second = turns[unit.first], turns[unit.second]
+    if second.reply_to == unit.first and first.act is not Act.QUESTION:
+        return second.spent + first.spent // 2
+    return first.spent + second.spent
 
 
 def word_budget(turns: Sequence[Turn]) -> int:
@@ -336,7 +348,7 @@ def select(
         for unit in candidates:
             if unit in chosen or any(set(unit.members) & set(c.members) for c in chosen):
                 continue
-            cost = sum(turns[k].spent for k in unit.members)
+            cost = unit_cost(turns, unit)
             if chosen and used + cost > budget:
                 continue
             redundancy = 0.0
@@ -356,5 +368,5 @@ def select(
         if best is None:
             break
         chosen.append(best[1])
-        used += sum(turns[k].spent for k in best[1].members)
+        used += unit_cost(turns, best[1])
     return sorted(chosen, key=lambda u: u.first)

@@ -95,6 +95,10 @@ class Cues:
     """A sentence's opening word that leans on the sentence before it ("So", "Therefore",
     «Поэтому», «Хоча»): without that sentence it says half of what it means, so a quote
     never begins on it (``toolkit.summarize.extractive.draft.quotes.passage``)."""
+    interrogative: re.Pattern[str]
+    """A question's opening word ("what", «какой», «який»): a short message that opens on
+    one asks back even without a question mark ("what coin ser"), and answers nothing
+    (``toolkit.summarize.extractive.choose.acts.asks_unmarked``)."""
     leans_back: re.Pattern[str]
     """A message's or sentence's opening word that points back to what came before it
     (a pronoun, a demonstrative, a conjunction, an agreement: "It", "This", "And", "I

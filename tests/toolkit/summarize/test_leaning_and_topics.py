@@ -15,7 +15,7 @@ from toolkit.embeddings import Embedder
 from toolkit.lang import pack
 from toolkit.lang.chatter import is_chatter
 from toolkit.models import SourceKind
-from toolkit.summarize.extractive.choose.acts import Act
+from toolkit.summarize.extractive.choose.acts import Act, asks_unmarked
 from toolkit.summarize.extractive.choose.conversations import Turn
 from toolkit.summarize.extractive.choose.keyphrases import key_phrases
 from toolkit.summarize.extractive.choose.selection import partner, units
@@ -345,3 +345,35 @@ def test_a_reply_to_a_short_remark_makes_no_pair() -> None:
     found = {u.members for u in units(turns, np.array([1.0, 1.0, 1.0]))}
     assert (1, 2) not in found
     assert (1,) not in found
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "asks"),
+    [
+        ("en", "what coin ser", True),
+        ("en", "which one", True),
+        ("en", "what coin did you buy?", False),  # marked: a question already
+        ("en", "when the rain stops", False),  # an answer to "when?"
+        ("en", "What a day it was for all of us here", False),  # too long to guess
+        ("ru", "какой именно", True),
+        ("ru", "Что-то сломалось", False),
+        ("uk", "який саме", True),
+        ("uk", "Завтра о дев'ятій", False),
+    ],
+)
+def test_a_short_message_on_a_question_word_asks_back(language: str, text: str, asks: bool) -> None:
+    assert asks_unmarked(text, pack(language)) is asks
+    assert asks_unmarked(text, None) is False
+
+
+def test_a_counter_question_without_its_mark_answers_nothing() -> None:
+    turns = [
+        _turn("Ann", {"turn", "busd", "bnb", "now", "hours"}),
+        _turn("Bob", {"coin", "ser"}, reply_to=0),
+        _turn("Cat", {"no", "more", "dip", "opinion", "wait"}, reply_to=0),
+    ]
+    turns[0] = replace(turns[0], act=Act.QUESTION)
+    turns[1] = replace(turns[1], counter=True)
+    assert partner(turns, 0) == 2
+    assert partner(turns, 1) is None
+    assert (0, 1) not in {u.members for u in units(turns, np.array([1.0, 1.0, 1.0]))}

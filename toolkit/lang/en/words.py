@@ -167,6 +167,8 @@ LEANING = (
     r"that means|this means)(?![\w'])"
 )
 """Opening words of a sentence that leans on the one before it (``Cues.leaning``)."""
+INTERROGATIVE = r"(?:what|which|who|whose|why|how)(?![\w'’-])"
+"""A question's opening word (``Cues.interrogative``): "what coin ser" asks back."""
 LEANS_BACK = (
     r"(?:(?:he|she|they|it|this|that|these|those)(?:['’](?:s|re|ll|d|ve))?|"
     r"him|them|his|her|their|and|but|or|then|cause|['’]cause|cuz|coz|also|i agree|me too|"

@@ -151,6 +151,11 @@ LEANING = (
     r"при этом|значит|ведь)(?!\w)"
 )
 """Opening words of a sentence that leans on the one before it (``Cues.leaning``)."""
+INTERROGATIVE = (
+    r"(?:что|чего|какой|какая|какое|какие|каким|кто|кого|почему|зачем|сколько|куда|"
+    r"откуда)(?![\w-])"
+)
+"""A question's opening word (``Cues.interrogative``): «какой именно» asks back."""
 LEANS_BACK = (
     r"(?:(?:ну|да|нет|ой|ага),?\s+)?"
     r"(?:он|она|оно|они|его|её|ее|их|ему|ей|им|это|этот|эта|эти|этого|этой|этим|этих|тот|"

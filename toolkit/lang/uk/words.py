@@ -142,6 +142,11 @@ LEANING = (
     r"отже|бо|причому|тобто|при цьому|значить|адже)(?![\w'’])"
 )
 """Opening words of a sentence that leans on the one before it (``Cues.leaning``)."""
+INTERROGATIVE = (
+    r"(?:що|чого|який|яка|яке|які|яким|хто|кого|чому|навіщо|скільки|куди|звідки)"
+    r"(?![\w-])"
+)
+"""A question's opening word (``Cues.interrogative``): «який саме» asks back."""
 LEANS_BACK = (
     r"(?:(?:ну|так|ні|ой|ага),?\s+)?"
     r"(?:він|вона|воно|вони|його|її|їх|йому|їй|їм|це|цей|ця|ці|цього|цієї|цим|цих|той|та|"

@@ -135,6 +135,21 @@ def asks_back(text: str, pack: LanguagePack | None = None) -> bool:
     return len(content_words(sentences[0], pack.code if pack is not None else None)) >= 2
 
 
+UNMARKED_WORDS = 6
+"""The most words a message that opens on a question word may have to be read as a
+question without its mark ("what coin ser"); a longer one may be a statement."""
+
+
+def asks_unmarked(text: str, pack: LanguagePack | None = None) -> bool:
+    """Whether a short message asks back without a question mark: it opens on its
+    language's question word (``Cues.interrogative``: "what coin ser", «какой именно»)
+    and has at most ``UNMARKED_WORDS`` words; never in a language without a pack."""
+    line = text.strip()
+    if pack is None or "?" in line or len(line.split()) > UNMARKED_WORDS:
+        return False
+    return pack.cue.interrogative.match(line.lstrip(" \t\"'«“„(")) is not None
+
+
 MAX_AFTER_QUESTION = 3
 """Words a message may go on after its question before it reads as answering itself."""
 
@@ -169,6 +184,7 @@ __all__ = [
     "act_of",
     "agrees",
     "asks_back",
+    "asks_unmarked",
     "declines",
     "is_chatter",
     "is_placeholder",

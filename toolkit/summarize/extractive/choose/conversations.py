@@ -48,6 +48,9 @@ class Turn:
     """How much its audience answered it beyond replies (reactions, forwards), in [0, 1]."""
     asks_back: bool = False
     """It opens with a question of its own (``acts.asks_back``): no answer to the one before."""
+    counter: bool = False
+    """It asks back without a question mark (``acts.asks_unmarked``: "what coin ser"): no
+    answer to the question before it."""
     replying: bool = False
     """Its chat answers by replies (a tenth of its messages or more reply): a message that
     is no reply answers a question only on its terms (``selection.partner``)."""

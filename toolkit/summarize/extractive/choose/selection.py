@@ -177,8 +177,14 @@ def partner(turns: Sequence[Turn], i: int, *, any_reply: bool = False) -> int | 
                 )
             )
         ]
-        answers = (k for k in replies + later[:1] if turns[k].act not in _NO_ANSWER)
+        answers = (
+            k
+            for k in replies + later[:1]
+            if turns[k].act not in _NO_ANSWER and not turns[k].counter
+        )
         return next(answers, None)
+    if turns[i].counter:
+        return None  # "what coin ser" asks back: it answers nothing
     asked = turns[i].reply_to
     previous = next(in_thread(turns, i, -1), None)
     if (

@@ -14,7 +14,13 @@ import re
 from datetime import timedelta
 
 from toolkit.lang.base import LanguagePack
-from toolkit.summarize.extractive.choose.acts import Act, act_of, asks_back, is_placeholder
+from toolkit.summarize.extractive.choose.acts import (
+    Act,
+    act_of,
+    asks_back,
+    asks_unmarked,
+    is_placeholder,
+)
 from toolkit.summarize.extractive.choose.conversations import Turn
 from toolkit.summarize.extractive.choose.selection import LEANS_ON_PARENT
 from toolkit.summarize.extractive.draft.draft import Draft, audience, author
@@ -126,6 +132,7 @@ def turns(draft: Draft) -> list[Turn]:
                 facts=fact_score(text, draft.packs[i]),
                 audience=audience(message),
                 asks_back=asks_back(text, draft.packs[i]),
+                counter=asks_unmarked(text, draft.packs[i]),
                 replying=replying,
                 repeated=i in marks.repeated,
                 advert=i in marks.advert,

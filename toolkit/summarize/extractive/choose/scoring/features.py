@@ -39,10 +39,11 @@ from toolkit.summarize.extractive.draft.draft import Draft
 from toolkit.summarize.period_wording import split_sentences
 from toolkit.text import URL_RE
 
-CUES = tuple(f.name for f in dataclasses.fields(Cues) if f.name not in ("leaning", "leans_back"))
-"""Every cue pattern a pack has, in the order of ``Cues``, but ``leaning`` and
-``leans_back``: they shape a quote (where it may begin) and who is told with whom, they
-are no evidence of an act."""
+_SHAPING = ("leaning", "leans_back", "interrogative")
+CUES = tuple(f.name for f in dataclasses.fields(Cues) if f.name not in _SHAPING)
+"""Every cue pattern a pack has, in the order of ``Cues``, but ``leaning``,
+``leans_back`` and ``interrogative``: they shape a quote (where it may begin) and who is
+told with whom, they are no evidence of an act the scorers were trained on."""
 _ACTS = (Act.QUESTION, Act.PROPOSAL, Act.DECISION, Act.SHARE, Act.STATEMENT)
 FEATURES: tuple[str, ...] = (
     *(f"cue_{name}" for name in CUES),

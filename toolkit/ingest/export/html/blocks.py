@@ -34,6 +34,8 @@ Header = Callable[[Any], None]
 
 _ID_ATTR = b'id="message'
 _BLOCK_ID = re.compile(rb'\bid="message(-?\d+)"')
+_CUT = "cut off where the page ends"
+"""Why a block whose id the page's last bytes cut could not be read."""
 _ANY_MESSAGE = etree.XPath(
     "//div[contains(concat(' ', normalize-space(@class), ' '), ' message ')]"
 )
@@ -163,6 +165,11 @@ def whole_blocks(data: bytes, header: Header, tally: Tally) -> list[tuple[Any, s
     _fatal(parser, blocks, tally)
     if len(blocks) < expected:
         blocks = _reread(data, blocks, tally)
+    cut = expected - len(blocks) - tally.unread_count
+    if cut > 0:  # a page that ends inside a block's id ('id="message3'): no id to name
+        last = blocks[-1][0].get("id") if blocks else None
+        line = data.count(b"\n") + 1
+        tally.unread.append(Unread(line=line, count=cut, before=_number(last), reason=_CUT))
     return blocks
 
 

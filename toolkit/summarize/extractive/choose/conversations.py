@@ -60,6 +60,9 @@ class Turn:
     """It is an advert (``adverts.hygiene``): never a decision, plan or question."""
     echo: bool = False
     """An earlier message of the window has its text: the digest shows that one only."""
+    answers_outside: bool = False
+    """It replies to a message outside the digest's messages (``reply_to`` is then
+    ``None``): it answers that one, never the question or statement beside it."""
     leans: bool = False
     """It opens on a word that points back ("It…", "And…", «Это…», ``Cues.leans_back``): a
     digest tells it beside the message it answers, or not at all."""

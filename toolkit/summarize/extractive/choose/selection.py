@@ -171,6 +171,7 @@ def partner(turns: Sequence[Turn], i: int, *, any_reply: bool = False) -> int | 
                 turns[j].reply_to == i
                 or (
                     turns[j].reply_to is None
+                    and not turns[j].answers_outside
                     # where people answer by replies, a message next to a question
                     # answers it only on its terms
                     and (not turns[j].replying or turns[j].stems & turns[i].stems)
@@ -189,6 +190,7 @@ def partner(turns: Sequence[Turn], i: int, *, any_reply: bool = False) -> int | 
     previous = next(in_thread(turns, i, -1), None)
     if (
         asked is None
+        and not turns[i].answers_outside
         and previous is not None
         and turns[previous].author != turns[i].author
         and (not turns[i].replying or turns[i].stems & turns[previous].stems)
@@ -205,7 +207,13 @@ def partner(turns: Sequence[Turn], i: int, *, any_reply: bool = False) -> int | 
     # never tells it alone; where nobody replies, it answers the message just before it
     # (or goes on from its author's own), if that came within ``ADJACENT_HOURS``.
     parent = turns[i].reply_to
-    if parent is None and turns[i].leans and not turns[i].replying and i > 0:
+    if (
+        parent is None
+        and turns[i].leans
+        and not turns[i].replying
+        and not turns[i].answers_outside
+        and i > 0
+    ):
         before = turns[i - 1]
         if (
             before.thread == turns[i].thread

@@ -137,6 +137,7 @@ def turns(draft: Draft) -> list[Turn]:
                 repeated=i in marks.repeated,
                 advert=i in marks.advert,
                 echo=i in marks.echo,
+                answers_outside=message.reply_to is not None and message.reply_to not in index,
                 leans=leans_back(text, draft.packs[i]),
             )
         )

@@ -19,7 +19,13 @@ from toolkit.models import SourceKind
 from toolkit.summarize.extractive.choose.acts import is_chatter, question_sentence
 from toolkit.summarize.extractive.draft.draft import Draft, author
 from toolkit.summarize.extractive.draft.keys import LINE_VOCABULARY
-from toolkit.summarize.extractive.draft.quotes import ELLIPSIS, one_line, passage, quotable
+from toolkit.summarize.extractive.draft.quotes import (
+    ELLIPSIS,
+    asked_end,
+    one_line,
+    passage,
+    quotable,
+)
 from toolkit.summarize.period_wording import split_sentences
 from toolkit.summarize.personal import marks_for, mask
 
@@ -62,13 +68,15 @@ class Citer:
         weigh = self.draft.weigher(i, text, self.vocabulary_share)
         return passage(text, limit, weigh, self.draft.leaning(i))
 
-    def clip(self, i: int, text: str, limit: int = QUOTE_CHARS) -> str:
+    def clip(self, i: int, text: str, limit: int = QUOTE_CHARS, *, asks: bool = False) -> str:
         """``text`` (a part of message ``i``: the sentence that carries its act) cut to a
-        quote's length (shorter when the message is foreign), personal data masked first."""
+        quote's length (shorter when the message is foreign), personal data masked first;
+        a question (``asks``) keeps its asking end (``quotes.asked_end``)."""
         if self.draft.foreign(i):
             limit = min(limit, FOREIGN_QUOTE_CHARS)
         book = self.draft.book
-        return quotable(book.marked(mask(text, marks_for(book.code))), limit)
+        line = book.marked(mask(text, marks_for(book.code)))
+        return asked_end(line, limit) if asks else quotable(line, limit)
 
     def question(self, i: int, limit: int = QUOTE_CHARS, *, alone: bool = False) -> str:
         """Message ``i``'s question in quotation marks: from its question sentence on when
@@ -79,11 +87,12 @@ class Citer:
         asked = question_sentence(text, self.draft.packs[i])
         if asked is None:
             return self.quote(i, limit)
+        whole = asked
         if not alone:
             start = text.find(asked)
             if start >= 0 and is_chatter(SMILEY_RE.sub(" ", text[:start])):
                 asked = text[start:]
-        return self.draft.book.quote(self.clip(i, asked, limit))
+        return self.draft.book.quote(self.clip(i, asked, limit, asks=asked == whole))
 
     def said_before(self, i: int, limit: int = QUOTE_CHARS) -> str | None:
         """What message ``i`` says before its question ("My name is Ann. Which day…?"),

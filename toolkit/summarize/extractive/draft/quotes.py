@@ -166,6 +166,27 @@ def quotable(text: str, limit: int) -> str:
     return fit(without_roll_call(one_line(text)), limit)
 
 
+_CLAUSE_RE = re.compile(r"[,;:—–]\s+")
+MIN_TAIL_WORDS = 5
+"""The fewest words the asking end of a long question is quoted with (``asked_end``)."""
+
+
+def asked_end(text: str, limit: int) -> str:
+    """A question sentence for a quote: ``quotable`` when it fits, else "…" and its
+    last clauses that fit (a long question asks at its end: "when we split the text
+    into words, in task 7 … , do we count these as different words?" cut at its start
+    told a statement after "asks"); ``quotable`` when no clause boundary leaves at
+    least ``MIN_TAIL_WORDS`` words that fit."""
+    line = without_roll_call(one_line(text))
+    if len(line) <= limit * STRETCH or not line.rstrip().endswith("?"):
+        return fit(line, limit)
+    for found in _CLAUSE_RE.finditer(line):
+        rest = line[found.end() :].strip()
+        if len(rest) < limit:
+            return ELLIPSIS + rest if len(rest.split()) >= MIN_TAIL_WORDS else cut(line, limit)
+    return cut(line, limit)
+
+
 SPAN_SHARE = 0.5
 """The least weight a run of sentences that fits a quote must have, as a share of the
 heaviest sentence's, to be quoted instead of that sentence cut."""

@@ -36,13 +36,15 @@ def reply_to(seq: Sequence[Turn], j: int) -> int | None:
     """The earlier message ``j`` answers: its reply target, else the one just before it."""
     if seq[j].reply_to is not None:
         return seq[j].reply_to
+    if seq[j].answers_outside:
+        return None  # it replies to a message the digest lacks
     return j - 1 if j > 0 and seq[j - 1].author != seq[j].author else None
 
 
 def answers_proposal(draft: Draft, seq: Sequence[Turn], i: int, j: int) -> str | None:
     """``"agreed"`` or ``"declined"`` when message ``j`` meets message ``i`` as its
     answer (a reply, or a short, soon message of another member next to it), else None."""
-    if seq[j].author == seq[i].author:
+    if seq[j].author == seq[i].author or seq[j].answers_outside:
         return None
     if seq[j].reply_to is None and (
         seq[j].words > ADJACENT_AGREEMENT_WORDS

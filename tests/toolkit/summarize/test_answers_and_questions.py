@@ -1,0 +1,73 @@
+"""Which message answers a question, and how a long question is quoted (issue 40: a
+reply to a message before the period was told as the answer to the question beside it,
+and a long question quoted from its start read as a statement after "asks")."""
+
+from __future__ import annotations
+
+from toolkit.summarize.extractive.choose.acts import Act
+from toolkit.summarize.extractive.choose.conversations import Turn
+from toolkit.summarize.extractive.choose.selection import partner
+from toolkit.summarize.extractive.draft.quotes import ELLIPSIS, asked_end
+
+
+def _turn(author: str, stems: set[str], act: Act, *, outside: bool = False) -> Turn:
+    return Turn(
+        words=len(stems) + 2,
+        stems=frozenset(stems),
+        act=act,
+        author=author,
+        reply_to=None,
+        hours=0.0,
+        answers_outside=outside,
+    )
+
+
+QUESTION = {"count", "inflected", "forms", "different", "words", "task"}
+REMINDER = {"gist", "task", "functions", "deadline", "feedback", "words"}
+
+
+def test_a_message_next_to_a_question_answers_it() -> None:
+    turns = [_turn("Saya", QUESTION, Act.QUESTION), _turn("Oleg", REMINDER, Act.STATEMENT)]
+    assert partner(turns, 0) == 1
+    assert partner(turns, 1) == 0
+
+
+def test_a_reply_to_a_message_outside_the_digest_answers_no_question_beside_it() -> None:
+    turns = [
+        _turn("Saya", QUESTION, Act.QUESTION),
+        _turn("Oleg", REMINDER, Act.STATEMENT, outside=True),
+    ]
+    assert partner(turns, 0) is None
+    assert partner(turns, 1) is None
+
+
+LONG_QUESTION = (
+    "this is just an example: when we split the text into words, task seven gives words "
+    "like 'whom' and 'whose' and so on, and task eight gives 'who' and 'which', and in "
+    "part 8.6 we compare which words are new, so do we count 'who' and 'whom' as "
+    "different words here?"
+)
+
+
+def test_a_long_question_is_quoted_from_the_clause_that_asks() -> None:
+    quoted = asked_end(LONG_QUESTION, 160)
+    assert quoted.startswith(ELLIPSIS)
+    assert quoted.endswith("as different words here?")
+    assert len(quoted) <= 160
+
+
+def test_a_question_that_fits_and_a_long_statement_are_quoted_from_their_start() -> None:
+    assert asked_end("Which train do we take on Friday?", 160) == (
+        "Which train do we take on Friday?"
+    )
+    statement = LONG_QUESTION.rstrip("?") + "."
+    quoted = asked_end(statement, 160)
+    assert quoted.startswith("this is just an example")
+    assert quoted.endswith(ELLIPSIS)
+
+
+def test_a_long_question_with_no_clause_that_fits_is_cut_from_its_start() -> None:
+    one_clause = " ".join(["word"] * 60) + "?"
+    quoted = asked_end(one_clause, 160)
+    assert quoted.startswith("word word")
+    assert quoted.endswith(ELLIPSIS)

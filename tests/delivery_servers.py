@@ -1,23 +1,19 @@
 """Local servers for the delivery tests, each on 127.0.0.1 and stopped by its test: a
-fake Telegram Bot API, a webhook receiver, and an SMTP server (aiosmtpd); and what the
-service's /healthz then says of a delivery that failed (``assert_one_failing``), and how
-``resend`` answers (``resent_on_request``)."""
+fake Telegram Bot API, a webhook receiver, and an SMTP server (aiosmtpd). What the
+service then says of a delivery: ``delivery_checks``."""
 
 from __future__ import annotations
 
 import json
 import socket
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
 from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-
-import httpx2
-from fastapi.testclient import TestClient
 
 Reply = tuple[int, dict[str, Any], dict[str, str]]
 """(status, JSON body, headers) a fake answers."""
@@ -97,34 +93,3 @@ def smtp_server() -> Iterator[tuple[int, list[Message]]]:
         yield port, got
     finally:
         controller.stop()
-
-
-def assert_one_failing(
-    client: TestClient, listed: str, *, hidden: str, detail: str | None = None, **expected: Any
-) -> None:
-    """/healthz lists one failing delivery under ``listed`` (``failing_alerts``,
-    ``failing_deliveries``), with the ``expected`` fields and a detail holding ``detail``,
-    and shows ``hidden`` (a destination's secret) nowhere."""
-    health = client.get("/healthz").json()
-    assert hidden not in str(health)
-    (failing,) = health[listed]
-    assert {key: failing[key] for key in expected} == expected, failing
-    if detail is not None:
-        assert detail in failing["detail"], failing
-
-
-def resent_on_request(
-    client: TestClient, auth: Callable[..., dict[str, str]], path: str, *, not_found: str
-) -> httpx2.Response:
-    """``POST <path>/resend`` (``path``: a schedule's or alert's): refused to a key that
-    only reads (403), answered to one that writes (200, returned); the same for an id
-    that does not exist is a 404 problem titled ``not_found``."""
-    denied = client.post(f"{path}/resend", headers=auth("schedule.read"))
-    assert denied.status_code == 403
-    resent = client.post(f"{path}/resend", headers=auth("schedule.write"))
-    assert resent.status_code == 200, resent.text
-    missing = client.post(f"{path.rsplit('/', 1)[0]}/999/resend", headers=auth("schedule.write"))
-    assert missing.status_code == 404
-    assert missing.headers["content-type"] == "application/problem+json"
-    assert missing.json()["title"] == not_found
-    return resent

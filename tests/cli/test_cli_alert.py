@@ -6,10 +6,10 @@ worker that died mid-send is posted again, once, when asked; bad input is one li
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from delivery_checks import die_mid_send
 from delivery_servers import Received, http_server
 from export_builders import chat, message, write
 from typer.testing import CliRunner
@@ -105,14 +105,9 @@ def test_an_uncertain_telegram_post_is_resent_once_on_request(
         again = runner.invoke(app, ["import", news, "--ref", "@harbour_crew", "--no-progress"])
         assert again.exit_code == 0, again.output
         assert len(received.requests) == 1
-        # What a worker that died after the Bot API took the message leaves behind: the
-        # attempt begun, no outcome, the post open and its lease run out.
         store = workspace().assembly.store
         (post,) = store.recent_posts(int(alert_id))
-        ledger = store.post_ledger()
-        past = datetime(2000, 1, 1, tzinfo=UTC)
-        ledger.update_run(post.id, owner=post.owner, lease_until=past, status="claimed")
-        ledger.set_result(post.id, 0, state="sending", attempts=1, detail=None, now=past)
+        die_mid_send(store.post_ledger(), post.id, owner=post.owner, status="claimed")
         checked = runner.invoke(app, ["alert", "run-now", alert_id])  # the next worker
         assert checked.exit_code == 0, checked.output
         assert "uncertain" in checked.stdout

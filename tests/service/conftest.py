@@ -1,7 +1,8 @@
 """Fixtures shared by the service tests.
 
 - ``settings``: isolated Settings (in-memory store, no ``MLENS_*`` from the
-  environment, rate limits and background embedding off); ``app``:
+  environment, rate limits and background embedding off; the delivery runner too in a
+  module marked ``delivery_by_hand``); ``app``:
   ``create_app(settings, **app_state)`` of ``cli.asgi`` (the app ``mlens serve`` serves:
   /v1 and the MCP tools at /mcp); ``store``: its store; ``client``: a
   ``TestClient`` with the lifespan running.
@@ -214,11 +215,16 @@ class SeededSources:
 
 
 @pytest.fixture
-def settings(tmp_path: Any, clean_env: pytest.MonkeyPatch) -> Settings:
-    """Settings isolated from the environment: in-memory store, no rate limits."""
+def settings(
+    tmp_path: Any, clean_env: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> Settings:
+    """Settings isolated from the environment: in-memory store, no rate limits; the
+    background delivery runner off in a test marked ``delivery_by_hand``."""
+    by_hand = request.node.get_closest_marker("delivery_by_hand") is not None
     return Settings(
         _env_file=None,  # type: ignore[call-arg]
         database={"path": ":memory:"},
+        **({"delivery": {"runner": False}} if by_hand else {}),
         data_dir=tmp_path / "data",
         service={
             "rate_limit_per_minute": 0,

@@ -6,14 +6,13 @@ on request (bad bodies: ``test_delivery_problems.py``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from delivery_servers import Received, assert_one_failing, http_server, resent_on_request
+from delivery_checks import assert_one_failing, die_mid_send, resent_on_request
+from delivery_servers import Received, http_server
 from fastapi.testclient import TestClient
 
-from toolkit.config import Settings
 from toolkit.delivery.webhook import verify
 from toolkit.embeddings import Embedder
 from toolkit.workspace import Workspace
@@ -22,10 +21,8 @@ SECRET = "alert-webhook-secret"
 TOKEN = "987654:fake-bot-token"
 
 
-@pytest.fixture
-def settings(settings: Settings) -> Settings:
-    # The background runner stays off: the sync's own check posts (or a test runs it).
-    return settings.replace(delivery={"runner": False})
+# The background runner stays off: the sync's own check posts (or a test runs it).
+pytestmark = pytest.mark.delivery_by_hand
 
 
 @pytest.fixture
@@ -121,14 +118,9 @@ def test_an_uncertain_telegram_post_shows_in_healthz_and_is_resent_on_request(
     )
     assert synced.status_code == 200, synced.text
     assert len(bot_api.requests) == 1
-    # What a worker that died after the Bot API took the message leaves behind: the
-    # attempt begun, no outcome, the post open and its lease run out.
     store = app_workspace.assembly.store
     (post,) = store.recent_posts(added["id"])
-    ledger = store.post_ledger()
-    past = datetime(2000, 1, 1, tzinfo=UTC)
-    ledger.update_run(post.id, owner=post.owner, lease_until=past, status="claimed")
-    ledger.set_result(post.id, 0, state="sending", attempts=1, detail=None, now=past)
+    die_mid_send(store.post_ledger(), post.id, owner=post.owner, status="claimed")
     app_workspace.alert_runner().run_pending()  # the next worker: not posted again
     assert len(bot_api.requests) == 1
     assert_one_failing(

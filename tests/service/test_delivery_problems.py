@@ -10,8 +10,6 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from toolkit.config import Settings
-
 ALERT = {"query": "post", "min_score": 0.3,
          "destinations": [{"kind": "email", "to": ["ops@example.org"]}]}  # fmt: skip
 SCHEDULE = {"source_ref": "@lens_public", "cadence": "daily", "at": "08:00",
@@ -39,10 +37,8 @@ SCHEDULE_CASES = [
 ]
 
 
-@pytest.fixture
-def settings(settings: Settings) -> Settings:
-    # The background runner stays off: nothing but the request under test writes.
-    return settings.replace(delivery={"runner": False})
+# The background runner stays off: nothing but the request under test writes.
+pytestmark = pytest.mark.delivery_by_hand
 
 
 CASES = [

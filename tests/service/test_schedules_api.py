@@ -5,25 +5,22 @@ bodies: ``test_delivery_problems.py``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import Any
 
 import feedparser
 import pytest
-from delivery_servers import Received, assert_one_failing, http_server, resent_on_request
+from delivery_checks import assert_one_failing, die_mid_send, resent_on_request
+from delivery_servers import Received, http_server
 from fastapi.testclient import TestClient
 
-from toolkit.config import Settings
 from toolkit.workspace import Workspace
 
 TOKEN = "987654:fake-bot-token"
 SECRET = "shared-webhook-secret"
 
 
-@pytest.fixture
-def settings(settings: Settings) -> Settings:
-    # The background runner stays off: these tests run schedules by hand.
-    return settings.replace(delivery={"runner": False})
+# The background runner stays off: these tests run schedules by hand.
+pytestmark = pytest.mark.delivery_by_hand
 
 
 @pytest.mark.slow
@@ -105,13 +102,9 @@ def test_an_uncertain_telegram_send_shows_in_healthz_and_is_resent_on_request(
     path = f"/v1/schedules/{added['id']}"
     run = client.post(f"{path}/run", headers=auth("schedule.write")).json()["last_run"]
     assert len(bot_api.requests) == 1
-    # What a worker that died after the Bot API took the message leaves behind: the
-    # attempt begun, no outcome, the run open and its lease run out.
     store = app_workspace.assembly.store
-    past = datetime(2000, 1, 1, tzinfo=UTC)
     (claim,) = store.runs(added["id"])
-    store.update_run(run["id"], owner=claim.owner, lease_until=past, status="written")
-    store.set_result(run["id"], 0, state="sending", attempts=1, detail=None, now=past)
+    die_mid_send(store, run["id"], owner=claim.owner, status="written")
     app_workspace.delivery_runner().run_pending()  # the next worker: not sent again
     assert len(bot_api.requests) == 1
     assert_one_failing(

@@ -220,11 +220,9 @@ def settings(
 ) -> Settings:
     """Settings isolated from the environment: in-memory store, no rate limits; the
     background delivery runner off in a test marked ``delivery_by_hand``."""
-    by_hand = request.node.get_closest_marker("delivery_by_hand") is not None
-    return Settings(
+    settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         database={"path": ":memory:"},
-        **({"delivery": {"runner": False}} if by_hand else {}),
         data_dir=tmp_path / "data",
         service={
             "rate_limit_per_minute": 0,
@@ -234,6 +232,9 @@ def settings(
             "background_embedding": False,
         },
     )
+    if request.node.get_closest_marker("delivery_by_hand") is None:
+        return settings
+    return settings.replace(delivery={"runner": False})
 
 
 @pytest.fixture

@@ -18,6 +18,8 @@ from toolkit.store.base import MessageStore
 from toolkit.store.rows import SourceFields
 from toolkit.summarize.context import SummaryContext
 from toolkit.summarize.extractive import summarize_extractive
+from toolkit.summarize.extractive.choose.acts import Act
+from toolkit.summarize.extractive.choose.conversations import Turn
 
 START = datetime(2024, 5, 6, 9, 0, tzinfo=UTC)
 
@@ -234,3 +236,25 @@ def summary_text(summary: Summary) -> str:
     for s in summary.sections:
         parts += [s.title, s.body, *(item.text for item in s.items)]
     return "\n".join(parts)
+
+
+def turn(
+    author: str,
+    stems: Iterable[str],
+    act: Act = Act.STATEMENT,
+    *,
+    reply_to: int | None = None,
+    answers_outside: bool = False,
+) -> Turn:
+    """A message as selection sees it: ``author``'s, of ``stems`` content words (two
+    words more in all), at hour 0, not in a chat that answers by replies."""
+    words = frozenset(stems)
+    return Turn(
+        words=len(words) + 2,
+        stems=words,
+        act=act,
+        author=author,
+        reply_to=reply_to,
+        hours=0.0,
+        answers_outside=answers_outside,
+    )

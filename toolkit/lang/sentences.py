@@ -96,13 +96,16 @@ def list_numbers(text: str) -> set[int]:
 def trailing_item(text: str, numbers: set[int] | None = None) -> int | None:
     """Where the bare list number ``text`` ends on starts ("go home 2."), when it is one:
     a number with ``)``, or with ``.`` next to another number of the list (``numbers``,
-    by default ``text``'s own: "We need 3." ends a sentence, "1. a 2." does not)."""
+    by default ``text``'s own: "We need 3." ends a sentence, "1. a 2." does not), or
+    the first, right after a colon that leads in a list ("so much easier: 1.", the other items cut
+    off by a quote's limit)."""
     found = _TRAILING_ITEM_RE.search(text)
     if found is None or not text[: found.start()].strip():
         return None  # a number alone ("7.") answers "how many?": no list's
     n = int(found.group(1))
     known = list_numbers(text[: found.start()]) if numbers is None else numbers
-    if found.group(0).rstrip().endswith(")") or {n - 1, n + 1} & known:
+    led_in = n == 1 and text[: found.start()].rstrip().endswith(":")
+    if found.group(0).rstrip().endswith(")") or {n - 1, n + 1} & known or led_in:
         return found.start()
     return None
 

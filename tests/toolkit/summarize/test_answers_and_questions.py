@@ -1,9 +1,15 @@
 """Which message answers a question, and how a long question is quoted (issue 40: a
-reply to a message before the period was told as the answer to the question beside it,
-and a long question quoted from its start read as a statement after "asks")."""
+reply to a message before the period was told as the answer to the question beside it
+or alone, and a long question quoted from its start read as a statement after "asks")."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from summary_data import chat, extractive_digest, summary_text, turn
+
+from toolkit.embeddings import Embedder
 from toolkit.summarize.extractive.choose.acts import Act
 from toolkit.summarize.extractive.choose.conversations import Turn
 from toolkit.summarize.extractive.choose.selection import partner
@@ -11,15 +17,7 @@ from toolkit.summarize.extractive.draft.quotes import ELLIPSIS, asked_end
 
 
 def _turn(author: str, stems: set[str], act: Act, *, outside: bool = False) -> Turn:
-    return Turn(
-        words=len(stems) + 2,
-        stems=frozenset(stems),
-        act=act,
-        author=author,
-        reply_to=None,
-        hours=0.0,
-        answers_outside=outside,
-    )
+    return turn(author, stems, act, answers_outside=outside)
 
 
 QUESTION = {"count", "inflected", "forms", "different", "words", "task"}
@@ -71,3 +69,26 @@ def test_a_long_question_with_no_clause_that_fits_is_cut_from_its_start() -> Non
     quoted = asked_end(one_clause, 160)
     assert quoted.startswith("word word")
     assert quoted.endswith(ELLIPSIS)
+
+
+def test_a_long_reply_to_a_message_before_the_period_is_never_told(embedder: Embedder) -> None:
+    rows = [
+        (
+            "Cat",
+            "The council cut the parking fees at the harbour festival to two euros after "
+            "the vote on Monday, so the north pier car park is cheap this year.",
+        ),
+        (
+            "Ann",
+            "The harbour festival moves to the north pier this year, with boats from six towns.",
+        ),
+        ("Bob", "The fireworks start at ten and the last ferry leaves at midnight from pier two."),
+        ("Dan", "Tickets for the boat parade are sold at the kiosk by the lighthouse."),
+    ]
+    messages = chat(rows, start=datetime(2026, 5, 4, 18, 0, tzinfo=UTC), minutes=3, thread=False)
+    told = summary_text(extractive_digest(embedder, messages, "en", "Harbour"))
+    assert "parking fees" in told  # no reply: it may be told
+    messages[0] = replace(messages[0], reply_to=999)  # a reply to a message before the period
+    told = summary_text(extractive_digest(embedder, messages, "en", "Harbour"))
+    assert "parking fees" not in told
+    assert "fireworks" in told or "parade" in told or "north pier" in told

@@ -38,6 +38,27 @@ def test_a_number_that_ends_a_sentence_still_ends_it(text: str) -> None:
     assert len(split_sentences(text)) == 2, split_sentences(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Making tea is easy: 1. Boil the kettle and wait",
+        "Чай заварить просто: 1. Вскипятить чайник и подождать",
+        "Чай заварити просто: 1. Закип'ятити чайник і почекати",
+    ],
+)
+def test_a_first_item_after_its_lead_in_opens_its_item_when_the_rest_is_cut(text: str) -> None:
+    sentences = [s.strip() for s in split_sentences(text)]
+    assert len(sentences) == 2, sentences
+    assert sentences[1].startswith("1. "), sentences
+
+
+def test_a_number_after_a_colon_that_leads_in_no_list_ends_its_sentence() -> None:
+    assert [s.strip() for s in split_sentences("The answer is: 42. Then we left.")] == [
+        "The answer is: 42.",
+        "Then we left.",
+    ]
+
+
 def test_sub_items_count_as_the_list() -> None:
     text = "Тези: 5. Бог не всемогутній 6. Знати все 6.1 Знати все це рекурсія 7. Молитви"
     sentences = [s.strip() for s in split_sentences(text)]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from summary_data import turn
+
 from toolkit.lang.sentences import split_sentences
 from toolkit.summarize.extractive.choose.acts import Act
 from toolkit.summarize.extractive.choose.conversations import Turn
@@ -42,14 +44,7 @@ def test_a_sentence_that_would_be_cut_gives_way_to_a_run_that_fits() -> None:
 
 
 def _turn(author: str, act: Act, stems: set[str], reply_to: int | None = None) -> Turn:
-    return Turn(
-        words=len(stems) + 2,
-        stems=frozenset(stems),
-        act=act,
-        author=author,
-        reply_to=reply_to,
-        hours=0.0,
-    )
+    return turn(author, stems, act, reply_to=reply_to)
 
 
 def test_a_reply_is_told_with_the_statement_it_answers() -> None:

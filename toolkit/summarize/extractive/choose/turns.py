@@ -88,11 +88,17 @@ def _continued(draft: Draft, i: int) -> bool:
 
 def _orphan(draft: Draft, i: int, index: dict[int, int]) -> bool:
     """Whether message ``i`` is a reply to a message outside the summary's messages that
-    is short (``selection.LEANS_ON_PARENT``) or opens leaning on it (``leans_back``):
-    told alone it means nothing, and what it answers cannot be told beside it."""
+    a digest must not tell: what it answers cannot be told beside it. In a period's
+    digest every such reply (readers of real chats found "good, all this …", «Я 26 лет
+    назад оттуда уехала» told alone, answering a message before the period); in a
+    source summary, which reads the latest messages of a source whose replies reach far
+    back, a short one (``selection.LEANS_ON_PARENT``) or one that opens leaning on it
+    (``leans_back``)."""
     parent = draft.messages[i].reply_to
     if parent is None or parent in index:
         return False
+    if draft.ctx.family == "period":
+        return True
     return len(draft.terms[i]) < LEANS_ON_PARENT or leans_back(draft.texts[i], draft.packs[i])
 
 

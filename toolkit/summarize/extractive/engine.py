@@ -39,7 +39,13 @@ from toolkit.summarize.credentials import secret_answers
 from toolkit.summarize.engine import SummaryJob
 from toolkit.summarize.extractive.choose.acts import Act, is_placeholder
 from toolkit.summarize.extractive.choose.conversations import Turn
-from toolkit.summarize.extractive.choose.keyphrases import key_phrases, message_terms, neutral_name
+from toolkit.summarize.extractive.choose.keyphrases import (
+    Background,
+    background,
+    key_phrases,
+    message_terms,
+    neutral_name,
+)
 from toolkit.summarize.extractive.choose.scoring.model import decide, settle
 from toolkit.summarize.extractive.choose.threads import Thread, threads
 from toolkit.summarize.extractive.choose.turns import turns
@@ -57,7 +63,7 @@ from toolkit.summarize.personal import marks_for, mask_summary
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
-EXTRACTIVE_VERSION = "83"
+EXTRACTIVE_VERSION = "84"
 TOPIC_SHARE = 0.2
 """The least share of a thread's messages that use its title's phrase, in a period's
 digest: on real chats, titles two of fifteen or thirty messages named in passing ("Dad",
@@ -151,12 +157,16 @@ def _groups(draft: Draft, seq: Sequence[Turn]) -> tuple[list[Thread], dict[int, 
 
 
 def _phrases(
-    draft: Draft, found: Sequence[Thread], keep: Callable[[str], bool] | None = None
+    draft: Draft,
+    found: Sequence[Thread],
+    keep: Callable[[str], bool] | None = None,
+    behind: Background | None = None,
 ) -> dict[int, str]:
     """Each thread's key phrase (by its index in ``found``), read from what its messages
     say about something: chatter and what is said to people (``without_chatter``) never
-    name a topic ("See you!" is no meeting), nor a participant's name. ``keep``: a
-    further filter on phrases."""
+    name a topic ("See you!" is no meeting), nor a participant's name, nor what the
+    source's earlier messages (``behind``) say as often. ``keep``: a further filter on
+    phrases."""
     labels = np.full(len(draft.messages), -1, dtype=np.int_)
     for n, thread in enumerate(found):
         labels[list(thread.members)] = n
@@ -179,11 +189,23 @@ def _phrases(
         packs=draft.packs,
         names=sorted(names),
         least_share=0.0 if source else TOPIC_SHARE,
+        behind=behind,
     )
     return {n: p[0] for n, p in found_phrases.items() if n >= 0 and p}
 
 
-def _neutral(draft: Draft, found: Sequence[Thread], foreign: Sequence[int]) -> dict[int, str]:
+def _behind(draft: Draft, history: Sequence[Message]) -> Background:
+    """The phrases of the source's earlier messages, read in the window's most common
+    language (a thread's title weighs against them)."""
+    counts = Counter(p.code for p in draft.packs if p is not None)
+    common = find(counts.most_common(1)[0][0]) if counts else None
+    texts = [without_chatter(t) for t in map(message_text, history) if not is_placeholder(t)]
+    return background(texts, common)
+
+
+def _neutral(
+    draft: Draft, found: Sequence[Thread], foreign: Sequence[int], behind: Background | None
+) -> dict[int, str]:
     """The key phrase of each thread in ``foreign`` (threads in another language than the
     requested one) that a title in the requested language may name as it is written: an
     acronym, or a name in Latin letters in a chat written in another script ("LND",
@@ -194,7 +216,7 @@ def _neutral(draft: Draft, found: Sequence[Thread], foreign: Sequence[int]) -> d
         scripts.setdefault(written.script if written is not None else None, []).append(n)
     out: dict[int, str] = {}
     for own, ns in scripts.items():
-        got = _phrases(draft, [found[n] for n in ns], partial(neutral_name, script=own))
+        got = _phrases(draft, [found[n] for n in ns], partial(neutral_name, script=own), behind)
         out.update({ns[k]: phrase for k, phrase in got.items()})
     return out
 
@@ -266,7 +288,8 @@ def summarize_extractive(
     draft = replace(draft, acts=verdicts)
     seq = settle(seq, verdicts[SectionKind.DECISIONS])
     found, headings = _groups(draft, seq)
-    phrases = headings or _phrases(draft, found)
+    behind = None if headings else _behind(draft, history)
+    phrases = headings or _phrases(draft, found, behind=behind)
     # A key phrase in another language than the requested one is quoted in the digest
     # and never titles a section (a forum topic's title is a name: it stays).
     own = {n: p for n, p in phrases.items() if headings or _language(draft, found[n]) == book.code}
@@ -287,7 +310,7 @@ def summarize_extractive(
     # A thread in another language is titled by a name it carries that reads the same in
     # any language (an acronym, a brand), else by its time.
     others = [n for n in range(len(found)) if n not in own]
-    neutral = {} if headings else _neutral(draft, found, others)
+    neutral = {} if headings else _neutral(draft, found, others, behind)
     parts = sections(draft, seq, found, own, c, neutral)
     ranked = sorted(c.cited, key=lambda i: (-draft.importance[i], i))
     summary = Summary(

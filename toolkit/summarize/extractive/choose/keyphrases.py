@@ -22,6 +22,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -229,6 +230,40 @@ def neutral_name(phrase: str, script: str | None) -> bool:
     return names and script not in (None, "latin")
 
 
+@dataclass(frozen=True, slots=True)
+class Background:
+    """How many of a source's earlier messages use each phrase (``df``, by its stems)
+    of ``size`` messages: what the source says all the time is its register, not what
+    one thread of it is about."""
+
+    df: Counter[tuple[str, ...]]
+    size: int
+
+
+LIFT = 3.0
+"""How many times more often a thread's messages must use a phrase than the source's
+earlier messages do for it to name the thread (readers of real channels found titles
+such as «Публикации: компания» and «Темы канала: мысль», a word the channel always uses)."""
+MIN_BACKGROUND = 50
+"""The fewest earlier messages that make a background worth weighing a phrase against."""
+
+
+def background(texts: Sequence[str], pack: LanguagePack | None) -> Background:
+    """The phrase counts of a source's earlier messages (``texts``), read with ``pack``."""
+    df: Counter[tuple[str, ...]] = Counter()
+    for text in texts:
+        df.update({k for k, _ in candidates(text, pack)})
+    return Background(df, len(texts))
+
+
+def _register(k: tuple[str, ...], share: float, behind: Background | None) -> bool:
+    """Whether phrase ``k``, used by ``share`` of a thread's messages, is no more the
+    thread's than the source's (``LIFT``, ``MIN_BACKGROUND``)."""
+    if behind is None or behind.size < MIN_BACKGROUND:
+        return False
+    return share < LIFT * behind.df[k] / behind.size
+
+
 def key_phrases(
     texts: Sequence[str],
     labels: Labels,
@@ -238,6 +273,7 @@ def key_phrases(
     packs: Sequence[LanguagePack | None] | None = None,
     names: Collection[str] = (),
     least_share: float = 0.0,
+    behind: Background | None = None,
 ) -> dict[int, list[str]]:
     """The ``top`` key phrases of each cluster, best first (possibly fewer, or none).
 
@@ -252,6 +288,8 @@ def key_phrases(
         least_share: the least share of a cluster's messages that must use a phrase for
             it to name the cluster (a word two of thirty messages drop in passing does
             not); when one is given, two messages at least.
+        behind: the source's earlier messages' phrases: a phrase they use as often as
+            the cluster does (``LIFT``) is the source's register, and names no cluster.
     """
     of_text = list(packs) if packs is not None else [None] * len(texts)
     per_message = [
@@ -295,7 +333,10 @@ def key_phrases(
                 k,
             )
             for k, c in local.items()
-            if c >= floor and (df[k] >= GUESS_SUPPORT or k not in guesses) and k not in guesses_cut
+            if c >= floor
+            and (df[k] >= GUESS_SUPPORT or k not in guesses)
+            and k not in guesses_cut
+            and not _register(k, c / len(indices), behind)
         )
         chosen: list[tuple[str, ...]] = []
         phrases: list[str] = []

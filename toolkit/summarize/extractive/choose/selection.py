@@ -246,13 +246,21 @@ def short_remark(turn: Turn) -> bool:
     return turn.replying and turn.act is not Act.QUESTION and len(turn.stems) < LEANS_ON_PARENT
 
 
+def hangs(turn: Turn, told: Collection[int] = ()) -> bool:
+    """Whether a message replies to a message of the digest's that is not ``told``:
+    told alone or as the first of a pair, it answers what a reader never sees (readers
+    of real chats found "This only has an 8 billion market cap!!!" under its author's
+    chart, which ``partner`` cannot tell beside it)."""
+    return turn.reply_to is not None and turn.reply_to not in told
+
+
 def leans_elsewhere(turn: Turn, told: Collection[int]) -> bool:
-    """Whether a statement that begins a pair ("404 Not Found", then the link that answers
-    it) itself leans on a message not ``told`` (the post it answered); a question with its
-    answer says what it says. A short remark that replies to nothing ("Just 1.53 bean",
-    ``short_remark``) leans on a message nobody can name."""
-    if turn.act is Act.QUESTION:
-        return False
+    """Whether a message that begins a pair ("404 Not Found", then the link that answers
+    it; a question, then its answer) itself leans on a message not ``told``: it is a
+    reply that means what it means only beside its own (``needs_parent``: "What's the
+    price for that rn?"), or a short remark that replies to nothing ("Just 1.53 bean",
+    ``short_remark``), which leans on a message nobody can name. (A long reply begins a
+    pair: a chain's middle, "on reboot it asks every minute for unlock", then the fix.)"""
     return (needs_parent(turn) and turn.reply_to not in told) or (
         turn.reply_to is None and short_remark(turn)
     )
@@ -272,6 +280,8 @@ def units(turns: Sequence[Turn], score: Floats) -> list[Unit]:
                 continue  # "He was on one for sure" alone: who, on what?
             if short_remark(turns[i]):
                 continue  # "784 on the waitlist": of what? (in a chat that replies)
+            if hangs(turns[i]):
+                continue  # "only has an 8 billion market cap!!!", of a chart nobody sees
             out[(i,)] = Unit(i, None, float(s))
             continue
         if turns[i].leans and turns[i].reply_to is None and turns[j].author == turns[i].author:

@@ -35,6 +35,7 @@ from toolkit.summarize.extractive.choose.conversations import Turn, in_thread
 from toolkit.summarize.extractive.choose.scoring.rules import answers_proposal, own, reply_to
 from toolkit.summarize.extractive.choose.selection import (
     MIN_QUESTION_WORDS,
+    hangs,
     leans_elsewhere,
     partner,
     short_remark,
@@ -257,7 +258,7 @@ def _thread_lines(
             continue
         asks = seq[i].act is Act.QUESTION and question_sentence(draft.texts[i], draft.packs[i])
         j = partner(seq, i) if asks else None
-        if j is not None and j not in claimed:
+        if j is not None and j not in claimed and not hangs(seq[i], claimed):
             claimed.update((i, j))
             body = book.say(
                 "line_asked_answered",
@@ -300,10 +301,10 @@ def _thread_lines(
             lines.append(_line(c, body, j, i))
         elif seq[i].act is Act.QUESTION and len(seq[i].stems) < MIN_QUESTION_WORDS:
             continue  # "Yesssss?" alone asks a reader nothing
-        elif (
-            (seq[i].leans and seq[i].act is not Act.QUESTION) or short_remark(seq[i])
-        ) and not _told_before(seq, i, claimed):
-            continue  # what it points back to is not told: "He was on one" says nothing
+        elif (seq[i].leans or short_remark(seq[i])) and not _told_before(seq, i, claimed):
+            continue  # what it points back to is not told: "He was on one", "She left?"
+        elif hangs(seq[i], claimed):
+            continue  # a reply to a message the digest tells nowhere: what does it answer?
         elif seq[i].words >= LINE_WORDS or seq[i].act is Act.QUESTION:
             claimed.add(i)
             said = _said_or_asked(c, i, seq[i].act is Act.QUESTION).removesuffix(".")

@@ -12,7 +12,8 @@ from summary_data import chat, extractive_digest, summary_text, turn
 from toolkit.embeddings import Embedder
 from toolkit.summarize.extractive.choose.acts import Act
 from toolkit.summarize.extractive.choose.conversations import Turn
-from toolkit.summarize.extractive.choose.selection import partner
+from toolkit.summarize.extractive.choose.selection import Unit, partner
+from toolkit.summarize.extractive.compose.digest import addressee, asked_of
 from toolkit.summarize.extractive.draft.quotes import ELLIPSIS, asked_end
 
 
@@ -92,3 +93,23 @@ def test_a_long_reply_to_a_message_before_the_period_is_never_told(embedder: Emb
     told = summary_text(extractive_digest(embedder, messages, "en", "Harbour"))
     assert "parking fees" not in told
     assert "fireworks" in told or "parade" in told or "north pier" in told
+
+
+def _replying(t: Turn, reply_to: int | None = None) -> Turn:
+    return replace(t, replying=True, reply_to=reply_to)
+
+
+def test_where_people_reply_a_question_is_put_to_whom_it_replies_to_or_who_replies() -> None:
+    asked = _turn("Ann", QUESTION, Act.QUESTION)
+    answer = _turn("Bob", REMINDER, Act.STATEMENT)
+    # a dialogue: the next speaker is the one asked
+    assert asked_of([asked, answer], Unit(0, 1, 1.0))
+    assert addressee([asked, answer], 0) == "Bob"
+    # a chat that answers by replies: who speaks next may answer someone else
+    group = [_replying(asked), _replying(answer)]
+    assert not asked_of(group, Unit(0, 1, 1.0))
+    assert addressee(group, 0) is None
+    replied = [_replying(asked), _replying(answer, reply_to=0)]
+    assert asked_of(replied, Unit(0, 1, 1.0))
+    to_bob = [_replying(_turn("Bob", REMINDER, Act.STATEMENT)), _replying(asked, 0)]
+    assert addressee(to_bob, 1) == "Bob"

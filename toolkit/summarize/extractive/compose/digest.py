@@ -49,13 +49,30 @@ _VERB = {
 
 
 def addressee(seq: list[Turn], i: int) -> str | None:
-    """Whom message ``i`` is for: the author it replies to, else the next other author
-    of its thread (a forum topic: someone posting in another topic is not answering)."""
+    """Whom message ``i`` is for: the author it replies to, else, where the chat does not
+    answer by replies, the next other author of its thread (a forum topic: someone
+    posting in another topic is not answering). Where it does, who speaks next may
+    answer someone else: readers of real chats found "asks Bull Jesus" of a question put
+    to the whole group."""
     j = seq[i].reply_to
     if j is not None and seq[j].author != seq[i].author:
         return seq[j].author
+    if seq[i].replying:
+        return None
     later = itertools.islice(in_thread(seq, i, 1), 5)
     return next((seq[k].author for k in later if seq[k].author != seq[i].author), None)
+
+
+def asked_of(seq: list[Turn], unit: Unit) -> bool:
+    """Whether a question (``unit.first``) was put to who answers it (``unit.second``):
+    where the chat answers by replies, only when the answer replies to it or it replies
+    to the answerer's message; elsewhere (a dialogue) the next speaker is the one asked."""
+    if unit.second is None:
+        return False
+    question, answer = seq[unit.first], seq[unit.second]
+    if not question.replying or answer.reply_to == unit.first:
+        return True
+    return question.reply_to is not None and seq[question.reply_to].author == answer.author
 
 
 def retold(c: Citer, unit: Unit, seq: list[Turn]) -> str | None:
@@ -73,7 +90,8 @@ def retold(c: Citer, unit: Unit, seq: list[Turn]) -> str | None:
             return None  # a forward is quoted as forwarded, never retold as its sender's
         text = c.text(i, DIGEST_QUOTE_CHARS)
         whom = addressee(seq, i)
-        if unit.second is not None and i == unit.first:  # a question is for who answers it
+        if unit.second is not None and i == unit.first and asked_of(seq, unit):
+            # a question is for who answers it
             whom = seq[unit.second].author if seq[unit.second].author != seq[i].author else whom
         if whom is None and len(names) == 2:  # the other of two speakers
             whom = next(n for n in {t.author for t in seq} if n != seq[i].author)
@@ -99,7 +117,7 @@ def unit_sentence(c: Citer, unit: Unit, seq: list[Turn], *, named: bool = False)
     if told is not None:
         return told
     if unit.second is not None and seq[first].act is Act.QUESTION:
-        key = "asked_answered_to" if chat else "asked_answered"
+        key = "asked_answered_to" if chat and asked_of(seq, unit) else "asked_answered"
         # What the asker says before the question is told beside it ("says … and asks …"):
         # "Could you help me?" alone loses what the help is for.
         said = c.said_before(first, DIGEST_QUOTE_CHARS)

@@ -195,12 +195,11 @@ def _phrases(
 
 
 def _behind(draft: Draft, history: Sequence[Message]) -> Background:
-    """The phrases of the source's earlier messages, read in the window's most common
-    language (a thread's title weighs against them)."""
+    """The content words of the source's earlier messages, read in the window's most
+    common language (a thread's title weighs against them)."""
     counts = Counter(p.code for p in draft.packs if p is not None)
     common = find(counts.most_common(1)[0][0]) if counts else None
-    texts = [without_chatter(t) for t in map(message_text, history) if not is_placeholder(t)]
-    return background(texts, common)
+    return background([m.text for m in history], common)
 
 
 def _neutral(

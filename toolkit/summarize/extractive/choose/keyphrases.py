@@ -232,12 +232,17 @@ def neutral_name(phrase: str, script: str | None) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Background:
-    """How many of a source's earlier messages use each phrase (``df``, by its stems)
-    of ``size`` messages: what the source says all the time is its register, not what
-    one thread of it is about."""
+    """Which of a source's earlier messages use each content word (``postings``: its
+    stem → the messages' indices), of ``size`` messages: what the source says all the
+    time is its register, not what one thread of it is about."""
 
-    df: Counter[tuple[str, ...]]
+    postings: dict[str, frozenset[int]]
     size: int
+
+    def share(self, phrase: tuple[str, ...]) -> float:
+        """The share of the messages that use every word of ``phrase`` (its stems)."""
+        found = [self.postings.get(word, frozenset()) for word in phrase]
+        return len(frozenset.intersection(*found)) / self.size if found and self.size else 0.0
 
 
 LIFT = 3.0
@@ -249,11 +254,15 @@ MIN_BACKGROUND = 50
 
 
 def background(texts: Sequence[str], pack: LanguagePack | None) -> Background:
-    """The phrase counts of a source's earlier messages (``texts``), read with ``pack``."""
-    df: Counter[tuple[str, ...]] = Counter()
-    for text in texts:
-        df.update({k for k, _ in candidates(text, pack)})
-    return Background(df, len(texts))
+    """The content words of a source's earlier messages (``texts``), read with ``pack``'s
+    stemmer and stop words (a phrase's words, not the phrase: reading noun phrases out
+    of a thousand messages cost a digest a second)."""
+    code = pack.code if pack is not None else None
+    postings: dict[str, set[int]] = defaultdict(set)
+    for n, text in enumerate(texts):
+        for word, _ in content_words(text, code):
+            postings[word].add(n)
+    return Background({w: frozenset(ns) for w, ns in postings.items()}, len(texts))
 
 
 def _register(k: tuple[str, ...], share: float, behind: Background | None) -> bool:
@@ -261,7 +270,7 @@ def _register(k: tuple[str, ...], share: float, behind: Background | None) -> bo
     thread's than the source's (``LIFT``, ``MIN_BACKGROUND``)."""
     if behind is None or behind.size < MIN_BACKGROUND:
         return False
-    return share < LIFT * behind.df[k] / behind.size
+    return share < LIFT * behind.share(k)
 
 
 def key_phrases(

@@ -81,7 +81,9 @@ def role(lang: str, word: str) -> str:
 
 def phrase_form(lang: str, words: Sequence[str], keep_case: Sequence[bool]) -> str:
     """A noun phrase in the nominative, adjectives agreeing with the first noun (its head);
-    words that keep their case (names, acronyms) stay as written."""
+    a capitalised word the dictionary knows keeps its capital in its nominative («Южной
+    Калифорнии» → «Южная Калифорния»: the genitive read as no topic), an acronym and a
+    word it lacks (a brand) stay as written."""
     shown = [w if keep else w.lower() for w, keep in zip(words, keep_case, strict=True)]
     heads = [i for i, w in enumerate(words) if role(lang, w) in ("noun", "guess")]
     if not heads:
@@ -91,19 +93,28 @@ def phrase_form(lang: str, words: Sequence[str], keep_case: Sequence[bool]) -> s
     if guessed(parse):
         return " ".join(shown)  # a guessed word's forms may be no word: shown as written
     number = "plur" if "plur" in parse.tag or "Pltm" in parse.tag else "sing"
-    nominative = _inflected(parse, {"nomn", number}) if not keep_case[head] else None
+    nominative = _inflected(parse, {"nomn", number}) if not _acronym(words[head]) else None
     if nominative is not None:
-        shown[head] = nominative.word
+        shown[head] = _cased(nominative.word, words[head], keep_case[head])
     gender = nominative.tag.gender if nominative is not None else parse.tag.gender
     for i in range(head):
-        if keep_case[i]:
+        if _acronym(words[i]):
             continue
         grammemes = {"nomn", "plur"} if number == "plur" or gender is None else {"nomn", gender}
         reading = analyzer(lang).parse(words[i].lower())[0]
         adj = None if guessed(reading) else _inflected(reading, grammemes)
         if adj is not None:
-            shown[i] = adj.word
+            shown[i] = _cased(adj.word, words[i], keep_case[i])
     return " ".join(shown)
+
+
+def _acronym(word: str) -> bool:
+    return len(word) >= 2 and word.isupper()
+
+
+def _cased(form: str, written: str, keep: bool) -> str:
+    """``form`` with ``written``'s capital when it keeps its case."""
+    return form[:1].upper() + form[1:] if keep and written[:1].isupper() else form
 
 
 _NAME_TAGS = frozenset({"Name", "Surn", "Patr"})

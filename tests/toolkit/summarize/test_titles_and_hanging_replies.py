@@ -9,6 +9,7 @@ import numpy as np
 from summary_data import turn
 
 from toolkit.lang import pack
+from toolkit.lang.morph import phrase_form
 from toolkit.summarize.extractive.choose.acts import Act
 from toolkit.summarize.extractive.choose.keyphrases import background, key_phrases
 from toolkit.summarize.extractive.choose.selection import hangs, units
@@ -57,3 +58,11 @@ def test_a_reply_to_a_message_not_told_is_never_a_unit_of_its_own() -> None:
     assert hangs(turns[1])
     assert not hangs(turns[1], told=(0,))
     assert not hangs(turns[2])
+
+
+def test_a_place_name_titles_in_its_nominative_with_its_capital() -> None:
+    assert phrase_form("ru", ["Южной", "Калифорнии"], [True, True]) == "Южная Калифорния"
+    assert phrase_form("ru", ["Москве"], [True]) == "Москва"
+    assert phrase_form("ru", ["США"], [True]) == "США"  # an acronym stays as written
+    assert phrase_form("ru", ["Telegram"], [True]) == "Telegram"  # a word no dictionary has
+    assert phrase_form("ru", ["новой", "школе"], [False, False]) == "новая школа"

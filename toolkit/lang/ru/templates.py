@@ -93,7 +93,7 @@ TEMPLATES: dict[str, str] = {
     "line_plan_for": "{who} о планах на {when}: {quote}",
     "when_suffix": " (на {when})",
     "others": "ещё {count}",
-    "chat_people": "{who} обсуждают {topics}.",
+    "chat_people": "{who} обсуждают темы: {topics}.",  # a list after a colon: nominatives
     "source_chat_read": "{title} — чат, в нём писали {participants}; в прочитанных "
     "сообщениях — {readers} из них.",
     "source_forum_read": "{title} — форум, в нём писали {participants}; в прочитанных "

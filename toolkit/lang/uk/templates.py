@@ -94,7 +94,7 @@ TEMPLATES: dict[str, str] = {
     "line_plan_for": "{who} про плани на {when}: {quote}",
     "when_suffix": " (на {when})",
     "others": "ще {count}",
-    "chat_people": "{who} обговорюють {topics}.",
+    "chat_people": "{who} обговорюють теми: {topics}.",  # a list after a colon: nominatives
     "source_chat_read": "{title} — чат, у ньому писали {participants}; у прочитаних "
     "повідомленнях — {readers} з них.",
     "source_forum_read": "{title} — форум, у ньому писали {participants}; у прочитаних "

@@ -63,7 +63,7 @@ from toolkit.summarize.personal import marks_for, mask_summary
 
 ENGINE = "extractive"
 # Bump when the output for the same input changes (part of the cache key).
-EXTRACTIVE_VERSION = "86"
+EXTRACTIVE_VERSION = "87"
 TOPIC_SHARE = 0.2
 """The least share of a thread's messages that use its title's phrase, in a period's
 digest: on real chats, titles two of fifteen or thirty messages named in passing ("Dad",
